@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests import workspace packages through the `@gw/source` export condition, so they run against
+// sources without a build step; `npm run build` type-checks and emits dist for `npm start`.
+export default defineConfig({
+  resolve: { conditions: ['@gw/source'] },
+  ssr: { resolve: { conditions: ['@gw/source'], externalConditions: ['@gw/source'] } },
+  test: {
+    include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
