@@ -12,6 +12,8 @@ export interface QueryResult<Row> {
 }
 
 export interface Db extends Queryable {
+  /** Runs a multi-statement SQL script without parameters (migrations). */
+  exec(sql: string): Promise<void>;
   /** Runs `work` in one transaction; commits on resolve, rolls back on throw. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** `pg` or `pglite`, for health output. */

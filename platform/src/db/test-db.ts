@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from './db.js';
+import { PgDb } from './pg-db.js';
+import { PgliteDb } from './pglite-db.js';
+
+export interface TestDb {
+  db: Db;
+  /** Drops the isolated schema (Postgres) and closes the store. */
+  dispose(): Promise<void>;
+}
+
+/** Postgres URL for integration tests: `GW_TEST_DB_URL`, else the local trust-auth server's `test` database. */
+export const testDbUrl = (environment: Record<string, string | undefined>) =>
+  environment.GW_TEST_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A real Postgres connection isolated in a fresh schema, so tests never see each other's rows. */
+export async function createIsolatedPgDb(url: string): Promise<TestDb & { schema: string; url: string }> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new PgDb({ connectionString: url, max: 1 });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  await admin.close();
+  const db = new PgDb({ connectionString: url, searchPath: schema, max: 5 });
+  return {
+    db,
+    schema,
+    url,
+    dispose: async () => {
+      await db.close();
+      const cleanup = new PgDb({ connectionString: url, max: 1 });
+      await cleanup.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await cleanup.close();
+    },
+  };
+}
+
+export async function createMemoryPgliteDb(): Promise<TestDb> {
+  const db = await PgliteDb.open();
+  return { db, dispose: () => db.close() };
+}

@@ -1,0 +1,2 @@
+export { installBaseHooks, traceIdHeader } from './base-hooks.js';
+export { Lifecycle } from './lifecycle.js';
