@@ -22,7 +22,7 @@ export function loadConfig<Schema extends z.ZodType>(schema: Schema, env: Record
     });
     throw new ConfigError(problems);
   }
-  return Object.freeze(parsed.data) as Readonly<z.infer<Schema>>;
+  return Object.freeze(parsed.data);
 }
 
 /** Reusable environment-variable rules, so every service spells them the same way. */

@@ -5,3 +5,4 @@ export * from './errors.js';
 export * from './logger.js';
 export * from './db/index.js';
 export * from './http/index.js';
+export * from './coord/index.js';

@@ -24,7 +24,7 @@ export async function loadMigrations(directory: string): Promise<Migration[]> {
   for (const name of names) {
     const match = fileNamePattern.exec(name);
     if (!match) throw new Error(`migration file ${name} must be named NNN_name.sql`);
-    migrations.push({ version: Number(match[1]), name: match[2] as string, sql: await readFile(join(directory, name), 'utf8') });
+    migrations.push({ version: Number(match[1]), name: match[2], sql: await readFile(join(directory, name), 'utf8') });
   }
   migrations.forEach((migration, index) => {
     if (migration.version !== index + 1) throw new Error(`migration versions must be 1..n without gaps; found ${migration.version} at position ${index + 1}`);
@@ -64,14 +64,14 @@ export async function migrate(db: Db, service: string, migrations: readonly Migr
 
 /** Applied vs expected, for `/admin/health`. */
 export async function migrationStatus(db: Db, service: string, expected: number): Promise<MigrationStatus> {
-  let applied = 0;
-  try {
-    const { rows } = await db.query<{ applied: number | null }>('SELECT max(version) AS applied FROM gw_schema_migrations WHERE service = $1', [service]);
-    applied = Number(rows[0]?.applied ?? 0);
-  } catch {
-    applied = 0;
-  }
+  const { rows } = await db.query<{ ledger: string | null }>("SELECT to_regclass('gw_schema_migrations')::text AS ledger");
+  const applied = rows[0]?.ledger ? await appliedVersion(db, service) : 0;
   return { service, applied, expected, upToDate: applied === expected };
+}
+
+async function appliedVersion(db: Db, service: string): Promise<number> {
+  const { rows } = await db.query<{ applied: number | null }>('SELECT max(version) AS applied FROM gw_schema_migrations WHERE service = $1', [service]);
+  return Number(rows[0]?.applied ?? 0);
 }
 
 /**
@@ -98,7 +98,7 @@ export function splitStatements(sql: string): string[] {
       index = stop;
       continue;
     }
-    const char = sql[index] as string;
+    const char = sql[index];
     if (char === "'") {
       let end = index + 1;
       while (end < sql.length && !(sql[end] === "'" && sql[end + 1] !== "'")) end += sql[end] === "'" ? 2 : 1;

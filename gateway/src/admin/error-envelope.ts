@@ -1,0 +1,62 @@
+import type { FastifyError } from 'fastify';
+import { AppError, RequestValidationError } from '@gw/platform';
+
+export interface AdminErrorShape {
+  status: number;
+  code: string;
+  message: string;
+  headers: Record<string, string>;
+  requiredScope?: string;
+}
+
+// spec 000 §7 Management API v1 codes, by status, for errors that carry no more specific legacy reason code.
+const v1CodeByStatus: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthenticated',
+  403: 'insufficient_scope',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'invalid_request',
+  415: 'invalid_request',
+  429: 'rate_limited',
+  502: 'unavailable',
+  503: 'unavailable',
+};
+
+export function classifyAdminError(error: unknown): AdminErrorShape {
+  if (error instanceof AppError) {
+    const requiredScope = typeof error.details?.requiredScope === 'string' ? error.details.requiredScope : undefined;
+    return { status: error.status, code: error.code, message: error.message, headers: { ...error.headers }, ...(requiredScope ? { requiredScope } : {}) };
+  }
+  if (error instanceof RequestValidationError) return { status: 400, code: 'invalid_request', message: error.message, headers: {} };
+  const fastifyError = error as FastifyError;
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'The request body is not valid JSON.' : fastifyError.message;
+    return { status, code: v1CodeByStatus[status] ?? 'invalid_request', message, headers: {} };
+  }
+  return { status: 500, code: 'internal_error', message: 'The gateway failed to handle the request.', headers: {} };
+}
+
+/** The v1 envelope (spec 000 §7): every v1 error, whatever the status. */
+export function v1ErrorBody(shape: AdminErrorShape, requestId: string) {
+  const code = shape.code === 'internal_error' || isGenericCode(shape.code) ? (v1CodeByStatus[shape.status] ?? shape.code) : shape.code;
+  return { error: { code, message: shape.message, ...(shape.requiredScope ? { required_scope: shape.requiredScope } : {}), request_id: requestId } };
+}
+
+/** Legacy `/admin/*` errors keep the simpler `{error: {code, message}}` shape. */
+export function legacyErrorBody(shape: AdminErrorShape) {
+  return { error: { code: shape.code, message: shape.message } };
+}
+
+function isGenericCode(code: string): boolean {
+  return code === 'invalid_request' || code === 'not_found' || code === 'conflict';
+}
+
+export const adminErrors = {
+  unauthenticated: () => new AppError({ status: 401, code: 'unauthenticated', message: 'A valid admin credential is required.' }),
+  missingCapability: (capability: string) =>
+    new AppError({ status: 403, code: 'forbidden', message: `This operation requires the ${capability} capability.`, details: { requiredCapability: capability } }),
+  insufficientScope: (scope: string) =>
+    new AppError({ status: 403, code: 'insufficient_scope', message: `This operation requires the ${scope} scope.`, details: { requiredScope: scope } }),
+};

@@ -1,0 +1,69 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Capability } from './capabilities.js';
+import type { Principal } from './principal.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A legacy `/admin/...` mount of an operation; `fixed` pins handler inputs (e.g. `type: service`). */
+export interface LegacyMount {
+  path: string;
+  fixedQuery?: Record<string, string>;
+}
+
+export interface OperationContext<Body, Query, Params> {
+  body: Body;
+  query: Query;
+  params: Params;
+  principal: Principal;
+  requestId: string;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/**
+ * One admin operation, declared once (ARCHITECTURE.md "Admin plane"): the registrar mounts it on the legacy
+ * `/admin/...` surface (capability gate, Deprecation + Link headers) and on `/admin/v1/...` (scope gate, v1 error
+ * envelope) and writes the OpenAPI extensions from these fields.
+ */
+export interface AdminOperation<BodySchema extends z.ZodType = z.ZodType, QuerySchema extends z.ZodType = z.ZodType, ParamsSchema extends z.ZodType = z.ZodType> {
+  id: string;
+  summary: string;
+  method: HttpMethod;
+  /** Legacy capability; `null` = authenticated but ungated. */
+  capability: Capability | null;
+  legacy?: readonly LegacyMount[];
+  /** v1 path with `{param}` placeholders; scope defaults to the spec 000 §5 rule for the method and path. */
+  v1?: { path: string; scope?: string | null };
+  /** `tenant` or `deployment` (fleet mode). */
+  xScope: 'tenant' | 'deployment';
+  /** Successor named in the legacy `Link` header when the v1 twin is a different operation. */
+  successor?: string;
+  /** Legacy data routes are deprecated in favour of v1 (spec 000 §9.3); console routes are not. */
+  deprecatedLegacy?: boolean;
+  successStatus?: number;
+  body?: BodySchema;
+  query?: QuerySchema;
+  params?: ParamsSchema;
+  response: z.ZodType;
+  handler(context: OperationContext<z.infer<BodySchema>, z.infer<QuerySchema>, z.infer<ParamsSchema>>): Promise<unknown>;
+}
+
+/** Typed helper so each operation infers its handler inputs from its schemas. */
+export function defineOperation<BodySchema extends z.ZodType = z.ZodUndefined, QuerySchema extends z.ZodType = z.ZodUndefined, ParamsSchema extends z.ZodType = z.ZodUndefined>(
+  operation: AdminOperation<BodySchema, QuerySchema, ParamsSchema>,
+): AdminOperation {
+  return operation;
+}
+
+/** spec 000 §5 v1 scope rule: `<resource>:<read|write>` from the first segment; `POST …/query` is a read. */
+export function defaultScope(method: HttpMethod, v1Path: string): string {
+  const resource = v1Path.replace(/^\/admin\/v1\//, '').split('/')[0] ?? '';
+  const isRead = method === 'GET' || (method === 'POST' && v1Path.endsWith('/query'));
+  return `${resource}:${isRead ? 'read' : 'write'}`;
+}
+
+/** `/admin/v1/keys/{id}` → `/admin/v1/keys/:id` for fastify. */
+export function toFastifyPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}

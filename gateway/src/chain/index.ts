@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '@gw/platform';
+import { registerIdentityStage, type IdentityStageDeps } from './identity/identity.plugin.js';
+import './context.js';
+
+export interface ChainDeps extends IdentityStageDeps {
+  clock: Clock;
+}
+
+/**
+ * The `/v1/*` request chain, registered in order; each stage fails fast (see README.md in this folder).
+ *   1. edge       security headers and trace id (app-wide), body limit, auth-failure guard
+ *   2. identity   key → user and team; 401 machine envelope; 503 when the key store is down
+ *   3. admission  rate, concurrency, caps and budgets (402 before any model call)
+ *   4. validation zod schema of the route
+ *   5. handler    route, optimizer hook, forward
+ *   6. metering   one spend record per call
+ */
+export function registerChain(app: FastifyInstance, deps: ChainDeps): void {
+  app.decorateRequest('gw', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.gw = { startedAt: deps.clock.now(), identity: null };
+  });
+  registerIdentityStage(app, deps);
+}

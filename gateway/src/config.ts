@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { env, loadConfig } from '@gw/platform';
+
+// spec 000 §9 and ARCHITECTURE.md "Configuration": validated once at start, frozen; the only reader of process.env.
+const schema = z.object({
+  GW_PORT: env.port(8787),
+  GW_HOST: z.string().default('0.0.0.0'),
+  GW_ADMIN_TOKEN: env.secret(16).optional(),
+  GW_SPEND_DB_URL: env.url(['postgres', 'postgresql']).optional(),
+  GW_DATA_DIR: z.string().min(1).default('./.gw-data'),
+  GW_REDIS_URL: env.url(['redis', 'rediss']).optional(),
+  GW_KEYSTORE_KEY: env.hexKey(32).optional(),
+  GW_OPTIMIZER_URL: env.url(['http', 'https']).optional(),
+  GW_OPTIMIZER_TOKEN: env.secret(16).optional(),
+  GW_CONTENT_KEY: env.hexKey(32).optional(),
+  GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
+  GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
+  GW_MULTI_TENANT: env.boolean(false),
+  GW_ENDPOINT_CONTROL_URL: env.url(['http', 'https']).optional(),
+  GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
+  GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
+  GW_DRAIN_DELAY_MS: env.positiveInt(0),
+});
+
+export type GatewayConfig = Readonly<z.infer<typeof schema>>;
+
+export function readConfig(environment: Record<string, string | undefined>): GatewayConfig {
+  return loadConfig(schema, environment);
+}
+
+export const configHelp = `gw gateway — environment variables
+
+  GW_PORT                        listen port (default 8787)
+  GW_HOST                        listen address (default 0.0.0.0)
+  GW_ADMIN_TOKEN                 break-glass admin bearer; generated into GW_DATA_DIR on first start when unset
+  GW_SPEND_DB_URL                postgres:// URL of the durable store; unset = embedded PGlite under GW_DATA_DIR
+  GW_DATA_DIR                    data folder for the embedded store and generated secrets (default ./.gw-data)
+  GW_REDIS_URL                   redis:// URL shared by replicas; unset = in-process (single replica)
+  GW_KEYSTORE_KEY                64 hex chars: AES-256-GCM key for provider keys (required with Postgres)
+  GW_OPTIMIZER_URL               optimizer base URL (pre-call hook; fail-open)
+  GW_OPTIMIZER_TOKEN             bearer sent to the optimizer
+  GW_CONTENT_KEY                 64 hex chars: key for stored content (traces, stash)
+  GW_CUSTOM_HOST_ALLOWLIST       comma list of hosts gw-upstream custom_host may target
+  GW_ANTHROPIC_THROTTLE_WAIT_MS  longest provider-429 pause served server-side (default 60000; 0 = never wait)
+  GW_MULTI_TENANT                fleet mode (default false)
+  GW_ENDPOINT_CONTROL_URL        endpoint evidence service URL
+  GW_ALLOW_PRIVATE_UPSTREAMS     allow http and private addresses for provider base URLs (default false)
+  GW_LOG_LEVEL                   fatal|error|warn|info|debug|trace|silent (default info)
+  GW_BODY_LIMIT_BYTES            largest accepted request body (default 33554432)
+  GW_DRAIN_DELAY_MS              pause between readiness turning 503 and closing the listener (default 0)
+`;

@@ -1,0 +1,30 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { zodOpenApiTransform } from '@gw/platform';
+
+// spec 000 §9.1: the published interface description is OpenAPI 3.1, interface version 1.10.353.
+export const interfaceVersion = '1.10.353';
+
+/** `/openapi.json` generated from the route schemas, and `/docs` served from the swagger-ui package (no CDN). */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'gw gateway',
+        version: interfaceVersion,
+        description: 'Inference (/v1/*), admin (/admin/*), Management API v1 (/admin/v1/*) and health routes of the gw gateway.',
+      },
+      components: {
+        securitySchemes: {
+          clientKey: { type: 'http', scheme: 'bearer', description: 'Client key ark_… or service key ark_svc_… (also x-gw-api-key or x-api-key)' },
+          adminBearer: { type: 'http', scheme: 'bearer', description: 'GW_ADMIN_TOKEN or an admin API key aak_…' },
+        },
+      },
+    },
+    transform: zodOpenApiTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

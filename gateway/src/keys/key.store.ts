@@ -1,0 +1,152 @@
+import type { Clock, Db } from '@gw/platform';
+import { randomToken } from '@gw/platform';
+import type { KeyRecord } from './key.schema.js';
+import { hashKey, mintKeyToken, type KeyType } from './key-token.js';
+
+interface KeyRow {
+  id: string;
+  type: KeyType;
+  key_prefix: string;
+  source: string;
+  user_id: string | null;
+  team: string;
+  name: string | null;
+  label: string | null;
+  monthly_budget_usd: number | null;
+  created_by: string;
+  created_at: Date | string;
+  expires_at: Date | string | null;
+  revoked_at: Date | string | null;
+  rotated_at: Date | string | null;
+}
+
+/** What identity needs per request: the key row plus the holder's active flag, in one indexed read. */
+export interface KeyLookup {
+  record: KeyRecord;
+  userActive: boolean;
+}
+
+export interface NewKey {
+  type: KeyType;
+  source: string;
+  user?: string | null;
+  team: string;
+  name?: string | null;
+  label?: string | null;
+  monthlyBudgetUsd?: number | null;
+  expiresAt?: Date | null;
+  createdBy: string;
+}
+
+export type KeyChanges = Partial<{ label: string | null; name: string; team: string; monthlyBudgetUsd: number | null; expiresAt: string | null }>;
+
+const columns = 'id, type, key_prefix, source, user_id, team, name, label, monthly_budget_usd, created_by, created_at, expires_at, revoked_at, rotated_at';
+
+const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+export class KeyStore {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  private toRecord(row: KeyRow): KeyRecord {
+    const now = this.clock.now();
+    const expiresAt = iso(row.expires_at);
+    const status = row.revoked_at ? 'revoked' : expiresAt && Date.parse(expiresAt) <= now ? 'expired' : 'active';
+    return {
+      id: row.id,
+      type: row.type,
+      source: row.source,
+      keyPrefix: row.key_prefix,
+      user: row.user_id,
+      team: row.team,
+      name: row.name,
+      label: row.label,
+      monthlyBudgetUsd: row.monthly_budget_usd === null ? null : Number(row.monthly_budget_usd),
+      status,
+      createdAt: iso(row.created_at) as string,
+      createdBy: row.created_by,
+      expiresAt,
+      revokedAt: iso(row.revoked_at),
+      rotatedAt: iso(row.rotated_at),
+    };
+  }
+
+  /** Mint a key: the raw value is returned once and only its hash is stored. */
+  async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
+    const token = mintKeyToken(input.type);
+    const id = `key_${randomToken(12)}`;
+    const { rows } = await this.db.query<KeyRow>(
+      `INSERT INTO gw_keys (id, type, key_hash, key_prefix, source, user_id, team, name, label, monthly_budget_usd, created_by, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${columns}`,
+      [id, input.type, token.hash, token.displayPrefix, input.source, input.user ?? null, input.team, input.name ?? null, input.label ?? null, input.monthlyBudgetUsd ?? null, input.createdBy, new Date(this.clock.now()), input.expiresAt ?? null],
+    );
+    return { key: token.raw, record: this.toRecord(rows[0]) };
+  }
+
+  async list(filter: { type?: KeyType | undefined } = {}): Promise<KeyRecord[]> {
+    const { rows } = filter.type
+      ? await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys WHERE type = $1 ORDER BY created_at, id`, [filter.type])
+      : await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys ORDER BY created_at, id`);
+    return rows.map((row) => this.toRecord(row));
+  }
+
+  async get(id: string): Promise<KeyRecord | null> {
+    const { rows } = await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys WHERE id = $1`, [id]);
+    return rows[0] ? this.toRecord(rows[0]) : null;
+  }
+
+  /** Per-request lookup by raw key (hashed here). Throws when the store is unreachable: callers fail closed. */
+  async lookup(rawKey: string): Promise<KeyLookup | null> {
+    const { rows } = await this.db.query<KeyRow & { user_active: boolean | null }>(
+      `SELECT k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd, k.created_by, k.created_at,
+              k.expires_at, k.revoked_at, k.rotated_at, u.active AS user_active
+         FROM gw_keys k LEFT JOIN gw_users u ON u.user_id = k.user_id
+        WHERE k.key_hash = $1`,
+      [hashKey(rawKey)],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { record: this.toRecord(row), userActive: row.user_active !== false };
+  }
+
+  async update(id: string, changes: KeyChanges): Promise<KeyRecord | null> {
+    const assignments: string[] = [];
+    const values: unknown[] = [];
+    const columnOf: Record<keyof KeyChanges, string> = { label: 'label', name: 'name', team: 'team', monthlyBudgetUsd: 'monthly_budget_usd', expiresAt: 'expires_at' };
+    for (const [field, column] of Object.entries(columnOf) as Array<[keyof KeyChanges, string]>) {
+      if (changes[field] === undefined) continue;
+      values.push(changes[field]);
+      assignments.push(`${column} = $${values.length}`);
+    }
+    if (assignments.length === 0) return this.get(id);
+    values.push(id);
+    const { rows } = await this.db.query<KeyRow>(`UPDATE gw_keys SET ${assignments.join(', ')} WHERE id = $${values.length} AND revoked_at IS NULL RETURNING ${columns}`, values);
+    return rows[0] ? this.toRecord(rows[0]) : this.get(id);
+  }
+
+  /** Revoke; true when the key existed. Idempotent: revoking twice keeps the first revocation time. */
+  async revoke(id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query('UPDATE gw_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1', [id, new Date(this.clock.now())]);
+    return rowCount > 0;
+  }
+
+  /** Replace the secret of a live key: the old value stops working at once, the new one is returned once. */
+  async rotate(id: string, type: KeyType): Promise<{ key: string; record: KeyRecord } | null> {
+    const token = mintKeyToken(type);
+    const { rows } = await this.db.query<KeyRow>(
+      `UPDATE gw_keys SET key_hash = $2, key_prefix = $3, rotated_at = $4 WHERE id = $1 AND revoked_at IS NULL RETURNING ${columns}`,
+      [id, token.hash, token.displayPrefix, new Date(this.clock.now())],
+    );
+    return rows[0] ? { key: token.raw, record: this.toRecord(rows[0]) } : null;
+  }
+
+  async setUserActive(user: string, active: boolean): Promise<void> {
+    await this.db.query(
+      `INSERT INTO gw_users (user_id, active, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id) DO UPDATE SET active = EXCLUDED.active, updated_at = EXCLUDED.updated_at`,
+      [user, active, new Date(this.clock.now())],
+    );
+  }
+}

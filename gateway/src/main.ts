@@ -1,0 +1,33 @@
+import { ConfigError, createLogger } from '@gw/platform';
+import { buildApp } from './app.js';
+import { resolveAdminToken } from './bootstrap/admin-token.js';
+import { composeGateway } from './compose.js';
+import { configHelp, readConfig } from './config.js';
+
+// Composition root: config → logger → deps → app → listen. Nothing else reads the environment.
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(configHelp);
+  process.exit(0);
+}
+
+try {
+  const parsed = readConfig(process.env);
+  const logger = createLogger({ name: 'gw-gateway', level: parsed.GW_LOG_LEVEL });
+  const adminToken = await resolveAdminToken(parsed.GW_ADMIN_TOKEN, parsed.GW_DATA_DIR);
+  const config = Object.freeze({ ...parsed, GW_ADMIN_TOKEN: adminToken.token });
+  const deps = await composeGateway(config, logger);
+  const app = await buildApp(deps);
+  deps.lifecycle.onShutdown(() => deps.coord.close());
+  deps.lifecycle.onShutdown(() => deps.db.close());
+  deps.lifecycle.installSignalHandlers(app, logger, config.GW_DRAIN_DELAY_MS);
+  const address = await app.listen({ port: config.GW_PORT, host: config.GW_HOST });
+  process.stdout.write(`gw gateway listening on ${address} (store: ${deps.db.kind}, coordination: ${config.GW_REDIS_URL ? 'redis' : 'in-process'})\n`);
+  if (adminToken.origin === 'generated') process.stdout.write(`Generated admin token (shown once, saved to ${adminToken.path}):\n  ${adminToken.token}\n`);
+  if (adminToken.origin === 'stored') process.stdout.write(`Admin token: stored in ${adminToken.path}\n`);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}

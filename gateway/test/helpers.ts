@@ -1,0 +1,84 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { ManualClock, MemoryCoord, createIsolatedPgDb, createLogger, testDbUrl, type Coord, type Db } from '@gw/platform';
+import { buildApp } from '../src/app.js';
+import { composeGateway } from '../src/compose.js';
+import { readConfig } from '../src/config.js';
+import type { GatewayDeps } from '../src/deps.js';
+
+export const adminToken = 'test-admin-token-0123456789';
+export const adminHeaders = { authorization: `Bearer ${adminToken}` };
+
+export interface TestGateway {
+  app: FastifyInstance;
+  deps: GatewayDeps;
+  clock: ManualClock;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A gateway on an isolated Postgres schema (or a given db/coord: replicas share them) with captured logs. */
+export async function startTestGateway(options: { db?: Db; coord?: Coord; env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestGateway> {
+  const isolated = options.db ? null : await createIsolatedPgDb(testDbUrl(process.env));
+  const db = options.db ?? (isolated as NonNullable<typeof isolated>).db;
+  const clock = options.clock ?? new ManualClock(Date.UTC(2026, 10, 23, 12));
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const config = readConfig({ GW_ADMIN_TOKEN: adminToken, GW_LOG_LEVEL: 'info', GW_DATA_DIR: '/tmp/gw-test-unused', ...options.env });
+  const logger = createLogger({ name: 'gw-gateway-test', destination });
+  const deps = await composeGateway(config, logger, { db, coord: options.coord ?? new MemoryCoord({ clock }), clock });
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    clock,
+    logs,
+    close: async () => {
+      await app.close();
+      if (!options.coord) await deps.coord.close();
+      if (isolated) await isolated.dispose();
+    },
+  };
+}
+
+export async function mintClientKey(app: FastifyInstance, body: Record<string, unknown> = { user: 'dev@example.com', team: 'platform' }) {
+  const response = await app.inject({ method: 'POST', url: '/admin/v1/keys', headers: adminHeaders, payload: body });
+  if (response.statusCode !== 201) throw new Error(`mint failed: ${response.statusCode} ${response.body}`);
+  return response.json<{ key: string; record: { id: string } }>();
+}
+
+/** A `Db` that can be switched off, standing in for a Postgres outage without stopping the shared server. */
+export class SwitchableDb implements Db {
+  down = false;
+  constructor(private readonly inner: Db) {}
+  get kind() {
+    return this.inner.kind;
+  }
+  private check() {
+    if (this.down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+  }
+  async query<Row extends object = Record<string, unknown>>(sql: string, params?: readonly unknown[]) {
+    this.check();
+    return this.inner.query<Row>(sql, params);
+  }
+  async exec(sql: string) {
+    this.check();
+    return this.inner.exec(sql);
+  }
+  async transaction<T>(work: Parameters<Db['transaction']>[0] & ((tx: never) => Promise<T>)): Promise<T> {
+    this.check();
+    return this.inner.transaction(work);
+  }
+  async ping() {
+    return !this.down && this.inner.ping();
+  }
+  async close() {
+    return this.inner.close();
+  }
+}

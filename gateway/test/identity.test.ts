@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
+import { SwitchableDb, adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+
+describe('identity stage on /v1/*', () => {
+  let gateway: TestGateway;
+  beforeEach(async () => {
+    gateway = await startTestGateway();
+  });
+  afterEach(async () => {
+    await gateway.close();
+  });
+
+  const me = (headers: Record<string, string>) => gateway.app.inject({ method: 'GET', url: '/v1/me', headers });
+
+  it('answers /v1/me with identity and key metadata for each accepted header form', async () => {
+    const { key, record } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers', label: 'laptop' });
+    for (const headers of [{ authorization: `Bearer ${key}` }, { 'x-gw-api-key': key }, { 'x-api-key': key }]) {
+      const response = await me(headers);
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(body).toMatchObject({ user: 'ada@example.com', team: 'compilers', key: { id: record.id, type: 'client', label: 'laptop', source: 'admin' } });
+      expect(JSON.stringify(body)).not.toMatch(/hash/i);
+      expect(JSON.stringify(body)).not.toContain(key);
+    }
+  });
+
+  it('never lets x-gw-metadata override user or team', async () => {
+    const { key } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers' });
+    const response = await me({ authorization: `Bearer ${key}`, 'x-gw-metadata': JSON.stringify({ user: 'mallory', team: 'finance', project: 'apollo' }) });
+    expect(response.json()).toMatchObject({ user: 'ada@example.com', team: 'compilers', metadata: { project: 'apollo' } });
+  });
+
+  it('answers each key failure with the machine envelope and its code', async () => {
+    const expectFailure = async (headers: Record<string, string>, code: string) => {
+      const response = await me(headers);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ status: 'failure', code, message: 'A valid client key is required.', hint: expect.any(String) });
+    };
+    await expectFailure({}, 'missing_key');
+    await expectFailure({ authorization: 'Bearer ark_notarealkeynotarealkeynotarealkey' }, 'key_unknown');
+    await expectFailure({ authorization: 'Bearer sk-something-else' }, 'key_unknown');
+
+    const revoked = await mintClientKey(gateway.app);
+    await gateway.app.inject({ method: 'DELETE', url: `/admin/v1/keys/${revoked.record.id}`, headers: adminHeaders });
+    await expectFailure({ authorization: `Bearer ${revoked.key}` }, 'key_revoked');
+
+    const expiring = await mintClientKey(gateway.app, { user: 'tmp@example.com', team: 't', expiresInDays: 1 });
+    gateway.clock.advance(86_400_000 + 1);
+    await expectFailure({ authorization: `Bearer ${expiring.key}` }, 'key_expired');
+
+    const deactivated = await mintClientKey(gateway.app, { user: 'gone@example.com', team: 't' });
+    await gateway.deps.keys.setUserActive('gone@example.com', false);
+    await expectFailure({ authorization: `Bearer ${deactivated.key}` }, 'user_deactivated');
+  });
+
+  it('throttles an address that keeps presenting bad keys with 429 and Retry-After', async () => {
+    let last;
+    for (let attempt = 0; attempt < 31; attempt += 1) last = await me({ authorization: `Bearer ark_bad${'x'.repeat(30)}${attempt}` });
+    expect(last?.statusCode).toBe(429);
+    expect(Number(last?.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(last?.headers['retry-after'])).toBeLessThanOrEqual(60);
+    const { key } = await mintClientKey(gateway.app);
+    expect((await me({ authorization: `Bearer ${key}` })).statusCode).toBe(200);
+  });
+
+  it('carries a trace id and security headers on every response, including failures', async () => {
+    for (const url of ['/v1/me', '/livez', '/nope']) {
+      const response = await gateway.app.inject({ method: 'GET', url });
+      expect(response.headers['x-gw-trace-id']).toMatch(/^[A-Za-z0-9._:-]{8,}$/);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+});
+
+describe('key store outage', () => {
+  it('answers 503 key_store_unavailable, never forwards, and recovers when the store returns', async () => {
+    const isolated = await createIsolatedPgDb(testDbUrl(process.env));
+    const db = new SwitchableDb(isolated.db);
+    const gateway = await startTestGateway({ db });
+    try {
+      const { key } = await mintClientKey(gateway.app);
+      db.down = true;
+      const refused = await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json()).toMatchObject({ status: 'failure', code: 'key_store_unavailable' });
+      db.down = false;
+      const recovered = await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+      expect(recovered.statusCode).toBe(200);
+    } finally {
+      await gateway.close();
+      await isolated.dispose();
+    }
+  });
+});
