@@ -10,7 +10,9 @@ export interface Migration {
 
 export interface MigrationStatus {
   service: string;
+  /** Highest applied version. */
   applied: number;
+  /** Highest version this build ships. */
   expected: number;
   upToDate: boolean;
 }
@@ -26,8 +28,10 @@ export async function loadMigrations(directory: string): Promise<Migration[]> {
     if (!match) throw new Error(`migration file ${name} must be named NNN_name.sql`);
     migrations.push({ version: Number(match[1]), name: match[2], sql: await readFile(join(directory, name), 'utf8') });
   }
+  // Versions are unique and ascending; gaps are allowed so parallel work can reserve number ranges.
   migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) throw new Error(`migration versions must be 1..n without gaps; found ${migration.version} at position ${index + 1}`);
+    const previous = migrations[index - 1];
+    if (previous && previous.version >= migration.version) throw new Error(`migration version ${migration.version} is not above ${previous.version}`);
   });
   return migrations;
 }
@@ -59,7 +63,7 @@ export async function migrate(db: Db, service: string, migrations: readonly Migr
       await tx.query('INSERT INTO gw_schema_migrations (service, version, name) VALUES ($1, $2, $3)', [service, migration.version, migration.name]);
     }
   });
-  return migrationStatus(db, service, migrations.length);
+  return migrationStatus(db, service, migrations.at(-1)?.version ?? 0);
 }
 
 /** Applied vs expected, for `/admin/health`. */
