@@ -8,9 +8,11 @@ import { registerChain } from './chain/index.js';
 import { AuthFailureGuard } from './chain/edge/auth-failure-guard.js';
 import { installInferenceErrorHandler } from './inference/error-envelope.js';
 import { meRoutes } from './me/me.routes.js';
-import { registerOperations } from './admin/registrar.js';
-import { adminTokenResolver } from './admin/principal.js';
-import { keyOperations } from './admin/keys/keys.operations.js';
+import { installInferenceBodyParsers } from './inference/body-parser.js';
+import { inferenceRoutes } from './inference/inference.routes.js';
+import { registerAdminPlane } from './admin/index.js';
+import { providerOperations } from './admin/providers/providers.operations.js';
+import { routingOperations } from './admin/routing/routing.operations.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -33,9 +35,20 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(async (inference) => {
     installInferenceErrorHandler(inference);
     registerChain(inference, { keys: deps.keys, clock: deps.clock, authFailureGuard: new AuthFailureGuard(deps.coord) });
+    installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
+    inference.addHook('onRequest', async (request, reply) => {
+      // Both SDKs read a request id from the response: OpenAI `x-request-id`, Anthropic `request-id`.
+      reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
+    });
     await inference.register(meRoutes);
+    await inference.register(inferenceRoutes, { providers: deps.providers, routing: deps.routing, upstream: deps.upstream, spend: deps.spend, metrics: deps.inferenceMetrics, clock: deps.clock, logger: deps.logger });
   });
 
-  await registerOperations(app, keyOperations({ keys: deps.keys, clock: deps.clock }), { principals: adminTokenResolver(deps.config.GW_ADMIN_TOKEN) });
+  const operations = [
+    ...providerOperations({ providers: deps.providers, config: deps.config }),
+    ...routingOperations({ routing: deps.routing }),
+  ];
+  // The admin plane mounts its own operations (keys, admin keys, users, settings, audit, traces) plus these.
+  await registerAdminPlane(app, deps, operations);
   return app;
 }

@@ -4,6 +4,15 @@ import { createCoord } from '@gw/platform';
 import type { GatewayConfig } from './config.js';
 import type { GatewayDeps } from './deps.js';
 import { KeyStore } from './keys/key.store.js';
+import { composeAdmin } from './admin/stores.js';
+import { resolveKeystore } from './bootstrap/keystore-key.js';
+import { ProviderStore } from './providers/provider.store.js';
+import { RoutingStore } from './routing/routing.store.js';
+import { UpstreamClient } from './upstream/upstream-client.js';
+import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
+import { SpendWriter } from './metering/spend-writer.js';
+import { InferenceMetrics } from './metering/inference-metrics.js';
+import { Gauge, Counter } from 'prom-client';
 import { createMetricsRegistry } from './metrics/metrics.js';
 
 export const gatewayMigrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -19,5 +28,25 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   await migrateGateway(db);
   const coord = overrides.coord ?? createCoord({ ...(config.GW_REDIS_URL ? { redisUrl: config.GW_REDIS_URL } : {}), prefix: 'gw', clock, logger });
   const lifecycle = new Lifecycle();
-  return { config, logger, db, coord, clock, lifecycle, metrics: createMetricsRegistry(), keys: new KeyStore(db, clock) };
+  // Shutdown runs these in reverse: flush spend and stop subscriptions first, then close the upstream pool, Coord and the store.
+  lifecycle.onShutdown(() => db.close());
+  lifecycle.onShutdown(() => coord.close());
+  const upstream = new UpstreamClient();
+  lifecycle.onShutdown(() => upstream.close());
+  const metrics = createMetricsRegistry();
+  const keyring = await resolveKeystore(config.GW_KEYSTORE_KEY, !config.GW_SPEND_DB_URL, config.GW_DATA_DIR);
+  const providers = new ProviderStore(db, keyring, coord, clock, logger);
+  const routing = new RoutingStore(db, coord, clock, logger);
+  await Promise.all([providers.start(), routing.start()]);
+  const queueDepth = new Gauge({ name: 'gw_spend_queue_depth', help: 'Spend records waiting to be written to the store.', registers: [metrics] });
+  const writeFailures = new Counter({ name: 'gw_spend_write_failures_total', help: 'Failed spend batch writes (retried).', registers: [metrics] });
+  const dropped = new Counter({ name: 'gw_spend_dropped_total', help: 'Spend records dropped because the buffer was full.', registers: [metrics] });
+  const spendWriter = new SpendWriter(db, logger, { onDepth: (depth) => queueDepth.set(depth), onWriteFailure: () => writeFailures.inc(), onDropped: (count) => dropped.inc(count) });
+  const inferenceMetrics = new InferenceMetrics(metrics);
+  const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
+  spend.onRecord((record) => inferenceMetrics.observe(record));
+  lifecycle.onShutdown(() => spendWriter.stop());
+  lifecycle.onShutdown(() => Promise.all([providers.stop(), routing.stop()]).then(() => undefined));
+  const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
+  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics };
 }

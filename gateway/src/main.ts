@@ -17,8 +17,6 @@ try {
   const config = Object.freeze({ ...parsed, GW_ADMIN_TOKEN: adminToken.token });
   const deps = await composeGateway(config, logger);
   const app = await buildApp(deps);
-  deps.lifecycle.onShutdown(() => deps.coord.close());
-  deps.lifecycle.onShutdown(() => deps.db.close());
   deps.lifecycle.installSignalHandlers(app, logger, config.GW_DRAIN_DELAY_MS);
   const address = await app.listen({ port: config.GW_PORT, host: config.GW_HOST });
   process.stdout.write(`gw gateway listening on ${address} (store: ${deps.db.kind}, coordination: ${config.GW_REDIS_URL ? 'redis' : 'in-process'})\n`);

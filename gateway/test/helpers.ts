@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ManualClock, MemoryCoord, createIsolatedPgDb, createLogger, testDbUrl, type Coord, type Db } from '@gw/platform';
+import { ManualClock, MemoryCoord, createIsolatedPgDb, createLogger, testDbUrl, type Coord, type Db, type Queryable } from '@gw/platform';
 import { buildApp } from '../src/app.js';
 import { composeGateway } from '../src/compose.js';
 import { readConfig } from '../src/config.js';
@@ -29,7 +29,7 @@ export async function startTestGateway(options: { db?: Db; coord?: Coord; env?: 
       done();
     },
   });
-  const config = readConfig({ GW_ADMIN_TOKEN: adminToken, GW_LOG_LEVEL: 'info', GW_DATA_DIR: '/tmp/gw-test-unused', ...options.env });
+  const config = readConfig({ GW_ADMIN_TOKEN: adminToken, GW_KEYSTORE_KEY: 'ab'.repeat(32), GW_ALLOW_PRIVATE_UPSTREAMS: 'true', GW_LOG_LEVEL: 'info', GW_DATA_DIR: '/tmp/gw-test-unused', ...options.env });
   const logger = createLogger({ name: 'gw-gateway-test', destination });
   const deps = await composeGateway(config, logger, { db, coord: options.coord ?? new MemoryCoord({ clock }), clock });
   const app = await buildApp(deps);
@@ -71,7 +71,7 @@ export class SwitchableDb implements Db {
     this.check();
     return this.inner.exec(sql);
   }
-  async transaction<T>(work: Parameters<Db['transaction']>[0] & ((tx: never) => Promise<T>)): Promise<T> {
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     this.check();
     return this.inner.transaction(work);
   }

@@ -15,7 +15,7 @@ describe('identity stage on /v1/*', () => {
 
   it('answers /v1/me with identity and key metadata for each accepted header form', async () => {
     const { key, record } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers', label: 'laptop' });
-    for (const headers of [{ authorization: `Bearer ${key}` }, { 'x-gw-api-key': key }, { 'x-api-key': key }]) {
+    for (const headers of [{ authorization: `Bearer ${key}` }, { 'x-gw-api-key': key }, { 'x-api-key': key }] as Array<Record<string, string>>) {
       const response = await me(headers);
       expect(response.statusCode).toBe(200);
       const body = response.json();

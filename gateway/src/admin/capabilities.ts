@@ -1,10 +1,13 @@
 /**
- * Admin capabilities (legacy `/admin/*` gates, spec 000 §5). The per-role catalog and the capability → v1 scope
- * translation live beside this file as the admin plane grows; this list is the single source of the names.
+ * Admin capabilities (legacy `/admin/*` gates, spec 000 §5): the single source of the names. The spec names the first
+ * fifteen and leaves the full catalog to us ("not shown"); the rest gate lanes whose legacy capability the spec does
+ * not name (audit, routing, revoked users, GDPR, directives, playground). Roles are in `roles.ts`, the translation to
+ * v1 scopes in `scopes.ts`.
  */
 export const capabilities = [
   'config:read',
   'observability:read',
+  'audit:read',
   'provisioning:manage',
   'clientkeys:manage',
   'adminkeys:manage',
@@ -15,9 +18,20 @@ export const capabilities = [
   'update:run',
   'enrollment:manage',
   'providerkeys:manage',
+  'routing:manage',
   'desktopconfig:write',
   'optimizer:write',
   'optimizer:purge',
+  'revokedusers:manage',
+  'gdpr:manage',
+  'directives:manage',
+  'playground:run',
 ] as const;
 
 export type Capability = (typeof capabilities)[number];
+
+const capabilitySet: ReadonlySet<string> = new Set(capabilities);
+
+export function isCapability(value: string): value is Capability {
+  return capabilitySet.has(value);
+}

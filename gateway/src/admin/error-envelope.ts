@@ -59,4 +59,13 @@ export const adminErrors = {
     new AppError({ status: 403, code: 'forbidden', message: `This operation requires the ${capability} capability.`, details: { requiredCapability: capability } }),
   insufficientScope: (scope: string) =>
     new AppError({ status: 403, code: 'insufficient_scope', message: `This operation requires the ${scope} scope.`, details: { requiredScope: scope } }),
+  // spec 000 §2: a scope-minted key has no capabilities, so every legacy gate rejects it.
+  scopeKeyOnLegacy: () =>
+    new AppError({ status: 403, code: 'forbidden', message: 'This admin API key was minted with v1 scopes; use it on /admin/v1/* only.' }),
+  // spec 000 §5: in fleet mode a tenant-bound principal reaches tenant resources only.
+  deploymentScopeRequired: () =>
+    new AppError({ status: 403, code: 'deployment_scope_required', message: 'This operation acts on the whole deployment; a tenant-bound principal cannot call it.' }),
+  // spec 000 §8: 300 requests per minute per principal on /admin/v1/*.
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError({ status: 429, code: 'rate_limited', message: 'Too many Management API requests from this principal; retry after the indicated delay.', retryable: true, headers: { 'retry-after': String(retryAfterSeconds) } }),
 };

@@ -42,11 +42,22 @@ export interface AdminOperation<BodySchema extends z.ZodType = z.ZodType, QueryS
   /** Legacy data routes are deprecated in favour of v1 (spec 000 §9.3); console routes are not. */
   deprecatedLegacy?: boolean;
   successStatus?: number;
+  /** Audit this operation (default: every write, i.e. not GET and not `POST …/query`); true for sensitive reads. */
+  audit?: boolean;
+  /** Audit category; default the v1 resource (first segment after `/admin/v1/`) or the legacy path's first segment. */
+  auditCategory?: string;
+  /** Audit target and subject when the defaults (path params, the created record's id and user) would be wrong. */
+  auditSubjects?(input: AuditSubjectInput): { target: string | null; subject: string | null };
   body?: BodySchema;
   query?: QuerySchema;
   params?: ParamsSchema;
   response: z.ZodType;
   handler(context: OperationContext<z.infer<BodySchema>, z.infer<QuerySchema>, z.infer<ParamsSchema>>): Promise<unknown>;
+}
+
+export interface AuditSubjectInput {
+  params: unknown;
+  result: unknown;
 }
 
 /** Typed helper so each operation infers its handler inputs from its schemas. */
@@ -61,6 +72,12 @@ export function defaultScope(method: HttpMethod, v1Path: string): string {
   const resource = v1Path.replace(/^\/admin\/v1\//, '').split('/')[0] ?? '';
   const isRead = method === 'GET' || (method === 'POST' && v1Path.endsWith('/query'));
   return `${resource}:${isRead ? 'read' : 'write'}`;
+}
+
+/** Whether a call of the operation writes (spec 000 §5: GET and `POST …/query` read). */
+export function isWriteOperation(operation: Pick<AdminOperation, 'method' | 'v1'>): boolean {
+  if (operation.method === 'GET') return false;
+  return !(operation.method === 'POST' && operation.v1?.path.endsWith('/query') === true);
 }
 
 /** `/admin/v1/keys/{id}` → `/admin/v1/keys/:id` for fastify. */

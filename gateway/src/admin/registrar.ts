@@ -1,18 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { RateDecision } from '@gw/platform';
+import type { AuditEntryInput } from '../audit/audit.store.js';
+import { auditEntryFor, isAudited } from './audit-entry.js';
+import { adminErrors, classifyAdminError, legacyErrorBody, v1ErrorBody } from './error-envelope.js';
 import type { AdminOperation, LegacyMount } from './operation.js';
 import { defaultScope, toFastifyPath } from './operation.js';
-import type { Principal, PrincipalResolver } from './principal.js';
-import { adminErrors, classifyAdminError, legacyErrorBody, v1ErrorBody } from './error-envelope.js';
+import { hasScope, type Principal, type PrincipalResolver } from './principal.js';
+
+export { hasScope } from './principal.js';
 
 export interface RegistrarDeps {
   principals: PrincipalResolver;
+  /** spec 000 §8: the `/admin/v1/*` rate per principal; `null` = not decided (limiter down: fail open). */
+  rateLimit?: (actor: string) => Promise<RateDecision | null>;
+  /** Records one content-free audit entry; must not throw (spec 000 §6.5). */
+  audit?: (entry: AuditEntryInput) => Promise<void>;
+  /** `GW_MULTI_TENANT=true`: tenant-bound principals reach tenant resources only. */
+  fleetMode?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     adminPrincipal: Principal | null;
     adminRequestId: string;
+    adminOperation: AdminOperation | null;
+  }
+  interface FastifyInstance {
+    /** The mounted operation table (the table-walking test and docs read it). */
+    adminOperations: readonly AdminOperation[];
   }
 }
 
@@ -24,22 +40,23 @@ export function v1ScopeOf(operation: AdminOperation): string | null {
   return operation.v1.scope === undefined ? defaultScope(operation.method, operation.v1.path) : operation.v1.scope;
 }
 
-export function hasScope(principal: Principal, scope: string): boolean {
-  return principal.scopes.has('*') || principal.scopes.has(scope);
-}
-
 /**
  * Mount every operation on both admin surfaces from one table (ARCHITECTURE.md "Admin plane"). Each surface is an
- * encapsulated plugin with its own auth hook and error envelope; handlers are shared, never duplicated.
+ * encapsulated plugin with its own auth hook and error envelope; handlers are shared, never duplicated. Gates run in
+ * `onRequest`, before the body is parsed: an unauthenticated caller learns nothing about bodies. Every write is
+ * audited here, so no handler audits itself.
  */
 export async function registerOperations(app: FastifyInstance, operations: readonly AdminOperation[], deps: RegistrarDeps): Promise<void> {
   assertUnique(operations);
+  app.decorate('adminOperations', operations);
   app.decorateRequest('adminPrincipal', null);
   app.decorateRequest('adminRequestId', '');
+  app.decorateRequest('adminOperation', null);
 
   await app.register(async (legacy) => {
-    legacy.setErrorHandler(async (error, _request, reply) => {
+    legacy.setErrorHandler(async (error, request, reply) => {
       const shape = classifyAdminError(error);
+      await auditFailure(request, shape.status, deps);
       return reply.code(shape.status).headers(shape.headers).send(legacyErrorBody(shape));
     });
     for (const operation of operations) for (const mount of operation.legacy ?? []) mountLegacy(legacy, operation, mount, deps);
@@ -53,6 +70,7 @@ export async function registerOperations(app: FastifyInstance, operations: reado
     });
     v1.setErrorHandler(async (error, request, reply) => {
       const shape = classifyAdminError(error);
+      await auditFailure(request, shape.status, deps);
       return reply.code(shape.status).headers(shape.headers).send(v1ErrorBody(shape, request.adminRequestId));
     });
     for (const operation of operations) if (operation.v1) mountV1(v1, operation, deps);
@@ -62,6 +80,7 @@ export async function registerOperations(app: FastifyInstance, operations: reado
 function routeSchema(operation: AdminOperation, extensions: Record<string, unknown>): FastifySchema {
   return {
     summary: operation.summary,
+    security: [{ adminBearer: [] }],
     ...(operation.body ? { body: operation.body } : {}),
     ...(operation.query ? { querystring: operation.query } : {}),
     ...(operation.params ? { params: operation.params } : {}),
@@ -70,17 +89,41 @@ function routeSchema(operation: AdminOperation, extensions: Record<string, unkno
   };
 }
 
-async function authenticate(request: FastifyRequest, deps: RegistrarDeps): Promise<Principal> {
+async function authenticate(request: FastifyRequest, operation: AdminOperation, deps: RegistrarDeps): Promise<Principal> {
+  request.adminOperation = operation;
   const principal = await deps.principals.resolve(request);
   if (!principal) throw adminErrors.unauthenticated();
   request.adminPrincipal = principal;
   return principal;
 }
 
+// spec 000 §5: in fleet mode a deployment resource answers 403 deployment_scope_required to tenant-bound principals.
+function assertDeploymentReach(operation: AdminOperation, principal: Principal, deps: RegistrarDeps): void {
+  if (deps.fleetMode && operation.xScope === 'deployment' && principal.tenant !== null) throw adminErrors.deploymentScopeRequired();
+}
+
+const requestIdOf = (request: FastifyRequest) => request.adminRequestId || request.traceId;
+
 async function run(operation: AdminOperation, request: FastifyRequest, reply: FastifyReply, principal: Principal, fixedQuery?: Record<string, string>) {
   const query = fixedQuery ? { ...(request.query as object), ...fixedQuery } : request.query;
-  const result = await operation.handler({ body: request.body, query, params: request.params, principal, requestId: request.adminRequestId || request.traceId, request, reply });
-  return reply.code(operation.successStatus ?? 200).send(result);
+  const result = await operation.handler({ body: request.body, query, params: request.params, principal, requestId: requestIdOf(request), request, reply });
+  const status = operation.successStatus ?? 200;
+  return { result, status };
+}
+
+async function runAndAudit(operation: AdminOperation, request: FastifyRequest, reply: FastifyReply, deps: RegistrarDeps, fixedQuery?: Record<string, string>) {
+  const principal = request.adminPrincipal as Principal;
+  const { result, status } = await run(operation, request, reply, principal, fixedQuery);
+  if (deps.audit && isAudited(operation)) await deps.audit(auditEntryFor({ operation, principal, params: request.params, result, requestId: requestIdOf(request), status }));
+  return reply.code(status).send(result);
+}
+
+/** A refused or failed write by a known principal is audited too (outcome failure, with the status it got). */
+async function auditFailure(request: FastifyRequest, status: number, deps: RegistrarDeps): Promise<void> {
+  const operation = request.adminOperation;
+  const principal = request.adminPrincipal;
+  if (!deps.audit || !operation || !principal || !isAudited(operation) || status === 429) return;
+  await deps.audit(auditEntryFor({ operation, principal, params: request.params, requestId: requestIdOf(request), status }));
 }
 
 function mountLegacy(app: FastifyInstance, operation: AdminOperation, mount: LegacyMount, deps: RegistrarDeps): void {
@@ -90,12 +133,15 @@ function mountLegacy(app: FastifyInstance, operation: AdminOperation, mount: Leg
     method: operation.method,
     url: mount.path,
     schema: routeSchema(operation, { tags: ['admin (legacy)'], 'x-required-capability': operation.capability, ...(deprecated ? { deprecated: true } : {}) }),
-    handler: async (request, reply) => {
+    onRequest: async (request, reply) => {
+      // spec 000 §5 other rule 5: Deprecation and the successor Link on every answer, errors included.
       if (deprecated) reply.header('deprecation', 'true').header('link', `<${successor}>; rel="successor-version"`);
-      const principal = await authenticate(request, deps);
+      const principal = await authenticate(request, operation, deps);
+      if (!principal.legacyAccess) throw adminErrors.scopeKeyOnLegacy();
       if (operation.capability && !principal.capabilities.has(operation.capability)) throw adminErrors.missingCapability(operation.capability);
-      return run(operation, request, reply, principal, mount.fixedQuery);
+      assertDeploymentReach(operation, principal, deps);
     },
+    handler: async (request, reply) => runAndAudit(operation, request, reply, deps, mount.fixedQuery),
   });
 }
 
@@ -113,11 +159,14 @@ function mountV1(app: FastifyInstance, operation: AdminOperation, deps: Registra
       'x-legacy-operation': operation.legacy?.map((mount) => `${operation.method} ${mount.path}`).join(', ') ?? null,
       'x-gw-api-status': 'stable',
     }),
-    handler: async (request, reply) => {
-      const principal = await authenticate(request, deps);
+    onRequest: async (request) => {
+      const principal = await authenticate(request, operation, deps);
+      const decision = deps.rateLimit ? await deps.rateLimit(principal.actor) : null;
+      if (decision && !decision.allowed) throw adminErrors.rateLimited(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
       if (scope && !hasScope(principal, scope)) throw adminErrors.insufficientScope(scope);
-      return run(operation, request, reply, principal);
+      assertDeploymentReach(operation, principal, deps);
     },
+    handler: async (request, reply) => runAndAudit(operation, request, reply, deps),
   });
 }
 

@@ -1,0 +1,40 @@
+-- One content-free row per metered call (spec 000 §1.4, §1.19, §2 spend record). Never prompt or response bodies.
+CREATE TABLE gw_spend (
+  id text PRIMARY KEY,
+  ts timestamptz NOT NULL,
+  endpoint text NOT NULL,
+  method text NOT NULL,
+  status integer NOT NULL,
+  outcome text NOT NULL,
+  provider text,
+  model text,
+  reasoning_effort text,
+  prompt_tokens integer NOT NULL DEFAULT 0,
+  completion_tokens integer NOT NULL DEFAULT 0,
+  total_tokens integer NOT NULL DEFAULT 0,
+  cache_read_tokens integer NOT NULL DEFAULT 0,
+  cache_write_tokens integer NOT NULL DEFAULT 0,
+  reasoning_tokens integer NOT NULL DEFAULT 0,
+  latency_ms integer NOT NULL DEFAULT 0,
+  upstream_latency_ms integer,
+  cost_usd numeric NOT NULL DEFAULT 0,
+  savings_usd numeric NOT NULL DEFAULT 0,
+  tokens_saved integer NOT NULL DEFAULT 0,
+  billing_mode text NOT NULL DEFAULT 'api-key',
+  user_id text,
+  team text,
+  key_id text,
+  key_type text,
+  stream boolean NOT NULL DEFAULT false,
+  optimization_status text,
+  optimization_reason text,
+  optimizer_latency_ms integer,
+  attempts integer NOT NULL DEFAULT 1,
+  target text,
+  error_code text,
+  trace_id text,
+  attribution jsonb NOT NULL DEFAULT '{}'::jsonb
+);
+CREATE INDEX gw_spend_ts ON gw_spend (ts);
+CREATE INDEX gw_spend_user_ts ON gw_spend (user_id, ts);
+CREATE INDEX gw_spend_key_ts ON gw_spend (key_id, ts);

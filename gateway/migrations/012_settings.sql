@@ -1,0 +1,9 @@
+-- Runtime settings documents (spec 000 §4.6 PUT /admin/settings), one JSON row per name; every replica caches them
+-- and reloads on a Coord invalidation.
+CREATE TABLE gw_settings (
+  name text PRIMARY KEY,
+  document jsonb NOT NULL,
+  revision integer NOT NULL DEFAULT 1,
+  updated_by text NOT NULL,
+  updated_at timestamptz NOT NULL
+);

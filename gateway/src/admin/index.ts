@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock, Coord, Db, Lifecycle, Logger } from '@gw/platform';
+import { loadMigrations } from '@gw/platform';
+import { safeAuditRecorder } from '../audit/audit.store.js';
+import { gatewayMigrationsDir } from '../compose.js';
+import type { GatewayConfig } from '../config.js';
+import type { KeyStore } from '../keys/key.store.js';
+import { adminKeyResolver } from './admin-keys/admin-key.resolver.js';
+import { adminKeyOperations } from './admin-keys/admin-keys.operations.js';
+import { auditOperations } from './audit/audit.operations.js';
+import { keyOperations } from './keys/keys.operations.js';
+import { meOperations } from './me/me.operations.js';
+import type { AdminOperation } from './operation.js';
+import { adminTokenResolver, chainResolvers } from './principal.js';
+import { adminV1RateLimiter } from './rate-limit.js';
+import { registerOperations } from './registrar.js';
+import { healthOperations, unmeteredLease } from './settings/health.operations.js';
+import { settingsOperations } from './settings/settings.operations.js';
+import type { AdminDeps } from './stores.js';
+import { traceOperations } from './traces/traces.operations.js';
+import { userOperations } from './users/users.operations.js';
+
+export type { AdminDeps } from './stores.js';
+export type { AdminOperation } from './operation.js';
+
+export interface AdminPlaneDeps extends AdminDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  db: Db;
+  coord: Coord;
+  clock: Clock;
+  lifecycle: Lifecycle;
+  keys: KeyStore;
+}
+
+/** The admin plane's own operations; other surfaces' operations arrive through `extraOperations`. */
+async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
+  const fleetMode = deps.config.GW_MULTI_TENANT;
+  const expectedSchemaVersion = (await loadMigrations(gatewayMigrationsDir)).at(-1)?.version ?? 0;
+  return [
+    ...meOperations({ fleetMode }),
+    ...keyOperations({ keys: deps.keys, clock: deps.clock }),
+    ...adminKeyOperations({ adminKeys: deps.adminKeys, clock: deps.clock }),
+    ...userOperations({ revokedUsers: deps.revokedUsers, userData: deps.userData }),
+    ...settingsOperations({ settings: deps.settings, fleetMode }),
+    ...healthOperations({
+      db: deps.db,
+      coord: deps.coord,
+      lifecycle: deps.lifecycle,
+      coordinationKind: deps.config.GW_REDIS_URL ? 'redis' : 'in-process',
+      expectedSchemaVersion,
+      optimizerUrl: deps.config.GW_OPTIMIZER_URL,
+      optimizerToken: deps.config.GW_OPTIMIZER_TOKEN,
+      lease: deps.leaseStatus ?? (() => unmeteredLease),
+      now: () => Math.round(performance.now()),
+    }),
+    ...auditOperations({ audit: deps.audit }),
+    ...traceOperations({ traces: deps.traces, contentKey: deps.config.GW_CONTENT_KEY }),
+  ];
+}
+
+/**
+ * Mount the admin plane: one operation table (core plus `extraOperations` from other surfaces) on `/admin/*` and
+ * `/admin/v1/*`, with the principal chain (admin token → `aak_` keys → console sessions), the v1 rate limit, fleet
+ * mode and the automatic audit of every write.
+ */
+export async function registerAdminPlane(app: FastifyInstance, deps: AdminPlaneDeps, extraOperations: AdminOperation[] = []): Promise<void> {
+  const principals = chainResolvers([adminTokenResolver(deps.config.GW_ADMIN_TOKEN), adminKeyResolver(deps.adminKeys), ...(deps.adminSessionResolver ? [deps.adminSessionResolver] : [])]);
+  await registerOperations(app, [...(await coreOperations(deps)), ...extraOperations], {
+    principals,
+    rateLimit: adminV1RateLimiter(deps.coord, deps.logger),
+    audit: safeAuditRecorder(deps.audit, deps.logger),
+    fleetMode: deps.config.GW_MULTI_TENANT,
+  });
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { providerTypes } from '../../providers/provider-types.js';
+
+export const providerSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a provider slug is 1-63 lowercase letters, digits and dashes');
+export const providerSlugParams = z.object({ slug: providerSlug });
+
+/**
+ * `PUT /admin/v1/providers/{slug}/key`. `type` defaults to the slug when the slug is a type. A `gw-upstream`
+ * provider takes the spec 000 §1.14 keys `custom_host` (required) and `api_key` (optional, keyless gateways).
+ */
+export const providerKeyBody = z
+  .strictObject({
+    type: z.enum(providerTypes).optional(),
+    provider: z.literal('gw-upstream').optional().describe('spec 000 §1.14 spelling of type: gw-upstream'),
+    apiKey: z.string().min(1).max(4096).optional(),
+    baseUrl: z.string().max(2048).optional(),
+    apiVersion: z.string().max(64).optional(),
+    custom_host: z.string().max(2048).optional(),
+    api_key: z.string().min(1).max(4096).optional(),
+  })
+  .describe('Provider credential and endpoint; the key is encrypted at rest and never logged');
+
+export const providerSummary = z.object({
+  slug: z.string(),
+  type: z.enum(providerTypes),
+  baseUrl: z.string(),
+  apiVersion: z.string().nullable(),
+  hasKey: z.boolean(),
+  apiKey: z.string().nullable().optional().describe('Full key on the credential-grade v1 read; a redacted hint on the legacy read'),
+  updatedAt: z.string(),
+  updatedBy: z.string(),
+});
+
+export const providerList = z.object({ providers: z.array(providerSummary) });
+export const okResponse = z.object({ ok: z.literal(true) });

@@ -1,0 +1,102 @@
+import type { Coord, Db, Lifecycle } from '@gw/platform';
+import { migrationStatus } from '@gw/platform';
+import { z } from 'zod';
+import { defineOperation, type AdminOperation } from '../operation.js';
+
+/** Entitlement lease fields (spec 000 §4.6); the metering issue supplies real ones, an unmetered gateway has none. */
+export interface LeaseFields {
+  leaseStatus: string;
+  leaseSource: string;
+  leaseTrust: string;
+  leaseAcquire: string;
+}
+
+export const unmeteredLease: LeaseFields = { leaseStatus: 'none', leaseSource: 'none', leaseTrust: 'none', leaseAcquire: 'not-metered' };
+
+export interface HealthOperationDeps {
+  db: Db;
+  coord: Coord;
+  lifecycle: Lifecycle;
+  coordinationKind: 'redis' | 'in-process';
+  expectedSchemaVersion: number;
+  optimizerUrl: string | undefined;
+  optimizerToken: string | undefined;
+  lease: () => LeaseFields;
+  now: () => number;
+}
+
+const optimizerTimeoutMs = 1500;
+
+const healthResponse = z.object({
+  status: z.enum(['ok', 'degraded']).describe('degraded when the store, the schema or coordination is not right'),
+  live: z.literal(true),
+  draining: z.boolean(),
+  store: z.object({ kind: z.enum(['pg', 'pglite']), reachable: z.boolean(), latencyMs: z.number() }),
+  schema: z.object({ applied: z.number().nullable(), expected: z.number(), upToDate: z.boolean() }),
+  coordination: z.object({ kind: z.enum(['redis', 'in-process']), reachable: z.boolean() }),
+  optimizer: z.union([
+    z.object({ configured: z.literal(false) }),
+    z.object({ configured: z.literal(true), reachable: z.boolean(), status: z.number().nullable(), latencyMs: z.number() }),
+  ]),
+  leaseStatus: z.string(),
+  leaseSource: z.string(),
+  leaseTrust: z.string(),
+  leaseAcquire: z.string(),
+});
+
+async function probeOptimizer(deps: HealthOperationDeps) {
+  if (!deps.optimizerUrl) return { configured: false as const };
+  const started = deps.now();
+  try {
+    const response = await fetch(new URL('/health', deps.optimizerUrl), {
+      signal: AbortSignal.timeout(optimizerTimeoutMs),
+      headers: deps.optimizerToken ? { authorization: `Bearer ${deps.optimizerToken}` } : {},
+    });
+    await response.body?.cancel();
+    return { configured: true as const, reachable: response.ok, status: response.status, latencyMs: deps.now() - started };
+  } catch {
+    return { configured: true as const, reachable: false, status: null, latencyMs: deps.now() - started };
+  }
+}
+
+async function schemaOf(deps: HealthOperationDeps) {
+  try {
+    const status = await migrationStatus(deps.db, 'gateway', deps.expectedSchemaVersion);
+    return { applied: status.applied, expected: status.expected, upToDate: status.upToDate };
+  } catch {
+    return { applied: null, expected: deps.expectedSchemaVersion, upToDate: false };
+  }
+}
+
+/** `GET /admin/health` (spec 000 §4.6): liveness, store ping, schema applied vs expected, optimizer, lease. */
+export function healthOperations(deps: HealthOperationDeps): AdminOperation[] {
+  return [
+    defineOperation({
+      id: 'settings.health',
+      summary: 'Liveness, store ping, schema version applied vs expected, coordination, optimizer reachability, lease status',
+      method: 'GET',
+      capability: 'config:read',
+      legacy: [{ path: '/admin/health' }],
+      v1: { path: '/admin/v1/settings/health' },
+      xScope: 'tenant',
+      response: healthResponse,
+      handler: async () => {
+        const started = deps.now();
+        const [reachable, coordinationReachable, optimizer] = await Promise.all([deps.db.ping(), deps.coord.ping().catch(() => false), probeOptimizer(deps)]);
+        const storeLatency = deps.now() - started;
+        const schema = reachable ? await schemaOf(deps) : { applied: null, expected: deps.expectedSchemaVersion, upToDate: false };
+        const healthy = reachable && schema.upToDate && coordinationReachable;
+        return {
+          status: healthy ? ('ok' as const) : ('degraded' as const),
+          live: true as const,
+          draining: deps.lifecycle.draining,
+          store: { kind: deps.db.kind, reachable, latencyMs: storeLatency },
+          schema,
+          coordination: { kind: deps.coordinationKind, reachable: coordinationReachable },
+          optimizer,
+          ...deps.lease(),
+        };
+      },
+    }),
+  ];
+}

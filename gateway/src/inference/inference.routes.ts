@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { adapters } from '../providers/adapters.js';
+import { selectProvider } from '../routing/select-provider.js';
+import { upstreamHeaders } from '../upstream/header-policy.js';
+import { estimateInputTokens } from './count-tokens.js';
+import type { InferenceDeps } from './inference-deps.js';
+import { chatCompletionBody, completionBody, countTokensBody, countTokensResponse, embeddingBody, messagesBody, modelListResponse } from './inference.schemas.js';
+import { listModels } from './models.js';
+import { runInference, type InferenceCall } from './run-inference.js';
+import { runPassthrough } from './run-passthrough.js';
+
+type Json = Record<string, unknown>;
+const security = [{ clientKey: [] }];
+
+/** The named inference routes (spec 000 §4.1) and the `/v1/*` catch-all. Registered inside the chain's scope. */
+export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps): Promise<void> {
+  const call =
+    (endpoint: string, operation: InferenceCall['operation'], clientFormat: InferenceCall['clientFormat'], requiresFamily?: 'openai') =>
+    (body: unknown): InferenceCall => ({ endpoint, operation, clientFormat, body: body as Json, ...(requiresFamily ? { requiresFamily } : {}) });
+
+  const chat = call('/v1/chat/completions', { kind: 'chat' }, 'chat-completions');
+  app.post('/v1/chat/completions', { schema: { tags: ['inference'], summary: 'Chat completions (JSON or SSE of chat.completion.chunk ending with [DONE])', security, body: chatCompletionBody } }, (request, reply) =>
+    runInference(deps, chat(request.body), request, reply),
+  );
+
+  const messages = call('/v1/messages', { kind: 'messages' }, 'messages');
+  app.post('/v1/messages', { schema: { tags: ['inference'], summary: 'Messages (JSON or SSE of message events)', security, body: messagesBody } }, (request, reply) =>
+    runInference(deps, messages(request.body), request, reply),
+  );
+
+  const completions = call('/v1/completions', { kind: 'completions' }, 'chat-completions', 'openai');
+  app.post('/v1/completions', { schema: { tags: ['inference'], summary: 'Legacy completions', security, body: completionBody } }, (request, reply) => runInference(deps, completions(request.body), request, reply));
+
+  const embeddings = call('/v1/embeddings', { kind: 'embeddings' }, 'chat-completions', 'openai');
+  app.post('/v1/embeddings', { schema: { tags: ['inference'], summary: 'Embeddings (float or base64, one vector per input)', security, body: embeddingBody } }, (request, reply) =>
+    runInference(deps, embeddings(request.body), request, reply),
+  );
+
+  app.post('/v1/messages/count_tokens', { schema: { tags: ['inference'], summary: 'Count input tokens (no inference, not metered)', security, body: countTokensBody, response: { 200: countTokensResponse } } }, async (request, reply) => {
+    const body = request.body as Json;
+    const headerProvider = request.headers['x-gw-provider'];
+    const selection = selectProvider({ headerProvider: typeof headerProvider === 'string' ? headerProvider : undefined, model: String(body.model) }, deps.providers, deps.routing);
+    reply.header('x-gw-provider', selection.provider.slug);
+    if (selection.provider.family !== 'anthropic') return { input_tokens: estimateInputTokens(body) };
+    const target = adapters[selection.provider.type].target(selection.provider, { kind: 'count_tokens' }, selection.model);
+    const response = await deps.upstream.send({ url: target.url, method: 'POST', headers: upstreamHeaders(request.headers, 'anthropic', target.headers, false), body: JSON.stringify({ ...body, model: selection.model }) });
+    const text = await response.body.text();
+    return reply.code(response.status as 200).header('content-type', 'application/json').send(text);
+  });
+
+  app.get('/v1/models', { schema: { tags: ['inference'], summary: 'Models of the configured providers and aliases', security, response: { 200: modelListResponse } } }, async (request) =>
+    listModels(deps.providers, deps.routing, typeof request.headers['anthropic-version'] === 'string'),
+  );
+
+  // spec 000 §1.16: anything else under /v1 is proxied upstream, never a 404 from the gateway.
+  app.all('/v1/*', { schema: { tags: ['inference'], summary: 'Opaque passthrough to the selected provider (files, batches, audio, images, …)', security } }, (request, reply) => runPassthrough(deps, request, reply));
+}

@@ -1,0 +1,56 @@
+import type { Lane } from '../translate/lane.js';
+import type { TranslationContext } from '../translate/translator.js';
+import type { Selection } from '../routing/select-provider.js';
+import { clampMaxTokens } from './clamp-max-tokens.js';
+import type { InferenceCall } from './run-inference.js';
+
+export interface PreparedBody {
+  body: Buffer | string;
+  context: TranslationContext;
+  /** We added `stream_options.include_usage` for metering; the client did not ask for the usage chunk. */
+  hideUsageChunk: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const reasoningModel = /^(o\d|gpt-5|gpt-oss)/;
+
+function isReasoningModel(model: string): boolean {
+  return reasoningModel.test(model.slice(model.lastIndexOf('/') + 1));
+}
+
+function wantsUsageChunk(body: Json): boolean {
+  const options = body.stream_options as { include_usage?: unknown } | undefined;
+  return options?.include_usage === true;
+}
+
+/**
+ * Same family: the client's bytes go upstream unchanged unless the model id, the output ceiling (Messages lanes) or
+ * the usage request of an OpenAI stream had to change, and then only those fields differ. Crossing: translated.
+ */
+export function prepareUpstreamBody(input: { call: InferenceCall; selection: Selection; lane: Lane; rawBody: Buffer | null }): PreparedBody {
+  const { call, selection, lane } = input;
+  const original = call.body ?? {};
+  const stream = original.stream === true;
+  const includeUsage = wantsUsageChunk(original);
+  const context: TranslationContext = { stream, includeUsage, requestModel: typeof original.model === 'string' ? original.model : selection.model };
+
+  if (lane.kind === 'translate') {
+    // Non-reasoning OpenAI models (gpt-4.1, gpt-4o) reject `reasoning_effort`; only reasoning families get it.
+    const translated = lane.translateRequest(original.model === selection.model ? original : { ...original, model: selection.model }, { sendReasoningEffort: isReasoningModel(selection.model) });
+    let body = translated.body as Json;
+    if (selection.provider.family === 'anthropic') body = clampMaxTokens(body, selection.model);
+    return { body: JSON.stringify(body), context: { ...translated.context, requestModel: context.requestModel }, hideUsageChunk: false };
+  }
+
+  let body: Json = original.model === selection.model ? original : { ...original, model: selection.model };
+  if (selection.provider.family === 'anthropic' && call.operation.kind === 'messages') body = clampMaxTokens(body, selection.model);
+  let hideUsageChunk = false;
+  // OpenAI streams report usage only when asked; ask, and keep the extra chunk from a client that did not.
+  if (stream && selection.provider.family === 'openai' && (call.operation.kind === 'chat' || call.operation.kind === 'completions') && !includeUsage) {
+    body = { ...body, stream_options: { ...(body.stream_options as Json | undefined), include_usage: true } };
+    hideUsageChunk = true;
+  }
+  const unchanged = body === original && input.rawBody !== null;
+  return { body: unchanged ? (input.rawBody as Buffer) : JSON.stringify(body), context, hideUsageChunk };
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@gw/platform';
+import { adapters } from '../providers/adapters.js';
+import { selectProvider } from '../routing/select-provider.js';
+import { extractAnthropicUsage } from '../translate/extract-anthropic-usage.js';
+import { extractOpenAiUsage } from '../translate/extract-openai-usage.js';
+import { relayHeaders } from '../upstream/header-policy.js';
+import { UpstreamUnreachable } from '../upstream/upstream-client.js';
+import type { InferenceDeps } from './inference-deps.js';
+import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
+
+const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host', 'content-length']);
+const clientCredentials = new Set(['authorization', 'x-api-key', 'api-key', 'cookie', 'openai-organization', 'openai-project']);
+
+/** Client headers kept on an opaque passthrough: content negotiation and vendor feature flags, never credentials. */
+function passthroughHeaders(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value !== 'string' || hopByHop.has(name) || clientCredentials.has(name) || name.startsWith('x-gw-') || name.startsWith('x-forwarded-')) continue;
+    headers[name] = value;
+  }
+  return headers;
+}
+
+/**
+ * spec 000 §1.16: `/v1/*` paths the gateway does not name are proxied upstream as inference requests (files,
+ * batches, audio, images…) with the server-held credential. An upstream 404 means the path exists nowhere, which the
+ * spec answers with 500 rather than 404.
+ */
+export async function runPassthrough(deps: InferenceDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const url = new URL(request.url, 'http://gateway.invalid');
+  const endpoint = url.pathname;
+  const body = (request.body ?? undefined) as Record<string, unknown> | undefined;
+  const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: false, firstByteMs: null };
+  const call = { endpoint, operation: { kind: 'passthrough' as const, path: endpoint.replace(/^\/v1/, ''), search: url.search }, clientFormat: 'chat-completions' as const, body };
+  try {
+    const headerProvider = request.headers['x-gw-provider'];
+    const selection = selectProvider({ headerProvider: typeof headerProvider === 'string' ? headerProvider : undefined, model: typeof body?.model === 'string' ? body.model : '' }, deps.providers, deps.routing);
+    outcome.selection = selection;
+    reply.header('x-gw-provider', selection.provider.slug);
+    const target = adapters[selection.provider.type].target(selection.provider, call.operation, selection.model);
+    const sentAt = deps.clock.now();
+    let response;
+    try {
+      response = await deps.upstream.send({ url: target.url, method: request.method, headers: { ...passthroughHeaders(request), ...target.headers }, ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}) });
+    } catch (error) {
+      if (error instanceof UpstreamUnreachable) throw new AppError({ status: 502, code: 'upstream_unreachable', message: `Provider "${selection.provider.slug}" could not be reached.`, headers: { 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': selection.provider.slug } });
+      throw error;
+    }
+    const raw = Buffer.from(await response.body.arrayBuffer());
+    outcome.upstreamMs = deps.clock.now() - sentAt;
+    outcome.status = response.status === 404 ? 500 : response.status;
+    const upstreamInfo = { 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': selection.provider.slug, 'x-gw-upstream-status': String(response.status) };
+    if (response.status === 404) {
+      outcome.errorCode = 'unrecognized_path';
+      return reply.code(500).headers(upstreamInfo).send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${selection.provider.slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
+    }
+    if (response.status >= 400) {
+      outcome.errorCode = `upstream_${response.status}`;
+      reply.headers(upstreamInfo);
+    }
+    const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
+    if (response.status < 400 && contentType.includes('json')) outcome.usage = usageOf(raw, selection.provider.family);
+    return reply.code(response.status).headers(relayHeaders(response.headers)).header('content-type', contentType).send(raw);
+  } catch (error) {
+    outcome.status = error instanceof AppError ? error.status : 500;
+    outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';
+    throw error;
+  } finally {
+    deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
+  }
+}
+
+function usageOf(raw: Buffer, family: 'openai' | 'anthropic') {
+  try {
+    const parsed = JSON.parse(raw.toString('utf8')) as unknown;
+    return family === 'anthropic' ? extractAnthropicUsage(parsed) : extractOpenAiUsage(parsed);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,65 @@
+import type { Lane } from '../translate/lane.js';
+import { relayHeaders } from '../upstream/header-policy.js';
+
+export interface RelayedError {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The provider's error type, for the spend record's error code. */
+  errorType: string | null;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const notOurFault = (slug: string) => ` (Error from provider "${slug}"; this is not a gateway failure.)`;
+
+type ErrorEnvelope = { error?: { message?: unknown; type?: unknown } };
+
+function amend(envelope: object, slug: string): object {
+  const error = (envelope as ErrorEnvelope).error;
+  if (!error || typeof error !== 'object') return envelope;
+  const message = typeof error.message === 'string' ? error.message : 'The provider returned an error.';
+  return { ...envelope, error: { ...error, message: `${message}${notOurFault(slug)}` } };
+}
+
+function fallbackEnvelope(status: number, slug: string, messagesClient: boolean): object {
+  const message = `The provider returned HTTP ${status}.${notOurFault(slug)}`;
+  const type = status >= 500 ? 'api_error' : 'invalid_request_error';
+  return messagesClient ? { type: 'error', error: { type, message } } : { error: { message, type, code: null } };
+}
+
+/**
+ * spec 000 §7 provider error relay: status and error type unchanged; for 5xx only `error.message` gains a sentence
+ * naming the provider; headers say the error came from upstream. Same-family 4xx bodies go through untouched.
+ */
+export function relayUpstreamError(input: { status: number; text: string; upstreamHeaders: Record<string, string | string[] | undefined>; slug: string; lane: Lane | null; messagesClient: boolean }): RelayedError {
+  const { status, text, slug, lane, messagesClient } = input;
+  const parsed = parseJson(text);
+  let envelope: object | undefined;
+  if (lane?.kind === 'translate') envelope = lane.translateError(parsed ?? text, status);
+  else if (parsed && typeof parsed === 'object' && 'error' in parsed) envelope = parsed;
+  const serverError = status >= 500;
+  let body: string;
+  if (!envelope) body = JSON.stringify(fallbackEnvelope(status, slug, messagesClient));
+  else if (serverError) body = JSON.stringify(amend(envelope, slug));
+  else body = lane?.kind === 'translate' ? JSON.stringify(envelope) : text;
+  const errorType = (envelope as ErrorEnvelope | undefined)?.error?.type;
+  return {
+    status,
+    body,
+    errorType: typeof errorType === 'string' ? errorType : null,
+    headers: {
+      ...relayHeaders(input.upstreamHeaders),
+      'content-type': 'application/json',
+      'x-gw-error-source': 'upstream',
+      'x-gw-upstream-provider': slug,
+      'x-gw-upstream-status': String(status),
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * One content-free record per metered call (spec 000 §1.4, §2 spend record): metadata only, never prompt or
+ * response bodies. Field names are the stored JSON names of the spend API.
+ */
+export interface SpendRecord {
+  id: string;
+  ts: string;
+  endpoint: string;
+  method: string;
+  status: number;
+  outcome: 'success' | 'error' | 'rejected';
+  provider: string | null;
+  model: string | null;
+  reasoningEffort: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  latencyMs: number;
+  upstreamLatencyMs: number | null;
+  costUsd: number;
+  savingsUsd: number;
+  tokensSaved: number;
+  billingMode: 'api-key' | 'passthrough' | 'subscription-extra' | 'none';
+  user: string | null;
+  team: string | null;
+  keyId: string | null;
+  keyType: 'client' | 'service' | null;
+  stream: boolean;
+  optimizationStatus: 'applied' | 'skipped' | 'disabled' | 'timeout' | 'error' | null;
+  optimizationReason: string | null;
+  optimizerLatencyMs: number | null;
+  attempts: number;
+  target: string | null;
+  errorCode: string | null;
+  traceId: string | null;
+  /** Caller-supplied attribution (`x-gw-metadata` entries, `x-gw-property-*` under `properties`); never content. */
+  attribution: { metadata?: Record<string, string>; properties?: Record<string, string> };
+}

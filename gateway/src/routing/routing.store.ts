@@ -1,0 +1,58 @@
+import type { Clock, Coord, Db, Logger } from '@gw/platform';
+import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
+
+/** Routing documents by name: `default` (default provider, routing config), later `aliases` and `models`. */
+export interface RoutingDocuments {
+  default: { defaultProvider: string | null };
+}
+
+const empty: RoutingDocuments = { default: { defaultProvider: null } };
+
+interface RoutingRow {
+  name: string;
+  document: unknown;
+  revision: number;
+}
+
+export class RoutingStore {
+  private readonly snapshot: ReplicatedSnapshot<RoutingDocuments>;
+
+  constructor(
+    private readonly db: Db,
+    coord: Coord,
+    private readonly clock: Clock,
+    logger: Logger,
+  ) {
+    this.snapshot = new ReplicatedSnapshot({ channel: 'routing', initial: empty, load: () => this.load(), coord, clock, logger });
+  }
+
+  start(): Promise<void> {
+    return this.snapshot.start();
+  }
+
+  stop(): Promise<void> {
+    return this.snapshot.stop();
+  }
+
+  get documents(): RoutingDocuments {
+    return this.snapshot.current;
+  }
+
+  private async load(): Promise<RoutingDocuments> {
+    const { rows } = await this.db.query<RoutingRow>('SELECT name, document, revision FROM gw_routing');
+    const documents: RoutingDocuments = { ...empty };
+    for (const row of rows) {
+      if (row.name === 'default') documents.default = { ...empty.default, ...(row.document as Partial<RoutingDocuments['default']>) };
+    }
+    return documents;
+  }
+
+  async put<Name extends keyof RoutingDocuments>(name: Name, document: RoutingDocuments[Name], updatedBy: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO gw_routing (name, document, revision, updated_by, updated_at) VALUES ($1, $2, 1, $3, $4)
+       ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document, revision = gw_routing.revision + 1, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
+      [name, JSON.stringify(document), updatedBy, new Date(this.clock.now())],
+    );
+    await this.snapshot.changed();
+  }
+}

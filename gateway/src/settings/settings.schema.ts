@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+// spec 000 §8: the store capacity declaration's minimum.
+export const oneGiB = 1024 ** 3;
+
+const contentMode = z.enum(['off', 'full']).describe('full: content may be stored encrypted (traces, stash) when GW_CONTENT_KEY is set; off: no new durable content');
+const heartbeatTier = z.enum(['full', 'aggregate', 'minimal']).describe('Detail of the usage heartbeat sent to the billing service: per-model rollups, org totals, or liveness only');
+const seatOverflow = z.boolean().describe('spec 000 §1.13: retry a seat without subscription capacity on the organization provider key');
+const seatOverflowHourlyMaxRequests = z.number().int().min(1).max(1_000_000).describe('Cap on overflow retries per hour (default 60)');
+const storeCapacityBytes = z.number().int().min(oneGiB).nullable().describe('Declared store capacity in bytes, minimum 1 GiB; null clears. A declaration, not a measurement');
+const identityMode = z.enum(['enrolled', 'network-trusted']).describe('enrolled: every /v1 request needs a minted key; network-trusted: isolated networks, single-tenant only');
+
+/** Runtime settings every replica reads from its cache (spec 000 §4.6). */
+export const runtimeSettings = z.object({ contentMode, heartbeatTier, seatOverflow, seatOverflowHourlyMaxRequests, storeCapacityBytes, identityMode });
+export type RuntimeSettings = z.infer<typeof runtimeSettings>;
+
+export const defaultSettings: RuntimeSettings = Object.freeze({
+  contentMode: 'full',
+  heartbeatTier: 'full',
+  seatOverflow: false,
+  seatOverflowHourlyMaxRequests: 60,
+  storeCapacityBytes: null,
+  identityMode: 'enrolled',
+});
+
+/** `PUT /admin/settings`: omitted fields are kept, `storeCapacityBytes: null` clears, unknown fields answer 400. */
+export const settingsPutBody = z.strictObject({
+  contentMode: contentMode.optional(),
+  heartbeatTier: heartbeatTier.optional(),
+  seatOverflow: seatOverflow.optional(),
+  seatOverflowHourlyMaxRequests: seatOverflowHourlyMaxRequests.optional(),
+  storeCapacityBytes: storeCapacityBytes.optional(),
+});
+export type SettingsPatch = z.infer<typeof settingsPutBody>;
+
+/** spec 000 §5: the runtime-settings allowlist that `settings:write` may change; any other field needs `settings:content`. */
+export const runtimeAllowlist: ReadonlySet<string> = new Set(['seatOverflow', 'seatOverflowHourlyMaxRequests']);
+
+export const settingsResponse = runtimeSettings.extend({
+  updatedAt: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+});
+
+export const identityPutBody = z.strictObject({ identityMode });
+
+/** Read a stored document field by field, so one bad or retired field never hides the others. */
+export function parseSettingsDocument(document: unknown): RuntimeSettings {
+  const source = typeof document === 'object' && document !== null ? (document as Record<string, unknown>) : {};
+  const result: Record<string, unknown> = { ...defaultSettings };
+  for (const [name, schema] of Object.entries(runtimeSettings.shape)) {
+    if (!(name in source)) continue;
+    const parsed = schema.safeParse(source[name]);
+    if (parsed.success) result[name] = parsed.data;
+  }
+  return result as RuntimeSettings;
+}

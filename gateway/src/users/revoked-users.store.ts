@@ -1,0 +1,66 @@
+import type { Clock, Db, Queryable } from '@gw/platform';
+
+export interface RevokedUser {
+  email: string;
+  reason: string | null;
+  revokedBy: string;
+  revokedAt: string;
+}
+
+interface RevokedRow {
+  email: string;
+  reason: string | null;
+  revoked_by: string;
+  revoked_at: Date | string;
+}
+
+const toRecord = (row: RevokedRow): RevokedUser => ({ email: row.email, reason: row.reason, revokedBy: row.revoked_by, revokedAt: new Date(row.revoked_at).toISOString() });
+
+/** Sets the active flag the identity stage re-reads on every request (spec 000 §1.19): blocked on the next request. */
+export async function setUserActive(db: Queryable, user: string, active: boolean, at: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO gw_users (user_id, active, updated_at) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id) DO UPDATE SET active = EXCLUDED.active, updated_at = EXCLUDED.updated_at`,
+    [user, active, at],
+  );
+}
+
+/**
+ * Revoked developers (spec 000 §4.8 users/revoked). Revoking deactivates the user in the same transaction, so every
+ * key they hold answers 401 `user_deactivated` on the next request on every replica; reinstating reactivates them.
+ */
+export class RevokedUserStore {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(): Promise<RevokedUser[]> {
+    const { rows } = await this.db.query<RevokedRow>('SELECT email, reason, revoked_by, revoked_at FROM gw_revoked_users ORDER BY revoked_at, email');
+    return rows.map(toRecord);
+  }
+
+  async revoke(email: string, reason: string | null, revokedBy: string): Promise<RevokedUser> {
+    const at = new Date(this.clock.now());
+    return this.db.transaction(async (tx) => {
+      // Revoking twice keeps the first time and actor; a new reason replaces the old one.
+      const { rows } = await tx.query<RevokedRow>(
+        `INSERT INTO gw_revoked_users (email, reason, revoked_by, revoked_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (email) DO UPDATE SET reason = COALESCE(EXCLUDED.reason, gw_revoked_users.reason)
+         RETURNING email, reason, revoked_by, revoked_at`,
+        [email, reason, revokedBy, at],
+      );
+      await setUserActive(tx, email, false, at);
+      return toRecord(rows[0]);
+    });
+  }
+
+  /** Reinstate; false when the user was not on the list. */
+  async reinstate(email: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const { rowCount } = await tx.query('DELETE FROM gw_revoked_users WHERE email = $1', [email]);
+      if (rowCount > 0) await setUserActive(tx, email, true, new Date(this.clock.now()));
+      return rowCount > 0;
+    });
+  }
+}

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capabilities, type Capability } from '../src/admin/capabilities.js';
+import type { AdminOperation } from '../src/admin/operation.js';
+import type { Principal } from '../src/admin/principal.js';
+import { v1ScopeOf } from '../src/admin/registrar.js';
+import { scopeCatalog } from '../src/admin/scopes.js';
+import { mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
+import type { TestGateway } from './helpers.js';
+
+const principal = (overrides: Partial<Principal>): Principal => ({
+  kind: 'sso',
+  actor: 'sso:walker@example.com',
+  capabilities: new Set(),
+  scopes: new Set(),
+  deploymentOwner: true,
+  tenant: null,
+  legacyAccess: true,
+  ...overrides,
+});
+
+// One session per capability and per scope, plus one that holds nothing.
+const sessions: Record<string, Principal> = { nobody: principal({}) };
+for (const capability of capabilities) sessions[`cap-${capability}`] = principal({ capabilities: new Set<Capability>([capability]) });
+for (const scope of scopeCatalog) sessions[`scope-${scope}`] = principal({ scopes: new Set([scope]), legacyAccess: false });
+
+const concrete = (path: string) => path.replace(/:([A-Za-z0-9_]+)|\{([A-Za-z0-9_]+)\}/g, 'x');
+const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+const denied = (status: number) => status === 401 || status === 403;
+
+describe('the admin operation table', () => {
+  let gateway: TestGateway;
+  let operations: readonly AdminOperation[];
+  let document: { paths: Record<string, Record<string, Record<string, unknown>>> };
+  let scopeKey: string;
+
+  beforeAll(async () => {
+    gateway = await startAdminGateway({ sessions });
+    operations = gateway.app.adminOperations;
+    document = (await gateway.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    scopeKey = (await mintAdminKey(gateway.app, { scopes: ['keys:read'] })).key;
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  const call = (operation: AdminOperation, url: string, headers: Record<string, string> = {}) =>
+    gateway.app.inject({ method: operation.method, url: concrete(url), headers });
+
+  it('holds the admin plane and mounts at least the core operations', () => {
+    const ids = operations.map((operation) => operation.id);
+    expect(ids).toEqual(expect.arrayContaining(['me.get', 'keys.create', 'adminKeys.create', 'adminKeys.revoke', 'settings.update', 'settings.health', 'audit.events', 'revokedUsers.revoke', 'users.export', 'users.erase', 'traces.content']));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gates every legacy mount by its capability, with Deprecation and Link on data routes, and documents it', async () => {
+    for (const operation of operations) {
+      for (const mount of operation.legacy ?? []) {
+        const label = `${operation.method} ${mount.path}`;
+        const anonymous = await call(operation, mount.path);
+        expect(anonymous.statusCode, label).toBe(401);
+        expect(anonymous.json().error.code, label).toBe('unauthenticated');
+        const successor = operation.successor ?? operation.v1?.path;
+        const deprecated = operation.deprecatedLegacy !== false && successor !== undefined;
+        if (deprecated) {
+          expect(anonymous.headers.deprecation, label).toBe('true');
+          expect(anonymous.headers.link, label).toBe(`<${successor}>; rel="successor-version"`);
+        } else {
+          expect(anonymous.headers.deprecation, label).toBeUndefined();
+        }
+
+        const nobody = await call(operation, mount.path, sessionHeaders('nobody'));
+        if (operation.capability) {
+          expect(nobody.statusCode, label).toBe(403);
+          const holder = await call(operation, mount.path, sessionHeaders(`cap-${operation.capability}`));
+          expect(denied(holder.statusCode), `${label} with ${operation.capability}: ${holder.body}`).toBe(false);
+        } else {
+          expect(denied(nobody.statusCode), label).toBe(false);
+        }
+        // spec 000 §2: a scope-minted key is rejected by every legacy gate.
+        expect((await call(operation, mount.path, { authorization: `Bearer ${scopeKey}` })).statusCode, label).toBe(403);
+
+        const entry = document.paths[openApiPath(mount.path)]?.[operation.method.toLowerCase()];
+        expect(entry, label).toBeDefined();
+        expect(entry?.['x-required-capability'], label).toBe(operation.capability);
+        expect(entry?.deprecated ?? false, label).toBe(deprecated);
+      }
+    }
+  });
+
+  it('gates every v1 mount by its scope with the v1 envelope, and documents the extensions', async () => {
+    for (const operation of operations) {
+      if (!operation.v1) continue;
+      const label = `${operation.method} ${operation.v1.path}`;
+      const scope = v1ScopeOf(operation);
+      const anonymous = await call(operation, operation.v1.path, { 'x-request-id': `walk-${operation.id}` });
+      expect(anonymous.statusCode, label).toBe(401);
+      expect(anonymous.headers['x-request-id'], label).toBe(`walk-${operation.id}`);
+      expect(anonymous.json(), label).toEqual({ error: { code: 'unauthenticated', message: expect.any(String), request_id: `walk-${operation.id}` } });
+
+      const nobody = await call(operation, operation.v1.path, sessionHeaders('nobody'));
+      if (scope) {
+        expect(nobody.statusCode, label).toBe(403);
+        expect(nobody.json().error, label).toMatchObject({ code: 'insufficient_scope', required_scope: scope, request_id: nobody.headers['x-request-id'] });
+        const holder = await call(operation, operation.v1.path, sessionHeaders(`scope-${scope}`));
+        expect(denied(holder.statusCode), `${label} with ${scope}: ${holder.body}`).toBe(false);
+      } else {
+        expect(denied(nobody.statusCode), label).toBe(false);
+      }
+
+      const entry = document.paths[operation.v1.path]?.[operation.method.toLowerCase()];
+      expect(entry, label).toBeDefined();
+      expect(entry, label).toMatchObject({
+        operationId: operation.id,
+        'x-required-scope': scope,
+        'x-scope': operation.xScope,
+        'x-legacy-operation': operation.legacy?.map((mount) => `${operation.method} ${mount.path}`).join(', ') ?? null,
+        'x-gw-api-status': 'stable',
+      });
+    }
+  });
+});

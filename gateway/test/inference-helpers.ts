@@ -1,0 +1,73 @@
+import { startAnthropicSimulator, startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
+import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+
+export const openAiServerKey = 'sk-server-held-openai-0000';
+export const anthropicServerKey = 'sk-ant-server-held-0000';
+
+export interface InferenceFixture {
+  gateway: TestGateway;
+  openai: SimulatorHandle;
+  anthropic: SimulatorHandle;
+  clientKey: string;
+  auth: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A gateway with an OpenAI-style provider `openai` (default) and an Anthropic-style provider `anthropic`. */
+export async function startInferenceFixture(options: { env?: Record<string, string> } = {}): Promise<InferenceFixture> {
+  const openai = await startOpenAiSimulator({ apiKey: openAiServerKey });
+  const anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });
+  const gateway = await startTestGateway(options.env ? { env: options.env } : {});
+  const put = async (slug: string, body: Record<string, unknown>) => {
+    const response = await gateway.app.inject({ method: 'PUT', url: `/admin/v1/providers/${slug}/key`, headers: adminHeaders, payload: body });
+    if (response.statusCode !== 200) throw new Error(`provider ${slug}: ${response.statusCode} ${response.body}`);
+  };
+  await put('openai', { apiKey: openAiServerKey, baseUrl: openai.baseURL });
+  await put('anthropic', { apiKey: anthropicServerKey, baseUrl: anthropic.url });
+  await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai' } });
+  const { key } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers' });
+  return {
+    gateway,
+    openai,
+    anthropic,
+    clientKey: key,
+    auth: { authorization: `Bearer ${key}` },
+    close: async () => {
+      await gateway.close();
+      await openai.close();
+      await anthropic.close();
+    },
+  };
+}
+
+/** The spend row of one response (matched by its trace id), after flushing the writer. */
+export async function spendRowOf(gateway: TestGateway, response: { headers: Record<string, unknown> }) {
+  await gateway.deps.spendWriter.drain();
+  const { rows } = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_spend WHERE trace_id = $1', [response.headers['x-gw-trace-id']]);
+  if (rows.length !== 1) throw new Error(`expected one spend row for the response, found ${rows.length}`);
+  return rows[0];
+}
+
+/** Flush buffered spend rows and read them back. */
+export async function spendRows(gateway: TestGateway) {
+  await gateway.deps.spendWriter.drain();
+  const { rows } = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_spend ORDER BY ts, id');
+  return rows;
+}
+
+/** Parse an SSE body into `{event, data}` frames. */
+export function sseFrames(body: string): Array<{ event?: string; data: string }> {
+  return body
+    .split(/\n\n/)
+    .filter((block) => block.trim().length > 0)
+    .map((block) => {
+      const frame: { event?: string; data: string } = { data: '' };
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) frame.event = line.slice(6).trim();
+        if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      frame.data = data.join('\n');
+      return frame;
+    });
+}
