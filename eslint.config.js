@@ -60,6 +60,6 @@ export default tseslint.config(
   },
   {
     files: ['contracts/src/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['*', '!zod', '!./*', '!../*'], message: 'contracts imports only zod.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|\\.{1,2}/)', message: 'contracts imports only zod.' }] }] },
   },
 );

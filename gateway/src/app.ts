@@ -41,7 +41,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
     });
     await inference.register(meRoutes);
-    await inference.register(inferenceRoutes, { providers: deps.providers, routing: deps.routing, upstream: deps.upstream, spend: deps.spend, metrics: deps.inferenceMetrics, clock: deps.clock, logger: deps.logger });
+    await inference.register(inferenceRoutes, deps.inference);
   });
 
   const operations = [

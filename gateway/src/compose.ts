@@ -9,6 +9,9 @@ import { resolveKeystore } from './bootstrap/keystore-key.js';
 import { ProviderStore } from './providers/provider.store.js';
 import { RoutingStore } from './routing/routing.store.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
+import { ThrottleGate } from './routing/throttle-gate.js';
+import { AttemptMetrics } from './routing/attempt-metrics.js';
+import type { InferenceDeps } from './inference/inference-deps.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
 import { SpendWriter } from './metering/spend-writer.js';
 import { InferenceMetrics } from './metering/inference-metrics.js';
@@ -48,5 +51,18 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   lifecycle.onShutdown(() => spendWriter.stop());
   lifecycle.onShutdown(() => Promise.all([providers.stop(), routing.stop()]).then(() => undefined));
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
-  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics };
+  const inference: InferenceDeps = {
+    providers,
+    routing,
+    upstream,
+    spend,
+    metrics: inferenceMetrics,
+    throttle: new ThrottleGate(coord, clock, config.GW_ANTHROPIC_THROTTLE_WAIT_MS),
+    attemptMetrics: new AttemptMetrics(metrics),
+    clock,
+    logger,
+    sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
+    random: Math.random,
+  };
+  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference };
 }

@@ -6,6 +6,7 @@ import type { AdminDeps } from './admin/stores.js';
 import type { ProviderStore } from './providers/provider.store.js';
 import type { RoutingStore } from './routing/routing.store.js';
 import type { UpstreamClient } from './upstream/upstream-client.js';
+import type { InferenceDeps } from './inference/inference-deps.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
@@ -26,4 +27,6 @@ export interface GatewayDeps extends AdminDeps {
   spend: SpendRecorder;
   spendWriter: SpendWriter;
   inferenceMetrics: InferenceMetrics;
+  /** The slice the inference routes use (routing, retries, throttling included). */
+  inference: InferenceDeps;
 }

@@ -50,6 +50,7 @@ describe('the admin operation table', () => {
     const ids = operations.map((operation) => operation.id);
     expect(ids).toEqual(expect.arrayContaining(['me.get', 'keys.create', 'adminKeys.create', 'adminKeys.revoke', 'settings.update', 'settings.health', 'audit.events', 'revokedUsers.revoke', 'users.export', 'users.erase', 'traces.content']));
     expect(new Set(ids).size).toBe(ids.length);
+    expect(operations.filter((operation) => operation.v1).length).toBeGreaterThanOrEqual(25);
   });
 
   it('gates every legacy mount by its capability, with Deprecation and Link on data routes, and documents it', async () => {

@@ -6,3 +6,4 @@ export * from './logger.js';
 export * from './db/index.js';
 export * from './http/index.js';
 export * from './coord/index.js';
+export * from './signing/request-signature.js';

@@ -23,8 +23,8 @@ export interface OperationContext<Body, Query, Params> {
 
 /**
  * One admin operation, declared once (ARCHITECTURE.md "Admin plane"): the registrar mounts it on the legacy
- * `/admin/...` surface (capability gate, Deprecation + Link headers) and on `/admin/v1/...` (scope gate, v1 error
- * envelope) and writes the OpenAPI extensions from these fields.
+ * `/admin/...` surface (capability gate, Deprecation + Link headers) and on `/admin/v1/...` (scope gate, rate limit,
+ * v1 error envelope), audits its writes, and writes the OpenAPI extensions from these fields. See README.md here.
  */
 export interface AdminOperation<BodySchema extends z.ZodType = z.ZodType, QuerySchema extends z.ZodType = z.ZodType, ParamsSchema extends z.ZodType = z.ZodType> {
   id: string;
@@ -46,7 +46,7 @@ export interface AdminOperation<BodySchema extends z.ZodType = z.ZodType, QueryS
   audit?: boolean;
   /** Audit category; default the v1 resource (first segment after `/admin/v1/`) or the legacy path's first segment. */
   auditCategory?: string;
-  /** Audit target and subject when the defaults (path params, the created record's id and user) would be wrong. */
+  /** Audit target and subject of a successful call when the defaults (path params, the created record's id and user) would be wrong. */
   auditSubjects?(input: AuditSubjectInput): { target: string | null; subject: string | null };
   body?: BodySchema;
   query?: QuerySchema;

@@ -1,13 +1,14 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { capabilities } from './capabilities.js';
-import { roleCapabilities, roles } from './roles.js';
+import { roleCapabilities, roles, roleTable } from './roles.js';
 import { isGrantableCapability, isGrantableScope, isKnownScope, scopeCatalog, scopeExceptions, scopesForCapabilities, scopesOfCapability } from './scopes.js';
 
 describe('roles', () => {
   it('grant capabilities cumulatively from viewer to owner', () => {
     for (let index = 1; index < roles.length; index += 1) {
-      const lower = roleCapabilities(roles[index - 1]!);
-      const higher = roleCapabilities(roles[index]!);
+      const lower = roleCapabilities(roles[index - 1]);
+      const higher = roleCapabilities(roles[index]);
       for (const capability of lower) expect(higher.has(capability)).toBe(true);
       expect(higher.size).toBeGreaterThan(lower.size);
     }
@@ -80,5 +81,17 @@ describe('grantability to admin API keys', () => {
     expect(ungrantable).toEqual(expect.arrayContaining(['content:read', 'content:manage', 'identity:manage', 'update:run', 'adminkeys:manage']));
     expect(isGrantableCapability('clientkeys:manage')).toBe(true);
     expect(isGrantableCapability('config:read')).toBe(true);
+  });
+});
+
+describe('the published tables in README.md', () => {
+  it('match the code', async () => {
+    const readme = await readFile(new URL('./README.md', import.meta.url), 'utf8');
+    for (const row of roleTable()) expect(readme).toContain(`| \`${row.role}\` | ${row.adds.map((capability) => `\`${capability}\``).join(', ')} |`);
+    for (const capability of capabilities) {
+      if (capability === 'config:read') continue;
+      const line = `| \`${capability}\` | ${scopesOfCapability(capability).map((scope) => `\`${scope}\``).join(', ')} | ${isGrantableCapability(capability) ? 'yes' : 'no'} |`;
+      expect(readme).toContain(line);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { adapters } from '../providers/adapters.js';
-import { selectProvider } from '../routing/select-provider.js';
+import { selectSingle } from '../routing/select-single.js';
 import { upstreamHeaders } from '../upstream/header-policy.js';
 import { estimateInputTokens } from './count-tokens.js';
 import type { InferenceDeps } from './inference-deps.js';
@@ -38,8 +38,7 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
 
   app.post('/v1/messages/count_tokens', { schema: { tags: ['inference'], summary: 'Count input tokens (no inference, not metered)', security, body: countTokensBody, response: { 200: countTokensResponse } } }, async (request, reply) => {
     const body = request.body as Json;
-    const headerProvider = request.headers['x-gw-provider'];
-    const selection = selectProvider({ headerProvider: typeof headerProvider === 'string' ? headerProvider : undefined, model: String(body.model) }, deps.providers, deps.routing);
+    const selection = selectSingle(request, String(body.model), deps.providers, deps.routing);
     reply.header('x-gw-provider', selection.provider.slug);
     if (selection.provider.family !== 'anthropic') return { input_tokens: estimateInputTokens(body) };
     const target = adapters[selection.provider.type].target(selection.provider, { kind: 'count_tokens' }, selection.model);

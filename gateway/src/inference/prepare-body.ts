@@ -1,6 +1,7 @@
 import type { Lane } from '../translate/lane.js';
 import type { TranslationContext } from '../translate/translator.js';
-import type { Selection } from '../routing/select-provider.js';
+import type { Selection } from '../routing/resolve-route.js';
+import type { ModelFacts } from '../pricing/known-models.js';
 import { clampMaxTokens } from './clamp-max-tokens.js';
 import type { InferenceCall } from './run-inference.js';
 
@@ -28,7 +29,7 @@ function wantsUsageChunk(body: Json): boolean {
  * Same family: the client's bytes go upstream unchanged unless the model id, the output ceiling (Messages lanes) or
  * the usage request of an OpenAI stream had to change, and then only those fields differ. Crossing: translated.
  */
-export function prepareUpstreamBody(input: { call: InferenceCall; selection: Selection; lane: Lane; rawBody: Buffer | null }): PreparedBody {
+export function prepareUpstreamBody(input: { call: InferenceCall; selection: Selection; lane: Lane; rawBody: Buffer | null; modelFacts?: Readonly<Record<string, ModelFacts>> }): PreparedBody {
   const { call, selection, lane } = input;
   const original = call.body ?? {};
   const stream = original.stream === true;
@@ -39,12 +40,12 @@ export function prepareUpstreamBody(input: { call: InferenceCall; selection: Sel
     // Non-reasoning OpenAI models (gpt-4.1, gpt-4o) reject `reasoning_effort`; only reasoning families get it.
     const translated = lane.translateRequest(original.model === selection.model ? original : { ...original, model: selection.model }, { sendReasoningEffort: isReasoningModel(selection.model) });
     let body = translated.body as Json;
-    if (selection.provider.family === 'anthropic') body = clampMaxTokens(body, selection.model);
+    if (selection.provider.family === 'anthropic') body = clampMaxTokens(body, selection.model, input.modelFacts);
     return { body: JSON.stringify(body), context: { ...translated.context, requestModel: context.requestModel }, hideUsageChunk: false };
   }
 
   let body: Json = original.model === selection.model ? original : { ...original, model: selection.model };
-  if (selection.provider.family === 'anthropic' && call.operation.kind === 'messages') body = clampMaxTokens(body, selection.model);
+  if (selection.provider.family === 'anthropic' && call.operation.kind === 'messages') body = clampMaxTokens(body, selection.model, input.modelFacts);
   let hideUsageChunk = false;
   // OpenAI streams report usage only when asked; ask, and keep the extra chunk from a client that did not.
   if (stream && selection.provider.family === 'openai' && (call.operation.kind === 'chat' || call.operation.kind === 'completions') && !includeUsage) {

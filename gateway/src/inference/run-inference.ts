@@ -2,20 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
-import { adapters } from '../providers/adapters.js';
 import type { UpstreamOperation } from '../providers/provider-types.js';
-import { selectProvider, type Selection } from '../routing/select-provider.js';
-import { pickTranslator } from '../translate/index.js';
+import { conversationKey } from '../routing/conversation-key.js';
+import { executePlan } from '../routing/execute-plan.js';
+import { resolveRoute } from '../routing/resolve-route.js';
 import type { Lane } from '../translate/lane.js';
 import { TranslationError } from '../translate/translation-error.js';
 import type { TranslationContext } from '../translate/translator.js';
-import { upstreamHeaders } from '../upstream/header-policy.js';
-import { UpstreamUnreachable, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { maxRetryAfterSeconds } from '../upstream/header-policy.js';
+import type { UpstreamResponse } from '../upstream/upstream-client.js';
+import { abortOnClientClose, attemptTarget, type AttemptResult } from './attempt-target.js';
 import type { InferenceDeps } from './inference-deps.js';
-import { prepareUpstreamBody } from './prepare-body.js';
 import { relayStream } from './relay-stream.js';
-import { relayUpstreamError } from './upstream-error.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
+import { relayUpstreamError } from './upstream-error.js';
 
 export type ClientFormat = 'chat-completions' | 'messages';
 
@@ -31,6 +31,8 @@ export interface InferenceCall {
   body: Record<string, unknown> | undefined;
 }
 
+// A retry waits at most this long server-side, whatever the provider asks.
+const maxRetryWaitMs = 30_000;
 const maxErrorBodyBytes = 1024 * 1024;
 
 async function readText(response: UpstreamResponse): Promise<string> {
@@ -49,75 +51,66 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /**
- * The handler stage for named inference operations: select the provider, prepare the body for the lane (same
- * family byte-faithful, crossing translated), forward with the server-held credential, relay the answer and record
- * exactly one spend row.
+ * The handler stage for named inference operations: resolve the route (spec 000 §1.2), run its plan (fallback,
+ * sticky load balancing, per-target retry), relay the final answer (same family byte-faithful, crossing translated)
+ * and record exactly one spend row naming the target that answered.
  */
 export async function runInference(deps: InferenceDeps, call: InferenceCall, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const startedAt = request.gw.startedAt;
-  const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: call.body?.stream === true, firstByteMs: null };
-  const record = () => deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
+  const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: call.body?.stream === true, firstByteMs: null, attempts: 0 };
   try {
     const model = call.body?.model;
     if (typeof model !== 'string' || model.length === 0) throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id or alias is required' });
-    const selection = selectProvider({ headerProvider: header(request, 'x-gw-provider'), configHeader: header(request, 'x-gw-config'), model }, deps.providers, deps.routing);
-    outcome.selection = selection;
-    reply.header('x-gw-provider', selection.provider.slug);
-    if (call.requiresFamily && selection.provider.family !== call.requiresFamily) {
-      throw new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${selection.provider.slug}" (${selection.provider.type}) does not serve ${call.endpoint}.` });
-    }
-    const lane = pickTranslator(call.clientFormat, selection.provider.family);
-    const prepared = prepareUpstreamBody({ call, selection, lane, rawBody: request.rawBody });
-    const sentAt = deps.clock.now();
-    const response = await sendUpstream(deps, call, selection, lane, prepared.body, request, reply);
-    outcome.firstByteMs = deps.clock.now() - startedAt;
-    try {
-      if (response.status >= 400 || response.status < 200) return await relayError(response, selection, lane, call, outcome, reply);
-      if (outcome.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-        return await relayStreamed(deps, response, lane, call, prepared.context, prepared.hideUsageChunk, outcome, reply);
-      }
-      return await relayJson(deps, response, lane, prepared.context, outcome, reply);
-    } finally {
-      outcome.upstreamMs = deps.clock.now() - sentAt;
-    }
+    const route = resolveRoute({ headerProvider: header(request, 'x-gw-provider'), configHeader: header(request, 'x-gw-config'), model }, deps.providers, deps.routing);
+    const identity = request.gw.identity;
+    const sticky = conversationKey({ sessionHeader: header(request, 'x-gw-session-id'), metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' });
+    const scope = {
+      deps,
+      call,
+      route,
+      request,
+      signal: abortOnClientClose(reply),
+      onAttempt: (selection: { provider: { slug: string } }, status: number | null) => deps.attemptMetrics.record(selection.provider.slug, status),
+    };
+    const execution = await executePlan(route.plan, (target) => attemptTarget(scope, target), { conversationKey: sticky, random: deps.random, sleep: deps.sleep, maxRetryWaitMs });
+    const result = execution.attempt.result;
+    outcome.selection = result.selection;
+    outcome.attempts = execution.attempts;
+    reply.header('x-gw-provider', result.selection.provider.slug).header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`).header('x-gw-attempts', String(execution.attempts));
+    return await relay(deps, call, result, outcome, reply);
   } catch (error) {
-    outcome.errorCode = error instanceof AppError ? error.code : error instanceof TranslationError ? error.code : 'internal_error';
+    outcome.errorCode = error instanceof AppError || error instanceof TranslationError ? error.code : 'internal_error';
     outcome.status = error instanceof AppError ? error.status : error instanceof TranslationError ? 400 : 500;
     if (error instanceof TranslationError) throw new AppError({ status: 400, code: error.code, message: error.message });
     throw error;
   } finally {
-    record();
+    deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
   }
 }
 
-async function sendUpstream(deps: InferenceDeps, call: InferenceCall, selection: Selection, lane: Lane, body: Buffer | string, request: FastifyRequest, reply: FastifyReply): Promise<UpstreamResponse> {
-  const provider = selection.provider;
-  // A translated call is the backend family's own operation: chat sent to an Anthropic provider is a Messages call.
-  const operation: UpstreamOperation = lane.kind === 'translate' ? { kind: provider.family === 'anthropic' ? 'messages' : 'chat' } : call.operation;
-  const target = adapters[provider.type].target(provider, operation, selection.model);
-  const abort = new AbortController();
-  // A client that goes away cancels the upstream call, so abandoned generations stop costing money.
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) abort.abort();
-  });
+async function relay(deps: InferenceDeps, call: InferenceCall, result: AttemptResult, outcome: CallOutcome, reply: FastifyReply): Promise<FastifyReply> {
+  const slug = result.selection.provider.slug;
+  if (result.kind === 'unreachable') {
+    throw new AppError({ status: 502, code: 'upstream_unreachable', message: `Provider "${slug}" could not be reached. This is not a gateway failure.`, retryable: true, headers: { 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': slug } });
+  }
+  if (result.kind === 'throttled') {
+    const seconds = Math.min(Math.ceil(result.retryAfterMs / 1000), maxRetryAfterSeconds);
+    throw new AppError({ status: 429, code: 'upstream_throttled', message: `Provider "${slug}" is rate limiting this seat; retry after ${seconds} s.`, retryable: true, headers: { 'retry-after': String(seconds), 'x-gw-upstream-provider': slug } });
+  }
+  const { response, lane, prepared } = result;
+  outcome.firstByteMs = deps.clock.now() - result.sentAt;
   try {
-    return await deps.upstream.send({ url: target.url, method: 'POST', headers: upstreamHeaders(request.headers, provider.family, target.headers, lane.kind === 'translate'), body, signal: abort.signal });
-  } catch (error) {
-    if (error instanceof UpstreamUnreachable) {
-      throw new AppError({
-        status: 502,
-        code: 'upstream_unreachable',
-        message: `Provider "${provider.slug}" could not be reached. This is not a gateway failure.`,
-        retryable: true,
-        headers: { 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': provider.slug },
-      });
+    if (response.status >= 400 || response.status < 200) return await relayError(response, result, call, outcome, reply);
+    if (outcome.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+      return await relayStreamed(deps, response, lane, call, prepared.context, prepared.hideUsageChunk, outcome, reply);
     }
-    throw error;
+    return await relayJson(deps, response, lane, prepared.context, outcome, reply);
+  } finally {
+    outcome.upstreamMs = deps.clock.now() - result.sentAt;
   }
 }
 
-async function relayError(response: UpstreamResponse, selection: Selection, lane: Lane, call: InferenceCall, outcome: CallOutcome, reply: FastifyReply) {
-  const relayed = relayUpstreamError({ status: response.status, text: await readText(response), upstreamHeaders: response.headers, slug: selection.provider.slug, lane, messagesClient: call.clientFormat === 'messages' });
+async function relayError(response: UpstreamResponse, result: Extract<AttemptResult, { kind: 'response' }>, call: InferenceCall, outcome: CallOutcome, reply: FastifyReply) {
+  const relayed = relayUpstreamError({ status: response.status, text: await readText(response), upstreamHeaders: response.headers, slug: result.selection.provider.slug, lane: result.lane, messagesClient: call.clientFormat === 'messages' });
   outcome.status = relayed.status;
   outcome.errorCode = relayed.errorType ?? `upstream_${relayed.status}`;
   outcome.stream = false;
@@ -133,15 +126,14 @@ async function relayJson(deps: InferenceDeps, response: UpstreamResponse, lane: 
   } catch {
     parsed = undefined;
   }
+  outcome.status = response.status;
   if (lane.kind === 'translate') {
     if (parsed === undefined) throw new AppError({ status: 502, code: 'invalid_upstream_response', message: 'The provider answered with a body that is not JSON.', headers: { 'x-gw-error-source': 'upstream' } });
     const translated = lane.translateResponse(parsed, context, { clock: deps.clock });
     outcome.usage = translated.usage;
-    outcome.status = response.status;
     return reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(translated.body));
   }
   outcome.usage = parsed === undefined ? undefined : lane.extractUsage(parsed);
-  outcome.status = response.status;
   return reply.code(response.status).header('content-type', String(response.headers['content-type'] ?? 'application/json')).send(raw);
 }
 

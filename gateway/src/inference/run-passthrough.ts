@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
 import { adapters } from '../providers/adapters.js';
-import { selectProvider } from '../routing/select-provider.js';
+import { selectSingle } from '../routing/select-single.js';
 import { extractAnthropicUsage } from '../translate/extract-anthropic-usage.js';
 import { extractOpenAiUsage } from '../translate/extract-openai-usage.js';
 import { relayHeaders } from '../upstream/header-policy.js';
@@ -32,11 +32,10 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
   const url = new URL(request.url, 'http://gateway.invalid');
   const endpoint = url.pathname;
   const body = (request.body ?? undefined) as Record<string, unknown> | undefined;
-  const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: false, firstByteMs: null };
+  const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: false, firstByteMs: null, attempts: 1 };
   const call = { endpoint, operation: { kind: 'passthrough' as const, path: endpoint.replace(/^\/v1/, ''), search: url.search }, clientFormat: 'chat-completions' as const, body };
   try {
-    const headerProvider = request.headers['x-gw-provider'];
-    const selection = selectProvider({ headerProvider: typeof headerProvider === 'string' ? headerProvider : undefined, model: typeof body?.model === 'string' ? body.model : '' }, deps.providers, deps.routing);
+    const selection = selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
     outcome.selection = selection;
     reply.header('x-gw-provider', selection.provider.slug);
     const target = adapters[selection.provider.type].target(selection.provider, call.operation, selection.model);

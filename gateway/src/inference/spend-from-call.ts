@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { SpendRecord } from '../metering/spend-record.js';
 import { costUsd } from '../pricing/cost.js';
-import { lookupModel } from '../pricing/known-models.js';
-import type { Selection } from '../routing/select-provider.js';
+import { lookupModel, type ModelFacts } from '../pricing/known-models.js';
+import type { Selection } from '../routing/resolve-route.js';
 import type { Usage } from '../translate/usage.js';
 import { reasoningEffortOf } from '../metering/reasoning-effort.js';
 import type { InferenceCall } from './run-inference.js';
@@ -16,6 +16,8 @@ export interface CallOutcome {
   firstByteMs: number | null;
   errorCode: string | null;
   stream: boolean;
+  /** Upstream tries made (retries and fallbacks included). */
+  attempts: number;
 }
 
 const propertyHeader = /^x-gw-property-([A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/;
@@ -60,7 +62,7 @@ function identityFields(request: FastifyRequest) {
   };
 }
 
-export function buildSpendRecord(input: { request: FastifyRequest; call: InferenceCall; outcome: CallOutcome; now: number; id: string }): SpendRecord {
+export function buildSpendRecord(input: { request: FastifyRequest; call: InferenceCall; outcome: CallOutcome; now: number; id: string; modelFacts?: Readonly<Record<string, ModelFacts>> }): SpendRecord {
   const { request, call, outcome } = input;
   const selection = outcome.selection;
   const model = selection?.model ?? (typeof call.body?.model === 'string' ? call.body.model : null);
@@ -78,7 +80,7 @@ export function buildSpendRecord(input: { request: FastifyRequest; call: Inferen
     ...usageFields(outcome.usage),
     latencyMs: Math.max(input.now - request.gw.startedAt, 0),
     upstreamLatencyMs: outcome.upstreamMs,
-    costUsd: outcome.usage && model ? costUsd(outcome.usage, lookupModel(model)) : 0,
+    costUsd: outcome.usage && model ? costUsd(outcome.usage, lookupModel(model, input.modelFacts)) : 0,
     savingsUsd: 0,
     tokensSaved: 0,
     billingMode: 'api-key',
@@ -87,7 +89,7 @@ export function buildSpendRecord(input: { request: FastifyRequest; call: Inferen
     optimizationStatus: null,
     optimizationReason: null,
     optimizerLatencyMs: null,
-    attempts: 1,
+    attempts: Math.max(outcome.attempts, 1),
     target: selection ? `${selection.provider.slug}:${selection.model}` : null,
     errorCode: success ? null : outcome.errorCode,
     traceId: request.traceId,

@@ -1,12 +1,29 @@
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
 import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
 
-/** Routing documents by name: `default` (default provider, routing config), later `aliases` and `models`. */
-export interface RoutingDocuments {
-  default: { defaultProvider: string | null };
+import type { ModelFacts } from '../pricing/known-models.js';
+
+export interface DefaultRouting {
+  defaultProvider: string | null;
+  /** Model used when a request names none (`gw-default` on the seat lane). */
+  defaultModel?: string | null;
+  /** Routing config applied when a request selects nothing itself (raw, as stored; normalised on read). */
+  config?: Record<string, unknown> | null;
 }
 
-const empty: RoutingDocuments = { default: { defaultProvider: null } };
+export interface ModelAlias {
+  provider: string;
+  model: string;
+}
+
+/** Routing documents by name: `default`, `aliases` (alias → provider and model), `models` (pricing and ceilings). */
+export interface RoutingDocuments {
+  default: DefaultRouting;
+  aliases: Record<string, ModelAlias>;
+  models: Record<string, ModelFacts>;
+}
+
+const empty: RoutingDocuments = { default: { defaultProvider: null }, aliases: {}, models: {} };
 
 interface RoutingRow {
   name: string;
@@ -42,7 +59,9 @@ export class RoutingStore {
     const { rows } = await this.db.query<RoutingRow>('SELECT name, document, revision FROM gw_routing');
     const documents: RoutingDocuments = { ...empty };
     for (const row of rows) {
-      if (row.name === 'default') documents.default = { ...empty.default, ...(row.document as Partial<RoutingDocuments['default']>) };
+      if (row.name === 'default') documents.default = { ...empty.default, ...(row.document as Partial<DefaultRouting>) };
+      if (row.name === 'aliases') documents.aliases = row.document as RoutingDocuments['aliases'];
+      if (row.name === 'models') documents.models = row.document as RoutingDocuments['models'];
     }
     return documents;
   }

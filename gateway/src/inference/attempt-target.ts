@@ -1,0 +1,79 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@gw/platform';
+import { adapters } from '../providers/adapters.js';
+import type { UpstreamOperation } from '../providers/provider-types.js';
+import type { Attempt } from '../routing/execute-plan.js';
+import type { TargetNode } from '../routing/routing-config.js';
+import { retryAfterMsOf } from '../routing/throttle-gate.js';
+import { selectionFor, type ResolvedRoute, type Selection } from '../routing/resolve-route.js';
+import { pickTranslator } from '../translate/index.js';
+import type { Lane } from '../translate/lane.js';
+import { upstreamHeaders } from '../upstream/header-policy.js';
+import { UpstreamUnreachable, type UpstreamResponse } from '../upstream/upstream-client.js';
+import type { InferenceDeps } from './inference-deps.js';
+import { prepareUpstreamBody, type PreparedBody } from './prepare-body.js';
+import type { InferenceCall } from './run-inference.js';
+
+/** What one try produced: an upstream answer to relay, or why there is none. */
+export type AttemptResult =
+  | { kind: 'response'; selection: Selection; lane: Lane; prepared: PreparedBody; response: UpstreamResponse; sentAt: number }
+  | { kind: 'unreachable'; selection: Selection }
+  | { kind: 'throttled'; selection: Selection; retryAfterMs: number };
+
+export interface AttemptScope {
+  deps: InferenceDeps;
+  call: InferenceCall;
+  route: ResolvedRoute;
+  request: FastifyRequest;
+  signal: AbortSignal;
+  onAttempt(selection: Selection, status: number | null): void;
+}
+
+/** One try against one target: pick the lane, prepare the body, honour the seat's throttle pause, send. */
+export async function attemptTarget(scope: AttemptScope, target: TargetNode): Promise<Attempt<AttemptResult>> {
+  const { deps, call, request } = scope;
+  const selection = selectionFor(target, scope.route, deps.providers);
+  const provider = selection.provider;
+  if (call.requiresFamily && provider.family !== call.requiresFamily) {
+    throw new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${provider.slug}" (${provider.type}) does not serve ${call.endpoint}.` });
+  }
+  const gate = await deps.throttle.check(provider.slug);
+  if (gate.kind === 'refuse') {
+    scope.onAttempt(selection, 429);
+    return { status: 429, retryAfterMs: gate.retryAfterMs, result: { kind: 'throttled', selection, retryAfterMs: gate.retryAfterMs }, discard: async () => undefined };
+  }
+  if (gate.kind === 'wait') await deps.sleep(gate.waitMs);
+
+  const lane = pickTranslator(call.clientFormat, provider.family);
+  const prepared = prepareUpstreamBody({ call, selection, lane, rawBody: request.rawBody, modelFacts: deps.routing.documents.models });
+  // A translated call is the backend family's own operation: chat sent to an Anthropic provider is a Messages call.
+  const operation: UpstreamOperation = lane.kind === 'translate' ? { kind: provider.family === 'anthropic' ? 'messages' : 'chat' } : call.operation;
+  const upstreamTarget = adapters[provider.type].target(provider, operation, selection.model);
+  const sentAt = deps.clock.now();
+  try {
+    const response = await deps.upstream.send({
+      url: upstreamTarget.url,
+      method: 'POST',
+      headers: upstreamHeaders(request.headers, provider.family, upstreamTarget.headers, lane.kind === 'translate'),
+      body: prepared.body,
+      signal: scope.signal,
+    });
+    const retryAfterMs = retryAfterMsOf(response.headers, deps.clock.now());
+    if (response.status === 429) await deps.throttle.throttled(provider.slug, retryAfterMs);
+    scope.onAttempt(selection, response.status);
+    return { status: response.status, retryAfterMs, result: { kind: 'response', selection, lane, prepared, response, sentAt }, discard: () => response.body.dump() };
+  } catch (error) {
+    if (!(error instanceof UpstreamUnreachable)) throw error;
+    scope.onAttempt(selection, null);
+    return { status: null, retryAfterMs: null, result: { kind: 'unreachable', selection }, discard: async () => undefined };
+  }
+}
+
+/** Keep the client's connection state tied to the upstream call: a client that leaves cancels the generation. */
+export function abortOnClientClose(reply: FastifyReply): AbortSignal {
+  const abort = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  });
+  return abort.signal;
+}

@@ -1,0 +1,10 @@
+export { buildApp, type AppConfig, type OptimizerAppDeps } from './app.js';
+export { loadOptimizerConfig, optimizerHelp, type OptimizerServiceConfig } from './config.js';
+export { optimizerErrors } from './errors.js';
+export { signRequest, signaturePayload, signatureHeader } from '@gw/platform';
+export { SignatureVerifier, parseVerifyKey, signatureWindowMs } from './signing/verify-signature.js';
+export { MemoryReplayStore, CoordReplayStore, type ReplayStore } from './signing/replay-store.js';
+export { migrateOptimizer, optimizerMigrationsDirectory } from './stash/migrations.js';
+export type { LeaseReader, LeaseVerdict } from './lease/lease-reader.js';
+export type { Ranker } from './recall/ranker.js';
+export type { RunPipeline, PipelineInput, PipelineResult, PipelineDeps } from './routes/pipeline-port.js';
