@@ -1,0 +1,2 @@
+export * from './optimizer-protocol.js';
+export * from './crds/index.js';

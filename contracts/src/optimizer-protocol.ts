@@ -1,0 +1,296 @@
+import { z } from 'zod';
+
+/**
+ * Optimizer Protocol v1 (spec 001 §2.1–2.7): the bodies the gateway (or any adapter) and the optimizer exchange.
+ * Every field beyond `request` and `decisions` is additive and optional (spec 001 §9.1), so objects the optimizer
+ * answers with are loose: an adapter ignores what it does not know.
+ */
+
+export const optimizerProtocolVersion = 1 as const;
+
+/** A JSON object passed through untouched (a provider request or response body). */
+const jsonObject = z.record(z.string(), z.unknown());
+
+/** Attribution and scope, never content (spec 001 §2.1). `userId` and `teamId` are never read (§2.4 cache rule 1). */
+export const optimizerMetadataSchema = z
+  .looseObject({
+    user: z.string().optional().describe('Attributed user id. The gateway binds it from the key; partitions the semantic cache, the stash and recall.'),
+    team: z.string().optional().describe('Attributed team id; the cache partition when no user is attributed.'),
+    tenant: z.string().optional().describe('Tenant scope (fleet mode). Absent means the deployment tenant `default`. A per-tenant bearer overrides it.'),
+    gatewaySessionId: z.string().optional().describe('Session id stamped by the gateway; cache partition of last resort and first source of the holdout session.'),
+    sessionId: z.string().optional().describe("Adapter's conversation id (holdout session, after gatewaySessionId)."),
+    session: z.string().optional().describe('Alternative spelling of sessionId, read last.'),
+    source: z.string().optional().describe('Automated caller label (for example `splice`, `console`); excludes the call from regret signals.'),
+    modelContextTokens: z.number().int().positive().optional().describe("Resolved model's context window in tokens, added by the gateway."),
+    clientCanRetrieve: z.boolean().optional().describe('Gateway verdict that the client can call gw_retrieve.'),
+    billingMode: z.string().optional().describe('Billing lane of the caller, for example `subscription` or `api_key`.'),
+  })
+  .describe('Attribution (user, team, tenant, session); never content.');
+export type OptimizerMetadata = z.infer<typeof optimizerMetadataSchema>;
+
+/** Gateway-owned controls, outside the honor-system metadata (spec 001 §2.1). */
+export const optimizeCapabilitiesSchema = z
+  .looseObject({
+    canShortCircuit: z.boolean().optional().describe('The caller can serve a cache hit inline. False makes every cache key shadow-only.'),
+    retrieveEvidence: z.boolean().optional().describe('The gateway verified that retrieval is callable for this caller.'),
+    terminalTrim: z.boolean().optional().describe('Terminal-output branch of the connect hook; implies singleOutput.'),
+    allowIrreversibleWindowFit: z.boolean().optional().describe('Reserved for one-shot batch lines.'),
+    providerPromptCache: z.boolean().optional().describe('The upstream host caches prompts implicitly regardless of model id.'),
+    providerPromptCacheKnown: z.boolean().optional().describe('providerPromptCache is an answer, not a default.'),
+    semanticRerank: z.boolean().optional().describe('Semantic rerank permitted.'),
+    singleOutput: z.boolean().optional().describe('Synthetic request of an intent plus one tool output (connect hook).'),
+    agentContinuation: z.boolean().optional().describe('Verified Responses continuation transcript; permits handle-free pin replay.'),
+    clientContextBudgetTokens: z.number().int().positive().optional().describe('Client-local context ceiling; the window budget uses the lower of this and the model window.'),
+  })
+  .describe('Gateway-owned controls; never read from metadata.');
+export type OptimizeCapabilities = z.infer<typeof optimizeCapabilitiesSchema>;
+
+export const decisionPinSchema = jsonObject.describe('Opaque decision pin (spec 001 §2.3); adapters persist the returned array verbatim.');
+export type DecisionPin = z.infer<typeof decisionPinSchema>;
+
+export const optimizeRequestSchema = z.object({
+  endpoint: z.string().min(1).describe('Logical route, for example `/v1/chat/completions`; selects per-endpoint config and kill switches.'),
+  request: jsonObject.describe('The incoming provider request body to transform.'),
+  metadata: optimizerMetadataSchema.optional(),
+  enabledKinds: z.array(z.string()).optional().describe('Allow-list narrowing the pipeline to these strategy kinds.'),
+  capabilities: optimizeCapabilitiesSchema.optional(),
+  pins: z.array(decisionPinSchema).optional().describe('Current decision pins; sending the array, even empty, opts the session into pinning.'),
+});
+export type OptimizeRequest = z.infer<typeof optimizeRequestSchema>;
+
+export const decisionSchema = z
+  .looseObject({
+    kind: z.string().describe('Strategy kind that made the decision.'),
+    summary: z.string().describe('One line saying what changed, never content.'),
+    estimatedTokensSaved: z.number().describe('Input tokens saved by this decision.'),
+    estimatedSavingsUsd: z.number().describe('List-price estimate of the saving in US dollars.'),
+  })
+  .describe('One rewrite the optimizer made.');
+export type Decision = z.infer<typeof decisionSchema>;
+
+export const suppressionReasonSchema = z.enum(['no_retrieve', 'cache_guard', 'prefix_stabilizer', 'regret_guard', 'pin_thrash']);
+export const suppressedKindSchema = z.object({ kind: z.string(), reason: suppressionReasonSchema });
+
+export const optimizerFeaturesSchema = z
+  .looseObject({
+    persistentTranscriptPolicyV1: z.boolean().describe('Legacy assertion kept for v1.10.120 gateways; always true.'),
+    agentContinuationV1: z.boolean().describe('On optimize: this exact response used the activated handle-free continuation path. On /health: the image supports it.'),
+  })
+  .describe('Protocol feature assertions.');
+
+export const optimizeResponseSchema = z.looseObject({
+  protocolVersion: z.literal(1).describe('Stays 1.'),
+  features: optimizerFeaturesSchema,
+  optimizationId: z.string().describe('Id of this optimization; derived from the request bytes, so an identical request gets the same id.'),
+  request: jsonObject.describe('The transformed body; forward this.'),
+  decisions: z.array(decisionSchema),
+  estimatedTokensSaved: z.number().describe('Sum over decisions.'),
+  cacheHit: z.boolean().describe('True: serve cachedResponse and skip the provider.'),
+  cachedResponse: jsonObject.nullable().optional().describe('Present only on a hit.'),
+  cacheEligible: z.boolean().describe('True: write the live response back via /v1/cache. False (and no cacheKey) when the request has no caller partition.'),
+  cacheKey: z.string().optional().describe('Key to use at /v1/cache.'),
+  cacheTtlSeconds: z.number().optional().describe('Suggested ttlSeconds for the /v1/cache write.'),
+  cacheShadowOnly: z.boolean().optional().describe('Present with cacheEligible on a lane that can never serve from cache; send shadowOnly on the write.'),
+  cohort: z.enum(['holdout', 'treated']).optional().describe('Audited-holdout arm; present when holdout is on and the request is attributable.'),
+  cohortKind: z.string().optional().describe('The single strategy withheld on a per-strategy control row.'),
+  pins: z.array(decisionPinSchema).optional().describe('Present only when the request carried pins: a full replace of the stored list.'),
+  suppressedKinds: z.array(suppressedKindSchema),
+  strategyTimingsMs: z.record(z.string(), z.number()).describe('Strategy id to milliseconds for strategies that ran.'),
+});
+export type OptimizeResponse = z.infer<typeof optimizeResponseSchema>;
+
+export const optimizeResponseRequestSchema = z.object({
+  endpoint: z.string().min(1),
+  request: jsonObject.optional().describe('The request that produced the response (optional context).'),
+  response: jsonObject.describe('The provider response to transform; skip streaming responses.'),
+  metadata: optimizerMetadataSchema.optional(),
+});
+export type OptimizeResponseRequest = z.infer<typeof optimizeResponseRequestSchema>;
+
+export const optimizeResponseResponseSchema = z.looseObject({
+  protocolVersion: z.literal(1),
+  response: jsonObject.describe('The transformed response; return this to the client.'),
+  decisions: z.array(decisionSchema),
+});
+export type OptimizeResponseResponse = z.infer<typeof optimizeResponseResponseSchema>;
+
+export const cacheWriteRequestSchema = z.object({
+  cacheKey: z.string().min(1).describe('Key from the optimize response.'),
+  response: jsonObject.describe('The complete response (a streamed one reassembled into one message).'),
+  ttlSeconds: z.number().positive().describe('Entry lifetime; clamped to 1 second .. 24 hours.'),
+  metadata: optimizerMetadataSchema.optional(),
+  shadowOnly: z.boolean().optional().describe('Measurement only: fingerprinted for the shadow tier, never served.'),
+  request: jsonObject.optional().describe('Required with a per-tenant bearer: the key is re-derived under the authoritative tenant.'),
+});
+export type CacheWriteRequest = z.infer<typeof cacheWriteRequestSchema>;
+
+export const cacheWriteResponseSchema = z.looseObject({
+  ok: z.literal(true),
+  stored: z.boolean().optional().describe('False when there is no caller partition or the key was not minted for this caller.'),
+});
+
+export const ageBucketSchema = z
+  .enum(['lt_1m', 'lt_5m', 'lt_30m', 'lt_2h', 'lt_4h', 'lt_12h', 'lt_24h', 'lt_48h', 'gte_48h'])
+  .describe('Age of the stash entry; recorded by the gateway, never returned to the client.');
+export type AgeBucket = z.infer<typeof ageBucketSchema>;
+
+export const retrieveRequestSchema = z.object({
+  handle: z.string().min(1).describe('A `ctx_` handle from an optimized request.'),
+  metadata: z.looseObject({ source: z.string().optional() }).optional().describe('`source` marks automated callers (not a regret signal).'),
+  startLine: z.number().optional().describe('1-based inclusive first line; rounded and clamped, never an error.'),
+  endLine: z.number().optional().describe('1-based inclusive last line; rounded and clamped, never an error.'),
+  grep: z.string().optional().describe('Case-insensitive literal (not a regex), whitespace-significant, at most 256 characters; ±3 lines of context; searched within the range.'),
+});
+export type RetrieveRequest = z.infer<typeof retrieveRequestSchema>;
+
+export const retrieveResponseSchema = z.looseObject({
+  handle: z.string(),
+  content: z.string().describe('The original, or the requested lines or grep windows.'),
+  totalLines: z.number().int().describe('Lines in the whole stashed original.'),
+  totalChars: z.number().int().describe('Characters in the whole stashed original.'),
+  partial: z.boolean().describe('True when a range or grep narrowed the content.'),
+  ageBucket: ageBucketSchema.optional(),
+  startLine: z.number().int().optional().describe('When partial: first line actually searched.'),
+  endLine: z.number().int().optional().describe('When partial: last line actually searched.'),
+  grepMatches: z.number().int().optional().describe('When grepping: every matching line, rendered or not.'),
+  grepTruncated: z.boolean().optional().describe('When grepping: more than 20 windows matched; only the first 20 render.'),
+});
+export type RetrieveResponse = z.infer<typeof retrieveResponseSchema>;
+
+export const recallRequestSchema = z.object({
+  query: z.string().describe('What to look for, in words or identifiers.'),
+  k: z.number().int().positive().optional().describe('Matches wanted; default 5, capped at 20.'),
+  metadata: optimizerMetadataSchema.optional().describe('Whose stash to search: only the attributed user’s own rows.'),
+});
+export type RecallRequest = z.infer<typeof recallRequestSchema>;
+
+export const recallMatchSchema = z.looseObject({
+  handle: z.string(),
+  score: z.number().describe('Relevance; higher is better, comparable only within one answer.'),
+  preview: z.string().describe('A short excerpt of the best-matching part.'),
+  startLine: z.number().int().optional().describe('First line of the matching chunk.'),
+  endLine: z.number().int().optional().describe('Last line of the matching chunk.'),
+});
+export const recallResponseSchema = z.looseObject({ matches: z.array(recallMatchSchema) });
+export type RecallResponse = z.infer<typeof recallResponseSchema>;
+
+export const recordRequestSchema = z.object({
+  id: z.string().min(1).max(200).describe('Idempotency key: a retry upserts the same row.'),
+  ts: z.union([z.number(), z.string()]).optional().describe('Epoch milliseconds or ISO 8601; default now.'),
+  endpoint: z.string().optional(),
+  method: z.string().optional(),
+  status: z.number().int().optional(),
+  model: z.string().optional(),
+  provider: z.string().optional(),
+  promptTokens: z.number().int().nonnegative().optional(),
+  completionTokens: z.number().int().nonnegative().optional(),
+  totalTokens: z.number().int().nonnegative().optional(),
+  durationMs: z.number().nonnegative().optional(),
+  attribution: z.object({ user: z.string().optional(), team: z.string().optional(), sessionId: z.string().optional() }).optional(),
+  decisions: z.array(z.looseObject({ kind: z.string(), estimatedTokensSaved: z.number().optional() })).optional(),
+  content: z.object({ input: z.unknown().optional(), output: z.unknown().optional() }).optional().describe('Gated by content mode; stored encrypted.'),
+});
+export type RecordRequest = z.infer<typeof recordRequestSchema>;
+
+export const okResponseSchema = z.looseObject({ ok: z.literal(true) });
+
+const rfc3339Instant = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+export const strategyToggleSchema = z
+  .object({
+    kind: z.string().min(1).describe('Strategy kind the switch applies to.'),
+    enabled: z.boolean().describe('False turns the strategy off where the scope matches.'),
+    endpoint: z.string().optional().describe('Only requests to this endpoint.'),
+    model: z.string().optional().describe('Only requests for this model.'),
+    user: z.string().optional().describe('Only this user.'),
+    team: z.string().optional().describe('Only this team.'),
+  })
+  .describe('Kill switch: the most specific matching entry wins; on a tie the later entry wins.');
+export type StrategyToggle = z.infer<typeof strategyToggleSchema>;
+
+export const optimizerConfigSchema = z
+  .strictObject({
+    strategies: z.array(strategyToggleSchema).optional(),
+    guard: z.object({ enabled: z.boolean() }).optional().describe('Regression guard on or off.'),
+    holdout: z
+      .object({
+        enabled: z.boolean(),
+        fraction: z.number().min(0).max(1).describe('Share of sessions assigned to the control arm.'),
+        windowSeconds: z.number().int().positive().describe('Assignment window; a session keeps its arm within one window.'),
+        kinds: z.array(z.string()).optional().describe('Per-strategy arms: one of these kinds is withheld per control row.'),
+      })
+      .optional(),
+    requireReversibleElision: z.boolean().nullable().optional().describe('true: skip degradable strategies on every no-retrieve lane; false: in-place trim on api-key lanes; unset: follow the lane.'),
+    rollouts: z
+      .object({
+        agentContinuationV1ActivateAt: z
+          .string()
+          .regex(rfc3339Instant, 'must be an RFC 3339 instant with Z or a numeric offset')
+          .nullable()
+          .optional()
+          .describe('Activation instant; at least 60 s ahead when first set, normalized to UTC, immutable afterwards.'),
+      })
+      .optional(),
+    cache: z
+      .object({
+        enabled: z.boolean().describe('Semantic cache lookups and writes.'),
+        ttlSeconds: z.number().int().min(1).max(86_400).describe('cacheTtlSeconds suggested on optimize.'),
+      })
+      .optional(),
+  })
+  .describe('Optimizer runtime configuration (spec 001 §2.5).');
+export type OptimizerConfig = z.infer<typeof optimizerConfigSchema>;
+
+/** PUT accepts the bare config or `{config}` (spec 001 §2.5). */
+export const settingsPutBodySchema = z.union([z.strictObject({ config: optimizerConfigSchema }), optimizerConfigSchema]);
+
+export const settingsResponseSchema = z.looseObject({
+  config: optimizerConfigSchema,
+  guard: z.looseObject({ enabled: z.boolean(), strategies: z.array(z.looseObject({ kind: z.string(), state: z.string(), regretRate: z.number() })) }),
+  census: z.looseObject({ requests: z.number().int(), toolOutputTokens: z.number().int(), classes: z.record(z.string(), z.looseObject({ decisions: z.number().int(), tokensSaved: z.number() })) }),
+  cacheLint: z.looseObject({ regions: z.array(z.unknown()) }),
+  holdout: z.looseObject({ enabled: z.boolean(), arms: z.looseObject({ holdout: z.number().int(), treated: z.number().int() }), scope: z.literal('replica'), authoritativeSource: z.string() }),
+  semanticCacheShadow: z.looseObject({ lookups: z.number().int(), hits: z.number().int(), strictPrecision: z.number().nullable(), durable: z.boolean() }),
+});
+export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
+
+export const bootstrapDurableRequestSchema = z.object({
+  spendDbUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').describe('Shared durable store connection string.'),
+  contentKey: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters').optional().describe("The gateway's content key, when it has one."),
+  contentMode: z.string().describe('Content mode; `off` stops new durable content.'),
+  allowPlaintext: z.enum(['true', 'false']).describe('Accepted for compatibility; the optimizer never stores content unencrypted.'),
+});
+export type BootstrapDurableRequest = z.infer<typeof bootstrapDurableRequestSchema>;
+export const bootstrapDurableResponseSchema = z.object({ durable: z.boolean() });
+
+export const retrievalStoreStateSchema = z.enum(['ready', 'cooldown', 'unconfigured', 'content_disabled']);
+export type RetrievalStoreState = z.infer<typeof retrievalStoreStateSchema>;
+
+export const reportingStateSchema = z.enum(['reported', 'underreported', 'insufficient_data', 'unknown', 'no_store', 'not_optimizing']);
+
+export const healthReportSchema = z.looseObject({
+  status: z.literal('ok'),
+  protocolVersion: z.literal(1),
+  requestSignatures: z.enum(['enforced', 'off']).describe('`enforced` once a verify key is configured.'),
+  callers: z.looseObject({
+    gateway: z.number().int().describe('Optimize calls since start carrying a gateway-stamped session id.'),
+    foreign: z.number().int().describe('Optimize calls since start without one (advisory, not a security control).'),
+    firstForeignAt: z.string().nullable(),
+    lastForeignAt: z.string().nullable(),
+  }),
+  reporting: z.looseObject({
+    state: reportingStateSchema,
+    calls: z.number().int(),
+    rows: z.number().int(),
+    foreignCalls: z.number().int(),
+    checkedAt: z.string(),
+  }),
+  retrievalStore: z.looseObject({ state: retrievalStoreStateSchema, durable: z.enum(['pg', 'pglite']).nullable() }),
+  features: optimizerFeaturesSchema,
+});
+export type HealthReport = z.infer<typeof healthReportSchema>;
+
+/** The optimizer's error body on every non-2xx answer. */
+export const optimizerErrorSchema = z.object({
+  error: z.object({ code: z.string().describe('Stable machine-readable code.'), message: z.string() }),
+});

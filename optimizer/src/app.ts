@@ -1,0 +1,159 @@
+import { createHash, hkdfSync } from 'node:crypto';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { installBaseHooks, installZodCompilers, systemClock, zodOpenApiTransform, type Clock, type Db } from '@gw/platform';
+import { CacheService } from './cache/cache-service.js';
+import { SemanticCache } from './cache/semantic-cache.js';
+import type { OptimizerServiceConfig } from './config.js';
+import { OptimizerMetrics } from './health/metrics.js';
+import { Telemetry } from './health/telemetry.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { installHookGates } from './http/hook-gates.js';
+import { installRawJsonParser } from './http/raw-json-parser.js';
+import { noLeaseReader, type LeaseReader } from './lease/lease-reader.js';
+import { Bm25Ranker } from './recall/bm25-ranker.js';
+import type { Ranker } from './recall/ranker.js';
+import { RecallService } from './recall/recall-service.js';
+import { RecordStore, type SpendAppender } from './record/record-store.js';
+import { adminRoutes } from './routes/admin.routes.js';
+import { hookRoutes } from './routes/hooks.routes.js';
+import { optimizeRoutes } from './routes/optimize.routes.js';
+import type { RunPipeline } from './routes/pipeline-port.js';
+import { retrieveRoutes } from './routes/retrieve.routes.js';
+import type { OptimizerRuntime } from './routes/runtime.js';
+import { serviceRoutes } from './routes/service.routes.js';
+import { SettingsStore, settingsRefreshMs } from './settings/settings-store.js';
+import { MemoryReplayStore, type ReplayStore } from './signing/replay-store.js';
+import { SignatureVerifier } from './signing/verify-signature.js';
+import { DurableManager, type DurableSource } from './stash/durable-manager.js';
+import { Stash } from './stash/stash.js';
+
+export type AppConfig = Pick<
+  OptimizerServiceConfig,
+  'GW_OPTIMIZER_TOKEN' | 'GW_OPTIMIZER_TENANT_TOKENS' | 'GW_ADMIN_TOKEN' | 'GW_CONTENT_KEY' | 'GW_OPTIMIZER_MAX_BODY_BYTES' | 'GW_OPTIMIZER_VERIFY_KEY' | 'GW_OPTIMIZER_STASH_WRITE_TIMEOUT_MS'
+>;
+
+export interface OptimizerAppDeps {
+  config: AppConfig;
+  /** A pino logger (platform `createLogger`). */
+  logger: FastifyBaseLogger;
+  runPipeline: RunPipeline;
+  clock?: Clock;
+  /** The durable stash store (migrated) and where it came from; none means `unconfigured`. */
+  durable?: { db: Db | null; source: DurableSource };
+  /** The trace store (migrated); recording is enabled exactly when this is set (spec 001 §2.4 rule 9). */
+  traceDb?: Db | null;
+  /** Opens and migrates a Postgres store pushed by the gateway's durable bootstrap. */
+  openDb?: (url: string) => Promise<Db>;
+  replayStore?: ReplayStore;
+  leaseReader?: LeaseReader;
+  ranker?: Ranker;
+  spendAppender?: SpendAppender;
+  supportsAgentContinuation?: boolean;
+  /**
+   * Monotonic clock for per-strategy timings (for example `performance.now`). Off by default: real timings would
+   * make two identical requests answer different bytes (issue 6 determinism); latency is on /metrics instead.
+   */
+  strategyTimer?: () => number;
+}
+
+const stashSweepMs = 10 * 60_000;
+
+/** The optimizer's fastify app: surfaces registered in order, no listening, no side effects at import. */
+export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: config.GW_OPTIMIZER_MAX_BODY_BYTES });
+  installZodCompilers(app);
+  installBaseHooks(app);
+  installRawJsonParser(app);
+  installErrorHandler(app, config.GW_OPTIMIZER_MAX_BODY_BYTES);
+
+  const metrics = new OptimizerMetrics();
+  const settings = new SettingsStore(clock);
+  const stash = new Stash({ clock, writeTimeoutMs: config.GW_OPTIMIZER_STASH_WRITE_TIMEOUT_MS, onWrite: (result) => metrics.stashWrites.inc({ result }) });
+  const durable = new DurableManager({
+    stash,
+    settings,
+    logger: deps.logger,
+    openDb: deps.openDb ?? (() => Promise.reject(new Error('durable bootstrap is not wired'))),
+    initial: deps.durable ?? { db: null, source: 'none' },
+    contentKey: config.GW_CONTENT_KEY ?? null,
+  });
+  await settings.attach(deps.durable?.db ?? null);
+  const secret = serviceSecret(config);
+  const runtime: OptimizerRuntime = {
+    clock,
+    logger: deps.logger,
+    stash,
+    cache: new CacheService(new SemanticCache({ clock }), derive(secret, 'gw-optimizer-cache-key-v1')),
+    settings,
+    telemetry: new Telemetry(),
+    metrics,
+    recall: new RecallService(stash, deps.ranker ?? new Bm25Ranker()),
+    records: deps.traceDb ? new RecordStore(deps.traceDb, durable, clock, deps.spendAppender) : null,
+    runPipeline: deps.runPipeline,
+    pinKey: derive(secret, 'gw-optimizer-pin-span-hash-v1'),
+    strategyTimer: deps.strategyTimer,
+    signaturesEnforced: config.GW_OPTIMIZER_VERIFY_KEY !== undefined,
+    supportsAgentContinuation: deps.supportsAgentContinuation ?? false,
+  };
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'gw optimizer — Optimizer Protocol v1', version: '1', description: 'Hooks the gateway calls, retrieval, recall, record and runtime settings (spec 001).' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: zodOpenApiTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(serviceRoutes(runtime));
+  await app.register(async (hooks) => {
+    installHookGates(hooks, {
+      tokens: { shared: config.GW_OPTIMIZER_TOKEN, tenants: config.GW_OPTIMIZER_TENANT_TOKENS },
+      verifier: config.GW_OPTIMIZER_VERIFY_KEY ? new SignatureVerifier(config.GW_OPTIMIZER_VERIFY_KEY, clock, deps.replayStore ?? new MemoryReplayStore(clock)) : null,
+      lease: deps.leaseReader ?? noLeaseReader,
+    });
+    await hooks.register(optimizeRoutes(runtime));
+    await hooks.register(retrieveRoutes(runtime));
+    await hooks.register(hookRoutes(runtime));
+  });
+  await app.register(adminRoutes(runtime, durable, config.GW_ADMIN_TOKEN));
+
+  installTimers(app, runtime);
+  app.addHook('onClose', async () => durable.close());
+  return app;
+}
+
+/** Shared-config refresh (15 s, spec 001 §8) and the expired-row sweep, running only while the app is up. */
+function installTimers(app: FastifyInstance, runtime: OptimizerRuntime): void {
+  const timers: NodeJS.Timeout[] = [];
+  app.addHook('onReady', async () => {
+    timers.push(setInterval(() => void runtime.settings.refresh(), settingsRefreshMs).unref());
+    timers.push(
+      setInterval(() => {
+        runtime.stash.sweep().catch((error: unknown) => runtime.logger.warn({ err: error }, 'stash sweep failed'));
+      }, stashSweepMs).unref(),
+    );
+  });
+  app.addHook('onClose', async () => timers.forEach((timer) => clearInterval(timer)));
+}
+
+/**
+ * Root of the keys that must agree across replicas and restarts (cache-key MACs, pin fingerprints): the content
+ * key when there is one, else the optimizer token. Neither set: a fixed label, acceptable because both uses are
+ * consistency checks, not secrets.
+ */
+function serviceSecret(config: AppConfig): Buffer {
+  const material = config.GW_CONTENT_KEY ?? config.GW_OPTIMIZER_TOKEN ?? 'gw-optimizer-unkeyed';
+  return createHash('sha256').update(material).digest();
+}
+
+function derive(secret: Buffer, label: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), label, 32));
+}

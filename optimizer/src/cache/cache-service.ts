@@ -1,0 +1,85 @@
+import type { CacheWriteRequest, OptimizeCapabilities, OptimizerMetadata } from '@gw/contracts';
+import { optimizerErrors } from '../errors.js';
+import { mintCacheKey, openCacheKey, type CacheLane } from './cache-key.js';
+import { normalizedRequestHash } from './normalize-request.js';
+import { cachePartition } from './partition.js';
+import type { SemanticCache } from './semantic-cache.js';
+
+export interface CacheSettings {
+  enabled: boolean;
+  ttlSeconds: number;
+}
+
+export interface OptimizeCacheFields {
+  cacheHit: boolean;
+  cachedResponse?: Record<string, unknown>;
+  cacheEligible: boolean;
+  cacheKey?: string;
+  cacheTtlSeconds?: number;
+  cacheShadowOnly?: true;
+}
+
+export interface OptimizeCacheInput {
+  request: Record<string, unknown>;
+  metadata: OptimizerMetadata | undefined;
+  capabilities: OptimizeCapabilities | undefined;
+  /** Tenant of a per-tenant bearer; overrides metadata. */
+  authoritativeTenant: string | undefined;
+  settings: CacheSettings;
+}
+
+/**
+ * The optimize-side and write-side cache rules of spec 001 §2.4 (rules 1–4) over one SemanticCache. A lane that
+ * cannot serve inline (`canShortCircuit: false`) or asks for several choices gets a shadow key: measured, never served.
+ */
+export class CacheService {
+  constructor(
+    private readonly cache: SemanticCache,
+    private readonly keySecret: Buffer,
+  ) {}
+
+  forOptimize(input: OptimizeCacheInput): OptimizeCacheFields {
+    const partition = input.settings.enabled ? cachePartition(input.metadata, input.authoritativeTenant) : null;
+    if (!partition) return { cacheHit: false, cacheEligible: false };
+    const lane: CacheLane = shadowLane(input) ? 's' : 'l';
+    const requestHash = normalizedRequestHash(input.request);
+    const cacheKey = mintCacheKey(this.keySecret, partition, { lane, requestHash });
+    const cached = this.cache.lookup(partition, requestHash, lane === 'l');
+    return {
+      cacheHit: cached !== null,
+      ...(cached !== null ? { cachedResponse: cached } : {}),
+      cacheEligible: true,
+      cacheKey,
+      cacheTtlSeconds: input.settings.ttlSeconds,
+      ...(lane === 's' ? { cacheShadowOnly: true as const } : {}),
+    };
+  }
+
+  telemetry(): ReturnType<SemanticCache['telemetry']> {
+    return this.cache.telemetry();
+  }
+
+  /** `true` when stored; `false` when there is no partition or the key is not this caller's. */
+  write(body: CacheWriteRequest, authoritativeTenant: string | undefined): boolean {
+    const partition = cachePartition(body.metadata, authoritativeTenant);
+    if (authoritativeTenant !== undefined) {
+      // Per-tenant bearer: never trust the key's partition; re-derive under the authoritative tenant (rule 3).
+      if (!body.request) throw optimizerErrors.cacheRequestRequired();
+      if (!partition) return false;
+      const shadow = body.shadowOnly === true || body.cacheKey.startsWith('gwc1.s.');
+      this.cache.store(partition, normalizedRequestHash(body.request), body.response, body.ttlSeconds, shadow);
+      return true;
+    }
+    if (!partition) return false;
+    const parts = openCacheKey(this.keySecret, partition, body.cacheKey);
+    if (!parts) return false;
+    this.cache.store(partition, parts.requestHash, body.response, body.ttlSeconds, parts.lane === 's' || body.shadowOnly === true);
+    return true;
+  }
+}
+
+function shadowLane(input: OptimizeCacheInput): boolean {
+  if (input.capabilities?.canShortCircuit === false) return true;
+  const choices = input.request.n;
+  return typeof choices === 'number' && choices > 1;
+}

@@ -1,0 +1,23 @@
+import type { OptimizerMetadata } from '@gw/contracts';
+
+export const defaultTenant = 'default';
+
+/**
+ * The caller partition of the semantic cache (spec 001 §2.4 cache rule 1): tenant plus, in order, the attributed
+ * user, the team, or the gateway-stamped session. The aliases `userId` and `teamId` are never read. Null: no
+ * partition, nothing stored. `authoritativeTenant` comes from a per-tenant bearer and beats metadata.
+ */
+export function cachePartition(metadata: OptimizerMetadata | undefined, authoritativeTenant?: string): string | null {
+  const tenant = authoritativeTenant ?? nonEmpty(metadata?.tenant) ?? defaultTenant;
+  const user = nonEmpty(metadata?.user);
+  if (user) return `${tenant}\u0000user\u0000${user}`;
+  const team = nonEmpty(metadata?.team);
+  if (team) return `${tenant}\u0000team\u0000${team}`;
+  const session = nonEmpty(metadata?.gatewaySessionId);
+  if (session) return `${tenant}\u0000session\u0000${session}`;
+  return null;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value && value.trim() !== '' ? value : undefined;
+}

@@ -1,0 +1,37 @@
+import type { HealthReport } from '@gw/contracts';
+import type { OptimizerRuntime } from '../routes/runtime.js';
+
+/** Below this many foreign optimize calls the record count says nothing yet. */
+const minimumForeignCalls = 20;
+
+/**
+ * GET /health blocks (spec 001 §2.7). `reporting` compares optimize calls made without a gateway (which should be
+ * recorded through /v1/record) with the rows recorded since start; it is advisory and never refuses a request.
+ */
+export function healthReport(runtime: OptimizerRuntime): HealthReport {
+  const { telemetry } = runtime;
+  return {
+    status: 'ok',
+    protocolVersion: 1,
+    requestSignatures: runtime.signaturesEnforced ? 'enforced' : 'off',
+    callers: { gateway: telemetry.gatewayCalls, foreign: telemetry.foreignCalls, firstForeignAt: telemetry.firstForeignAt, lastForeignAt: telemetry.lastForeignAt },
+    reporting: {
+      state: reportingState(runtime),
+      calls: telemetry.gatewayCalls + telemetry.foreignCalls,
+      rows: runtime.records?.rowsSinceStart ?? 0,
+      foreignCalls: telemetry.foreignCalls,
+      checkedAt: new Date(runtime.clock.now()).toISOString(),
+    },
+    retrievalStore: { state: runtime.stash.state(), durable: runtime.stash.durableDb?.kind ?? null },
+    features: { persistentTranscriptPolicyV1: true, agentContinuationV1: runtime.supportsAgentContinuation },
+  };
+}
+
+function reportingState(runtime: OptimizerRuntime): HealthReport['reporting']['state'] {
+  const { telemetry, records } = runtime;
+  if (!records) return 'no_store';
+  if (telemetry.gatewayCalls + telemetry.foreignCalls === 0) return 'not_optimizing';
+  if (telemetry.foreignCalls < minimumForeignCalls) return 'insufficient_data';
+  // Each foreign call should leave one record row; allow a tenth for calls still in flight or retried.
+  return records.rowsSinceStart >= telemetry.foreignCalls * 0.9 ? 'reported' : 'underreported';
+}

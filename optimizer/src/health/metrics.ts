@@ -1,0 +1,23 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+
+export type OptimizeOutcome = 'applied' | 'unchanged' | 'cache_hit' | 'holdout' | 'error';
+
+/**
+ * Prometheus metrics of one optimizer app. A registry per app (never the global one), so two apps in one test
+ * process do not collide.
+ */
+export class OptimizerMetrics {
+  readonly registry = new Registry();
+  readonly optimizeRequests = new Counter({ name: 'gw_optimizer_optimize_requests_total', help: 'Optimize calls by outcome.', labelNames: ['outcome'], registers: [this.registry] });
+  readonly optimizeDuration = new Histogram({
+    name: 'gw_optimizer_optimize_duration_seconds',
+    help: 'Optimize handling time by outcome.',
+    labelNames: ['outcome'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [this.registry],
+  });
+  readonly tokensSaved = new Counter({ name: 'gw_optimizer_tokens_saved_total', help: 'Estimated input tokens saved by strategy kind.', labelNames: ['kind'], registers: [this.registry] });
+  readonly stashWrites = new Counter({ name: 'gw_optimizer_stash_writes_total', help: 'Stash writes: stored, refused (store not ready) or failed (bounded write missed).', labelNames: ['result'], registers: [this.registry] });
+  readonly retrieves = new Counter({ name: 'gw_optimizer_retrieve_total', help: 'Retrieve calls: hit, miss (404) or unavailable (503).', labelNames: ['result'], registers: [this.registry] });
+  readonly cacheLookups = new Counter({ name: 'gw_optimizer_cache_lookups_total', help: 'Semantic cache lookups on optimize: hit or miss.', labelNames: ['result'], registers: [this.registry] });
+}

@@ -1,0 +1,37 @@
+import type { AppError } from '@gw/platform';
+import { optimizerErrors } from '../errors.js';
+
+/** The entitlement lease as last read and verified (spec 001 §3.1). */
+export type LeaseVerdict =
+  | { state: 'none' }
+  | { state: 'valid' }
+  | { state: 'paused' }
+  | { state: 'suspended' }
+  | { state: 'expired' }
+  | { state: 'unverifiable' };
+
+/**
+ * A memoized lease check: `current()` never touches a store, a timer refreshes it (spec 001 §5.1.5). The verified
+ * reader (Ed25519 against a pinned key, read from the shared store) belongs with billing; until it exists the
+ * optimizer runs with `noLeaseReader`, which is the spec's "no lease at all: served normally" row.
+ */
+export interface LeaseReader {
+  current(): LeaseVerdict;
+}
+
+export const noLeaseReader: LeaseReader = { current: () => ({ state: 'none' }) };
+
+/** The refusal for value-delivering endpoints, or null to serve. Retrieve and record are never gated. */
+export function leaseRefusal(verdict: LeaseVerdict): AppError | null {
+  switch (verdict.state) {
+    case 'paused':
+      return optimizerErrors.optimizerPaused();
+    case 'suspended':
+      return optimizerErrors.subscriptionSuspended();
+    case 'expired':
+    case 'unverifiable':
+      return optimizerErrors.leaseInvalid();
+    default:
+      return null;
+  }
+}

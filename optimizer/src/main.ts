@@ -1,0 +1,43 @@
+// Composition root: config → logger → stores → buildApp → listen. `--help` lists the environment.
+import { ConfigError, Lifecycle, createCoord, createDb, createLogger, systemClock } from '@gw/platform';
+import { buildApp } from './app.js';
+import { loadOptimizerConfig, optimizerHelp, type OptimizerServiceConfig } from './config.js';
+import { runPipeline } from './pipeline/index.js';
+import { CoordReplayStore, MemoryReplayStore } from './signing/replay-store.js';
+import { migrateOptimizer } from './stash/migrations.js';
+
+if (process.argv.includes('--help')) {
+  process.stdout.write(optimizerHelp);
+  process.exit(0);
+}
+let config: OptimizerServiceConfig;
+try {
+  config = loadOptimizerConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n\nRun with --help for the list of variables.\n`);
+  process.exit(1);
+}
+const logger = createLogger({ name: 'optimizer', level: config.GW_LOG_LEVEL });
+if (!config.GW_OPTIMIZER_TOKEN && config.GW_OPTIMIZER_TENANT_TOKENS.length === 0) logger.warn('GW_OPTIMIZER_TOKEN is not set: the hook routes accept any caller');
+const openDb = async (url: string | undefined) => {
+  const db = await createDb({ url, dataDir: config.GW_DATA_DIR, embeddedName: 'optimizer', onError: (error) => logger.warn({ err: error }, 'database connection error') });
+  await migrateOptimizer(db);
+  return db;
+};
+// No GW_SPEND_DB_URL: the embedded store under GW_DATA_DIR keeps handles working out of the box (ARCHITECTURE "State").
+const stashDb = await openDb(config.GW_SPEND_DB_URL);
+const traceUrl = config.GW_OBSERVABILITY_DB_URL ?? config.GW_SPEND_DB_URL;
+const traceDb = traceUrl === undefined ? null : traceUrl === config.GW_SPEND_DB_URL ? stashDb : await openDb(traceUrl);
+// Replicas share used signatures through Redis; one replica keeps them in process.
+const coord = config.GW_REDIS_URL ? createCoord({ redisUrl: config.GW_REDIS_URL, logger }) : null;
+const replayStore = coord ? new CoordReplayStore(coord) : new MemoryReplayStore(systemClock);
+const durable = { db: stashDb, source: config.GW_SPEND_DB_URL ? ('env' as const) : ('embedded' as const) };
+const app = await buildApp({ config, logger, runPipeline, supportsAgentContinuation: true, durable, traceDb, openDb, replayStore });
+const lifecycle = new Lifecycle();
+if (coord) lifecycle.onShutdown(() => coord.close());
+lifecycle.onShutdown(() => stashDb.close());
+if (traceDb && traceDb !== stashDb) lifecycle.onShutdown(() => traceDb.close());
+lifecycle.installSignalHandlers(app, logger);
+const address = await app.listen({ port: config.GW_OPTIMIZER_PORT, host: config.GW_OPTIMIZER_HOST });
+logger.info({ address, retrievalStore: stashDb.kind, recording: traceDb !== null }, `optimizer listening on ${address}`);

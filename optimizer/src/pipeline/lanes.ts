@@ -1,0 +1,48 @@
+import type { OptimizeCapabilities } from '@gw/contracts';
+import type { JsonObject } from '../format/json-value.js';
+import type { RequestView } from '../format/request-view.js';
+import type { ElisionMode } from '../strategies/types.js';
+
+export type DegradeMode = ElisionMode | 'skip';
+
+export interface Lane {
+  /** Fresh handles may be emitted. */
+  readonly retrieval: boolean;
+  /** How degradable strategies run on this request (spec 001 §3.4). */
+  readonly degrade: DegradeMode;
+  /** How window fitting may drop content: as `degrade`, or in place for one-shot batch lines. */
+  readonly windowDegrade: DegradeMode;
+  /** Which pins may replay: none on a no-retrieve lane (spec 001 §2.1), handle-free ones on a continuation. */
+  readonly replay: 'all' | 'handle_free' | 'none';
+  readonly continuation: boolean;
+  /** The fresh input may be optimized: the connect hook's single-output request (spec 001 §2.1 `singleOutput`). */
+  readonly freshEligible: boolean;
+}
+
+const subscriptionModes = new Set(['subscription', 'seat', 'subscription_seat', 'passthrough']);
+
+/**
+ * The lane of a request. Retrieval is proven only by an exact `gw_retrieve` declaration the model may call, or by
+ * the gateway's `retrieveEvidence` capability; `metadata` (honor system) grants nothing. The billing mode the
+ * gateway stamps in metadata only chooses between trimming in place and skipping, never retrieval.
+ */
+export function resolveLane(
+  view: RequestView,
+  capabilities: OptimizeCapabilities,
+  metadata: JsonObject,
+  requireReversibleElision: boolean | null | undefined,
+  continuationActive: boolean,
+): Lane {
+  const freshEligible = capabilities.singleOutput === true || capabilities.terminalTrim === true;
+  const callable = !view.tools.choiceNone;
+  const retrieval = callable && (view.tools.retrieveDeclared || capabilities.retrieveEvidence === true);
+  if (retrieval) return { retrieval, degrade: 'handle', windowDegrade: 'handle', replay: 'all', continuation: false, freshEligible };
+  // The continuation capability counts only once the rollout is activated (spec 001 §2.5); before, fail open.
+  const continuation = capabilities.agentContinuation === true && continuationActive;
+  const billingMode = typeof metadata.billingMode === 'string' ? metadata.billingMode : '';
+  let degrade: DegradeMode = 'skip';
+  if (requireReversibleElision === true) degrade = 'skip';
+  else if (continuation || subscriptionModes.has(billingMode) || requireReversibleElision === false) degrade = 'in_place';
+  const windowDegrade: DegradeMode = degrade === 'skip' && capabilities.allowIrreversibleWindowFit === true ? 'in_place' : degrade;
+  return { retrieval, degrade, windowDegrade, replay: continuation ? 'handle_free' : 'none', continuation, freshEligible };
+}

@@ -1,0 +1,59 @@
+import type { RequestView } from '../format/request-view.js';
+import type { StrategyKind } from '../strategies/types.js';
+import { fingerprint, type IncomingPins, type WatermarkPin } from './pins.js';
+import type { ReplayOutcome } from './replay-pins.js';
+import type { RunContext } from './run-context.js';
+
+/** Provider prompt caches expire after about five minutes without a hit; after that nothing is left to protect. */
+export const providerCacheTtlMs = 5 * 60_000;
+
+function boundaryHash(context: RunContext, view: RequestView, messageIndex: number): string {
+  const boundary = messageIndex > 0 ? JSON.stringify(view.messageAt(messageIndex - 1) ?? null) : '';
+  return fingerprint(context.deps.hmacKey, `watermark:v1:${messageIndex}`, boundary);
+}
+
+export interface Frontier {
+  /** Unpinned settled spans before this message index were already sent as they are: leave them alone. */
+  readonly index: number;
+  /** Kinds held back on frozen spans when they settled (reported as `prefix_stabilizer`). */
+  readonly held: readonly StrategyKind[];
+}
+
+/**
+ * Where fresh decisions may start (spec 001 §2.3 rule 1: fresh-decide only the suffix). With a warm provider cache
+ * that is the previous turn's fresh turn, newly settled now: compressing it once and replaying that rewrite keeps
+ * every later prefix byte-stable (issue 6 item 11). Without a (trusted) watermark the fallback is the last pinned
+ * position; a discarded pin moves it earlier (the bytes there changed anyway); a cold cache or no cache frees it.
+ */
+export function resolveFrontier(context: RunContext, pins: IncomingPins | null, replay: ReplayOutcome): Frontier {
+  if (!pins || context.lane.replay === 'none' || context.cacheMode === 'none') return { index: 0, held: [] };
+  const watermark = pins.watermark;
+  let index: number;
+  let held: readonly StrategyKind[] = [];
+  if (watermark && watermark.messageIndex <= context.view.messageCount && boundaryHash(context, context.view, watermark.messageIndex) === watermark.spanHash) {
+    const now = context.deps.clock?.now();
+    const cold = now !== undefined && watermark.at !== undefined && now - watermark.at >= providerCacheTtlMs;
+    index = cold ? 0 : watermark.messageIndex;
+    held = cold ? [] : (watermark.held ?? []);
+  } else {
+    index = replay.lastReplayedIndex === undefined ? 0 : replay.lastReplayedIndex + 1;
+  }
+  if (replay.firstDiscardIndex !== undefined) index = Math.min(index, replay.firstDiscardIndex);
+  return { index, held: index > 0 ? held : [] };
+}
+
+/** The watermark this turn leaves for the next: everything before the fresh turn has now been decided. */
+export function nextWatermark(context: RunContext, carriedHeld: readonly StrategyKind[]): WatermarkPin {
+  const view = context.view;
+  const messageIndex = view.freshStart;
+  const held = [...new Set([...carriedHeld, ...context.held])];
+  const at = context.deps.clock?.now();
+  return {
+    v: 1,
+    kind: 'prefix_watermark',
+    messageIndex,
+    spanHash: boundaryHash(context, view, messageIndex),
+    ...(at === undefined ? {} : { at }),
+    ...(held.length > 0 ? { held } : {}),
+  };
+}

@@ -1,0 +1,146 @@
+import { applyTextRewrites } from '../format/apply-text-rewrites.js';
+import { buildRequestView } from '../format/build-request-view.js';
+import { isRecord, type JsonObject } from '../format/json-value.js';
+import type { RequestView } from '../format/request-view.js';
+import { acquireHandles } from './acquire-handles.js';
+import { attributeSavings, buildDecisions } from './build-decisions.js';
+import { resolveCacheMode } from './cache-mode.js';
+import { decideSpan, findDuplicates } from './decide-spans.js';
+import { fitWindow } from './fit-window.js';
+import { resolveLane } from './lanes.js';
+import { readPins, spanHash, type IncomingPins, type SpanPin, type ThrashGuardPin } from './pins.js';
+import { nextWatermark, resolveFrontier, type Frontier } from './prefix-frontier.js';
+import { replayPins, type ReplayOutcome } from './replay-pins.js';
+import { RunContext } from './run-context.js';
+import { SpanState } from './span-state.js';
+import { updateThrashGuard } from './thrash-guard.js';
+import type { PipelineDeps, PipelineInput, PipelineResult, SuppressedKind } from './types.js';
+import { strategyKinds } from '../strategies/types.js';
+
+const noReplay: ReplayOutcome = { replayed: 0, discarded: 0, firstDiscardIndex: undefined, lastReplayedIndex: undefined };
+
+function unchanged(input: PipelineInput, format: string | null): PipelineResult {
+  return {
+    request: input.request,
+    decisions: [],
+    estimatedTokensSaved: 0,
+    suppressedKinds: [],
+    strategyTimingsMs: {},
+    ...(Array.isArray(input.pins) ? { pins: input.pins.filter(isRecord) } : {}),
+    failedKinds: [],
+    agentContinuationV1: false,
+    census: { format, toolOutputs: 0, rewrittenOutputs: 0 },
+  };
+}
+
+function newPins(state: SpanState, context: RunContext): SpanPin[] {
+  const pins: SpanPin[] = [];
+  for (const step of state.steps) {
+    if (step.replayed) continue;
+    const location = state.span;
+    pins.push({
+      v: 1,
+      kind: step.kind,
+      messageIndex: location.messageIndex,
+      ...(location.partIndex === undefined ? {} : { partIndex: location.partIndex }),
+      ...(location.subIndex === undefined ? {} : { subIndex: location.subIndex }),
+      spanHash: spanHash(context.deps.hmacKey, step.kind, location, location.text),
+      recipe: step.recipe,
+      saved: step.saved,
+    });
+  }
+  return pins;
+}
+
+/** The full replacement list (spec 001 §2.3 rule 3): span chains in request order, then the two session pins. */
+function outgoingPins(states: readonly SpanState[], context: RunContext, pins: IncomingPins, frontier: Frontier, guard: ThrashGuardPin): JsonObject[] {
+  const out: unknown[] = [];
+  for (const state of states) out.push(...state.keptRaw, ...newPins(state, context));
+  out.push(nextWatermark(context, frontier.held), guard, ...pins.foreign);
+  return out.filter(isRecord);
+}
+
+function suppressions(context: RunContext): SuppressedKind[] {
+  return strategyKinds.flatMap((kind) => {
+    const reason = context.suppressed.get(kind);
+    return reason ? [{ kind, reason }] : [];
+  });
+}
+
+function reportHeld(context: RunContext, frontier: Frontier, states: readonly SpanState[]): void {
+  const frozen = states.some((state) => !state.pinned && state.span.settled && state.span.messageIndex < frontier.index);
+  if (!frozen) return;
+  for (const kind of frontier.held) if (!context.suppressed.has(kind)) context.suppressed.set(kind, 'prefix_stabilizer');
+}
+
+function isDecidable(state: SpanState, context: RunContext, frontier: Frontier): boolean {
+  if (state.pinned) return false;
+  if (!state.span.settled && !context.lane.freshEligible) return false;
+  return !state.span.settled || state.span.messageIndex >= frontier.index;
+}
+
+function refreshReplayedHandles(states: readonly SpanState[], deps: PipelineDeps): void {
+  const stash = deps.stash;
+  if (!stash.refresh) return;
+  for (const state of states) {
+    const handle = state.handle;
+    if (handle === null || !state.steps.some((step) => step.replayed)) continue;
+    // Best effort and off the request path (spec 001 §3.3): the replayed bytes do not depend on it.
+    void Promise.resolve()
+      .then(() => stash.refresh?.(handle, state.span.text))
+      .catch(() => undefined);
+  }
+}
+
+function createContext(input: PipelineInput, deps: PipelineDeps, view: RequestView): RunContext {
+  const capabilities = input.capabilities ?? {};
+  const requireReversible = input.requireReversibleElision ?? input.settings?.requireReversibleElision;
+  const lane = resolveLane(view, capabilities, input.metadata ?? {}, requireReversible, input.agentContinuationActive === true);
+  return new RunContext(input, deps, view, lane, resolveCacheMode(capabilities, view));
+}
+
+/**
+ * The optimizer's pure core: replay pins, fresh-decide the newly settled suffix, stash originals, fit the window,
+ * and return the transformed request with its decisions. Deterministic: the same input and stash answers give
+ * byte-identical output (spec 001 §1.1); only `strategyTimingsMs` measures time, and only with a timer.
+ */
+export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Promise<PipelineResult> {
+  const request: JsonObject = input.request;
+  const view = buildRequestView(input.endpoint, request);
+  if (!view) return unchanged(input, null);
+  const context = createContext(input, deps, view);
+  const states = view.spans.map((span) => new SpanState(span));
+  const byKey = new Map(states.map((state) => [state.span.key, state]));
+  const pinning = Array.isArray(input.pins) && context.lane.replay !== 'none';
+  const pins = pinning ? readPins(input.pins ?? []) : null;
+  context.pinning = pins !== null;
+  const replay = pins ? replayPins(pins.spans, byKey, context) : noReplay;
+  const guard = pins ? updateThrashGuard(pins.guard, replay.replayed, replay.discarded) : undefined;
+  context.setFlags({
+    thrash: guard?.suppress ?? false,
+    cacheGuard: !pins && context.cacheMode === 'protect' && deps.stableHandles !== true,
+  });
+  const frontier = resolveFrontier(context, pins, replay);
+  const duplicates = findDuplicates(view.spans);
+  for (const state of states) if (isDecidable(state, context, frontier)) decideSpan(state, context, duplicates);
+  // After this turn's own suppressions, which name the live reason.
+  reportHeld(context, frontier, states);
+  await acquireHandles(states, context, duplicates);
+  await fitWindow(states, context);
+  refreshReplayedHandles(states, deps);
+  for (const state of states) attributeSavings(state);
+  const decisions = buildDecisions(states, deps.pricePerToken ?? 0);
+  const rewritten = states.filter((state) => state.rewritten);
+  const result: PipelineResult = {
+    request: applyTextRewrites(request, rewritten.map((state) => ({ path: state.span.path, text: state.text }))),
+    decisions,
+    estimatedTokensSaved: decisions.reduce((sum, decision) => sum + decision.estimatedTokensSaved, 0),
+    suppressedKinds: suppressions(context),
+    strategyTimingsMs: context.timingsRecord(),
+    failedKinds: strategyKinds.filter((kind) => context.failed.has(kind)),
+    agentContinuationV1: context.lane.continuation,
+    census: { format: view.format, toolOutputs: view.spans.length, rewrittenOutputs: rewritten.length },
+  };
+  if (!Array.isArray(input.pins)) return result;
+  return { ...result, pins: pins && guard ? outgoingPins(states, context, pins, frontier, guard.next) : input.pins.filter(isRecord) };
+}

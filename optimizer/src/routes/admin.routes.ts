@@ -1,0 +1,64 @@
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  bootstrapDurableRequestSchema,
+  bootstrapDurableResponseSchema,
+  optimizerErrorSchema,
+  settingsPutBodySchema,
+  settingsResponseSchema,
+  type OptimizerConfig,
+  type SettingsResponse,
+} from '@gw/contracts';
+import { optimizerErrors } from '../errors.js';
+import { adminGate } from '../http/auth.js';
+import type { ZodTypeProvider } from '../http/zod-schema.js';
+import type { DurableManager } from '../stash/durable-manager.js';
+import type { OptimizerRuntime } from './runtime.js';
+
+const errors = { 400: optimizerErrorSchema, 401: optimizerErrorSchema, 409: optimizerErrorSchema, 413: optimizerErrorSchema };
+
+/** Admin routes (spec 001 §2.5–2.6, §4.1): GW_ADMIN_TOKEN bearer, never the optimizer token. */
+export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, adminToken: string | undefined): FastifyPluginAsync {
+  return async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    app.addHook('preHandler', adminGate(adminToken));
+
+    app.get('/admin/optimizer/settings', { schema: { summary: 'Runtime config and live telemetry', tags: ['admin'], response: { 200: settingsResponseSchema, 401: optimizerErrorSchema } } }, async () =>
+      settingsView(runtime, runtime.settings.current()),
+    );
+
+    app.put(
+      '/admin/optimizer/settings',
+      { schema: { summary: 'Replace the runtime config (bare or wrapped in {config})', tags: ['admin'], body: settingsPutBodySchema, response: { 200: settingsResponseSchema, ...errors } } },
+      async (request) => {
+        const body = request.body;
+        const config = 'config' in body && body.config !== undefined && Object.keys(body).length === 1 ? body.config : (body as OptimizerConfig);
+        return settingsView(runtime, await runtime.settings.replace(config));
+      },
+    );
+
+    app.post(
+      '/admin/optimizer/bootstrap-durable',
+      { schema: { summary: 'Gateway pushes durable config (store, content key, content mode)', tags: ['admin'], body: bootstrapDurableRequestSchema, response: { 200: bootstrapDurableResponseSchema, ...errors, 503: optimizerErrorSchema } } },
+      async (request) => {
+        try {
+          return { durable: await durable.bootstrap(request.body) };
+        } catch (error) {
+          // Never echo the body or the connection string: it carries credentials.
+          runtime.logger.warn({ errName: error instanceof Error ? error.name : 'unknown' }, 'durable bootstrap failed');
+          throw optimizerErrors.durableUnavailable('the durable store could not be opened');
+        }
+      },
+    );
+  };
+}
+
+function settingsView(runtime: OptimizerRuntime, config: OptimizerConfig): SettingsResponse {
+  return {
+    config,
+    guard: { enabled: config.guard?.enabled ?? true, strategies: [] },
+    census: runtime.telemetry.census(),
+    cacheLint: { regions: [] },
+    holdout: { enabled: config.holdout?.enabled ?? false, arms: { ...runtime.telemetry.arms }, scope: 'replica', authoritativeSource: 'gateway GET /admin/spend/quality-parity' },
+    semanticCacheShadow: runtime.cache.telemetry(),
+  };
+}

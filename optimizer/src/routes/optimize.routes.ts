@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { FastifyPluginAsync } from 'fastify';
+import { optimizeRequestSchema, optimizeResponseSchema, optimizerErrorSchema, type Decision, type OptimizeRequest, type OptimizeResponse, type OptimizerConfig } from '@gw/contracts';
+import type { OptimizeCacheFields } from '../cache/cache-service.js';
+import { defaultTenant } from '../cache/partition.js';
+import type { OptimizeOutcome } from '../health/metrics.js';
+import { authoritativeTenant } from '../http/auth.js';
+import type { ZodTypeProvider } from '../http/zod-schema.js';
+import { isActivated } from '../settings/activation.js';
+import { assignHoldout, type HoldoutAssignment } from '../settings/holdout.js';
+import { disabledKinds } from '../settings/kill-switch.js';
+import type { PipelineResult } from './pipeline-port.js';
+import type { OptimizerRuntime } from './runtime.js';
+
+const defaultCacheTtlSeconds = 3_600;
+
+/**
+ * POST /v1/optimize (spec 001 §2.1–2.2): cache lookup, holdout arm, kill switches, then the pipeline. Fail-open:
+ * a pipeline error answers the original request unchanged (the model path never sees an optimizer failure).
+ */
+export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
+  return async (app) => {
+    app.withTypeProvider<ZodTypeProvider>().post(
+      '/v1/optimize',
+      {
+        config: { signed: true, leaseGated: true },
+        schema: { summary: 'Transform a request before it is forwarded', tags: ['hooks'], body: optimizeRequestSchema, response: { 200: optimizeResponseSchema, 401: optimizerErrorSchema } },
+      },
+      async (request) => {
+        const started = performance.now();
+        const { response, outcome } = await optimize(runtime, request.body, authoritativeTenant(request.caller), request.rawBody);
+        const seconds = (performance.now() - started) / 1000;
+        runtime.metrics.optimizeRequests.inc({ outcome });
+        runtime.metrics.optimizeDuration.observe({ outcome }, seconds);
+        return response;
+      },
+    );
+  };
+}
+
+interface OptimizeContext {
+  runtime: OptimizerRuntime;
+  body: OptimizeRequest;
+  metadata: OptimizeRequest['metadata'];
+  config: OptimizerConfig;
+  now: number;
+  base: Pick<OptimizeResponse, 'protocolVersion' | 'features' | 'optimizationId'>;
+  cacheFields: OptimizeCacheFields;
+}
+
+async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenantOverride: string | undefined, rawBody: Buffer | null): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
+  const now = runtime.clock.now();
+  const config = runtime.settings.current();
+  const metadata = tenantOverride ? { ...body.metadata, tenant: tenantOverride } : body.metadata;
+  runtime.telemetry.recordCaller(Boolean(metadata?.gatewaySessionId), now);
+  const cacheFields = runtime.cache.forOptimize({
+    request: body.request,
+    metadata,
+    capabilities: body.capabilities,
+    authoritativeTenant: tenantOverride,
+    settings: { enabled: config.cache?.enabled ?? true, ttlSeconds: config.cache?.ttlSeconds ?? defaultCacheTtlSeconds },
+  });
+  if (cacheFields.cacheEligible) runtime.metrics.cacheLookups.inc({ result: cacheFields.cacheHit ? 'hit' : 'miss' });
+  const base = {
+    protocolVersion: 1 as const,
+    features: { persistentTranscriptPolicyV1: true, agentContinuationV1: false },
+    optimizationId: optimizationIdOf(rawBody ?? JSON.stringify(body)),
+  };
+  const context: OptimizeContext = { runtime, body, metadata, config, now, base, cacheFields };
+  if (cacheFields.cacheHit) return { response: unchanged(context, []), outcome: 'cache_hit' };
+  const holdout = assignHoldout(config.holdout, metadata, now);
+  if (holdout?.cohort === 'holdout' && !holdout.cohortKind) {
+    runtime.telemetry.recordOptimize(body.request, [], 'holdout');
+    return { response: unchanged(context, [holdoutDecision(holdout)], cohortFields(holdout)), outcome: 'holdout' };
+  }
+  return runOptimization(context, holdout);
+}
+
+async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignment | null): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
+  const { runtime, body, metadata, config } = context;
+  const disabled = disabledKinds(config.strategies, { endpoint: body.endpoint, model: modelOf(body.request), user: metadata?.user, team: metadata?.team });
+  if (holdout?.cohortKind) disabled.add(holdout.cohortKind);
+  let result: PipelineResult;
+  try {
+    result = await runtime.runPipeline(
+      {
+        ...body,
+        ...(metadata ? { metadata } : {}),
+        disabledKinds: [...disabled].sort(),
+        requireReversibleElision: config.requireReversibleElision ?? undefined,
+        agentContinuationActive: isActivated(config.rollouts?.agentContinuationV1ActivateAt ?? undefined, context.now),
+      },
+      {
+        stash: runtime.stash.forOwner({ tenant: metadata?.tenant ?? defaultTenant, user: metadata?.user, team: metadata?.team }),
+        hmacKey: runtime.pinKey,
+        clock: runtime.clock,
+        stableHandles: true,
+        ...(runtime.strategyTimer ? { timer: runtime.strategyTimer } : {}),
+      },
+    );
+  } catch (error) {
+    runtime.logger.warn({ err: error }, 'optimize pipeline failed; answering the request unchanged');
+    return { response: unchanged(context, [], cohortFields(holdout)), outcome: 'error' };
+  }
+  const decisions = holdout?.cohortKind ? [holdoutDecision(holdout), ...result.decisions] : result.decisions;
+  runtime.telemetry.recordOptimize(body.request, decisions, holdout?.cohort);
+  for (const decision of result.decisions) if (decision.estimatedTokensSaved > 0) runtime.metrics.tokensSaved.inc({ kind: decision.kind }, decision.estimatedTokensSaved);
+  const response: OptimizeResponse = {
+    ...context.base,
+    features: { persistentTranscriptPolicyV1: true, agentContinuationV1: result.agentContinuationV1 === true },
+    request: result.request,
+    decisions,
+    estimatedTokensSaved: result.estimatedTokensSaved,
+    ...context.cacheFields,
+    ...cohortFields(holdout),
+    ...(body.pins ? { pins: result.pins ?? body.pins } : {}),
+    suppressedKinds: result.suppressedKinds,
+    strategyTimingsMs: result.strategyTimingsMs,
+  };
+  return { response, outcome: result.estimatedTokensSaved > 0 ? 'applied' : 'unchanged' };
+}
+
+/** The original request, answered as is (cache hit, holdout arm, or fail-open); pins come back untouched. */
+function unchanged(context: OptimizeContext, decisions: Decision[], extra: Partial<OptimizeResponse> = {}): OptimizeResponse {
+  return {
+    ...context.base,
+    request: context.body.request,
+    decisions,
+    estimatedTokensSaved: 0,
+    ...context.cacheFields,
+    ...extra,
+    ...(context.body.pins ? { pins: context.body.pins } : {}),
+    suppressedKinds: [],
+    strategyTimingsMs: {},
+  };
+}
+
+function cohortFields(holdout: HoldoutAssignment | null): Pick<OptimizeResponse, 'cohort' | 'cohortKind'> {
+  if (!holdout) return {};
+  return { cohort: holdout.cohort, ...(holdout.cohortKind ? { cohortKind: holdout.cohortKind } : {}) };
+}
+
+/** Derived from the request bytes: the same input yields the same id, so the whole response is reproducible. */
+function optimizationIdOf(raw: Buffer | string): string {
+  return `opt_${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}`;
+}
+
+function holdoutDecision(holdout: HoldoutAssignment): Decision {
+  const summary = holdout.cohortKind ? `audited holdout: ${holdout.cohortKind} withheld for this session` : 'audited holdout: request left unoptimized for this session';
+  return { kind: 'audited_holdout', summary, estimatedTokensSaved: 0, estimatedSavingsUsd: 0 };
+}
+
+function modelOf(request: Record<string, unknown>): string | undefined {
+  return typeof request.model === 'string' ? request.model : undefined;
+}

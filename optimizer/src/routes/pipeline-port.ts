@@ -1,0 +1,40 @@
+import type { Decision, DecisionPin, OptimizeRequest } from '@gw/contracts';
+import type { Clock } from '@gw/platform';
+import type { StashPort } from '../stash/stash.js';
+
+/**
+ * The service's view of the pure pipeline (`runPipeline` in `../pipeline/index.ts`), so routes depend on a shape,
+ * not on the module: tests can drive the routes with a stand-in and main wires the real one.
+ */
+export interface PipelineInput extends OptimizeRequest {
+  /** Kinds switched off for this request by kill switches or a per-strategy holdout arm (spec 001 §1.5, §2.2). */
+  disabledKinds?: readonly string[];
+  /** `config.requireReversibleElision` (spec 001 §3.4); undefined follows the lane. */
+  requireReversibleElision?: boolean | undefined;
+  /** The activated handle-free continuation path may be used (spec 001 §2.5 activation rule). */
+  agentContinuationActive?: boolean;
+}
+
+export interface PipelineDeps {
+  stash: StashPort;
+  /** Key of the pins' `spanHash` HMAC (spec 001 §2.3); stable across replicas and restarts. */
+  hmacKey: Buffer;
+  clock: Clock;
+  /** Monotonic milliseconds for `strategyTimingsMs`; absent, timings read 0 and responses are byte-reproducible. */
+  timer?: () => number;
+  /** The stash mints the same handle for the same owner and content (it does: handles are keyed MACs). */
+  stableHandles: boolean;
+}
+
+export interface PipelineResult {
+  request: Record<string, unknown>;
+  decisions: Decision[];
+  estimatedTokensSaved: number;
+  suppressedKinds: Array<{ kind: string; reason: 'no_retrieve' | 'cache_guard' | 'prefix_stabilizer' | 'regret_guard' | 'pin_thrash' }>;
+  strategyTimingsMs: Record<string, number>;
+  pins?: DecisionPin[];
+  /** True only when this response used the activated handle-free continuation path. */
+  agentContinuationV1?: boolean;
+}
+
+export type RunPipeline = (input: PipelineInput, deps: PipelineDeps) => Promise<PipelineResult> | PipelineResult;

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { optimizerErrorSchema, retrieveRequestSchema, retrieveResponseSchema, type RetrieveResponse } from '@gw/contracts';
+import { optimizerErrors } from '../errors.js';
+import type { ZodTypeProvider } from '../http/zod-schema.js';
+import { ageBucket } from '../retrieve/age-bucket.js';
+import { grepProblem, sliceContent } from '../retrieve/slice-content.js';
+import { RowUnreadableError, StoreUnavailableError } from '../stash/durable-tier.js';
+import type { StashEntry } from '../stash/stash-entry.js';
+import type { OptimizerRuntime } from './runtime.js';
+
+/**
+ * POST /v1/retrieve, exactly spec 001 §2.4 rules 5–6: never signature- or lease-gated; 404 for an unknown or
+ * expired handle, 503 when the durable store cannot answer or the row does not decrypt; each hit extends life.
+ */
+export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
+  return async (app) => {
+    app.withTypeProvider<ZodTypeProvider>().post(
+      '/v1/retrieve',
+      {
+        schema: {
+          summary: 'Fetch a stashed original by handle (whole, a line range, or grep windows)',
+          tags: ['hooks'],
+          body: retrieveRequestSchema,
+          response: { 200: retrieveResponseSchema, 400: optimizerErrorSchema, 404: optimizerErrorSchema, 503: optimizerErrorSchema },
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        const problem = grepProblem(body.grep);
+        if (problem) throw optimizerErrors.invalidGrep(problem);
+        const entry = await read(runtime, body.handle);
+        // A per-tenant bearer sees only its tenant's handles.
+        if (!entry || (request.caller.kind === 'tenant' && entry.owner.tenant !== request.caller.tenant)) {
+          runtime.metrics.retrieves.inc({ result: 'miss' });
+          throw optimizerErrors.handleNotFound();
+        }
+        runtime.metrics.retrieves.inc({ result: 'hit' });
+        const age = ageBucket(runtime.clock.now() - entry.createdAt);
+        await runtime.stash.extend(entry);
+        const slice = sliceContent(entry.content, body);
+        const response: RetrieveResponse = {
+          handle: entry.handle,
+          content: slice.content,
+          totalLines: entry.totalLines,
+          totalChars: entry.totalChars,
+          partial: slice.partial,
+          ...(age ? { ageBucket: age } : {}),
+        };
+        if (slice.partial) Object.assign(response, { startLine: slice.startLine, endLine: slice.endLine, grepMatches: slice.grepMatches, grepTruncated: slice.grepTruncated });
+        return response;
+      },
+    );
+  };
+}
+
+async function read(runtime: OptimizerRuntime, handle: string): Promise<StashEntry | null> {
+  try {
+    return await runtime.stash.read(handle);
+  } catch (error) {
+    runtime.metrics.retrieves.inc({ result: 'unavailable' });
+    if (error instanceof RowUnreadableError) throw optimizerErrors.rowUnreadable();
+    if (error instanceof StoreUnavailableError) throw optimizerErrors.storeUnavailable();
+    throw error;
+  }
+}

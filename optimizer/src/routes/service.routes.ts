@@ -1,0 +1,17 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { healthReportSchema } from '@gw/contracts';
+import { healthReport } from '../health/health-report.js';
+import type { ZodTypeProvider } from '../http/zod-schema.js';
+import type { OptimizerRuntime } from './runtime.js';
+
+/** Unauthenticated service routes: health (spec 001 §2.7) and Prometheus metrics. */
+export function serviceRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
+  return async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    app.get('/health', { schema: { summary: 'Health report', tags: ['service'], response: { 200: healthReportSchema } } }, async () => healthReport(runtime));
+    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+      const body = await runtime.metrics.registry.metrics();
+      return reply.type(runtime.metrics.registry.contentType).send(body);
+    });
+  };
+}

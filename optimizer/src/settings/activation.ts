@@ -1,0 +1,33 @@
+import { optimizerErrors } from '../errors.js';
+
+/** A first activation must be at least this far ahead (spec 001 §2.5, §8). */
+export const activationLeadMs = 60_000;
+
+/** RFC 3339 instant (Z or numeric offset) to a UTC ISO string; null when it is not a real instant. */
+export function normalizeInstant(value: string): string | null {
+  const parsed = Date.parse(value.toUpperCase());
+  return Number.isNaN(parsed) ? null : new Date(parsed).toISOString();
+}
+
+/**
+ * The activation rule of `rollouts.agentContinuationV1ActivateAt` (spec 001 §2.5): omitted keeps what is stored;
+ * first set needs ≥ 60 s lead and is normalized to UTC; once set, the same instant (any spelling) is accepted and
+ * anything else, including clearing it, answers 409.
+ */
+export function nextActivation(stored: string | undefined, requested: string | null | undefined, now: number): string | undefined {
+  if (requested === undefined) return stored;
+  if (stored !== undefined) {
+    if (requested !== null && normalizeInstant(requested) === stored) return stored;
+    throw optimizerErrors.activationImmutable();
+  }
+  if (requested === null) return undefined;
+  const normalized = normalizeInstant(requested);
+  if (normalized === null) throw optimizerErrors.invalidRequest('rollouts.agentContinuationV1ActivateAt is not a valid instant');
+  if (Date.parse(normalized) < now + activationLeadMs) throw optimizerErrors.activationTooSoon();
+  return normalized;
+}
+
+/** True from the activation instant on. */
+export function isActivated(activateAt: string | undefined, now: number): boolean {
+  return activateAt !== undefined && Date.parse(activateAt) <= now;
+}

@@ -1,0 +1,180 @@
+import { Keyring, type Clock, type Db } from '@gw/platform';
+import type { RetrievalStoreState } from '@gw/contracts';
+import { DurableTier, StoreUnavailableError } from './durable-tier.js';
+import { deriveHandleKey, handlePattern, mintHandle } from './handle.js';
+import { countLines } from './lines.js';
+import { MemoryTier } from './memory-tier.js';
+import { defaultStashTtlSeconds, extendedExpiry, readCeilingMs, type StashEntry, type StashOwner } from './stash-entry.js';
+
+/** What a strategy sees: `put` answers a handle only after the durable write completed, else null (keep the bytes). */
+export interface StashPort {
+  put(content: string, options?: { ttlSeconds?: number }): Promise<string | null>;
+  /** Best effort: a replayed pin re-persists its existing handle, restarting the window (spec 001 §3.3). */
+  refresh(handle: string, content: string): Promise<boolean>;
+}
+
+export interface DurableSettings {
+  db: Db | null;
+  /** GW_CONTENT_KEY, 64 hex characters; none means content cannot be stored. */
+  contentKey: string | null;
+  /** `off` stops new rows (earlier rows stay readable); any other mode permits encrypted storage. */
+  contentMode: string;
+}
+
+export interface StashOptions {
+  clock: Clock;
+  /** Bound of the in-memory tier in characters. */
+  memoryMaxChars?: number;
+  /** A durable write slower than this trips the cooldown circuit (spec 001 §3.3 "bounded write"). */
+  writeTimeoutMs?: number;
+  readTimeoutMs?: number;
+  cooldownMs?: number;
+  onWrite?: (outcome: 'stored' | 'refused' | 'failed') => void;
+}
+
+/** Five-minute retry circuit after a failed bounded write (spec 001 §8). */
+export const durableWriteCooldownMs = 5 * 60_000;
+
+/**
+ * The reversible stash: a memory tier in front of the durable AES-256-GCM tier, and the retrieval-store state
+ * machine (`ready`, `cooldown`, `unconfigured`, `content_disabled`, spec 001 §3.3) that decides whether fresh
+ * handles may be minted. The state governs handle creation only; reads go on in every state.
+ */
+export class Stash {
+  private readonly memory: MemoryTier;
+  private durable: DurableTier | null = null;
+  private db: Db | null = null;
+  private handleKey: Buffer | null = null;
+  private contentMode = 'full';
+  private cooldownUntil = 0;
+  private readonly writeTimeoutMs: number;
+  private readonly readTimeoutMs: number;
+  private readonly cooldownMs: number;
+
+  constructor(private readonly options: StashOptions) {
+    this.memory = new MemoryTier(options.memoryMaxChars ?? 64 * 1024 * 1024);
+    this.writeTimeoutMs = options.writeTimeoutMs ?? 250;
+    this.readTimeoutMs = options.readTimeoutMs ?? 2_000;
+    this.cooldownMs = options.cooldownMs ?? durableWriteCooldownMs;
+  }
+
+  /** (Re)point the durable tier: at boot and when the gateway bootstraps durable config (spec 001 §2.6). */
+  configure(settings: DurableSettings): void {
+    const keyring = settings.contentKey ? Keyring.fromHexKey(settings.contentKey) : null;
+    this.db = settings.db;
+    this.durable = settings.db && keyring ? new DurableTier(settings.db, keyring) : null;
+    this.handleKey = settings.contentKey ? deriveHandleKey(Buffer.from(settings.contentKey, 'hex')) : null;
+    this.contentMode = settings.contentMode;
+    this.cooldownUntil = 0;
+  }
+
+  get durableDb(): Db | null {
+    return this.db;
+  }
+
+  state(): RetrievalStoreState {
+    if (!this.db) return 'unconfigured';
+    // No content key: encryption forbids durable storage, so no fresh handles either.
+    if (!this.durable || this.contentMode === 'off') return 'content_disabled';
+    if (this.options.clock.now() < this.cooldownUntil) return 'cooldown';
+    return 'ready';
+  }
+
+  /** A strategy-facing port bound to one owner. */
+  forOwner(owner: StashOwner): StashPort {
+    return {
+      put: (content, options) => this.put(owner, content, options?.ttlSeconds),
+      refresh: async (handle, content) => (this.handleKey !== null && mintHandle(this.handleKey, owner, content) === handle ? (await this.put(owner, content)) === handle : false),
+    };
+  }
+
+  async put(owner: StashOwner, content: string, ttlSeconds = defaultStashTtlSeconds): Promise<string | null> {
+    const durable = this.durable;
+    if (this.state() !== 'ready' || !durable || !this.handleKey) {
+      this.options.onWrite?.('refused');
+      return null;
+    }
+    const now = this.options.clock.now();
+    const ceilingAt = now + readCeilingMs;
+    const entry: StashEntry = {
+      handle: mintHandle(this.handleKey, owner, content),
+      content,
+      owner,
+      createdAt: now,
+      expiresAt: Math.min(now + Math.max(1, ttlSeconds) * 1000, ceilingAt),
+      ceilingAt,
+      totalLines: countLines(content),
+      totalChars: content.length,
+    };
+    try {
+      await withTimeout(durable.put(entry), this.writeTimeoutMs);
+    } catch {
+      this.cooldownUntil = this.options.clock.now() + this.cooldownMs;
+      this.options.onWrite?.('failed');
+      return null;
+    }
+    this.memory.set(entry);
+    this.options.onWrite?.('stored');
+    return entry.handle;
+  }
+
+  /**
+   * The live entry for a handle, memory first. Null for unknown or expired; throws StoreUnavailableError when the
+   * durable tier cannot answer and RowUnreadableError when its row does not decrypt.
+   */
+  async read(handle: string): Promise<StashEntry | null> {
+    if (!handlePattern.test(handle)) return null;
+    const now = this.options.clock.now();
+    const cached = this.memory.get(handle, now);
+    if (cached) return cached;
+    const durable = this.durable;
+    if (!durable) return null;
+    const entry = await withTimeout(durable.get(handle, now), this.readTimeoutMs).catch((error: unknown) => {
+      throw error instanceof TimeoutError ? new StoreUnavailableError(error) : error;
+    });
+    if (entry) this.memory.set(entry);
+    return entry;
+  }
+
+  /** Each successful retrieve extends life by 30 minutes in both tiers, up to the 48-hour ceiling (spec 001 §3.3). */
+  async extend(entry: StashEntry): Promise<void> {
+    const expiresAt = extendedExpiry(entry);
+    this.memory.set({ ...entry, expiresAt });
+    try {
+      await this.durable?.extend(entry.handle, expiresAt);
+    } catch {
+      // Best effort: the read already succeeded; the memory tier carries the extension on this replica.
+    }
+  }
+
+  /** The user's own durable rows, for recall. Empty with no durable tier. */
+  async listForUser(owner: { tenant: string; user: string }, limit: number): Promise<StashEntry[]> {
+    if (!this.durable) return [];
+    return withTimeout(this.durable.listForUser(owner, this.options.clock.now(), limit), this.readTimeoutMs);
+  }
+
+  async sweep(): Promise<number> {
+    return this.durable ? this.durable.sweep(this.options.clock.now()) : 0;
+  }
+}
+
+class TimeoutError extends Error {
+  constructor(milliseconds: number) {
+    super(`timed out after ${milliseconds} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** Race a store call against a deadline; the late call is left to finish on its own (its result is ignored). */
+async function withTimeout<T>(work: Promise<T>, milliseconds: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(milliseconds)), milliseconds);
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { auth, testApp, optimizerToken } from './support/test-app.js';
+
+type App = Awaited<ReturnType<typeof testApp>>['app'];
+
+const answer = { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Paris.' }, finish_reason: 'stop' }] };
+const question = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Capital of France?' }] };
+
+async function optimize(app: App, body: Record<string, unknown>, headers: Record<string, string> = auth) {
+  return (await app.inject({ method: 'POST', url: '/v1/optimize', headers, payload: { endpoint: '/v1/chat/completions', ...body } })).json();
+}
+
+async function write(app: App, body: Record<string, unknown>, headers: Record<string, string> = auth) {
+  return app.inject({ method: 'POST', url: '/v1/cache', headers, payload: { response: answer, ttlSeconds: 600, ...body } });
+}
+
+describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
+  it('serves an exact normalised repeat within the same partition', async () => {
+    const { app } = await testApp();
+    const first = await optimize(app, { request: question, metadata: { user: 'ada' } });
+    expect(first).toMatchObject({ cacheHit: false, cacheEligible: true, cacheTtlSeconds: 3600 });
+    expect(first.cacheKey).toMatch(/^gwc1\.l\./);
+    expect(first).not.toHaveProperty('cacheShadowOnly');
+    expect((await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada' } })).json()).toEqual({ ok: true });
+    // Trailing whitespace, CRLF, key order and the stream flag do not change the normalised hash.
+    const repeat = { stream: true, messages: [{ content: 'Capital of France?  \r\n', role: 'user' }], model: 'gpt-4o' };
+    const hit = await optimize(app, { request: repeat, metadata: { user: 'ada' } });
+    expect(hit).toMatchObject({ cacheHit: true, cachedResponse: answer, decisions: [] });
+    expect((await optimize(app, { request: { ...question, temperature: 0.2 }, metadata: { user: 'ada' } })).cacheHit).toBe(false);
+  });
+
+  it('never crosses partitions: another user, team-only or another tenant misses', async () => {
+    const { app } = await testApp();
+    const first = await optimize(app, { request: question, metadata: { user: 'ada', team: 'core' } });
+    await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada', team: 'core' } });
+    expect((await optimize(app, { request: question, metadata: { user: 'bob', team: 'core' } })).cacheHit).toBe(false);
+    expect((await optimize(app, { request: question, metadata: { team: 'core' } })).cacheHit).toBe(false);
+    expect((await optimize(app, { request: question, metadata: { user: 'ada', tenant: 'acme' } })).cacheHit).toBe(false);
+    expect((await optimize(app, { request: question, metadata: { user: 'ada', tenant: 'default' } })).cacheHit).toBe(true);
+  });
+
+  it('has no partition without user, team or gateway session: not eligible, no key, nothing stored', async () => {
+    const { app } = await testApp();
+    const response = await optimize(app, { request: question, metadata: { userId: 'ada', teamId: 'core', sessionId: 'adapter' } });
+    expect(response.cacheEligible).toBe(false);
+    expect(response).not.toHaveProperty('cacheKey');
+    const keyed = await optimize(app, { request: question, metadata: { gatewaySessionId: 'g1' } });
+    expect(keyed.cacheEligible).toBe(true);
+    expect((await write(app, { cacheKey: keyed.cacheKey, metadata: { userId: 'ada' } })).json()).toEqual({ ok: true, stored: false });
+  });
+
+  it('refuses a key minted for another scope', async () => {
+    const { app } = await testApp();
+    const ada = await optimize(app, { request: question, metadata: { user: 'ada' } });
+    expect((await write(app, { cacheKey: ada.cacheKey, metadata: { user: 'bob' } })).json()).toEqual({ ok: true, stored: false });
+    expect((await write(app, { cacheKey: 'gwc1.l.forged', metadata: { user: 'bob' } })).json()).toEqual({ ok: true, stored: false });
+    expect((await optimize(app, { request: question, metadata: { user: 'bob' } })).cacheHit).toBe(false);
+  });
+
+  it('never serves shadow-only entries, even when the flag is later dropped', async () => {
+    const { app } = await testApp();
+    const shadow = await optimize(app, { request: question, metadata: { user: 'ada' }, capabilities: { canShortCircuit: false } });
+    expect(shadow).toMatchObject({ cacheEligible: true, cacheShadowOnly: true });
+    expect(shadow.cacheKey).toMatch(/^gwc1\.s\./);
+    // The flag is dropped on the write, and the lane letter flipped: the first stays shadow, the second is refused.
+    expect((await write(app, { cacheKey: shadow.cacheKey, metadata: { user: 'ada' } })).json()).toEqual({ ok: true });
+    expect((await write(app, { cacheKey: shadow.cacheKey.replace('gwc1.s.', 'gwc1.l.'), metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
+    expect((await optimize(app, { request: question, metadata: { user: 'ada' } })).cacheHit).toBe(false);
+    const live = await optimize(app, { request: question, metadata: { user: 'ada' } });
+    await write(app, { cacheKey: live.cacheKey, metadata: { user: 'ada' }, shadowOnly: true });
+    expect((await optimize(app, { request: question, metadata: { user: 'ada' } })).cacheHit).toBe(false);
+  });
+
+  it('expires entries after their ttl', async () => {
+    const { app, clock } = await testApp();
+    const first = await optimize(app, { request: question, metadata: { user: 'ada' } });
+    await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada' }, ttlSeconds: 60 });
+    clock.advance(59_000);
+    expect((await optimize(app, { request: question, metadata: { user: 'ada' } })).cacheHit).toBe(true);
+    clock.advance(2_000);
+    expect((await optimize(app, { request: question, metadata: { user: 'ada' } })).cacheHit).toBe(false);
+  });
+
+  it('re-derives the key under a per-tenant bearer and requires the request', async () => {
+    const tenantToken = 'acme-tenant-token-0123456789';
+    const { app } = await testApp({ config: { GW_OPTIMIZER_TENANT_TOKENS: [{ tenant: 'acme', token: tenantToken }] } });
+    const headers = { authorization: `Bearer ${tenantToken}` };
+    const first = await optimize(app, { request: question, metadata: { user: 'ada', tenant: 'globex' } }, headers);
+    expect((await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada' } }, headers)).statusCode).toBe(400);
+    expect((await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada' } }, headers)).json().error.code).toBe('cache_request_required');
+    expect((await write(app, { cacheKey: 'anything', request: question, metadata: { user: 'ada', tenant: 'globex' } }, headers)).json()).toEqual({ ok: true });
+    // Stored under acme, whatever metadata claimed: the shared-token lane asking for globex misses, acme hits.
+    expect((await optimize(app, { request: question, metadata: { user: 'ada', tenant: 'globex' } }, { authorization: `Bearer ${optimizerToken}` })).cacheHit).toBe(false);
+    expect((await optimize(app, { request: question, metadata: { user: 'ada', tenant: 'acme' } }, { authorization: `Bearer ${optimizerToken}` })).cacheHit).toBe(true);
+  });
+
+  it('reports shadow telemetry in the settings view', async () => {
+    const { app } = await testApp();
+    const shadow = await optimize(app, { request: question, metadata: { user: 'ada' }, capabilities: { canShortCircuit: false } });
+    await write(app, { cacheKey: shadow.cacheKey, metadata: { user: 'ada' } });
+    await optimize(app, { request: question, metadata: { user: 'ada' }, capabilities: { canShortCircuit: false } });
+    await write(app, { cacheKey: shadow.cacheKey, metadata: { user: 'ada' } });
+    const settings = (await app.inject({ method: 'GET', url: '/admin/optimizer/settings', headers: { authorization: 'Bearer admin-token-0123456789abcdef' } })).json();
+    expect(settings.semanticCacheShadow).toEqual({ lookups: 2, hits: 1, strictPrecision: 1, durable: false });
+  });
+});

@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock, createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type Db, type TestDb } from '@gw/platform';
+import { RowUnreadableError } from '../src/stash/durable-tier.js';
+import { migrateOptimizer } from '../src/stash/migrations.js';
+import { Stash } from '../src/stash/stash.js';
+import { contentKey } from './support/test-app.js';
+
+const stores: Array<[string, () => Promise<TestDb>]> = [
+  ['Postgres', () => createIsolatedPgDb(testDbUrl(process.env))],
+  ['PGlite', () => createMemoryPgliteDb()],
+];
+
+const ada = { tenant: 'default', user: 'ada', team: 'core' };
+
+describe.each(stores)('durable stash on %s', (_name, open) => {
+  let store: TestDb;
+  let clock: ManualClock;
+  let stash: Stash;
+
+  beforeEach(async () => {
+    store = await open();
+    await migrateOptimizer(store.db);
+    clock = new ManualClock();
+    stash = new Stash({ clock, writeTimeoutMs: 2_000 });
+    stash.configure({ db: store.db, contentKey, contentMode: 'full' });
+  });
+  afterEach(async () => {
+    await store.dispose();
+  });
+
+  it('commits the span before answering a handle and reads it back on a fresh replica', async () => {
+    expect(stash.state()).toBe('ready');
+    const content = 'line one\nline two\n';
+    const handle = await stash.put(ada, content);
+    expect(handle).toMatch(/^ctx_[A-Za-z0-9_-]{32}$/);
+    const replica = new Stash({ clock });
+    replica.configure({ db: store.db, contentKey, contentMode: 'full' });
+    const entry = await replica.read(handle as string);
+    expect(entry).toMatchObject({ handle, content, owner: ada, totalLines: 2, totalChars: content.length, createdAt: clock.now(), expiresAt: clock.now() + 4 * 3_600_000, ceilingAt: clock.now() + 48 * 3_600_000 });
+  });
+
+  it('stores ciphertext only, bound to its handle', async () => {
+    const handle = (await stash.put(ada, 'SECRET_TOKEN=hunter2')) as string;
+    const { rows } = await store.db.query<{ sealed: string; user_id: string; total_chars: number }>('SELECT sealed, user_id, total_chars FROM optimizer_stash WHERE handle = $1', [handle]);
+    expect(rows[0]?.sealed).not.toContain('hunter2');
+    expect(rows[0]?.sealed.startsWith('v1.')).toBe(true);
+    expect(rows[0]).toMatchObject({ user_id: 'ada', total_chars: 20 });
+    // Moving a row's ciphertext under another handle does not decrypt.
+    const other = (await stash.put(ada, 'something else')) as string;
+    await store.db.query('UPDATE optimizer_stash SET sealed = $1 WHERE handle = $2', [rows[0]?.sealed, other]);
+    const replica = new Stash({ clock });
+    replica.configure({ db: store.db, contentKey, contentMode: 'full' });
+    await expect(replica.read(other)).rejects.toBeInstanceOf(RowUnreadableError);
+  });
+
+  it('re-storing the same content restarts its window under the same handle', async () => {
+    const first = await stash.put(ada, 'same bytes');
+    clock.advance(3 * 3_600_000);
+    const second = await stash.put(ada, 'same bytes');
+    expect(second).toBe(first);
+    clock.advance(3 * 3_600_000);
+    expect(await stash.read(first as string)).not.toBeNull();
+    // Another owner gets another handle for the same bytes.
+    expect(await stash.put({ tenant: 'default', user: 'bob' }, 'same bytes')).not.toBe(first);
+  });
+
+  it('lists only the requesting user’s live rows for recall, newest first', async () => {
+    await stash.put(ada, 'ada old');
+    clock.advance(1_000);
+    await stash.put(ada, 'ada new');
+    await stash.put({ tenant: 'default', user: 'bob' }, 'bob row');
+    await stash.put({ tenant: 'acme', user: 'ada' }, 'other tenant');
+    const rows = await stash.listForUser({ tenant: 'default', user: 'ada' }, 10);
+    expect(rows.map((row) => row.content)).toEqual(['ada new', 'ada old']);
+    clock.advance(5 * 3_600_000);
+    expect(await stash.listForUser({ tenant: 'default', user: 'ada' }, 10)).toEqual([]);
+    expect(await stash.sweep()).toBe(4);
+  });
+
+  it('content mode off stops new rows but keeps earlier ones readable', async () => {
+    const handle = (await stash.put(ada, 'before off')) as string;
+    stash.configure({ db: store.db, contentKey, contentMode: 'off' });
+    expect(stash.state()).toBe('content_disabled');
+    expect(await stash.put(ada, 'after off')).toBeNull();
+    expect((await stash.read(handle))?.content).toBe('before off');
+    expect(await stash.listForUser({ tenant: 'default', user: 'ada' }, 10)).toHaveLength(1);
+  });
+});
+
+describe('retrieval-store states', () => {
+  it('is unconfigured without a store and content_disabled without a content key', async () => {
+    const clock = new ManualClock();
+    const stash = new Stash({ clock });
+    stash.configure({ db: null, contentKey, contentMode: 'full' });
+    expect(stash.state()).toBe('unconfigured');
+    expect(await stash.put(ada, 'x')).toBeNull();
+    const store = await createMemoryPgliteDb();
+    stash.configure({ db: store.db, contentKey: null, contentMode: 'full' });
+    expect(stash.state()).toBe('content_disabled');
+    await store.dispose();
+  });
+
+  it('enters a five-minute cooldown after a write misses its bound, keeping the bytes', async () => {
+    const store = await createMemoryPgliteDb();
+    await migrateOptimizer(store.db);
+    let delayMs = 0;
+    const slow: Db = {
+      kind: 'pg',
+      query: async (sql, params) => {
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        return store.db.query(sql, params);
+      },
+      transaction: (work) => store.db.transaction(work),
+      ping: () => store.db.ping(),
+      exec: async () => undefined,
+      close: async () => undefined,
+    };
+    const clock = new ManualClock();
+    const outcomes: string[] = [];
+    const stash = new Stash({ clock, writeTimeoutMs: 20, onWrite: (outcome) => outcomes.push(outcome) });
+    stash.configure({ db: slow, contentKey, contentMode: 'full' });
+    delayMs = 200;
+    expect(await stash.put(ada, 'slow write')).toBeNull();
+    expect(stash.state()).toBe('cooldown');
+    delayMs = 0;
+    expect(await stash.put(ada, 'during cooldown')).toBeNull();
+    clock.advance(5 * 60_000 - 1);
+    expect(stash.state()).toBe('cooldown');
+    clock.advance(1);
+    expect(stash.state()).toBe('ready');
+    expect(await stash.put(ada, 'after cooldown')).toMatch(/^ctx_/);
+    expect(outcomes).toEqual(['failed', 'refused', 'stored']);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await store.dispose();
+  });
+});

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryPgliteDb, type Db, type TestDb } from '@gw/platform';
+import { auth, chatRequest, contentKey, numberedLines, testApp, type TestApp } from './support/test-app.js';
+
+let store: TestDb;
+beforeAll(async () => {
+  store = await createMemoryPgliteDb();
+});
+afterAll(async () => {
+  await store.dispose();
+});
+
+async function stashed(harness: TestApp, content: string, user = 'ada'): Promise<string> {
+  const response = await harness.app.inject({ method: 'POST', url: '/v1/optimize', headers: auth, payload: { endpoint: '/v1/chat/completions', request: chatRequest(content), metadata: { user } } });
+  expect(response.statusCode).toBe(200);
+  const match = /ctx_[A-Za-z0-9_-]+/.exec(JSON.stringify(response.json().request));
+  if (!match) throw new Error('no handle in the optimized request');
+  return match[0];
+}
+
+function retrieve(harness: TestApp, body: Record<string, unknown>) {
+  return harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: body });
+}
+
+describe('POST /v1/retrieve', () => {
+  it('returns the full original with its totals when only the handle is sent', async () => {
+    const harness = await testApp({ db: store.db });
+    const original = `${numberedLines(50, 'full')}\n`;
+    const handle = await stashed(harness, original);
+    const response = await retrieve(harness, { handle });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ handle, content: original, totalLines: 50, totalChars: original.length, partial: false, ageBucket: 'lt_1m' });
+  });
+
+  it('rounds and clamps a line range and reports the bounds searched', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(40, 'range'));
+    const rounded = (await retrieve(harness, { handle, startLine: 2.6, endLine: 4.4 })).json();
+    expect(rounded).toMatchObject({ content: 'range 3\nrange 4', partial: true, startLine: 3, endLine: 4, totalLines: 40 });
+    const clamped = (await retrieve(harness, { handle, startLine: -7, endLine: 3 })).json();
+    expect(clamped).toMatchObject({ content: 'range 1\nrange 2\nrange 3', startLine: 1, endLine: 3 });
+    const pastEnd = (await retrieve(harness, { handle, startLine: 39, endLine: 10_000 })).json();
+    expect(pastEnd).toMatchObject({ content: 'range 39\nrange 40', startLine: 39, endLine: 40, partial: true });
+    const inverted = await retrieve(harness, { handle, startLine: 90, endLine: 2 });
+    expect(inverted.statusCode).toBe(200);
+    expect(inverted.json()).toMatchObject({ content: 'range 40', startLine: 40, endLine: 40 });
+    const whole = (await retrieve(harness, { handle, startLine: 0, endLine: 99 })).json();
+    expect(whole.partial).toBe(false);
+  });
+
+  it('greps a case-insensitive literal with three lines of context, merged windows and line numbers', async () => {
+    const harness = await testApp({ db: store.db });
+    const lines = numberedLines(30, 'ok').split('\n');
+    lines[9] = 'FAIL test/(a+b).spec.ts';
+    lines[11] = 'fail again in test/(A+B).SPEC.ts';
+    lines[25] = 'unrelated (a+b) but no verb';
+    const handle = await stashed(harness, lines.join('\n'));
+    const response = (await retrieve(harness, { handle, grep: 'FAIL' })).json();
+    expect(response).toMatchObject({ partial: true, startLine: 1, endLine: 30, grepMatches: 2, grepTruncated: false, totalLines: 30 });
+    expect(response.content).toBe(['7-ok 7', '8-ok 8', '9-ok 9', '10:FAIL test/(a+b).spec.ts', '11-ok 11', '12:fail again in test/(A+B).SPEC.ts', '13-ok 13', '14-ok 14', '15-ok 15'].join('\n'));
+    // A literal, not a regex: parentheses and plus signs match themselves.
+    const literal = (await retrieve(harness, { handle, grep: '(a+b).spec' })).json();
+    expect(literal.grepMatches).toBe(2);
+  });
+
+  it('renders only the first 20 windows but counts every match', async () => {
+    const harness = await testApp({ db: store.db });
+    const lines = Array.from({ length: 400 }, (_, index) => (index % 10 === 0 ? `Error: boom ${index + 1}` : `fine ${index + 1}`));
+    const handle = await stashed(harness, lines.join('\n'));
+    const response = (await retrieve(harness, { handle, grep: 'error:' })).json();
+    expect(response.grepMatches).toBe(40);
+    expect(response.grepTruncated).toBe(true);
+    expect(response.content.split('\n--\n')).toHaveLength(20);
+    expect(response.content).toContain('191:Error: boom 191');
+    expect(response.content).not.toContain('Error: boom 201');
+  });
+
+  it('greps within the requested range only', async () => {
+    const harness = await testApp({ db: store.db });
+    const lines = Array.from({ length: 100 }, (_, index) => `needle ${index + 1}`);
+    const handle = await stashed(harness, lines.join('\n'));
+    const response = (await retrieve(harness, { handle, grep: 'needle', startLine: 50, endLine: 52 })).json();
+    expect(response).toMatchObject({ startLine: 50, endLine: 52, grepMatches: 3, content: '50:needle 50\n51:needle 51\n52:needle 52' });
+  });
+
+  it('answers 400 for a whitespace-only or over-256-character grep', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'grep'));
+    for (const grep of ['   ', '\t\n', 'x'.repeat(257)]) {
+      const response = await retrieve(harness, { handle, grep });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('invalid_grep');
+    }
+    expect((await retrieve(harness, { handle, grep: ' grep 1' })).statusCode).toBe(200);
+    expect((await retrieve(harness, { handle, grep: 'g'.repeat(256) })).statusCode).toBe(200);
+  });
+
+  it('answers 404 for an unknown, malformed or expired handle', async () => {
+    const harness = await testApp({ db: store.db });
+    expect((await retrieve(harness, { handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })).statusCode).toBe(404);
+    expect((await retrieve(harness, { handle: 'not-a-handle' })).json().error.code).toBe('handle_not_found');
+    const handle = await stashed(harness, numberedLines(30, 'expiry'));
+    harness.clock.advance(4 * 3_600_000 + 1);
+    expect((await retrieve(harness, { handle })).statusCode).toBe(404);
+  });
+
+  it('extends life by 30 minutes per retrieve in both tiers', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'extend'));
+    harness.clock.advance(3 * 3_600_000 + 59 * 60_000);
+    expect((await retrieve(harness, { handle })).statusCode).toBe(200);
+    // A fresh replica (empty memory tier, same durable store) sees the extension too.
+    const replica = await testApp({ db: store.db, clock: harness.clock });
+    harness.clock.advance(30 * 60_000);
+    expect((await retrieve(replica, { handle })).statusCode).toBe(200);
+    harness.clock.advance(31 * 60_000);
+    expect((await retrieve(harness, { handle })).statusCode).toBe(404);
+  });
+
+  it('never serves past the absolute 48-hour ceiling however often it is read', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'ceiling'));
+    const buckets = new Set<string>();
+    let elapsed = 0;
+    while (elapsed + 25 * 60_000 < 48 * 3_600_000) {
+      harness.clock.advance(25 * 60_000);
+      elapsed += 25 * 60_000;
+      const response = await retrieve(harness, { handle });
+      expect(response.statusCode).toBe(200);
+      buckets.add(response.json().ageBucket);
+    }
+    expect([...buckets]).toEqual(['lt_30m', 'lt_2h', 'lt_4h', 'lt_12h', 'lt_24h', 'lt_48h']);
+    harness.clock.advance(48 * 3_600_000 - elapsed);
+    expect((await retrieve(harness, { handle })).statusCode).toBe(404);
+    const replica = await testApp({ db: store.db, clock: harness.clock });
+    expect((await retrieve(replica, { handle })).statusCode).toBe(404);
+  });
+
+  it('answers 503 when the durable store is down, distinct from a miss', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'outage'));
+    const broken: Db = {
+      kind: 'pg',
+      query: () => Promise.reject(new Error('connection refused')),
+      transaction: () => Promise.reject(new Error('connection refused')),
+      ping: async () => false,
+      exec: async () => undefined,
+      close: async () => undefined,
+    };
+    const replica = await testApp({ clock: harness.clock, durable: { db: broken, source: 'env' } });
+    const response = await retrieve(replica, { handle });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error.code).toBe('store_unavailable');
+  });
+
+  it('answers 503 when the row does not decrypt under the configured key', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'rekeyed'));
+    const rekeyed = await testApp({ db: store.db, config: { GW_CONTENT_KEY: 'b2'.repeat(32) } });
+    const response = await retrieve(rekeyed, { handle });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error.code).toBe('row_unreadable');
+    expect(contentKey).not.toBe('b2'.repeat(32));
+  });
+});
