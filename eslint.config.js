@@ -12,7 +12,10 @@ const serviceBoundaries = services.map((service) => ({
       {
         patterns: services
           .filter((other) => other !== service)
-          .map((other) => ({ group: [`@gw/${other}`, `@gw/${other}/*`, `../../${other}/*`], message: 'Services never import each other; share through contracts or platform.' })),
+          .flatMap((other) => [
+            { group: [`@gw/${other}`, `@gw/${other}/*`], message: 'Services never import each other; share through contracts or platform.' },
+            { regex: `^(\\.\\./)+${other}/src(/|$)`, message: 'Services never import each other; share through contracts or platform.' },
+          ]),
       },
     ],
   },

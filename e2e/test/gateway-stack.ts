@@ -30,7 +30,7 @@ export async function startGatewayStack(env: Record<string, string> = {}): Promi
       headers: { authorization: `Bearer ${e2eAdminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: response.status, body: (await response.json()) as unknown };
+    return { status: response.status, body: (await response.json()) };
   };
   return {
     gateway,

@@ -11,8 +11,12 @@ import { meRoutes } from './me/me.routes.js';
 import { installInferenceBodyParsers } from './inference/body-parser.js';
 import { inferenceRoutes } from './inference/inference.routes.js';
 import { registerAdminPlane } from './admin/index.js';
+import { registerRetrievalSurfaces } from './retrieval/retrieval-surfaces.js';
 import { providerOperations } from './admin/providers/providers.operations.js';
 import { routingOperations } from './admin/routing/routing.operations.js';
+import { governanceOperations } from './admin/caps/governance.operations.js';
+import { qualityParityOperations } from './admin/quality/quality-parity.operations.js';
+import { optimizerHoldoutConfig } from './admin/quality/holdout-config.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -34,19 +38,32 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Inference plane: the request chain applies to everything registered inside this scope.
   await app.register(async (inference) => {
     installInferenceErrorHandler(inference);
-    registerChain(inference, { keys: deps.keys, clock: deps.clock, authFailureGuard: new AuthFailureGuard(deps.coord) });
+    registerChain(inference, {
+      keys: deps.keys,
+      clock: deps.clock,
+      authFailureGuard: new AuthFailureGuard(deps.coord),
+      identityMode: () => deps.settings.get().identityMode,
+      multiTenant: deps.config.GW_MULTI_TENANT,
+      recordRejection: (rejection) => deps.audit.recordAuthRejection(rejection),
+      admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend },
+    });
     installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
     inference.addHook('onRequest', async (request, reply) => {
       // Both SDKs read a request id from the response: OpenAI `x-request-id`, Anthropic `request-id`.
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
     });
-    await inference.register(meRoutes);
+    await inference.register(meRoutes, { governance: deps.governance, db: deps.db });
     await inference.register(inferenceRoutes, deps.inference);
   });
+
+  // Client-key surfaces outside /v1/*: the retrieval tool server /mcp and /connect/* (spec 000 §4.2–4.3).
+  await registerRetrievalSurfaces(app, deps);
 
   const operations = [
     ...providerOperations({ providers: deps.providers, config: deps.config }),
     ...routingOperations({ routing: deps.routing }),
+    ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
+    ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
   ];
   // The admin plane mounts its own operations (keys, admin keys, users, settings, audit, traces) plus these.
   await registerAdminPlane(app, deps, operations);

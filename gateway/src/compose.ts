@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Lifecycle, createDb, loadMigrations, migrate, systemClock, type Clock, type Db, type Logger } from '@gw/platform';
 import { createCoord } from '@gw/platform';
@@ -12,10 +13,14 @@ import { UpstreamClient } from './upstream/upstream-client.js';
 import { ThrottleGate } from './routing/throttle-gate.js';
 import { AttemptMetrics } from './routing/attempt-metrics.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
+import { OptimizerClient } from './optimizer/optimizer-client.js';
+import { SessionPins } from './optimizer/session-pins.js';
+import { RetrievalLeaseStore } from './retrieval/lease.store.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
 import { SpendWriter } from './metering/spend-writer.js';
 import { InferenceMetrics } from './metering/inference-metrics.js';
-import { Gauge, Counter } from 'prom-client';
+import { SpendSpill } from './metering/spend-spill.js';
+import { composeGovernance } from './governance/compose-governance.js';
 import { createMetricsRegistry } from './metrics/metrics.js';
 
 export const gatewayMigrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -41,16 +46,19 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   const providers = new ProviderStore(db, keyring, coord, clock, logger);
   const routing = new RoutingStore(db, coord, clock, logger);
   await Promise.all([providers.start(), routing.start()]);
-  const queueDepth = new Gauge({ name: 'gw_spend_queue_depth', help: 'Spend records waiting to be written to the store.', registers: [metrics] });
-  const writeFailures = new Counter({ name: 'gw_spend_write_failures_total', help: 'Failed spend batch writes (retried).', registers: [metrics] });
-  const dropped = new Counter({ name: 'gw_spend_dropped_total', help: 'Spend records dropped because the buffer was full.', registers: [metrics] });
-  const spendWriter = new SpendWriter(db, logger, { onDepth: (depth) => queueDepth.set(depth), onWriteFailure: () => writeFailures.inc(), onDropped: (count) => dropped.inc(count) });
   const inferenceMetrics = new InferenceMetrics(metrics);
+  const spendWriter = new SpendWriter(db, logger, { ...inferenceMetrics.spendQueue.hooks(), spill: new SpendSpill(join(config.GW_DATA_DIR, 'spend-spill'), logger) });
+  spendWriter.start();
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
   lifecycle.onShutdown(() => spendWriter.stop());
   lifecycle.onShutdown(() => Promise.all([providers.stop(), routing.stop()]).then(() => undefined));
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
+  const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS });
+  const optimizer = config.GW_OPTIMIZER_URL
+    ? new OptimizerClient({ baseUrl: config.GW_OPTIMIZER_URL, token: config.GW_OPTIMIZER_TOKEN, signingKey: config.GW_OPTIMIZER_SIGNING_KEY, optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS, callTimeoutMs: 5_000, clock, logger })
+    : null;
+  if (optimizer) lifecycle.onShutdown(() => optimizer.close());
   const inference: InferenceDeps = {
     providers,
     routing,
@@ -58,11 +66,16 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     spend,
     metrics: inferenceMetrics,
     throttle: new ThrottleGate(coord, clock, config.GW_ANTHROPIC_THROTTLE_WAIT_MS),
+    coord,
+    seatPolicy: () => admin.settings.get(),
+    customHosts: { allowlist: config.GW_CUSTOM_HOST_ALLOWLIST, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS },
     attemptMetrics: new AttemptMetrics(metrics),
+    optimizer,
+    pins: new SessionPins(coord),
     clock,
     logger,
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference };
+  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease: new RetrievalLeaseStore(coord, clock) };
 }

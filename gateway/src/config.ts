@@ -12,6 +12,8 @@ const schema = z.object({
   GW_KEYSTORE_KEY: env.hexKey(32).optional(),
   GW_OPTIMIZER_URL: env.url(['http', 'https']).optional(),
   GW_OPTIMIZER_TOKEN: env.secret(16).optional(),
+  GW_OPTIMIZER_SIGNING_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a raw Ed25519 private key, 43 base64url characters').optional(),
+  GW_OPTIMIZER_TIMEOUT_MS: env.positiveInt(500),
   GW_CONTENT_KEY: env.hexKey(32).optional(),
   GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
   GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
@@ -40,6 +42,8 @@ export const configHelp = `gw gateway — environment variables
   GW_KEYSTORE_KEY                64 hex chars: AES-256-GCM key for provider keys (required with Postgres)
   GW_OPTIMIZER_URL               optimizer base URL (pre-call hook; fail-open)
   GW_OPTIMIZER_TOKEN             bearer sent to the optimizer
+  GW_OPTIMIZER_SIGNING_KEY       raw Ed25519 private key (base64url) to sign optimizer hooks; enable here first
+  GW_OPTIMIZER_TIMEOUT_MS        hard timeout of the pre-call hook before failing open (default 500)
   GW_CONTENT_KEY                 64 hex chars: key for stored content (traces, stash)
   GW_CUSTOM_HOST_ALLOWLIST       comma list of hosts gw-upstream custom_host may target
   GW_ANTHROPIC_THROTTLE_WAIT_MS  longest provider-429 pause served server-side (default 60000; 0 = never wait)

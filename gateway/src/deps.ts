@@ -7,9 +7,12 @@ import type { ProviderStore } from './providers/provider.store.js';
 import type { RoutingStore } from './routing/routing.store.js';
 import type { UpstreamClient } from './upstream/upstream-client.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
+import type { OptimizerClient } from './optimizer/optimizer-client.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
+import type { Governance } from './governance/governance.js';
+import type { RetrievalLeaseStore } from './retrieval/lease.store.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
@@ -27,6 +30,12 @@ export interface GatewayDeps extends AdminDeps {
   spend: SpendRecorder;
   spendWriter: SpendWriter;
   inferenceMetrics: InferenceMetrics;
+  /** Caps, budgets, limits and usage counters (chain admission, metering listener, /v1/me, admin routes). */
+  governance: Governance;
   /** The slice the inference routes use (routing, retries, throttling included). */
   inference: InferenceDeps;
+  /** Null when GW_OPTIMIZER_URL is unset. */
+  optimizer: OptimizerClient | null;
+  /** Per-key retrieval lease (spec 000 §3): renewed by /mcp and the connect routes, read for `clientCanRetrieve`. */
+  retrievalLease: RetrievalLeaseStore;
 }

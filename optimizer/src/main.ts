@@ -2,7 +2,7 @@
 import { ConfigError, Lifecycle, createCoord, createDb, createLogger, systemClock } from '@gw/platform';
 import { buildApp } from './app.js';
 import { loadOptimizerConfig, optimizerHelp, type OptimizerServiceConfig } from './config.js';
-import { runPipeline } from './pipeline/index.js';
+import { runPipeline, strategyKinds } from './pipeline/index.js';
 import { CoordReplayStore, MemoryReplayStore } from './signing/replay-store.js';
 import { migrateOptimizer } from './stash/migrations.js';
 
@@ -33,7 +33,7 @@ const traceDb = traceUrl === undefined ? null : traceUrl === config.GW_SPEND_DB_
 const coord = config.GW_REDIS_URL ? createCoord({ redisUrl: config.GW_REDIS_URL, logger }) : null;
 const replayStore = coord ? new CoordReplayStore(coord) : new MemoryReplayStore(systemClock);
 const durable = { db: stashDb, source: config.GW_SPEND_DB_URL ? ('env' as const) : ('embedded' as const) };
-const app = await buildApp({ config, logger, runPipeline, supportsAgentContinuation: true, durable, traceDb, openDb, replayStore });
+const app = await buildApp({ config, logger, runPipeline, strategyKinds, supportsAgentContinuation: true, durable, traceDb, openDb, replayStore });
 const lifecycle = new Lifecycle();
 if (coord) lifecycle.onShutdown(() => coord.close());
 lifecycle.onShutdown(() => stashDb.close());
@@ -41,3 +41,4 @@ if (traceDb && traceDb !== stashDb) lifecycle.onShutdown(() => traceDb.close());
 lifecycle.installSignalHandlers(app, logger);
 const address = await app.listen({ port: config.GW_OPTIMIZER_PORT, host: config.GW_OPTIMIZER_HOST });
 logger.info({ address, retrievalStore: stashDb.kind, recording: traceDb !== null }, `optimizer listening on ${address}`);
+process.stdout.write(`gw optimizer listening on ${address} (retrieval store: ${stashDb.kind})\n`);

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '@gw/platform';
 import { registerIdentityStage, type IdentityStageDeps } from './identity/identity.plugin.js';
+import { registerAdmissionStage, type AdmissionStageDeps } from './admission/admission.plugin.js';
 import './context.js';
 
 export interface ChainDeps extends IdentityStageDeps {
   clock: Clock;
+  admission: AdmissionStageDeps;
 }
 
 /**
@@ -22,4 +24,5 @@ export function registerChain(app: FastifyInstance, deps: ChainDeps): void {
     request.gw = { startedAt: deps.clock.now(), identity: null };
   });
   registerIdentityStage(app, deps);
+  registerAdmissionStage(app, deps.admission);
 }

@@ -45,7 +45,7 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
   if (gate.kind === 'wait') await deps.sleep(gate.waitMs);
 
   const lane = pickTranslator(call.clientFormat, provider.family);
-  const prepared = prepareUpstreamBody({ call, selection, lane, rawBody: request.rawBody, modelFacts: deps.routing.documents.models });
+  const prepared = prepareUpstreamBody({ call, selection, lane, rawBody: call.rawBody === undefined ? request.rawBody : call.rawBody, modelFacts: deps.routing.documents.models });
   // A translated call is the backend family's own operation: chat sent to an Anthropic provider is a Messages call.
   const operation: UpstreamOperation = lane.kind === 'translate' ? { kind: provider.family === 'anthropic' ? 'messages' : 'chat' } : call.operation;
   const upstreamTarget = adapters[provider.type].target(provider, operation, selection.model);

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@gw/platform';
+import type { Clock, Coord, Logger } from '@gw/platform';
 import type { ProviderStore } from '../providers/provider.store.js';
 import type { RoutingStore } from '../routing/routing.store.js';
 import type { SpendRecorder } from '../metering/spend-recorder.js';
@@ -6,6 +6,8 @@ import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { InferenceMetrics } from '../metering/inference-metrics.js';
 import type { ThrottleGate } from '../routing/throttle-gate.js';
 import type { AttemptMetrics } from '../routing/attempt-metrics.js';
+import type { OptimizerClient } from '../optimizer/optimizer-client.js';
+import type { SessionPins } from '../optimizer/session-pins.js';
 
 /** What the inference routes need; a slice of the gateway's deps. */
 export interface InferenceDeps {
@@ -15,7 +17,17 @@ export interface InferenceDeps {
   spend: SpendRecorder;
   metrics: InferenceMetrics;
   throttle: ThrottleGate;
+  coord: Coord;
+  /** Seat overflow settings (spec 000 §1.13), read per request from the runtime settings cache. */
+  seatPolicy: () => { seatOverflow: boolean; seatOverflowHourlyMaxRequests: number };
+  /** `GW_CUSTOM_HOST_ALLOWLIST` and `GW_ALLOW_PRIVATE_UPSTREAMS`, for `x-gw-custom-host`. */
+  customHosts: { allowlist: string | undefined; allowPrivate: boolean };
   attemptMetrics: AttemptMetrics;
+  /** The optimizer's pre- and post-call hooks; null when GW_OPTIMIZER_URL is unset (status `disabled`). */
+  optimizer: OptimizerClient | null;
+  pins: SessionPins;
+  /** Whether a key holds a live retrieval lease (spec 000 §3): the client can call gw_retrieve. */
+  retrievalLease?: { isLeased(keyId: string): Promise<boolean> };
   clock: Clock;
   logger: Logger;
   /** Injected so retry waits and load-balancing spreads are testable. */

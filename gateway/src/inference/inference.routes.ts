@@ -8,6 +8,11 @@ import { chatCompletionBody, completionBody, countTokensBody, countTokensRespons
 import { listModels } from './models.js';
 import { runInference, type InferenceCall } from './run-inference.js';
 import { runPassthrough } from './run-passthrough.js';
+import { runSubscription } from './seat/run-subscription.js';
+import { runVendorLane } from './seat/run-vendor-lane.js';
+import { runVscodeOptimize, vscodeOptimizeBody, vscodeOptimizeResponse } from './vscode-optimize.js';
+import { toSeatChatBody } from './seat/responses-envelope.js';
+import { subscriptionCredential } from './seat/subscription-headers.js';
 
 type Json = Record<string, unknown>;
 const security = [{ clientKey: [] }];
@@ -24,9 +29,10 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
   );
 
   const messages = call('/v1/messages', { kind: 'messages' }, 'messages');
-  app.post('/v1/messages', { schema: { tags: ['inference'], summary: 'Messages (JSON or SSE of message events)', security, body: messagesBody } }, (request, reply) =>
-    runInference(deps, messages(request.body), request, reply),
-  );
+  app.post('/v1/messages', { schema: { tags: ['inference'], summary: 'Messages (JSON or SSE of message events); subscription passthrough when the gateway key is in x-gw-api-key and the developer token in Authorization or x-api-key', security, body: messagesBody } }, (request, reply) => {
+    const credential = request.headers['x-gw-api-key'] ? subscriptionCredential(request.headers) : null;
+    return credential ? runSubscription(deps, messages(request.body), request, reply, credential) : runInference(deps, messages(request.body), request, reply);
+  });
 
   const completions = call('/v1/completions', { kind: 'completions' }, 'chat-completions', 'openai');
   app.post('/v1/completions', { schema: { tags: ['inference'], summary: 'Legacy completions', security, body: completionBody } }, (request, reply) => runInference(deps, completions(request.body), request, reply));
@@ -50,6 +56,17 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
   app.get('/v1/models', { schema: { tags: ['inference'], summary: 'Models of the configured providers and aliases', security, response: { 200: modelListResponse } } }, async (request) =>
     listModels(deps.providers, deps.routing, typeof request.headers['anthropic-version'] === 'string'),
   );
+
+  app.post('/v1/extensions/vscode/optimize', { schema: { tags: ['inference'], summary: 'Optimize a request for the VS Code extension (fail-open; no provider call; zero-token spend row)', security, body: vscodeOptimizeBody, response: { 200: vscodeOptimizeResponse } } }, (request, reply) =>
+    runVscodeOptimize(deps, request, reply),
+  );
+
+  app.post('/v1/seat/vendor/chat/completions', { schema: { tags: ['inference'], summary: 'Subscription-seat chat lane: chat body, flat tools or a Responses-style envelope; missing model is gw-default', security } }, (request, reply) => {
+    const body = toSeatChatBody((request.body ?? {}) as Json);
+    return runInference(deps, { endpoint: '/v1/seat/vendor/chat/completions', operation: { kind: 'chat' }, clientFormat: 'chat-completions', body, rawBody: null, seat: true }, request, reply);
+  });
+
+  app.all('/v1/vendor/:plan/:seat/*', { schema: { tags: ['inference'], summary: 'Seat carrier lane: the seat token is forwarded so the vendor bills its plan', security } }, (request, reply) => runVendorLane(deps, request, reply));
 
   // spec 000 §1.16: anything else under /v1 is proxied upstream, never a 404 from the gateway.
   app.all('/v1/*', { schema: { tags: ['inference'], summary: 'Opaque passthrough to the selected provider (files, batches, audio, images, …)', security } }, (request, reply) => runPassthrough(deps, request, reply));

@@ -29,7 +29,15 @@ function wantsUsageChunk(body: Json): boolean {
  * Same family: the client's bytes go upstream unchanged unless the model id, the output ceiling (Messages lanes) or
  * the usage request of an OpenAI stream had to change, and then only those fields differ. Crossing: translated.
  */
-export function prepareUpstreamBody(input: { call: InferenceCall; selection: Selection; lane: Lane; rawBody: Buffer | null; modelFacts?: Readonly<Record<string, ModelFacts>> }): PreparedBody {
+export function prepareUpstreamBody(input: {
+  call: InferenceCall;
+  selection: Selection;
+  lane: Lane;
+  rawBody: Buffer | null;
+  modelFacts?: Readonly<Record<string, ModelFacts>>;
+  /** Subscription passthrough traffic is never clamped (spec 000 §1.15). */
+  clamp?: boolean;
+}): PreparedBody {
   const { call, selection, lane } = input;
   const original = call.body ?? {};
   const stream = original.stream === true;
@@ -45,7 +53,7 @@ export function prepareUpstreamBody(input: { call: InferenceCall; selection: Sel
   }
 
   let body: Json = original.model === selection.model ? original : { ...original, model: selection.model };
-  if (selection.provider.family === 'anthropic' && call.operation.kind === 'messages') body = clampMaxTokens(body, selection.model, input.modelFacts);
+  if (selection.provider.family === 'anthropic' && call.operation.kind === 'messages' && input.clamp !== false) body = clampMaxTokens(body, selection.model, input.modelFacts);
   let hideUsageChunk = false;
   // OpenAI streams report usage only when asked; ask, and keep the extra chunk from a client that did not.
   if (stream && selection.provider.family === 'openai' && (call.operation.kind === 'chat' || call.operation.kind === 'completions') && !includeUsage) {

@@ -5,13 +5,16 @@ import { AppError } from '@gw/platform';
 import type { UpstreamOperation } from '../providers/provider-types.js';
 import { conversationKey } from '../routing/conversation-key.js';
 import { executePlan } from '../routing/execute-plan.js';
-import { resolveRoute } from '../routing/resolve-route.js';
+import { firstTarget, resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
 import type { Lane } from '../translate/lane.js';
 import { TranslationError } from '../translate/translation-error.js';
 import type { TranslationContext } from '../translate/translator.js';
 import { maxRetryAfterSeconds } from '../upstream/header-policy.js';
 import type { UpstreamResponse } from '../upstream/upstream-client.js';
 import { abortOnClientClose, attemptTarget, type AttemptResult } from './attempt-target.js';
+import { optimizeCall } from './optimize-call.js';
+import { gatewaySessionIdOf } from '../optimizer/pre-call-hook.js';
+import { runPostCall, type PostCallInput } from '../optimizer/post-call.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { relayStream } from './relay-stream.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
@@ -29,6 +32,10 @@ export interface InferenceCall {
   /** Operations only an OpenAI-family provider serves (completions, embeddings). */
   requiresFamily?: 'openai';
   body: Record<string, unknown> | undefined;
+  /** The client's bytes for same-family forwarding; null when the route rewrote the body (seat lane envelopes). */
+  rawBody?: Buffer | null;
+  /** A subscription seat (spec 000 §4.1 seat lane), for metering and the optimizer lane. */
+  seat?: boolean;
 }
 
 // A retry waits at most this long server-side, whatever the provider asks.
@@ -57,15 +64,23 @@ function header(request: FastifyRequest, name: string): string | undefined {
  */
 export async function runInference(deps: InferenceDeps, call: InferenceCall, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: call.body?.stream === true, firstByteMs: null, attempts: 0 };
+  let sent = call;
   try {
     const model = call.body?.model;
     if (typeof model !== 'string' || model.length === 0) throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id or alias is required' });
     const route = resolveRoute({ headerProvider: header(request, 'x-gw-provider'), configHeader: header(request, 'x-gw-config'), model }, deps.providers, deps.routing);
     const identity = request.gw.identity;
     const sticky = conversationKey({ sessionHeader: header(request, 'x-gw-session-id'), metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' });
+    outcome.sessionId = gatewaySessionIdOf(sticky);
+    const firstProvider = deps.providers.get(firstTarget(route.plan).provider);
+    const optimized = await optimizeCall(deps, call, request, { model: route.model, family: firstProvider?.family ?? 'openai', subscription: false }, sticky);
+    sent = optimized.call;
+    outcome.optimization = optimized.optimization;
+    reply.header('x-gw-optimization', optimized.optimization.status);
+    if (optimized.optimization.cache.hit) return serveCacheHit(optimized.optimization.cache.hit, route, outcome, reply);
     const scope = {
       deps,
-      call,
+      call: sent,
       route,
       request,
       signal: abortOnClientClose(reply),
@@ -76,18 +91,28 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
     outcome.selection = result.selection;
     outcome.attempts = execution.attempts;
     reply.header('x-gw-provider', result.selection.provider.slug).header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`).header('x-gw-attempts', String(execution.attempts));
-    return await relay(deps, call, result, outcome, reply);
+    return await relay(deps, sent, result, outcome, reply, request);
   } catch (error) {
     outcome.errorCode = error instanceof AppError || error instanceof TranslationError ? error.code : 'internal_error';
     outcome.status = error instanceof AppError ? error.status : error instanceof TranslationError ? 400 : 500;
     if (error instanceof TranslationError) throw new AppError({ status: 400, code: error.code, message: error.message });
     throw error;
   } finally {
-    deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
+    deps.spend.record(buildSpendRecord({ request, call: sent, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
   }
 }
 
-async function relay(deps: InferenceDeps, call: InferenceCall, result: AttemptResult, outcome: CallOutcome, reply: FastifyReply): Promise<FastifyReply> {
+/** A semantic-cache hit is served directly: no provider call, no provider cost (spec 000 §1.6e). */
+function serveCacheHit(hit: Record<string, unknown>, route: ResolvedRoute, outcome: CallOutcome, reply: FastifyReply): FastifyReply {
+  outcome.status = 200;
+  outcome.stream = false;
+  outcome.attempts = 0;
+  reply.header('x-gw-cache', 'hit').header('x-gw-target', `cache/${route.model}`);
+  return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(hit));
+}
+
+/** Relay the final attempt's answer (or why there is none) to the client. */
+export async function relay(deps: InferenceDeps, call: InferenceCall, result: AttemptResult, outcome: CallOutcome, reply: FastifyReply, request: FastifyRequest): Promise<FastifyReply> {
   const slug = result.selection.provider.slug;
   if (result.kind === 'unreachable') {
     throw new AppError({ status: 502, code: 'upstream_unreachable', message: `Provider "${slug}" could not be reached. This is not a gateway failure.`, retryable: true, headers: { 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': slug } });
@@ -103,7 +128,7 @@ async function relay(deps: InferenceDeps, call: InferenceCall, result: AttemptRe
     if (outcome.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
       return await relayStreamed(deps, response, lane, call, prepared.context, prepared.hideUsageChunk, outcome, reply);
     }
-    return await relayJson(deps, response, lane, prepared.context, outcome, reply);
+    return await relayJson(deps, response, lane, prepared.context, outcome, reply, postCallInput(call, outcome, request));
   } finally {
     outcome.upstreamMs = deps.clock.now() - result.sentAt;
   }
@@ -117,7 +142,12 @@ async function relayError(response: UpstreamResponse, result: Extract<AttemptRes
   return reply.code(relayed.status).headers(relayed.headers).send(relayed.body);
 }
 
-async function relayJson(deps: InferenceDeps, response: UpstreamResponse, lane: Lane, context: TranslationContext, outcome: CallOutcome, reply: FastifyReply) {
+function postCallInput(call: InferenceCall, outcome: CallOutcome, request: FastifyRequest): Omit<PostCallInput, 'response'> {
+  const identity = request.gw.identity;
+  return { endpoint: call.endpoint, optimization: outcome.optimization, request: call.body, metadata: identity?.metadata ?? {}, user: identity?.user ?? null, team: identity?.team ?? null, sessionId: outcome.sessionId ?? null };
+}
+
+async function relayJson(deps: InferenceDeps, response: UpstreamResponse, lane: Lane, context: TranslationContext, outcome: CallOutcome, reply: FastifyReply, postCall: Omit<PostCallInput, 'response'>) {
   const raw = Buffer.from(await response.body.arrayBuffer());
   outcome.stream = false;
   let parsed: unknown;
@@ -131,9 +161,12 @@ async function relayJson(deps: InferenceDeps, response: UpstreamResponse, lane: 
     if (parsed === undefined) throw new AppError({ status: 502, code: 'invalid_upstream_response', message: 'The provider answered with a body that is not JSON.', headers: { 'x-gw-error-source': 'upstream' } });
     const translated = lane.translateResponse(parsed, context, { clock: deps.clock });
     outcome.usage = translated.usage;
-    return reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(translated.body));
+    const rewritten = await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: translated.body as Record<string, unknown> });
+    return reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(rewritten ?? translated.body));
   }
   outcome.usage = parsed === undefined ? undefined : lane.extractUsage(parsed);
+  const rewritten = typeof parsed === 'object' && parsed !== null && response.status < 300 ? await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: parsed as Record<string, unknown> }) : null;
+  if (rewritten) return reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(rewritten));
   return reply.code(response.status).header('content-type', String(response.headers['content-type'] ?? 'application/json')).send(raw);
 }
 

@@ -6,6 +6,7 @@ import type { Selection } from '../routing/resolve-route.js';
 import type { Usage } from '../translate/usage.js';
 import { reasoningEffortOf } from '../metering/reasoning-effort.js';
 import type { InferenceCall } from './run-inference.js';
+import { savingsUsd, type Optimization } from '../optimizer/pre-call-hook.js';
 
 /** What the handler learned about one call; turned into the spend record in `finally`, so no call goes unrecorded. */
 export interface CallOutcome {
@@ -18,6 +19,23 @@ export interface CallOutcome {
   stream: boolean;
   /** Upstream tries made (retries and fallbacks included). */
   attempts: number;
+  /** Who pays: the organization's key (default), the developer's own subscription, or overflow onto the org key. */
+  billingMode?: SpendRecord['billingMode'];
+  /** The pre-call hook's outcome; absent on routes the optimizer never sees. */
+  optimization?: Optimization;
+  /** The gateway session (sticky conversation) this call belongs to, for per-session quality measures. */
+  sessionId?: string | null;
+}
+
+function optimizationFields(optimization: Optimization | undefined, model: string | null, modelFacts: Readonly<Record<string, ModelFacts>> | undefined) {
+  if (!optimization) return { optimizationStatus: null, optimizationReason: null, optimizerLatencyMs: null, tokensSaved: 0, savingsUsd: 0 };
+  return {
+    optimizationStatus: optimization.status,
+    optimizationReason: optimization.reason,
+    optimizerLatencyMs: optimization.latencyMs,
+    tokensSaved: optimization.tokensSaved,
+    savingsUsd: model ? savingsUsd(optimization.tokensSaved, model, modelFacts) : 0,
+  };
 }
 
 const propertyHeader = /^x-gw-property-([A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/;
@@ -49,7 +67,8 @@ function usageFields(usage: Usage | undefined) {
   };
 }
 
-function identityFields(request: FastifyRequest) {
+function identityFields(request: FastifyRequest, outcome: CallOutcome) {
+  const optimization = outcome.optimization;
   const identity = request.gw.identity;
   const metadata = identity && Object.keys(identity.metadata).length > 0 ? identity.metadata : undefined;
   const properties = propertiesFrom(request.headers);
@@ -58,7 +77,8 @@ function identityFields(request: FastifyRequest) {
     team: identity?.team ?? null,
     keyId: identity?.keyId ?? null,
     keyType: identity?.keyType ?? null,
-    attribution: { ...(metadata ? { metadata } : {}), ...(properties ? { properties } : {}) },
+    // The holdout arm travels with the row so quality parity can compare arms (spec 001 §2.8); never content.
+    attribution: { ...(metadata ? { metadata } : {}), ...(properties ? { properties } : {}), ...(optimization?.cohort ? { optimizer: optimization.cohort } : {}), ...(outcome.sessionId ? { session: outcome.sessionId } : {}) },
   };
 }
 
@@ -80,15 +100,12 @@ export function buildSpendRecord(input: { request: FastifyRequest; call: Inferen
     ...usageFields(outcome.usage),
     latencyMs: Math.max(input.now - request.gw.startedAt, 0),
     upstreamLatencyMs: outcome.upstreamMs,
+    timeToFirstByteMs: outcome.stream ? outcome.firstByteMs : null,
     costUsd: outcome.usage && model ? costUsd(outcome.usage, lookupModel(model, input.modelFacts)) : 0,
-    savingsUsd: 0,
-    tokensSaved: 0,
-    billingMode: 'api-key',
-    ...identityFields(request),
+    billingMode: outcome.billingMode ?? 'api-key',
+    ...identityFields(request, outcome),
     stream: outcome.stream,
-    optimizationStatus: null,
-    optimizationReason: null,
-    optimizerLatencyMs: null,
+    ...optimizationFields(outcome.optimization, model, input.modelFacts),
     attempts: Math.max(outcome.attempts, 1),
     target: selection ? `${selection.provider.slug}:${selection.model}` : null,
     errorCode: success ? null : outcome.errorCode,

@@ -1,5 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '@gw/platform';
 import { z } from 'zod';
+import type { Identity } from '../chain/identity/identity.js';
+import type { Governance } from '../governance/governance.js';
+import { limitsFor, usageFor } from '../governance/self-service.js';
+import { meLimitsResponse, meUsageResponse } from './me.schema.js';
 
 const meResponse = z.object({
   user: z.string().nullable(),
@@ -18,11 +23,28 @@ const meResponse = z.object({
   metadata: z.record(z.string(), z.string()),
 });
 
-/** `GET /v1/me`: identity and key metadata, answered by the gateway (spec 000 §4.1); never the hash. */
-export async function meRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/v1/me', { schema: { tags: ['self-service'], summary: 'Caller identity and key metadata', security: [{ clientKey: [] }], response: { 200: meResponse } } }, async (request) => {
-    const identity = request.gw.identity;
-    if (!identity) throw new Error('identity stage did not run');
+export interface MeRouteOptions {
+  governance: Governance;
+  db: Db;
+}
+
+function identityOf(request: FastifyRequest): Identity {
+  const identity = request.gw.identity;
+  if (!identity) throw new Error('identity stage did not run');
+  return identity;
+}
+
+/** `GET /v1/me*`: identity, usage and limits, answered by the gateway with no provider (spec 000 §4.1); never the hash. */
+export async function meRoutes(app: FastifyInstance, options: MeRouteOptions): Promise<void> {
+  const security = [{ clientKey: [] }];
+  app.get('/v1/me/usage', { schema: { tags: ['self-service'], summary: 'Month-to-date tokens, cost and optimizer savings (UTC month)', security, response: { 200: meUsageResponse } } }, async (request) =>
+    usageFor(options.governance, options.db, identityOf(request), options.governance.deps.clock.now()),
+  );
+  app.get('/v1/me/limits', { schema: { tags: ['self-service'], summary: 'The caps and budgets that would answer 402 for this identity, and its rate limits', security, response: { 200: meLimitsResponse } } }, async (request) =>
+    limitsFor(options.governance, identityOf(request), options.governance.deps.clock.now()),
+  );
+  app.get('/v1/me', { schema: { tags: ['self-service'], summary: 'Caller identity and key metadata', security, response: { 200: meResponse } } }, async (request) => {
+    const identity = identityOf(request);
     const { key } = identity;
     return {
       user: identity.user,

@@ -20,6 +20,8 @@ export interface SpendRecord {
   reasoningTokens: number;
   latencyMs: number;
   upstreamLatencyMs: number | null;
+  /** Streams: time from the request to the first byte sent to the client (TTFT); not stored, feeds metrics only. */
+  timeToFirstByteMs?: number | null;
   costUsd: number;
   savingsUsd: number;
   tokensSaved: number;

@@ -1,14 +1,23 @@
 import type { Db, Logger } from '@gw/platform';
 import type { SpendRecord } from './spend-record.js';
+import type { SpendSpill } from './spend-spill.js';
 
-export interface SpendWriterOptions {
-  batchSize?: number;
-  flushIntervalMs?: number;
-  /** Records held while the store is unreachable; past it the oldest unsaved records are reported and dropped. */
-  maxBuffered?: number;
+export interface SpendWriterHooks {
   onDepth?: (depth: number) => void;
   onWriteFailure?: () => void;
+  onSpilled?: (count: number) => void;
+  onReplayed?: (count: number) => void;
+  /** Records lost: buffer full and no spill file (or the disk refused it). */
   onDropped?: (count: number) => void;
+}
+
+export interface SpendWriterOptions extends SpendWriterHooks {
+  batchSize?: number;
+  flushIntervalMs?: number;
+  /** Records held in memory while the store is unreachable; past it new records go to the spill file. */
+  maxBuffered?: number;
+  /** Overflow and shutdown spill (`GW_DATA_DIR/spend-spill`); without it a full buffer drops records. */
+  spill?: SpendSpill;
 }
 
 const columns = [
@@ -28,15 +37,22 @@ function rowValues(record: SpendRecord): unknown[] {
   ];
 }
 
+const maxBackoffMs = 10_000;
+
 /**
- * Writes spend records to `gw_spend` off the request path in batched multi-row inserts. A failed batch stays at the
- * head of the buffer and is retried with backoff, so a Postgres outage or restart loses nothing while the buffer
- * has room; ids make retries idempotent (`ON CONFLICT DO NOTHING`).
+ * Writes spend records to `gw_spend` off the request path in batched multi-row inserts (spec 000 §1.19). Nothing is
+ * lost across a Postgres outage or a restart:
+ *   - a failed batch stays at the head of the buffer and is retried with exponential backoff (250 ms … 10 s);
+ *   - the buffer is bounded (`maxBuffered`); past it, new records are appended to the spill file instead;
+ *   - on stop, whatever the store did not take within the drain timeout is spilled too;
+ *   - spilled records are replayed after the next successful write, and at start.
+ * Ids make every retry and replay idempotent (`ON CONFLICT DO NOTHING`).
  */
 export class SpendWriter {
   private buffer: SpendRecord[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
+  private replaying: Promise<void> | null = null;
   private backoffMs = 0;
   private stopped = false;
 
@@ -50,65 +66,128 @@ export class SpendWriter {
     return this.buffer.length;
   }
 
+  private get batchSize(): number {
+    return this.options.batchSize ?? 200;
+  }
+
+  /** Pick up records a previous process spilled and replay them in the background. */
+  start(): void {
+    this.options.spill?.scan();
+    if (this.options.spill?.hasPending) this.schedule(0);
+  }
+
   enqueue(record: SpendRecord): void {
-    this.buffer.push(record);
-    const max = this.options.maxBuffered ?? 100_000;
-    if (this.buffer.length > max) {
-      const dropped = this.buffer.splice(0, this.buffer.length - max);
-      this.options.onDropped?.(dropped.length);
-      this.logger.error({ dropped: dropped.length }, 'spend buffer full: oldest unsaved records dropped');
+    if (this.stopped || this.buffer.length >= (this.options.maxBuffered ?? 100_000)) {
+      this.overflow([record]);
+      return;
     }
+    this.buffer.push(record);
     this.options.onDepth?.(this.buffer.length);
-    if (this.buffer.length >= (this.options.batchSize ?? 200)) this.schedule(0);
-    else this.schedule(this.options.flushIntervalMs ?? 200);
+    this.schedule(this.buffer.length >= this.batchSize ? 0 : (this.options.flushIntervalMs ?? 200));
+  }
+
+  /** Policy when memory is full: the oldest records keep retrying in memory, newer ones go to disk. */
+  private overflow(records: SpendRecord[]): void {
+    if (this.options.spill?.append(records)) {
+      this.options.onSpilled?.(records.length);
+      return;
+    }
+    this.options.onDropped?.(records.length);
+    this.logger.error({ dropped: records.length }, 'spend buffer full and no spill file: records dropped');
   }
 
   private schedule(delayMs: number): void {
     if (this.stopped || this.timer || this.flushing) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.flushing = this.flushOnce().finally(() => {
-        this.flushing = null;
-        if (this.buffer.length > 0) this.schedule(this.backoffMs || (this.options.flushIntervalMs ?? 200));
+      void this.flushNow().then(() => {
+        if (this.hasWork) this.schedule(this.backoffMs || (this.options.flushIntervalMs ?? 200));
       });
     }, Math.max(delayMs, this.backoffMs));
     this.timer.unref();
   }
 
-  private async flushOnce(): Promise<void> {
-    const batch = this.buffer.slice(0, this.options.batchSize ?? 200);
-    if (batch.length === 0) return;
+  private get hasWork(): boolean {
+    return this.buffer.length > 0 || this.options.spill?.hasPending === true;
+  }
+
+  /** One flush at a time: the timer and `drain` share it, so a batch is never written and spliced twice. */
+  private flushNow(): Promise<void> {
+    this.flushing ??= this.flushOnce().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  private async insert(batch: readonly SpendRecord[]): Promise<void> {
     const placeholders = batch.map((_, row) => `(${columns.map((__, column) => `$${row * columns.length + column + 1}`).join(', ')})`).join(', ');
+    await this.db.query(`INSERT INTO gw_spend (${columns.join(', ')}) VALUES ${placeholders} ON CONFLICT (id) DO NOTHING`, batch.flatMap(rowValues));
+  }
+
+  private async flushOnce(): Promise<void> {
+    const batch = this.buffer.slice(0, this.batchSize);
     try {
-      await this.db.query(`INSERT INTO gw_spend (${columns.join(', ')}) VALUES ${placeholders} ON CONFLICT (id) DO NOTHING`, batch.flatMap(rowValues));
-      this.buffer.splice(0, batch.length);
+      if (batch.length > 0) {
+        await this.insert(batch);
+        this.buffer.splice(0, batch.length);
+        this.options.onDepth?.(this.buffer.length);
+      }
+      if (this.options.spill?.hasPending) await this.replaySpill();
       this.backoffMs = 0;
-      this.options.onDepth?.(this.buffer.length);
     } catch (error) {
       this.options.onWriteFailure?.();
-      this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 250), 10_000);
+      this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 250), maxBackoffMs);
       this.logger.warn({ err: error, buffered: this.buffer.length, retryInMs: this.backoffMs }, 'spend write failed; will retry');
     }
   }
 
-  /** Write everything buffered (shutdown, tests). Gives up after `timeoutMs` and reports what stayed unsaved. */
+  private replaySpill(): Promise<void> {
+    const spill = this.options.spill;
+    if (!spill) return Promise.resolve();
+    this.replaying ??= spill
+      .replay((batch) => this.insert(batch), this.batchSize)
+      .then((count) => {
+        if (count > 0) {
+          this.options.onReplayed?.(count);
+          this.logger.info({ replayed: count }, 'spilled spend records replayed into the store');
+        }
+      })
+      .finally(() => {
+        this.replaying = null;
+      });
+    return this.replaying;
+  }
+
+  /** Write everything buffered and spilled (shutdown, tests). Gives up after `timeoutMs`; returns what stayed in memory. */
   async drain(timeoutMs = 10_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    while (this.buffer.length > 0 && Date.now() < deadline) {
-      if (this.flushing) await this.flushing;
-      else await this.flushOnce();
-      if (this.buffer.length > 0 && this.backoffMs > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(this.backoffMs, Math.max(deadline - Date.now(), 0))));
+    while (this.hasWork && Date.now() < deadline) {
+      await this.flushNow();
+      const waitMs = Math.min(this.backoffMs, Math.max(deadline - Date.now(), 0));
+      if (this.hasWork && waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
+    if (this.hasWork) this.schedule(this.backoffMs);
     return this.buffer.length;
   }
 
-  async stop(): Promise<void> {
-    const unsaved = await this.drain();
+  /** Drain, then put anything the store did not take into the spill file so a restart replays it. */
+  async stop(timeoutMs?: number): Promise<void> {
+    const unsaved = await this.drain(timeoutMs);
     this.stopped = true;
-    if (unsaved > 0) this.logger.error({ unsaved }, 'spend records unsaved at shutdown');
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (unsaved === 0) {
+      this.options.spill?.close();
+      return;
+    }
+    const left = this.buffer.splice(0);
+    this.options.onDepth?.(0);
+    this.overflow(left);
+    this.options.spill?.close();
+    this.logger.error({ unsaved, spilled: this.options.spill !== undefined }, 'spend store unavailable at shutdown; records spilled for replay at next start');
   }
 }

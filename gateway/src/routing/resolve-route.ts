@@ -40,7 +40,12 @@ function stripPrefix(model: string, slug: string): string {
 export function resolveRoute(input: RouteInput, providers: ProviderStore, routing: RoutingStore): ResolvedRoute {
   const documents = routing.documents;
   const alias = documents.aliases[input.model];
-  const model = alias?.model ?? input.model;
+  let model = alias?.model ?? input.model;
+  // `gw-default` (the seat lane's stand-in for a missing model) is the configured default model unless aliased.
+  if (!alias && model === 'gw-default') {
+    if (!documents.default.defaultModel) throw new AppError({ status: 400, code: 'no_default_model', message: 'The request names no model and no default model is configured (PUT /admin/v1/routing {defaultModel}).' });
+    model = documents.default.defaultModel;
+  }
   const checked = (route: ResolvedRoute) => {
     for (const slug of providersOf(route.plan)) if (!providers.get(slug)) throw unknownProvider(slug);
     return route;

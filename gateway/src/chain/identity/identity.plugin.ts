@@ -1,27 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import type { KeyStore } from '../../keys/key.store.js';
+import type { AuthRejectionInput } from '../../audit/audit.store.js';
 import { KeyFailure } from '../../errors.js';
 import type { AuthFailureGuard } from '../edge/auth-failure-guard.js';
 import { extractClientKey } from './extract-key.js';
-import { parseMetadataHeader, resolveIdentity } from './identity.js';
+import { networkTrustedIdentity, parseMetadataHeader, resolveIdentity, type Identity } from './identity.js';
 
 export interface IdentityStageDeps {
   keys: KeyStore;
   authFailureGuard: AuthFailureGuard;
+  /** Runtime identity mode (spec 000 §4.6): `network-trusted` lifts the key requirement on isolated networks. */
+  identityMode: () => 'enrolled' | 'network-trusted';
+  multiTenant: boolean;
+  /** Reason-coded rejections feed `/admin/auth-events`; best-effort, never on the response path. */
+  recordRejection: (rejection: AuthRejectionInput) => Promise<void>;
 }
 
 /** Stage 2 of the chain: bind the caller from its key (spec 000 §1.6b). */
 export function registerIdentityStage(app: FastifyInstance, deps: IdentityStageDeps): void {
   app.addHook('onRequest', async (request) => {
+    const rawKey = extractClientKey(request.headers);
     try {
-      const identity = await resolveIdentity(deps.keys, extractClientKey(request.headers));
+      // A presented key is always verified; only a keyless request may pass in network-trusted single-tenant mode.
+      const identity: Identity = !rawKey && !deps.multiTenant && deps.identityMode() === 'network-trusted' ? networkTrustedIdentity() : await resolveIdentity(deps.keys, rawKey);
       const metadata = request.headers['x-gw-metadata'];
       identity.metadata = parseMetadataHeader(Array.isArray(metadata) ? metadata[0] : metadata);
       request.gw.identity = identity;
     } catch (error) {
-      if (error instanceof KeyFailure && error.failure !== 'key_store_unavailable') {
-        const throttled = await deps.authFailureGuard.recordFailure(request.ip);
-        if (throttled) throw throttled;
+      if (error instanceof KeyFailure) {
+        deps.recordRejection({ code: error.code, status: error.status, endpoint: request.url.split('?')[0] ?? null, hint: error.hint, requestId: request.traceId }).catch(() => undefined);
+        if (error.failure !== 'key_store_unavailable') {
+          const throttled = await deps.authFailureGuard.recordFailure(request.ip);
+          if (throttled) throw throttled;
+        }
       }
       throw error;
     }

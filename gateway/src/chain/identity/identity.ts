@@ -34,6 +34,28 @@ export async function resolveIdentity(keys: KeyStore, rawKey: string | null): Pr
   return { keyId: record.id, keyType: record.type, user: record.user, team: record.team, name: record.name, key: record, metadata: {} };
 }
 
+/** The caller of a keyless request on an isolated network (identity mode `network-trusted`). */
+export function networkTrustedIdentity(): Identity {
+  const key: KeyRecord = {
+    id: 'network-trusted',
+    type: 'client',
+    source: 'network-trusted',
+    keyPrefix: '',
+    user: null,
+    team: 'network-trusted',
+    name: null,
+    label: null,
+    monthlyBudgetUsd: null,
+    status: 'active',
+    createdAt: new Date(0).toISOString(),
+    createdBy: 'settings',
+    expiresAt: null,
+    revokedAt: null,
+    rotatedAt: null,
+  };
+  return { keyId: key.id, keyType: 'client', user: null, team: key.team, name: null, key, metadata: {} };
+}
+
 // Attribution keys a caller may add; `user` and `team` (and aliases) are reserved to the key.
 const reservedMetadata = new Set(['user', 'team', 'userid', 'user_id', 'teamid', 'team_id']);
 const maxMetadataEntries = 32;

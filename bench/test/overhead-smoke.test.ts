@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { OverheadReport } from '../src/index.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const main = `${repoRoot}bench/dist/main.js`;
+const PHASES = ['closed-json', 'closed-sse', 'open-json', 'open-sse', 'serial-json', 'serial-sse'];
+
+function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [main, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// The harness runs real processes from the built output (`npm test` builds first). No timing is asserted: only that
+// every target answered every phase and the report has the shape machines read.
+describe('npm run bench -- overhead --tiny', () => {
+  it('measures the simulator, the bare proxy and the gateway and prints a table, ratios and a JSON last line', async () => {
+    expect(existsSync(main), `${main} is missing: run npm run build`).toBe(true);
+    const { code, stdout, stderr } = await runBench(['overhead', '--tiny']);
+    expect(code, stderr).toBe(0);
+
+    const lines = stdout.trimEnd().split('\n');
+    const report = JSON.parse(lines.at(-1) ?? '') as OverheadReport;
+    expect(report.benchmark).toBe('gateway-overhead');
+    expect(report.targets).toEqual(['simulator', 'bare-proxy', 'gateway']);
+    expect(report.options).toMatchObject({ rounds: 1, maxRequests: 200, portkey: false, pglite: false });
+    for (const target of report.targets) {
+      const results = report.results[target];
+      expect(Object.keys(results ?? {}).sort()).toEqual([...PHASES].sort());
+      for (const phase of PHASES) {
+        const summary = results?.[phase as keyof typeof results];
+        expect(summary?.requests, `${target} ${phase}`).toBeGreaterThan(0);
+        expect(summary?.errors, `${target} ${phase}: ${summary?.firstError}`).toBe(0);
+        expect(summary?.p50Ms).toBeGreaterThan(0);
+        expect(summary?.p99Ms).toBeGreaterThanOrEqual(summary?.p50Ms ?? 0);
+        expect(summary?.ttfbP50Ms).toBeGreaterThan(0);
+        expect(summary?.cpuMicrosPerRequest).toBeGreaterThanOrEqual(0);
+        expect(summary?.rssMiB).toBeGreaterThan(0);
+      }
+      expect(results?.['closed-json'].throughputRps).toBeGreaterThan(0);
+    }
+
+    const comparison = report.comparisons.gateway;
+    expect(comparison?.vsPortkey).toBeNull();
+    expect(Number.isFinite(comparison?.vsBareProxy.throughputRatio.json)).toBe(true);
+    expect(Number.isFinite(comparison?.vsBareProxy.cpuPerRequestRatio.sse)).toBe(true);
+    expect(Number.isFinite(comparison?.vsBareProxy.p50DifferenceMsAtRate.json)).toBe(true);
+    expect(Number.isFinite(comparison?.vsBareProxy.ttfbDifferenceMs)).toBe(true);
+    expect(typeof comparison?.targets.throughputAtLeastHalfOfBareProxy).toBe('boolean');
+    expect(comparison?.targets.throughputAtLeastFiveTimesPortkey).toBeNull();
+
+    expect(stdout).toContain('Saturation: closed loop, 50 connections');
+    expect(stdout).toContain('Fixed offered load: 200 req/s');
+    expect(stdout).toMatch(/gateway \(Postgres\) \/ bare proxy: throughput JSON [\d.]+×/);
+  }, 60_000);
+});

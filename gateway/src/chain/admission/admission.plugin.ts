@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock, Coord } from '@gw/platform';
+import type { Governance } from '../../governance/governance.js';
+import type { SpendRecorder } from '../../metering/spend-recorder.js';
+import type { Denial } from './admission-input.js';
+import { admissionApplies, endpointOf } from './applies.js';
+import { firstDenial } from './checks.js';
+import { denialError } from './denial-error.js';
+import { loadAdmission, releaseHeld, slotLeaseMs, type HeldResources } from './load-admission.js';
+import { rejectionRecord } from './rejection-record.js';
+
+export interface AdmissionStageDeps {
+  coord: Coord;
+  clock: Clock;
+  governance: Governance;
+  spend: SpendRecorder;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Stage 3 of the chain (spec 000 §1.6c): rate limit, concurrency limit, per-user caps and service-key budgets, before
+ * any model call. It runs at `preValidation`: after identity and body parsing (strict estimates and the rejection row
+ * read the body) and before schema validation, as the chain orders them.
+ */
+export function registerAdmissionStage(app: FastifyInstance, deps: AdmissionStageDeps): void {
+  app.addHook('preValidation', async (request, reply) => {
+    const identity = request.gw.identity;
+    if (!identity || !admissionApplies(request)) return;
+    const { input, held } = await loadAdmission(deps, identity, isRecord(request.body) ? request.body : undefined);
+    const denial = firstDenial(input);
+    if (denial) {
+      await releaseHeld(held);
+      reject(deps, request, denial);
+      throw denialError(denial);
+    }
+    hold(deps.governance, request, reply, held);
+  });
+}
+
+/**
+ * Keep the slot and reservations until the response ends, however it ends: `close` fires when the client goes away
+ * too, so a disconnect never leaks a slot; the lease (renewed while the request lives) is the backstop for a crash.
+ */
+function hold(governance: Governance, request: FastifyRequest, reply: FastifyReply, held: HeldResources): void {
+  if (!held.slot && held.reservations.length === 0) return;
+  governance.hold(request.traceId, held.reservations);
+  const slot = held.slot;
+  const renewal = slot ? setInterval(() => void slot.renew(slotLeaseMs).catch(() => undefined), slotLeaseMs / 3) : null;
+  renewal?.unref();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    if (renewal) clearInterval(renewal);
+    void slot?.release().catch(() => undefined);
+    governance.releaseLater(request.traceId);
+  };
+  reply.raw.once('finish', end);
+  reply.raw.once('close', end);
+}
+
+/** Every rejection is recorded (content-free spend row, metrics through it); cap rejections feed auth events. */
+function reject(deps: AdmissionStageDeps, request: FastifyRequest, denial: Denial): void {
+  deps.spend.record(rejectionRecord({ request, denial, now: deps.clock.now(), id: randomUUID() }));
+  if (denial.status !== 402) return;
+  const identity = request.gw.identity;
+  const subject = identity?.user ?? identity?.keyId ?? 'anonymous';
+  // One auth event per subject and code per minute: a client retrying in a loop must not flood the audit trail.
+  const claim = `gov:auth-event:${encodeURIComponent(subject)}:${denial.code}`;
+  void deps.coord
+    .setIfAbsent(claim, '1', 60_000)
+    .then((first) =>
+      first
+        ? deps.governance.deps.authEvents.recordAuthRejection({ code: denial.code, user: identity?.user ?? null, keyId: identity?.keyId ?? null, endpoint: endpointOf(request), status: denial.status, hint: denial.hint, requestId: request.traceId })
+        : undefined,
+    )
+    .catch((error: unknown) => request.log.warn({ err: error, code: denial.code }, 'auth event not recorded'));
+}

@@ -1,0 +1,17 @@
+import type { AdmissionCheck, AdmissionInput, Denial } from './admission-input.js';
+import { concurrencyLimitCheck } from './concurrency-limit.check.js';
+import { rateLimitCheck } from './rate-limit.check.js';
+import { serviceKeyBudgetCheck } from './service-key-budget.check.js';
+import { userBudgetCheck } from './user-budget.check.js';
+import { userTokenCapCheck } from './user-token-cap.check.js';
+
+/** spec 000 §1.6c order: rate limit, concurrency limit, (guardrail hooks), per-user caps, then service-key budgets. */
+export const admissionChecks: readonly AdmissionCheck[] = [rateLimitCheck, concurrencyLimitCheck, userTokenCapCheck, userBudgetCheck, serviceKeyBudgetCheck];
+
+export function firstDenial(input: AdmissionInput, checks: readonly AdmissionCheck[] = admissionChecks): Denial | null {
+  for (const check of checks) {
+    const denial = check(input);
+    if (denial) return denial;
+  }
+  return null;
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { budgetInput, unlimited } from './admission-fixtures.js';
+import { serviceKeyBudgetCheck } from './service-key-budget.check.js';
+
+describe('serviceKeyBudgetCheck (spec 000 §2, §3 service key)', () => {
+  it.each([
+    ['not a service key with a budget', unlimited, false],
+    ['under the budget', budgetInput({ costMicros: { spent: 9_999_999, reserved: 0 } }), false],
+    ['at the budget', budgetInput({ costMicros: { spent: 10_000_000, reserved: 0 } }), true],
+    ['counter outage: fails open', budgetInput({ costMicros: { spent: null, reserved: 0 } }), false],
+    ['strict: reservations that fit', budgetInput({ strict: true, costMicros: { spent: 9_000_000, reserved: 1_000_000 } }), false],
+    ['strict: reservations past the budget', budgetInput({ strict: true, costMicros: { spent: 9_000_000, reserved: 1_000_001 } }), true],
+  ] as const)('%s', (_name, input, denied) => {
+    expect(serviceKeyBudgetCheck(input)?.code ?? null).toBe(denied ? 'service_key_budget_exceeded' : null);
+  });
+
+  it('tells an admin to raise the budget or wait for the next UTC month (spec 000 §7)', () => {
+    const denial = serviceKeyBudgetCheck(budgetInput({ costMicros: { spent: 12_000_000, reserved: 0 } }));
+    expect(denial).toMatchObject({ status: 402 });
+    expect(denial?.message).toContain('Service key "nightly-batch"');
+    expect(denial?.message).toContain('raise');
+    expect(denial?.message).toContain('next UTC month (2026-12-01T00:00:00Z)');
+  });
+});

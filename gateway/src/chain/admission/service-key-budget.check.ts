@@ -1,0 +1,19 @@
+import { formatUsd, fromMicros, toMicros } from '../../governance/money.js';
+import { exceeds, utcInstant, type AdmissionCheck } from './admission-input.js';
+
+/**
+ * spec 000 §2, §3 service key: month-to-date successful cost at or over `monthlyBudgetUsd` → 402
+ * `service_key_budget_exceeded` until the next UTC month; the message tells an admin what to do (§7).
+ */
+export const serviceKeyBudgetCheck: AdmissionCheck = ({ serviceKeyBudget: budget }) => {
+  if (!budget || !exceeds(budget.costMicros, toMicros(budget.monthlyBudgetUsd), budget.strict)) return null;
+  const spent = formatUsd(fromMicros(budget.costMicros.spent ?? 0));
+  return {
+    status: 402,
+    code: 'service_key_budget_exceeded',
+    message:
+      `Service key "${budget.name}" has reached its monthly budget: ${spent} of ${formatUsd(budget.monthlyBudgetUsd)} spent this UTC month. ` +
+      `An administrator can raise the key's monthlyBudgetUsd, or wait for the next UTC month (${utcInstant(budget.resetsAt)}).`,
+    hint: `Raise monthlyBudgetUsd of service key ${budget.keyId} (PATCH /admin/v1/keys/${budget.keyId}) or wait until ${utcInstant(budget.resetsAt)}.`,
+  };
+};

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { registerClientKeyIdentity, type ClientKeyIdentityDeps } from './client-key-identity.js';
+import { connectErrors, installConnectErrorHandler } from './connect-errors.js';
+import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
+
+export interface ConnectPluginOptions {
+  chain: ClientKeyIdentityDeps;
+  retrieval: ConnectRetrievalOptions;
+}
+
+// Connect bodies are small control messages.
+const connectBodyLimitBytes = 256 * 1024;
+
+/**
+ * The connect surface (`/connect/*`, spec 000 §4.3): client-key authenticated through the chain's identity stage, no
+ * admin capability, one error envelope. Register further connect routes inside this plugin.
+ */
+export async function connectPlugin(app: FastifyInstance, options: ConnectPluginOptions): Promise<void> {
+  installConnectErrorHandler(app);
+  registerClientKeyIdentity(app, options.chain);
+  // "Authenticated empty POST" (the heartbeat) may still say `content-type: application/json`: an empty body is no body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: connectBodyLimitBytes }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      done(connectErrors.invalidJson(), undefined);
+    }
+  });
+  await app.register(connectRetrievalRoutes, options.retrieval);
+}

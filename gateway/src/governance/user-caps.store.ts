@@ -1,0 +1,229 @@
+import type { Clock, Coord, Db, Keyring, Logger, Queryable } from '@gw/platform';
+import { gatewayErrors } from '../errors.js';
+import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
+import { sameRevision } from './limits.store.js';
+import type { CapReset } from './period.js';
+import type { CapEntryInput, CapPatch, CapsPut } from './user-caps.schema.js';
+
+/** A stored cap entry (spec 000 §2); the webhook URL stays sealed until an alert is sent. */
+export interface UserCap {
+  user: string;
+  monthlyTokens: number | null;
+  maxUsd: number | null;
+  softUsd: number | null;
+  reset: CapReset;
+  strict: boolean;
+  alertThresholds: number[] | null;
+  webhookSealed: string | null;
+  revision: number;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+/** The whole map as every replica caches it. */
+export interface CapsState {
+  caps: ReadonlyMap<string, UserCap>;
+  revision: number;
+  updatedAt: string | null;
+  alerts: { thresholdsPercent: number[] | null; webhookSealed: string | null };
+}
+
+interface CapRow {
+  user_id: string;
+  monthly_tokens: string | number | null;
+  max_usd: string | number | null;
+  soft_usd: string | number | null;
+  reset: CapReset;
+  strict: boolean;
+  alert_thresholds: number[] | null;
+  alert_webhook_sealed: string | null;
+  revision: number;
+  updated_by: string;
+  updated_at: Date | string;
+}
+
+interface DocumentRow {
+  document: { thresholdsPercent?: number[] | null } | null;
+  secret_sealed: string | null;
+  revision: number;
+  updated_at: Date | string;
+}
+
+const documentName = 'user-caps';
+const capColumns = 'user_id, monthly_tokens, max_usd, soft_usd, reset, strict, alert_thresholds, alert_webhook_sealed, revision, updated_by, updated_at';
+const numberOrNull = (value: string | number | null): number | null => (value === null ? null : Number(value));
+const emptyState: CapsState = { caps: new Map(), revision: 0, updatedAt: null, alerts: { thresholdsPercent: null, webhookSealed: null } };
+
+function toCap(row: CapRow): UserCap {
+  return {
+    user: row.user_id,
+    monthlyTokens: numberOrNull(row.monthly_tokens),
+    maxUsd: numberOrNull(row.max_usd),
+    softUsd: numberOrNull(row.soft_usd),
+    reset: row.reset,
+    strict: row.strict,
+    alertThresholds: row.alert_thresholds,
+    webhookSealed: row.alert_webhook_sealed,
+    revision: Number(row.revision),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    updatedBy: row.updated_by,
+  };
+}
+
+/** spec 000 §2 `expectedRevision` is "any": a number or its string form matches; anything else is stale. */
+function assertRevision(expected: unknown, current: number): void {
+  if (expected === undefined) return;
+  if (!sameRevision(expected, current)) throw gatewayErrors.conflict(`expectedRevision is stale: the current revision is ${current}. Re-read and retry.`);
+}
+
+function assertSoftUnderMax(user: string, cap: Pick<UserCap, 'softUsd' | 'maxUsd'>): void {
+  if (cap.softUsd !== null && cap.maxUsd !== null && cap.softUsd > cap.maxUsd) throw gatewayErrors.invalidRequest(`body: softUsd of ${user} must not exceed maxUsd`);
+}
+
+/** True when an entry limits nothing and alerts nobody: it is removed rather than stored. */
+const isEmpty = (cap: UserCap) => cap.monthlyTokens === null && cap.maxUsd === null && cap.softUsd === null && cap.alertThresholds === null && cap.webhookSealed === null;
+
+/**
+ * Per-user caps (spec 000 §2, §4.5). The request path reads the replica's cached map (`get`); writes run in one
+ * transaction under the map row's lock, bump revisions, and invalidate every replica through Coord.
+ */
+export class UserCapStore {
+  private readonly snapshot: ReplicatedSnapshot<CapsState>;
+
+  constructor(
+    private readonly db: Db,
+    coord: Coord,
+    private readonly clock: Clock,
+    logger: Logger,
+    private readonly keyring: Keyring,
+  ) {
+    this.snapshot = new ReplicatedSnapshot({ channel: 'user-caps', initial: emptyState, load: () => this.read(), coord, clock, logger, refreshIntervalMs: 15_000 });
+  }
+
+  start(): Promise<void> {
+    return this.snapshot.start();
+  }
+
+  stop(): Promise<void> {
+    return this.snapshot.stop();
+  }
+
+  /** The cached entry of one user: the hot path never waits for the store. */
+  get(user: string): UserCap | undefined {
+    return this.snapshot.current.caps.get(user);
+  }
+
+  state(): CapsState {
+    return this.snapshot.current;
+  }
+
+  async read(db: Queryable = this.db): Promise<CapsState> {
+    const [caps, documents] = await Promise.all([
+      db.query<CapRow>(`SELECT ${capColumns} FROM gw_user_caps ORDER BY user_id`),
+      db.query<DocumentRow>('SELECT document, secret_sealed, revision, updated_at FROM gw_governance_documents WHERE name = $1', [documentName]),
+    ]);
+    const document = documents.rows[0];
+    return {
+      caps: new Map(caps.rows.map((row) => [row.user_id, toCap(row)])),
+      revision: document ? Number(document.revision) : 0,
+      updatedAt: document ? new Date(document.updated_at).toISOString() : null,
+      alerts: { thresholdsPercent: document?.document?.thresholdsPercent ?? null, webhookSealed: document?.secret_sealed ?? null },
+    };
+  }
+
+  /** The webhook URL for an alert, unsealed only at send time. */
+  unsealWebhook(sealed: string, user: string | null): string {
+    return this.keyring.decryptString(sealed, webhookContext(user));
+  }
+
+  /** `PUT`: replace the whole map (users absent lose their entry); returns the new state. */
+  async replace(body: CapsPut, actor: string): Promise<CapsState> {
+    await this.db.transaction(async (tx) => {
+      const current = await this.lockMap(tx);
+      assertRevision(body.expectedRevision, current.revision);
+      const stored = await this.read(tx);
+      await tx.query('DELETE FROM gw_user_caps');
+      for (const [user, entry] of Object.entries(body.caps)) {
+        const cap = this.merge(user, blankCap(user), { monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alerts: null, ...entry }, stored.caps.get(user)?.webhookSealed ?? null);
+        assertSoftUnderMax(user, cap);
+        if (!isEmpty(cap)) await this.upsert(tx, { ...cap, revision: (stored.caps.get(user)?.revision ?? 0) + 1 }, actor);
+      }
+      const alerts = body.alerts === undefined ? current.alerts : body.alerts === null ? { thresholdsPercent: null, webhookSealed: null } : {
+        thresholdsPercent: body.alerts.thresholdsPercent ?? current.alerts.thresholdsPercent,
+        webhookSealed: body.alerts.webhookUrl ? this.keyring.encrypt(body.alerts.webhookUrl, webhookContext(null)) : current.alerts.webhookSealed,
+      };
+      await this.bumpMap(tx, alerts, actor);
+    });
+    await this.snapshot.changed();
+    return this.snapshot.current;
+  }
+
+  /** `PATCH`: merge one entry; returns it, or null when the patch cleared everything (the entry is removed). */
+  async patch(user: string, patch: CapPatch, actor: string): Promise<UserCap | null> {
+    const result = await this.db.transaction(async (tx) => {
+      const map = await this.lockMap(tx);
+      const { rows } = await tx.query<CapRow>(`SELECT ${capColumns} FROM gw_user_caps WHERE user_id = $1`, [user]);
+      const existing = rows[0] ? toCap(rows[0]) : undefined;
+      assertRevision(patch.expectedRevision, existing?.revision ?? 0);
+      const { expectedRevision: _ignored, ...fields } = patch;
+      const merged = this.merge(user, existing ?? blankCap(user), fields, existing?.webhookSealed ?? null);
+      assertSoftUnderMax(user, merged);
+      const next = { ...merged, revision: (existing?.revision ?? 0) + 1 };
+      if (isEmpty(next)) await tx.query('DELETE FROM gw_user_caps WHERE user_id = $1', [user]);
+      else await this.upsert(tx, next, actor);
+      await this.bumpMap(tx, map.alerts, actor);
+      return isEmpty(next) ? null : { ...next, updatedAt: new Date(this.clock.now()).toISOString(), updatedBy: actor };
+    });
+    await this.snapshot.changed();
+    return result;
+  }
+
+  private merge(user: string, base: UserCap, fields: CapEntryInput, keptWebhook: string | null): UserCap {
+    const cap: UserCap = { ...base };
+    if (fields.monthlyTokens !== undefined) cap.monthlyTokens = fields.monthlyTokens;
+    if (fields.maxUsd !== undefined) cap.maxUsd = fields.maxUsd;
+    if (fields.softUsd !== undefined) cap.softUsd = fields.softUsd;
+    if (fields.reset !== undefined) cap.reset = fields.reset;
+    if (fields.strict !== undefined) cap.strict = fields.strict;
+    if (fields.alerts === null) {
+      cap.alertThresholds = null;
+      cap.webhookSealed = null;
+    } else if (fields.alerts !== undefined) {
+      cap.alertThresholds = fields.alerts.thresholdsPercent ?? cap.alertThresholds;
+      cap.webhookSealed = fields.alerts.webhookUrl ? this.keyring.encrypt(fields.alerts.webhookUrl, webhookContext(user)) : keptWebhook;
+    }
+    return cap;
+  }
+
+  private async lockMap(tx: Queryable): Promise<{ revision: number; alerts: CapsState['alerts'] }> {
+    const { rows } = await tx.query<DocumentRow>('SELECT document, secret_sealed, revision, updated_at FROM gw_governance_documents WHERE name = $1 FOR UPDATE', [documentName]);
+    const row = rows[0];
+    return { revision: row ? Number(row.revision) : 0, alerts: { thresholdsPercent: row?.document?.thresholdsPercent ?? null, webhookSealed: row?.secret_sealed ?? null } };
+  }
+
+  private async bumpMap(tx: Queryable, alerts: CapsState['alerts'], actor: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO gw_governance_documents (name, document, secret_sealed, revision, updated_by, updated_at) VALUES ($1, $2::jsonb, $3, 1, $4, $5)
+       ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document, secret_sealed = EXCLUDED.secret_sealed, revision = gw_governance_documents.revision + 1,
+         updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
+      [documentName, JSON.stringify({ thresholdsPercent: alerts.thresholdsPercent }), alerts.webhookSealed, actor, new Date(this.clock.now())],
+    );
+  }
+
+  private async upsert(tx: Queryable, cap: UserCap, actor: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO gw_user_caps (${capColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (user_id) DO UPDATE SET monthly_tokens = EXCLUDED.monthly_tokens, max_usd = EXCLUDED.max_usd, soft_usd = EXCLUDED.soft_usd,
+         reset = EXCLUDED.reset, strict = EXCLUDED.strict, alert_thresholds = EXCLUDED.alert_thresholds, alert_webhook_sealed = EXCLUDED.alert_webhook_sealed,
+         revision = EXCLUDED.revision, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
+      [cap.user, cap.monthlyTokens, cap.maxUsd, cap.softUsd, cap.reset, cap.strict, cap.alertThresholds, cap.webhookSealed, cap.revision, actor, new Date(this.clock.now())],
+    );
+  }
+}
+
+function blankCap(user: string): UserCap {
+  return { user, monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alertThresholds: null, webhookSealed: null, revision: 0, updatedAt: '', updatedBy: '' };
+}
+
+// Associated data binds a sealed URL to its owner, so a row copied to another user does not unseal.
+const webhookContext = (user: string | null) => `cap-alert-webhook:${user ?? '*'}`;

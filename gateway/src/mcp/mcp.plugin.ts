@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '@gw/platform';
+import { registerClientKeyIdentity, type ClientKeyIdentityDeps } from '../connect/client-key-identity.js';
+import type { Identity } from '../chain/identity/identity.js';
+import type { RetrievalLeaseStore } from '../retrieval/lease.store.js';
+import type { RetrievalService } from '../retrieval/retrieval-service.js';
+import { errorResponse, jsonRpcErrorCodes, parseMessage, resultResponse, type IncomingMessage } from './json-rpc.js';
+import { dispatchRequest } from './mcp-dispatch.js';
+import { installMcpErrorHandler } from './mcp-error-handler.js';
+import { isSupportedProtocolVersion, supportedProtocolVersions } from './mcp-protocol.js';
+import { checkOrigin, checkPostHeaders, headerValue, type TransportRejection } from './mcp-transport.js';
+
+export interface McpPluginOptions {
+  chain: ClientKeyIdentityDeps;
+  retrieval: RetrievalService;
+  lease: RetrievalLeaseStore;
+  logger: Logger;
+}
+
+// MCP client messages are small JSON-RPC envelopes; a megabyte is generous.
+const mcpBodyLimitBytes = 1024 * 1024;
+
+const security = [{ clientKey: [] }];
+
+/**
+ * `/mcp`, the remote retrieval tool server (spec 000 §1.17, §4.2, §6.3, §7): streamable HTTP without sessions. One
+ * JSON-RPC message per POST, answered with `application/json`; notifications and responses 202 with no body; no
+ * `Mcp-Session-Id`, ever; every POST authenticates with the client key through the chain's identity stage.
+ */
+export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions): Promise<void> {
+  // Outside the identity stage on purpose: the SDK client opens its optional GET stream after the 202 to
+  // `notifications/initialized` and accepts exactly 405 as "no stream" (spec 000 §6.3), whatever its credentials.
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: '/mcp',
+    schema: { tags: ['retrieval'], summary: 'No server-initiated stream and no sessions: always 405', description: 'POST JSON-RPC messages to /mcp instead.' },
+    handler: async (_request, reply) =>
+      reply
+        .code(405)
+        .header('allow', 'POST')
+        .send(errorResponse(null, { code: jsonRpcErrorCodes.serverError, message: 'Method Not Allowed: this server has no event stream and no sessions; POST one JSON-RPC message per request' })),
+  });
+
+  await app.register(async (scope) => {
+    installMcpErrorHandler(scope);
+    // Before identity: a cross-site browser page is refused whatever key it carries.
+    scope.addHook('onRequest', async (request, reply) => {
+      const rejection = checkOrigin(request);
+      if (rejection) return sendRejection(reply, rejection);
+    });
+    registerClientKeyIdentity(scope, options.chain);
+    // Framing errors must come back as JSON-RPC errors, so the body is parsed by the handler, not by fastify.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: mcpBodyLimitBytes }, (_request, body, done) => done(null, body));
+    scope.post(
+      '/mcp',
+      {
+        bodyLimit: mcpBodyLimitBytes,
+        schema: {
+          tags: ['retrieval'],
+          summary: 'Retrieval tool server (MCP streamable HTTP, JSON-RPC 2.0)',
+          description:
+            'One JSON-RPC 2.0 message per POST: initialize, ping, tools/list, tools/call (gw_retrieve, gw_recall). Notifications answer 202 with no body; batch arrays answer 400. ' +
+            'No session id. Tool failures come back in-band with isError: true. Each accepted message renews the key’s 6-hour retrieval lease.',
+          security,
+        },
+      },
+      async (request, reply) => handlePost(request, reply, options),
+    );
+  });
+}
+
+async function handlePost(request: FastifyRequest, reply: FastifyReply, options: McpPluginOptions) {
+  const headerRejection = checkPostHeaders(request);
+  if (headerRejection) return sendRejection(reply, headerRejection);
+  const message = parseMessage(typeof request.body === 'string' ? request.body : undefined);
+  if (message.kind === 'invalid') {
+    // A request with a readable id and bad params is answered like any request; framing errors are HTTP 400.
+    const status = message.error.code === jsonRpcErrorCodes.invalidParams ? 200 : 400;
+    return reply.code(status).header('cache-control', 'no-store').send(errorResponse(message.id, message.error));
+  }
+  const versionRejection = checkProtocolVersion(request, message);
+  if (versionRejection) return sendRejection(reply, versionRejection);
+  const identity = identityOf(request);
+  // spec 000 §3: any valid /mcp message renews the key's retrieval lease. Best-effort: a Coord hiccup must not fail the tool.
+  await options.lease.renew(identity.keyId).catch((error: unknown) => options.logger.warn({ err: error }, 'retrieval lease renewal failed'));
+  if (message.kind !== 'request') return reply.code(202).send();
+  const outcome = await dispatchRequest(message.method, message.params, { identity, retrieval: options.retrieval });
+  return reply
+    .code(200)
+    .header('cache-control', 'no-store')
+    .send('error' in outcome ? errorResponse(message.id, outcome.error) : resultResponse(message.id, outcome.result));
+}
+
+/** MCP transports: an unsupported `MCP-Protocol-Version` header answers 400 (initialize negotiates instead). */
+function checkProtocolVersion(request: FastifyRequest, message: IncomingMessage): TransportRejection | null {
+  const version = headerValue(request, 'mcp-protocol-version');
+  if (version === undefined || isSupportedProtocolVersion(version)) return null;
+  if (message.kind === 'request' && message.method === 'initialize') return null;
+  return { status: 400, error: { code: jsonRpcErrorCodes.serverError, message: `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supportedProtocolVersions.join(', ')})` } };
+}
+
+function sendRejection(reply: FastifyReply, rejection: TransportRejection) {
+  return reply
+    .code(rejection.status)
+    .headers(rejection.headers ?? {})
+    .send(errorResponse(null, rejection.error));
+}
+
+function identityOf(request: FastifyRequest): Identity {
+  const identity = request.gw.identity;
+  if (!identity) throw new Error('identity stage did not run');
+  return identity;
+}

@@ -1,0 +1,136 @@
+import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Logger } from '@gw/platform';
+import type { SpendRecord } from './spend-record.js';
+
+const spillName = /^spend-[0-9a-z-]+\.ndjson$/;
+const claimedName = /^spend-[0-9a-z-]+\.ndjson\.claimed$/;
+
+/**
+ * The spend writer's overflow (spec 000 §1.19 "never lost"): when the in-memory buffer is full, or the process stops
+ * while the store is down, records are appended as NDJSON to a file under `GW_DATA_DIR/spend-spill/` and replayed
+ * into `gw_spend` once the store answers again, including after a restart. Appends are synchronous so a record that
+ * left memory is on disk before the request finishes; inserts are idempotent by id, so a replay cut short by a crash
+ * is simply replayed again.
+ */
+export class SpendSpill {
+  private fd: number | null = null;
+  private sequence = 0;
+  private pending = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Whether spilled records wait for replay. */
+  get hasPending(): boolean {
+    return this.pending;
+  }
+
+  /** Look for files a previous process left (claimed ones included: their replay was interrupted). */
+  scan(): void {
+    try {
+      this.pending = readdirSync(this.dir).some((name) => spillName.test(name) || claimedName.test(name));
+    } catch {
+      this.pending = false;
+    }
+  }
+
+  /** Append records; false when the disk refused them too (the caller counts them as dropped). */
+  append(records: readonly SpendRecord[]): boolean {
+    if (records.length === 0) return true;
+    try {
+      if (this.fd === null) {
+        mkdirSync(this.dir, { recursive: true });
+        this.sequence += 1;
+        this.fd = openSync(join(this.dir, `spend-${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}.ndjson`), 'a');
+      }
+      writeSync(this.fd, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+      this.pending = true;
+      return true;
+    } catch (error) {
+      this.logger.error({ err: error, records: records.length }, 'spend spill file not writable');
+      return false;
+    }
+  }
+
+  /**
+   * Insert every spilled record through `write` in batches; each file is deleted once fully written. Stops at the
+   * first failed batch (the file stays for the next attempt). Returns the number of records replayed.
+   */
+  async replay(write: (batch: SpendRecord[]) => Promise<void>, batchSize: number): Promise<number> {
+    this.seal();
+    let replayed = 0;
+    for (const name of this.files()) {
+      const claimed = name.endsWith('.claimed') ? join(this.dir, name) : this.claim(name);
+      if (!claimed) continue;
+      try {
+        replayed += await this.replayFile(claimed, write, batchSize);
+        unlinkSync(claimed);
+      } catch (error) {
+        renameSync(claimed, claimed.replace(/\.claimed$/, ''));
+        this.logger.warn({ err: error }, 'spend spill replay interrupted; will retry');
+        throw error;
+      }
+    }
+    this.pending = this.fd !== null;
+    return replayed;
+  }
+
+  /** Close the current file so new spills go to a fresh one while this one replays. */
+  close(): void {
+    this.seal();
+  }
+
+  private seal(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private files(): string[] {
+    try {
+      return readdirSync(this.dir)
+        .filter((name) => spillName.test(name) || claimedName.test(name))
+        .sort();
+    } catch {
+      return [];
+    }
+  }
+
+  /** Rename before reading, so two processes sharing the folder never replay one file twice at once. */
+  private claim(name: string): string | null {
+    const from = join(this.dir, name);
+    try {
+      renameSync(from, `${from}.claimed`);
+      return `${from}.claimed`;
+    } catch {
+      return null;
+    }
+  }
+
+  private async replayFile(path: string, write: (batch: SpendRecord[]) => Promise<void>, batchSize: number): Promise<number> {
+    let batch: SpendRecord[] = [];
+    let count = 0;
+    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      try {
+        batch.push(JSON.parse(line) as SpendRecord);
+      } catch {
+        // A line cut short by a crash mid-append; the rest of the file is intact.
+        this.logger.warn({ file: path }, 'skipping a truncated spend spill line');
+        continue;
+      }
+      if (batch.length >= batchSize) {
+        await write(batch);
+        count += batch.length;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await write(batch);
+    return count + batch.length;
+  }
+}

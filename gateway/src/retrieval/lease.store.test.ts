@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock, MemoryCoord, type Coord } from '@gw/platform';
+import { RetrievalLeaseStore, retrievalLeaseMs } from './lease.store.js';
+
+describe('RetrievalLeaseStore', () => {
+  it('holds a lease for six hours from the last renewal, per key', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const lease = new RetrievalLeaseStore(new MemoryCoord({ clock }), clock);
+    expect(await lease.isLeased('key_a')).toBe(false);
+    expect(await lease.renew('key_a')).toBe(clock.now() + retrievalLeaseMs);
+    clock.advance(retrievalLeaseMs - 1);
+    expect(await lease.isLeased('key_a')).toBe(true);
+    expect(await lease.isLeased('key_b')).toBe(false);
+    await lease.renew('key_a');
+    clock.advance(retrievalLeaseMs - 1);
+    expect(await lease.isLeased('key_a')).toBe(true);
+    clock.advance(1);
+    expect(await lease.isLeased('key_a')).toBe(false);
+    expect(await lease.expiresAt('key_a')).toBeNull();
+  });
+
+  it('answers "not leased" when Coord is down, and lets renewal failures surface', async () => {
+    const clock = new ManualClock(0);
+    const down = new Proxy(new MemoryCoord({ clock }), {
+      get: (target, property) => (property === 'getValue' || property === 'setValue' ? () => Promise.reject(new Error('redis down')) : Reflect.get(target, property)),
+    }) as Coord;
+    const lease = new RetrievalLeaseStore(down, clock);
+    expect(await lease.isLeased('key_a')).toBe(false);
+    await expect(lease.renew('key_a')).rejects.toThrow('redis down');
+  });
+});

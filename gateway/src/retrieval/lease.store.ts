@@ -1,0 +1,48 @@
+import type { Clock, Coord } from '@gw/platform';
+
+/** spec 000 §3, §8: a retrieval lease lasts 6 hours from its last renewal. */
+export const retrievalLeaseMs = 6 * 60 * 60 * 1000;
+
+/**
+ * The retrieval lease per key (spec 000 §3 "retrieval lease"; spec 001 §3.3 "authenticated retrieval activity less
+ * than 6 hours old"). Renewed by any valid `/mcp` message, `POST /connect/mcp-heartbeat` or a model retrieval call;
+ * the pre-call hook reads it to decide `clientCanRetrieve`. Kept on Coord so every replica sees the same lease.
+ * The value is the expiry instant, compared against the injected clock, so a fake clock drives it on either Coord.
+ */
+export class RetrievalLeaseStore {
+  constructor(
+    private readonly coord: Coord,
+    private readonly clock: Clock,
+    private readonly leaseMs = retrievalLeaseMs,
+  ) {}
+
+  /** Extend the key's lease to now + 6 h; returns the new expiry (epoch ms). */
+  async renew(keyId: string): Promise<number> {
+    const expiresAt = this.clock.now() + this.leaseMs;
+    await this.coord.setValue(leaseKey(keyId), String(expiresAt), this.leaseMs);
+    return expiresAt;
+  }
+
+  /** Expiry of a live lease, or null when none. Throws when Coord cannot answer. */
+  async expiresAt(keyId: string): Promise<number | null> {
+    const value = await this.coord.getValue(leaseKey(keyId));
+    const expiresAt = value === null ? Number.NaN : Number(value);
+    return Number.isFinite(expiresAt) && expiresAt > this.clock.now() ? expiresAt : null;
+  }
+
+  /**
+   * True while the key holds a live lease. A Coord outage answers false: without proof the client can retrieve,
+   * reversible trimming must not run (spec 001 §3.4), so the safe answer is "cannot retrieve".
+   */
+  async isLeased(keyId: string): Promise<boolean> {
+    try {
+      return (await this.expiresAt(keyId)) !== null;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function leaseKey(keyId: string): string {
+  return `retrieval-lease:${keyId}`;
+}

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import type { Coord, Db } from '@gw/platform';
+import { startAnthropicSimulator, startOpenAiSimulator, type Behaviour, type SimulatorHandle } from '@gw/testkit';
+import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+import { anthropicServerKey, openAiServerKey, type InferenceFixture } from './inference-helpers.js';
+
+/** Shared steps of the governance and spend tests (caps, budgets, limits, reports). */
+
+export type Json = Record<string, unknown>;
+
+export async function admin(app: FastifyInstance, method: 'GET' | 'PUT' | 'PATCH' | 'POST', url: string, payload?: unknown) {
+  return app.inject({ method, url, headers: adminHeaders, ...(payload === undefined ? {} : { payload: payload as Json }) });
+}
+
+export async function mintServiceKey(app: FastifyInstance, body: { name: string; team: string; monthlyBudgetUsd?: number }) {
+  const response = await admin(app, 'POST', '/admin/v1/keys', { type: 'service', ...body });
+  if (response.statusCode !== 201) throw new Error(`service key: ${response.statusCode} ${response.body}`);
+  return response.json<{ key: string; record: { id: string } }>();
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** One chat completion; `gpt-4.1` is priced ($2/M in, $8/M out), so costs are exact and known. */
+export function chat(app: FastifyInstance, key: string, body: Json = {}, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'POST',
+    url: '/v1/chat/completions',
+    headers: { ...bearer(key), 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hello' }], ...body }),
+  });
+}
+
+/** Every model request of the simulator answers with this behaviour (fixed usage makes cost exact). */
+export function answerAlways(simulator: SimulatorHandle, behaviour: Behaviour): () => void {
+  return simulator.respondWhen(() => true, behaviour);
+}
+
+/** Wait until the metering listener has counted every record so far. */
+export async function metered(gateway: TestGateway): Promise<void> {
+  await gateway.deps.governance.idle();
+}
+
+/** Run `total` requests with at most `concurrency` in flight at once. */
+export async function pool<T>(total: number, concurrency: number, run: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array<T>(total);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const index = next;
+        next += 1;
+        results[index] = await run(index);
+      }
+    }),
+  );
+  return results;
+}
+
+export async function metricsText(app: FastifyInstance): Promise<string> {
+  return (await app.inject({ method: 'GET', url: '/metrics' })).body;
+}
+
+/**
+ * Like `startInferenceFixture`, with a chosen Coord or store (outage and replica tests): an OpenAI-style provider
+ * `openai` (the default) and an Anthropic-style provider `anthropic`, and a client key for ada@example.com.
+ */
+export async function startGovernanceFixture(options: { coord?: Coord; db?: Db; env?: Record<string, string> } = {}): Promise<InferenceFixture> {
+  const openai = await startOpenAiSimulator({ apiKey: openAiServerKey });
+  const anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });
+  const gateway = await startTestGateway(options);
+  await configureProviders(gateway, openai, anthropic);
+  const { key } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers' });
+  return {
+    gateway,
+    openai,
+    anthropic,
+    clientKey: key,
+    auth: bearer(key),
+    close: async () => {
+      await gateway.close();
+      await openai.close();
+      await anthropic.close();
+    },
+  };
+}
+
+export async function configureProviders(gateway: TestGateway, openai: SimulatorHandle, anthropic: SimulatorHandle): Promise<void> {
+  const put = async (slug: string, body: Json) => {
+    const response = await admin(gateway.app, 'PUT', `/admin/v1/providers/${slug}/key`, body);
+    if (response.statusCode !== 200) throw new Error(`provider ${slug}: ${response.statusCode} ${response.body}`);
+  };
+  await put('openai', { apiKey: openAiServerKey, baseUrl: openai.baseURL });
+  await put('anthropic', { apiKey: anthropicServerKey, baseUrl: anthropic.url });
+  await admin(gateway.app, 'PUT', '/admin/v1/routing', { defaultProvider: 'openai' });
+}
+
+/**
+ * The spend row of a response. A stream's row is recorded as the handler returns, which can be just after the last
+ * byte reached the client, so this polls briefly instead of assuming it is already buffered.
+ */
+export async function spendRowEventually(gateway: TestGateway, response: { headers: Record<string, unknown> }): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 2_000;
+  for (;;) {
+    await gateway.deps.spendWriter.drain();
+    const { rows } = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_spend WHERE trace_id = $1', [response.headers['x-gw-trace-id']]);
+    if (rows.length === 1 && rows[0]) return rows[0];
+    if (rows.length > 1 || Date.now() > deadline) throw new Error(`expected one spend row for the response, found ${rows.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,131 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createIsolatedPgDb, createLogger, testDbUrl, type TestDb } from '@gw/platform';
+import { migrateGateway } from '../src/compose.js';
+import type { SpendRecord } from '../src/metering/spend-record.js';
+import { SpendSpill } from '../src/metering/spend-spill.js';
+import { SpendWriter } from '../src/metering/spend-writer.js';
+import { SwitchableDb } from './helpers.js';
+
+const logger = createLogger({ name: 'spend-writer-test', level: 'silent' });
+
+function record(index: number): SpendRecord {
+  return {
+    id: `rec-${index}`,
+    ts: new Date(Date.UTC(2026, 10, 23, 12, 0, index)).toISOString(),
+    endpoint: '/v1/chat/completions',
+    method: 'POST',
+    status: 200,
+    outcome: 'success',
+    provider: 'openai',
+    model: 'gpt-4.1',
+    reasoningEffort: null,
+    promptTokens: 10,
+    completionTokens: 5,
+    totalTokens: 15,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    latencyMs: 12,
+    upstreamLatencyMs: 10,
+    costUsd: 0.00006,
+    savingsUsd: 0,
+    tokensSaved: 0,
+    billingMode: 'api-key',
+    user: 'ada@example.com',
+    team: 'compilers',
+    keyId: 'key_1',
+    keyType: 'client',
+    stream: false,
+    optimizationStatus: null,
+    optimizationReason: null,
+    optimizerLatencyMs: null,
+    attempts: 1,
+    target: 'openai:gpt-4.1',
+    errorCode: null,
+    traceId: `trace-${index}`,
+    attribution: {},
+  };
+}
+
+function counting() {
+  const counts = { spilled: 0, replayed: 0, dropped: 0, failures: 0, depth: 0 };
+  return {
+    counts,
+    hooks: {
+      onSpilled: (count: number) => void (counts.spilled += count),
+      onReplayed: (count: number) => void (counts.replayed += count),
+      onDropped: (count: number) => void (counts.dropped += count),
+      onWriteFailure: () => void (counts.failures += 1),
+      onDepth: (depth: number) => void (counts.depth = depth),
+    },
+  };
+}
+
+describe('spend writer: nothing lost across a store outage or a restart', () => {
+  let isolated: TestDb;
+  let db: SwitchableDb;
+  let dir: string;
+  const rowCount = async () => Number((await isolated.db.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count);
+
+  beforeEach(async () => {
+    isolated = await createIsolatedPgDb(testDbUrl(process.env));
+    await migrateGateway(isolated.db);
+    db = new SwitchableDb(isolated.db);
+    dir = mkdtempSync(join(tmpdir(), 'gw-spill-'));
+  });
+  afterEach(async () => {
+    await isolated.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the oldest records in memory, spills the rest to disk when the buffer is full, and replays them on recovery', async () => {
+    const { counts, hooks } = counting();
+    const writer = new SpendWriter(db, logger, { ...hooks, maxBuffered: 5, flushIntervalMs: 10, spill: new SpendSpill(dir, logger) });
+    db.down = true;
+    for (let index = 0; index < 20; index += 1) writer.enqueue(record(index));
+    expect(writer.depth).toBe(5);
+    expect(counts.spilled).toBe(15);
+    expect(readdirSync(dir)).toHaveLength(1);
+    db.down = false;
+    expect(await writer.drain()).toBe(0);
+    expect(await rowCount()).toBe(20);
+    expect(counts).toMatchObject({ replayed: 15, dropped: 0, depth: 0 });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('spills what the store did not take at shutdown, and the next process replays it at start', async () => {
+    const first = new SpendWriter(db, logger, { flushIntervalMs: 10, spill: new SpendSpill(dir, logger) });
+    db.down = true;
+    for (let index = 0; index < 7; index += 1) first.enqueue(record(index));
+    await first.stop(300);
+    expect(readdirSync(dir)).toHaveLength(1);
+    // A late record after stop (a request that finished during shutdown) is spilled too, not lost.
+    first.enqueue(record(7));
+
+    db.down = false;
+    const { counts, hooks } = counting();
+    const second = new SpendWriter(db, logger, { ...hooks, flushIntervalMs: 10, spill: new SpendSpill(dir, logger) });
+    second.start();
+    expect(await second.drain()).toBe(0);
+    expect(await rowCount()).toBe(8);
+    expect(counts.replayed).toBe(8);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('retries a failed batch without writing it twice, and drops only when there is no spill file', async () => {
+    const { counts, hooks } = counting();
+    const writer = new SpendWriter(db, logger, { ...hooks, maxBuffered: 2, flushIntervalMs: 10 });
+    db.down = true;
+    for (let index = 0; index < 3; index += 1) writer.enqueue(record(index));
+    expect(counts.dropped).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counts.failures).toBeGreaterThan(0);
+    db.down = false;
+    writer.enqueue(record(0));
+    expect(await writer.drain()).toBe(0);
+    expect(await rowCount()).toBe(2);
+  });
+});
