@@ -111,6 +111,8 @@ export const optimizeResponseResponseSchema = z.looseObject({
   protocolVersion: z.literal(1),
   response: jsonObject.describe('The transformed response; return this to the client.'),
   decisions: z.array(decisionSchema),
+  cohort: z.enum(['holdout', 'treated']).optional().describe('Audited-holdout arm, re-derived from the same metadata as on /v1/optimize; a holdout response is returned untouched.'),
+  cohortKind: z.string().optional().describe('The single strategy withheld on a per-strategy control row.'),
 });
 export type OptimizeResponseResponse = z.infer<typeof optimizeResponseResponseSchema>;
 
@@ -208,16 +210,48 @@ export const strategyToggleSchema = z
   .describe('Kill switch: the most specific matching entry wins; on a tie the later entry wins.');
 export type StrategyToggle = z.infer<typeof strategyToggleSchema>;
 
+/** Regression-guard thresholds (spec 001 §3.2, §8); every field is optional and defaults to the spec's value. */
+export const guardThresholdsSchema = z
+  .strictObject({
+    windowMinutes: z.number().int().min(1).max(1_440).optional().describe('Rolling window length in minutes (default 30).'),
+    buckets: z.number().int().min(1).max(1_440).optional().describe('Buckets the rolling window is counted in (default 30).'),
+    minFired: z.number().int().min(1).optional().describe('Fires in the window needed to open on the regret rate; also the decayed trials the score needs (default 50).'),
+    minRegrets: z.number().int().min(1).optional().describe('Regrets needed by every opening test (default 10).'),
+    regretRate: z.number().gt(0).max(1).optional().describe('Regret rate at or above which a lane opens (default 0.2).'),
+    lowTrafficMinFired: z.number().int().min(1).optional().describe('Fewest fires for the low-traffic binomial test, which covers up to minFired − 1 (default 20).'),
+    lowTrafficPValue: z.number().gt(0).lt(1).optional().describe('One-sided binomial p-value at the regret rate at or below which the low-traffic test opens (default 0.01).'),
+    scoreThreshold: z.number().positive().optional().describe('Decayed excess regrets (regrets − rate × fires) at which the accumulated score opens (default 6).'),
+    scoreHalfLifeMinutes: z.number().positive().max(10_080).optional().describe('Half-life of the accumulated score across windows (default 60).'),
+    coolOffMinutes: z.number().positive().max(1_440).optional().describe('Open → half-open after this long; doubles on consecutive relapses (default 10).'),
+    coolOffMaxMultiplier: z.number().min(1).max(64).optional().describe('Cap of the doubling cool-off as a multiple of coolOffMinutes; never past the rolling window (default 4).'),
+    probeOneIn: z.number().int().min(1).max(1_000).optional().describe('Half-open: one in this many eligible requests probes the strategy (default 10).'),
+    restoreProbes: z.number().int().min(1).optional().describe('Clean probe fires over one probe-cohort rotation that close the lane (default 20).'),
+    probeRotationMinutes: z.number().positive().max(1_440).optional().describe('One full rotation through the probe cohorts (default 10).'),
+    relapseMinRegrets: z.number().int().min(1).optional().describe('Probe regrets, at or above the regret rate, that confirm a relapse (default 2).'),
+    quietCloseMinutes: z.number().positive().max(10_080).optional().describe('A half-open lane too quiet for restoreProbes closes after this long entirely clean (default 60).'),
+  })
+  .describe('Regression-guard thresholds; omitted fields keep the spec defaults.');
+export type GuardThresholdsConfig = z.infer<typeof guardThresholdsSchema>;
+
 export const optimizerConfigSchema = z
   .strictObject({
     strategies: z.array(strategyToggleSchema).optional(),
-    guard: z.object({ enabled: z.boolean() }).optional().describe('Regression guard on or off.'),
+    guard: z
+      .strictObject({
+        enabled: z.boolean().describe('False: the guard keeps counting but never suppresses a strategy.'),
+        thresholds: guardThresholdsSchema.optional(),
+      })
+      .optional()
+      .describe('Regression guard (spec 001 §3.2): per tenant and strategy, suppresses a strategy the model keeps undoing.'),
     holdout: z
       .object({
         enabled: z.boolean(),
         fraction: z.number().min(0).max(1).describe('Share of sessions assigned to the control arm.'),
-        windowSeconds: z.number().int().positive().describe('Assignment window; a session keeps its arm within one window.'),
-        kinds: z.array(z.string()).optional().describe('Per-strategy arms: one of these kinds is withheld per control row.'),
+        windowSeconds: z.number().int().positive().describe('Assignment window; a session keeps its arm within one window (the window index is part of the hash).'),
+        kinds: z
+          .array(z.string())
+          .optional()
+          .describe('Per-strategy arms: each control session withholds exactly one of these kinds. Read-only strategies (census, cache lint, shadow) and unknown kinds answer 400.'),
       })
       .optional(),
     requireReversibleElision: z.boolean().nullable().optional().describe('true: skip degradable strategies on every no-retrieve lane; false: in-place trim on api-key lanes; unset: follow the lane.'),
@@ -244,12 +278,40 @@ export type OptimizerConfig = z.infer<typeof optimizerConfigSchema>;
 /** PUT accepts the bare config or `{config}` (spec 001 §2.5). */
 export const settingsPutBodySchema = z.union([z.strictObject({ config: optimizerConfigSchema }), optimizerConfigSchema]);
 
+export const guardStateSchema = z.enum(['closed', 'open', 'half_open']).describe('closed: running; open: suppressed; half_open: about one in ten eligible requests probe it.');
+
+export const guardLaneTelemetrySchema = z.looseObject({
+  tenant: z.string().optional().describe('Tenant of the lane (the guard is per tenant and per strategy).'),
+  kind: z.string().describe('Strategy kind.'),
+  state: guardStateSchema,
+  regretRate: z.number().describe('closed: regrets / fires in the rolling window; open: the rate that opened it; half_open: among probes.'),
+  fired: z.number().int().optional().describe('Fires counted in the rolling window (closed) or probe fires this rotation (half_open).'),
+  regrets: z.number().int().optional().describe('Regrets counted alongside `fired`.'),
+  reason: z.enum(['window', 'low_traffic', 'score', 'relapse']).nullable().optional().describe('Which test opened the lane last.'),
+  reopensAt: z.string().nullable().optional().describe('When an open lane turns half-open.'),
+  relapses: z.number().int().optional().describe('Consecutive relapses; doubles the cool-off, reset on the first clean recovery.'),
+});
+
 export const settingsResponseSchema = z.looseObject({
   config: optimizerConfigSchema,
-  guard: z.looseObject({ enabled: z.boolean(), strategies: z.array(z.looseObject({ kind: z.string(), state: z.string(), regretRate: z.number() })) }),
+  guard: z
+    .looseObject({ enabled: z.boolean(), thresholds: guardThresholdsSchema.optional().describe('Thresholds in force, defaults filled in.'), strategies: z.array(guardLaneTelemetrySchema) })
+    .describe('Per-replica regression-guard lanes (spec 001 §2.5 telemetry scope).'),
   census: z.looseObject({ requests: z.number().int(), toolOutputTokens: z.number().int(), classes: z.record(z.string(), z.looseObject({ decisions: z.number().int(), tokensSaved: z.number() })) }),
   cacheLint: z.looseObject({ regions: z.array(z.unknown()) }),
-  holdout: z.looseObject({ enabled: z.boolean(), arms: z.looseObject({ holdout: z.number().int(), treated: z.number().int() }), scope: z.literal('replica'), authoritativeSource: z.string() }),
+  holdout: z
+    .looseObject({
+      enabled: z.boolean(),
+      arms: z.looseObject({
+        holdout: z.number().int().describe('Optimize requests answered on the control arm.'),
+        treated: z.number().int().describe('Optimize requests answered on the treated arm.'),
+        kinds: z.record(z.string(), z.number().int()).optional().describe('Per-strategy control rows by withheld kind.'),
+      }),
+      windowSeconds: z.number().int().optional().describe('The rolling window the arm counts cover.'),
+      scope: z.literal('replica'),
+      authoritativeSource: z.string(),
+    })
+    .describe('Per-replica arm counts; conclusions come from the gateway (authoritativeSource).'),
   semanticCacheShadow: z.looseObject({ lookups: z.number().int(), hits: z.number().int(), strictPrecision: z.number().nullable(), durable: z.boolean() }),
 });
 export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
@@ -287,6 +349,14 @@ export const healthReportSchema = z.looseObject({
   }),
   retrievalStore: z.looseObject({ state: retrievalStoreStateSchema, durable: z.enum(['pg', 'pglite']).nullable() }),
   features: optimizerFeaturesSchema,
+  guard: z
+    .looseObject({ enabled: z.boolean(), open: z.number().int().describe('Lanes suppressed.'), halfOpen: z.number().int().describe('Lanes probing.'), closed: z.number().int() })
+    .optional()
+    .describe('Regression-guard lanes of this replica by state.'),
+  holdout: z
+    .looseObject({ enabled: z.boolean(), fraction: z.number().nullable(), kinds: z.array(z.string()) })
+    .optional()
+    .describe('Audited-holdout settings in force.'),
 });
 export type HealthReport = z.infer<typeof healthReportSchema>;
 

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { installBaseHooks, installZodCompilers } from '@gw/platform';
+import { QuietLogController, installBaseHooks, installZodCompilers } from '@gw/platform';
 import type { GatewayDeps } from './deps.js';
 import { registerOpenApi } from './docs/openapi.plugin.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -26,6 +26,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     bodyLimit: deps.config.GW_BODY_LIMIT_BYTES,
     trustProxy: false,
     requestIdHeader: false,
+    logController: new QuietLogController(),
     genReqId: () => '',
   });
   installZodCompilers(app);

@@ -59,6 +59,8 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     ? new OptimizerClient({ baseUrl: config.GW_OPTIMIZER_URL, token: config.GW_OPTIMIZER_TOKEN, signingKey: config.GW_OPTIMIZER_SIGNING_KEY, optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS, callTimeoutMs: 5_000, clock, logger })
     : null;
   if (optimizer) lifecycle.onShutdown(() => optimizer.close());
+  // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it (spec 000 §3).
+  const retrievalLease = new RetrievalLeaseStore(coord, clock);
   const inference: InferenceDeps = {
     providers,
     routing,
@@ -72,10 +74,11 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     attemptMetrics: new AttemptMetrics(metrics),
     optimizer,
     pins: new SessionPins(coord),
+    retrievalLease,
     clock,
     logger,
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease: new RetrievalLeaseStore(coord, clock) };
+  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease };
 }

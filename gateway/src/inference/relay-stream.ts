@@ -5,6 +5,7 @@ import { SseParser, serializeSseFrame, type SseFrame } from '../translate/sse.js
 import type { StreamTranslator, StreamUsageTracker, TranslationContext } from '../translate/translator.js';
 import type { Usage } from '../translate/usage.js';
 import { streamErrorFrame } from './stream-errors.js';
+import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
 
 export interface StreamOutcome {
   usage: Usage | undefined;
@@ -26,42 +27,56 @@ export interface RelayStreamInput {
   now: () => number;
 }
 
-interface FrameSink {
-  frame(frame: SseFrame): string | null;
-  end(): string;
-  usage(): Usage | undefined;
-}
-
 const isTerminal = (frame: SseFrame) => frame.data === '[DONE]' || frame.event === 'message_stop';
-const isUpstreamError = (frame: SseFrame) => frame.event === 'error' || (frame.data.startsWith('{"error"') && frame.data.includes('"error"'));
+const isUpstreamError = (frame: SseFrame) => frame.event === 'error' || frame.data.startsWith('{"error"');
 
-function usageOnlyChunk(frame: SseFrame): boolean {
-  if (!frame.data.startsWith('{') || !frame.data.includes('"usage"')) return false;
-  try {
-    const chunk = JSON.parse(frame.data) as { choices?: unknown[]; usage?: unknown };
-    return Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage !== undefined && chunk.usage !== null;
-  } catch {
-    return false;
+// Cheap textual checks on raw frames; only frames that can matter are decoded.
+const rawTerminal = (raw: string) => raw.includes('data: [DONE]') || raw.includes('event: message_stop');
+const rawError = (raw: string) => raw.startsWith('event: error') || raw.includes('data: {"error"');
+const rawCarriesUsage = (raw: string) => raw.includes('"usage":{') || raw.includes('"usage": {') || raw.includes('event: message_start') || raw.includes('event: message_delta');
+const rawUsageOnly = (raw: string) => raw.includes('"choices":[]') && rawCarriesUsage(raw);
+
+interface RelayState {
+  completed: boolean;
+  errorCode: string | null;
+}
+
+/**
+ * Same family: raw frames go to the client as received; the gateway only decodes frames that carry usage, and
+ * withholds the usage-only chunk it asked for on the client's behalf.
+ */
+async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTracker, state: RelayState, write: (text: string | Buffer) => Promise<void>): Promise<void> {
+  const splitter = new RawFrameSplitter();
+  const observe = async (frames: string[]) => {
+    for (const raw of frames) {
+      if (rawTerminal(raw)) state.completed = true;
+      if (rawError(raw)) state.errorCode = 'upstream_stream_error';
+      if (rawCarriesUsage(raw)) tracker.observe(decodeRawFrame(raw));
+      if (input.hideUsageChunk && !rawUsageOnly(raw)) await write(raw);
+    }
+  };
+  for await (const chunk of input.upstream) {
+    if (!input.hideUsageChunk) await write(chunk);
+    await observe(splitter.push(chunk));
   }
+  await observe(splitter.end());
 }
 
-function passthroughSink(tracker: StreamUsageTracker, hideUsageChunk: boolean): FrameSink {
-  return {
-    frame: (frame) => {
-      tracker.observe(frame);
-      return hideUsageChunk && usageOnlyChunk(frame) ? '' : null;
-    },
-    end: () => '',
-    usage: () => tracker.usage(),
+/** Crossing families: every frame is decoded and translated into the client's event stream. */
+async function relayTranslated(input: RelayStreamInput, translator: StreamTranslator, state: RelayState, write: (text: string | Buffer) => Promise<void>): Promise<void> {
+  const parser = new SseParser();
+  const observe = async (frames: SseFrame[]) => {
+    for (const frame of frames) {
+      if (isTerminal(frame)) state.completed = true;
+      if (isUpstreamError(frame)) state.errorCode = 'upstream_stream_error';
+      const translated = translator.push(frame).map(serializeSseFrame).join('');
+      if (translated) await write(translated);
+    }
   };
-}
-
-function translatingSink(translator: StreamTranslator): FrameSink {
-  return {
-    frame: (frame) => translator.push(frame).map(serializeSseFrame).join(''),
-    end: () => translator.end().map(serializeSseFrame).join(''),
-    usage: () => translator.usage(),
-  };
+  for await (const chunk of input.upstream) await observe(parser.push(chunk));
+  await observe(parser.end());
+  const tail = translator.end().map(serializeSseFrame).join('');
+  if (tail) await write(tail);
 }
 
 /**
@@ -71,43 +86,28 @@ function translatingSink(translator: StreamTranslator): FrameSink {
  */
 export async function relayStream(input: RelayStreamInput): Promise<StreamOutcome> {
   const { lane, out } = input;
-  const sink = lane.kind === 'passthrough' ? passthroughSink(lane.createStreamUsageTracker(), input.hideUsageChunk) : translatingSink(lane.createStreamTranslator(input.context, { clock: { now: input.now } }));
-  const frameMode = lane.kind === 'translate' || input.hideUsageChunk;
-  const parser = new SseParser();
+  const state: RelayState = { completed: false, errorCode: null };
   const started = input.now();
   let firstByteMs: number | null = null;
-  let completed = false;
-  let errorCode: string | null = null;
-
   const write = async (text: string | Buffer) => {
     if (text.length === 0) return;
     if (firstByteMs === null) firstByteMs = input.now() - started;
     if (!out.write(text)) await once(out, 'drain');
   };
-  const observe = async (frames: SseFrame[]) => {
-    for (const frame of frames) {
-      if (isTerminal(frame)) completed = true;
-      if (isUpstreamError(frame)) errorCode = 'upstream_stream_error';
-      const replacement = sink.frame(frame);
-      if (frameMode) await write(replacement ?? serializeSseFrame(frame));
-    }
-  };
-
+  const tracker = lane.kind === 'passthrough' ? lane.createStreamUsageTracker() : null;
+  const translator = lane.kind === 'translate' ? lane.createStreamTranslator(input.context, { clock: { now: input.now } }) : null;
   try {
-    for await (const chunk of input.upstream) {
-      if (!frameMode) await write(chunk);
-      await observe(parser.push(chunk));
-    }
-    await observe(parser.end());
-    await write(sink.end());
+    if (tracker) await relayPassthrough(input, tracker, state, write);
+    else if (translator) await relayTranslated(input, translator, state, write);
   } catch {
-    errorCode = 'upstream_stream_interrupted';
-    completed = false;
-    await write(streamErrorFrame(input.clientFormat, errorCode, 'The provider connection failed in the middle of the stream; the response is incomplete. This is not a gateway failure.')).catch(() => undefined);
+    state.errorCode = 'upstream_stream_interrupted';
+    state.completed = false;
+    await write(streamErrorFrame(input.clientFormat, state.errorCode, 'The provider connection failed in the middle of the stream; the response is incomplete. This is not a gateway failure.')).catch(() => undefined);
   }
-  if (!completed && errorCode === null) {
-    errorCode = 'upstream_stream_incomplete';
-    await write(streamErrorFrame(input.clientFormat, errorCode, 'The provider ended the stream before it was complete.')).catch(() => undefined);
+  if (!state.completed && state.errorCode === null) {
+    state.errorCode = 'upstream_stream_incomplete';
+    await write(streamErrorFrame(input.clientFormat, state.errorCode, 'The provider ended the stream before it was complete.')).catch(() => undefined);
   }
-  return { usage: sink.usage(), completed: completed && errorCode === null, errorCode, firstByteMs };
+  const usage = tracker ? tracker.usage() : translator?.usage();
+  return { usage, completed: state.completed && state.errorCode === null, errorCode: state.errorCode, firstByteMs };
 }

@@ -56,7 +56,7 @@ export class OpenAiStreamUsageTracker implements StreamUsageTracker {
   #usage: Usage | undefined;
 
   observe(frame: SseFrame): void {
-    if (!frame.data.includes('"usage"')) return;
+    if (!frame.data.includes(`"usage":{`) && !frame.data.includes(`"usage": {`)) return;
     const chunk = parseJson(frame.data);
     const usage = isPlainObject(chunk) ? usageFromOpenAiUsage(chunk.usage) : undefined;
     if (usage) this.#usage = usage;

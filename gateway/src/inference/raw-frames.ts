@@ -1,0 +1,40 @@
+/**
+ * Splits an SSE byte stream into raw frames (text up to and including the blank line) without decoding fields, so a
+ * same-family stream can be relayed byte for byte while the gateway watches it. Providers frame with "\n\n"; a
+ * stream using CR line breaks is normalised first so no frame boundary is missed.
+ */
+export class RawFrameSplitter {
+  private readonly decoder = new TextDecoder('utf-8');
+  private buffer = '';
+
+  push(chunk: Uint8Array): string[] {
+    this.buffer += this.decoder.decode(chunk, { stream: true });
+    if (this.buffer.includes('\r')) this.buffer = this.buffer.replace(/\r\n?/g, '\n');
+    const frames: string[] = [];
+    let boundary = this.buffer.indexOf('\n\n');
+    while (boundary !== -1) {
+      frames.push(this.buffer.slice(0, boundary + 2));
+      this.buffer = this.buffer.slice(boundary + 2);
+      boundary = this.buffer.indexOf('\n\n');
+    }
+    return frames;
+  }
+
+  /** What remains when the upstream closes (a last frame without its blank line). */
+  end(): string[] {
+    const rest = this.buffer + this.decoder.decode();
+    this.buffer = '';
+    return rest.trim().length > 0 ? [rest.endsWith('\n') ? `${rest}\n` : `${rest}\n\n`] : [];
+  }
+}
+
+/** The `data:` payload of a raw frame (multi-line data joined with "\n"), and its `event:` name. */
+export function decodeRawFrame(raw: string): { event?: string; data: string } {
+  let event: string | undefined;
+  const data: string[] = [];
+  for (const line of raw.split('\n')) {
+    if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+    else if (line.startsWith('event:')) event = line.slice(6).trim();
+  }
+  return { ...(event === undefined ? {} : { event }), data: data.join('\n') };
+}

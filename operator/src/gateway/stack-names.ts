@@ -1,0 +1,53 @@
+import type { GatewaySpec } from '@gw/contracts';
+import type { KubeObject, OwnerReference } from '../kube/kube-api.js';
+
+/** The three services a Gateway runs (ARCHITECTURE.md layout) and how each listens. */
+export const components = {
+  gateway: { port: 8787, entry: 'gateway/dist/main.js' },
+  optimizer: { port: 8088, entry: 'optimizer/dist/main.js' },
+  evidence: { port: 8089, entry: 'evidence/dist/main.js' },
+} as const;
+
+export type ComponentName = keyof typeof components;
+export const componentNames = Object.keys(components) as ComponentName[];
+
+export interface GatewayResource extends KubeObject {
+  spec: GatewaySpec;
+}
+
+export function objectName(gateway: KubeObject, suffix: string): string {
+  return `${gateway.metadata.name}-${suffix}`;
+}
+
+export function selectorLabels(gateway: KubeObject, component: ComponentName): Record<string, string> {
+  return { 'app.kubernetes.io/name': 'gw', 'app.kubernetes.io/instance': gateway.metadata.name, 'app.kubernetes.io/component': component };
+}
+
+export function labels(gateway: KubeObject, component?: ComponentName): Record<string, string> {
+  return {
+    'app.kubernetes.io/name': 'gw',
+    'app.kubernetes.io/instance': gateway.metadata.name,
+    'app.kubernetes.io/part-of': 'gw',
+    'app.kubernetes.io/managed-by': 'gw-operator',
+    ...(component === undefined ? {} : { 'app.kubernetes.io/component': component }),
+  };
+}
+
+/** Owned objects are garbage-collected with their Gateway. */
+export function ownerReference(gateway: KubeObject): OwnerReference {
+  return { apiVersion: gateway.apiVersion, kind: gateway.kind, name: gateway.metadata.name, uid: gateway.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+}
+
+export function ownedMetadata(gateway: KubeObject, name: string, component?: ComponentName) {
+  return { name, namespace: gateway.metadata.namespace, labels: labels(gateway, component), ownerReferences: [ownerReference(gateway)] };
+}
+
+/** Replicas the component runs with: its fixed count, the autoscaler's minimum, or one. */
+export function desiredReplicas(spec: GatewaySpec, component: ComponentName): number {
+  const settings = spec.components[component];
+  return settings.autoscaling?.minReplicas ?? settings.replicas ?? 1;
+}
+
+export function serviceUrl(gateway: KubeObject, component: ComponentName): string {
+  return `http://${objectName(gateway, component)}.${gateway.metadata.namespace}.svc:${components[component].port}`;
+}

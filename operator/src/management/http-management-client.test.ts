@@ -1,0 +1,71 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpManagementClient } from './http-management-client.js';
+import { ManagementError } from './management-client.js';
+
+interface Seen {
+  method: string;
+  path: string;
+  authorization: string;
+  body: unknown;
+}
+
+describe('HttpManagementClient', () => {
+  const seen: Seen[] = [];
+  const answers = new Map<string, { status: number; body: unknown }>();
+  const server = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    request.on('end', () => {
+      const key = `${request.method} ${request.url}`;
+      seen.push({ method: request.method ?? '', path: request.url ?? '', authorization: request.headers.authorization ?? '', body: text === '' ? undefined : JSON.parse(text) });
+      const answer = answers.get(key) ?? { status: 200, body: { ok: true } };
+      response.writeHead(answer.status, { 'content-type': 'application/json', 'x-request-id': 'req-1' });
+      response.end(JSON.stringify(answer.body));
+    });
+  });
+  let client: HttpManagementClient;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    client = new HttpManagementClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bearer: 'aak_test' });
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('speaks the v1 paths with the bearer', async () => {
+    answers.set('POST /admin/v1/keys', { status: 201, body: { key: 'ark_svc_x', record: { id: 'k1' } } });
+    expect(await client.createServiceKey({ name: 'ci', team: 'platform', monthlyBudgetUsd: 50 })).toEqual({ key: 'ark_svc_x', id: 'k1' });
+    await client.putProviderKey('openai', { type: 'openai', apiKey: 'sk' });
+    await client.putProviderKey('upstream', { type: 'gw-upstream', apiKey: 'k', baseUrl: 'https://other.example.com' });
+    await client.putUserLimits('a@example.com', { monthlyTokens: 1, maxUsd: null, softUsd: null, reset: 'monthly', alerts: null });
+    expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'POST /admin/v1/keys',
+      'PUT /admin/v1/providers/openai/key',
+      'PUT /admin/v1/providers/upstream/key',
+      'PATCH /admin/v1/users/a%40example.com/limits',
+    ]);
+    expect(seen[0]).toMatchObject({ authorization: 'Bearer aak_test', body: { type: 'service', name: 'ci', team: 'platform', monthlyBudgetUsd: 50 } });
+    expect(seen[2].body).toEqual({ type: 'gw-upstream', custom_host: 'https://other.example.com', api_key: 'k' }); // spec 000 §1.14
+  });
+
+  it('turns the v1 error envelope into a ManagementError that knows whether to retry', async () => {
+    answers.set('PUT /admin/v1/policies/claude-desktop', { status: 400, body: { error: { code: 'invalid_request', message: 'credential-shaped value at settings.x', request_id: 'req-1' } } });
+    answers.set('GET /admin/v1/routing', { status: 503, body: { error: { code: 'unavailable', message: 'draining', request_id: 'req-1' } } });
+    const refused = await client.putDesktopPolicy({ enabled: true, settings: {} }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ManagementError);
+    expect(refused).toMatchObject({ status: 400, code: 'invalid_request', retryable: false });
+    await expect(client.getRouting()).rejects.toMatchObject({ status: 503, retryable: true });
+  });
+
+  it('treats 404 as absent on reads and deletes', async () => {
+    answers.set('GET /admin/v1/keys/gone', { status: 404, body: { error: { code: 'not_found', message: 'no key' } } });
+    answers.set('DELETE /admin/v1/keys/gone', { status: 404, body: { error: { code: 'not_found', message: 'no key' } } });
+    expect(await client.getKey('gone')).toBeNull();
+    await expect(client.revokeKey('gone')).resolves.toBeUndefined();
+  });
+
+  it('reports an unreachable gateway as retryable', async () => {
+    const offline = new HttpManagementClient({ baseUrl: 'http://127.0.0.1:1', bearer: 'x', timeoutMs: 2_000 });
+    await expect(offline.me()).rejects.toMatchObject({ status: 0, retryable: true });
+  });
+});

@@ -1,0 +1,31 @@
+import type { Logger } from '@gw/platform';
+import type { KubeApi, KubeObject } from '../kube/kube-api.js';
+import type { ManagementClient } from '../management/management-client.js';
+import type { EventRecorder } from '../runtime/events.js';
+import type { StatusWriter } from '../runtime/status-writer.js';
+import type { Timers } from '../runtime/timers.js';
+
+/** How a reconciler reaches one Gateway's admin API; null while the gateway or the operator's key is not there yet. */
+export interface GatewayClients {
+  forGateway(gateway: KubeObject): Promise<ManagementClient | null>;
+}
+
+/** Everything reconcilers share, built once in main.ts (composition root). */
+export interface ReconcilerDeps {
+  api: KubeApi;
+  timers: Timers;
+  logger: Logger;
+  events: EventRecorder;
+  status: StatusWriter;
+  clients: GatewayClients;
+}
+
+export const finalizer = 'gw.dev/cleanup';
+export const fieldManager = 'gw-operator';
+
+/** Reads one key of a Secret in the object's namespace; null when the Secret or the key is missing. */
+export async function readSecretValue(api: KubeApi, namespace: string | undefined, ref: { name: string; key: string }): Promise<string | null> {
+  const secret = await api.get({ apiVersion: 'v1', kind: 'Secret', name: ref.name, ...(namespace === undefined ? {} : { namespace }) });
+  const encoded = (secret?.data as Record<string, string> | undefined)?.[ref.key];
+  return encoded === undefined ? null : Buffer.from(encoded, 'base64').toString('utf8');
+}
