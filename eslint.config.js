@@ -58,6 +58,11 @@ export default tseslint.config(
   },
   ...serviceBoundaries,
   {
+    // Integration tests may wire two services together (e.g. the gateway's /mcp against the real optimizer).
+    files: ['*/test/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     files: ['gateway/src/providers/**/*.ts', 'gateway/src/translate/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['fastify', '@fastify/*'], message: 'Providers and translators are transport-free.' }] }] },
   },

@@ -152,6 +152,15 @@ describe('POST /mcp over raw HTTP', () => {
     expect((await post(ping, { origin: 'http://localhost:8787', host: 'localhost:8787' })).statusCode).toBe(200);
   });
 
+  it('publishes /mcp and the connect retrieval routes in the OpenAPI document', async () => {
+    const document = (await gateway.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(document.paths['/mcp']).toHaveProperty('post');
+    expect(document.paths['/mcp']).toHaveProperty('get');
+    expect(document.paths['/connect/retrieve'].post.requestBody.content['application/json'].schema.properties.grep.maxLength).toBe(256);
+    expect(document.paths['/connect/recall']).toHaveProperty('post');
+    expect(document.paths['/connect/mcp-heartbeat']).toHaveProperty('post');
+  });
+
   it('renews the key’s retrieval lease on any valid message, and not on a rejected one', async () => {
     const { key: freshKey, record } = await mintClientKey(gateway.app, { user: 'lease@example.com', team: 'platform' });
     const lease = gateway.deps.retrievalLease;

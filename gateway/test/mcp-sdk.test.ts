@@ -15,7 +15,7 @@ async function connectClient(baseUrl: string, headers: Record<string, string>) {
   return { client, transport, errors };
 }
 
-const texts = (result: { content: unknown }) => (result.content as TextBlock[]).map((block) => block.text);
+const texts = (result: unknown) => (result as { content: TextBlock[] }).content.map((block) => block.text);
 
 describe('official MCP SDK client against /mcp with the real optimizer behind it', () => {
   let optimizer: TestOptimizer;

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ManualClock, createIsolatedPgDb, createLogger, testDbUrl, type TestDb } from '@gw/platform';
 // Integration tests drive the real optimizer service in-process (issue 7 brief); production code never imports it.
-// eslint-disable-next-line no-restricted-imports -- test-only: the gateway's retrieval surfaces against the real optimizer
 import { buildApp as buildOptimizer, migrateOptimizer, type RunPipeline } from '@gw/optimizer';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 

@@ -19,10 +19,20 @@ export interface ChainDeps extends IdentityStageDeps {
  *   6. metering   one spend record per call
  */
 export function registerChain(app: FastifyInstance, deps: ChainDeps): void {
+  registerIdentityChain(app, deps);
+  registerAdmissionStage(app, deps.admission);
+}
+
+/**
+ * Stages 1–2 only (edge guard and identity), for client-key surfaces that call no model (`/connect/*`, `/mcp`,
+ * spec 000 §5): admission meters model calls (limits, caps, budgets, reservations), so it is left out there.
+ */
+export type IdentityChainDeps = IdentityStageDeps & { clock: Clock };
+
+export function registerIdentityChain(app: FastifyInstance, deps: IdentityChainDeps): void {
   app.decorateRequest('gw', null as never);
   app.addHook('onRequest', async (request) => {
     request.gw = { startedAt: deps.clock.now(), identity: null };
   });
   registerIdentityStage(app, deps);
-  registerAdmissionStage(app, deps.admission);
 }

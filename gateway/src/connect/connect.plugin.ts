@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { registerClientKeyIdentity, type ClientKeyIdentityDeps } from './client-key-identity.js';
+import { registerIdentityChain, type IdentityChainDeps } from '../chain/index.js';
 import { connectErrors, installConnectErrorHandler } from './connect-errors.js';
 import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
 
 export interface ConnectPluginOptions {
-  chain: ClientKeyIdentityDeps;
+  chain: IdentityChainDeps;
   retrieval: ConnectRetrievalOptions;
 }
 
@@ -17,7 +17,7 @@ const connectBodyLimitBytes = 256 * 1024;
  */
 export async function connectPlugin(app: FastifyInstance, options: ConnectPluginOptions): Promise<void> {
   installConnectErrorHandler(app);
-  registerClientKeyIdentity(app, options.chain);
+  registerIdentityChain(app, options.chain);
   // "Authenticated empty POST" (the heartbeat) may still say `content-type: application/json`: an empty body is no body.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: connectBodyLimitBytes }, (_request, body, done) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@gw/platform';
-import { registerClientKeyIdentity, type ClientKeyIdentityDeps } from '../connect/client-key-identity.js';
+import { registerIdentityChain, type IdentityChainDeps } from '../chain/index.js';
 import type { Identity } from '../chain/identity/identity.js';
 import type { RetrievalLeaseStore } from '../retrieval/lease.store.js';
 import type { RetrievalService } from '../retrieval/retrieval-service.js';
@@ -11,7 +11,7 @@ import { isSupportedProtocolVersion, supportedProtocolVersions } from './mcp-pro
 import { checkOrigin, checkPostHeaders, headerValue, type TransportRejection } from './mcp-transport.js';
 
 export interface McpPluginOptions {
-  chain: ClientKeyIdentityDeps;
+  chain: IdentityChainDeps;
   retrieval: RetrievalService;
   lease: RetrievalLeaseStore;
   logger: Logger;
@@ -48,7 +48,7 @@ export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions)
       const rejection = checkOrigin(request);
       if (rejection) return sendRejection(reply, rejection);
     });
-    registerClientKeyIdentity(scope, options.chain);
+    registerIdentityChain(scope, options.chain);
     // Framing errors must come back as JSON-RPC errors, so the body is parsed by the handler, not by fastify.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: mcpBodyLimitBytes }, (_request, body, done) => done(null, body));

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../deps.js';
 import { AuthFailureGuard } from '../chain/edge/auth-failure-guard.js';
 import { connectPlugin } from '../connect/connect.plugin.js';
-import type { ClientKeyIdentityDeps } from '../connect/client-key-identity.js';
+import type { IdentityChainDeps } from '../chain/index.js';
 import { mcpPlugin } from '../mcp/mcp.plugin.js';
 import { RetrievalMetrics } from './retrieval-metrics.js';
 import { RetrievalService } from './retrieval-service.js';
 
 /** The chain's identity stage configured as the inference plane configures it, for the client-key surfaces outside `/v1/*`. */
-export function clientKeyChain(deps: GatewayDeps): ClientKeyIdentityDeps {
+export function clientKeyChain(deps: GatewayDeps): IdentityChainDeps {
   return {
     keys: deps.keys,
     clock: deps.clock,
