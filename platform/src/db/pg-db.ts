@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './db.js';
 
@@ -36,8 +37,24 @@ export class PgDb implements Db {
   }
 
   async query<Row extends object = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-    const result = await this.pool.query<Row>(sql, params as unknown[]);
+    const result = await this.pool.query<Row>(params.length > 0 ? { name: this.statementName(sql), text: sql, values: params as unknown[] } : sql);
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  }
+
+  private readonly statementNames = new Map<string, string>();
+
+  /**
+   * Parameterised queries run as named prepared statements: Postgres parses and plans each distinct statement once per
+   * connection instead of on every hot-path call (the per-request key lookup, spend batches). Names derive from the
+   * SQL text, so the same text always maps to the same statement.
+   */
+  private statementName(sql: string): string {
+    let name = this.statementNames.get(sql);
+    if (!name) {
+      name = `gw_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+      this.statementNames.set(sql, name);
+    }
+    return name;
   }
 
   async exec(sql: string): Promise<void> {
