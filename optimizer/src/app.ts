@@ -6,8 +6,11 @@ import { installBaseHooks, installZodCompilers, systemClock, zodOpenApiTransform
 import { CacheService } from './cache/cache-service.js';
 import { SemanticCache } from './cache/semantic-cache.js';
 import type { OptimizerServiceConfig } from './config.js';
+import { guardSettingsOf } from './guard/guard-thresholds.js';
+import { RegressionGuard } from './guard/regression-guard.js';
 import { OptimizerMetrics } from './health/metrics.js';
 import { Telemetry } from './health/telemetry.js';
+import { HoldoutTelemetry } from './holdout/holdout-telemetry.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installHookGates } from './http/hook-gates.js';
 import { installRawJsonParser } from './http/raw-json-parser.js';
@@ -56,6 +59,8 @@ export interface OptimizerAppDeps {
    * make two identical requests answer different bytes (issue 6 determinism); latency is on /metrics instead.
    */
   strategyTimer?: () => number;
+  /** The rewriting strategy kinds `runPipeline` runs; settings refuse `holdout.kinds` naming anything else. */
+  strategyKinds?: readonly string[];
 }
 
 const stashSweepMs = 10 * 60_000;
@@ -90,6 +95,9 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
     cache: new CacheService(new SemanticCache({ clock }), derive(secret, 'gw-optimizer-cache-key-v1')),
     settings,
     telemetry: new Telemetry(),
+    guard: regressionGuard(settings, metrics, deps.logger),
+    holdout: new HoldoutTelemetry(),
+    strategyKinds: deps.strategyKinds,
     metrics,
     recall: new RecallService(stash, deps.ranker ?? new Bm25Ranker()),
     records: deps.traceDb ? new RecordStore(deps.traceDb, durable, clock, deps.spendAppender) : null,
@@ -128,6 +136,18 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
   installTimers(app, runtime);
   app.addHook('onClose', async () => durable.close());
   return app;
+}
+
+/** The guard reads its thresholds from the live settings; transitions and regrets go to metrics and the log. */
+function regressionGuard(settings: SettingsStore, metrics: OptimizerMetrics, logger: FastifyBaseLogger): RegressionGuard {
+  return new RegressionGuard({
+    settings: () => guardSettingsOf(settings.current()),
+    onTransition: (transition) => {
+      metrics.guardTransitions.inc({ kind: transition.kind, to: transition.to });
+      logger.info({ tenant: transition.tenant, kind: transition.kind, from: transition.from, to: transition.to, reason: transition.reason }, 'regression guard transition');
+    },
+    onRegret: (signal, kind) => metrics.guardRegrets.inc({ signal, kind }),
+  });
 }
 
 /** Shared-config refresh (15 s, spec 001 §8) and the expired-row sweep, running only while the app is up. */

@@ -1,4 +1,5 @@
 import type { HealthReport } from '@gw/contracts';
+import { guardSettingsOf } from '../guard/guard-thresholds.js';
 import type { OptimizerRuntime } from '../routes/runtime.js';
 
 /** Below this many foreign optimize calls the record count says nothing yet. */
@@ -10,6 +11,8 @@ const minimumForeignCalls = 20;
  */
 export function healthReport(runtime: OptimizerRuntime): HealthReport {
   const { telemetry } = runtime;
+  const config = runtime.settings.current();
+  const lanes = runtime.guard.stateCounts(runtime.clock.now());
   return {
     status: 'ok',
     protocolVersion: 1,
@@ -24,6 +27,8 @@ export function healthReport(runtime: OptimizerRuntime): HealthReport {
     },
     retrievalStore: { state: runtime.stash.state(), durable: runtime.stash.durableDb?.kind ?? null },
     features: { persistentTranscriptPolicyV1: true, agentContinuationV1: runtime.supportsAgentContinuation },
+    guard: { enabled: guardSettingsOf(config).enabled, open: lanes.open, halfOpen: lanes.half_open, closed: lanes.closed },
+    holdout: { enabled: config.holdout?.enabled ?? false, fraction: config.holdout?.fraction ?? null, kinds: config.holdout?.kinds ?? [] },
   };
 }
 

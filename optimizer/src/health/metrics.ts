@@ -19,5 +19,12 @@ export class OptimizerMetrics {
   readonly tokensSaved = new Counter({ name: 'gw_optimizer_tokens_saved_total', help: 'Estimated input tokens saved by strategy kind.', labelNames: ['kind'], registers: [this.registry] });
   readonly stashWrites = new Counter({ name: 'gw_optimizer_stash_writes_total', help: 'Stash writes: stored, refused (store not ready) or failed (bounded write missed).', labelNames: ['result'], registers: [this.registry] });
   readonly retrieves = new Counter({ name: 'gw_optimizer_retrieve_total', help: 'Retrieve calls: hit, miss (404) or unavailable (503).', labelNames: ['result'], registers: [this.registry] });
+  readonly guardRegrets = new Counter({
+    name: 'gw_optimizer_guard_regrets_total',
+    help: 'Regression-guard regret signals by signal (retrieve, tool_rerun, retry_after_crop, pruned_tool_call) and strategy kind.',
+    labelNames: ['signal', 'kind'],
+    registers: [this.registry],
+  });
+  readonly guardTransitions = new Counter({ name: 'gw_optimizer_guard_transitions_total', help: 'Regression-guard lane transitions by strategy kind and new state.', labelNames: ['kind', 'to'], registers: [this.registry] });
   readonly cacheLookups = new Counter({ name: 'gw_optimizer_cache_lookups_total', help: 'Semantic cache lookups on optimize: hit or miss.', labelNames: ['result'], registers: [this.registry] });
 }

@@ -6,7 +6,7 @@ type ClassCounters = {
 };
 
 /**
- * Per-replica counters behind `/health` (callers) and the settings telemetry blocks (census, holdout arms). They are
+ * Per-replica counters behind `/health` (callers) and the settings telemetry block `census`. They are
  * since-start counts for this replica, not fleet totals (spec 001 §2.5 telemetry scope).
  */
 export class Telemetry {
@@ -17,7 +17,6 @@ export class Telemetry {
   requests = 0;
   toolOutputTokens = 0;
   readonly classes = new Map<string, ClassCounters>();
-  readonly arms = { holdout: 0, treated: 0 };
 
   recordCaller(gatewayStamped: boolean, now: number): void {
     if (gatewayStamped) {
@@ -30,10 +29,9 @@ export class Telemetry {
     this.lastForeignAt = at;
   }
 
-  recordOptimize(request: Record<string, unknown>, decisions: readonly Decision[], cohort: 'holdout' | 'treated' | undefined): void {
+  recordOptimize(request: Record<string, unknown>, decisions: readonly Decision[]): void {
     this.requests += 1;
     this.toolOutputTokens += estimateToolOutputTokens(request);
-    if (cohort) this.arms[cohort] += 1;
     for (const decision of decisions) {
       const counters = this.classes.get(decision.kind) ?? { decisions: 0, tokensSaved: 0 };
       counters.decisions += 1;

@@ -6,6 +6,7 @@ export type {
   PipelineResult,
   PipelineSettings,
   PipelineStash,
+  SpanRewrite,
   SuppressedKind,
   SuppressionReason,
 } from './types.js';

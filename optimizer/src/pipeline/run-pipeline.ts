@@ -14,7 +14,7 @@ import { replayPins, type ReplayOutcome } from './replay-pins.js';
 import { RunContext } from './run-context.js';
 import { SpanState } from './span-state.js';
 import { updateThrashGuard } from './thrash-guard.js';
-import type { PipelineDeps, PipelineInput, PipelineResult, SuppressedKind } from './types.js';
+import type { PipelineDeps, PipelineInput, PipelineResult, SpanRewrite, SuppressedKind } from './types.js';
 import { strategyKinds } from '../strategies/types.js';
 
 const noReplay: ReplayOutcome = { replayed: 0, discarded: 0, firstDiscardIndex: undefined, lastReplayedIndex: undefined };
@@ -30,7 +30,19 @@ function unchanged(input: PipelineInput, format: string | null): PipelineResult 
     failedKinds: [],
     agentContinuationV1: false,
     census: { format, toolOutputs: 0, rewrittenOutputs: 0 },
+    rewrites: [],
   };
+}
+
+function rewritesOf(rewritten: readonly SpanState[]): SpanRewrite[] {
+  return rewritten.map((state) => ({
+    key: state.span.key,
+    messageIndex: state.span.messageIndex,
+    toolName: state.span.toolName,
+    toolInput: state.span.toolInput,
+    handle: state.handle,
+    steps: state.steps.map((step) => ({ kind: step.kind, replayed: step.replayed, handle: typeof (step.recipe as { handle?: unknown }).handle === 'string' })),
+  }));
 }
 
 function newPins(state: SpanState, context: RunContext): SpanPin[] {
@@ -140,6 +152,7 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
     failedKinds: strategyKinds.filter((kind) => context.failed.has(kind)),
     agentContinuationV1: context.lane.continuation,
     census: { format: view.format, toolOutputs: view.spans.length, rewrittenOutputs: rewritten.length },
+    rewrites: rewritesOf(rewritten),
   };
   if (!Array.isArray(input.pins)) return result;
   return { ...result, pins: pins && guard ? outgoingPins(states, context, pins, frontier, guard.next) : input.pins.filter(isRecord) };

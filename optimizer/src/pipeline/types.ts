@@ -86,4 +86,18 @@ export interface PipelineResult {
   agentContinuationV1: boolean;
   /** What the request carried: its format and how many tool outputs it had and how many were rewritten. */
   census: { format: string | null; toolOutputs: number; rewrittenOutputs: number };
+  /**
+   * Each rewritten tool output, for the regression guard's regret signals (spec 001 §3.2): where it sits, the call
+   * that produced it, the handle of its stashed original and the steps applied. Locations and ids, never content.
+   */
+  rewrites: SpanRewrite[];
+}
+
+export interface SpanRewrite {
+  readonly key: string;
+  readonly messageIndex: number;
+  readonly toolName: string | undefined;
+  readonly toolInput: string | undefined;
+  readonly handle: string | null;
+  readonly steps: ReadonlyArray<{ readonly kind: StrategyKind; readonly replayed: boolean; readonly handle: boolean }>;
 }

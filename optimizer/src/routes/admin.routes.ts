@@ -9,6 +9,8 @@ import {
   type SettingsResponse,
 } from '@gw/contracts';
 import { optimizerErrors } from '../errors.js';
+import { guardSettingsOf, guardThresholdsView } from '../guard/guard-thresholds.js';
+import { holdoutKindsProblem } from '../holdout/holdout-kinds.js';
 import { adminGate } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import type { DurableManager } from '../stash/durable-manager.js';
@@ -22,8 +24,18 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
     const app = plain.withTypeProvider<ZodTypeProvider>();
     app.addHook('preHandler', adminGate(adminToken));
 
-    app.get('/admin/optimizer/settings', { schema: { summary: 'Runtime config and live telemetry', tags: ['admin'], response: { 200: settingsResponseSchema, 401: optimizerErrorSchema } } }, async () =>
-      settingsView(runtime, runtime.settings.current()),
+    app.get(
+      '/admin/optimizer/settings',
+      {
+        schema: {
+          summary: 'Runtime config and live telemetry',
+          description:
+            'Telemetry blocks are per replica: `guard` lists each tenant and strategy lane with its state and regret rate and the thresholds in force; `holdout` counts arms over the last hour (conclusions come from the gateway).',
+          tags: ['admin'],
+          response: { 200: settingsResponseSchema, 401: optimizerErrorSchema },
+        },
+      },
+      async () => settingsView(runtime, runtime.settings.current()),
     );
 
     app.put(
@@ -32,6 +44,8 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
       async (request) => {
         const body = request.body;
         const config = 'config' in body && body.config !== undefined && Object.keys(body).length === 1 ? body.config : (body as OptimizerConfig);
+        const problem = holdoutKindsProblem(config.holdout?.kinds, runtime.strategyKinds);
+        if (problem) throw optimizerErrors.invalidRequest(problem);
         return settingsView(runtime, await runtime.settings.replace(config));
       },
     );
@@ -52,13 +66,26 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
   };
 }
 
+/** Config plus the live per-replica telemetry blocks (spec 001 §2.5). */
 function settingsView(runtime: OptimizerRuntime, config: OptimizerConfig): SettingsResponse {
+  const now = runtime.clock.now();
+  const guard = guardSettingsOf(config);
   return {
     config,
-    guard: { enabled: config.guard?.enabled ?? true, strategies: [] },
+    guard: {
+      enabled: guard.enabled,
+      thresholds: guardThresholdsView(guard.thresholds),
+      strategies: runtime.guard.snapshots(now).map((lane) => ({ ...lane, reopensAt: lane.reopensAt === null ? null : new Date(lane.reopensAt).toISOString() })),
+    },
     census: runtime.telemetry.census(),
     cacheLint: { regions: [] },
-    holdout: { enabled: config.holdout?.enabled ?? false, arms: { ...runtime.telemetry.arms }, scope: 'replica', authoritativeSource: 'gateway GET /admin/spend/quality-parity' },
+    holdout: {
+      enabled: config.holdout?.enabled ?? false,
+      arms: runtime.holdout.arms(now),
+      windowSeconds: runtime.holdout.windowSeconds,
+      scope: 'replica',
+      authoritativeSource: 'gateway GET /admin/spend/quality-parity',
+    },
     semanticCacheShadow: runtime.cache.telemetry(),
   };
 }

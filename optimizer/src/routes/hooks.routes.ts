@@ -11,6 +11,8 @@ import {
   recordRequestSchema,
 } from '@gw/contracts';
 import { optimizerErrors } from '../errors.js';
+import { assignHoldout } from '../holdout/assign-holdout.js';
+import { cohortFields } from '../holdout/holdout-response.js';
 import { authoritativeTenant } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import type { OptimizerRuntime } from './runtime.js';
@@ -26,10 +28,23 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       '/v1/optimize-response',
       {
         config: { signed: true, leaseGated: true },
-        schema: { summary: 'Transform a response (output-stage strategies only)', tags: ['hooks'], body: optimizeResponseRequestSchema, response: { 200: optimizeResponseResponseSchema, ...errors } },
+        schema: {
+          summary: 'Transform a response (output-stage strategies only)',
+          description:
+            "Re-derives the audited-holdout arm from the same metadata as /v1/optimize and reports it as `cohort` (and `cohortKind`); a control session's response is returned untouched.",
+          tags: ['hooks'],
+          body: optimizeResponseRequestSchema,
+          response: { 200: optimizeResponseResponseSchema, ...errors },
+        },
       },
-      // No output-stage strategy ships yet: the response passes through unchanged, which is the fail-open answer.
-      async (request) => ({ protocolVersion: 1 as const, response: request.body.response, decisions: [] }),
+      async (request) => {
+        // Each leg re-derives the holdout arm from the same metadata (spec 001 §2.2); a control row's response stays
+        // untouched. No output-stage strategy ships yet, so every arm passes the response through (fail-open shape).
+        const tenant = authoritativeTenant(request.caller);
+        const metadata = tenant ? { ...request.body.metadata, tenant } : request.body.metadata;
+        const holdout = assignHoldout(runtime.settings.current().holdout, metadata, runtime.clock.now());
+        return { protocolVersion: 1 as const, response: request.body.response, decisions: [], ...cohortFields(holdout) };
+      },
     );
 
     app.post(

@@ -7,8 +7,13 @@ import { defaultTenant } from '../cache/partition.js';
 import type { OptimizeOutcome } from '../health/metrics.js';
 import { authoritativeTenant } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
+import { buildRequestView } from '../format/build-request-view.js';
+import { GuardRequest } from '../guard/guard-request.js';
+import type { ToolCallFact } from '../guard/session-signals.js';
+import { assignHoldout, holdoutSession, type HoldoutAssignment } from '../holdout/assign-holdout.js';
+import { cohortFields, holdoutDecision } from '../holdout/holdout-response.js';
 import { isActivated } from '../settings/activation.js';
-import { assignHoldout, type HoldoutAssignment } from '../settings/holdout.js';
+import { inputPricePerToken } from '../settings/input-prices.js';
 import { disabledKinds } from '../settings/kill-switch.js';
 import type { PipelineResult } from './pipeline-port.js';
 import type { OptimizerRuntime } from './runtime.js';
@@ -25,7 +30,14 @@ export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       '/v1/optimize',
       {
         config: { signed: true, leaseGated: true },
-        schema: { summary: 'Transform a request before it is forwarded', tags: ['hooks'], body: optimizeRequestSchema, response: { 200: optimizeResponseSchema, 401: optimizerErrorSchema } },
+        schema: {
+          summary: 'Transform a request before it is forwarded',
+          description:
+            'Fail-open: any internal failure answers the request unchanged. With audited holdout on and an attributable request (user or team, and a session from gatewaySessionId, sessionId or session), `cohort` names the arm; a control session gets its request untouched with exactly one `audited_holdout` decision, a per-strategy control row withholds only `cohortKind`. The per-tenant regression guard holds back strategies the model keeps undoing: reason `regret_guard` in `suppressedKinds` and one `guard_suppressed` decision per kind held back. `estimatedSavingsUsd` prices tokens at the model’s list input price. Identical input gives byte-identical output.',
+          tags: ['hooks'],
+          body: optimizeRequestSchema,
+          response: { 200: optimizeResponseSchema, 401: optimizerErrorSchema },
+        },
       },
       async (request) => {
         const started = performance.now();
@@ -70,17 +82,41 @@ async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenant
   const context: OptimizeContext = { runtime, body, metadata, config, now, base, cacheFields };
   if (cacheFields.cacheHit) return { response: unchanged(context, []), outcome: 'cache_hit' };
   const holdout = assignHoldout(config.holdout, metadata, now);
+  if (holdout) runtime.holdout.record(holdout, now);
   if (holdout?.cohort === 'holdout' && !holdout.cohortKind) {
-    runtime.telemetry.recordOptimize(body.request, [], 'holdout');
+    // The control arm: the request untouched, exactly one `audited_holdout` decision (spec 001 §2.2).
+    runtime.telemetry.recordOptimize(body.request, []);
     return { response: unchanged(context, [holdoutDecision(holdout)], cohortFields(holdout)), outcome: 'holdout' };
   }
   return runOptimization(context, holdout);
+}
+
+/** The guard's view of this request: tenant, session (spec 001 §2.2 source order) and its tool calls, lazily. */
+function startGuard(context: OptimizeContext): GuardRequest {
+  const { runtime, body, metadata } = context;
+  const tenant = metadata?.tenant ?? defaultTenant;
+  const session = holdoutSession(metadata);
+  const calls = (): ToolCallFact[] =>
+    (buildRequestView(body.endpoint, body.request)?.spans ?? []).flatMap((span) => (span.toolName === undefined ? [] : [{ messageIndex: span.messageIndex, name: span.toolName, input: span.toolInput }]));
+  return new GuardRequest(
+    runtime.guard,
+    {
+      tenant,
+      sessionKey: session === undefined ? undefined : `${tenant}\u0000${metadata?.user ?? metadata?.team ?? ''}\u0000${session}`,
+      requestFingerprint: context.base.optimizationId,
+      request: body.request,
+      pins: body.pins,
+      calls,
+    },
+    context.now,
+  );
 }
 
 async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignment | null): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
   const { runtime, body, metadata, config } = context;
   const disabled = disabledKinds(config.strategies, { endpoint: body.endpoint, model: modelOf(body.request), user: metadata?.user, team: metadata?.team });
   if (holdout?.cohortKind) disabled.add(holdout.cohortKind);
+  const guard = startGuard(context);
   let result: PipelineResult;
   try {
     result = await runtime.runPipeline(
@@ -95,16 +131,21 @@ async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignm
         stash: runtime.stash.forOwner({ tenant: metadata?.tenant ?? defaultTenant, user: metadata?.user, team: metadata?.team }),
         hmacKey: runtime.pinKey,
         clock: runtime.clock,
+        // Handles are keyed MACs of owner and content, so re-deciding a span mints the same bytes (no cache_guard).
         stableHandles: true,
+        guard: guard.allow,
+        pricePerToken: inputPricePerToken(modelOf(body.request)),
+        // Timings stay 0 unless a timer is injected: identical input, identical bytes (issue 6 item 1).
         ...(runtime.strategyTimer ? { timer: runtime.strategyTimer } : {}),
       },
     );
   } catch (error) {
     runtime.logger.warn({ err: error }, 'optimize pipeline failed; answering the request unchanged');
-    return { response: unchanged(context, [], cohortFields(holdout)), outcome: 'error' };
+    return { response: unchanged(context, holdout?.cohort === 'holdout' ? [holdoutDecision(holdout)] : [], cohortFields(holdout)), outcome: 'error' };
   }
-  const decisions = holdout?.cohortKind ? [holdoutDecision(holdout), ...result.decisions] : result.decisions;
-  runtime.telemetry.recordOptimize(body.request, decisions, holdout?.cohort);
+  const guardDecisions = guard.settle(result);
+  const decisions = [...(holdout?.cohortKind ? [holdoutDecision(holdout)] : []), ...result.decisions, ...guardDecisions];
+  runtime.telemetry.recordOptimize(body.request, decisions);
   for (const decision of result.decisions) if (decision.estimatedTokensSaved > 0) runtime.metrics.tokensSaved.inc({ kind: decision.kind }, decision.estimatedTokensSaved);
   const response: OptimizeResponse = {
     ...context.base,
@@ -136,19 +177,9 @@ function unchanged(context: OptimizeContext, decisions: Decision[], extra: Parti
   };
 }
 
-function cohortFields(holdout: HoldoutAssignment | null): Pick<OptimizeResponse, 'cohort' | 'cohortKind'> {
-  if (!holdout) return {};
-  return { cohort: holdout.cohort, ...(holdout.cohortKind ? { cohortKind: holdout.cohortKind } : {}) };
-}
-
 /** Derived from the request bytes: the same input yields the same id, so the whole response is reproducible. */
 function optimizationIdOf(raw: Buffer | string): string {
   return `opt_${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}`;
-}
-
-function holdoutDecision(holdout: HoldoutAssignment): Decision {
-  const summary = holdout.cohortKind ? `audited holdout: ${holdout.cohortKind} withheld for this session` : 'audited holdout: request left unoptimized for this session';
-  return { kind: 'audited_holdout', summary, estimatedTokensSaved: 0, estimatedSavingsUsd: 0 };
 }
 
 function modelOf(request: Record<string, unknown>): string | undefined {

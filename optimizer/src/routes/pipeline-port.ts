@@ -1,5 +1,6 @@
 import type { Decision, DecisionPin, OptimizeRequest } from '@gw/contracts';
 import type { Clock } from '@gw/platform';
+import type { SpanRewrite } from '../guard/span-rewrite.js';
 import type { StashPort } from '../stash/stash.js';
 
 /**
@@ -24,6 +25,10 @@ export interface PipelineDeps {
   timer?: () => number;
   /** The stash mints the same handle for the same owner and content (it does: handles are keyed MACs). */
   stableHandles: boolean;
+  /** Regression guard (spec 001 §3.2): false holds a kind back, reported with reason `regret_guard`. */
+  guard?: (kind: string) => boolean;
+  /** List price of one input token of the request's model in USD, for `estimatedSavingsUsd`. */
+  pricePerToken?: number;
 }
 
 export interface PipelineResult {
@@ -35,6 +40,12 @@ export interface PipelineResult {
   pins?: DecisionPin[];
   /** True only when this response used the activated handle-free continuation path. */
   agentContinuationV1?: boolean;
+  /** Each rewritten tool output (the guard's regret signals); a pipeline without it is guarded per decision. */
+  rewrites?: readonly SpanRewrite[];
+  /** Seam for a tool-pruning strategy: tools it dropped, by kind (a later call of one is a regret). */
+  prunedTools?: ReadonlyArray<{ kind: string; tools: readonly string[] }>;
+  /** Seam for a reasoning-downshift strategy: kinds that downshifted this request. */
+  downshiftKinds?: readonly string[];
 }
 
 export type RunPipeline = (input: PipelineInput, deps: PipelineDeps) => Promise<PipelineResult> | PipelineResult;

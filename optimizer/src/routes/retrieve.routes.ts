@@ -19,6 +19,8 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       {
         schema: {
           summary: 'Fetch a stashed original by handle (whole, a line range, or grep windows)',
+          description:
+            'A retrieve without `metadata.source` is the model asking for an elided original: a regret signal charged to the strategies that elided it (once per handle per guard window). Automated callers set `metadata.source`.',
           tags: ['hooks'],
           body: retrieveRequestSchema,
           response: { 200: retrieveResponseSchema, 400: optimizerErrorSchema, 404: optimizerErrorSchema, 503: optimizerErrorSchema },
@@ -35,6 +37,9 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
           throw optimizerErrors.handleNotFound();
         }
         runtime.metrics.retrieves.inc({ result: 'hit' });
+        // The model needed an elided original back: a regret signal; automated callers set `metadata.source`
+        // and are never counted (spec 001 §2.4 rule 7, §3.2).
+        if (!body.metadata?.source) runtime.guard.retrieved(entry.handle, runtime.clock.now());
         const age = ageBucket(runtime.clock.now() - entry.createdAt);
         await runtime.stash.extend(entry);
         const slice = sliceContent(entry.content, body);

@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '@gw/platform';
 import type { CacheService } from '../cache/cache-service.js';
 import type { OptimizerMetrics } from '../health/metrics.js';
+import type { RegressionGuard } from '../guard/regression-guard.js';
 import type { Telemetry } from '../health/telemetry.js';
+import type { HoldoutTelemetry } from '../holdout/holdout-telemetry.js';
 import type { RecallService } from '../recall/recall-service.js';
 import type { RecordStore } from '../record/record-store.js';
 import type { SettingsStore } from '../settings/settings-store.js';
@@ -17,6 +19,12 @@ export interface OptimizerRuntime {
   cache: CacheService;
   settings: SettingsStore;
   telemetry: Telemetry;
+  /** The per-tenant, per-strategy regression guard of this replica (spec 001 §3.2). */
+  guard: RegressionGuard;
+  /** Per-replica audited-holdout arm counts (spec 001 §2.5 telemetry `holdout`). */
+  holdout: HoldoutTelemetry;
+  /** Rewriting strategy kinds the pipeline runs; `holdout.kinds` must name one of them. Undefined: not checked. */
+  strategyKinds: readonly string[] | undefined;
   metrics: OptimizerMetrics;
   recall: RecallService;
   /** Null when recording is disabled (no trace store configured). */

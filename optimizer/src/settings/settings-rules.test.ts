@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { isActivated, nextActivation, normalizeInstant } from './activation.js';
-import { assignHoldout } from './holdout.js';
 import { disabledKinds } from './kill-switch.js';
 
 const now = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -39,29 +38,5 @@ describe('kill switches', () => {
 
   it('lets a later entry of equal specificity override an earlier one', () => {
     expect([...disabledKinds([{ kind: 'a', enabled: false }, { kind: 'a', enabled: true }], { endpoint: '/x' })]).toEqual([]);
-  });
-});
-
-describe('holdout assignment', () => {
-  const holdout = { enabled: true, fraction: 0.3, windowSeconds: 3_600 };
-
-  it('is deterministic per session within its user and window', () => {
-    const first = assignHoldout(holdout, { user: 'ada', sessionId: 's1' }, now);
-    expect(assignHoldout(holdout, { user: 'ada', sessionId: 's1' }, now + 1_000)).toEqual(first);
-    // gatewaySessionId is read before sessionId.
-    expect(assignHoldout(holdout, { user: 'ada', gatewaySessionId: 'g', sessionId: 's1' }, now)).toEqual(assignHoldout(holdout, { user: 'ada', gatewaySessionId: 'g' }, now));
-  });
-
-  it('is absent when off or unattributable', () => {
-    expect(assignHoldout({ ...holdout, enabled: false }, { user: 'ada', sessionId: 's' }, now)).toBeNull();
-    expect(assignHoldout(holdout, { sessionId: 's' }, now)).toBeNull();
-    expect(assignHoldout(holdout, { user: 'ada' }, now)).toBeNull();
-  });
-
-  it('assigns about the configured fraction', () => {
-    let held = 0;
-    for (let session = 0; session < 2_000; session += 1) if (assignHoldout(holdout, { team: 'core', session: `s${session}` }, now)?.cohort === 'holdout') held += 1;
-    expect(held / 2_000).toBeGreaterThan(0.25);
-    expect(held / 2_000).toBeLessThan(0.35);
   });
 });

@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import type { OptimizerConfig, OptimizerMetadata } from '@gw/contracts';
+
+export interface HoldoutAssignment {
+  cohort: 'holdout' | 'treated';
+  /** Per-strategy control row: the one kind withheld. Absent on a whole-optimizer control. */
+  cohortKind?: string;
+}
+
+/**
+ * The session a request belongs to for the holdout (spec 001 §2.2 session source order): `gatewaySessionId`, then
+ * `sessionId`, then `session`. Empty strings do not count.
+ */
+export function holdoutSession(metadata: OptimizerMetadata | undefined): string | undefined {
+  return nonEmpty(metadata?.gatewaySessionId) ?? nonEmpty(metadata?.sessionId) ?? nonEmpty(metadata?.session);
+}
+
+/**
+ * Audited holdout (spec 001 §2.2, §2.8): a deterministic slice of sessions, hashed within their user (else team)
+ * and tenant, goes to the control arm for one assignment window. Both legs (optimize and optimize-response)
+ * re-derive the arm from the same metadata, so nothing is stored. Null when holdout is off or the request is not
+ * attributable (no user or team, or no session).
+ */
+export function assignHoldout(holdout: OptimizerConfig['holdout'], metadata: OptimizerMetadata | undefined, now: number): HoldoutAssignment | null {
+  if (!holdout?.enabled) return null;
+  const user = nonEmpty(metadata?.user);
+  const team = nonEmpty(metadata?.team);
+  const principal = user ? `user:${user}` : team ? `team:${team}` : null;
+  const session = holdoutSession(metadata);
+  if (!principal || !session) return null;
+  const window = Math.floor(now / (holdout.windowSeconds * 1000));
+  const digest = createHash('sha256').update(`${nonEmpty(metadata?.tenant) ?? 'default'}\u0000${principal}\u0000${session}\u0000${window}`).digest();
+  const draw = digest.readUInt32BE(0) / 2 ** 32;
+  if (draw >= holdout.fraction) return { cohort: 'treated' };
+  const kinds = [...new Set(holdout.kinds ?? [])];
+  if (kinds.length === 0) return { cohort: 'holdout' };
+  // Never more than one kind per control row (spec 001 §2.2 `cohortKind`).
+  return { cohort: 'holdout', cohortKind: kinds[digest.readUInt32BE(4) % kinds.length] };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value : undefined;
+}
