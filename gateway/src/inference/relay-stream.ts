@@ -58,6 +58,8 @@ async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTra
   for await (const chunk of input.upstream) {
     if (!input.hideUsageChunk) await write(chunk);
     await observe(splitter.push(chunk));
+    // An error event ends the stream for the client; a provider that keeps the connection open must not hold it.
+    if (state.errorCode !== null) break;
   }
   await observe(splitter.end());
 }
@@ -73,7 +75,10 @@ async function relayTranslated(input: RelayStreamInput, translator: StreamTransl
       if (translated) await write(translated);
     }
   };
-  for await (const chunk of input.upstream) await observe(parser.push(chunk));
+  for await (const chunk of input.upstream) {
+    await observe(parser.push(chunk));
+    if (state.errorCode !== null) break;
+  }
   await observe(parser.end());
   const tail = translator.end().map(serializeSseFrame).join('');
   if (tail) await write(tail);

@@ -22,12 +22,19 @@ export class Lifecycle {
     this.drainingFlag = true;
   }
 
-  async shutdown(app: FastifyInstance, logger: Logger, drainDelayMs = 0): Promise<void> {
+  async shutdown(app: FastifyInstance, logger: Logger, drainDelayMs = 0, drainTimeoutMs = 30_000): Promise<void> {
     this.beginDrain();
     logger.info({ drainDelayMs }, 'draining: readiness now 503');
     // Give load balancers a moment to observe readiness before the listener closes.
     if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
+    // In-flight requests get a bounded time to finish; a stream that never ends must not keep the process alive.
+    const deadline = setTimeout(() => {
+      logger.warn({ drainTimeoutMs }, 'drain deadline reached: closing remaining connections');
+      app.server.closeAllConnections();
+    }, drainTimeoutMs);
+    deadline.unref();
     await app.close();
+    clearTimeout(deadline);
     for (const cleanup of [...this.cleanups].reverse()) {
       try {
         await cleanup();
