@@ -17,6 +17,7 @@ import { routingOperations } from './admin/routing/routing.operations.js';
 import { governanceOperations } from './admin/caps/governance.operations.js';
 import { qualityParityOperations } from './admin/quality/quality-parity.operations.js';
 import { optimizerHoldoutConfig } from './admin/quality/holdout-config.js';
+import { desktopPolicyOperations } from './admin/policies/desktop-policy.operations.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -65,6 +66,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...routingOperations({ routing: deps.routing }),
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
+    ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
   ];
   // The admin plane mounts its own operations (keys, admin keys, users, settings, audit, traces) plus these.
   await registerAdminPlane(app, deps, operations);

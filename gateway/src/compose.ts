@@ -9,6 +9,7 @@ import { composeAdmin } from './admin/stores.js';
 import { resolveKeystore } from './bootstrap/keystore-key.js';
 import { ProviderStore } from './providers/provider.store.js';
 import { RoutingStore } from './routing/routing.store.js';
+import { DesktopPolicyStore } from './policies/desktop-policy.store.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ThrottleGate } from './routing/throttle-gate.js';
 import { AttemptMetrics } from './routing/attempt-metrics.js';
@@ -45,14 +46,15 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   const keyring = await resolveKeystore(config.GW_KEYSTORE_KEY, !config.GW_SPEND_DB_URL, config.GW_DATA_DIR);
   const providers = new ProviderStore(db, keyring, coord, clock, logger);
   const routing = new RoutingStore(db, coord, clock, logger);
-  await Promise.all([providers.start(), routing.start()]);
+  const desktopPolicy = new DesktopPolicyStore(db, coord, clock, logger);
+  await Promise.all([providers.start(), routing.start(), desktopPolicy.start()]);
   const inferenceMetrics = new InferenceMetrics(metrics);
   const spendWriter = new SpendWriter(db, logger, { ...inferenceMetrics.spendQueue.hooks(), spill: new SpendSpill(join(config.GW_DATA_DIR, 'spend-spill'), logger) });
   spendWriter.start();
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
   lifecycle.onShutdown(() => spendWriter.stop());
-  lifecycle.onShutdown(() => Promise.all([providers.stop(), routing.stop()]).then(() => undefined));
+  lifecycle.onShutdown(() => Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined));
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
   const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS });
   const optimizer = config.GW_OPTIMIZER_URL
@@ -80,5 +82,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease };
+  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy };
 }

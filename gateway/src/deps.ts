@@ -13,6 +13,7 @@ import type { SpendWriter } from './metering/spend-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
 import type { RetrievalLeaseStore } from './retrieval/lease.store.js';
+import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
@@ -38,4 +39,6 @@ export interface GatewayDeps extends AdminDeps {
   optimizer: OptimizerClient | null;
   /** Per-key retrieval lease (spec 000 §3): renewed by /mcp and the connect routes, read for `clientCanRetrieve`. */
   retrievalLease: RetrievalLeaseStore;
+  /** The desktop-client policy (spec 000 §2): admin writes, cached reads for the client-facing routes. */
+  desktopPolicy: DesktopPolicyStore;
 }

@@ -24,6 +24,8 @@ export interface RelayStreamInput {
   context: TranslationContext;
   /** We asked the provider for a usage chunk the client did not ask for: keep it from the client. */
   hideUsageChunk: boolean;
+  /** Sees every frame the client receives (decoded), e.g. to reassemble the answer for the cache's shadow tier. */
+  onClientFrame?: (frame: SseFrame) => void;
   now: () => number;
 }
 
@@ -52,7 +54,9 @@ async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTra
       if (rawTerminal(raw)) state.completed = true;
       if (rawError(raw)) state.errorCode = 'upstream_stream_error';
       if (rawCarriesUsage(raw)) tracker.observe(decodeRawFrame(raw));
-      if (input.hideUsageChunk && !rawUsageOnly(raw)) await write(raw);
+      const hidden = input.hideUsageChunk && rawUsageOnly(raw);
+      if (input.onClientFrame && !hidden) input.onClientFrame(decodeRawFrame(raw));
+      if (input.hideUsageChunk && !hidden) await write(raw);
     }
   };
   for await (const chunk of input.upstream) {
@@ -71,7 +75,9 @@ async function relayTranslated(input: RelayStreamInput, translator: StreamTransl
     for (const frame of frames) {
       if (isTerminal(frame)) state.completed = true;
       if (isUpstreamError(frame)) state.errorCode = 'upstream_stream_error';
-      const translated = translator.push(frame).map(serializeSseFrame).join('');
+      const frames = translator.push(frame);
+      if (input.onClientFrame) frames.forEach(input.onClientFrame);
+      const translated = frames.map(serializeSseFrame).join('');
       if (translated) await write(translated);
     }
   };

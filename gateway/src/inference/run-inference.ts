@@ -14,7 +14,9 @@ import type { UpstreamResponse } from '../upstream/upstream-client.js';
 import { abortOnClientClose, attemptTarget, type AttemptResult } from './attempt-target.js';
 import { optimizeCall } from './optimize-call.js';
 import { gatewaySessionIdOf } from '../optimizer/pre-call-hook.js';
-import { runPostCall, type PostCallInput } from '../optimizer/post-call.js';
+import { runPostCall, writeStreamShadow, type PostCallInput } from '../optimizer/post-call.js';
+import { ChatStreamReassembler, MessagesStreamReassembler } from '../optimizer/stream-reassembly.js';
+import type { SseFrame } from '../translate/sse.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { relayStream } from './relay-stream.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
@@ -126,7 +128,7 @@ export async function relay(deps: InferenceDeps, call: InferenceCall, result: At
   try {
     if (response.status >= 400 || response.status < 200) return await relayError(response, result, call, outcome, reply);
     if (outcome.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-      return await relayStreamed(deps, response, lane, call, prepared.context, prepared.hideUsageChunk, outcome, reply);
+      return await relayStreamed(deps, response, lane, call, prepared.context, prepared.hideUsageChunk, outcome, reply, postCallInput(call, outcome, request));
     }
     return await relayJson(deps, response, lane, prepared.context, outcome, reply, postCallInput(call, outcome, request));
   } finally {
@@ -170,12 +172,35 @@ async function relayJson(deps: InferenceDeps, response: UpstreamResponse, lane: 
   return reply.code(response.status).header('content-type', String(response.headers['content-type'] ?? 'application/json')).send(raw);
 }
 
-async function relayStreamed(deps: InferenceDeps, response: UpstreamResponse, lane: Lane, call: InferenceCall, context: TranslationContext, hideUsageChunk: boolean, outcome: CallOutcome, reply: FastifyReply) {
+async function relayStreamed(
+  deps: InferenceDeps,
+  response: UpstreamResponse,
+  lane: Lane,
+  call: InferenceCall,
+  context: TranslationContext,
+  hideUsageChunk: boolean,
+  outcome: CallOutcome,
+  reply: FastifyReply,
+  postCall: Omit<PostCallInput, 'response'>,
+) {
   const out = new PassThrough();
   reply.code(200).header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
   const sending = reply.send(out);
-  const result = await relayStream({ upstream: response.body as AsyncIterable<Buffer>, out, lane, clientFormat: call.clientFormat, context, hideUsageChunk, now: () => deps.clock.now() });
+  // A cache-eligible stream is reassembled (only then: it costs a decode per frame) for the shadow tier.
+  const reassembler = outcome.optimization?.cache.eligible ? (call.clientFormat === 'messages' ? new MessagesStreamReassembler() : new ChatStreamReassembler()) : null;
+  const result = await relayStream({
+    upstream: response.body as AsyncIterable<Buffer>,
+    out,
+    lane,
+    clientFormat: call.clientFormat,
+    context,
+    hideUsageChunk,
+    now: () => deps.clock.now(),
+    ...(reassembler ? { onClientFrame: (frame: SseFrame) => reassembler.push(frame) } : {}),
+  });
   out.end();
+  const reassembled = result.completed ? reassembler?.result() : null;
+  if (reassembled) writeStreamShadow(deps.optimizer, deps.logger, { ...postCall, response: reassembled });
   outcome.usage = result.usage;
   outcome.firstByteMs = result.firstByteMs === null ? null : (outcome.firstByteMs ?? 0) + result.firstByteMs;
   outcome.status = result.completed ? 200 : 502;
