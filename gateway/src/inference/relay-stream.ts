@@ -50,14 +50,17 @@ interface RelayState {
 async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTracker, state: RelayState, write: (text: string | Buffer) => Promise<void>): Promise<void> {
   const splitter = new RawFrameSplitter();
   const observe = async (frames: string[]) => {
+    // Kept frames of one upstream chunk go out in one write: one syscall per chunk, not per event.
+    let kept = '';
     for (const raw of frames) {
       if (rawTerminal(raw)) state.completed = true;
       if (rawError(raw)) state.errorCode = 'upstream_stream_error';
       if (rawCarriesUsage(raw)) tracker.observe(decodeRawFrame(raw));
       const hidden = input.hideUsageChunk && rawUsageOnly(raw);
       if (input.onClientFrame && !hidden) input.onClientFrame(decodeRawFrame(raw));
-      if (input.hideUsageChunk && !hidden) await write(raw);
+      if (input.hideUsageChunk && !hidden) kept += raw;
     }
+    await write(kept);
   };
   for await (const chunk of input.upstream) {
     if (!input.hideUsageChunk) await write(chunk);
@@ -72,14 +75,15 @@ async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTra
 async function relayTranslated(input: RelayStreamInput, translator: StreamTranslator, state: RelayState, write: (text: string | Buffer) => Promise<void>): Promise<void> {
   const parser = new SseParser();
   const observe = async (frames: SseFrame[]) => {
+    let translated = '';
     for (const frame of frames) {
       if (isTerminal(frame)) state.completed = true;
       if (isUpstreamError(frame)) state.errorCode = 'upstream_stream_error';
-      const frames = translator.push(frame);
-      if (input.onClientFrame) frames.forEach(input.onClientFrame);
-      const translated = frames.map(serializeSseFrame).join('');
-      if (translated) await write(translated);
+      const clientFrames = translator.push(frame);
+      if (input.onClientFrame) clientFrames.forEach(input.onClientFrame);
+      translated += clientFrames.map(serializeSseFrame).join('');
     }
+    await write(translated);
   };
   for await (const chunk of input.upstream) {
     await observe(parser.push(chunk));
