@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { gatewaySessionIdOf, runPreCallHook, type Optimization } from '../optimizer/pre-call-hook.js';
+import { forwardRetrievalTools } from '../optimizer/retrieval-tool-forwarding.js';
 import type { ProviderFamily } from '../providers/provider-types.js';
 import type { InferenceDeps } from './inference-deps.js';
 import type { InferenceCall } from './run-inference.js';
@@ -36,6 +37,9 @@ export async function optimizeCall(
       modelFacts: deps.routing.documents.models,
     },
   );
+  const sessionId = gatewaySessionIdOf(conversationKey);
+  const withTools = await forwardRetrievalTools({ coord: deps.coord, sessionId, body: optimization.body, format: call.clientFormat, clientCanRetrieve });
+  if (withTools) return { call: { ...call, body: withTools, rawBody: null }, optimization };
   if (!optimization.changed) return { call, optimization };
   return { call: { ...call, body: optimization.body, rawBody: null }, optimization };
 }
