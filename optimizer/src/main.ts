@@ -5,6 +5,7 @@ import { loadOptimizerConfig, optimizerHelp, type OptimizerServiceConfig } from 
 import { runPipeline, strategyKinds } from './pipeline/index.js';
 import { CoordReplayStore, MemoryReplayStore } from './signing/replay-store.js';
 import { migrateOptimizer } from './stash/migrations.js';
+import { SqlSpendAppender } from './record/spend-appender.js';
 
 if (process.argv.includes('--help')) {
   process.stdout.write(optimizerHelp);
@@ -33,7 +34,9 @@ const traceDb = traceUrl === undefined ? null : traceUrl === config.GW_SPEND_DB_
 const coord = config.GW_REDIS_URL ? createCoord({ redisUrl: config.GW_REDIS_URL, logger }) : null;
 const replayStore = coord ? new CoordReplayStore(coord) : new MemoryReplayStore(systemClock);
 const durable = { db: stashDb, source: config.GW_SPEND_DB_URL ? ('env' as const) : ('embedded' as const) };
-const app = await buildApp({ config, logger, runPipeline, strategyKinds, supportsAgentContinuation: true, durable, traceDb, openDb, replayStore });
+// spec 001 §2.4 rule 9: with a shared spend store, recorded calls also land in the gateway's spend table.
+const spendAppender = config.GW_SPEND_DB_URL ? new SqlSpendAppender(stashDb) : undefined;
+const app = await buildApp({ config, logger, runPipeline, strategyKinds, supportsAgentContinuation: true, durable, traceDb, openDb, replayStore, ...(spendAppender ? { spendAppender } : {}) });
 const lifecycle = new Lifecycle();
 if (coord) lifecycle.onShutdown(() => coord.close());
 lifecycle.onShutdown(() => stashDb.close());
