@@ -36,6 +36,7 @@ describe('identity stage on /v1/*', () => {
       const response = await me(headers);
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ status: 'failure', code, message: 'A valid client key is required.', hint: expect.any(String) });
+      expect(response.headers['x-gw-provider']).toBe('none');
     };
     await expectFailure({}, 'missing_key');
     await expectFailure({ authorization: 'Bearer ark_notarealkeynotarealkeynotarealkey' }, 'key_unknown');

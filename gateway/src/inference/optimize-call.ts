@@ -18,7 +18,7 @@ export async function optimizeCall(
 ): Promise<{ call: InferenceCall; optimization: Optimization }> {
   const identity = request.gw.identity;
   const keyId = identity?.keyId ?? null;
-  const clientCanRetrieve = keyId !== null && deps.retrievalLease !== undefined ? await deps.retrievalLease.isLeased(keyId).catch(() => false) : false;
+  const clientCanRetrieve = deps.optimizer !== null && keyId !== null && deps.retrievalLease !== undefined ? await deps.retrievalLease.isLeased(keyId).catch(() => false) : false;
   const optimization = await runPreCallHook(
     { optimizer: deps.optimizer, pins: deps.pins, now: () => deps.clock.now(), logger: deps.logger },
     {

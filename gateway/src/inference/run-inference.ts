@@ -5,6 +5,7 @@ import { AppError } from '@gw/platform';
 import type { UpstreamOperation } from '../providers/provider-types.js';
 import { conversationKey } from '../routing/conversation-key.js';
 import { executePlan } from '../routing/execute-plan.js';
+import type { RoutingNode } from '../routing/routing-config.js';
 import { firstTarget, resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
 import type { Lane } from '../translate/lane.js';
 import { TranslationError } from '../translate/translation-error.js';
@@ -54,6 +55,10 @@ async function readText(response: UpstreamResponse): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+function balances(node: RoutingNode): boolean {
+  return node.kind === 'group' && (node.mode === 'loadbalance' || node.targets.some(balances));
+}
+
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -72,7 +77,9 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
     if (typeof model !== 'string' || model.length === 0) throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id or alias is required' });
     const route = resolveRoute({ headerProvider: header(request, 'x-gw-provider'), configHeader: header(request, 'x-gw-config'), model }, deps.providers, deps.routing);
     const identity = request.gw.identity;
-    const sticky = conversationKey({ sessionHeader: header(request, 'x-gw-session-id'), metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' });
+    // The conversation key drives sticky load balancing and the optimizer's session; skip the hashing when neither applies.
+    const needsConversation = deps.optimizer !== null || balances(route.plan);
+    const sticky = needsConversation ? conversationKey({ sessionHeader: header(request, 'x-gw-session-id'), metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' }) : null;
     outcome.sessionId = gatewaySessionIdOf(sticky);
     const firstProvider = deps.providers.get(firstTarget(route.plan).provider);
     const optimized = await optimizeCall(deps, call, request, { model: route.model, family: firstProvider?.family ?? 'openai', subscription: false }, sticky);
