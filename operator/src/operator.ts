@@ -21,7 +21,8 @@ export interface OperatorOptions {
   /** Empty: every namespace. */
   namespaces: string[];
   resyncMs: number;
-  leaderElection: { namespace: string; name: string; identity: string } | null;
+  /** Lease timings default to client-go's (15 s lease, 10 s renew deadline, 2 s retry). */
+  leaderElection: { namespace: string; name: string; identity: string; leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number } | null;
   clientFactory?: ManagementClientFactory;
 }
 

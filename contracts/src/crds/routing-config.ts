@@ -77,8 +77,8 @@ const modelEntry = z
   .object({
     name: modelId,
     provider: providerSlug.optional(),
-    inputUsdPerMillionTokens: usdPrice.optional(),
-    outputUsdPerMillionTokens: usdPrice.optional(),
+    inputUsdPerMillionTokens: usdPrice.describe('List price of input tokens (the gateway needs both prices to cost a model).'),
+    outputUsdPerMillionTokens: usdPrice.describe('List price of output tokens.'),
     cacheReadUsdPerMillionTokens: usdPrice.optional(),
     cacheWriteUsdPerMillionTokens: usdPrice.optional(),
     maxOutputTokens: tokenCount.optional().describe('Hard output ceiling; larger max_tokens are clamped (spec 000 §1.15).'),

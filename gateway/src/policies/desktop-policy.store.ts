@@ -28,7 +28,7 @@ export class DesktopPolicyStore {
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({ channel: 'policies', initial: unset, load: () => this.read(), coord, clock, logger });
+    this.snapshot = new ReplicatedSnapshot({ channel: 'desktop-policy', initial: unset, load: () => this.read(), coord, clock, logger });
   }
 
   start(): Promise<void> {

@@ -2,30 +2,49 @@ import {
   ManagementError,
   type AdminKeyCreate,
   type DesktopPolicyDocument,
+  type KeyPatch,
   type KeyState,
   type ManagementClient,
-  type ModelAlias,
-  type ModelEntry,
+  type ModelAliases,
+  type ModelTable,
   type ProviderKeyState,
   type ProviderKeyWrite,
   type RoutingDocument,
   type ServiceKeyCreate,
-  type UserLimits,
+  type UserLimitsPatch,
+  type UserLimitsView,
 } from './management-client.js';
 
+/** A stored cap entry: the view plus the write-only webhook URL the gateway keeps sealed. */
+export interface FakeUserLimits extends Omit<UserLimitsView, 'alerts'> {
+  alerts: { thresholdsPercent: number[]; webhookUrl: string | null } | null;
+}
+
+const defaultBaseUrls: Partial<Record<ProviderKeyState['type'], string>> = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com/v1' };
+
+/** As the gateway stores a base URL: no trailing slash, `/v1` appended for anthropic. */
+function normaliseBaseUrl(type: ProviderKeyState['type'], baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  return type === 'anthropic' && !/\/v\d+$/.test(trimmed) ? `${trimmed}/v1` : trimmed;
+}
+
+const invalid = (message: string) => new ManagementError(400, 'invalid_request', message);
+
 /**
- * An in-memory gateway admin plane for reconciler tests: it keeps state the way the gateway does, records every
- * write, and can be made to fail. Tests change `state` directly to simulate drift made through the admin API.
+ * An in-memory gateway admin plane for reconciler tests: it keeps state the way the gateway does (normalised base
+ * URLs, defaulted cache prices, a write-only webhook URL, an entry removed when it limits nothing), records every
+ * call, and can be made to fail. Tests change `state` directly to simulate drift made through the admin API. The
+ * conformance suite (operator/test/management-conformance.test.ts) runs against it and the real gateway alike.
  */
 export class FakeManagementClient implements ManagementClient {
   readonly state = {
     providers: new Map<string, ProviderKeyState>(),
-    routing: { defaultProvider: null } as RoutingDocument,
-    aliases: [] as ModelAlias[],
-    models: [] as ModelEntry[],
-    userLimits: new Map<string, UserLimits>(),
+    routing: { defaultProvider: null, defaultModel: null, config: null } as RoutingDocument,
+    aliases: {} as ModelAliases,
+    models: {} as ModelTable,
+    userLimits: new Map<string, FakeUserLimits>(),
     keys: new Map<string, KeyState>(),
-    desktopPolicy: null as DesktopPolicyDocument | null,
+    desktopPolicy: { enabled: false, settings: {} } as DesktopPolicyDocument,
     adminKeys: [] as (AdminKeyCreate & { id: string })[],
   };
   /** Every call, as "METHOD what", in order. */
@@ -45,7 +64,7 @@ export class FakeManagementClient implements ManagementClient {
 
   async me() {
     this.record('GET me');
-    return { scopes: ['providers:write'] };
+    return { scopes: [...(this.state.adminKeys.at(-1)?.scopes ?? [])] };
   }
 
   async createAdminKey(body: AdminKeyCreate) {
@@ -57,12 +76,15 @@ export class FakeManagementClient implements ManagementClient {
 
   async listProviderKeys() {
     this.record('GET providers');
-    return [...this.state.providers.values()].map((provider) => ({ ...provider }));
+    return [...this.state.providers.values()].sort((left, right) => left.slug.localeCompare(right.slug)).map((provider) => ({ ...provider }));
   }
 
   async putProviderKey(slug: string, body: ProviderKeyWrite) {
     this.record(`PUT provider ${slug}`);
-    this.state.providers.set(slug, { slug, type: body.type, baseUrl: body.baseUrl ?? null, apiVersion: body.apiVersion ?? null, apiKey: body.apiKey });
+    const baseUrl = body.baseUrl ?? defaultBaseUrls[body.type];
+    if (baseUrl === undefined) throw invalid(`body.baseUrl is required for a ${body.type} provider`);
+    const apiVersion = body.type === 'gw-upstream' ? null : (body.apiVersion ?? null);
+    this.state.providers.set(slug, { slug, type: body.type, baseUrl: normaliseBaseUrl(body.type, baseUrl), apiVersion, apiKey: body.apiKey });
   }
 
   async deleteProviderKey(slug: string) {
@@ -85,7 +107,7 @@ export class FakeManagementClient implements ManagementClient {
     return structuredClone(this.state.aliases);
   }
 
-  async putAliases(aliases: ModelAlias[]) {
+  async putAliases(aliases: ModelAliases) {
     this.record('PUT aliases');
     this.state.aliases = structuredClone(aliases);
   }
@@ -95,25 +117,44 @@ export class FakeManagementClient implements ManagementClient {
     return structuredClone(this.state.models);
   }
 
-  async putModels(models: ModelEntry[]) {
+  async putModels(models: ModelTable) {
     this.record('PUT models');
-    this.state.models = structuredClone(models);
+    this.state.models = Object.fromEntries(
+      Object.entries(structuredClone(models)).map(([name, facts]) => [name, { ...facts, cacheReadPerMTok: facts.cacheReadPerMTok ?? facts.inputPerMTok, cacheWritePerMTok: facts.cacheWritePerMTok ?? facts.inputPerMTok }]),
+    );
   }
 
-  async getUserLimits(user: string) {
+  async getUserLimits(user: string): Promise<UserLimitsView | null> {
     this.record(`GET limits ${user}`);
     const limits = this.state.userLimits.get(user);
-    return limits ? structuredClone(limits) : null;
+    if (!limits) return null;
+    const alerts = limits.alerts ? { thresholdsPercent: [...limits.alerts.thresholdsPercent], webhookConfigured: limits.alerts.webhookUrl !== null } : null;
+    return { monthlyTokens: limits.monthlyTokens, maxUsd: limits.maxUsd, softUsd: limits.softUsd, reset: limits.reset, alerts };
   }
 
-  async putUserLimits(user: string, limits: UserLimits) {
-    this.record(`PUT limits ${user}`);
-    this.state.userLimits.set(user, structuredClone(limits));
+  async patchUserLimits(user: string, patch: UserLimitsPatch) {
+    this.record(`PATCH limits ${user}`);
+    const current: FakeUserLimits = structuredClone(this.state.userLimits.get(user)) ?? { monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', alerts: null };
+    const next: FakeUserLimits = {
+      monthlyTokens: patch.monthlyTokens === undefined ? current.monthlyTokens : patch.monthlyTokens,
+      maxUsd: patch.maxUsd === undefined ? current.maxUsd : patch.maxUsd,
+      softUsd: patch.softUsd === undefined ? current.softUsd : patch.softUsd,
+      reset: patch.reset ?? current.reset,
+      alerts:
+        patch.alerts === undefined
+          ? current.alerts
+          : patch.alerts === null
+            ? null
+            : { thresholdsPercent: patch.alerts.thresholdsPercent ?? current.alerts?.thresholdsPercent ?? [], webhookUrl: patch.alerts.webhookUrl ?? current.alerts?.webhookUrl ?? null },
+    };
+    if (next.softUsd !== null && next.maxUsd !== null && next.softUsd > next.maxUsd) throw invalid(`body: softUsd of ${user} must not exceed maxUsd`);
+    const empty = next.monthlyTokens === null && next.maxUsd === null && next.softUsd === null && next.alerts === null;
+    if (empty) this.state.userLimits.delete(user);
+    else this.state.userLimits.set(user, next);
   }
 
-  async deleteUserLimits(user: string) {
-    this.record(`DELETE limits ${user}`);
-    this.state.userLimits.delete(user);
+  async clearUserLimits(user: string) {
+    await this.patchUserLimits(user, { monthlyTokens: null, maxUsd: null, softUsd: null, alerts: null });
   }
 
   async createServiceKey(body: ServiceKeyCreate) {
@@ -129,11 +170,13 @@ export class FakeManagementClient implements ManagementClient {
     return key ? { ...key } : null;
   }
 
-  async patchKey(id: string, body: { monthlyBudgetUsd: number | null }) {
+  async patchKey(id: string, body: KeyPatch) {
     this.record(`PATCH key ${id}`);
     const key = this.state.keys.get(id);
     if (!key) throw new ManagementError(404, 'not_found', `key ${id} not found`);
-    key.monthlyBudgetUsd = body.monthlyBudgetUsd;
+    if (body.name !== undefined) key.name = body.name;
+    if (body.team !== undefined) key.team = body.team;
+    if (body.monthlyBudgetUsd !== undefined) key.monthlyBudgetUsd = body.monthlyBudgetUsd;
   }
 
   async revokeKey(id: string) {
@@ -149,6 +192,6 @@ export class FakeManagementClient implements ManagementClient {
 
   async putDesktopPolicy(document: DesktopPolicyDocument) {
     this.record('PUT desktop-policy');
-    this.state.desktopPolicy = structuredClone(document);
+    this.state.desktopPolicy = structuredClone({ enabled: document.enabled, settings: document.settings });
   }
 }

@@ -37,7 +37,7 @@ describe('HttpManagementClient', () => {
     expect(await client.createServiceKey({ name: 'ci', team: 'platform', monthlyBudgetUsd: 50 })).toEqual({ key: 'ark_svc_x', id: 'k1' });
     await client.putProviderKey('openai', { type: 'openai', apiKey: 'sk' });
     await client.putProviderKey('upstream', { type: 'gw-upstream', apiKey: 'k', baseUrl: 'https://other.example.com' });
-    await client.putUserLimits('a@example.com', { monthlyTokens: 1, maxUsd: null, softUsd: null, reset: 'monthly', alerts: null });
+    await client.patchUserLimits('a@example.com', { monthlyTokens: 1, maxUsd: null, softUsd: null, reset: 'monthly', alerts: null });
     expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
       'POST /admin/v1/keys',
       'PUT /admin/v1/providers/openai/key',
@@ -55,6 +55,18 @@ describe('HttpManagementClient', () => {
     expect(refused).toBeInstanceOf(ManagementError);
     expect(refused).toMatchObject({ status: 400, code: 'invalid_request', retryable: false });
     await expect(client.getRouting()).rejects.toMatchObject({ status: 503, retryable: true });
+  });
+
+  it('keeps only the fields it models from the gateway answers', async () => {
+    answers.set('GET /admin/v1/users/a%40example.com/limits', {
+      status: 200,
+      body: { user: 'a@example.com', monthlyTokens: 10, maxUsd: 5, softUsd: null, reset: 'weekly', strict: false, alerts: { thresholdsPercent: [80], webhookConfigured: true }, revision: 3, usage: 1, budgetUsage: 0.2, status: 'under' },
+    });
+    answers.set('GET /admin/v1/routing', { status: 200, body: { defaultProvider: 'openai' } });
+    answers.set('GET /admin/v1/policies/claude-desktop', { status: 200, body: { enabled: true, settings: { chatTabEnabled: true }, revision: 2, updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'admin-token' } });
+    expect(await client.getUserLimits('a@example.com')).toEqual({ monthlyTokens: 10, maxUsd: 5, softUsd: null, reset: 'weekly', alerts: { thresholdsPercent: [80], webhookConfigured: true } });
+    expect(await client.getRouting()).toEqual({ defaultProvider: 'openai', defaultModel: null, config: null });
+    expect(await client.getDesktopPolicy()).toEqual({ enabled: true, settings: { chatTabEnabled: true } });
   });
 
   it('treats 404 as absent on reads and deletes', async () => {

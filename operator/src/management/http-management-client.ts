@@ -2,15 +2,17 @@ import {
   ManagementError,
   type AdminKeyCreate,
   type DesktopPolicyDocument,
+  type KeyPatch,
   type KeyState,
   type ManagementClient,
-  type ModelAlias,
-  type ModelEntry,
+  type ModelAliases,
+  type ModelTable,
   type ProviderKeyState,
   type ProviderKeyWrite,
   type RoutingDocument,
   type ServiceKeyCreate,
-  type UserLimits,
+  type UserLimitsPatch,
+  type UserLimitsView,
 } from './management-client.js';
 
 export interface HttpManagementClientOptions {
@@ -67,7 +69,8 @@ export class HttpManagementClient implements ManagementClient {
   }
 
   async me(): Promise<{ scopes: string[] }> {
-    return this.required('GET', '/admin/v1/me');
+    const me = await this.required<{ scopes: string[] }>('GET', '/admin/v1/me');
+    return { scopes: me.scopes };
   }
 
   async createAdminKey(body: AdminKeyCreate): Promise<{ key: string; id: string }> {
@@ -76,8 +79,8 @@ export class HttpManagementClient implements ManagementClient {
   }
 
   async listProviderKeys(): Promise<ProviderKeyState[]> {
-    const list = await this.required<{ providers: ProviderKeyState[] }>('GET', '/admin/v1/providers');
-    return list.providers;
+    const list = await this.required<{ providers: (ProviderKeyState & { apiKey?: string | null })[] }>('GET', '/admin/v1/providers');
+    return list.providers.map((provider) => ({ slug: provider.slug, type: provider.type, baseUrl: provider.baseUrl, apiVersion: provider.apiVersion, apiKey: provider.apiKey ?? null }));
   }
 
   async putProviderKey(slug: string, body: ProviderKeyWrite): Promise<void> {
@@ -91,39 +94,43 @@ export class HttpManagementClient implements ManagementClient {
   }
 
   async getRouting(): Promise<RoutingDocument> {
-    return this.required('GET', '/admin/v1/routing');
+    const routing = await this.required<Partial<RoutingDocument>>('GET', '/admin/v1/routing');
+    return { defaultProvider: routing.defaultProvider ?? null, defaultModel: routing.defaultModel ?? null, config: routing.config ?? null };
   }
 
   async putRouting(document: RoutingDocument): Promise<void> {
-    await this.call('PUT', '/admin/v1/routing', document);
+    await this.call('PUT', '/admin/v1/routing', { defaultProvider: document.defaultProvider, defaultModel: document.defaultModel, config: document.config });
   }
 
-  async getAliases(): Promise<ModelAlias[]> {
-    return (await this.required<{ aliases: ModelAlias[] }>('GET', '/admin/v1/routing/aliases')).aliases;
+  async getAliases(): Promise<ModelAliases> {
+    return (await this.required<{ aliases: ModelAliases }>('GET', '/admin/v1/routing/aliases')).aliases;
   }
 
-  async putAliases(aliases: ModelAlias[]): Promise<void> {
+  async putAliases(aliases: ModelAliases): Promise<void> {
     await this.call('PUT', '/admin/v1/routing/aliases', { aliases });
   }
 
-  async getModels(): Promise<ModelEntry[]> {
-    return (await this.required<{ models: ModelEntry[] }>('GET', '/admin/v1/routing/models')).models;
+  async getModels(): Promise<ModelTable> {
+    return (await this.required<{ models: ModelTable }>('GET', '/admin/v1/routing/models')).models;
   }
 
-  async putModels(models: ModelEntry[]): Promise<void> {
+  async putModels(models: ModelTable): Promise<void> {
     await this.call('PUT', '/admin/v1/routing/models', { models });
   }
 
-  async getUserLimits(user: string): Promise<UserLimits | null> {
-    return this.call('GET', `/admin/v1/users/${encodeURIComponent(user)}/limits`, undefined, true);
+  async getUserLimits(user: string): Promise<UserLimitsView | null> {
+    const view = await this.call<UserLimitsView>('GET', `/admin/v1/users/${encodeURIComponent(user)}/limits`, undefined, true);
+    if (view === null) return null;
+    const alerts = view.alerts ? { thresholdsPercent: view.alerts.thresholdsPercent, webhookConfigured: view.alerts.webhookConfigured } : null;
+    return { monthlyTokens: view.monthlyTokens, maxUsd: view.maxUsd, softUsd: view.softUsd, reset: view.reset, alerts };
   }
 
-  async putUserLimits(user: string, limits: UserLimits): Promise<void> {
-    // PATCH with every field present replaces the entry (spec 000 §2: omitted kept, null clears, value replaces).
-    await this.call('PATCH', `/admin/v1/users/${encodeURIComponent(user)}/limits`, limits);
+  async patchUserLimits(user: string, patch: UserLimitsPatch): Promise<void> {
+    await this.call('PATCH', `/admin/v1/users/${encodeURIComponent(user)}/limits`, patch);
   }
 
-  async deleteUserLimits(user: string): Promise<void> {
+  async clearUserLimits(user: string): Promise<void> {
+    // spec 000 §2: null clears a field; an entry that limits nothing and alerts nobody is removed.
     await this.call('PATCH', `/admin/v1/users/${encodeURIComponent(user)}/limits`, { monthlyTokens: null, maxUsd: null, softUsd: null, alerts: null }, true);
   }
 
@@ -133,10 +140,11 @@ export class HttpManagementClient implements ManagementClient {
   }
 
   async getKey(id: string): Promise<KeyState | null> {
-    return this.call('GET', `/admin/v1/keys/${encodeURIComponent(id)}`, undefined, true);
+    const record = await this.call<KeyState>('GET', `/admin/v1/keys/${encodeURIComponent(id)}`, undefined, true);
+    return record === null ? null : { id: record.id, name: record.name, team: record.team, monthlyBudgetUsd: record.monthlyBudgetUsd, status: record.status };
   }
 
-  async patchKey(id: string, body: { monthlyBudgetUsd: number | null }): Promise<void> {
+  async patchKey(id: string, body: KeyPatch): Promise<void> {
     await this.call('PATCH', `/admin/v1/keys/${encodeURIComponent(id)}`, body);
   }
 
@@ -144,11 +152,12 @@ export class HttpManagementClient implements ManagementClient {
     await this.call('DELETE', `/admin/v1/keys/${encodeURIComponent(id)}`, undefined, true);
   }
 
-  async getDesktopPolicy(): Promise<DesktopPolicyDocument | null> {
-    return this.call('GET', '/admin/v1/policies/claude-desktop', undefined, true);
+  async getDesktopPolicy(): Promise<DesktopPolicyDocument> {
+    const policy = await this.required<DesktopPolicyDocument>('GET', '/admin/v1/policies/claude-desktop');
+    return { enabled: policy.enabled, settings: policy.settings };
   }
 
   async putDesktopPolicy(document: DesktopPolicyDocument): Promise<void> {
-    await this.call('PUT', '/admin/v1/policies/claude-desktop', document);
+    await this.call('PUT', '/admin/v1/policies/claude-desktop', { enabled: document.enabled, settings: document.settings });
   }
 }

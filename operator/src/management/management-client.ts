@@ -1,12 +1,14 @@
 /**
- * What the operator needs from a gateway's Management API v1 (spec 000 §4.8), as a typed interface. The HTTP
- * implementation speaks the `/admin/v1/*` paths; reconciler tests use the in-memory fake. Bodies follow the
- * gateway's admin operation table (gateway/src/admin); money crosses this boundary as numbers (spec 000 §2), the
- * CRDs hold decimal strings.
+ * What the operator needs from a gateway's Management API v1 (spec 000 §4.8), as a typed interface whose bodies are
+ * the gateway's own (gateway/src/admin/*: the operation files and their zod schemas). The HTTP implementation speaks
+ * the `/admin/v1/*` paths and keeps only the fields named here; reconciler tests use the in-memory fake, and one
+ * conformance suite (operator/test/management-conformance.test.ts) holds both to the real gateway's behaviour.
+ * Money crosses this boundary as numbers (spec 000 §2); the CRDs hold decimal strings.
  */
 
 export type ProviderType = 'openai' | 'azure-openai' | 'anthropic' | 'gw-upstream' | 'openai-compatible';
 
+/** `PUT /admin/v1/providers/{slug}/key`. */
 export interface ProviderKeyWrite {
   type: ProviderType;
   apiKey: string;
@@ -14,51 +16,59 @@ export interface ProviderKeyWrite {
   apiVersion?: string;
 }
 
+/** One entry of `GET /admin/v1/providers`, a credential-grade read (scope providers:write) with the key in full. */
 export interface ProviderKeyState {
   slug: string;
   type: ProviderType;
-  baseUrl: string | null;
+  /** Normalised by the gateway: no trailing slash, `/v1` appended for anthropic, the type's default when unset. */
+  baseUrl: string;
   apiVersion: string | null;
-  /** The full key: GET /admin/v1/providers is a credential-grade read (scope providers:write). */
   apiKey: string | null;
 }
 
-export interface RoutingTarget {
-  provider: string;
-  model?: string;
-  weight?: number;
-  retry?: { attempts: number; onStatusCodes: number[] };
-}
-
-/** `/admin/v1/routing`: the default provider plus the fallback / loadbalance config (spec 000 §1.7, §2). */
+/** `/admin/v1/routing`: the default provider, the default model and the default routing config (spec 000 §1.7, §2). */
 export interface RoutingDocument {
   defaultProvider: string | null;
-  routing?: { mode: 'fallback' | 'loadbalance'; onStatusCodes: number[]; targets: RoutingTarget[] } | null;
+  defaultModel: string | null;
+  /** The gateway's spelling `{mode, onStatusCodes, targets: [{provider, model?, weight?, retry?}]}`, stored as sent. */
+  config: Record<string, unknown> | null;
 }
 
-export interface ModelAlias {
-  name: string;
-  model: string;
-  provider?: string;
-}
+/** `/admin/v1/routing/aliases`: alias → provider and model. */
+export type ModelAliases = Record<string, { provider: string; model: string }>;
 
-export interface ModelEntry {
-  name: string;
-  provider?: string;
-  inputUsdPerMillionTokens?: number;
-  outputUsdPerMillionTokens?: number;
-  cacheReadUsdPerMillionTokens?: number;
-  cacheWriteUsdPerMillionTokens?: number;
+/** One entry of `/admin/v1/routing/models`: list prices in USD per million tokens and the output ceiling. */
+export interface ModelPricing {
+  family: 'openai' | 'anthropic';
+  inputPerMTok: number;
+  outputPerMTok: number;
+  /** The gateway stores the input price when omitted. */
+  cacheReadPerMTok?: number;
+  cacheWritePerMTok?: number;
   maxOutputTokens?: number;
+  contextTokens?: number;
 }
 
-/** Per-user cap entry (spec 000 §2); null clears a field. */
-export interface UserLimits {
+export type ModelTable = Record<string, ModelPricing>;
+
+export type CapReset = 'never' | 'daily' | 'weekly' | 'monthly';
+
+/** A per-user cap entry as `GET /admin/v1/users/{user}/limits` shows it: the webhook URL is write-only (spec 000 §2). */
+export interface UserLimitsView {
   monthlyTokens: number | null;
   maxUsd: number | null;
   softUsd: number | null;
-  reset: 'never' | 'daily' | 'weekly' | 'monthly';
-  alerts?: { thresholdsPercent: number[]; webhookUrl: string } | null;
+  reset: CapReset;
+  alerts: { thresholdsPercent: number[]; webhookConfigured: boolean } | null;
+}
+
+/** `PATCH /admin/v1/users/{user}/limits`: omitted kept, null clears, a value replaces; an omitted webhookUrl is kept. */
+export interface UserLimitsPatch {
+  monthlyTokens?: number | null;
+  maxUsd?: number | null;
+  softUsd?: number | null;
+  reset?: CapReset;
+  alerts?: { thresholdsPercent?: number[]; webhookUrl?: string } | null;
 }
 
 export interface ServiceKeyCreate {
@@ -75,6 +85,14 @@ export interface KeyState {
   status: 'active' | 'expired' | 'revoked';
 }
 
+/** `PATCH /admin/v1/keys/{id}`: omitted kept, null clears. */
+export interface KeyPatch {
+  name?: string;
+  team?: string;
+  monthlyBudgetUsd?: number | null;
+}
+
+/** `/admin/v1/policies/claude-desktop` (spec 000 §2 "Desktop-client policy"). */
 export interface DesktopPolicyDocument {
   enabled: boolean;
   settings: Record<string, unknown>;
@@ -94,27 +112,31 @@ export interface ManagementClient {
 
   listProviderKeys(): Promise<ProviderKeyState[]>;
   putProviderKey(slug: string, body: ProviderKeyWrite): Promise<void>;
+  /** Resolves when the provider is absent already. */
   deleteProviderKey(slug: string): Promise<void>;
 
   getRouting(): Promise<RoutingDocument>;
   putRouting(document: RoutingDocument): Promise<void>;
-  getAliases(): Promise<ModelAlias[]>;
-  putAliases(aliases: ModelAlias[]): Promise<void>;
-  getModels(): Promise<ModelEntry[]>;
-  putModels(models: ModelEntry[]): Promise<void>;
+  getAliases(): Promise<ModelAliases>;
+  putAliases(aliases: ModelAliases): Promise<void>;
+  getModels(): Promise<ModelTable>;
+  putModels(models: ModelTable): Promise<void>;
 
   /** null when the user has no cap entry. */
-  getUserLimits(user: string): Promise<UserLimits | null>;
-  putUserLimits(user: string, limits: UserLimits): Promise<void>;
-  deleteUserLimits(user: string): Promise<void>;
+  getUserLimits(user: string): Promise<UserLimitsView | null>;
+  patchUserLimits(user: string, patch: UserLimitsPatch): Promise<void>;
+  /** Clears every limit and the alerts, which removes the entry. */
+  clearUserLimits(user: string): Promise<void>;
 
   createServiceKey(body: ServiceKeyCreate): Promise<{ key: string; id: string }>;
   /** null when the key does not exist. */
   getKey(id: string): Promise<KeyState | null>;
-  patchKey(id: string, body: { monthlyBudgetUsd: number | null }): Promise<void>;
+  patchKey(id: string, body: KeyPatch): Promise<void>;
+  /** Resolves when the key is absent already. */
   revokeKey(id: string): Promise<void>;
 
-  getDesktopPolicy(): Promise<DesktopPolicyDocument | null>;
+  /** Disabled and empty until first written. */
+  getDesktopPolicy(): Promise<DesktopPolicyDocument>;
   putDesktopPolicy(document: DesktopPolicyDocument): Promise<void>;
 }
 

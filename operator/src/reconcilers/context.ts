@@ -23,9 +23,19 @@ export interface ReconcilerDeps {
 export const finalizer = 'gw.dev/cleanup';
 export const fieldManager = 'gw-operator';
 
+/** One key of a Secret with the Secret's resourceVersion (which changes whenever the Secret is rotated). */
+export interface SecretValue {
+  value: string;
+  resourceVersion: string;
+}
+
 /** Reads one key of a Secret in the object's namespace; null when the Secret or the key is missing. */
-export async function readSecretValue(api: KubeApi, namespace: string | undefined, ref: { name: string; key: string }): Promise<string | null> {
+export async function readSecret(api: KubeApi, namespace: string | undefined, ref: { name: string; key: string }): Promise<SecretValue | null> {
   const secret = await api.get({ apiVersion: 'v1', kind: 'Secret', name: ref.name, ...(namespace === undefined ? {} : { namespace }) });
   const encoded = (secret?.data as Record<string, string> | undefined)?.[ref.key];
-  return encoded === undefined ? null : Buffer.from(encoded, 'base64').toString('utf8');
+  return encoded === undefined ? null : { value: Buffer.from(encoded, 'base64').toString('utf8'), resourceVersion: secret?.metadata.resourceVersion ?? '' };
+}
+
+export async function readSecretValue(api: KubeApi, namespace: string | undefined, ref: { name: string; key: string }): Promise<string | null> {
+  return (await readSecret(api, namespace, ref))?.value ?? null;
 }

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { desktopPolicySpec, type DesktopPolicySpec } from '@gw/contracts';
 import type { KubeObject } from '../kube/kube-api.js';
-import type { ManagementClient } from '../management/management-client.js';
+import type { DesktopPolicyDocument, ManagementClient } from '../management/management-client.js';
 import type { ApplyResult, PolicyHandler } from './policy-reconciler.js';
 
 function specOf(object: KubeObject): DesktopPolicySpec {
@@ -10,7 +10,8 @@ function specOf(object: KubeObject): DesktopPolicySpec {
 
 /**
  * DesktopPolicy → `PUT /admin/v1/policies/claude-desktop` (spec 000 §2, §4.8); one per Gateway. The gateway refuses
- * credential-shaped values; that 400 surfaces as Stalled, reason RejectedByGateway.
+ * credential-shaped values at every depth (400 policy_carries_credential); that surfaces as Stalled, reason
+ * RejectedByGateway, with the offending path (never the value) in the message. Deletion disables and empties it.
  */
 export const desktopPolicyHandler: PolicyHandler = {
   kind: 'DesktopPolicy',
@@ -18,11 +19,10 @@ export const desktopPolicyHandler: PolicyHandler = {
   describeClaim: (object) => `sets the desktop-client policy of Gateway "${specOf(object).gatewayRef.name}"`,
   async apply(object: KubeObject, client: ManagementClient): Promise<ApplyResult> {
     const spec = specOf(object);
-    const desired = { enabled: spec.enabled, settings: spec.settings as Record<string, unknown> };
-    const current = await client.getDesktopPolicy();
-    const inSync = isDeepStrictEqual(current, desired);
-    if (!inSync) await client.putDesktopPolicy(desired);
-    return { wrote: !inSync, message: spec.enabled ? 'Desktop-client policy served' : 'Desktop-client policy applied (disabled)' };
+    const desired: DesktopPolicyDocument = { enabled: spec.enabled, settings: spec.settings };
+    const wrote = !isDeepStrictEqual(await client.getDesktopPolicy(), desired);
+    if (wrote) await client.putDesktopPolicy(desired);
+    return { wrote, message: spec.enabled ? 'Desktop-client policy served' : 'Desktop-client policy applied (disabled)' };
   },
   async cleanup(_object: KubeObject, client: ManagementClient): Promise<void> {
     await client.putDesktopPolicy({ enabled: false, settings: {} });

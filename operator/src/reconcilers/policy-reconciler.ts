@@ -20,9 +20,16 @@ export class PolicyRefusal extends Error {
 export interface ApplyResult {
   /** True when the gateway's state differed and was written. */
   wrote: boolean;
+  /** Set when the write followed a rotated Secret rather than drift made through the admin API. */
+  secretRotated?: boolean;
   message: string;
   /** Kind-specific status fields. */
   fields?: Record<string, unknown>;
+  /**
+   * Bookkeeping kept on the object's annotations (null removes one): which Secret version a write-only value was
+   * last applied from, so a rotation re-applies it although the gateway never shows it back.
+   */
+  annotations?: Record<string, string | null>;
 }
 
 /** What differs per kind: which gateway record it claims, how it is applied and cleared. */
@@ -91,12 +98,22 @@ export class PolicyReconciler implements Reconciler {
     const wasInSync = object.status?.observedGeneration === object.metadata.generation && synced?.status === 'True';
     try {
       const result = await this.handler.apply(object, client);
-      if (result.wrote && wasInSync) await events.record(object, 'Normal', 'DriftCorrected', `The gateway's state had drifted from the resource and was re-applied: ${result.message}`);
-      await status.write(object, { outcome: { kind: 'ready', reason: 'Applied', message: result.message }, ...(result.fields ? { fields: result.fields } : {}) });
+      if (result.secretRotated) await events.record(object, 'Normal', 'SecretRotated', `A referenced Secret changed and was re-applied: ${result.message}`);
+      else if (result.wrote && wasInSync) await events.record(object, 'Normal', 'DriftCorrected', `The gateway's state had drifted from the resource and was re-applied: ${result.message}`);
+      const annotated = await this.annotate(object, result.annotations);
+      await status.write(annotated, { outcome: { kind: 'ready', reason: 'Applied', message: result.message }, ...(result.fields ? { fields: result.fields } : {}) });
       return {};
     } catch (error) {
       return this.failed(object, error);
     }
+  }
+
+  /** Writes the handler's bookkeeping annotations when they differ (metadata only: no new generation). */
+  private async annotate(object: PolicyObject, annotations: ApplyResult['annotations']): Promise<PolicyObject> {
+    const current = object.metadata.annotations ?? {};
+    const changed = Object.entries(annotations ?? {}).filter(([name, value]) => (current[name] ?? null) !== value);
+    if (changed.length === 0) return object;
+    return (await this.deps.api.mergePatch(refOf(object), { metadata: { annotations: Object.fromEntries(changed) } })) as PolicyObject;
   }
 
   private async failed(object: PolicyObject, error: unknown): Promise<ReconcileResult> {

@@ -1,6 +1,6 @@
 import { serviceKeySpec, type ServiceKeySpec } from '@gw/contracts';
 import type { KubeApi, KubeObject } from '../kube/kube-api.js';
-import type { ManagementClient } from '../management/management-client.js';
+import type { KeyPatch, ManagementClient } from '../management/management-client.js';
 import { PolicyRefusal, type ApplyResult, type PolicyHandler } from './policy-reconciler.js';
 
 export const keyIdAnnotation = 'gw.dev/key-id';
@@ -58,15 +58,21 @@ export function serviceKeyHandler(api: KubeApi): PolicyHandler {
       const current = keyId === undefined ? null : await client.getKey(keyId);
       if (keyId === undefined || current === null || current.status !== 'active' || secret === null) {
         if (keyId !== undefined && current?.status === 'active') await client.revokeKey(keyId); // its raw value is lost with the Secret
-        const minted = await client.createServiceKey({ name: spec.name, team: spec.team, ...(budgetOf(spec) === null ? {} : { monthlyBudgetUsd: budgetOf(spec)! }) });
+        const minted = await client.createServiceKey({ name: spec.name.trim(), team: spec.team.trim(), ...(budgetOf(spec) === null ? {} : { monthlyBudgetUsd: budgetOf(spec)! }) });
         keyId = minted.id;
         const body = secretFor(object, spec, minted.key, minted.id, secret);
         if (secret) await api.replace(body);
         else await api.create(body);
         return { wrote: true, message: `Service key minted into Secret "${spec.secretName}"`, fields: { keyId } };
       }
-      const inSync = current.monthlyBudgetUsd === budgetOf(spec);
-      if (!inSync) await client.patchKey(keyId, { monthlyBudgetUsd: budgetOf(spec) });
+      // The gateway trims names; a rename or budget change made through the admin API is drift.
+      const patch: KeyPatch = {
+        ...(current.name !== spec.name.trim() ? { name: spec.name.trim() } : {}),
+        ...(current.team !== spec.team.trim() ? { team: spec.team.trim() } : {}),
+        ...(current.monthlyBudgetUsd !== budgetOf(spec) ? { monthlyBudgetUsd: budgetOf(spec) } : {}),
+      };
+      const inSync = Object.keys(patch).length === 0;
+      if (!inSync) await client.patchKey(keyId, patch);
       return { wrote: !inSync, message: `Service key active in Secret "${spec.secretName}"`, fields: { keyId } };
     },
     async cleanup(object: KubeObject, client: ManagementClient): Promise<void> {

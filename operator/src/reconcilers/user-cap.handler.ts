@@ -1,15 +1,35 @@
 import { isDeepStrictEqual } from 'node:util';
 import { userCapSpec, type UserCapSpec } from '@gw/contracts';
 import type { KubeApi, KubeObject } from '../kube/kube-api.js';
-import type { ManagementClient, UserLimits } from '../management/management-client.js';
-import { readSecretValue } from './context.js';
+import type { ManagementClient, UserLimitsPatch, UserLimitsView } from '../management/management-client.js';
+import { readSecret } from './context.js';
 import { PolicyRefusal, type ApplyResult, type PolicyHandler } from './policy-reconciler.js';
+
+/** Which Secret version the write-only webhook URL was last applied from (`<secret>@<resourceVersion>`). */
+export const webhookVersionAnnotation = 'gw.dev/webhook-secret-version';
 
 function specOf(object: KubeObject): UserCapSpec {
   return userCapSpec.parse(object.spec);
 }
 
-/** UserCap → the user's cap entry (spec 000 §2) through `/admin/v1/users/{user}/limits`; cleared on deletion. */
+const money = (value: string | undefined): number | null => (value === undefined ? null : Number(value));
+
+/** What the gateway should show for this resource: everything readable (the URL itself never is, spec 000 §2). */
+function desiredView(spec: UserCapSpec): UserLimitsView {
+  return {
+    monthlyTokens: spec.monthlyTokens ?? null,
+    maxUsd: money(spec.maxUsd),
+    softUsd: money(spec.softUsd),
+    reset: spec.reset,
+    alerts: spec.alerts ? { thresholdsPercent: spec.alerts.thresholdsPercent, webhookConfigured: true } : null,
+  };
+}
+
+/**
+ * UserCap → the user's cap entry (spec 000 §2) through `PATCH /admin/v1/users/{user}/limits`; cleared on deletion.
+ * Drift is judged on what the gateway shows; the webhook URL is write-only, so it is sent again only when the entry
+ * lost it or its Secret changed since it was last applied (recorded in an annotation).
+ */
 export function userCapHandler(api: KubeApi): PolicyHandler {
   return {
     kind: 'UserCap',
@@ -17,26 +37,31 @@ export function userCapHandler(api: KubeApi): PolicyHandler {
     describeClaim: (object) => `sets the cap of user "${specOf(object).user}" on Gateway "${specOf(object).gatewayRef.name}"`,
     async apply(object: KubeObject, client: ManagementClient): Promise<ApplyResult> {
       const spec = specOf(object);
-      let alerts: UserLimits['alerts'] = null;
+      const applied = object.metadata.annotations?.[webhookVersionAnnotation] ?? null;
+      let webhook: { url: string; version: string } | null = null;
       if (spec.alerts) {
-        const webhookUrl = await readSecretValue(api, object.metadata.namespace, spec.alerts.webhookSecretRef);
-        if (webhookUrl === null) throw new PolicyRefusal('SecretNotFound', `Secret "${spec.alerts.webhookSecretRef.name}" has no key "${spec.alerts.webhookSecretRef.key}"`);
-        alerts = { thresholdsPercent: spec.alerts.thresholdsPercent, webhookUrl };
+        const ref = spec.alerts.webhookSecretRef;
+        const secret = await readSecret(api, object.metadata.namespace, ref);
+        if (secret === null) throw new PolicyRefusal('SecretNotFound', `Secret "${ref.name}" has no key "${ref.key}"`);
+        webhook = { url: secret.value.trim(), version: `${ref.name}@${secret.resourceVersion}` };
       }
-      const desired: UserLimits = {
-        monthlyTokens: spec.monthlyTokens ?? null,
-        maxUsd: spec.maxUsd === undefined ? null : Number(spec.maxUsd),
-        softUsd: spec.softUsd === undefined ? null : Number(spec.softUsd),
-        reset: spec.reset,
-        alerts,
-      };
+      const desired = desiredView(spec);
       const current = await client.getUserLimits(spec.user);
-      const inSync = current !== null && isDeepStrictEqual({ ...current, alerts: current.alerts ?? null }, desired);
-      if (!inSync) await client.putUserLimits(spec.user, desired);
-      return { wrote: !inSync, message: `Cap for "${spec.user}" applied` };
+      const readableInSync = current !== null && isDeepStrictEqual(current, desired);
+      const webhookCurrent = webhook === null || (current?.alerts?.webhookConfigured === true && applied === webhook.version);
+      if (!readableInSync || !webhookCurrent) {
+        const alerts: UserLimitsPatch['alerts'] = spec.alerts ? { thresholdsPercent: spec.alerts.thresholdsPercent, ...(webhook && !webhookCurrent ? { webhookUrl: webhook.url } : {}) } : null;
+        await client.patchUserLimits(spec.user, { monthlyTokens: desired.monthlyTokens, maxUsd: desired.maxUsd, softUsd: desired.softUsd, reset: desired.reset, alerts });
+      }
+      return {
+        wrote: !readableInSync || !webhookCurrent,
+        secretRotated: readableInSync && webhook !== null && applied !== null && applied !== webhook.version,
+        message: `Cap for "${spec.user}" applied${webhook ? ' with alerts' : ''}`,
+        annotations: { [webhookVersionAnnotation]: webhook?.version ?? null },
+      };
     },
     async cleanup(object: KubeObject, client: ManagementClient): Promise<void> {
-      await client.deleteUserLimits(specOf(object).user);
+      await client.clearUserLimits(specOf(object).user);
     },
   };
 }

@@ -1,0 +1,5 @@
+// The test API server harness (README.md here), exported as `@gw/operator/kube-test-server` for the e2e suites.
+export { startKubeTestServer, type KubeTestServer } from './kube-test-server.js';
+export { installGwCrds } from './gw-crds.js';
+export { kubeRequest, type KubeResponse } from './kube-request.js';
+export { generateCertificates, type TestCertificates } from './certificates.js';
