@@ -14,23 +14,10 @@ exec 9>"$CACHE/.lock"
 flock 9
 if [[ -x "$BIN" ]]; then echo "$BIN"; exit 0; fi
 
-APT_DIR="$CACHE/apt"
-mkdir -p "$APT_DIR/etc/sources.list.d" "$APT_DIR/etc/preferences.d" "$APT_DIR/state/lists/partial" "$APT_DIR/cache/archives/partial" "$CACHE/debs"
-touch "$APT_DIR/state/status"
-printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' "$MIRROR" "$SUITE" >"$APT_DIR/etc/sources.list"
-APT_OPTS=(
-  -o "Dir::Etc::SourceList=$APT_DIR/etc/sources.list"
-  -o "Dir::Etc::SourceParts=$APT_DIR/etc/sources.list.d"
-  -o "Dir::Etc::Preferences=$APT_DIR/etc/preferences"
-  -o "Dir::Etc::PreferencesParts=$APT_DIR/etc/preferences.d"
-  -o "Dir::State=$APT_DIR/state"
-  -o "Dir::State::status=$APT_DIR/state/status"
-  -o "Dir::Cache=$APT_DIR/cache"
-  -o "Debug::NoLocking=1"
-  -o "APT::Architecture=amd64"
-  -o "APT::Sandbox::User=root"
-)
-apt-get "${APT_OPTS[@]}" -qq update >&2
+# shellcheck source=../../scripts/private-apt.sh
+source "$(dirname "$0")/../../scripts/private-apt.sh"
+mkdir -p "$CACHE/debs"
+private_apt_setup "$CACHE/apt" "$SUITE" "$MIRROR"
 (cd "$CACHE/debs" && apt-get "${APT_OPTS[@]}" -qq download prometheus >&2)
 rm -rf "$CACHE/root"
 mkdir -p "$CACHE/root"

@@ -5,7 +5,7 @@ import { registerOpenApi } from './docs/openapi.plugin.js';
 import { healthRoutes } from './health/health.routes.js';
 import { metricsRoutes } from './metrics/metrics.js';
 import { registerChain } from './chain/index.js';
-import { AuthFailureGuard } from './chain/edge/auth-failure-guard.js';
+import { identityChainDeps } from './chain/chain-deps.js';
 import { installInferenceErrorHandler } from './inference/error-envelope.js';
 import { meRoutes } from './me/me.routes.js';
 import { installInferenceBodyParsers } from './inference/body-parser.js';
@@ -40,15 +40,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Inference plane: the request chain applies to everything registered inside this scope.
   await app.register(async (inference) => {
     installInferenceErrorHandler(inference);
-    registerChain(inference, {
-      keys: deps.keys,
-      clock: deps.clock,
-      authFailureGuard: new AuthFailureGuard(deps.coord),
-      identityMode: () => deps.settings.get().identityMode,
-      multiTenant: deps.config.GW_MULTI_TENANT,
-      recordRejection: (rejection) => deps.audit.recordAuthRejection(rejection),
-      admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend },
-    });
+    registerChain(inference, { ...identityChainDeps(deps), admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend } });
     installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
     inference.addHook('onRequest', async (request, reply) => {
       // Both SDKs read a request id from the response: OpenAI `x-request-id`, Anthropic `request-id`.

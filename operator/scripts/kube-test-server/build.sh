@@ -27,30 +27,12 @@ if [[ -f "$STAMP" && "${1:-}" != "--force" ]]; then log "cached: $BIN"; exit 0; 
 APT_DIR="$CACHE/apt"
 DEBS="$CACHE/debs"
 ROOT="$CACHE/root"
-mkdir -p "$APT_DIR/etc" "$APT_DIR/state/lists/partial" "$APT_DIR/cache/archives/partial" "$DEBS"
-touch "$APT_DIR/state/status"
-printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' "$MIRROR" "$SUITE" >"$APT_DIR/etc/sources.list"
-
+mkdir -p "$DEBS"
 # Private apt state: own sources.list, status, lists and cache; no system sources.list.d and no dpkg database.
-APT_OPTS=(
-  -o "Dir::Etc::SourceList=$APT_DIR/etc/sources.list"
-  -o "Dir::Etc::SourceParts=$APT_DIR/etc/sources.list.d"
-  -o "Dir::Etc::Preferences=$APT_DIR/etc/preferences"
-  -o "Dir::Etc::PreferencesParts=$APT_DIR/etc/preferences.d"
-  -o "Dir::State=$APT_DIR/state"
-  -o "Dir::State::status=$APT_DIR/state/status"
-  -o "Dir::Cache=$APT_DIR/cache"
-  -o "Dir::Cache::pkgcache=$APT_DIR/cache/pkgcache.bin"
-  -o "Dir::Cache::srcpkgcache=$APT_DIR/cache/srcpkgcache.bin"
-  -o "Debug::NoLocking=1"
-  -o "APT::Architecture=amd64"
-  -o "APT::Architectures=amd64"
-  -o "APT::Sandbox::User=root"
-)
-mkdir -p "$APT_DIR/etc/sources.list.d" "$APT_DIR/etc/preferences.d"
-
+# shellcheck source=../../../scripts/private-apt.sh
+source "$(dirname "$0")/../../../scripts/private-apt.sh"
 log "apt-get update ($SUITE, private state under $APT_DIR)"
-apt-get "${APT_OPTS[@]}" -qq update
+private_apt_setup "$APT_DIR" "$SUITE" "$MIRROR"
 
 # Dependency closure of the CRD server's Go sources, restricted to Go source packages (-dev) and the toolchain.
 closure() {
