@@ -55,13 +55,7 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
       outcome.errorCode = 'unrecognized_path';
       return reply.code(500).headers(upstreamInfo).send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${selection.provider.slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
     }
-    if (response.status >= 400) {
-      outcome.errorCode = `upstream_${response.status}`;
-      reply.headers(upstreamInfo);
-    }
-    const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
-    if (response.status < 400 && contentType.includes('json')) outcome.usage = usageOf(raw, selection.provider.family);
-    return reply.code(response.status).headers(relayHeaders(response.headers)).header('content-type', contentType).send(raw);
+    return sendOpaque(reply, { status: response.status, headers: response.headers, raw }, selection.provider.slug, outcome, selection.provider.family);
   } catch (error) {
     outcome.status = error instanceof AppError ? error.status : 500;
     outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';
@@ -69,6 +63,27 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
   } finally {
     deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
   }
+}
+
+/**
+ * Relay an opaque upstream answer as received (status, relayable headers, content type, bytes); errors are marked as
+ * the provider's, and JSON successes yield usage for the spend row when the family is known.
+ */
+export function sendOpaque(
+  reply: FastifyReply,
+  response: { status: number; headers: Record<string, string | string[] | undefined>; raw: Buffer },
+  slug: string,
+  outcome: CallOutcome,
+  family?: 'openai' | 'anthropic',
+): FastifyReply {
+  outcome.status = response.status;
+  if (response.status >= 400) {
+    outcome.errorCode = `upstream_${response.status}`;
+    reply.headers({ 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': slug, 'x-gw-upstream-status': String(response.status) });
+  }
+  const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
+  if (family && response.status < 400 && contentType.includes('json')) outcome.usage = usageOf(response.raw, family);
+  return reply.code(response.status).headers(relayHeaders(response.headers)).header('content-type', contentType).send(response.raw);
 }
 
 function usageOf(raw: Buffer, family: 'openai' | 'anthropic') {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
-import { relayHeaders } from '../../upstream/header-policy.js';
+import { sendOpaque } from '../run-passthrough.js';
 import { UpstreamUnreachable } from '../../upstream/upstream-client.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import { buildSpendRecord, type CallOutcome } from '../spend-from-call.js';
@@ -38,12 +38,7 @@ export async function runVendorLane(deps: InferenceDeps, request: FastifyRequest
     }
     const raw = Buffer.from(await response.body.arrayBuffer());
     outcome.upstreamMs = deps.clock.now() - sentAt;
-    outcome.status = response.status;
-    if (response.status >= 400) {
-      outcome.errorCode = `upstream_${response.status}`;
-      reply.headers({ 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': provider.slug, 'x-gw-upstream-status': String(response.status) });
-    }
-    return reply.code(response.status).headers(relayHeaders(response.headers)).header('content-type', String(response.headers['content-type'] ?? 'application/octet-stream')).send(raw);
+    return sendOpaque(reply, { status: response.status, headers: response.headers, raw }, provider.slug, outcome, 'anthropic');
   } catch (error) {
     outcome.status = error instanceof AppError ? error.status : 500;
     outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';
