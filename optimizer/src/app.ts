@@ -2,7 +2,7 @@ import { createHash, hkdfSync } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { installBaseHooks, installZodCompilers, systemClock, zodOpenApiTransform, type Clock, type Db } from '@gw/platform';
+import { type Clock, type Db, installBaseHooks, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform } from '@gw/platform';
 import { CacheService } from './cache/cache-service.js';
 import { SemanticCache } from './cache/semantic-cache.js';
 import type { OptimizerServiceConfig } from './config.js';
@@ -69,7 +69,7 @@ const stashSweepMs = 10 * 60_000;
 export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
-  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: config.GW_OPTIMIZER_MAX_BODY_BYTES });
+  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: config.GW_OPTIMIZER_MAX_BODY_BYTES, logController: new QuietLogController() });
   installZodCompilers(app);
   installBaseHooks(app);
   installRawJsonParser(app);
