@@ -11,12 +11,14 @@ export class RawFrameSplitter {
     this.buffer += this.decoder.decode(chunk, { stream: true });
     if (this.buffer.includes('\r')) this.buffer = this.buffer.replace(/\r\n?/g, '\n');
     const frames: string[] = [];
+    let start = 0;
     let boundary = this.buffer.indexOf('\n\n');
     while (boundary !== -1) {
-      frames.push(this.buffer.slice(0, boundary + 2));
-      this.buffer = this.buffer.slice(boundary + 2);
-      boundary = this.buffer.indexOf('\n\n');
+      frames.push(this.buffer.slice(start, boundary + 2));
+      start = boundary + 2;
+      boundary = this.buffer.indexOf('\n\n', start);
     }
+    if (start > 0) this.buffer = this.buffer.slice(start);
     return frames;
   }
 
