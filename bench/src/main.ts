@@ -1,29 +1,42 @@
+import { fileURLToPath } from 'node:url';
 import { USAGE, parseOverheadOptions } from './cli-options.js';
+import { OPTIMIZER_USAGE, formatReport as formatOptimizerReport, parseOptimizerOptions, runOptimizerBench } from './optimizer/index.js';
 import { terminateAll } from './overhead/child-process.js';
 import { formatReport, toReport } from './overhead/report.js';
 import { runOverhead } from './overhead/run-overhead.js';
 
-// `npm run bench -- overhead [options]`: tables on stdout, the JSON result as the last line, progress on stderr.
+// `npm run bench -- <overhead|optimizer> [options]`: tables on stdout, the JSON result as the last line, progress on stderr.
 const [benchmark, ...rest] = process.argv.slice(2);
+const usages: Record<string, string> = { overhead: USAGE, optimizer: OPTIMIZER_USAGE };
+const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-if (benchmark !== 'overhead' || rest.includes('--help')) {
-  process.stderr.write(USAGE);
-  process.exit(benchmark === undefined || benchmark === 'overhead' || benchmark === '--help' ? 0 : 2);
+if (benchmark === undefined || !(benchmark in usages) || rest.includes('--help')) {
+  process.stderr.write(benchmark !== undefined && benchmark in usages ? (usages[benchmark] ?? '') : `${USAGE}\n${OPTIMIZER_USAGE}`);
+  process.exit(benchmark === undefined || benchmark in usages || benchmark === '--help' ? 0 : 2);
 }
 
-// Interrupted: take every server and the load generator down too (a fresh Postgres schema may be left behind).
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    terminateAll();
-    process.exit(130);
-  });
+async function overhead(): Promise<void> {
+  // Interrupted: take every server and the load generator down too (a fresh Postgres schema may be left behind).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      terminateAll();
+      process.exit(130);
+    });
+  }
+  const options = parseOverheadOptions(rest, process.env);
+  const run = await runOverhead({ ...options, environment: process.env, progress });
+  process.stdout.write(formatReport(toReport(run)));
+}
+
+async function optimizer(): Promise<void> {
+  const options = parseOptimizerOptions(rest, fileURLToPath(new URL('../..', import.meta.url)));
+  const run = await runOptimizerBench(options, { progress });
+  process.stdout.write(formatOptimizerReport(run, options.perSession));
 }
 
 try {
-  const options = parseOverheadOptions(rest, process.env);
-  const run = await runOverhead({ ...options, environment: process.env, progress: (line) => process.stderr.write(`bench: ${line}\n`) });
-  process.stdout.write(formatReport(toReport(run)));
+  await (benchmark === 'optimizer' ? optimizer() : overhead());
 } catch (error) {
-  process.stderr.write(`bench overhead failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`bench ${benchmark} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 }

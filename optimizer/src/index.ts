@@ -8,3 +8,5 @@ export { migrateOptimizer, optimizerMigrationsDirectory } from './stash/migratio
 export type { LeaseReader, LeaseVerdict } from './lease/lease-reader.js';
 export type { Ranker } from './recall/ranker.js';
 export type { RunPipeline, PipelineInput, PipelineResult, PipelineDeps } from './routes/pipeline-port.js';
+// The real pipeline and its tokenizer, for composition roots other than main (the optimizer benchmark).
+export { runPipeline, strategyKinds, countTokensExact } from './pipeline/index.js';

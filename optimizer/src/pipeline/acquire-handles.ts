@@ -1,6 +1,6 @@
 import type { ToolOutputSpan } from '../format/request-view.js';
 import { handlePlaceholder, type DegradableRecipe } from '../strategies/types.js';
-import { decideSpan, needsHandle } from './decide-spans.js';
+import { decideSpan, losslessOnly, needsHandle } from './decide-spans.js';
 import type { RunContext } from './run-context.js';
 import type { SpanState } from './span-state.js';
 
@@ -45,7 +45,7 @@ export async function acquireHandles(states: readonly SpanState[], context: RunC
     for (const step of state.steps) context.held.add(step.kind);
     state.steps = [];
     state.text = state.span.text;
-    decideSpan(state, context, duplicates, false);
+    decideSpan(state, context, duplicates, losslessOnly);
   });
   return failures;
 }

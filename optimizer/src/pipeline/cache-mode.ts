@@ -15,12 +15,12 @@ export function cachesImplicitly(model: string | undefined): boolean {
 
 /**
  * Spec 001 §2.1: `providerPromptCache` says the upstream caches regardless of model id; `providerPromptCacheKnown`
- * makes a false an answer that releases cache-busting; absent, classify by model id (and by the client's own
- * `cache_control` breakpoints, which ask for caching explicitly).
+ * makes a false an answer that releases cache-busting; absent, classify by model id. Both speak of implicit caching:
+ * a client that sets `cache_control` breakpoints asks for caching explicitly (the gateway answers false for every
+ * Messages-family route), and its cached prefix is protected whatever the route.
  */
 export function resolveCacheMode(capabilities: OptimizeCapabilities, view: RequestView): CacheMode {
-  if (capabilities.providerPromptCache === true) return 'protect';
+  if (capabilities.providerPromptCache === true || view.explicitCacheControl) return 'protect';
   if (capabilities.providerPromptCacheKnown === true) return 'none';
-  if (view.explicitCacheControl) return 'protect';
   return cachesImplicitly(view.model) ? 'protect' : 'none';
 }

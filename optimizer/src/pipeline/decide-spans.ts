@@ -1,8 +1,9 @@
 import type { ToolOutputSpan } from '../format/request-view.js';
 import { spanStrategies } from '../strategies/registry.js';
-import { handlePlaceholder, type Planned, type Recipe } from '../strategies/types.js';
+import { handlePlaceholder, type Planned, type Recipe, type SpanStrategy, type StrategyKind } from '../strategies/types.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import type { RunContext } from './run-context.js';
+import { planMemo } from './plan-memo.js';
 import type { AppliedStep, SpanState } from './span-state.js';
 
 /**
@@ -22,6 +23,16 @@ export function minSavedShareWhenCached(expectedTurns: number): number {
  * share (pays back within about three turns) keeps an earlier "no" a "no".
  */
 export const statelessMinSavedShare = 0.75;
+
+/**
+ * The policy for newly settled spans: any saving when nothing upstream caches or the cache has expired since the last
+ * turn (everything is written again anyway), else a share that pays back over the turns the session is likely to
+ * have left (pinned) or a fixed share (without pins a verdict is re-made every turn and must not drift).
+ */
+export function settlePolicy(context: RunContext, cacheCold: boolean): DecidePolicy {
+  if (context.cacheMode === 'none' || cacheCold) return { scope: 'all', minSavedShare: 0 };
+  return { scope: 'all', minSavedShare: context.pinning ? minSavedShareWhenCached(context.view.modelTurns) : statelessMinSavedShare };
+}
 
 /** Spans at least this long are worth a duplicate check (shorter ones are acknowledgements). */
 const dedupeMinChars = 200;
@@ -44,15 +55,29 @@ interface Chain {
   readonly text: string;
 }
 
-/** Runs every applicable strategy in order on the span's original bytes. */
-export function planChain(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, allowDegradable: boolean): Chain {
+/**
+ * Which strategies a decision may run: the pure cleanups (escapes, trailing and blank-run whitespace: nothing the
+ * model reads changes), every lossless one (deduplication replaces an output with a reference to its earlier copy),
+ * or all of them.
+ */
+export type DecideScope = 'cleanup' | 'lossless' | 'all';
+
+const cleanupKinds: ReadonlySet<StrategyKind> = new Set(['ansi_strip', 'whitespace_trim']);
+
+function inScope(strategy: SpanStrategy<Recipe>, scope: DecideScope): boolean {
+  if (scope === 'all') return true;
+  return scope === 'lossless' ? !strategy.degradable : cleanupKinds.has(strategy.kind);
+}
+
+/** Runs every applicable strategy of the scope in order on the span's original bytes. */
+export function planChain(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, scope: DecideScope): Chain {
   const span = state.span;
   // A tool output that happens to contain the placeholder could not have it substituted safely.
-  const degradableOk = allowDegradable && !span.text.includes(handlePlaceholder);
+  const placeholderFree = !span.text.includes(handlePlaceholder);
   let text = span.text;
   const steps: AppliedStep[] = [];
   for (const strategy of spanStrategies) {
-    if (text.length < strategy.minChars || (strategy.degradable && !degradableOk)) continue;
+    if (text.length < strategy.minChars || !inScope(strategy, scope) || (strategy.degradable && !placeholderFree)) continue;
     const policy = context.policy(strategy.kind);
     if (!policy.run) {
       if (policy.reason) context.suppress(strategy.kind, policy.reason);
@@ -60,7 +85,8 @@ export function planChain(state: SpanState, context: RunContext, duplicates: Rea
     }
     const current = text;
     const planContext = { span, view: context.view, mode: policy.mode, earlierIdentical: duplicates.get(span.key) };
-    const planned: Planned<Recipe> | null | undefined = context.attempt(strategy.kind, () => strategy.plan(current, planContext));
+    const plan = () => strategy.plan(current, planContext);
+    const planned: Planned<Recipe> | null | undefined = context.attempt(strategy.kind, () => (cleanupKinds.has(strategy.kind) ? planMemo.plan(strategy, current, plan) : plan()));
     if (!planned) continue;
     steps.push({ kind: strategy.kind, recipe: planned.recipe, replayed: false, raw: undefined, charsRemoved: Math.max(0, current.length - planned.text.length), saved: 0 });
     text = planned.text;
@@ -68,26 +94,57 @@ export function planChain(state: SpanState, context: RunContext, duplicates: Rea
   return { steps, text };
 }
 
-/** Keeps a chain only when it pays: any saving without a provider cache, a large share with one. */
-function worthIt(state: SpanState, chain: Chain, context: RunContext): boolean {
-  if (chain.steps.length === 0) return false;
-  const before = state.tokensBefore ?? countTokens(state.span.text);
-  state.tokensBefore = before;
-  const after = countTokens(chain.text.split(handlePlaceholder).join('ctx_000000000000000000000000'));
-  const saved = before - after;
-  if (saved <= 0) return false;
-  if (context.cacheMode === 'none') return true;
-  // A session is likely to go on about as long as it has gone so far; pinned verdicts are never revisited.
-  const share = context.pinning ? minSavedShareWhenCached(context.view.modelTurns) : statelessMinSavedShare;
-  return saved >= before * share;
+/** How a span may be decided: which strategies may run, and what a rewrite beyond the cleanups must save. */
+export interface DecidePolicy {
+  readonly scope: DecideScope;
+  /** Share of the cleaned text's tokens a rewrite beyond the cleanups must save to be worth a cache write. */
+  readonly minSavedShare: number;
 }
 
-/** Fresh decision on one span; false when nothing worthwhile applied. */
-export function decideSpan(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, allowDegradable = true): boolean {
-  const chain = planChain(state, context, duplicates, allowDegradable);
-  if (!worthIt(state, chain, context)) return false;
-  state.steps = chain.steps;
-  state.text = chain.text;
+/** What every unpinned output gets, the fresh turn's included: the cleanups, re-derived on every turn. */
+export const cleanupOnly: DecidePolicy = { scope: 'cleanup', minSavedShare: 0 };
+/** A newly settled output whose stash write failed: no content dropped, a reference still welcome. */
+export const losslessOnly: DecidePolicy = { scope: 'lossless', minSavedShare: 0 };
+
+function tokensOf(text: string): number {
+  return countTokens(text.split(handlePlaceholder).join('ctx_000000000000000000000000'));
+}
+
+/**
+ * A rewrite beyond the cleanups replaces text the provider has already cached as it was first sent (cleaned): it
+ * pays when it saves at least the policy's share of those tokens (issue 6 item 11).
+ */
+function pays(chain: Chain, cleanedTokens: number, policy: DecidePolicy): boolean {
+  if (!chain.steps.some((step) => !cleanupKinds.has(step.kind))) return false;
+  const saved = cleanedTokens - tokensOf(chain.text);
+  return saved > 0 && saved >= cleanedTokens * policy.minSavedShare;
+}
+
+/**
+ * Fresh decision on one span; false when nothing applied. The cleanups are a pure function of the span's own bytes
+ * that no regret signal can hold back, so they give the same text on every turn, with or without pins: they apply
+ * from the turn an output first appears and are never pinned, which leaves a settled output free to be rewritten in
+ * a batch once the provider's cache has expired. A rewrite beyond them (a reference, a fold, an elision) is decided
+ * once, when the output settles, kept only when it pays, and pinned.
+ */
+export function decideSpan(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, policy: DecidePolicy): boolean {
+  const before = state.tokensBefore ?? countTokens(state.span.text);
+  state.tokensBefore = before;
+  const cleaned = planChain(state, context, duplicates, 'cleanup');
+  const cleanedTokens = cleaned.steps.length === 0 ? before : tokensOf(cleaned.text);
+  if (policy.scope !== 'cleanup') {
+    const full = planChain(state, context, duplicates, policy.scope);
+    if (pays(full, cleanedTokens, policy)) {
+      state.steps = full.steps;
+      state.text = full.text;
+      state.cleanupsOnly = false;
+      return true;
+    }
+  }
+  if (cleaned.steps.length === 0 || cleanedTokens >= before) return false;
+  state.steps = cleaned.steps;
+  state.text = cleaned.text;
+  state.cleanupsOnly = true;
   return true;
 }
 

@@ -78,6 +78,8 @@ export async function fitWindow(states: readonly SpanState[], context: RunContex
     }
     state.tokensBefore ??= countTokens(state.span.text);
     state.steps.push({ kind: 'window_budget', recipe: planned.recipe, replayed: false, raw: undefined, charsRemoved: before.length - planned.text.length, saved: 0 });
+    // The stub was cut from the cleaned text: pin the whole chain, cleanups included, so it replays byte for byte.
+    state.cleanupsOnly = false;
     state.text = planned.text;
     if (handle) {
       if (state.handle === null) bindHandle(state, handle);

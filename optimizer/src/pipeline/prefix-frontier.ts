@@ -17,6 +17,8 @@ export interface Frontier {
   readonly index: number;
   /** Kinds held back on frozen spans when they settled (reported as `prefix_stabilizer`). */
   readonly held: readonly StrategyKind[];
+  /** The provider's cache expired since the last turn: rewriting settled history busts nothing. */
+  readonly cold: boolean;
 }
 
 /**
@@ -26,20 +28,21 @@ export interface Frontier {
  * position; a discarded pin moves it earlier (the bytes there changed anyway); a cold cache or no cache frees it.
  */
 export function resolveFrontier(context: RunContext, pins: IncomingPins | null, replay: ReplayOutcome): Frontier {
-  if (!pins || context.lane.replay === 'none' || context.cacheMode === 'none') return { index: 0, held: [] };
+  if (!pins || context.lane.replay === 'none' || context.cacheMode === 'none') return { index: 0, held: [], cold: false };
   const watermark = pins.watermark;
   let index: number;
   let held: readonly StrategyKind[] = [];
+  let cold = false;
   if (watermark && watermark.messageIndex <= context.view.messageCount && boundaryHash(context, context.view, watermark.messageIndex) === watermark.spanHash) {
     const now = context.deps.clock?.now();
-    const cold = now !== undefined && watermark.at !== undefined && now - watermark.at >= providerCacheTtlMs;
+    cold = now !== undefined && watermark.at !== undefined && now - watermark.at >= providerCacheTtlMs;
     index = cold ? 0 : watermark.messageIndex;
     held = cold ? [] : (watermark.held ?? []);
   } else {
     index = replay.lastReplayedIndex === undefined ? 0 : replay.lastReplayedIndex + 1;
   }
   if (replay.firstDiscardIndex !== undefined) index = Math.min(index, replay.firstDiscardIndex);
-  return { index, held: index > 0 ? held : [] };
+  return { index, held: index > 0 ? held : [], cold };
 }
 
 /** The watermark this turn leaves for the next: everything before the fresh turn has now been decided. */

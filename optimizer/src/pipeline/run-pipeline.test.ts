@@ -42,12 +42,23 @@ describe('runPipeline', () => {
     expect(result.request.tools).toBe(request.tools);
   });
 
-  it('never touches the fresh turn: the tool output the model is about to read stays byte for byte', async () => {
-    const request = chatSession([tap, debugLog]);
+  it('gives the fresh turn only the lossless layer: nothing dropped, no handle, no pin', async () => {
+    const request = chatSession([tap, debugLog, npmAnsi]);
     const result = await runPipeline({ endpoint: '/v1/chat/completions', request, pins: [], capabilities: {} }, { stash: new FakeStash(), hmacKey });
     const messages = messagesOf(result.request);
-    expect(messages[messages.length - 1]?.content).toBe(debugLog);
-    expect(messages[3]?.content).not.toBe(tap);
+    // The model is about to read it: escapes and trailing blanks go, every line stays (spec 001 §2.1 spares it).
+    expect(messages[7]?.content).toBe(trimWhitespace(stripAnsi(npmAnsi)));
+    expect(messages[7]?.content).not.toContain('gw_retrieve');
+    expect(messages[3]?.content).toContain('gw_retrieve');
+    expect(result.pins?.some((pin) => pin.messageIndex === 7 && pin.kind !== 'prefix_watermark')).toBe(false);
+  });
+
+  it('keeps a continuation\'s fresh function result byte for byte', async () => {
+    const request = chatSession([tap, npmAnsi], { retrieve: false });
+    const input = { endpoint: '/v1/chat/completions', request, pins: [], capabilities: { agentContinuation: true }, agentContinuationActive: true };
+    const result = await runPipeline(input, { stash: new FakeStash(), hmacKey });
+    expect(result.agentContinuationV1).toBe(true);
+    expect(messagesOf(result.request)[5]?.content).toBe(npmAnsi);
   });
 
   it('stashes the original and leaves a handle the stash can resolve', async () => {

@@ -1,0 +1,127 @@
+import { cacheReadMultiplier, cacheTtlMs, cacheWriteMultiplier } from './prompt-cache.js';
+import type { SessionResult } from './replay-session.js';
+import { sessionCost, summarize, type Totals } from './summary.js';
+
+export interface CorpusRun {
+  readonly label: string;
+  readonly sessions: readonly SessionResult[];
+}
+
+export interface OptimizerBenchRun {
+  readonly corpora: readonly CorpusRun[];
+  readonly thinkMs: number;
+  readonly retrieveEvidence: boolean;
+  readonly store: 'pglite' | 'postgres';
+  readonly durationMs: number;
+}
+
+/** The last line: the figures machines read (issue 6 item 12), then a few more for people comparing runs. */
+export interface OptimizerBenchResult {
+  costRatio: number | null;
+  needleRetention: number | null;
+  replayStability: number | null;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  sessions: number;
+  requests: number;
+  tokenRatio: number | null;
+  errorLinesLost: number;
+  largeRequests: { minTokens: number; count: number; p50Ms: number | null; p99Ms: number | null };
+  thinkSeconds: number;
+}
+
+const round = (value: number | null, digits = 4) => (value === null ? null : Number(value.toFixed(digits)));
+
+export function toResult(run: OptimizerBenchRun): OptimizerBenchResult {
+  const all = summarize(run.corpora.flatMap((corpus) => corpus.sessions));
+  const large = all.latencyBySize[all.latencyBySize.length - 1];
+  return {
+    costRatio: round(all.costRatio),
+    needleRetention: all.needles.total === 0 ? null : round((all.needles.total - all.needles.lost) / all.needles.total),
+    replayStability: all.replay.checked === 0 ? null : round(all.replay.stable / all.replay.checked),
+    p50Ms: round(all.latency.p50Ms, 2),
+    p99Ms: round(all.latency.p99Ms, 2),
+    sessions: all.sessions,
+    requests: all.requests,
+    tokenRatio: all.tokensBefore === 0 ? null : round(all.tokensAfter / all.tokensBefore),
+    errorLinesLost: all.errorLines.lost,
+    largeRequests: { minTokens: 100_000, count: large?.count ?? 0, p50Ms: round(large?.p50Ms ?? null, 2), p99Ms: round(large?.p99Ms ?? null, 2) },
+    thinkSeconds: run.thinkMs / 1000,
+  };
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+const fixed = (value: number | null, digits: number) => (value === null ? '–' : value.toFixed(digits));
+const thousands = (value: number) => value.toLocaleString('en-US');
+const share = (part: number, whole: number) => (whole === 0 ? '–' : `${((part / whole) * 100).toFixed(1)}%`);
+
+function sessionRows(sessions: readonly SessionResult[]): string[][] {
+  return sessions.map((session) => {
+    const before = session.requests.reduce((sum, request) => sum + request.tokensBefore, 0);
+    const after = session.requests.reduce((sum, request) => sum + request.tokensAfter, 0);
+    const cost = sessionCost(session);
+    const kept = session.needles.filter((verdict) => verdict !== 'lost').length;
+    const unstable = session.requests.filter((request) => request.stable === false).length;
+    return [session.name, String(session.requests.length), thousands(before), thousands(after), share(before - after, before), fixed(cost.baselineUsd, 4), fixed(cost.optimizedUsd, 4), fixed(cost.baselineUsd > 0 ? cost.optimizedUsd / cost.baselineUsd : null, 3), `${kept}/${session.needles.length}`, String(unstable), String(session.errorLines.lost)];
+  });
+}
+
+function corpusRow(label: string, totals: Totals): string[] {
+  const { needles, replay } = totals;
+  return [
+    label,
+    String(totals.sessions),
+    String(totals.requests),
+    thousands(totals.tokensBefore),
+    thousands(totals.tokensAfter),
+    share(totals.tokensBefore - totals.tokensAfter, totals.tokensBefore),
+    fixed(totals.baselineUsd, 2),
+    fixed(totals.optimizedUsd, 2),
+    fixed(totals.costRatio, 3),
+    fixed(totals.meanSessionRatio, 3),
+    needles.total === 0 ? '–' : `${needles.total - needles.lost}/${needles.total} (${needles.grep} grep, ${needles.retrieve} retrieve)`,
+    replay.checked === 0 ? '–' : `${replay.stable}/${replay.checked}`,
+    `${totals.errorLines.lost}/${totals.errorLines.checked}`,
+  ];
+}
+
+function savedByKind(sessions: readonly SessionResult[]): string {
+  const totals = new Map<string, number>();
+  for (const session of sessions) for (const [kind, saved] of Object.entries(session.savedByKind)) totals.set(kind, (totals.get(kind) ?? 0) + saved);
+  return [...totals].sort((a, b) => b[1] - a[1]).map(([kind, saved]) => `${kind} ${thousands(saved)}`).join(', ') || 'none';
+}
+
+/** Tables for people, then the JSON result alone on the last line. */
+export function formatReport(run: OptimizerBenchRun, perSession: boolean): string {
+  const all = run.corpora.flatMap((corpus) => corpus.sessions);
+  const totals = summarize(all);
+  const lines = [
+    `optimizer benchmark: ${totals.sessions} sessions, ${totals.requests} requests replayed turn by turn through the optimizer service (in process, stash on ${run.store}); ${(run.durationMs / 1000).toFixed(1)} s`,
+    `pricing: list input price per model; a ${cacheTtlMs / 60_000}-minute prompt cache per session, cached reads ${cacheReadMultiplier}×, cache writes ${cacheWriteMultiplier}×; ${run.thinkMs / 1000} s between turns; retrieval ${run.retrieveEvidence ? 'granted to every request' : 'only where the request declares gw_retrieve'}`,
+    '',
+  ];
+  for (const corpus of run.corpora) {
+    if (!perSession && corpus.sessions.length > 30) continue;
+    lines.push(`${corpus.label}: per session (tokens and cost summed over the session's requests)`);
+    lines.push(table(['session', 'requests', 'tokens before', 'after', 'saved', 'cached $', 'optimized $', 'ratio', 'needles', 'unstable', 'error lines lost'], sessionRows(corpus.sessions)), '');
+  }
+  const corpusRows = run.corpora.map((corpus) => corpusRow(corpus.label, summarize(corpus.sessions)));
+  lines.push('Per corpus (cost ratio: optimized ÷ unoptimized-with-prompt-cache, list price)');
+  lines.push(table(['corpus', 'sessions', 'requests', 'input tokens before', 'after', 'saved', 'cached $', 'optimized $', 'cost ratio', 'mean session ratio', 'needles kept', 'replay stable', 'error lines lost'], [...corpusRows, corpusRow('total', totals)]));
+  if (totals.replay.cold > 0) lines.push(`(${totals.replay.cold} turns came after the prompt cache expired; a rewrite there busts nothing and is not counted against replay stability)`);
+  lines.push('', 'Optimize latency by request size (ms inside the service: routing, validation, pipeline, durable stash writes, serialising)');
+  lines.push(
+    table(
+      ['request size', 'requests', 'p50', 'p99', 'pipeline p50', 'pipeline p99'],
+      [...totals.latencyBySize, { label: 'all', ...totals.latency }].map((row) => [row.label, String(row.count), fixed(row.p50Ms, 2), fixed(row.p99Ms, 2), fixed(row.pipelineP50Ms, 2), fixed(row.pipelineP99Ms, 2)]),
+    ),
+  );
+  lines.push('', `tokens saved by strategy (summed over requests): ${savedByKind(all)}`, '');
+  lines.push(JSON.stringify(toResult(run)));
+  return `${lines.join('\n')}\n`;
+}
