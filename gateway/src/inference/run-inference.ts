@@ -10,7 +10,7 @@ import { firstTarget, resolveRoute, type ResolvedRoute } from '../routing/resolv
 import type { Lane } from '../translate/lane.js';
 import { TranslationError } from '../translate/translation-error.js';
 import type { TranslationContext } from '../translate/translator.js';
-import { maxRetryAfterSeconds } from '../upstream/header-policy.js';
+import { maxRetryAfterSeconds, upstreamSourceHeaders } from '../upstream/header-policy.js';
 import type { UpstreamResponse } from '../upstream/upstream-client.js';
 import { abortOnClientClose, attemptTarget, type AttemptResult } from './attempt-target.js';
 import { optimizeCall } from './optimize-call.js';
@@ -21,7 +21,7 @@ import type { SseFrame } from '../translate/sse.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { relayStream } from './relay-stream.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
-import { relayUpstreamError } from './upstream-error.js';
+import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 
 export type ClientFormat = 'chat-completions' | 'messages';
 
@@ -124,7 +124,7 @@ function serveCacheHit(hit: Record<string, unknown>, route: ResolvedRoute, outco
 export async function relay(deps: InferenceDeps, call: InferenceCall, result: AttemptResult, outcome: CallOutcome, reply: FastifyReply, request: FastifyRequest): Promise<FastifyReply> {
   const slug = result.selection.provider.slug;
   if (result.kind === 'unreachable') {
-    throw new AppError({ status: 502, code: 'upstream_unreachable', message: `Provider "${slug}" could not be reached. This is not a gateway failure.`, retryable: true, headers: { 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': slug } });
+    throw upstreamUnreachableError(slug);
   }
   if (result.kind === 'throttled') {
     const seconds = Math.min(Math.ceil(result.retryAfterMs / 1000), maxRetryAfterSeconds);
@@ -167,7 +167,7 @@ async function relayJson(deps: InferenceDeps, response: UpstreamResponse, lane: 
   }
   outcome.status = response.status;
   if (lane.kind === 'translate') {
-    if (parsed === undefined) throw new AppError({ status: 502, code: 'invalid_upstream_response', message: 'The provider answered with a body that is not JSON.', headers: { 'x-gw-error-source': 'upstream' } });
+    if (parsed === undefined) throw new AppError({ status: 502, code: 'invalid_upstream_response', message: 'The provider answered with a body that is not JSON.', headers: upstreamSourceHeaders() });
     const translated = lane.translateResponse(parsed, context, { clock: deps.clock });
     outcome.usage = translated.usage;
     const rewritten = await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: translated.body as Record<string, unknown> });

@@ -5,7 +5,8 @@ import { adapters } from '../providers/adapters.js';
 import { selectSingle } from '../routing/select-single.js';
 import { extractAnthropicUsage } from '../translate/extract-anthropic-usage.js';
 import { extractOpenAiUsage } from '../translate/extract-openai-usage.js';
-import { relayHeaders } from '../upstream/header-policy.js';
+import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
+import { upstreamUnreachableError } from './upstream-error.js';
 import { UpstreamUnreachable } from '../upstream/upstream-client.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
@@ -44,16 +45,15 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
     try {
       response = await deps.upstream.send({ url: target.url, method: request.method, headers: { ...passthroughHeaders(request), ...target.headers }, ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}) });
     } catch (error) {
-      if (error instanceof UpstreamUnreachable) throw new AppError({ status: 502, code: 'upstream_unreachable', message: `Provider "${selection.provider.slug}" could not be reached.`, headers: { 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': selection.provider.slug } });
+      if (error instanceof UpstreamUnreachable) throw upstreamUnreachableError(selection.provider.slug);
       throw error;
     }
     const raw = Buffer.from(await response.body.arrayBuffer());
     outcome.upstreamMs = deps.clock.now() - sentAt;
     outcome.status = response.status === 404 ? 500 : response.status;
-    const upstreamInfo = { 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': selection.provider.slug, 'x-gw-upstream-status': String(response.status) };
     if (response.status === 404) {
       outcome.errorCode = 'unrecognized_path';
-      return reply.code(500).headers(upstreamInfo).send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${selection.provider.slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
+      return reply.code(500).headers(upstreamSourceHeaders(selection.provider.slug, response.status)).send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${selection.provider.slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
     }
     return sendOpaque(reply, { status: response.status, headers: response.headers, raw }, selection.provider.slug, outcome, selection.provider.family);
   } catch (error) {
@@ -79,7 +79,7 @@ export function sendOpaque(
   outcome.status = response.status;
   if (response.status >= 400) {
     outcome.errorCode = `upstream_${response.status}`;
-    reply.headers({ 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': slug, 'x-gw-upstream-status': String(response.status) });
+    reply.headers(upstreamSourceHeaders(slug, response.status));
   }
   const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
   if (family && response.status < 400 && contentType.includes('json')) outcome.usage = usageOf(response.raw, family);

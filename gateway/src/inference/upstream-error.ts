@@ -1,5 +1,6 @@
 import type { Lane } from '../translate/lane.js';
-import { relayHeaders } from '../upstream/header-policy.js';
+import { AppError } from '@gw/platform';
+import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
 
 export interface RelayedError {
   status: number;
@@ -57,9 +58,12 @@ export function relayUpstreamError(input: { status: number; text: string; upstre
     headers: {
       ...relayHeaders(input.upstreamHeaders),
       'content-type': 'application/json',
-      'x-gw-error-source': 'upstream',
-      'x-gw-upstream-provider': slug,
-      'x-gw-upstream-status': String(status),
+      ...upstreamSourceHeaders(slug, status),
     },
   };
+}
+
+/** The provider could not be reached or dropped the connection before answering: 502, marked as the provider's. */
+export function upstreamUnreachableError(slug: string): AppError {
+  return new AppError({ status: 502, code: 'upstream_unreachable', message: `Provider "${slug}" could not be reached. This is not a gateway failure.`, retryable: true, headers: upstreamSourceHeaders(slug) });
 }

@@ -63,3 +63,8 @@ export function capRetryAfter(value: string, now = Date.now()): string {
   if (!Number.isFinite(seconds)) return String(maxRetryAfterSeconds);
   return String(Math.min(Math.max(Math.ceil(seconds), 0), maxRetryAfterSeconds));
 }
+
+/** spec 000 §7: an error that came from the provider says so, naming the provider and its status when known. */
+export function upstreamSourceHeaders(slug?: string, status?: number): Record<string, string> {
+  return { 'x-gw-error-source': 'upstream', ...(slug ? { 'x-gw-upstream-provider': slug } : {}), ...(status === undefined ? {} : { 'x-gw-upstream-status': String(status) }) };
+}

@@ -3,12 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, sha256Hex } from '@gw/platform';
 import type { Attempt } from '../../routing/execute-plan.js';
 import { singleTarget } from '../../routing/routing-config.js';
-import { retryAfterMsOf } from '../../routing/throttle-gate.js';
 import type { ProviderInstance } from '../../providers/provider-types.js';
 import { adapters } from '../../providers/adapters.js';
 import { pickTranslator } from '../../translate/index.js';
-import { UpstreamUnreachable } from '../../upstream/upstream-client.js';
-import { abortOnClientClose, attemptTarget, type AttemptResult } from '../attempt-target.js';
+import { abortOnClientClose, attemptTarget, passThrottle, sendPrepared, type AttemptResult } from '../attempt-target.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import { prepareUpstreamBody } from '../prepare-body.js';
 import { relay, type InferenceCall } from '../run-inference.js';
@@ -25,24 +23,14 @@ const hourMs = 3_600_000;
 async function attemptSeat(deps: InferenceDeps, call: InferenceCall, request: FastifyRequest, provider: ProviderInstance, credential: { header: string; value: string }, seat: string, signal: AbortSignal): Promise<Attempt<AttemptResult>> {
   const model = String(call.body?.model);
   const selection = { provider, model };
-  const gate = await deps.throttle.check(seat);
-  if (gate.kind === 'refuse') return { status: 429, retryAfterMs: gate.retryAfterMs, result: { kind: 'throttled', selection, retryAfterMs: gate.retryAfterMs }, discard: async () => undefined };
-  if (gate.kind === 'wait') await deps.sleep(gate.waitMs);
+  const record = (status: number | null) => deps.attemptMetrics.record('anthropic-seat', status);
+  const refused = await passThrottle(deps, seat, selection, record);
+  if (refused) return refused;
   const lane = pickTranslator('messages', 'anthropic');
   const prepared = prepareUpstreamBody({ call, selection, lane, rawBody: call.rawBody === undefined ? request.rawBody : call.rawBody, clamp: false });
-  const target = adapters.anthropic.target(provider, call.operation, model);
-  const sentAt = deps.clock.now();
-  try {
-    const response = await deps.upstream.send({ url: target.url, method: 'POST', headers: subscriptionUpstreamHeaders(request.headers, credential, request.headers['x-gw-custom-host'] !== undefined), body: prepared.body, signal });
-    const retryAfterMs = retryAfterMsOf(response.headers, deps.clock.now());
-    if (response.status === 429) await deps.throttle.throttled(seat, retryAfterMs);
-    deps.attemptMetrics.record('anthropic-seat', response.status);
-    return { status: response.status, retryAfterMs, result: { kind: 'response', selection, lane, prepared, response, sentAt }, discard: () => response.body.dump() };
-  } catch (error) {
-    if (!(error instanceof UpstreamUnreachable)) throw error;
-    deps.attemptMetrics.record('anthropic-seat', null);
-    return { status: null, retryAfterMs: null, result: { kind: 'unreachable', selection }, discard: async () => undefined };
-  }
+  const url = adapters.anthropic.target(provider, call.operation, model).url;
+  const headers = subscriptionUpstreamHeaders(request.headers, credential, request.headers['x-gw-custom-host'] !== undefined);
+  return sendPrepared(deps, { selection, lane, prepared, url, headers, seat, signal, record });
 }
 
 /** spec 000 §1.13: overflow onto the organization key, off by default, never with a custom host, capped per hour. */

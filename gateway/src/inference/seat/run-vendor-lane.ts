@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
 import { sendOpaque } from '../run-passthrough.js';
+import { upstreamUnreachableError } from '../upstream-error.js';
 import { UpstreamUnreachable } from '../../upstream/upstream-client.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import { buildSpendRecord, type CallOutcome } from '../spend-from-call.js';
@@ -33,7 +34,7 @@ export async function runVendorLane(deps: InferenceDeps, request: FastifyRequest
     try {
       response = await deps.upstream.send({ url: `${provider.baseUrl}/${rest}${url.search}`, method: request.method, headers: subscriptionUpstreamHeaders(request.headers, credential, customHost !== undefined), ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}) });
     } catch (error) {
-      if (error instanceof UpstreamUnreachable) throw new AppError({ status: 502, code: 'upstream_unreachable', message: 'The vendor could not be reached.', headers: { 'x-gw-error-source': 'upstream' } });
+      if (error instanceof UpstreamUnreachable) throw upstreamUnreachableError(provider.slug);
       throw error;
     }
     const raw = Buffer.from(await response.body.arrayBuffer());
