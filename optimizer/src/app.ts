@@ -31,6 +31,7 @@ import { MemoryReplayStore, type ReplayStore } from './signing/replay-store.js';
 import { SignatureVerifier } from './signing/verify-signature.js';
 import { DurableManager, type DurableSource } from './stash/durable-manager.js';
 import { Stash } from './stash/stash.js';
+import { outputStrategyKinds } from './output/run-output-stage.js';
 
 export type AppConfig = Pick<
   OptimizerServiceConfig,
@@ -97,7 +98,8 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
     telemetry: new Telemetry(),
     guard: regressionGuard(settings, metrics, deps.logger),
     holdout: new HoldoutTelemetry(),
-    strategyKinds: deps.strategyKinds,
+    // The output stage's kinds are switched and held out like the pipeline's.
+    strategyKinds: deps.strategyKinds ? [...deps.strategyKinds, ...outputStrategyKinds] : undefined,
     metrics,
     recall: new RecallService(stash, deps.ranker ?? new Bm25Ranker()),
     records: deps.traceDb ? new RecordStore(deps.traceDb, durable, clock, deps.spendAppender) : null,

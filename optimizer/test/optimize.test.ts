@@ -137,10 +137,54 @@ describe('POST /v1/optimize', () => {
 });
 
 describe('POST /v1/optimize-response', () => {
-  it('passes the response through with no decisions', async () => {
+  function optimizeResponse(app: Awaited<ReturnType<typeof testApp>>['app'], response: Record<string, unknown>, metadata: Record<string, unknown> = { user: 'ada' }) {
+    return app.inject({ method: 'POST', url: '/v1/optimize-response', headers: auth, payload: { endpoint: '/v1/chat/completions', response, metadata } });
+  }
+  const laidOut = '{\n  "command": "npm test -- --grep \\"retry  timing\\"",\n  "timeout": 1.0,\n  "id": 12345678901234567890\n}';
+  const toolCallResponse = () => ({
+    id: 'chatcmpl-2',
+    object: 'chat.completion',
+    model: 'gpt-4o',
+    choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: laidOut } }] } }],
+  });
+
+  it('passes a response with nothing to do through with no decisions', async () => {
     const { app } = await testApp();
-    const response = { id: 'chatcmpl-1', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }] };
-    const answer = await app.inject({ method: 'POST', url: '/v1/optimize-response', headers: auth, payload: { endpoint: '/v1/chat/completions', response, metadata: { user: 'ada' } } });
-    expect(answer.json()).toEqual({ protocolVersion: 1, response, decisions: [] });
+    const response = { id: 'chatcmpl-1', choices: [{ index: 0, message: { role: 'assistant', content: 'hi  \n  there' } }] };
+    expect((await optimizeResponse(app, response)).json()).toEqual({ protocolVersion: 1, response, decisions: [] });
+  });
+
+  it('removes the layout of tool-call arguments lexically: strings, number spellings and big integers stay', async () => {
+    const { app } = await testApp();
+    const answer = (await optimizeResponse(app, toolCallResponse())).json();
+    const args = answer.response.choices[0].message.tool_calls[0].function.arguments;
+    expect(args).toBe('{"command":"npm test -- --grep \\"retry  timing\\"","timeout":1.0,"id":12345678901234567890}');
+    expect(JSON.parse(args)).toEqual(JSON.parse(laidOut));
+    expect(answer.decisions).toEqual([expect.objectContaining({ kind: 'tool_arguments_minify', estimatedTokensSaved: expect.any(Number) })]);
+    expect(answer.decisions[0].estimatedTokensSaved).toBeGreaterThan(0);
+    // Deterministic: the same input gives the same bytes.
+    expect((await optimizeResponse(app, toolCallResponse())).body).toBe(JSON.stringify(answer));
+  });
+
+  it('covers Responses function calls, and leaves Messages tool_use input and unparseable arguments alone', async () => {
+    const { app } = await testApp();
+    const responses = { object: 'response', model: 'gpt-4o', output: [{ type: 'function_call', call_id: 'c1', name: 'bash', arguments: laidOut }] };
+    expect((await optimizeResponse(app, responses)).json().response.output[0].arguments).not.toContain('\n');
+    const messages = { type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] };
+    expect((await optimizeResponse(app, messages)).json()).toEqual({ protocolVersion: 1, response: messages, decisions: [] });
+    const truncated = toolCallResponse();
+    truncated.choices[0].message.tool_calls[0].function.arguments = '{\n  "command": "ls';
+    expect((await optimizeResponse(app, truncated)).json().decisions).toEqual([]);
+  });
+
+  it('honours a kill switch for the kind, scoped by model', async () => {
+    const { app } = await testApp();
+    const put = await app.inject({ method: 'PUT', url: '/admin/optimizer/settings', headers: adminAuth, payload: { strategies: [{ kind: 'tool_arguments_minify', enabled: false, model: 'gpt-4o' }] } });
+    expect(put.statusCode).toBe(200);
+    const answer = (await optimizeResponse(app, toolCallResponse())).json();
+    expect(answer.response).toEqual(toolCallResponse());
+    expect(answer.decisions).toEqual([]);
+    const other = { ...toolCallResponse(), model: 'gpt-4.1' };
+    expect((await optimizeResponse(app, other)).json().decisions).toHaveLength(1);
   });
 });

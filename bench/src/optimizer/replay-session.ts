@@ -16,6 +16,7 @@ export interface RequestRecord {
   readonly baselineUnits: number;
   readonly optimizedUnits: number;
   readonly ms: number;
+  readonly roundTripMs: number;
   readonly pipelineMs: number;
   /** The settled prefix of the previous turn came back byte for byte; null on a first turn or after the cache expired. */
   readonly stable: boolean | null;
@@ -126,7 +127,7 @@ export async function replaySession(session: CorpusSession, context: ReplayConte
   for (const [turn, original] of requestPrefixes(session.request).entries()) {
     const at = context.startAt + turn * context.thinkMs;
     service.clock.set(at);
-    const { response, ms, pipelineMs } = await service.optimize({ ...base, request: original, pins });
+    const { response, ms, roundTripMs, pipelineMs } = await service.optimize({ ...base, request: original, pins });
     const forwarded = gateway.chosen(response, original);
     if (response.pins && JSON.stringify(response.pins).length <= maxPinBytes) pins = response.pins;
     for (const decision of response.decisions) savedByKind[decision.kind] = (savedByKind[decision.kind] ?? 0) + decision.estimatedTokensSaved;
@@ -140,6 +141,7 @@ export async function replaySession(session: CorpusSession, context: ReplayConte
       baselineUnits: billUnits(caches.baseline.bill(before, at)),
       optimizedUnits: billUnits(caches.optimized.bill(after, at)),
       ms,
+      roundTripMs,
       pipelineMs,
       stable: previous === null || cold ? null : replayedExactly(previous.forwarded, forwarded),
     });

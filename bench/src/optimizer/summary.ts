@@ -12,6 +12,8 @@ export interface Latency {
   readonly count: number;
   readonly p50Ms: number | null;
   readonly p99Ms: number | null;
+  /** The same calls timed around the in-process client (see TimedOptimize.roundTripMs). */
+  readonly roundTripP50Ms: number | null;
   /** The strategy pipeline's share of the same calls. */
   readonly pipelineP50Ms: number | null;
   readonly pipelineP99Ms: number | null;
@@ -45,10 +47,12 @@ function percentile(sorted: readonly number[], share: number): number | null {
 export function latencyOf(requests: readonly RequestRecord[]): Latency {
   const sorted = requests.map((request) => request.ms).sort((a, b) => a - b);
   const pipeline = requests.map((request) => request.pipelineMs).sort((a, b) => a - b);
+  const roundTrip = requests.map((request) => request.roundTripMs).sort((a, b) => a - b);
   return {
     count: sorted.length,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
+    roundTripP50Ms: percentile(roundTrip, 0.5),
     pipelineP50Ms: percentile(pipeline, 0.5),
     pipelineP99Ms: percentile(pipeline, 0.99),
   };

@@ -32,4 +32,17 @@ describe('normalizedRequestHash', () => {
     expect(normalizedRequestHash({ model: 'm', messages: [{ role: 'user', content: 'hi!' }] })).not.toBe(base);
     expect(normalizedRequestHash({ model: 'm', messages: [{ role: 'user', content: 'hi' }], temperature: 1 })).not.toBe(base);
   });
+
+  it('normalizes long strings the same way, and tells them apart by content however often they are seen', () => {
+    const log = Array.from({ length: 400 }, (_, index) => `line ${index} of the build log`).join('\n');
+    const request = (content: string) => ({ model: 'm', messages: [{ role: 'tool', content }] });
+    const base = normalizedRequestHash(request(log));
+    expect(normalizedRequestHash(request(`${log.replaceAll('\n', '  \r\n')}\n`))).toBe(base);
+    expect(normalizedRequestHash(request(log))).toBe(base);
+    const edited = log.replace('line 200 of', 'line 2OO of');
+    expect(edited.length).toBe(log.length);
+    expect(normalizedRequestHash(request(edited))).not.toBe(base);
+    // A short string is never confused with a long one's digest.
+    expect(normalizedRequestHash(request('short'))).not.toBe(base);
+  });
 });

@@ -5,8 +5,9 @@ const ignoredTopLevel = new Set(['stream', 'stream_options', 'user', 'metadata',
 
 /**
  * The exact-match key of the semantic cache: SHA-256 of a canonical form of the request with sorted keys, line
- * endings unified and trailing whitespace on each line dropped. Numbers keep JSON's spelling after parsing. Costs
- * well under a millisecond for a 100k-token request: it runs on every attributed optimize call.
+ * endings unified and trailing whitespace on each line dropped. Numbers keep JSON's spelling after parsing. It runs
+ * on every attributed optimize call, so a long string enters as the digest of its normalized text, remembered
+ * across calls: turn N+1 repeats turn N's tool outputs, and only the new ones are normalized and hashed.
  */
 export function normalizedRequestHash(request: Record<string, unknown>): string {
   const top: Record<string, unknown> = {};
@@ -19,6 +20,10 @@ export function normalizedRequestHash(request: Record<string, unknown>): string 
 
 function writeCanonical(value: unknown, write: (chunk: string) => void): void {
   if (typeof value === 'string') {
+    if (value.length >= longStringChars) {
+      write(`h${longStringDigests.digest(value)}`);
+      return;
+    }
     // Length-prefixed rather than JSON-escaped: just as unambiguous, and escaping a large string is the slow part.
     const text = normalizeText(value);
     write(`s${text.length}:`);
@@ -46,6 +51,41 @@ function writeCanonical(value: unknown, write: (chunk: string) => void): void {
     write(JSON.stringify(value ?? null));
   }
 }
+
+/** Strings from this length on enter the canonical form as a digest (a prefix `h` keeps the two forms apart). */
+const longStringChars = 256;
+
+/**
+ * Digests of the normalized text of long strings, bounded by entries and characters held. Keyed by the string
+ * itself: V8 compares long keys by content, so a hit costs one comparison instead of a normalize-and-hash.
+ */
+class LongStringDigests {
+  private readonly entries = new Map<string, string>();
+  private chars = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxChars: number,
+  ) {}
+
+  digest(text: string): string {
+    const known = this.entries.get(text);
+    if (known !== undefined) return known;
+    const digest = createHash('sha256').update(normalizeText(text)).digest('base64');
+    this.entries.set(text, digest);
+    this.chars += text.length;
+    while (this.entries.size > this.maxEntries || this.chars > this.maxChars) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.entries.delete(oldest.value);
+      this.chars -= oldest.value.length;
+    }
+    return digest;
+  }
+}
+
+// Shared across requests on purpose: a memo of a pure function changes latency, never a key.
+const longStringDigests = new LongStringDigests(16_384, 32 * 1024 * 1024);
 
 const blank = /\s/;
 

@@ -56,17 +56,16 @@ interface Chain {
 }
 
 /**
- * Which strategies a decision may run: the pure cleanups (escapes, trailing and blank-run whitespace: nothing the
- * model reads changes), every lossless one (deduplication replaces an output with a reference to its earlier copy),
- * or all of them.
+ * Which strategies a decision may run: every lossless one (cleanups, minification, a reference to an earlier
+ * identical output), or all of them.
  */
-export type DecideScope = 'cleanup' | 'lossless' | 'all';
+export type DecideScope = 'lossless' | 'all';
 
+/** Pure functions of the text alone (no lane, mode or neighbour): their plans can be memoized across requests. */
 const cleanupKinds: ReadonlySet<StrategyKind> = new Set(['ansi_strip', 'whitespace_trim']);
 
 function inScope(strategy: SpanStrategy<Recipe>, scope: DecideScope): boolean {
-  if (scope === 'all') return true;
-  return scope === 'lossless' ? !strategy.degradable : cleanupKinds.has(strategy.kind);
+  return scope === 'all' || !strategy.degradable;
 }
 
 /** Runs every applicable strategy of the scope in order on the span's original bytes. */
@@ -94,15 +93,13 @@ export function planChain(state: SpanState, context: RunContext, duplicates: Rea
   return { steps, text };
 }
 
-/** How a span may be decided: which strategies may run, and what a rewrite beyond the cleanups must save. */
+/** How a span may be decided: which strategies may run, and what a rewrite must save to be worth a cache write. */
 export interface DecidePolicy {
   readonly scope: DecideScope;
-  /** Share of the cleaned text's tokens a rewrite beyond the cleanups must save to be worth a cache write. */
+  /** Share of the original's tokens a rewrite must save. */
   readonly minSavedShare: number;
 }
 
-/** What every unpinned output gets, the fresh turn's included: the cleanups, re-derived on every turn. */
-export const cleanupOnly: DecidePolicy = { scope: 'cleanup', minSavedShare: 0 };
 /** A newly settled output whose stash write failed: no content dropped, a reference still welcome. */
 export const losslessOnly: DecidePolicy = { scope: 'lossless', minSavedShare: 0 };
 
@@ -111,40 +108,19 @@ function tokensOf(text: string): number {
 }
 
 /**
- * A rewrite beyond the cleanups replaces text the provider has already cached as it was first sent (cleaned): it
- * pays when it saves at least the policy's share of those tokens (issue 6 item 11).
- */
-function pays(chain: Chain, cleanedTokens: number, policy: DecidePolicy): boolean {
-  if (!chain.steps.some((step) => !cleanupKinds.has(step.kind))) return false;
-  const saved = cleanedTokens - tokensOf(chain.text);
-  return saved > 0 && saved >= cleanedTokens * policy.minSavedShare;
-}
-
-/**
- * Fresh decision on one span; false when nothing applied. The cleanups are a pure function of the span's own bytes
- * that no regret signal can hold back, so they give the same text on every turn, with or without pins: they apply
- * from the turn an output first appears and are never pinned, which leaves a settled output free to be rewritten in
- * a batch once the provider's cache has expired. A rewrite beyond them (a reference, a fold, an elision) is decided
- * once, when the output settles, kept only when it pays, and pinned.
+ * Fresh decision on one newly settled span; false when nothing worthwhile applied. A rewrite replaces text the
+ * provider has already cached as it was first sent, so it is kept only when it saves the policy's share of the
+ * original's tokens (issue 6 item 11), and it is pinned so every later turn replays the same bytes.
  */
 export function decideSpan(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, policy: DecidePolicy): boolean {
+  const chain = planChain(state, context, duplicates, policy.scope);
+  if (chain.steps.length === 0) return false;
   const before = state.tokensBefore ?? countTokens(state.span.text);
   state.tokensBefore = before;
-  const cleaned = planChain(state, context, duplicates, 'cleanup');
-  const cleanedTokens = cleaned.steps.length === 0 ? before : tokensOf(cleaned.text);
-  if (policy.scope !== 'cleanup') {
-    const full = planChain(state, context, duplicates, policy.scope);
-    if (pays(full, cleanedTokens, policy)) {
-      state.steps = full.steps;
-      state.text = full.text;
-      state.cleanupsOnly = false;
-      return true;
-    }
-  }
-  if (cleaned.steps.length === 0 || cleanedTokens >= before) return false;
-  state.steps = cleaned.steps;
-  state.text = cleaned.text;
-  state.cleanupsOnly = true;
+  const saved = before - tokensOf(chain.text);
+  if (saved <= 0 || saved < before * policy.minSavedShare) return false;
+  state.steps = chain.steps;
+  state.text = chain.text;
   return true;
 }
 

@@ -38,14 +38,30 @@ interface Estimate {
   readonly ratio: number;
 }
 
+/** Characters of every string and key in a JSON value: an allocation-free upper bound on its tokens. */
+function charsOf(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (typeof value !== 'object' || value === null) return 0;
+  let chars = 0;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) chars += charsOf(item);
+    return chars;
+  }
+  for (const [key, item] of Object.entries(value)) chars += key.length + charsOf(item);
+  return chars;
+}
+
 function estimate(context: RunContext, states: readonly SpanState[], limit: number): Estimate | null {
+  // A token covers at least one character, so a request with fewer characters than the limit fits: the common case
+  // is settled without collecting (or tokenizing) a single string.
+  let bound = charsOf(context.input.request);
+  for (const state of states) bound += state.text.length - state.span.text.length;
+  if (bound <= limit) return null;
   const fixed = fixedStrings(context.input.request, new Set(states.map((state) => pathKey(state.span.path))));
   const texts = states.map((state) => state.text);
   let chars = 0;
   for (const text of fixed) chars += text.length;
   for (const text of texts) chars += text.length;
-  // A token covers at least one character, so a request with fewer characters than the limit fits.
-  if (chars <= limit) return null;
   const tokens = estimateTokensOfStrings([...fixed, ...texts]);
   return { tokens, ratio: chars === 0 ? 0 : tokens / chars };
 }
@@ -78,8 +94,6 @@ export async function fitWindow(states: readonly SpanState[], context: RunContex
     }
     state.tokensBefore ??= countTokens(state.span.text);
     state.steps.push({ kind: 'window_budget', recipe: planned.recipe, replayed: false, raw: undefined, charsRemoved: before.length - planned.text.length, saved: 0 });
-    // The stub was cut from the cleaned text: pin the whole chain, cleanups included, so it replays byte for byte.
-    state.cleanupsOnly = false;
     state.text = planned.text;
     if (handle) {
       if (state.handle === null) bindHandle(state, handle);

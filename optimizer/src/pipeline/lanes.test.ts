@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { trimWhitespace } from '../strategies/whitespace-trim.js';
 import { chatSession, FakeStash, handlesIn, hmacKey, messagesOf, output, retrieveTool } from './__fixtures__/conversations.js';
 import { runPipeline } from './run-pipeline.js';
 
@@ -19,6 +18,18 @@ describe('lanes (spec 001 §2.1, §3.4)', () => {
     expect(handlesIn(result.request)).toEqual([]);
     expect(result.suppressedKinds).toContainEqual({ kind: 'elide_tool_output', reason: 'no_retrieve' });
     expect(messagesOf(result.request)[3]?.content).not.toContain('elided');
+  });
+
+  it('replays handle-free pins wherever a tool is callable, and none without one (spec 001 §2.1)', async () => {
+    const npmAnsi = output('npm-install-verbose-ansi.txt');
+    const first = await optimize(chatSession([npmAnsi, tap], { model, retrieve: false }), { pins: [] });
+    const pinKinds = (pins: readonly Record<string, unknown>[] | undefined) => (pins ?? []).filter((pin) => pin.messageIndex === 3).map((pin) => pin.kind);
+    expect(pinKinds(first.pins)).toContain('ansi_strip');
+    const second = await optimize(chatSession([npmAnsi, tap, debugLog], { model, retrieve: false }), { pins: first.pins });
+    expect(messagesOf(second.request)[3]?.content).toBe(messagesOf(first.request)[3]?.content);
+    expect(pinKinds(second.pins)).toEqual(pinKinds(first.pins));
+    const toolless = await optimize(chatSession([npmAnsi, tap], { model, tools: false }), { pins: [] });
+    expect(pinKinds(toolless.pins)).toEqual([]);
   });
 
   it('emits no handle under tool_choice "none" even with gw_retrieve declared', async () => {
@@ -74,8 +85,8 @@ describe('lanes (spec 001 §2.1, §3.4)', () => {
 
   it('lets the connect hook optimize its single fresh output (singleOutput)', async () => {
     const request = chatSession([tap], { model });
-    // Elsewhere the fresh output gets only the lossless layer.
-    expect(messagesOf((await optimize(request)).request)[3]?.content).toBe(trimWhitespace(tap));
+    // Elsewhere the fresh output is the model's to read, byte for byte.
+    expect(messagesOf((await optimize(request)).request)[3]?.content).toBe(tap);
     const single = await optimize(request, { capabilities: { singleOutput: true } });
     expect(messagesOf(single.request)[3]?.content).toContain('gw_retrieve');
   });

@@ -12,7 +12,7 @@ export interface Lane {
   readonly degrade: DegradeMode;
   /** How window fitting may drop content: as `degrade`, or in place for one-shot batch lines. */
   readonly windowDegrade: DegradeMode;
-  /** Which pins may replay: none on a no-retrieve lane (spec 001 §2.1), handle-free ones on a continuation. */
+  /** Which pins may replay: none without a callable tool (spec 001 §2.1), handle-free ones without retrieval. */
   readonly replay: 'all' | 'handle_free' | 'none';
   readonly continuation: boolean;
   /** The fresh input may be optimized: the connect hook's single-output request (spec 001 §2.1 `singleOutput`). */
@@ -44,5 +44,8 @@ export function resolveLane(
   if (requireReversibleElision === true) degrade = 'skip';
   else if (continuation || subscriptionModes.has(billingMode) || requireReversibleElision === false) degrade = 'in_place';
   const windowDegrade: DegradeMode = degrade === 'skip' && capabilities.allowIrreversibleWindowFit === true ? 'in_place' : degrade;
-  return { retrieval, degrade, windowDegrade, replay: continuation ? 'handle_free' : 'none', continuation, freshEligible };
+  // Spec 001 §2.1 withholds pin replay only where no tool is callable; a client with tools but no retrieval keeps its
+  // handle-free pins, so what it was sent stays byte-stable across turns.
+  const replay = continuation || (callable && view.tools.declared) ? 'handle_free' : 'none';
+  return { retrieval, degrade, windowDegrade, replay, continuation, freshEligible };
 }

@@ -1,6 +1,5 @@
 import { ManualClock } from '@gw/platform';
 import { describe, expect, it } from 'vitest';
-import { trimWhitespace } from '../strategies/whitespace-trim.js';
 import { chatSession, FakeStash, hmacKey, messagesOf, output } from './__fixtures__/conversations.js';
 import type { PipelineDeps, PipelineInput, PipelineResult } from './index.js';
 import { runPipeline } from './run-pipeline.js';
@@ -37,8 +36,8 @@ describe('decision pins', () => {
     const stash = new FakeStash();
     const sequence = outputs.map((_, index) => chatSession(outputs.slice(0, index + 1)));
     const results = await turns(sequence, { stash, hmacKey });
-    // Turn 1: the only output is fresh: the lossless layer only, and no pin for it (it is re-derived every turn).
-    expect(messagesOf(results[0].request)[3]?.content).toBe(trimWhitespace(tap));
+    // Turn 1: the only output is fresh: untouched, and no pin for it.
+    expect(messagesOf(results[0].request)[3]?.content).toBe(tap);
     expect(kindsOf(results[0]?.pins)).toEqual(['prefix_watermark', 'pin_thrash_guard']);
     for (let turn = 1; turn < results.length; turn += 1) {
       const previousFreshStart = 2 + 2 * (turn - 1) + 1;
@@ -117,11 +116,11 @@ describe('decision pins', () => {
     const stash = new FakeStash();
     const held = { stash, hmacKey, clock, guard: (kind: string) => kind !== 'elide_tool_output' };
     const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], held);
-    // Held back when it settled, the output keeps the lossless layer it was first sent with.
-    expect(messagesOf(second.request)[3]?.content).toBe(trimWhitespace(tap));
+    // Held back when it settled, the output keeps the bytes it was first sent with.
+    expect(messagesOf(second.request)[3]?.content).toBe(tap);
     clock.advance(60_000);
     const third = await runPipeline({ endpoint, request: chatSession([tap, debugLog, npmAnsi]), pins: second?.pins, capabilities: {} }, { stash, hmacKey, clock });
-    expect(messagesOf(third.request)[3]?.content).toBe(trimWhitespace(tap));
+    expect(messagesOf(third.request)[3]?.content).toBe(tap);
     expect(third.suppressedKinds).toContainEqual({ kind: 'elide_tool_output', reason: 'prefix_stabilizer' });
     expect(messagesOf(third.request)[5]?.content).not.toBe(debugLog);
     clock.advance(6 * 60_000);

@@ -11,7 +11,8 @@ interface Entry {
 }
 
 /**
- * The cleanups run on every unpinned output of every request, and turn N+1 carries turn N's outputs byte for byte.
+ * A lane without pins re-decides every settled output on every turn, and turn N+1 carries turn N's outputs byte for
+ * byte.
  * Their plans depend on the text alone (no lane, mode or neighbour), so a plan is remembered by kind and input,
  * bounded by entries and characters held: repeated turns compare strings instead of stripping 300 KB again.
  */

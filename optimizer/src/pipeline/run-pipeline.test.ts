@@ -42,12 +42,12 @@ describe('runPipeline', () => {
     expect(result.request.tools).toBe(request.tools);
   });
 
-  it('gives the fresh turn only the lossless layer: nothing dropped, no handle, no pin', async () => {
+  it('never touches the fresh turn: the tool output the model is about to read stays byte for byte, with no pin', async () => {
     const request = chatSession([tap, debugLog, npmAnsi]);
     const result = await runPipeline({ endpoint: '/v1/chat/completions', request, pins: [], capabilities: {} }, { stash: new FakeStash(), hmacKey });
     const messages = messagesOf(result.request);
-    // The model is about to read it: escapes and trailing blanks go, every line stays (spec 001 §2.1 spares it).
-    expect(messages[7]?.content).toBe(trimWhitespace(stripAnsi(npmAnsi)));
+    // Escapes and trailing blanks included (issue 6 item 2; spec 001 §2.1 spares the fresh input).
+    expect(messages[7]?.content).toBe(npmAnsi);
     expect(messages[7]?.content).not.toContain('gw_retrieve');
     expect(messages[3]?.content).toContain('gw_retrieve');
     expect(result.pins?.some((pin) => pin.messageIndex === 7 && pin.kind !== 'prefix_watermark')).toBe(false);

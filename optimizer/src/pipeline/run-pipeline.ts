@@ -5,7 +5,7 @@ import type { RequestView } from '../format/request-view.js';
 import { acquireHandles } from './acquire-handles.js';
 import { attributeSavings, buildDecisions } from './build-decisions.js';
 import { resolveCacheMode } from './cache-mode.js';
-import { cleanupOnly, decideSpan, findDuplicates, settlePolicy } from './decide-spans.js';
+import { decideSpan, findDuplicates, settlePolicy } from './decide-spans.js';
 import { fitWindow } from './fit-window.js';
 import { resolveLane } from './lanes.js';
 import { readPins, spanHash, type IncomingPins, type SpanPin, type ThrashGuardPin } from './pins.js';
@@ -47,7 +47,6 @@ function rewritesOf(rewritten: readonly SpanState[]): SpanRewrite[] {
 
 function newPins(state: SpanState, context: RunContext): SpanPin[] {
   const pins: SpanPin[] = [];
-  if (state.cleanupsOnly) return pins;
   for (const step of state.steps) {
     if (step.replayed) continue;
     const location = state.span;
@@ -90,16 +89,6 @@ function isDecidable(state: SpanState, context: RunContext, frontier: Frontier):
   if (state.pinned) return false;
   if (!state.span.settled && !context.lane.freshEligible) return false;
   return !state.span.settled || state.span.messageIndex >= frontier.index;
-}
-
-/**
- * Every unpinned output gets the cleanups, the fresh turn's included, so it is compressed once, when it first
- * appears, into the bytes every later turn repeats (issue 6 item 11). Exception: a continuation preserves its fresh
- * function result byte for byte (spec 001 §2.1 `agentContinuation`).
- */
-function takesCleanups(state: SpanState, context: RunContext): boolean {
-  if (state.pinned) return false;
-  return state.span.settled || !context.lane.continuation;
 }
 
 function refreshReplayedHandles(states: readonly SpanState[], deps: PipelineDeps): void {
@@ -146,10 +135,7 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
   const frontier = resolveFrontier(context, pins, replay);
   const duplicates = findDuplicates(view.spans);
   const settle = settlePolicy(context, frontier.cold);
-  for (const state of states) {
-    if (isDecidable(state, context, frontier)) decideSpan(state, context, duplicates, settle);
-    else if (takesCleanups(state, context)) decideSpan(state, context, duplicates, cleanupOnly);
-  }
+  for (const state of states) if (isDecidable(state, context, frontier)) decideSpan(state, context, duplicates, settle);
   // After this turn's own suppressions, which name the live reason.
   reportHeld(context, frontier, states);
   await acquireHandles(states, context, duplicates);

@@ -19,8 +19,6 @@ export class SpanState {
   steps: AppliedStep[] = [];
   /** The real handle of this span's original, once the stash committed it or a replayed pin carried it. */
   handle: string | null = null;
-  /** Only the cleanups applied: re-derived from the bytes on every turn, never pinned. */
-  cleanupsOnly = false;
   /** Pins matched this location this turn (replayed or declined): no fresh decisions on it. */
   pinned = false;
   /** Incoming pins kept for the returned list, in their incoming order (replayed and declined alike). */

@@ -15,6 +15,9 @@ import { assignHoldout } from '../holdout/assign-holdout.js';
 import { cohortFields } from '../holdout/holdout-response.js';
 import { authoritativeTenant } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
+import { runOutputStage } from '../output/run-output-stage.js';
+import { inputPricePerToken } from '../settings/input-prices.js';
+import { disabledKinds } from '../settings/kill-switch.js';
 import type { OptimizerRuntime } from './runtime.js';
 
 const errors = { 400: optimizerErrorSchema, 401: optimizerErrorSchema, 402: optimizerErrorSchema, 403: optimizerErrorSchema, 413: optimizerErrorSchema };
@@ -31,19 +34,27 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         schema: {
           summary: 'Transform a response (output-stage strategies only)',
           description:
-            "Re-derives the audited-holdout arm from the same metadata as /v1/optimize and reports it as `cohort` (and `cohortKind`); a control session's response is returned untouched.",
+            "Output-stage strategies: `tool_arguments_minify` removes the JSON layout (indentation, line breaks) from tool-call arguments of chat-completions (`choices[].message.tool_calls[].function.arguments`) and Responses (`output[]` `function_call`) bodies, lexically, so every parsed value, key order and number spelling stays the model's; the client then carries the compact form on every later turn. Kill switches by endpoint, model, user or team apply. Re-derives the audited-holdout arm from the same metadata as /v1/optimize and reports it as `cohort` (and `cohortKind`); a whole-optimizer control session's response is returned untouched. Skip streamed responses.",
           tags: ['hooks'],
           body: optimizeResponseRequestSchema,
           response: { 200: optimizeResponseResponseSchema, ...errors },
         },
       },
       async (request) => {
-        // Each leg re-derives the holdout arm from the same metadata (spec 001 §2.2); a control row's response stays
-        // untouched. No output-stage strategy ships yet, so every arm passes the response through (fail-open shape).
+        // Each leg re-derives the holdout arm from the same metadata (spec 001 §2.2): a whole-optimizer control row's
+        // response stays untouched, a per-strategy row withholds only its kind.
+        const { body } = request;
         const tenant = authoritativeTenant(request.caller);
-        const metadata = tenant ? { ...request.body.metadata, tenant } : request.body.metadata;
-        const holdout = assignHoldout(runtime.settings.current().holdout, metadata, runtime.clock.now());
-        return { protocolVersion: 1 as const, response: request.body.response, decisions: [], ...cohortFields(holdout) };
+        const metadata = tenant ? { ...body.metadata, tenant } : body.metadata;
+        const config = runtime.settings.current();
+        const holdout = assignHoldout(config.holdout, metadata, runtime.clock.now());
+        const cohort = cohortFields(holdout);
+        if (holdout?.cohort === 'holdout' && !holdout.cohortKind) return { protocolVersion: 1 as const, response: body.response, decisions: [], ...cohort };
+        const model = modelOf(body.response) ?? (body.request ? modelOf(body.request) : undefined);
+        const disabled = disabledKinds(config.strategies, { endpoint: body.endpoint, model, user: metadata?.user, team: metadata?.team });
+        if (holdout?.cohortKind) disabled.add(holdout.cohortKind);
+        const result = runOutputStage({ response: body.response, disabled, pricePerToken: inputPricePerToken(model) });
+        return { protocolVersion: 1 as const, response: result.response, decisions: result.decisions, ...cohort };
       },
     );
 
@@ -85,4 +96,8 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       },
     );
   };
+}
+
+function modelOf(body: Record<string, unknown>): string | undefined {
+  return typeof body.model === 'string' ? body.model : undefined;
 }
