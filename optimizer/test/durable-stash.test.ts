@@ -64,6 +64,29 @@ describe.each(stores)('durable stash on %s', (_name, open) => {
     expect(await stash.put({ tenant: 'default', user: 'bob' }, 'same bytes')).not.toBe(first);
   });
 
+  it('re-persists a replayed handle only when it is missing or near the end of its window', async () => {
+    const port = stash.forOwner(ada);
+    const handle = (await port.put('replayed output')) as string;
+    const expiresAt = async () => {
+      const row = (await store.db.query<{ expires_at: Date | string }>('SELECT expires_at FROM optimizer_stash WHERE handle = $1', [handle])).rows[0];
+      return row ? new Date(row.expires_at).getTime() : undefined;
+    };
+    const written = await expiresAt();
+    clock.advance(60 * 60_000);
+    expect(await port.refresh?.(handle, 'replayed output')).toBe(true);
+    expect(await expiresAt()).toBe(written);
+    clock.advance(2 * 60 * 60_000 + 1);
+    expect(await port.refresh?.(handle, 'replayed output')).toBe(true);
+    expect(await expiresAt()).not.toBe(written);
+    // A replica that never saw it restores the row; content that does not match the handle is refused.
+    await store.db.query('DELETE FROM optimizer_stash WHERE handle = $1', [handle]);
+    const replica = new Stash({ clock });
+    replica.configure({ db: store.db, contentKey, contentMode: 'full' });
+    expect(await replica.forOwner(ada).refresh?.(handle, 'replayed output')).toBe(true);
+    expect(await expiresAt()).toBeDefined();
+    expect(await replica.forOwner(ada).refresh?.(handle, 'other bytes')).toBe(false);
+  });
+
   it('lists only the requesting user’s live rows for recall, newest first', async () => {
     await stash.put(ada, 'ada old');
     clock.advance(1_000);
