@@ -29,6 +29,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     logController: new QuietLogController(),
     genReqId: () => '',
+    // Requests are identified by their trace id, not fastify's request id (empty above), so a per-request pino
+    // child would bind nothing useful while costing an allocation-heavy child (redaction included) on every call.
+    childLoggerFactory: (logger) => logger,
   });
   installZodCompilers(app);
   installBaseHooks(app);

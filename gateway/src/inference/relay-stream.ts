@@ -1,11 +1,10 @@
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
 import type { Lane } from '../translate/lane.js';
 import { SseParser, serializeSseFrame, type SseFrame } from '../translate/sse.js';
 import type { StreamTranslator, StreamUsageTracker, TranslationContext } from '../translate/translator.js';
 import type { Usage } from '../translate/usage.js';
 import { streamErrorFrame } from './stream-errors.js';
 import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
+import { RawFrameScanner, type ScannedRegion } from './raw-frame-scanner.js';
 
 export interface StreamOutcome {
   usage: Usage | undefined;
@@ -16,9 +15,20 @@ export interface StreamOutcome {
   firstByteMs: number | null;
 }
 
+/** Where the relay writes: the client's response (`reply.raw`) or any writable stream. */
+export interface ClientSink {
+  write(chunk: string | Buffer): boolean;
+  /** The connection under the response, when there is one (`ServerResponse.socket`). */
+  readonly socket?: { cork(): void; uncork(): void } | null;
+  on(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
+  readonly destroyed: boolean;
+  readonly writableEnded: boolean;
+}
+
 export interface RelayStreamInput {
   upstream: AsyncIterable<Buffer>;
-  out: Writable;
+  out: ClientSink;
   lane: Lane;
   clientFormat: 'chat-completions' | 'messages';
   context: TranslationContext;
@@ -43,32 +53,63 @@ interface RelayState {
   errorCode: string | null;
 }
 
+/** What the relay decides about one raw frame (completion, errors, usage); true when it is withheld from the client. */
+function inspectFrame(raw: string, input: RelayStreamInput, tracker: StreamUsageTracker, state: RelayState): boolean {
+  if (rawTerminal(raw)) state.completed = true;
+  if (rawError(raw)) state.errorCode = 'upstream_stream_error';
+  if (rawCarriesUsage(raw)) tracker.observe(decodeRawFrame(raw));
+  return input.hideUsageChunk && rawUsageOnly(raw);
+}
+
 /**
  * Same family: raw frames go to the client as received; the gateway only decodes frames that carry usage, and
- * withholds the usage-only chunk it asked for on the client's behalf.
+ * withholds the usage-only chunk it asked for on the client's behalf. Bytes stay bytes (`RawFrameScanner`) unless a
+ * frame observer needs every frame decoded or the stream uses CR line breaks; then frames are split as text.
  */
 async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTracker, state: RelayState, write: (text: string | Buffer) => Promise<void>): Promise<void> {
-  const splitter = new RawFrameSplitter();
-  const observe = async (frames: string[]) => {
+  // Made only when the text path is taken: its decoder is a cost per stream the byte path does not need.
+  let textSplitter: RawFrameSplitter | null = null;
+  const splitter = () => (textSplitter ??= new RawFrameSplitter());
+  const observeFrames = async (frames: string[]) => {
     // Kept frames of one upstream chunk go out in one write: one syscall per chunk, not per event.
     let kept = '';
     for (const raw of frames) {
-      if (rawTerminal(raw)) state.completed = true;
-      if (rawError(raw)) state.errorCode = 'upstream_stream_error';
-      if (rawCarriesUsage(raw)) tracker.observe(decodeRawFrame(raw));
-      const hidden = input.hideUsageChunk && rawUsageOnly(raw);
+      const hidden = inspectFrame(raw, input, tracker, state);
       if (input.onClientFrame && !hidden) input.onClientFrame(decodeRawFrame(raw));
       if (input.hideUsageChunk && !hidden) kept += raw;
     }
     await write(kept);
   };
+  const observeRegion = async (region: ScannedRegion) => {
+    const kept: Buffer[] = [];
+    let from = 0;
+    for (const frame of region.marked) {
+      if (!inspectFrame(frame.raw, input, tracker, state)) continue;
+      kept.push(region.bytes.subarray(from, frame.start));
+      from = frame.end;
+    }
+    if (!input.hideUsageChunk) return;
+    kept.push(region.bytes.subarray(from));
+    await write(kept.length === 1 && kept[0] ? kept[0] : Buffer.concat(kept));
+  };
+  const scanner = input.onClientFrame ? null : new RawFrameScanner();
+  let asText = scanner === null;
   for await (const chunk of input.upstream) {
     if (!input.hideUsageChunk) await write(chunk);
-    await observe(splitter.push(chunk));
+    const region = asText || !scanner ? null : scanner.push(chunk);
+    if (region) await observeRegion(region);
+    else if (asText) await observeFrames(splitter().push(chunk));
+    else {
+      asText = true;
+      await observeFrames(splitter().push(scanner?.takePending() ?? chunk));
+    }
     // An error event ends the stream for the client; a provider that keeps the connection open must not hold it.
     if (state.errorCode !== null) break;
   }
-  await observe(splitter.end());
+  // What the byte path held back is a last frame without its blank line, or nothing (the usual end).
+  const held = !asText && scanner ? scanner.takePending() : null;
+  if (held?.length === 0) return;
+  await observeFrames([...(held ? splitter().push(held) : []), ...splitter().end()]);
 }
 
 /** Crossing families: every frame is decoded and translated into the client's event stream. */
@@ -94,6 +135,19 @@ async function relayTranslated(input: RelayStreamInput, translator: StreamTransl
   if (tail) await write(tail);
 }
 
+/** Backpressure: wait until the client takes more, or is gone ('drain' never comes for a closed connection). */
+function drained(out: ClientSink): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}
+
 /**
  * Relay an upstream event stream to the client. Same family: bytes go through as received (only an injected usage
  * chunk is withheld). Crossing: frames are translated. A stream never replays: once bytes reached the client, an
@@ -104,10 +158,26 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
   const state: RelayState = { completed: false, errorCode: null };
   const started = input.now();
   let firstByteMs: number | null = null;
+  let corked = false;
   const write = async (text: string | Buffer) => {
-    if (text.length === 0) return;
+    // A client that left takes no more bytes; the aborted upstream ends the relay.
+    if (text.length === 0 || out.destroyed || out.writableEnded) return;
     if (firstByteMs === null) firstByteMs = input.now() - started;
-    if (!out.write(text)) await once(out, 'drain');
+    // Held until the end of this event-loop turn: when the provider's last frames and its end arrive together (the
+    // usual case for a short answer), the caller's `end()` joins the same write instead of costing a syscall of its
+    // own. A paced stream is not delayed: the turn ends as soon as this chunk's work is done. The socket is corked,
+    // not the response: a corked `ServerResponse` holds chunks back and `end()` would send its terminator first.
+    const socket = out.socket;
+    if (socket && !corked) {
+      corked = true;
+      socket.cork();
+      setImmediate(() => {
+        corked = false;
+        // Uncorking an already flushed socket (`end()` flushes fully) does nothing.
+        socket.uncork();
+      });
+    }
+    if (!out.write(text)) await drained(out);
   };
   const tracker = lane.kind === 'passthrough' ? lane.createStreamUsageTracker() : null;
   const translator = lane.kind === 'translate' ? lane.createStreamTranslator(input.context, { clock: { now: input.now } }) : null;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
 import type { UpstreamOperation } from '../providers/provider-types.js';
@@ -190,9 +189,17 @@ async function relayStreamed(
   reply: FastifyReply,
   postCall: Omit<PostCallInput, 'response'>,
 ) {
-  const out = new PassThrough();
   reply.code(200).header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-  const sending = reply.send(out);
+  // The relay writes to the socket's response itself rather than piping a stream through `reply.send`: the last
+  // frames and the end of the response then leave in one write (a pipe ends the response a tick after its last
+  // chunk was flushed, one more syscall per stream), with no intermediate stream per request. The headers are the
+  // reply's, set above and by the chain (trace id, request id, provider); nothing after this point throws. A hijacked
+  // reply skips onSend hooks, so the provider header's fallback (app.ts) is applied here.
+  if (!reply.hasHeader('x-gw-provider')) reply.header('x-gw-provider', 'none');
+  reply.hijack();
+  const out = reply.raw;
+  out.statusCode = 200;
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) out.setHeader(name, value);
   // A cache-eligible stream is reassembled (only then: it costs a decode per frame) for the shadow tier.
   const reassembler = outcome.optimization?.cache.eligible ? (call.clientFormat === 'messages' ? new MessagesStreamReassembler() : new ChatStreamReassembler()) : null;
   const result = await relayStream({
@@ -205,12 +212,12 @@ async function relayStreamed(
     now: () => deps.clock.now(),
     ...(reassembler ? { onClientFrame: (frame: SseFrame) => reassembler.push(frame) } : {}),
   });
-  out.end();
+  if (!out.writableEnded) out.end();
   const reassembled = result.completed ? reassembler?.result() : null;
   if (reassembled) writeStreamShadow(deps.optimizer, deps.logger, { ...postCall, response: reassembled });
   outcome.usage = result.usage;
   outcome.firstByteMs = result.firstByteMs === null ? null : (outcome.firstByteMs ?? 0) + result.firstByteMs;
   outcome.status = result.completed ? 200 : 502;
   outcome.errorCode = result.errorCode;
-  return sending;
+  return reply;
 }

@@ -2,6 +2,7 @@ import type { Clock, Db } from '@gw/platform';
 import { randomToken } from '@gw/platform';
 import type { KeyRecord } from './key.schema.js';
 import { hashKey, mintKeyToken, type KeyType } from './key-token.js';
+import { KeyReadBatch } from './key-read-batch.js';
 
 interface KeyRow {
   id: string;
@@ -39,6 +40,8 @@ export interface NewKey {
 }
 
 export type KeyChanges = Partial<{ label: string | null; name: string; team: string; monthlyBudgetUsd: number | null; expiresAt: string | null }>;
+
+type LookupRow = KeyRow & { key_hash: string; user_active: boolean | null };
 
 const columns = 'id, type, key_prefix, source, user_id, team, name, label, monthly_budget_usd, created_by, created_at, expires_at, revoked_at, rotated_at';
 
@@ -97,16 +100,24 @@ export class KeyStore {
     return rows[0] ? this.toRecord(rows[0]) : null;
   }
 
-  /** Per-request lookup by raw key (hashed here). Throws when the store is unreachable: callers fail closed. */
-  async lookup(rawKey: string): Promise<KeyLookup | null> {
-    const { rows } = await this.db.query<KeyRow & { user_active: boolean | null }>(
-      `SELECT k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd, k.created_by, k.created_at,
+  /**
+   * The per-request reads of one event-loop turn share a query (see `KeyReadBatch`): one indexed read that also
+   * fetches the holder's active flag. A fresh read per request, never a cache (docs/adr/0001-per-request-key-lookup.md).
+   */
+  private readonly lookups = new KeyReadBatch<LookupRow>(async (hashes) => {
+    const { rows } = await this.db.query<LookupRow>(
+      `SELECT k.key_hash, k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd, k.created_by, k.created_at,
               k.expires_at, k.revoked_at, k.rotated_at, u.active AS user_active
          FROM gw_keys k LEFT JOIN gw_users u ON u.user_id = k.user_id
-        WHERE k.key_hash = $1`,
-      [hashKey(rawKey)],
+        WHERE k.key_hash = ANY($1::text[])`,
+      [hashes],
     );
-    const row = rows[0];
+    return new Map(rows.map((row) => [row.key_hash, row]));
+  });
+
+  /** Per-request lookup by raw key (hashed here). Throws when the store is unreachable: callers fail closed. */
+  async lookup(rawKey: string): Promise<KeyLookup | null> {
+    const row = await this.lookups.read(hashKey(rawKey));
     if (!row) return null;
     return { record: this.toRecord(row), userActive: row.user_active !== false };
   }

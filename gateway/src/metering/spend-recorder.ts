@@ -2,16 +2,24 @@ import type { Logger } from '@gw/platform';
 import type { SpendRecord } from './spend-record.js';
 import type { SpendWriter } from './spend-writer.js';
 
-/** A bounded in-memory ring: the live view behind `/admin/spend`. */
+/**
+ * A bounded in-memory ring: the live view behind `/admin/spend`. A true ring (overwrite the oldest slot) rather than
+ * push + shift: once full, `shift` moves every element on each call, which on the per-request path cost more than
+ * the rest of recording.
+ */
 export class SpendRing {
   private readonly records: SpendRecord[] = [];
+  private next = 0;
   constructor(private readonly capacity = 5_000) {}
   push(record: SpendRecord): void {
-    this.records.push(record);
-    if (this.records.length > this.capacity) this.records.shift();
+    if (this.records.length < this.capacity) this.records.push(record);
+    else this.records[this.next] = record;
+    this.next = (this.next + 1) % this.capacity;
   }
+  /** Oldest first. */
   snapshot(): readonly SpendRecord[] {
-    return this.records;
+    if (this.records.length < this.capacity) return this.records;
+    return [...this.records.slice(this.next), ...this.records.slice(0, this.next)];
   }
 }
 

@@ -27,15 +27,27 @@ const columns = [
   'trace_id', 'attribution',
 ] as const;
 
-function rowValues(record: SpendRecord): unknown[] {
-  return [
-    record.id, record.ts, record.endpoint, record.method, record.status, record.outcome, record.provider, record.model, record.reasoningEffort,
-    record.promptTokens, record.completionTokens, record.totalTokens, record.cacheReadTokens, record.cacheWriteTokens, record.reasoningTokens,
-    record.latencyMs, record.upstreamLatencyMs, record.costUsd, record.savingsUsd, record.tokensSaved, record.billingMode, record.user, record.team,
-    record.keyId, record.keyType, record.stream, record.optimizationStatus, record.optimizationReason, record.optimizerLatencyMs, record.attempts,
-    record.target, record.errorCode, record.traceId, JSON.stringify(record.attribution),
-  ];
+/** A record under its column names, for `json_populate_recordset`. */
+function rowOf(record: SpendRecord): Record<(typeof columns)[number], unknown> {
+  return {
+    id: record.id, ts: record.ts, endpoint: record.endpoint, method: record.method, status: record.status, outcome: record.outcome, provider: record.provider,
+    model: record.model, reasoning_effort: record.reasoningEffort, prompt_tokens: record.promptTokens, completion_tokens: record.completionTokens,
+    total_tokens: record.totalTokens, cache_read_tokens: record.cacheReadTokens, cache_write_tokens: record.cacheWriteTokens, reasoning_tokens: record.reasoningTokens,
+    latency_ms: record.latencyMs, upstream_latency_ms: record.upstreamLatencyMs, cost_usd: record.costUsd, savings_usd: record.savingsUsd, tokens_saved: record.tokensSaved,
+    billing_mode: record.billingMode, user_id: record.user, team: record.team, key_id: record.keyId, key_type: record.keyType, stream: record.stream,
+    optimization_status: record.optimizationStatus, optimization_reason: record.optimizationReason, optimizer_latency_ms: record.optimizerLatencyMs,
+    attempts: record.attempts, target: record.target, error_code: record.errorCode, trace_id: record.traceId, attribution: record.attribution,
+  };
 }
+
+/**
+ * A whole batch is one JSON parameter expanded by Postgres into rows of `gw_spend`'s type, rather than a
+ * `VALUES` list of 34 placeholders a row: one statement text whatever the batch size (prepared once per connection
+ * instead of once per size), and one string to send instead of thousands of parameters serialised one by one.
+ */
+const insertSql = `INSERT INTO gw_spend (${columns.join(', ')})
+  SELECT ${columns.join(', ')} FROM json_populate_recordset(NULL::gw_spend, $1::json)
+  ON CONFLICT (id) DO NOTHING`;
 
 const maxBackoffMs = 10_000;
 
@@ -120,8 +132,7 @@ export class SpendWriter {
   }
 
   private async insert(batch: readonly SpendRecord[]): Promise<void> {
-    const placeholders = batch.map((_, row) => `(${columns.map((__, column) => `$${row * columns.length + column + 1}`).join(', ')})`).join(', ');
-    await this.db.query(`INSERT INTO gw_spend (${columns.join(', ')}) VALUES ${placeholders} ON CONFLICT (id) DO NOTHING`, batch.flatMap(rowValues));
+    await this.db.query(insertSql, [JSON.stringify(batch.map(rowOf))]);
   }
 
   private async flushOnce(): Promise<void> {
