@@ -56,6 +56,19 @@ describe('decision pins', () => {
     expect(kindsOf(results[3]?.pins).slice(-2)).toEqual(['prefix_watermark', 'pin_thrash_guard']);
   });
 
+  it('asks the stash to re-persist each replayed handle, after the turn is answered (spec 001 §3.3)', async () => {
+    const stash = new FakeStash();
+    const [first, second] = await turns([chatSession([tap, debugLog]), chatSession([tap, debugLog, npmAnsi])], { stash, hmacKey });
+    const handle = [...stash.stored.keys()][0];
+    expect(handle).toBeDefined();
+    expect(JSON.stringify(first?.request)).toContain(handle);
+    expect(JSON.stringify(second?.request)).toContain(handle);
+    // Off the request path: nothing was re-persisted while the turns were being answered.
+    expect(stash.refreshed).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stash.refreshed).toEqual([handle]);
+  });
+
   it('carries no content in pins: fingerprints and parameters only', async () => {
     const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], { stash: new FakeStash(), hmacKey });
     const serialized = JSON.stringify(second?.pins);

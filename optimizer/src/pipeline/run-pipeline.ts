@@ -97,10 +97,11 @@ function refreshReplayedHandles(states: readonly SpanState[], deps: PipelineDeps
   for (const state of states) {
     const handle = state.handle;
     if (handle === null || !state.steps.some((step) => step.replayed)) continue;
-    // Best effort and off the request path (spec 001 §3.3): the replayed bytes do not depend on it.
-    void Promise.resolve()
-      .then(() => stash.refresh?.(handle, state.span.text))
-      .catch(() => undefined);
+    // Best effort and off the request path (spec 001 §3.3): the replayed bytes do not depend on it, so it runs after
+    // this turn's answer is written (a microtask would run before it, on the same thread).
+    setImmediate(() => {
+      Promise.resolve(stash.refresh?.(handle, state.span.text)).catch(() => undefined);
+    });
   }
 }
 

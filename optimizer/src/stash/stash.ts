@@ -40,6 +40,10 @@ export const durableWriteCooldownMs = 5 * 60_000;
  * machine (`ready`, `cooldown`, `unconfigured`, `content_disabled`, spec 001 §3.3) that decides whether fresh
  * handles may be minted. The state governs handle creation only; reads go on in every state.
  */
+function sameOwner(a: StashOwner, b: StashOwner): boolean {
+  return a.tenant === b.tenant && a.user === b.user && a.team === b.team;
+}
+
 /** A replayed handle is stored again once less than this much of its window is left. */
 const refreshAheadMs = (defaultStashTtlSeconds * 1000) / 2;
 
@@ -88,13 +92,15 @@ export class Stash {
     return {
       put: (content, options) => this.put(owner, content, options?.ttlSeconds),
       refresh: async (handle, content) => {
-        if (this.handleKey === null || mintHandle(this.handleKey, owner, content) !== handle) return false;
-        // Live here with most of its window ahead: it entered memory only after its durable write, so there is
-        // nothing to restore, and re-writing every replayed original on every turn would cost a full encrypt and
-        // upsert per handle per turn. Near the end of its window it is stored again, which starts a fresh one.
+        if (this.handleKey === null) return false;
+        // Live here for this owner and these bytes, with most of its window ahead: it entered memory only after its
+        // durable write, so there is nothing to restore (and the handle was verified when it was minted). Writing
+        // every replayed original again on every turn would cost a MAC, an encrypt and an upsert per handle per
+        // turn. Near the end of its window it is stored again, which starts a fresh one.
         const now = this.options.clock.now();
         const live = this.memory.get(handle, now);
-        if (live && live.expiresAt - now > refreshAheadMs) return true;
+        if (live && sameOwner(live.owner, owner) && live.content === content && live.expiresAt - now > refreshAheadMs) return true;
+        if (mintHandle(this.handleKey, owner, content) !== handle) return false;
         return (await this.put(owner, content)) === handle;
       },
     };
