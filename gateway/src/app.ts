@@ -7,6 +7,7 @@ import { metricsRoutes } from './metrics/metrics.js';
 import { registerChain } from './chain/index.js';
 import { identityChainDeps } from './chain/chain-deps.js';
 import { installInferenceErrorHandler } from './inference/error-envelope.js';
+import { ensureProviderHeader } from './inference/event-stream-response.js';
 import { meRoutes } from './me/me.routes.js';
 import { installInferenceBodyParsers } from './inference/body-parser.js';
 import { inferenceRoutes } from './inference/inference.routes.js';
@@ -49,10 +50,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       // Both SDKs read a request id from the response: OpenAI `x-request-id`, Anthropic `request-id`.
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
     });
-    // spec 000 §7: every inference response names the provider it was routed to; `none` when it never got that far
-    // (a key failure, a cap, a malformed body).
     inference.addHook('onSend', async (_request, reply) => {
-      if (!reply.hasHeader('x-gw-provider')) reply.header('x-gw-provider', 'none');
+      ensureProviderHeader(reply);
     });
     await inference.register(meRoutes, { governance: deps.governance, db: deps.db });
     await inference.register(inferenceRoutes, deps.inference);

@@ -79,6 +79,18 @@ describe('audited holdout', () => {
     expect(cohorts.size).toBeGreaterThanOrEqual(2);
   });
 
+  it('withholds the output stage on its own control row and on a whole-optimizer control, and only there', async () => {
+    const response = { model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{\n  "command": "ls"\n}' } }] } }] };
+    const post = (harness: TestApp) =>
+      harness.app.inject({ method: 'POST', url: '/v1/optimize-response', headers: auth, payload: { endpoint: '/v1/chat/completions', response, metadata: { user: 'ada', gatewaySessionId: 'g-out' } } });
+    const perKind = (await post(await withHoldout({ enabled: true, fraction: 1, windowSeconds: 3_600, kinds: ['tool_arguments_minify'] }))).json();
+    expect(perKind).toMatchObject({ cohort: 'holdout', cohortKind: 'tool_arguments_minify', response, decisions: [] });
+    const whole = (await post(await withHoldout({ enabled: true, fraction: 1, windowSeconds: 3_600 }))).json();
+    expect(whole).toMatchObject({ cohort: 'holdout', response, decisions: [] });
+    const otherKind = (await post(await withHoldout({ enabled: true, fraction: 1, windowSeconds: 3_600, kinds: ['log_fold'] }))).json();
+    expect(kindsOf(otherKind.decisions)).toEqual(['tool_arguments_minify']);
+  });
+
   it('leaves unattributable requests out of the audit on both legs', async () => {
     const harness = await withHoldout({ enabled: true, fraction: 1, windowSeconds: 3_600 });
     expect((await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(1), metadata: { gatewaySessionId: 'g' } })).json()).not.toHaveProperty('cohort');

@@ -92,22 +92,22 @@ async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTra
     kept.push(region.bytes.subarray(from));
     await write(kept.length === 1 && kept[0] ? kept[0] : Buffer.concat(kept));
   };
-  const scanner = input.onClientFrame ? null : new RawFrameScanner();
-  let asText = scanner === null;
+  // Null once the text path is taken: a frame observer needs every frame decoded, or the stream uses CR line breaks.
+  let scanner: RawFrameScanner | null = input.onClientFrame ? null : new RawFrameScanner();
   for await (const chunk of input.upstream) {
     if (!input.hideUsageChunk) await write(chunk);
-    const region = asText || !scanner ? null : scanner.push(chunk);
+    const region = scanner?.push(chunk);
     if (region) await observeRegion(region);
-    else if (asText) await observeFrames(splitter().push(chunk));
     else {
-      asText = true;
-      await observeFrames(splitter().push(scanner?.takePending() ?? chunk));
+      const pending = scanner?.takePending();
+      scanner = null;
+      await observeFrames(splitter().push(pending ?? chunk));
     }
     // An error event ends the stream for the client; a provider that keeps the connection open must not hold it.
     if (state.errorCode !== null) break;
   }
   // What the byte path held back is a last frame without its blank line, or nothing (the usual end).
-  const held = !asText && scanner ? scanner.takePending() : null;
+  const held = scanner?.takePending();
   if (held?.length === 0) return;
   await observeFrames([...(held ? splitter().push(held) : []), ...splitter().end()]);
 }

@@ -21,6 +21,7 @@ import type { InferenceDeps } from './inference-deps.js';
 import { relayStream } from './relay-stream.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
 import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
+import { openEventStream } from './event-stream-response.js';
 
 export type ClientFormat = 'chat-completions' | 'messages';
 
@@ -189,17 +190,7 @@ async function relayStreamed(
   reply: FastifyReply,
   postCall: Omit<PostCallInput, 'response'>,
 ) {
-  reply.code(200).header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-  // The relay writes to the socket's response itself rather than piping a stream through `reply.send`: the last
-  // frames and the end of the response then leave in one write (a pipe ends the response a tick after its last
-  // chunk was flushed, one more syscall per stream), with no intermediate stream per request. The headers are the
-  // reply's, set above and by the chain (trace id, request id, provider); nothing after this point throws. A hijacked
-  // reply skips onSend hooks, so the provider header's fallback (app.ts) is applied here.
-  if (!reply.hasHeader('x-gw-provider')) reply.header('x-gw-provider', 'none');
-  reply.hijack();
-  const out = reply.raw;
-  out.statusCode = 200;
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) out.setHeader(name, value);
+  const out = openEventStream(reply);
   // A cache-eligible stream is reassembled (only then: it costs a decode per frame) for the shadow tier.
   const reassembler = outcome.optimization?.cache.eligible ? (call.clientFormat === 'messages' ? new MessagesStreamReassembler() : new ChatStreamReassembler()) : null;
   const result = await relayStream({

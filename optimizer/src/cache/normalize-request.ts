@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { TextMemo } from '../memo/text-memo.js';
 
 // Fields that change delivery or bookkeeping, not the answer: two requests differing only here share an entry.
 const ignoredTopLevel = new Set(['stream', 'stream_options', 'user', 'metadata', 'store', 'service_tier', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier']);
@@ -21,7 +22,7 @@ export function normalizedRequestHash(request: Record<string, unknown>): string 
 function writeCanonical(value: unknown, write: (chunk: string) => void): void {
   if (typeof value === 'string') {
     if (value.length >= longStringChars) {
-      write(`h${longStringDigests.digest(value)}`);
+      write(`h${digestOf(value)}`);
       return;
     }
     // Length-prefixed rather than JSON-escaped: just as unambiguous, and escaping a large string is the slow part.
@@ -55,37 +56,12 @@ function writeCanonical(value: unknown, write: (chunk: string) => void): void {
 /** Strings from this length on enter the canonical form as a digest (a prefix `h` keeps the two forms apart). */
 const longStringChars = 256;
 
-/**
- * Digests of the normalized text of long strings, bounded by entries and characters held. Keyed by the string
- * itself: V8 compares long keys by content, so a hit costs one comparison instead of a normalize-and-hash.
- */
-class LongStringDigests {
-  private readonly entries = new Map<string, string>();
-  private chars = 0;
+/** Digests of the normalized text of long strings. */
+const longStringDigests = new TextMemo<string>(16_384, 32 * 1024 * 1024);
 
-  constructor(
-    private readonly maxEntries: number,
-    private readonly maxChars: number,
-  ) {}
-
-  digest(text: string): string {
-    const known = this.entries.get(text);
-    if (known !== undefined) return known;
-    const digest = createHash('sha256').update(normalizeText(text)).digest('base64');
-    this.entries.set(text, digest);
-    this.chars += text.length;
-    while (this.entries.size > this.maxEntries || this.chars > this.maxChars) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
-      this.chars -= oldest.value.length;
-    }
-    return digest;
-  }
+function digestOf(text: string): string {
+  return longStringDigests.get('', text, () => createHash('sha256').update(normalizeText(text)).digest('base64'));
 }
-
-// Shared across requests on purpose: a memo of a pure function changes latency, never a key.
-const longStringDigests = new LongStringDigests(16_384, 32 * 1024 * 1024);
 
 const blank = /\s/;
 

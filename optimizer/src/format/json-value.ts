@@ -14,3 +14,8 @@ export function arrayField(value: JsonObject, key: string): readonly unknown[] |
   const field = value[key];
   return Array.isArray(field) ? field : undefined;
 }
+
+/** The `model` a request or response body names, if it names one. */
+export function modelOf(body: JsonObject): string | undefined {
+  return stringField(body, 'model');
+}

@@ -1,5 +1,7 @@
 import type { Decision } from '@gw/contracts';
 import type { JsonObject } from '../format/json-value.js';
+import { savingsUsd } from '../settings/input-prices.js';
+import { plural } from '../strategies/retrieve-hint.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { minifyToolArguments } from './tool-arguments-minify.js';
 
@@ -38,9 +40,9 @@ export function runOutputStage(input: OutputStageInput): OutputStageResult {
   const saved = Math.max(0, tokens(rewrite.before) - tokens(rewrite.after));
   const decision: Decision = {
     kind: 'tool_arguments_minify',
-    summary: `removed JSON layout from tool-call arguments (${rewrite.calls} call${rewrite.calls === 1 ? '' : 's'}); saved again on every later turn that carries them`,
+    summary: `removed JSON layout from tool-call arguments (${plural(rewrite.calls, 'call')}); saved again on every later turn that carries them`,
     estimatedTokensSaved: saved,
-    estimatedSavingsUsd: Math.round(saved * input.pricePerToken * 1e8) / 1e8,
+    estimatedSavingsUsd: savingsUsd(saved, input.pricePerToken),
   };
   return { response: rewrite.response, decisions: [decision] };
 }

@@ -1,3 +1,4 @@
+import { savingsUsd } from '../settings/input-prices.js';
 import { strategyKinds, type StrategyKind } from '../strategies/types.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import type { SpanState } from './span-state.js';
@@ -33,10 +34,6 @@ const verbs: Record<StrategyKind, string> = {
   window_budget: 'cut old tool outputs to fit the context window',
 };
 
-function usd(tokens: number, pricePerToken: number): number {
-  return Math.round(tokens * pricePerToken * 1e8) / 1e8;
-}
-
 /** One decision per kind that acted, in pipeline order; summaries carry counts, never content. */
 export function buildDecisions(states: readonly SpanState[], pricePerToken: number): Decision[] {
   const totals = new Map<StrategyKind, { outputs: number; replayed: number; saved: number }>();
@@ -58,7 +55,7 @@ export function buildDecisions(states: readonly SpanState[], pricePerToken: numb
       kind,
       summary: `${verbs[kind]} (${total.outputs} tool output${total.outputs === 1 ? '' : 's'}${replayed})`,
       estimatedTokensSaved: total.saved,
-      estimatedSavingsUsd: usd(total.saved, pricePerToken),
+      estimatedSavingsUsd: savingsUsd(total.saved, pricePerToken),
     });
   }
   return decisions;

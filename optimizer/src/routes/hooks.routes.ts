@@ -13,11 +13,12 @@ import {
 import { optimizerErrors } from '../errors.js';
 import { assignHoldout } from '../holdout/assign-holdout.js';
 import { cohortFields } from '../holdout/holdout-response.js';
+import { modelOf } from '../format/json-value.js';
 import { authoritativeTenant } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { runOutputStage } from '../output/run-output-stage.js';
 import { inputPricePerToken } from '../settings/input-prices.js';
-import { disabledKinds } from '../settings/kill-switch.js';
+import { kindsOffFor } from '../settings/kill-switch.js';
 import type { OptimizerRuntime } from './runtime.js';
 
 const errors = { 400: optimizerErrorSchema, 401: optimizerErrorSchema, 402: optimizerErrorSchema, 403: optimizerErrorSchema, 413: optimizerErrorSchema };
@@ -51,8 +52,7 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         const cohort = cohortFields(holdout);
         if (holdout?.cohort === 'holdout' && !holdout.cohortKind) return { protocolVersion: 1 as const, response: body.response, decisions: [], ...cohort };
         const model = modelOf(body.response) ?? (body.request ? modelOf(body.request) : undefined);
-        const disabled = disabledKinds(config.strategies, { endpoint: body.endpoint, model, user: metadata?.user, team: metadata?.team });
-        if (holdout?.cohortKind) disabled.add(holdout.cohortKind);
+        const disabled = kindsOffFor(config.strategies, { endpoint: body.endpoint, model, metadata }, holdout?.cohortKind);
         const result = runOutputStage({ response: body.response, disabled, pricePerToken: inputPricePerToken(model) });
         return { protocolVersion: 1 as const, response: result.response, decisions: result.decisions, ...cohort };
       },
@@ -96,8 +96,4 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       },
     );
   };
-}
-
-function modelOf(body: Record<string, unknown>): string | undefined {
-  return typeof body.model === 'string' ? body.model : undefined;
 }

@@ -8,13 +8,14 @@ import type { OptimizeOutcome } from '../health/metrics.js';
 import { authoritativeTenant } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { buildRequestView } from '../format/build-request-view.js';
+import { modelOf } from '../format/json-value.js';
 import { GuardRequest } from '../guard/guard-request.js';
 import type { ToolCallFact } from '../guard/session-signals.js';
 import { assignHoldout, holdoutSession, type HoldoutAssignment } from '../holdout/assign-holdout.js';
 import { cohortFields, holdoutDecision } from '../holdout/holdout-response.js';
 import { isActivated } from '../settings/activation.js';
 import { inputPricePerToken } from '../settings/input-prices.js';
-import { disabledKinds } from '../settings/kill-switch.js';
+import { kindsOffFor } from '../settings/kill-switch.js';
 import type { PipelineResult } from './pipeline-port.js';
 import type { OptimizerRuntime } from './runtime.js';
 
@@ -114,8 +115,7 @@ function startGuard(context: OptimizeContext): GuardRequest {
 
 async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignment | null): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
   const { runtime, body, metadata, config } = context;
-  const disabled = disabledKinds(config.strategies, { endpoint: body.endpoint, model: modelOf(body.request), user: metadata?.user, team: metadata?.team });
-  if (holdout?.cohortKind) disabled.add(holdout.cohortKind);
+  const disabled = kindsOffFor(config.strategies, { endpoint: body.endpoint, model: modelOf(body.request), metadata }, holdout?.cohortKind);
   const guard = startGuard(context);
   let result: PipelineResult;
   try {
@@ -180,8 +180,4 @@ function unchanged(context: OptimizeContext, decisions: Decision[], extra: Parti
 /** Derived from the request bytes: the same input yields the same id, so the whole response is reproducible. */
 function optimizationIdOf(raw: Buffer | string): string {
   return `opt_${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}`;
-}
-
-function modelOf(request: Record<string, unknown>): string | undefined {
-  return typeof request.model === 'string' ? request.model : undefined;
 }

@@ -44,3 +44,8 @@ export function inputPricePerToken(model: string | undefined): number {
   }
   return (price ?? 0) / 1_000_000;
 }
+
+/** `estimatedSavingsUsd` of a token saving, rounded to 1e-8 USD so identical input gives identical bytes. */
+export function savingsUsd(tokens: number, pricePerToken: number): number {
+  return Math.round(tokens * pricePerToken * 1e8) / 1e8;
+}

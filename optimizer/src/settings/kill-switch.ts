@@ -23,3 +23,20 @@ export function disabledKinds(toggles: readonly StrategyToggle[] | undefined, sc
   }
   return new Set([...winners].filter(([, winner]) => !winner.enabled).map(([kind]) => kind));
 }
+
+/** The attribution a call's kill switches are scoped by (spec 001 §1.5). */
+export interface CallScope {
+  endpoint: string;
+  model: string | undefined;
+  metadata: { user?: string | undefined; team?: string | undefined } | undefined;
+}
+
+/**
+ * Kinds off for one call, on either hook: the kill switches matching its scope, plus the single kind a per-strategy
+ * holdout row withholds (spec 001 §2.2 `cohortKind`).
+ */
+export function kindsOffFor(toggles: readonly StrategyToggle[] | undefined, call: CallScope, withheldKind: string | undefined): Set<string> {
+  const off = disabledKinds(toggles, { endpoint: call.endpoint, model: call.model, user: call.metadata?.user, team: call.metadata?.team });
+  if (withheldKind) off.add(withheldKind);
+  return off;
+}

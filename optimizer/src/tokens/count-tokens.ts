@@ -2,12 +2,14 @@
 // download at run time (issue 6 item 1). o200k_base is the encoding of current OpenAI models; for other families it
 // is a close, deterministic proxy, which is all a savings estimate needs.
 import { countTokens as countEncoded } from 'gpt-tokenizer/encoding/o200k_base';
+import { TextMemo } from '../memo/text-memo.js';
 
 /** Strings up to this many characters are tokenized exactly. */
 export const exactTokenLimitChars = 4_096;
 const sampleWindows = 8;
 const sampleWindowChars = 512;
 const memoMaxEntries = 4_096;
+const memoMaxChars = 32 * 1024 * 1024;
 const memoMinChars = 256;
 
 // Special-token text inside a tool output ("<|endoftext|>") is ordinary text to a provider, not a control token.
@@ -37,42 +39,13 @@ function countTokensSampled(text: string): number {
   return Math.max(1, Math.round((sampledTokens * text.length) / sampledChars));
 }
 
-/**
- * Bounded memo keyed by the string itself. Turn N+1 carries turn N's tool outputs verbatim, so the same strings come
- * back on every turn; the lookup compares characters, which is far cheaper than encoding them again.
- */
-class TokenMemo {
-  private readonly entries = new Map<string, number>();
-
-  get(text: string): number | undefined {
-    const hit = this.entries.get(text);
-    if (hit === undefined) return undefined;
-    // Re-insert to keep recently used strings at the end (LRU order).
-    this.entries.delete(text);
-    this.entries.set(text, hit);
-    return hit;
-  }
-
-  set(text: string, count: number): void {
-    if (this.entries.size >= memoMaxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(text, count);
-  }
-}
-
-// A memo of a pure function: it changes timing, never results, so sharing it across requests is safe.
-const memo = new TokenMemo();
+/** Counts of long strings; turn N+1 carries turn N's tool outputs verbatim, so the same strings come back. */
+const memo = new TextMemo<number>(memoMaxEntries, memoMaxChars);
 
 /** Token count of `text`: exact up to `exactTokenLimitChars`, a deterministic sampled estimate above. */
 export function countTokens(text: string): number {
   if (text.length < memoMinChars) return countTokensExact(text);
-  const hit = memo.get(text);
-  if (hit !== undefined) return hit;
-  const count = text.length <= exactTokenLimitChars ? countTokensExact(text) : countTokensSampled(text);
-  memo.set(text, count);
-  return count;
+  return memo.get('', text, () => (text.length <= exactTokenLimitChars ? countTokensExact(text) : countTokensSampled(text)));
 }
 
 /**

@@ -1,0 +1,28 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+
+/**
+ * spec 000 §7: every inference response names the provider it was routed to; `none` when it never got that far (a
+ * key failure, a cap, a malformed body). Applied by the inference scope's onSend hook, and by `openEventStream` for
+ * the streams that bypass it.
+ */
+export function ensureProviderHeader(reply: FastifyReply): void {
+  if (!reply.hasHeader('x-gw-provider')) reply.header('x-gw-provider', 'none');
+}
+
+/**
+ * Takes over the response for a relayed event stream: the relay writes to the socket's response itself rather than
+ * piping a stream through `reply.send`, so the last frames and the end of the response leave in one write (a pipe
+ * ends the response a tick after its last chunk was flushed, one more syscall per stream), with no intermediate
+ * stream per request. The headers are the reply's (trace id, request id, provider, set by the chain and the route)
+ * plus the event-stream ones; a hijacked reply skips onSend hooks, so what they add is applied here.
+ */
+export function openEventStream(reply: FastifyReply): ServerResponse {
+  reply.code(200).header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
+  ensureProviderHeader(reply);
+  reply.hijack();
+  const out = reply.raw;
+  out.statusCode = 200;
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) out.setHeader(name, value);
+  return out;
+}
