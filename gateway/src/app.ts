@@ -46,12 +46,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     installInferenceErrorHandler(inference);
     registerChain(inference, { ...identityChainDeps(deps), admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend } });
     installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
-    inference.addHook('onRequest', async (request, reply) => {
+    // Synchronous hooks in callback style: no promise or microtask per request.
+    inference.addHook('onRequest', (request, reply, done) => {
       // Both SDKs read a request id from the response: OpenAI `x-request-id`, Anthropic `request-id`.
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
+      done();
     });
-    inference.addHook('onSend', async (_request, reply) => {
+    inference.addHook('onSend', (_request, reply, payload, done) => {
       ensureProviderHeader(reply);
+      done(null, payload);
     });
     await inference.register(meRoutes, { governance: deps.governance, db: deps.db });
     await inference.register(inferenceRoutes, deps.inference);

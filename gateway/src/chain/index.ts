@@ -31,8 +31,9 @@ export type IdentityChainDeps = IdentityStageDeps & { clock: Clock };
 
 export function registerIdentityChain(app: FastifyInstance, deps: IdentityChainDeps): void {
   app.decorateRequest('gw', null as never);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     request.gw = { startedAt: deps.clock.now(), identity: null };
+    done();
   });
   registerIdentityStage(app, deps);
 }

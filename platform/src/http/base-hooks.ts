@@ -16,6 +16,8 @@ const securityHeaders: Readonly<Record<string, string>> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=()',
 };
 
+const securityHeaderEntries = Object.entries(securityHeaders);
+
 // API responses never need to run scripts; the docs explorer (HTML) sets its own policy.
 const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'";
 
@@ -25,13 +27,15 @@ const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'";
  */
 export function installBaseHooks(app: FastifyInstance, options: { htmlPrefixes?: readonly string[] } = {}): void {
   const htmlPrefixes = options.htmlPrefixes ?? ['/docs'];
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: a synchronous hook needs no promise or microtask on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     const incoming = request.headers[traceIdHeader];
     const traceId = typeof incoming === 'string' && acceptableTraceId.test(incoming) ? incoming : randomUUID();
     request.traceId = traceId;
     reply.header(traceIdHeader, traceId);
-    for (const [name, value] of Object.entries(securityHeaders)) reply.header(name, value);
+    for (const [name, value] of securityHeaderEntries) reply.header(name, value);
     if (!htmlPrefixes.some((prefix) => request.url.startsWith(prefix))) reply.header('content-security-policy', apiContentSecurityPolicy);
+    done();
   });
 }
 
