@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spendRows, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
+import { everyStoredRow, spendRows, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
 describe('inference hardening', () => {
   let fixture: InferenceFixture;
@@ -15,7 +15,7 @@ describe('inference hardening', () => {
   const post = (url: string, payload: string, headers: Record<string, string> = {}) =>
     fixture.gateway.app.inject({ method: 'POST', url, headers: { ...fixture.auth, 'content-type': 'application/json', ...headers }, payload });
 
-  it('never lets a canary from prompts or completions reach the store or the logs', async () => {
+  it('never lets a canary from prompts or completions reach any stored table or the logs, nor the client key', async () => {
     const canary = `CANARY-${randomBytes(12).toString('hex')}`;
     fixture.openai.reset();
     fixture.anthropic.reset();
@@ -33,7 +33,10 @@ describe('inference hardening', () => {
 
     const rows = await spendRows(fixture.gateway);
     expect(rows.length).toBeGreaterThanOrEqual(5);
-    expect(JSON.stringify(rows)).not.toContain(canary);
+    const stored = await everyStoredRow(fixture.gateway);
+    expect(stored).toContain('gw_spend: [{');
+    expect(stored).not.toContain(canary);
+    expect(stored).not.toContain(fixture.clientKey);
     expect(fixture.gateway.logs.join('')).not.toContain(canary);
     expect(fixture.gateway.logs.join('')).not.toContain(fixture.clientKey);
   });

@@ -60,6 +60,20 @@ export async function spendRows(gateway: TestGateway) {
   return rows;
 }
 
+/** Every row of every table in the gateway's schema, as one string: for "this never reaches the store" checks. */
+export async function everyStoredRow(gateway: TestGateway): Promise<string> {
+  await gateway.deps.spendWriter.drain();
+  const { rows: tables } = await gateway.deps.db.query<{ table_name: string }>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name",
+  );
+  const dumps: string[] = [];
+  for (const { table_name: table } of tables) {
+    const { rows } = await gateway.deps.db.query(`SELECT * FROM "${table.replaceAll('"', '""')}"`);
+    dumps.push(`${table}: ${JSON.stringify(rows)}`);
+  }
+  return dumps.join('\n');
+}
+
 /** Parse an SSE body into `{event, data}` frames. */
 export function sseFrames(body: string): Array<{ event?: string; data: string }> {
   return body
