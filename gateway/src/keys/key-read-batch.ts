@@ -5,16 +5,19 @@ interface Waiter<Row> {
 
 interface Batch<Row> {
   waiters: Map<string, Array<Waiter<Row>>>;
-  /** Sends the batch at the end of the turn; null for a read sent at once. */
-  timer: NodeJS.Immediate | null;
+  timer: NodeJS.Immediate;
 }
 
 /**
- * Coalesces per-request key reads into shared store round trips (`WHERE key_hash = ANY($1)`). A read that finds the
- * store idle (no lookup query in flight) is sent at once, so a lone request never waits. Reads that arrive while a
- * query is in flight join one batch, sent at the end of the event-loop turn: under load every socket read of a turn
- * runs its identity hook before the check phase, so one query answers many requests instead of one query (one write
- * syscall, one Postgres wakeup, one pool checkout) each.
+ * Coalesces the per-request key reads that arrive in one event-loop turn into one store round trip
+ * (`WHERE key_hash = ANY($1)`). Every socket read of a turn runs its identity hook before the check phase, so under
+ * load one query answers many requests instead of one query (one write syscall, one Postgres wakeup, one pool
+ * checkout) each; with a single request in flight the query goes out in the same turn, so latency does not grow.
+ *
+ * A lone read still waits for the end of the turn, on purpose: sending it at once when no query is in flight gained
+ * nothing measurable on Postgres, and on the embedded store (PGlite, which runs each query on this thread and answers
+ * it before the next socket is read) nothing is ever in flight, so every request paid a query of its own (measured:
+ * 2,450 → 1,000 req/s, 440 → 1,000 µs CPU per request).
  *
  * This is not a cache (docs/adr/0001-per-request-key-lookup.md): a batch is only ever joined before its query is
  * sent, so every read still starts after its request arrived and sees any revocation committed before that. A
@@ -22,8 +25,6 @@ interface Batch<Row> {
  */
 export class KeyReadBatch<Row> {
   private open: Batch<Row> | null = null;
-  /** Lookup queries sent and not yet answered. */
-  private inFlight = 0;
 
   constructor(
     private readonly readMany: (hashes: string[]) => Promise<ReadonlyMap<string, Row>>,
@@ -33,10 +34,6 @@ export class KeyReadBatch<Row> {
 
   read(hash: string): Promise<Row | undefined> {
     return new Promise((resolve, reject) => {
-      if (this.inFlight === 0 && this.open === null) {
-        this.send({ waiters: new Map([[hash, [{ resolve, reject }]]]), timer: null });
-        return;
-      }
       const batch = this.open ?? this.start();
       const waiters = batch.waiters.get(hash);
       if (waiters) waiters.push({ resolve, reject });
@@ -46,23 +43,19 @@ export class KeyReadBatch<Row> {
   }
 
   private start(): Batch<Row> {
-    const batch: Batch<Row> = { waiters: new Map(), timer: null };
-    batch.timer = setImmediate(() => this.send(batch));
+    const batch: Batch<Row> = { waiters: new Map(), timer: setImmediate(() => this.send(batch)) };
     this.open = batch;
     return batch;
   }
 
   private send(batch: Batch<Row>): void {
-    if (batch.timer) clearImmediate(batch.timer);
+    clearImmediate(batch.timer);
     if (this.open === batch) this.open = null;
-    this.inFlight += 1;
     this.readMany([...batch.waiters.keys()]).then(
       (rows) => {
-        this.inFlight -= 1;
         for (const [hash, waiters] of batch.waiters) for (const waiter of waiters) waiter.resolve(rows.get(hash));
       },
       (error: unknown) => {
-        this.inFlight -= 1;
         for (const waiters of batch.waiters.values()) for (const waiter of waiters) waiter.reject(error);
       },
     );

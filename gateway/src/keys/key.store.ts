@@ -101,7 +101,7 @@ export class KeyStore {
   }
 
   /**
-   * Concurrent per-request reads share a query (see `KeyReadBatch`): one indexed read that also
+   * The per-request reads of one event-loop turn share a query (see `KeyReadBatch`): one indexed read that also
    * fetches the holder's active flag. A fresh read per request, never a cache (docs/adr/0001-per-request-key-lookup.md).
    */
   private readonly lookups = new KeyReadBatch<LookupRow>(async (hashes) => {
