@@ -4,12 +4,11 @@ import type { SpendRecord } from '../metering/spend-record.js';
 import type { ModelFacts } from '../pricing/known-models.js';
 import type { CapAlerts } from './cap-alerts.js';
 import type { LimitsStore } from './limits.store.js';
-import { fromMicros } from './money.js';
-import { monthPeriod, periodOf } from './period.js';
+import { meterBatch, type MeterBatchDeps } from './meter-batch.js';
 import type { CounterReconciler } from './reconcile-counters.js';
 import type { Reservation, Reservations } from './reservations.js';
 import type { UserCapStore } from './user-caps.store.js';
-import { contributionOf, subjectsOf, type UsageCounters } from './usage-counters.js';
+import type { UsageCounters } from './usage-counters.js';
 
 /** Where 402 cap rejections go for `/admin/auth-events` (the audit store's writer). */
 export interface AuthRejectionSink {
@@ -37,8 +36,9 @@ const orphanReservationMs = 5_000;
 
 /**
  * Caps, budgets, limits and usage counters (spec 000 §1.5, §2, §3). The admission stage reads through it; the
- * metering listener (`meter`) adds each record to the counters, sends cap alerts, and settles strict reservations
- * only after the actual cost is counted, so a concurrent strict check never sees neither.
+ * metering listener (`meter`) adds the records of each event-loop turn to the counters together, sends cap alerts,
+ * and settles strict reservations only after the actual cost is counted, so a concurrent strict check never sees
+ * neither.
  */
 export class Governance {
   private readonly held = new Map<string, Reservation[]>();
@@ -46,13 +46,36 @@ export class Governance {
   private readonly keyBudgets = new Map<string, number>();
   private readonly lastFailOpenLog = new Map<string, number>();
 
-  constructor(readonly deps: GovernanceDeps) {}
+  private readonly batchDeps: MeterBatchDeps;
+
+  constructor(readonly deps: GovernanceDeps) {
+    this.batchDeps = {
+      counters: deps.counters,
+      alerts: deps.alerts,
+      caps: deps.caps,
+      keyBudget: (keyId) => this.keyBudgets.get(keyId),
+      setBudgetRemaining: (keyId, remainingUsd) => deps.metrics.setBudgetRemaining(keyId, remainingUsd),
+    };
+  }
+
+  /** Records waiting for the end of this event-loop turn, metered together (`meter-batch.ts`). */
+  private pending: SpendRecord[] = [];
 
   /** The `SpendRecorder.onRecord` listener: never throws, never blocks the request. */
   readonly listener = (record: SpendRecord): void => {
-    const work = this.meter(record).finally(() => this.inFlight.delete(work));
+    this.pending.push(record);
+    if (this.pending.length > 1) return;
+    const work = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.meter(this.takePending()))
+      .finally(() => this.inFlight.delete(work));
     this.inFlight.add(work);
   };
+
+  private takePending(): SpendRecord[] {
+    const batch = this.pending;
+    this.pending = [];
+    return batch;
+  }
 
   /** Resolves once every record seen so far is counted (tests, shutdown). */
   async idle(): Promise<void> {
@@ -98,35 +121,23 @@ export class Governance {
     }
   }
 
-  private async meter(record: SpendRecord): Promise<void> {
+  /**
+   * Counts a batch, then settles the strict reservations of its records: a reservation is given back only once the
+   * actual cost it stood for is counted, so a concurrent strict check never sees neither.
+   */
+  private async meter(records: readonly SpendRecord[]): Promise<void> {
     try {
-      await this.count(record);
+      const outcome = await meterBatch(this.batchDeps, records, this.deps.clock.now());
+      if (outcome.failedRecords > 0) this.reportCounterFailure(outcome.failedRecords, outcome.firstError);
     } catch (error) {
-      this.deps.metrics.counterFailures.inc();
-      this.deps.logger.warn({ err: error, traceId: record.traceId }, 'usage counters not updated; reconciliation will restore them');
+      this.reportCounterFailure(records.length, error);
     } finally {
-      await this.settle(record.traceId);
+      await Promise.all(records.map((record) => this.settle(record.traceId)));
     }
   }
 
-  private async count(record: SpendRecord): Promise<void> {
-    const contribution = contributionOf(record);
-    if (!contribution) return;
-    const now = this.deps.clock.now();
-    const at = Date.parse(record.ts) || now;
-    for (const subject of subjectsOf(record)) {
-      const month = monthPeriod(at);
-      const totals = await this.deps.counters.add(subject, month, contribution, now);
-      if (subject.kind === 'key') {
-        const budget = this.keyBudgets.get(subject.id);
-        if (budget !== undefined && totals.costMicros !== undefined) this.deps.metrics.setBudgetRemaining(subject.id, budget - fromMicros(totals.costMicros));
-        continue;
-      }
-      const cap = this.deps.caps.get(subject.id);
-      if (!cap) continue;
-      const period = periodOf(cap.reset, at);
-      const capTotals = cap.reset === 'monthly' ? totals : await this.deps.counters.add(subject, period, { tokens: contribution.tokens, costMicros: contribution.costMicros }, now);
-      await this.deps.alerts.evaluate(cap, period, { tokens: capTotals.tokens ?? 0, costMicros: capTotals.costMicros ?? 0 });
-    }
+  private reportCounterFailure(records: number, error: unknown): void {
+    this.deps.metrics.counterFailures.inc(records);
+    this.deps.logger.warn({ err: error, records }, 'usage counters not updated; reconciliation will restore them');
   }
 }
