@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { LabeledCounter, LabeledHistogram, type CounterSeries, type HistogramSeries } from '../metrics/labeled-metrics.js';
 import { lookupModel } from '../pricing/known-models.js';
 import { GovernanceMetrics } from './governance-metrics.js';
 import { SpendQueueMetrics } from './spend-queue-metrics.js';
@@ -12,14 +13,15 @@ const latencyBuckets = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
  * reason code; never user ids.
  */
 export class InferenceMetrics {
-  readonly requests: Counter<'endpoint' | 'provider' | 'model' | 'status'>;
-  readonly duration: Histogram<'endpoint' | 'provider' | 'model'>;
-  readonly upstreamDuration: Histogram<'provider' | 'model'>;
-  readonly tokens: Histogram<'gen_ai_token_type' | 'provider' | 'model'>;
-  readonly timeToFirstToken: Histogram<'provider' | 'model'>;
-  readonly timePerOutputToken: Histogram<'provider' | 'model'>;
-  readonly overhead: Histogram<'endpoint'>;
-  readonly cost: Counter<'provider' | 'model'>;
+  // Observed on every call: series held per label combination (`SeriesBundle`), see ../metrics/labeled-metrics.ts.
+  readonly requests: LabeledCounter<'endpoint' | 'provider' | 'model' | 'status'>;
+  readonly duration: LabeledHistogram<'endpoint' | 'provider' | 'model'>;
+  readonly upstreamDuration: LabeledHistogram<'provider' | 'model'>;
+  readonly tokens: LabeledHistogram<'gen_ai_token_type' | 'provider' | 'model'>;
+  readonly timeToFirstToken: LabeledHistogram<'provider' | 'model'>;
+  readonly timePerOutputToken: LabeledHistogram<'provider' | 'model'>;
+  readonly overhead: LabeledHistogram<'endpoint'>;
+  readonly cost: LabeledCounter<'provider' | 'model'>;
   readonly savings: Counter;
   readonly tokensSaved: Counter;
   readonly rejections: Counter<'code'>;
@@ -30,38 +32,34 @@ export class InferenceMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.requests = new Counter({ name: 'gw_requests_total', help: 'Inference requests by endpoint, provider, model and HTTP status.', labelNames: ['endpoint', 'provider', 'model', 'status'], registers });
-    this.duration = new Histogram({ name: 'gen_ai_server_request_duration_seconds', help: 'Time from receiving an inference request to its last byte.', labelNames: ['endpoint', 'provider', 'model'], buckets: latencyBuckets, registers });
-    this.upstreamDuration = new Histogram({ name: 'gen_ai_client_operation_duration_seconds', help: 'Time the provider took: from sending the upstream request to its last byte.', labelNames: ['provider', 'model'], buckets: latencyBuckets, registers });
-    this.tokens = new Histogram({
+    this.requests = new LabeledCounter(registry, { name: 'gw_requests_total', help: 'Inference requests by endpoint, provider, model and HTTP status.', labelNames: ['endpoint', 'provider', 'model', 'status'] });
+    this.duration = new LabeledHistogram(registry, { name: 'gen_ai_server_request_duration_seconds', help: 'Time from receiving an inference request to its last byte.', labelNames: ['endpoint', 'provider', 'model'], buckets: latencyBuckets });
+    this.upstreamDuration = new LabeledHistogram(registry, { name: 'gen_ai_client_operation_duration_seconds', help: 'Time the provider took: from sending the upstream request to its last byte.', labelNames: ['provider', 'model'], buckets: latencyBuckets });
+    this.tokens = new LabeledHistogram(registry, {
       name: 'gen_ai_client_token_usage',
       help: 'Tokens per call by type (input, output, cache_read, cache_write, reasoning).',
       labelNames: ['gen_ai_token_type', 'provider', 'model'],
       buckets: [1, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576],
-      registers,
     });
-    this.timeToFirstToken = new Histogram({
+    this.timeToFirstToken = new LabeledHistogram(registry, {
       name: 'gen_ai_server_time_to_first_token_seconds',
       help: 'Streams: time from the request to the first byte sent to the client.',
       labelNames: ['provider', 'model'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
-      registers,
     });
-    this.timePerOutputToken = new Histogram({
+    this.timePerOutputToken = new LabeledHistogram(registry, {
       name: 'gen_ai_server_time_per_output_token_seconds',
       help: 'Streams: time per output token after the first one ((duration - TTFT) / (output tokens - 1)).',
       labelNames: ['provider', 'model'],
       buckets: [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 1],
-      registers,
     });
-    this.overhead = new Histogram({
+    this.overhead = new LabeledHistogram(registry, {
       name: 'gw_overhead_latency_seconds',
       help: 'Time spent in the gateway excluding the upstream call.',
       labelNames: ['endpoint'],
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
-      registers,
     });
-    this.cost = new Counter({ name: 'gw_cost_usd_total', help: 'List-price cost of successful calls in USD.', labelNames: ['provider', 'model'], registers });
+    this.cost = new LabeledCounter(registry, { name: 'gw_cost_usd_total', help: 'List-price cost of successful calls in USD.', labelNames: ['provider', 'model'] });
     this.savings = new Counter({ name: 'gw_savings_usd_total', help: 'Optimizer savings reported on spend records, in USD.', registers });
     this.tokensSaved = new Counter({ name: 'gw_tokens_saved_total', help: 'Tokens the optimizer removed before forwarding.', registers });
     this.rejections = new Counter({ name: 'gw_rejections_total', help: 'Requests refused by admission, by reason code (402 caps and budgets, 429 limits).', labelNames: ['code'], registers });
@@ -72,41 +70,110 @@ export class InferenceMetrics {
   }
 
   observe(record: SpendRecord): void {
-    const provider = record.provider ?? 'none';
-    // Clients can send any model string; only known models become label values so cardinality stays bounded.
-    const model = record.model && lookupModel(record.model) ? record.model : 'other';
-    this.requests.inc({ endpoint: record.endpoint, provider, model, status: String(record.status) });
-    this.duration.observe({ endpoint: record.endpoint, provider, model }, record.latencyMs / 1000);
+    const series = this.bundleFor(record.endpoint, record.provider ?? 'none', this.modelLabel(record.model), record.status);
+    series.requests.inc();
+    series.duration.observe(record.latencyMs / 1000);
     if (record.outcome === 'rejected') {
       this.rejections.inc({ code: record.errorCode ?? 'unknown' });
       return;
     }
     if (record.upstreamLatencyMs !== null) {
-      this.upstreamDuration.observe({ provider, model }, record.upstreamLatencyMs / 1000);
-      this.overhead.observe({ endpoint: record.endpoint }, Math.max(record.latencyMs - record.upstreamLatencyMs, 0) / 1000);
+      series.upstream().observe(record.upstreamLatencyMs / 1000);
+      series.overhead().observe(Math.max(record.latencyMs - record.upstreamLatencyMs, 0) / 1000);
     }
     if (record.optimizationStatus) this.optimizer.inc({ status: record.optimizationStatus });
     if (record.optimizerLatencyMs !== null) this.optimizerLatency.observe(record.optimizerLatencyMs / 1000);
     if (record.outcome !== 'success') return;
-    this.observeSuccess(record, provider, model);
+    this.observeSuccess(record, series);
   }
 
-  private observeSuccess(record: SpendRecord, provider: string, model: string): void {
-    const kinds: Array<[string, number]> = [
-      ['input', record.promptTokens],
-      ['output', record.completionTokens],
-      ['cache_read', record.cacheReadTokens],
-      ['cache_write', record.cacheWriteTokens],
-      ['reasoning', record.reasoningTokens],
-    ];
-    for (const [kind, count] of kinds) if (count > 0 || kind === 'input' || kind === 'output') this.tokens.observe({ gen_ai_token_type: kind, provider, model }, count);
-    if (record.costUsd > 0) this.cost.inc({ provider, model }, record.costUsd);
+  private observeSuccess(record: SpendRecord, series: SeriesBundle): void {
+    series.tokens('input').observe(record.promptTokens);
+    series.tokens('output').observe(record.completionTokens);
+    if (record.cacheReadTokens > 0) series.tokens('cache_read').observe(record.cacheReadTokens);
+    if (record.cacheWriteTokens > 0) series.tokens('cache_write').observe(record.cacheWriteTokens);
+    if (record.reasoningTokens > 0) series.tokens('reasoning').observe(record.reasoningTokens);
+    if (record.costUsd > 0) series.cost().inc(record.costUsd);
     if (record.savingsUsd > 0) this.savings.inc(record.savingsUsd);
     if (record.tokensSaved > 0) this.tokensSaved.inc(record.tokensSaved);
     const ttft = record.timeToFirstByteMs;
     if (record.stream && typeof ttft === 'number') {
-      this.timeToFirstToken.observe({ provider, model }, ttft / 1000);
-      if (record.completionTokens > 1) this.timePerOutputToken.observe({ provider, model }, Math.max(record.latencyMs - ttft, 0) / 1000 / (record.completionTokens - 1));
+      series.timeToFirstToken().observe(ttft / 1000);
+      if (record.completionTokens > 1) series.timePerOutputToken().observe(Math.max(record.latencyMs - ttft, 0) / 1000 / (record.completionTokens - 1));
     }
+  }
+
+  /** Label value of a model: clients can send any string, only known models become label values (bounded). */
+  private modelLabel(model: string | null): string {
+    if (!model) return 'other';
+    let label = this.modelLabels.get(model);
+    if (label === undefined) {
+      label = lookupModel(model) ? model : 'other';
+      if (this.modelLabels.size >= maxRememberedModels) this.modelLabels.clear();
+      this.modelLabels.set(model, label);
+    }
+    return label;
+  }
+
+  private readonly modelLabels = new Map<string, string>();
+  private readonly bundles = new Map<string, SeriesBundle>();
+
+  /** The series of one label combination, found once and then held (label values are bounded, so is this map). */
+  private bundleFor(endpoint: string, provider: string, model: string, status: number): SeriesBundle {
+    const key = `${endpoint}\u0000${provider}\u0000${model}\u0000${status}`;
+    let bundle = this.bundles.get(key);
+    if (!bundle) {
+      bundle = new SeriesBundle(this, endpoint, provider, model, String(status));
+      this.bundles.set(key, bundle);
+    }
+    return bundle;
+  }
+}
+
+// Distinct client-sent model strings remembered with their label; past this the memo starts over.
+const maxRememberedModels = 1_024;
+
+/**
+ * Every series one call may touch, for one endpoint, provider, model and status. Series beyond the first two are
+ * made on first use, so a label combination that never streams exposes no stream series (as with prom-client).
+ */
+class SeriesBundle {
+  readonly requests: CounterSeries;
+  readonly duration: HistogramSeries;
+  private readonly held: Partial<Record<string, HistogramSeries | CounterSeries>> = {};
+
+  constructor(
+    private readonly metrics: InferenceMetrics,
+    private readonly endpoint: string,
+    private readonly provider: string,
+    private readonly model: string,
+    status: string,
+  ) {
+    this.requests = metrics.requests.series({ endpoint, provider, model, status });
+    this.duration = metrics.duration.series({ endpoint, provider, model });
+  }
+
+  upstream(): HistogramSeries {
+    return (this.held.upstream ??= this.metrics.upstreamDuration.series({ provider: this.provider, model: this.model })) as HistogramSeries;
+  }
+
+  overhead(): HistogramSeries {
+    return (this.held.overhead ??= this.metrics.overhead.series({ endpoint: this.endpoint })) as HistogramSeries;
+  }
+
+  tokens(kind: 'input' | 'output' | 'cache_read' | 'cache_write' | 'reasoning'): HistogramSeries {
+    return (this.held[kind] ??= this.metrics.tokens.series({ gen_ai_token_type: kind, provider: this.provider, model: this.model })) as HistogramSeries;
+  }
+
+  cost(): CounterSeries {
+    return (this.held.cost ??= this.metrics.cost.series({ provider: this.provider, model: this.model })) as CounterSeries;
+  }
+
+  timeToFirstToken(): HistogramSeries {
+    return (this.held.ttft ??= this.metrics.timeToFirstToken.series({ provider: this.provider, model: this.model })) as HistogramSeries;
+  }
+
+  timePerOutputToken(): HistogramSeries {
+    return (this.held.tpot ??= this.metrics.timePerOutputToken.series({ provider: this.provider, model: this.model })) as HistogramSeries;
   }
 }

@@ -1,11 +1,12 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { LabeledCounter } from '../metrics/labeled-metrics.js';
 
 /** Every upstream try is visible in metrics (issue 4): retries and fallbacks included, by provider and result. */
 export class AttemptMetrics {
-  private readonly attempts: Counter<'provider' | 'result'>;
+  private readonly attempts: LabeledCounter<'provider' | 'result'>;
 
   constructor(registry: Registry) {
-    this.attempts = new Counter({ name: 'gw_upstream_attempts_total', help: 'Upstream tries by provider and result (HTTP status class, or network).', labelNames: ['provider', 'result'], registers: [registry] });
+    this.attempts = new LabeledCounter(registry, { name: 'gw_upstream_attempts_total', help: 'Upstream tries by provider and result (HTTP status class, or network).', labelNames: ['provider', 'result'] });
   }
 
   record(provider: string, status: number | null): void {
