@@ -45,7 +45,8 @@ export class Governance {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly keyBudgets = new Map<string, number>();
   private readonly lastFailOpenLog = new Map<string, number>();
-
+  /** Records waiting for the end of this event-loop turn, metered together (`meter-batch.ts`). */
+  private pending: SpendRecord[] = [];
   private readonly batchDeps: MeterBatchDeps;
 
   constructor(readonly deps: GovernanceDeps) {
@@ -57,9 +58,6 @@ export class Governance {
       setBudgetRemaining: (keyId, remainingUsd) => deps.metrics.setBudgetRemaining(keyId, remainingUsd),
     };
   }
-
-  /** Records waiting for the end of this event-loop turn, metered together (`meter-batch.ts`). */
-  private pending: SpendRecord[] = [];
 
   /** The `SpendRecorder.onRecord` listener: never throws, never blocks the request. */
   readonly listener = (record: SpendRecord): void => {
