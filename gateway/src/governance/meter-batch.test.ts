@@ -95,4 +95,9 @@ describe('meterBatch', () => {
     expect(String(outcome.firstError)).toContain('coord unreachable');
     expect(adds.map((add) => add.subject)).toEqual(['user:ada@example.com']);
   });
+
+  it('counts a failed record once even when both its month and its cap period could not be counted', async () => {
+    const { deps } = recordingDeps({ 'bo@example.com': cap('bo@example.com', 'daily') }, 'bo@example.com');
+    expect((await meterBatch(deps, [record({ user: 'bo@example.com' })], now)).failedRecords).toBe(1);
+  });
 });

@@ -12,7 +12,8 @@ interface CounterGroup {
   readonly sum: UsageTotals;
   /** The user's cap, when this group is the cap's own period. */
   readonly cap: UserCap | null;
-  records: number;
+  /** The records summed here (a record of a user with a non-monthly cap is in two groups). */
+  readonly records: SpendRecord[];
 }
 
 export interface MeterBatchDeps {
@@ -30,15 +31,15 @@ export interface MeterBatchOutcome {
   readonly firstError: unknown;
 }
 
-function addTo(groups: Map<string, CounterGroup>, subject: Subject, period: Period, cap: UserCap | null, contribution: Partial<UsageTotals>): void {
+function addTo(groups: Map<string, CounterGroup>, record: SpendRecord, subject: Subject, period: Period, cap: UserCap | null, contribution: Partial<UsageTotals>): void {
   const key = `${subject.kind}\u0000${subject.id}\u0000${period.id}`;
   let group = groups.get(key);
   if (!group) {
-    group = { subject, period, cap, sum: { tokens: 0, costMicros: 0, savingsMicros: 0, tokensSaved: 0, requests: 0 }, records: 0 };
+    group = { subject, period, cap, sum: { tokens: 0, costMicros: 0, savingsMicros: 0, tokensSaved: 0, requests: 0 }, records: [] };
     groups.set(key, group);
   }
   for (const field of usageFields) group.sum[field] += contribution[field] ?? 0;
-  group.records += 1;
+  group.records.push(record);
 }
 
 /**
@@ -53,8 +54,8 @@ function groupBatch(records: readonly SpendRecord[], caps: MeterBatchDeps['caps'
     const at = Date.parse(record.ts) || now;
     for (const subject of subjectsOf(record)) {
       const cap = subject.kind === 'user' ? (caps.get(subject.id) ?? null) : null;
-      addTo(groups, subject, monthPeriod(at), cap?.reset === 'monthly' ? cap : null, contribution);
-      if (cap && cap.reset !== 'monthly') addTo(groups, subject, periodOf(cap.reset, at), cap, { tokens: contribution.tokens, costMicros: contribution.costMicros });
+      addTo(groups, record, subject, monthPeriod(at), cap?.reset === 'monthly' ? cap : null, contribution);
+      if (cap && cap.reset !== 'monthly') addTo(groups, record, subject, periodOf(cap.reset, at), cap, { tokens: contribution.tokens, costMicros: contribution.costMicros });
     }
   }
   return [...groups.values()];
@@ -79,12 +80,12 @@ export async function meterBatch(deps: MeterBatchDeps, records: readonly SpendRe
       }
     }),
   );
-  let failedRecords = 0;
+  const failed = new Set<SpendRecord>();
   let firstError: unknown;
   settled.forEach((result, index) => {
     if (result.status === 'fulfilled') return;
-    failedRecords += groups[index]?.records ?? 0;
+    for (const record of groups[index]?.records ?? []) failed.add(record);
     firstError ??= result.reason;
   });
-  return { failedRecords, firstError };
+  return { failedRecords: failed.size, firstError };
 }

@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { LabeledCounter, LabeledHistogram, type CounterSeries, type HistogramSeries } from '../metrics/labeled-metrics.js';
 import { lookupModel } from '../pricing/known-models.js';
 import { GovernanceMetrics } from './governance-metrics.js';
@@ -13,7 +13,8 @@ const latencyBuckets = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
  * reason code; never user ids.
  */
 export class InferenceMetrics {
-  // Observed on every call: series held per label combination (`SeriesBundle`), see ../metrics/labeled-metrics.ts.
+  // Series are held, not looked up by label object per observation (../metrics/labeled-metrics.ts): the labelled ones
+  // per label combination in a `SeriesBundle`.
   readonly requests: LabeledCounter<'endpoint' | 'provider' | 'model' | 'status'>;
   readonly duration: LabeledHistogram<'endpoint' | 'provider' | 'model'>;
   readonly upstreamDuration: LabeledHistogram<'provider' | 'model'>;
@@ -22,16 +23,18 @@ export class InferenceMetrics {
   readonly timePerOutputToken: LabeledHistogram<'provider' | 'model'>;
   readonly overhead: LabeledHistogram<'endpoint'>;
   readonly cost: LabeledCounter<'provider' | 'model'>;
-  readonly savings: Counter;
-  readonly tokensSaved: Counter;
-  readonly rejections: Counter<'code'>;
-  readonly optimizer: Counter<'status'>;
-  readonly optimizerLatency: Histogram;
+  readonly rejections: LabeledCounter<'code'>;
+  readonly optimizer: LabeledCounter<'status'>;
+  // Unlabelled: their one series is held from the start, and scrapes as 0 before the first call (as prom-client's).
+  private readonly savings: CounterSeries;
+  private readonly tokensSaved: CounterSeries;
+  private readonly optimizerLatency: HistogramSeries;
   readonly spendQueue: SpendQueueMetrics;
   readonly governance: GovernanceMetrics;
+  private readonly modelLabels = new Map<string, string>();
+  private readonly bundles = new Map<string, SeriesBundle>();
 
   constructor(registry: Registry) {
-    const registers = [registry];
     this.requests = new LabeledCounter(registry, { name: 'gw_requests_total', help: 'Inference requests by endpoint, provider, model and HTTP status.', labelNames: ['endpoint', 'provider', 'model', 'status'] });
     this.duration = new LabeledHistogram(registry, { name: 'gen_ai_server_request_duration_seconds', help: 'Time from receiving an inference request to its last byte.', labelNames: ['endpoint', 'provider', 'model'], buckets: latencyBuckets });
     this.upstreamDuration = new LabeledHistogram(registry, { name: 'gen_ai_client_operation_duration_seconds', help: 'Time the provider took: from sending the upstream request to its last byte.', labelNames: ['provider', 'model'], buckets: latencyBuckets });
@@ -60,11 +63,11 @@ export class InferenceMetrics {
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
     });
     this.cost = new LabeledCounter(registry, { name: 'gw_cost_usd_total', help: 'List-price cost of successful calls in USD.', labelNames: ['provider', 'model'] });
-    this.savings = new Counter({ name: 'gw_savings_usd_total', help: 'Optimizer savings reported on spend records, in USD.', registers });
-    this.tokensSaved = new Counter({ name: 'gw_tokens_saved_total', help: 'Tokens the optimizer removed before forwarding.', registers });
-    this.rejections = new Counter({ name: 'gw_rejections_total', help: 'Requests refused by admission, by reason code (402 caps and budgets, 429 limits).', labelNames: ['code'], registers });
-    this.optimizer = new Counter({ name: 'gw_optimizer_outcomes_total', help: 'Optimizer pre-call hook outcomes (applied, skipped, disabled, timeout, error).', labelNames: ['status'], registers });
-    this.optimizerLatency = new Histogram({ name: 'gw_optimizer_latency_seconds', help: 'Time spent waiting for the optimizer pre-call hook.', buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2], registers });
+    this.savings = new LabeledCounter(registry, { name: 'gw_savings_usd_total', help: 'Optimizer savings reported on spend records, in USD.', labelNames: [] }).series({});
+    this.tokensSaved = new LabeledCounter(registry, { name: 'gw_tokens_saved_total', help: 'Tokens the optimizer removed before forwarding.', labelNames: [] }).series({});
+    this.rejections = new LabeledCounter(registry, { name: 'gw_rejections_total', help: 'Requests refused by admission, by reason code (402 caps and budgets, 429 limits).', labelNames: ['code'] });
+    this.optimizer = new LabeledCounter(registry, { name: 'gw_optimizer_outcomes_total', help: 'Optimizer pre-call hook outcomes (applied, skipped, disabled, timeout, error).', labelNames: ['status'] });
+    this.optimizerLatency = new LabeledHistogram(registry, { name: 'gw_optimizer_latency_seconds', help: 'Time spent waiting for the optimizer pre-call hook.', labelNames: [], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2] }).series({});
     this.spendQueue = new SpendQueueMetrics(registry);
     this.governance = new GovernanceMetrics(registry);
   }
@@ -115,9 +118,6 @@ export class InferenceMetrics {
     return label;
   }
 
-  private readonly modelLabels = new Map<string, string>();
-  private readonly bundles = new Map<string, SeriesBundle>();
-
   /** The series of one label combination, found once and then held (label values are bounded, so is this map). */
   private bundleFor(endpoint: string, provider: string, model: string, status: number): SeriesBundle {
     const key = `${endpoint}\u0000${provider}\u0000${model}\u0000${status}`;
@@ -133,6 +133,8 @@ export class InferenceMetrics {
 // Distinct client-sent model strings remembered with their label; past this the memo starts over.
 const maxRememberedModels = 1_024;
 
+type TokenType = 'input' | 'output' | 'cache_read' | 'cache_write' | 'reasoning';
+
 /**
  * Every series one call may touch, for one endpoint, provider, model and status. Series beyond the first two are
  * made on first use, so a label combination that never streams exposes no stream series (as with prom-client).
@@ -140,7 +142,12 @@ const maxRememberedModels = 1_024;
 class SeriesBundle {
   readonly requests: CounterSeries;
   readonly duration: HistogramSeries;
-  private readonly held: Partial<Record<string, HistogramSeries | CounterSeries>> = {};
+  private upstreamSeries: HistogramSeries | undefined;
+  private overheadSeries: HistogramSeries | undefined;
+  private costSeries: CounterSeries | undefined;
+  private ttftSeries: HistogramSeries | undefined;
+  private tpotSeries: HistogramSeries | undefined;
+  private readonly tokenSeries: Partial<Record<TokenType, HistogramSeries>> = {};
 
   constructor(
     private readonly metrics: InferenceMetrics,
@@ -154,26 +161,26 @@ class SeriesBundle {
   }
 
   upstream(): HistogramSeries {
-    return (this.held.upstream ??= this.metrics.upstreamDuration.series({ provider: this.provider, model: this.model })) as HistogramSeries;
+    return (this.upstreamSeries ??= this.metrics.upstreamDuration.series({ provider: this.provider, model: this.model }));
   }
 
   overhead(): HistogramSeries {
-    return (this.held.overhead ??= this.metrics.overhead.series({ endpoint: this.endpoint })) as HistogramSeries;
+    return (this.overheadSeries ??= this.metrics.overhead.series({ endpoint: this.endpoint }));
   }
 
-  tokens(kind: 'input' | 'output' | 'cache_read' | 'cache_write' | 'reasoning'): HistogramSeries {
-    return (this.held[kind] ??= this.metrics.tokens.series({ gen_ai_token_type: kind, provider: this.provider, model: this.model })) as HistogramSeries;
+  tokens(type: TokenType): HistogramSeries {
+    return (this.tokenSeries[type] ??= this.metrics.tokens.series({ gen_ai_token_type: type, provider: this.provider, model: this.model }));
   }
 
   cost(): CounterSeries {
-    return (this.held.cost ??= this.metrics.cost.series({ provider: this.provider, model: this.model })) as CounterSeries;
+    return (this.costSeries ??= this.metrics.cost.series({ provider: this.provider, model: this.model }));
   }
 
   timeToFirstToken(): HistogramSeries {
-    return (this.held.ttft ??= this.metrics.timeToFirstToken.series({ provider: this.provider, model: this.model })) as HistogramSeries;
+    return (this.ttftSeries ??= this.metrics.timeToFirstToken.series({ provider: this.provider, model: this.model }));
   }
 
   timePerOutputToken(): HistogramSeries {
-    return (this.held.tpot ??= this.metrics.timePerOutputToken.series({ provider: this.provider, model: this.model })) as HistogramSeries;
+    return (this.tpotSeries ??= this.metrics.timePerOutputToken.series({ provider: this.provider, model: this.model }));
   }
 }

@@ -64,4 +64,17 @@ describe('LabeledHistogram and LabeledCounter', () => {
     held.observe(0.2);
     expect(await fast.metrics()).toContain('test_seconds_count{endpoint="/v1/messages",model="claude-sonnet-4-5"} 1');
   });
+
+  it('scrape an unlabelled metric whose series is held from the start as prom-client does: zeros before any call', async () => {
+    const reference = new Registry();
+    const fast = new Registry();
+    const referenceCounter = new Counter({ name: 'saved_total', help: 'Saved.', registers: [reference] });
+    new Histogram({ name: 'wait_seconds', help: 'Wait.', buckets, registers: [reference] });
+    const counter = new LabeledCounter(fast, { name: 'saved_total', help: 'Saved.', labelNames: [] }).series({});
+    new LabeledHistogram(fast, { name: 'wait_seconds', help: 'Wait.', labelNames: [], buckets }).series({});
+    expect(await fast.metrics()).toBe(await reference.metrics());
+    referenceCounter.inc(2.5);
+    counter.inc(2.5);
+    expect(await fast.metrics()).toBe(await reference.metrics());
+  });
 });
