@@ -10,9 +10,10 @@ interface Batch<Row> {
 
 /**
  * Coalesces the per-request key reads that arrive in one event-loop turn into one store round trip
- * (`WHERE key_hash = ANY($1)`). Every socket read of a turn runs its identity hook before the check phase, so under
- * load one query answers many requests instead of one query (one write syscall, one Postgres wakeup, one pool
- * checkout) each; with a single request in flight the query goes out in the same turn, so latency does not grow.
+ * (`WHERE key_hash IN (…)`, padded to a fixed arity by the store). Every socket read of a turn runs its identity hook
+ * before the check phase, so under load one query answers many requests instead of one query (one write syscall, one
+ * Postgres wakeup, one pool checkout) each; with a single request in flight the query goes out in the same turn, so
+ * latency does not grow.
  *
  * A lone read still waits for the end of the turn, on purpose: sending it at once when no query is in flight gained
  * nothing measurable on Postgres, and on the embedded store (PGlite, which runs each query on this thread and answers

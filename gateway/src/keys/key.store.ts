@@ -47,6 +47,35 @@ const columns = 'id, type, key_prefix, source, user_id, team, name, label, month
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
+const lookupColumns = `k.key_hash, k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd,
+       k.created_by, k.created_at, k.expires_at, k.revoked_at, k.rotated_at, u.active AS user_active`;
+
+/** The lookup statement is prepared for these batch sizes only; a batch is padded up to the next one. */
+const lookupArities = [1, 2, 4, 8, 16, 32, 64, 128, 256] as const;
+const lookupSql = new Map(
+  lookupArities.map((arity) => {
+    const placeholders = Array.from({ length: arity }, (_, index) => `$${index + 1}`).join(', ');
+    return [arity, `SELECT ${lookupColumns} FROM gw_keys k LEFT JOIN gw_users u ON u.user_id = k.user_id WHERE k.key_hash IN (${placeholders})`];
+  }),
+);
+
+/**
+ * A batch's key read as a fixed-arity `IN ($1, …, $n)` statement, padded by repeating its last hash.
+ *
+ * Why not `= ANY($1::text[])`: Postgres plans a prepared statement per call until a generic plan looks no costlier
+ * than the custom ones, and a custom plan for a one-element array always looks cheaper than the generic estimate (ten
+ * rows), so the array form was re-planned on every request: 180–270 µs against 65–95 µs for `IN ($1)` (named
+ * statements, 3 ms idle between reads). With a fixed arity both estimates agree, the generic plan is kept after five
+ * calls, and a connection holds at most nine such statements.
+ */
+export function lookupStatement(hashes: readonly string[]): { sql: string; params: string[] } {
+  const arity = lookupArities.find((size) => size >= hashes.length);
+  if (arity === undefined || hashes.length === 0) throw new RangeError(`a key read batch holds 1–256 hashes, not ${hashes.length}`);
+  const params = [...hashes];
+  while (params.length < arity) params.push(hashes[hashes.length - 1]);
+  return { sql: lookupSql.get(arity)!, params };
+}
+
 export class KeyStore {
   constructor(
     private readonly db: Db,
@@ -105,15 +134,10 @@ export class KeyStore {
    * fetches the holder's active flag. A fresh read per request, never a cache (docs/adr/0001-per-request-key-lookup.md).
    */
   private readonly lookups = new KeyReadBatch<LookupRow>(async (hashes) => {
-    const { rows } = await this.db.query<LookupRow>(
-      `SELECT k.key_hash, k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd, k.created_by, k.created_at,
-              k.expires_at, k.revoked_at, k.rotated_at, u.active AS user_active
-         FROM gw_keys k LEFT JOIN gw_users u ON u.user_id = k.user_id
-        WHERE k.key_hash = ANY($1::text[])`,
-      [hashes],
-    );
+    const { sql, params } = lookupStatement(hashes);
+    const { rows } = await this.db.query<LookupRow>(sql, params);
     return new Map(rows.map((row) => [row.key_hash, row]));
-  });
+  }, lookupArities[lookupArities.length - 1]);
 
   /** Per-request lookup by raw key (hashed here). Throws when the store is unreachable: callers fail closed. */
   async lookup(rawKey: string): Promise<KeyLookup | null> {

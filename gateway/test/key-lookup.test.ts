@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createIsolatedPgDb, createMemoryPgliteDb, systemClock, testDbUrl, type TestDb } from '@gw/platform';
+import { migrateGateway } from '../src/compose.js';
+import { KeyStore, lookupStatement } from '../src/keys/key.store.js';
+
+describe('lookupStatement', () => {
+  it('pads a batch up to the next prepared arity by repeating its last hash', () => {
+    const { sql, params } = lookupStatement(['a', 'b', 'c']);
+    expect(params).toEqual(['a', 'b', 'c', 'c']);
+    expect(sql).toMatch(/WHERE k\.key_hash IN \(\$1, \$2, \$3, \$4\)$/);
+    expect(lookupStatement(['only']).params).toEqual(['only']);
+    expect(lookupStatement(Array.from({ length: 129 }, (_, index) => `h${index}`)).params).toHaveLength(256);
+  });
+
+  it('refuses an empty batch and one larger than the largest arity', () => {
+    expect(() => lookupStatement([])).toThrow(RangeError);
+    expect(() => lookupStatement(Array.from({ length: 257 }, (_, index) => `h${index}`))).toThrow(RangeError);
+  });
+});
+
+const stores: Array<[string, () => Promise<TestDb>]> = [
+  ['Postgres', () => createIsolatedPgDb(testDbUrl(process.env))],
+  ['PGlite', () => createMemoryPgliteDb()],
+];
+
+describe.each(stores)('per-request key lookup on %s', (_name, factory) => {
+  let store: TestDb;
+  let keys: KeyStore;
+  beforeEach(async () => {
+    store = await factory();
+    await migrateGateway(store.db);
+    keys = new KeyStore(store.db, systemClock);
+  });
+  afterEach(async () => {
+    await store.dispose();
+  });
+
+  async function mint(count: number) {
+    const minted: Array<{ key: string; id: string }> = [];
+    for (let index = 0; index < count; index += 1) {
+      const { key, record } = await keys.create({ type: 'client', source: 'admin', user: `dev${index}@example.com`, team: 'platform', createdBy: 'test' });
+      minted.push({ key, id: record.id });
+    }
+    return minted;
+  }
+
+  it('answers every read of one turn, whatever the batch size, and misses unknown keys', async () => {
+    const minted = await mint(5);
+    // Batches of 1, 3 and 7 reads (padded to 1, 4 and 8), each run past the five calls after which Postgres may
+    // switch a prepared statement to its generic plan, so both plans are exercised.
+    for (const size of [1, 3, 7]) {
+      for (let round = 0; round < 7; round += 1) {
+        const wanted = Array.from({ length: size }, (_, index) => (index < 5 ? minted[(index + round) % 5].key : `gw_unknown_${round}_${index}`));
+        const found = await Promise.all(wanted.map((key) => keys.lookup(key)));
+        found.forEach((lookup, index) => {
+          if (index < 5) expect(lookup?.record.id).toBe(minted[(index + round) % 5].id);
+          else expect(lookup).toBeNull();
+        });
+      }
+    }
+  });
+
+  it('splits a burst beyond 256 distinct keys into several queries and sees a deactivated holder', async () => {
+    const [first] = await mint(1);
+    await store.db.query('INSERT INTO gw_users (user_id, active, updated_at) VALUES ($1, false, now())', ['dev0@example.com']);
+    const burst = [first.key, ...Array.from({ length: 300 }, (_, index) => `gw_unknown_${index}`)];
+    const found = await Promise.all(burst.map((key) => keys.lookup(key)));
+    expect(found[0]).toMatchObject({ record: { id: first.id }, userActive: false });
+    expect(found.slice(1).every((lookup) => lookup === null)).toBe(true);
+  });
+});
