@@ -67,10 +67,24 @@ describe('inference core', () => {
     const frames = sseFrames(response.body);
     expect(frames.at(-1)?.data).toBe('[DONE]');
     expect(frames.some((frame) => frame.data.includes('"usage"') && frame.data.includes('"choices":[]'))).toBe(false);
-    expect(fixture.openai.requests[0].json).toMatchObject({ stream_options: { include_usage: true } });
+    // The usage request is spliced in; every byte the client sent goes upstream as sent.
+    expect(fixture.openai.requests[0].body).toBe(`{"stream_options":{"include_usage":true},${JSON.stringify({ model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: 'stream please' }] }).slice(1)}`);
     const row = await spendRowOf(fixture.gateway, response);
     expect(row).toMatchObject({ endpoint: '/v1/chat/completions', status: 200, outcome: 'success', provider: 'openai', model: 'gpt-4.1', stream: true, user_id: 'ada@example.com', team: 'compilers' });
     expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
+  });
+
+  it('keeps a streamed body as sent when it asks for usage itself, and merges the usage request into other stream options', async () => {
+    const asked = ' {"model":"gpt-4.1","stream":true,"temperature":1.0,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"caf\\u00e9"}]}';
+    const response = await post('/v1/chat/completions', asked);
+    expect(response.statusCode).toBe(200);
+    expect(fixture.openai.requests[0].body).toBe(asked);
+    expect(sseFrames(response.body).some((frame) => frame.data.includes('"choices":[]'))).toBe(true);
+
+    const declined = await post('/v1/chat/completions', { model: 'gpt-4.1', stream: true, stream_options: { include_usage: false }, messages: [{ role: 'user', content: 'x' }] });
+    expect(declined.statusCode).toBe(200);
+    expect(fixture.openai.requests[1].json).toMatchObject({ stream_options: { include_usage: true } });
+    expect(sseFrames(declined.body).some((frame) => frame.data.includes('"choices":[]'))).toBe(false);
   });
 
   it('streams a Messages request translated from an OpenAI provider as the full event sequence', async () => {

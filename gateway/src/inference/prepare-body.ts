@@ -54,12 +54,32 @@ export function prepareUpstreamBody(input: {
 
   let body: Json = original.model === selection.model ? original : { ...original, model: selection.model };
   if (selection.provider.family === 'anthropic' && call.operation.kind === 'messages' && input.clamp !== false) body = clampMaxTokens(body, selection.model, input.modelFacts);
-  let hideUsageChunk = false;
   // OpenAI streams report usage only when asked; ask, and keep the extra chunk from a client that did not.
-  if (stream && selection.provider.family === 'openai' && (call.operation.kind === 'chat' || call.operation.kind === 'completions') && !includeUsage) {
-    body = { ...body, stream_options: { ...(body.stream_options as Json | undefined), include_usage: true } };
-    hideUsageChunk = true;
+  const askForUsage = stream && selection.provider.family === 'openai' && (call.operation.kind === 'chat' || call.operation.kind === 'completions') && !includeUsage;
+  if (body === original && input.rawBody !== null) {
+    if (!askForUsage) return { body: input.rawBody, context, hideUsageChunk: false };
+    const spliced = 'stream_options' in original ? null : withUsageRequested(input.rawBody);
+    if (spliced) return { body: spliced, context, hideUsageChunk: true };
   }
-  const unchanged = body === original && input.rawBody !== null;
-  return { body: unchanged ? (input.rawBody as Buffer) : JSON.stringify(body), context, hideUsageChunk };
+  if (askForUsage) body = { ...body, stream_options: { ...(body.stream_options as Json | undefined), include_usage: true } };
+  return { body: JSON.stringify(body), context, hideUsageChunk: askForUsage };
+}
+
+const USAGE_MEMBER = Buffer.from('"stream_options":{"include_usage":true}');
+const isJsonSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/**
+ * The client's bytes with `"stream_options":{"include_usage":true}` added as the object's first member, or null when
+ * the body does not start as an object. Used only when the body has no `stream_options` member, so no key repeats.
+ * Splicing instead of re-serialising keeps every other byte as sent (number spellings, key order, escapes) and costs
+ * a copy rather than a `JSON.stringify` of the whole conversation on every streamed call.
+ */
+export function withUsageRequested(raw: Buffer): Buffer | null {
+  let open = 0;
+  while (isJsonSpace(raw[open])) open += 1;
+  if (raw[open] !== 0x7b /* { */) return null;
+  let next = open + 1;
+  while (isJsonSpace(raw[next])) next += 1;
+  const empty = raw[next] === 0x7d; /* } */
+  return Buffer.concat([raw.subarray(0, open + 1), USAGE_MEMBER, empty ? Buffer.alloc(0) : Buffer.from(','), raw.subarray(open + 1)]);
 }
