@@ -312,7 +312,14 @@ export const settingsResponseSchema = z.looseObject({
       authoritativeSource: z.string(),
     })
     .describe('Per-replica arm counts; conclusions come from the gateway (authoritativeSource).'),
-  semanticCacheShadow: z.looseObject({ lookups: z.number().int(), hits: z.number().int(), strictPrecision: z.number().nullable(), durable: z.boolean() }),
+  semanticCacheShadow: z
+    .looseObject({
+      lookups: z.number().int(),
+      hits: z.number().int(),
+      strictPrecision: z.number().nullable().describe('Share of compared exact hits whose stored answer equalled the live one; null before any comparison.'),
+      durable: z.boolean().describe('True: fleet totals from the shared store plus this replica\'s unflushed counts. False: this replica only.'),
+    })
+    .describe('Shadow-tier counters, flushed by every replica to the shared store every 30 seconds.'),
 });
 export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
 

@@ -4,6 +4,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type Clock, type Db, installBaseHooks, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform } from '@gw/platform';
 import { CacheService } from './cache/cache-service.js';
+import { shadowFlushMs } from './cache/shadow-counters.js';
 import { SemanticCache } from './cache/semantic-cache.js';
 import type { OptimizerServiceConfig } from './config.js';
 import { guardSettingsOf } from './guard/guard-thresholds.js';
@@ -135,8 +136,7 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
   });
   await app.register(adminRoutes(runtime, durable, config.GW_ADMIN_TOKEN));
 
-  installTimers(app, runtime);
-  app.addHook('onClose', async () => durable.close());
+  installLifecycle(app, runtime, durable);
   return app;
 }
 
@@ -152,18 +152,27 @@ function regressionGuard(settings: SettingsStore, metrics: OptimizerMetrics, log
   });
 }
 
-/** Shared-config refresh (15 s, spec 001 §8) and the expired-row sweep, running only while the app is up. */
-function installTimers(app: FastifyInstance, runtime: OptimizerRuntime): void {
+/**
+ * Shared-config refresh (15 s, spec 001 §8), the shadow counters' flush (30 s; a last one at shutdown, before the
+ * store closes, so a replica going away leaves its counts in the fleet total) and the expired-row sweep, running
+ * only while the app is up.
+ */
+function installLifecycle(app: FastifyInstance, runtime: OptimizerRuntime, durable: DurableManager): void {
   const timers: NodeJS.Timeout[] = [];
   app.addHook('onReady', async () => {
     timers.push(setInterval(() => void runtime.settings.refresh(), settingsRefreshMs).unref());
+    timers.push(setInterval(() => void runtime.cache.shadow.flush(durable.store()), shadowFlushMs).unref());
     timers.push(
       setInterval(() => {
         runtime.stash.sweep().catch((error: unknown) => runtime.logger.warn({ err: error }, 'stash sweep failed'));
       }, stashSweepMs).unref(),
     );
   });
-  app.addHook('onClose', async () => timers.forEach((timer) => clearInterval(timer)));
+  app.addHook('onClose', async () => {
+    timers.forEach((timer) => clearInterval(timer));
+    await runtime.cache.shadow.flush(durable.store());
+    await durable.close();
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auth, testApp, optimizerToken } from './support/test-app.js';
+import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
+import { adminAuth, auth, testApp, optimizerToken } from './support/test-app.js';
 
 type App = Awaited<ReturnType<typeof testApp>>['app'];
 
@@ -102,5 +103,27 @@ describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
     await write(app, { cacheKey: shadow.cacheKey, metadata: { user: 'ada' } });
     const settings = (await app.inject({ method: 'GET', url: '/admin/optimizer/settings', headers: { authorization: 'Bearer admin-token-0123456789abcdef' } })).json();
     expect(settings.semanticCacheShadow).toEqual({ lookups: 2, hits: 1, strictPrecision: 1, durable: false });
+  });
+
+  it('reports the fleet’s shadow counts from the shared store, a stopping replica’s included', async () => {
+    const shared = await createIsolatedPgDb(testDbUrl(process.env));
+    try {
+      const replicaA = (await testApp({ db: shared.db })).app;
+      const replicaB = (await testApp({ db: shared.db })).app;
+      const shadow = { request: question, metadata: { user: 'ada' }, capabilities: { canShortCircuit: false } };
+      const first = await optimize(replicaA, shadow);
+      await write(replicaA, { cacheKey: first.cacheKey, metadata: { user: 'ada' } });
+      await optimize(replicaA, shadow);
+      await write(replicaA, { cacheKey: first.cacheKey, metadata: { user: 'ada' } });
+      await replicaA.close(); // flushes what it counted
+      await optimize(replicaB, shadow); // B's own cache is empty: a lookup, no hit, not yet flushed
+      const view = (await replicaB.inject({ method: 'GET', url: '/admin/optimizer/settings', headers: adminAuth })).json();
+      expect(view.semanticCacheShadow).toEqual({ lookups: 3, hits: 1, strictPrecision: 1, durable: true });
+      await replicaB.close();
+      const { rows } = await shared.db.query<{ lookups: number; hits: number }>('SELECT sum(lookups)::bigint AS lookups, sum(hits)::bigint AS hits FROM optimizer_cache_shadow');
+      expect(rows[0]).toEqual({ lookups: 3, hits: 1 });
+    } finally {
+      await shared.dispose();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { mintCacheKey, openCacheKey, type CacheLane } from './cache-key.js';
 import { normalizedRequestHash } from './normalize-request.js';
 import { cachePartition } from './partition.js';
 import type { SemanticCache } from './semantic-cache.js';
+import type { ShadowCounters } from './shadow-counters.js';
 
 export interface CacheSettings {
   enabled: boolean;
@@ -55,8 +56,9 @@ export class CacheService {
     };
   }
 
-  telemetry(): ReturnType<SemanticCache['telemetry']> {
-    return this.cache.telemetry();
+  /** The shadow tier's counters (flushed to the shared store by the app's timer). */
+  get shadow(): ShadowCounters {
+    return this.cache.counters;
   }
 
   /** `true` when stored; `false` when there is no partition or the key is not this caller's. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '@gw/platform';
+import { ShadowCounters } from './shadow-counters.js';
 
 export interface CacheEntry {
   response: Record<string, unknown>;
@@ -21,31 +22,28 @@ export const cacheTtlBoundsSeconds = { min: 1, max: 86_400 } as const;
 /**
  * The semantic cache, exact normalised-hash tier only: entries are keyed by caller partition and request hash, so
  * nothing crosses partitions. Near-duplicate matching is not served at all; the shadow tier measures how often an
- * exact hit would have equalled the live answer (`strictPrecision`), per replica.
+ * exact hit would have equalled the live answer (`strictPrecision`), flushed to the shared store (`ShadowCounters`).
  */
 export class SemanticCache {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly pendingComparisons = new Map<string, string>();
   private chars = 0;
-  private lookups = 0;
-  private hits = 0;
-  private compared = 0;
-  private identical = 0;
+  readonly counters: ShadowCounters;
   private readonly maxEntries: number;
   private readonly maxChars: number;
 
   constructor(private readonly options: SemanticCacheOptions) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.maxChars = options.maxChars ?? 64 * 1024 * 1024;
+    this.counters = new ShadowCounters(options.clock);
   }
 
   /** A servable response, or null. Every lookup counts for the shadow telemetry, servable or not. */
   lookup(partition: string, requestHash: string, canServe: boolean): Record<string, unknown> | null {
     const id = entryId(partition, requestHash);
-    this.lookups += 1;
     const entry = this.live(id);
+    this.counters.lookup(entry !== null);
     if (!entry) return null;
-    this.hits += 1;
     if (canServe && !entry.shadow) return entry.response;
     if (this.pendingComparisons.size >= this.maxEntries) this.pendingComparisons.clear();
     this.pendingComparisons.set(id, entry.fingerprint);
@@ -59,8 +57,7 @@ export class SemanticCache {
     const pending = this.pendingComparisons.get(id);
     if (pending !== undefined) {
       this.pendingComparisons.delete(id);
-      this.compared += 1;
-      if (pending === fingerprint) this.identical += 1;
+      this.counters.compare(pending === fingerprint);
     }
     if (serialized.length > this.maxChars) return;
     // A measurement-only write never displaces a servable answer for the same request.
@@ -75,10 +72,6 @@ export class SemanticCache {
       if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
       this.remove(oldest);
     }
-  }
-
-  telemetry(): { lookups: number; hits: number; strictPrecision: number | null; durable: false } {
-    return { lookups: this.lookups, hits: this.hits, strictPrecision: this.compared === 0 ? null : this.identical / this.compared, durable: false };
   }
 
   private live(id: string): CacheEntry | null {
