@@ -298,7 +298,22 @@ export const settingsResponseSchema = z.looseObject({
     .looseObject({ enabled: z.boolean(), thresholds: guardThresholdsSchema.optional().describe('Thresholds in force, defaults filled in.'), strategies: z.array(guardLaneTelemetrySchema) })
     .describe('Per-replica regression-guard lanes (spec 001 §2.5 telemetry scope).'),
   census: z.looseObject({ requests: z.number().int(), toolOutputTokens: z.number().int(), classes: z.record(z.string(), z.looseObject({ decisions: z.number().int(), tokensSaved: z.number() })) }),
-  cacheLint: z.looseObject({ regions: z.array(z.unknown()) }),
+  cacheLint: z
+    .looseObject({
+      windowSeconds: z.number().int().describe('The rolling window (per replica).'),
+      turnsCompared: z.number().int().describe("Turns compared with their session's previous turn while the provider cache was still warm."),
+      regions: z.array(
+        z.object({
+          region: z.enum(['model', 'tools', 'system', 'tool_choice', 'history']).describe('The first part of the prompt that stopped repeating the previous turn.'),
+          busts: z.number().int(),
+          sessions: z.number().int(),
+          estimatedTokensRewritten: z.number().int().describe('Prompt tokens the provider wrote again (about four characters a token).'),
+          lastSeenAt: z.string(),
+          hint: z.string(),
+        }),
+      ),
+    })
+    .describe("Which part of clients' prompts busts the provider's prompt cache, most tokens rewritten first. Digests only, never content."),
   holdout: z
     .looseObject({
       enabled: z.boolean(),

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type Clock, type Db, installBaseHooks, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform } from '@gw/platform';
 import { CacheService } from './cache/cache-service.js';
 import { shadowFlushMs } from './cache/shadow-counters.js';
+import { PrefixLint } from './cache-lint/prefix-lint.js';
 import { SemanticCache } from './cache/semantic-cache.js';
 import type { OptimizerServiceConfig } from './config.js';
 import { guardSettingsOf } from './guard/guard-thresholds.js';
@@ -99,6 +100,12 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
     telemetry: new Telemetry(),
     guard: regressionGuard(settings, metrics, deps.logger),
     holdout: new HoldoutTelemetry(),
+    cacheLint: new PrefixLint({
+      onBust: (region, tokens) => {
+        metrics.cacheLintBusts.inc({ region });
+        metrics.cacheLintTokens.inc({ region }, tokens);
+      },
+    }),
     // The output stage's kinds are switched and held out like the pipeline's.
     strategyKinds: deps.strategyKinds ? [...deps.strategyKinds, ...outputStrategyKinds] : undefined,
     metrics,

@@ -27,4 +27,16 @@ export class OptimizerMetrics {
   });
   readonly guardTransitions = new Counter({ name: 'gw_optimizer_guard_transitions_total', help: 'Regression-guard lane transitions by strategy kind and new state.', labelNames: ['kind', 'to'], registers: [this.registry] });
   readonly cacheLookups = new Counter({ name: 'gw_optimizer_cache_lookups_total', help: 'Semantic cache lookups on optimize: hit or miss.', labelNames: ['result'], registers: [this.registry] });
+  readonly cacheLintBusts = new Counter({
+    name: 'gw_optimizer_cache_lint_busts_total',
+    help: "Turns whose prompt stopped repeating the session's previous turn while the provider cache was warm, by the part that changed.",
+    labelNames: ['region'],
+    registers: [this.registry],
+  });
+  readonly cacheLintTokens = new Counter({
+    name: 'gw_optimizer_cache_lint_rewritten_tokens_total',
+    help: 'Estimated prompt tokens the provider wrote again because of those changes, by region.',
+    labelNames: ['region'],
+    registers: [this.registry],
+  });
 }

@@ -78,7 +78,7 @@ async function settingsView(runtime: OptimizerRuntime, durable: DurableManager, 
       strategies: runtime.guard.snapshots(now).map((lane) => ({ ...lane, reopensAt: lane.reopensAt === null ? null : new Date(lane.reopensAt).toISOString() })),
     },
     census: runtime.telemetry.census(),
-    cacheLint: { regions: [] },
+    cacheLint: { ...runtime.cacheLint.view(now) },
     holdout: {
       enabled: config.holdout?.enabled ?? false,
       arms: runtime.holdout.arms(now),

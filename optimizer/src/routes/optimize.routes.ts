@@ -42,14 +42,34 @@ export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       },
       async (request) => {
         const started = performance.now();
-        const { response, outcome } = await optimize(runtime, request.body, authoritativeTenant(request.caller), request.rawBody);
+        const tenant = authoritativeTenant(request.caller);
+        const { response, outcome } = await optimize(runtime, request.body, tenant, request.rawBody);
         const seconds = (performance.now() - started) / 1000;
         runtime.metrics.optimizeRequests.inc({ outcome });
         runtime.metrics.optimizeDuration.observe({ outcome }, seconds);
+        // A served cache hit never reaches the provider, so it busts nothing.
+        if (outcome !== 'cache_hit') lintAfterReply(runtime, request.body, tenant);
         return response;
       },
     );
   };
+}
+
+/**
+ * Cache lint (settings telemetry `cacheLint`) digests the whole prompt, so it runs after the answer is written, off
+ * the optimize latency. It reads the client's request as received: the pipeline returns a new body and leaves it be.
+ */
+function lintAfterReply(runtime: OptimizerRuntime, body: OptimizeRequest, tenantOverride: string | undefined): void {
+  const sessionKey = sessionKeyOf(tenantOverride ? { ...body.metadata, tenant: tenantOverride } : body.metadata);
+  if (sessionKey === undefined) return;
+  const now = runtime.clock.now();
+  setImmediate(() => {
+    try {
+      runtime.cacheLint.observe(sessionKey, body.request, now);
+    } catch (error) {
+      runtime.logger.warn({ errName: error instanceof Error ? error.name : 'unknown' }, 'cache lint failed');
+    }
+  });
 }
 
 interface OptimizeContext {
@@ -92,18 +112,23 @@ async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenant
   return runOptimization(context, holdout);
 }
 
+/** A conversation, told apart per tenant and user (else team): session source order of spec 001 §2.2. */
+function sessionKeyOf(metadata: OptimizeRequest['metadata']): string | undefined {
+  const session = holdoutSession(metadata);
+  return session === undefined ? undefined : `${metadata?.tenant ?? defaultTenant}\u0000${metadata?.user ?? metadata?.team ?? ''}\u0000${session}`;
+}
+
 /** The guard's view of this request: tenant, session (spec 001 §2.2 source order) and its tool calls, lazily. */
 function startGuard(context: OptimizeContext): GuardRequest {
   const { runtime, body, metadata } = context;
   const tenant = metadata?.tenant ?? defaultTenant;
-  const session = holdoutSession(metadata);
   const calls = (): ToolCallFact[] =>
     (buildRequestView(body.endpoint, body.request)?.spans ?? []).flatMap((span) => (span.toolName === undefined ? [] : [{ messageIndex: span.messageIndex, name: span.toolName, input: span.toolInput }]));
   return new GuardRequest(
     runtime.guard,
     {
       tenant,
-      sessionKey: session === undefined ? undefined : `${tenant}\u0000${metadata?.user ?? metadata?.team ?? ''}\u0000${session}`,
+      sessionKey: sessionKeyOf(metadata),
       requestFingerprint: context.base.optimizationId,
       request: body.request,
       pins: body.pins,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '@gw/platform';
 import type { CacheService } from '../cache/cache-service.js';
+import type { PrefixLint } from '../cache-lint/prefix-lint.js';
 import type { OptimizerMetrics } from '../health/metrics.js';
 import type { RegressionGuard } from '../guard/regression-guard.js';
 import type { Telemetry } from '../health/telemetry.js';
@@ -21,6 +22,8 @@ export interface OptimizerRuntime {
   telemetry: Telemetry;
   /** The per-tenant, per-strategy regression guard of this replica (spec 001 §3.2). */
   guard: RegressionGuard;
+  /** Per-replica cache lint: which part of clients' prompts busts the provider's cache (telemetry `cacheLint`). */
+  cacheLint: PrefixLint;
   /** Per-replica audited-holdout arm counts (spec 001 §2.5 telemetry `holdout`). */
   holdout: HoldoutTelemetry;
   /** Rewriting strategy kinds the pipeline runs; `holdout.kinds` must name one of them. Undefined: not checked. */
