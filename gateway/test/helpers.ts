@@ -30,7 +30,7 @@ export async function startTestGateway(options: { db?: Db; coord?: Coord; env?: 
     },
   });
   const config = readConfig({ GW_ADMIN_TOKEN: adminToken, GW_KEYSTORE_KEY: 'ab'.repeat(32), GW_ALLOW_PRIVATE_UPSTREAMS: 'true', GW_LOG_LEVEL: 'info', GW_DATA_DIR: '/tmp/gw-test-unused', ...options.env });
-  const logger = createLogger({ name: 'gw-gateway-test', destination });
+  const logger = createLogger({ name: 'gw-gateway-test', destination, level: config.GW_LOG_LEVEL });
   const deps = await composeGateway(config, logger, { db, coord: options.coord ?? new MemoryCoord({ clock }), clock });
   const app = await buildApp(deps);
   await app.ready();

@@ -41,6 +41,22 @@ describe('inference hardening', () => {
     expect(fixture.gateway.logs.join('')).not.toContain(fixture.clientKey);
   });
 
+  it('logs the end of a relayed stream like any reply: debug when complete, error with its code when cut short', async () => {
+    fixture.openai.reset();
+    fixture.openai.script({}, { dropConnection: { afterEvents: 2 } });
+    const body = JSON.stringify({ model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: 'stream' }] });
+    const before = fixture.gateway.logs.length;
+    expect((await post('/v1/chat/completions', body)).statusCode).toBe(200);
+    expect((await post('/v1/chat/completions', body)).statusCode).toBe(200);
+    const lines = fixture.gateway.logs.slice(before).map((line) => JSON.parse(line) as { level: number; msg: string; stream?: boolean; errorCode?: string; res?: { statusCode: number } });
+    const ends = lines.filter((line) => line.stream === true);
+    expect(ends.map((line) => [line.msg, line.level, line.errorCode])).toEqual([
+      ['request completed', 20, undefined],
+      ['request failed', 50, 'upstream_stream_interrupted'],
+    ]);
+    expect(ends[0]?.res?.statusCode).toBe(200);
+  });
+
   it('answers fuzzed bodies on every inference route without a gateway 5xx', async () => {
     const routes = ['/v1/chat/completions', '/v1/messages', '/v1/completions', '/v1/embeddings', '/v1/messages/count_tokens'];
     const jsonish = fc.oneof(

@@ -26,3 +26,14 @@ export function openEventStream(reply: FastifyReply): ServerResponse {
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) out.setHeader(name, value);
   return out;
 }
+
+/**
+ * The access line a hijacked reply does not get from fastify's log controller, at the same levels: a stream that
+ * ended short of its end (an upstream error event, a dropped or truncated stream) at error level with its code, a
+ * complete one at debug. Status and timing only, never content.
+ */
+export function logStreamEnd(reply: FastifyReply, outcome: { completed: boolean; errorCode: string | null }): void {
+  const fields = { res: reply, responseTime: reply.elapsedTime, stream: true };
+  if (outcome.completed) reply.log.debug(fields, 'request completed');
+  else reply.log.error({ ...fields, errorCode: outcome.errorCode }, 'request failed');
+}

@@ -21,7 +21,7 @@ import type { InferenceDeps } from './inference-deps.js';
 import { relayStream } from './relay-stream.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
 import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
-import { openEventStream } from './event-stream-response.js';
+import { logStreamEnd, openEventStream } from './event-stream-response.js';
 
 export type ClientFormat = 'chat-completions' | 'messages';
 
@@ -204,6 +204,7 @@ async function relayStreamed(
     ...(reassembler ? { onClientFrame: (frame: SseFrame) => reassembler.push(frame) } : {}),
   });
   if (!out.writableEnded) out.end();
+  logStreamEnd(reply, result);
   const reassembled = result.completed ? reassembler?.result() : null;
   if (reassembled) writeStreamShadow(deps.optimizer, deps.logger, { ...postCall, response: reassembled });
   outcome.usage = result.usage;
