@@ -81,4 +81,14 @@ describe('PrefixLint', () => {
     expect(lint.view(t0 + 2_000)).toMatchObject({ turnsCompared: 1, regions: [{ region: 'model', busts: 1, sessions: 1 }] });
     expect(seen).toEqual([['model', Math.round((chars(tools) + chars([null, { role: 'system', content: 'You are a coding agent.' }]) + conversation.reduce((sum, message) => sum + chars(message), 0)) / 4)]]);
   });
+
+  it('forgets the least recently seen sessions once the digests it holds pass their bound, however few sessions', () => {
+    const lint = new PrefixLint({ maxMessages: 6 });
+    lint.observe('long', chat(conversation), t0); // 4 conversation messages
+    lint.observe('short', chat(conversation.slice(0, 2)), t0); // 2 more: at the bound
+    lint.observe('long', chat(conversation, { model: 'o3' }), t0 + 1_000); // still remembered: compared
+    lint.observe('other', chat(conversation.slice(0, 1)), t0 + 2_000); // 7 held: `short` goes
+    lint.observe('short', chat(conversation.slice(0, 2), { model: 'o3' }), t0 + 3_000); // nothing to compare with
+    expect(lint.view(t0 + 3_000)).toMatchObject({ turnsCompared: 1, regions: [{ region: 'model', busts: 1 }] });
+  });
 });

@@ -50,6 +50,8 @@ interface Bucket {
 export interface PrefixLintOptions {
   /** Sessions remembered (least recently seen forgotten first). */
   maxSessions?: number;
+  /** Message digests remembered over all sessions: bounds memory however long the conversations are. */
+  maxMessages?: number;
   onBust?: (region: LintRegion, estimatedTokens: number) => void;
 }
 
@@ -62,19 +64,27 @@ export interface PrefixLintOptions {
  */
 export class PrefixLint {
   private readonly sessions = new Map<string, { shape: PromptShape; at: number }>();
+  private storedMessages = 0;
   private buckets: Bucket[] = [];
   private readonly maxSessions: number;
+  private readonly maxMessages: number;
 
   constructor(private readonly options: PrefixLintOptions = {}) {
     this.maxSessions = options.maxSessions ?? 10_000;
+    // About 40 bytes a message (digest and length): some 10 MB at most.
+    this.maxMessages = options.maxMessages ?? 250_000;
   }
 
   observe(sessionKey: string, request: Record<string, unknown>, now: number): void {
     const shape = promptShape(request);
     const previous = this.sessions.get(sessionKey);
-    this.sessions.delete(sessionKey);
+    this.forget(sessionKey);
     this.sessions.set(sessionKey, { shape, at: now });
-    if (this.sessions.size > this.maxSessions) this.sessions.delete(this.sessions.keys().next().value as string);
+    this.storedMessages += shape.messages.length;
+    for (const [oldest] of this.sessions) {
+      if (this.sessions.size <= this.maxSessions && this.storedMessages <= this.maxMessages) break;
+      this.forget(oldest);
+    }
     if (!previous || now - previous.at >= providerCacheTtlMs) return;
     const bucket = this.bucketAt(now);
     bucket.turnsCompared += 1;
@@ -115,6 +125,13 @@ export class PrefixLint {
       }))
       .sort((a, b) => b.estimatedTokensRewritten - a.estimatedTokensRewritten || (a.region < b.region ? -1 : 1));
     return { windowSeconds: windowMs / 1000, turnsCompared, regions };
+  }
+
+  private forget(sessionKey: string): void {
+    const entry = this.sessions.get(sessionKey);
+    if (!entry) return;
+    this.sessions.delete(sessionKey);
+    this.storedMessages -= entry.shape.messages.length;
   }
 
   private bucketAt(now: number): Bucket {
