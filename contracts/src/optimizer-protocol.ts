@@ -85,7 +85,7 @@ export const optimizeResponseSchema = z.looseObject({
   request: jsonObject.describe('The transformed body; forward this.'),
   decisions: z.array(decisionSchema),
   estimatedTokensSaved: z.number().describe('Sum over decisions.'),
-  cacheHit: z.boolean().describe('True: serve cachedResponse and skip the provider.'),
+  cacheHit: z.boolean().describe('True: serve cachedResponse and skip the provider. An exact normalised match, or a near duplicate differing only in invisible layout within strict limits (optimizer README, "Semantic cache").'),
   cachedResponse: jsonObject.nullable().optional().describe('Present only on a hit.'),
   cacheEligible: z.boolean().describe('True: write the live response back via /v1/cache. False (and no cacheKey) when the request has no caller partition.'),
   cacheKey: z.string().optional().describe('Key to use at /v1/cache.'),

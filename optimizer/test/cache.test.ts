@@ -30,6 +30,36 @@ describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
     expect((await optimize(app, { request: { ...question, temperature: 0.2 }, metadata: { user: 'ada' } })).cacheHit).toBe(false);
   });
 
+  it('serves a near duplicate that differs only in invisible layout, never one that differs in wording or case', async () => {
+    const { app } = await testApp();
+    const first = await optimize(app, { request: question, metadata: { user: 'ada' } });
+    await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada' } });
+    const spaced = { ...question, messages: [{ role: 'user', content: 'Capital  of\u00A0France?' }] };
+    const near = await optimize(app, { request: spaced, metadata: { user: 'ada' } });
+    expect(near).toMatchObject({ cacheHit: true, cachedResponse: answer });
+    expect(near.cacheKey).not.toBe(first.cacheKey);
+    expect((await optimize(app, { request: spaced, metadata: { user: 'bob' } })).cacheHit).toBe(false);
+    for (const content of ['capital of france?', 'Capital of France', 'Capital of Paris?']) {
+      expect((await optimize(app, { request: { ...question, messages: [{ role: 'user', content }] }, metadata: { user: 'ada' } })).cacheHit).toBe(false);
+    }
+    const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toContain('gw_optimizer_cache_lookups_total{result="near_hit"} 1');
+    expect(metrics).not.toContain('gw_optimizer_cache_lookups_total{result="hit"}');
+  });
+
+  it('measures a near-duplicate hit on a shadow lane against the live answer', async () => {
+    const { app } = await testApp();
+    const shadow = { metadata: { user: 'ada' }, capabilities: { canShortCircuit: false } };
+    const first = await optimize(app, { request: question, ...shadow });
+    await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada' } });
+    const spaced = { ...question, messages: [{ role: 'user', content: 'Capital of  France?' }] };
+    const near = await optimize(app, { request: spaced, ...shadow });
+    expect(near.cacheHit).toBe(false);
+    await write(app, { cacheKey: near.cacheKey, metadata: { user: 'ada' }, response: { ...answer, id: 'chatcmpl-2' } });
+    const settings = (await app.inject({ method: 'GET', url: '/admin/optimizer/settings', headers: { authorization: 'Bearer admin-token-0123456789abcdef' } })).json();
+    expect(settings.semanticCacheShadow).toEqual({ lookups: 2, hits: 1, strictPrecision: 0, durable: false });
+  });
+
   it('never crosses partitions: another user, team-only or another tenant misses', async () => {
     const { app } = await testApp();
     const first = await optimize(app, { request: question, metadata: { user: 'ada', team: 'core' } });

@@ -3,7 +3,8 @@ import { optimizerErrors } from '../errors.js';
 import { mintCacheKey, openCacheKey, type CacheLane } from './cache-key.js';
 import { normalizedRequestHash } from './normalize-request.js';
 import { cachePartition } from './partition.js';
-import type { SemanticCache } from './semantic-cache.js';
+import { nearDuplicateHash } from './near-duplicate.js';
+import type { CacheTier, SemanticCache } from './semantic-cache.js';
 import type { ShadowCounters } from './shadow-counters.js';
 
 export interface CacheSettings {
@@ -39,21 +40,23 @@ export class CacheService {
     private readonly keySecret: Buffer,
   ) {}
 
-  forOptimize(input: OptimizeCacheInput): OptimizeCacheFields {
+  /** The response's cache fields, and which tier served the hit (null: nothing served). */
+  forOptimize(input: OptimizeCacheInput): { fields: OptimizeCacheFields; servedBy: CacheTier | null } {
     const partition = input.settings.enabled ? cachePartition(input.metadata, input.authoritativeTenant) : null;
-    if (!partition) return { cacheHit: false, cacheEligible: false };
+    if (!partition) return { fields: { cacheHit: false, cacheEligible: false }, servedBy: null };
     const lane: CacheLane = shadowLane(input) ? 's' : 'l';
     const requestHash = normalizedRequestHash(input.request);
     const cacheKey = mintCacheKey(this.keySecret, partition, { lane, requestHash });
-    const cached = this.cache.lookup(partition, requestHash, lane === 'l');
-    return {
+    const cached = this.cache.lookup(partition, { requestHash, nearHash: nearDuplicateHash(input.request) }, lane === 'l');
+    const fields: OptimizeCacheFields = {
       cacheHit: cached !== null,
-      ...(cached !== null ? { cachedResponse: cached } : {}),
+      ...(cached !== null ? { cachedResponse: cached.response } : {}),
       cacheEligible: true,
       cacheKey,
       cacheTtlSeconds: input.settings.ttlSeconds,
       ...(lane === 's' ? { cacheShadowOnly: true as const } : {}),
     };
+    return { fields, servedBy: cached?.tier ?? null };
   }
 
   /** The shadow tier's counters (flushed to the shared store by the app's timer). */
@@ -69,7 +72,7 @@ export class CacheService {
       if (!body.request) throw optimizerErrors.cacheRequestRequired();
       if (!partition) return false;
       const shadow = body.shadowOnly === true || body.cacheKey.startsWith('gwc1.s.');
-      this.cache.store(partition, normalizedRequestHash(body.request), body.response, body.ttlSeconds, shadow);
+      this.cache.store(partition, normalizedRequestHash(body.request), body.response, body.ttlSeconds, shadow, nearDuplicateHash(body.request));
       return true;
     }
     if (!partition) return false;

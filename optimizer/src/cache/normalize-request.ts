@@ -11,46 +11,60 @@ const ignoredTopLevel = new Set(['stream', 'stream_options', 'user', 'metadata',
  * across calls: turn N+1 repeats turn N's tool outputs, and only the new ones are normalized and hashed.
  */
 export function normalizedRequestHash(request: Record<string, unknown>): string {
+  return canonicalHash(request, exactString) as string;
+}
+
+/**
+ * SHA-256 of the canonical form of a request without its delivery fields: keys sorted, strings as `stringForm`
+ * writes them (null aborts: the result is then null). One string, one hash update: many small updates cost more.
+ */
+export function canonicalHash(request: Record<string, unknown>, stringForm: (value: string) => string | null): string | null {
   const top: Record<string, unknown> = {};
   for (const key of Object.keys(request)) if (!ignoredTopLevel.has(key)) top[key] = request[key];
-  // One string, one hash update: many small updates cost more than the concatenation.
   const parts: string[] = [];
-  writeCanonical(top, (chunk) => parts.push(chunk));
+  if (!writeCanonical(top, parts, stringForm)) return null;
   return createHash('sha256').update(parts.join('')).digest('hex');
 }
 
-function writeCanonical(value: unknown, write: (chunk: string) => void): void {
+/** Length-prefixed rather than JSON-escaped: just as unambiguous, and escaping a large string is the slow part. */
+export const lengthPrefixed = (text: string) => `s${text.length}:${text}`;
+
+function exactString(value: string): string {
+  return value.length >= longStringChars ? `h${digestOf(value)}` : lengthPrefixed(normalizeText(value));
+}
+
+function writeCanonical(value: unknown, parts: string[], stringForm: (value: string) => string | null): boolean {
   if (typeof value === 'string') {
-    if (value.length >= longStringChars) {
-      write(`h${digestOf(value)}`);
-      return;
-    }
-    // Length-prefixed rather than JSON-escaped: just as unambiguous, and escaping a large string is the slow part.
-    const text = normalizeText(value);
-    write(`s${text.length}:`);
-    write(text);
-  } else if (Array.isArray(value)) {
-    write('[');
-    value.forEach((item, index) => {
-      if (index > 0) write(',');
-      writeCanonical(item, write);
-    });
-    write(']');
-  } else if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    write('{');
-    Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort()
-      .forEach((key, index) => {
-        if (index > 0) write(',');
-        write(`${JSON.stringify(key)}:`);
-        writeCanonical(record[key], write);
-      });
-    write('}');
-  } else {
-    write(JSON.stringify(value ?? null));
+    const form = stringForm(value);
+    if (form === null) return false;
+    parts.push(form);
+    return true;
   }
+  if (Array.isArray(value)) {
+    parts.push('[');
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) parts.push(',');
+      if (!writeCanonical(value[index], parts, stringForm)) return false;
+    }
+    parts.push(']');
+    return true;
+  }
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    parts.push('{');
+    const keys = Object.keys(record)
+      .filter((key) => record[key] !== undefined)
+      .sort();
+    for (let index = 0; index < keys.length; index += 1) {
+      if (index > 0) parts.push(',');
+      parts.push(`${JSON.stringify(keys[index])}:`);
+      if (!writeCanonical(record[keys[index]], parts, stringForm)) return false;
+    }
+    parts.push('}');
+    return true;
+  }
+  parts.push(JSON.stringify(value ?? null));
+  return true;
 }
 
 /** Strings from this length on enter the canonical form as a digest (a prefix `h` keeps the two forms apart). */

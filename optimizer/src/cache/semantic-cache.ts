@@ -9,7 +9,17 @@ export interface CacheEntry {
   shadow: boolean;
   expiresAt: number;
   size: number;
+  /** Where the near-duplicate index points at this entry, if the request qualified for that tier. */
+  nearId?: string;
 }
+
+/** What a lookup is keyed by: the exact normalised hash, and the near-duplicate hash when the request qualifies. */
+export interface CacheLookupKeys {
+  requestHash: string;
+  nearHash: string | null;
+}
+
+export type CacheTier = 'exact' | 'near';
 
 export interface SemanticCacheOptions {
   clock: Clock;
@@ -20,13 +30,18 @@ export interface SemanticCacheOptions {
 export const cacheTtlBoundsSeconds = { min: 1, max: 86_400 } as const;
 
 /**
- * The semantic cache, exact normalised-hash tier only: entries are keyed by caller partition and request hash, so
- * nothing crosses partitions. Near-duplicate matching is not served at all; the shadow tier measures how often an
- * exact hit would have equalled the live answer (`strictPrecision`), flushed to the shared store (`ShadowCounters`).
+ * The semantic cache: entries are keyed by caller partition and request hash, so nothing crosses partitions. The
+ * exact normalised hash is tried first; on a miss, a request inside the near-duplicate limits (`near-duplicate.ts`)
+ * is looked up by its layout-free hash in the same partition. The shadow tier measures how often a hit of either tier
+ * would have equalled the live answer (`strictPrecision`), flushed to the shared store (`ShadowCounters`).
  */
 export class SemanticCache {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly pendingComparisons = new Map<string, string>();
+  /** Near-duplicate id → the entry it points at. */
+  private readonly nearIndex = new Map<string, string>();
+  /** Entry id → near-duplicate id, remembered at lookup for the write-back that follows on the shared-token lane. */
+  private readonly nearOfPending = new Map<string, string>();
   private chars = 0;
   readonly counters: ShadowCounters;
   private readonly maxEntries: number;
@@ -38,20 +53,31 @@ export class SemanticCache {
     this.counters = new ShadowCounters(options.clock);
   }
 
-  /** A servable response, or null. Every lookup counts for the shadow telemetry, servable or not. */
-  lookup(partition: string, requestHash: string, canServe: boolean): Record<string, unknown> | null {
-    const id = entryId(partition, requestHash);
-    const entry = this.live(id);
+  /** A servable response and its tier, or null. Every lookup counts for the shadow telemetry, servable or not. */
+  lookup(partition: string, keys: CacheLookupKeys, canServe: boolean): { response: Record<string, unknown>; tier: CacheTier } | null {
+    const id = entryId(partition, keys.requestHash);
+    const nearId = keys.nearHash === null ? null : entryId(partition, keys.nearHash);
+    if (nearId !== null) boundedSet(this.nearOfPending, id, nearId, this.maxEntries);
+    let entry = this.live(id);
+    let tier: CacheTier = 'exact';
+    if (!entry && nearId !== null) {
+      const target = this.nearIndex.get(nearId);
+      entry = target === undefined ? null : this.live(target);
+      tier = 'near';
+    }
     this.counters.lookup(entry !== null);
     if (!entry) return null;
-    if (canServe && !entry.shadow) return entry.response;
-    if (this.pendingComparisons.size >= this.maxEntries) this.pendingComparisons.clear();
-    this.pendingComparisons.set(id, entry.fingerprint);
+    if (canServe && !entry.shadow) return { response: entry.response, tier };
+    // The live answer to this request is compared with what the hit would have served.
+    boundedSet(this.pendingComparisons, id, entry.fingerprint, this.maxEntries);
     return null;
   }
 
-  store(partition: string, requestHash: string, response: Record<string, unknown>, ttlSeconds: number, shadow: boolean): void {
+  /** `nearHash`: the request's near-duplicate hash when the writer has the request; else the one seen at lookup. */
+  store(partition: string, requestHash: string, response: Record<string, unknown>, ttlSeconds: number, shadow: boolean, nearHash?: string | null): void {
     const id = entryId(partition, requestHash);
+    const nearId = nearHash === undefined ? this.nearOfPending.get(id) : nearHash === null ? undefined : entryId(partition, nearHash);
+    this.nearOfPending.delete(id);
     const serialized = JSON.stringify(response);
     const fingerprint = createHash('sha256').update(serialized).digest('hex');
     const pending = this.pendingComparisons.get(id);
@@ -65,8 +91,9 @@ export class SemanticCache {
     const ttl = Math.min(Math.max(ttlSeconds, cacheTtlBoundsSeconds.min), cacheTtlBoundsSeconds.max);
     this.remove(id);
     // A shadow entry keeps only its fingerprint: it is never served, so the body need not be held.
-    const entry: CacheEntry = { response: shadow ? {} : response, fingerprint, shadow, expiresAt: this.options.clock.now() + ttl * 1000, size: shadow ? 64 : serialized.length };
+    const entry: CacheEntry = { response: shadow ? {} : response, fingerprint, shadow, expiresAt: this.options.clock.now() + ttl * 1000, size: shadow ? 64 : serialized.length, ...(nearId ? { nearId } : {}) };
     this.entries.set(id, entry);
+    if (nearId) this.nearIndex.set(nearId, id);
     this.chars += entry.size;
     for (const [oldest] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
@@ -89,7 +116,14 @@ export class SemanticCache {
     if (!entry) return;
     this.entries.delete(id);
     this.chars -= entry.size;
+    if (entry.nearId !== undefined && this.nearIndex.get(entry.nearId) === id) this.nearIndex.delete(entry.nearId);
   }
+}
+
+/** Bookkeeping maps start over rather than grow without bound (a lost comparison only thins the telemetry). */
+function boundedSet<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  if (map.size >= max) map.clear();
+  map.set(key, value);
 }
 
 function entryId(partition: string, requestHash: string): string {

@@ -26,7 +26,7 @@ export class OptimizerMetrics {
     registers: [this.registry],
   });
   readonly guardTransitions = new Counter({ name: 'gw_optimizer_guard_transitions_total', help: 'Regression-guard lane transitions by strategy kind and new state.', labelNames: ['kind', 'to'], registers: [this.registry] });
-  readonly cacheLookups = new Counter({ name: 'gw_optimizer_cache_lookups_total', help: 'Semantic cache lookups on optimize: hit or miss.', labelNames: ['result'], registers: [this.registry] });
+  readonly cacheLookups = new Counter({ name: 'gw_optimizer_cache_lookups_total', help: 'Semantic cache lookups on optimize: hit (exact tier), near_hit (near-duplicate tier) or miss.', labelNames: ['result'], registers: [this.registry] });
   readonly cacheLintBusts = new Counter({
     name: 'gw_optimizer_cache_lint_busts_total',
     help: "Turns whose prompt stopped repeating the session's previous turn while the provider cache was warm, by the part that changed.",

@@ -87,14 +87,14 @@ async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenant
   const config = runtime.settings.current();
   const metadata = tenantOverride ? { ...body.metadata, tenant: tenantOverride } : body.metadata;
   runtime.telemetry.recordCaller(Boolean(metadata?.gatewaySessionId), now);
-  const cacheFields = runtime.cache.forOptimize({
+  const { fields: cacheFields, servedBy } = runtime.cache.forOptimize({
     request: body.request,
     metadata,
     capabilities: body.capabilities,
     authoritativeTenant: tenantOverride,
     settings: { enabled: config.cache?.enabled ?? true, ttlSeconds: config.cache?.ttlSeconds ?? defaultCacheTtlSeconds },
   });
-  if (cacheFields.cacheEligible) runtime.metrics.cacheLookups.inc({ result: cacheFields.cacheHit ? 'hit' : 'miss' });
+  if (cacheFields.cacheEligible) runtime.metrics.cacheLookups.inc({ result: servedBy === null ? 'miss' : servedBy === 'near' ? 'near_hit' : 'hit' });
   const base = {
     protocolVersion: 1 as const,
     features: { persistentTranscriptPolicyV1: true, agentContinuationV1: false },
