@@ -76,9 +76,11 @@ describe('runPipeline', () => {
     const request = chatSession([npmAnsi, tap], { question: 'Which tests fail?', model: 'claude-sonnet-4-5' });
     const result = await runPipeline({ endpoint: '/v1/chat/completions', request, capabilities: {} }, { stash: new FakeStash(false), hmacKey });
     expect(handlesIn(result.request)).toEqual([]);
-    expect(messagesOf(result.request)[3]?.content).toBe(stripAnsi(npmAnsi));
+    // No handle: the colours stay (a coloured word can be the fact, and nothing could bring it back).
+    expect(messagesOf(result.request)[3]?.content).toBe(trimWhitespace(npmAnsi));
+    expect(messagesOf(result.request)[3]?.content).not.toBe(stripAnsi(npmAnsi));
     expect(messagesOf(result.request)[5]?.content).toBe(trimWhitespace(tap));
-    expect(result.decisions.map((decision) => decision.kind)).toEqual(['ansi_strip', 'whitespace_trim']);
+    expect(result.decisions.map((decision) => decision.kind)).toEqual(['whitespace_trim']);
   });
 
   it('skips a strategy that throws, records it, and still answers', async () => {

@@ -2,22 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { expectGolden, fixture } from './__fixtures__/golden.js';
 import { spanContext } from './__fixtures__/span-context.js';
 import { ansiStrip, hasSemanticColour, stripAnsi } from './ansi-strip.js';
+import { handlePlaceholder } from './types.js';
+
+/** What an output looks like after `elide_tool_output` kept it behind a handle: the original is recoverable. */
+const behindHandle = (text: string) => `${text}\n[full output: gw_retrieve ${handlePlaceholder}]`;
 
 describe('ansi_strip', () => {
-  it('removes the colour codes of a verbose npm install and keeps every visible character', () => {
+  it('removes the colour codes of a verbose npm install behind a handle and keeps every visible character', () => {
     const input = fixture('npm-install-verbose-ansi.txt');
-    const planned = ansiStrip.plan(input, spanContext(input));
-    expect(planned).not.toBeNull();
+    const planned = ansiStrip.plan(behindHandle(input), spanContext(input));
+    expect(planned?.recipe).toEqual({ r: 1 });
     expect(planned?.text).not.toContain('\u001b');
     expect(planned?.text).toContain('npm http fetch GET 200 https://registry.npmjs.org/accepts 71ms (cache updated)');
-    expectGolden('npm-install-verbose-ansi.ansi_strip.txt', planned?.text ?? '');
-    expect(ansiStrip.render(input, planned!.recipe)).toBe(planned?.text);
+    expect(planned?.text).toBe(behindHandle(stripAnsi(input)));
+    expectGolden('npm-install-verbose-ansi.ansi_strip.txt', stripAnsi(input));
+    expect(ansiStrip.render(behindHandle(input), planned!.recipe)).toBe(planned?.text);
   });
 
-  it('keeps the escapes when the colour itself is the fact (a colour matrix printing the same word red and plain)', () => {
+  it('keeps colours where nothing could bring them back, removing only cursor and erase controls', () => {
+    const input = fixture('npm-install-verbose-ansi.txt');
+    expect(ansiStrip.plan(input, spanContext(input))).toBeNull();
+    const spinner = '\u001b[2K\u001b[1G\u001b[?25l\u001b[31mFAIL\u001b[39m test/dates.test.js\u001b[?25h';
+    const planned = ansiStrip.plan(spinner, spanContext(spinner));
+    expect(planned).toEqual({ recipe: { r: 2 }, text: '\u001b[31mFAIL\u001b[39m test/dates.test.js' });
+    expect(ansiStrip.render(spinner, { r: 2 })).toBe(planned?.text);
+  });
+
+  it('keeps the colours when the colour itself is the fact (a colour matrix printing the same word red and plain), even behind a handle', () => {
     const input = fixture('kleur-colour-matrix.txt');
     expect(hasSemanticColour(input)).toBe(true);
     expect(ansiStrip.plan(input, spanContext(input))).toBeNull();
+    const planned = ansiStrip.plan(behindHandle(input), spanContext(input));
+    expect(planned === null || planned.recipe.r === 2).toBe(true);
+    expect(planned?.text ?? behindHandle(input)).toContain('\u001b[31mfoo\u001b[39m');
   });
 
   it('leaves output without escapes alone', () => {
@@ -30,7 +47,8 @@ describe('ansi_strip', () => {
   });
 
   it('rejects a recipe of an unknown version', () => {
-    expect(ansiStrip.parseRecipe({ r: 2 })).toBeNull();
+    expect(ansiStrip.parseRecipe({ r: 3 })).toBeNull();
     expect(ansiStrip.parseRecipe({ r: 1 })).toEqual({ r: 1 });
+    expect(ansiStrip.parseRecipe({ r: 2 })).toEqual({ r: 2 });
   });
 });

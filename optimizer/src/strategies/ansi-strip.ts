@@ -1,7 +1,10 @@
 import { isRecord } from '../format/json-value.js';
-import type { Recipe, SpanStrategy } from './types.js';
+import { handlePlaceholder, type SpanStrategy } from './types.js';
 
-export type AnsiStripRecipe = Recipe;
+/** `r: 1` every terminal escape removed; `r: 2` only cursor and erase controls, colours kept. */
+export interface AnsiStripRecipe {
+  readonly r: 1 | 2;
+}
 
 // Terminal escapes are exactly what this strategy matches.
 /* eslint-disable no-control-regex */
@@ -9,10 +12,16 @@ const oscSequence = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 const csiSequence = /\u001b\[[0-?]*[ -/]*[@-~]/g;
 const shortEscape = /\u001b[@-Z\\-_]/g;
 const sgrSequence = /\u001b\[[0-9;]*m/g;
+// Control sequences that move the cursor or erase (every CSI but SGR's `m`): spinner and progress noise, never content.
+const cursorControl = /\u001b\[[0-?]*[ -/]*[@-ln-~]/g;
 /* eslint-enable no-control-regex */
 
 export function stripAnsi(text: string): string {
   return text.replace(oscSequence, '').replace(csiSequence, '').replace(shortEscape, '');
+}
+
+export function stripCursorControls(text: string): string {
+  return text.replace(cursorControl, '');
 }
 
 /** A line with its variable parts masked, so lines printed by the same statement group together. */
@@ -43,21 +52,26 @@ export function hasSemanticColour(text: string): boolean {
   return false;
 }
 
-/** Lossless: terminal escape sequences (colour, cursor, hyperlinks) removed from tool output. */
+/**
+ * Lossless: terminal escapes removed from tool output. Colours, hyperlinks and every other escape go only from an
+ * output whose original sits behind a retrieval handle (an earlier strategy elided it) and whose colour carries no
+ * meaning: a needle can be a coloured word (corpus README), and no heuristic about meaning is sure enough to drop it
+ * where nothing can bring it back. Everywhere else only cursor and erase controls go, which are never content.
+ */
 export const ansiStrip: SpanStrategy<AnsiStripRecipe> = {
   kind: 'ansi_strip',
   degradable: false,
   minChars: 3,
   plan(text) {
     if (!text.includes('\u001b')) return null;
-    const stripped = stripAnsi(text);
-    if (stripped === text || hasSemanticColour(text)) return null;
-    return { recipe: { r: 1 }, text: stripped };
+    const recipe: AnsiStripRecipe = text.includes(handlePlaceholder) && !hasSemanticColour(text) ? { r: 1 } : { r: 2 };
+    const stripped = ansiStrip.render(text, recipe);
+    return stripped === text ? null : { recipe, text: stripped };
   },
-  render(text) {
-    return stripAnsi(text);
+  render(text, recipe) {
+    return recipe.r === 1 ? stripAnsi(text) : stripCursorControls(text);
   },
   parseRecipe(value) {
-    return isRecord(value) && value.r === 1 ? { r: 1 } : null;
+    return isRecord(value) && (value.r === 1 || value.r === 2) ? { r: value.r } : null;
   },
 };
