@@ -42,8 +42,13 @@ describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
     for (const content of ['capital of france?', 'Capital of France', 'Capital of Paris?']) {
       expect((await optimize(app, { request: { ...question, messages: [{ role: 'user', content }] }, metadata: { user: 'ada' } })).cacheHit).toBe(false);
     }
+    // A shadow-lane write of another near duplicate does not take the slot of the servable answer.
+    const tabbed = { ...question, messages: [{ role: 'user', content: 'Capital\tof France?' }] };
+    const shadowed = await optimize(app, { request: tabbed, metadata: { user: 'ada' }, capabilities: { canShortCircuit: false } });
+    await write(app, { cacheKey: shadowed.cacheKey, metadata: { user: 'ada' } });
+    expect((await optimize(app, { request: spaced, metadata: { user: 'ada' } })).cacheHit).toBe(true);
     const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-    expect(metrics).toContain('gw_optimizer_cache_lookups_total{result="near_hit"} 1');
+    expect(metrics).toContain('gw_optimizer_cache_lookups_total{result="near_hit"} 2');
     expect(metrics).not.toContain('gw_optimizer_cache_lookups_total{result="hit"}');
   });
 

@@ -93,7 +93,10 @@ export class SemanticCache {
     // A shadow entry keeps only its fingerprint: it is never served, so the body need not be held.
     const entry: CacheEntry = { response: shadow ? {} : response, fingerprint, shadow, expiresAt: this.options.clock.now() + ttl * 1000, size: shadow ? 64 : serialized.length, ...(nearId ? { nearId } : {}) };
     this.entries.set(id, entry);
-    if (nearId) this.nearIndex.set(nearId, id);
+    // Like the exact tier: a measurement-only entry never takes the near-duplicate slot of a servable one.
+    const indexed = nearId === undefined ? undefined : this.nearIndex.get(nearId);
+    const keepsServable = shadow && indexed !== undefined && this.live(indexed)?.shadow === false;
+    if (nearId !== undefined && !keepsServable) this.nearIndex.set(nearId, id);
     this.chars += entry.size;
     for (const [oldest] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
