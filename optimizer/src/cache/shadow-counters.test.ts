@@ -50,6 +50,22 @@ describe('ShadowCounters', () => {
     expect(await first.flush(store.db)).toBe(false);
   });
 
+  it('never adds the same counts twice when flushes overlap (the timer and shutdown)', async () => {
+    const counters = new ShadowCounters(clock);
+    counters.lookup(true);
+    counters.lookup(false);
+    const slow = {
+      query: async (...args: Parameters<Db['query']>) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return store.db.query(...args);
+      },
+    } as unknown as Db;
+    const results = await Promise.all([counters.flush(slow), counters.flush(slow)]);
+    expect(results).toEqual([true, false]);
+    const { rows } = await store.db.query<{ lookups: number }>('SELECT sum(lookups)::bigint AS lookups FROM optimizer_cache_shadow');
+    expect(rows[0]?.lookups).toBe(2);
+  });
+
   it('keeps counts that arrive while a flush is being written', async () => {
     const counters = new ShadowCounters(clock);
     counters.lookup(true);

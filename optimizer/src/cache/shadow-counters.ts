@@ -33,6 +33,7 @@ const fields = ['lookups', 'hits', 'compared', 'identical'] as const;
 export class ShadowCounters {
   private readonly total = zero();
   private readonly unflushed = zero();
+  private flushing: Promise<boolean> | null = null;
 
   constructor(private readonly clock: Clock) {}
 
@@ -47,8 +48,21 @@ export class ShadowCounters {
     if (identical) this.bump('identical');
   }
 
-  /** Adds the unflushed counts to the store; false when there was nothing to write or the write failed. */
+  /**
+   * Adds the unflushed counts to the store; false when there was nothing to write or the write failed. One write at
+   * a time: a flush at shutdown that overlapped the timer's would otherwise add the same counts twice.
+   */
   async flush(db: Db | null): Promise<boolean> {
+    while (this.flushing) await this.flushing;
+    this.flushing = this.write(db);
+    try {
+      return await this.flushing;
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async write(db: Db | null): Promise<boolean> {
     if (!db || fields.every((field) => this.unflushed[field] === 0)) return false;
     const written = { ...this.unflushed };
     try {
