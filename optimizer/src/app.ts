@@ -168,7 +168,7 @@ function installLifecycle(app: FastifyInstance, runtime: OptimizerRuntime, durab
   const timers: NodeJS.Timeout[] = [];
   app.addHook('onReady', async () => {
     timers.push(setInterval(() => void runtime.settings.refresh(), settingsRefreshMs).unref());
-    timers.push(setInterval(() => void runtime.cache.shadow.flush(durable.store()), shadowFlushMs).unref());
+    timers.push(setInterval(() => void runtime.cache.shadow.flush(runtime.stash.durableDb), shadowFlushMs).unref());
     timers.push(
       setInterval(() => {
         runtime.stash.sweep().catch((error: unknown) => runtime.logger.warn({ err: error }, 'stash sweep failed'));
@@ -177,7 +177,7 @@ function installLifecycle(app: FastifyInstance, runtime: OptimizerRuntime, durab
   });
   app.addHook('onClose', async () => {
     timers.forEach((timer) => clearInterval(timer));
-    await runtime.cache.shadow.flush(durable.store());
+    await runtime.cache.shadow.flush(runtime.stash.durableDb);
     await durable.close();
   });
 }

@@ -57,9 +57,9 @@ export function prepareUpstreamBody(input: {
   // OpenAI streams report usage only when asked; ask, and keep the extra chunk from a client that did not.
   const askForUsage = stream && selection.provider.family === 'openai' && (call.operation.kind === 'chat' || call.operation.kind === 'completions') && !includeUsage;
   if (body === original && input.rawBody !== null) {
-    if (!askForUsage) return { body: input.rawBody, context, hideUsageChunk: false };
-    const spliced = 'stream_options' in original ? null : withUsageRequested(input.rawBody);
-    if (spliced) return { body: spliced, context, hideUsageChunk: true };
+    // The client's own bytes, with the usage request spliced in when needed (a body with stream_options is merged below).
+    const raw = !askForUsage ? input.rawBody : 'stream_options' in original ? null : withUsageRequested(input.rawBody);
+    if (raw) return { body: raw, context, hideUsageChunk: askForUsage };
   }
   if (askForUsage) body = { ...body, stream_options: { ...(body.stream_options as Json | undefined), include_usage: true } };
   return { body: JSON.stringify(body), context, hideUsageChunk: askForUsage };

@@ -74,10 +74,10 @@ export interface PrefixBust {
  */
 export function firstBust(previous: PromptShape, next: PromptShape): PrefixBust | null {
   const messageChars = (from: number) => previous.messageChars.slice(from).reduce((sum, chars) => sum + chars, 0);
-  const whole = previous.headChars + messageChars(0);
-  if (previous.model !== next.model) return { region: 'model', charsRewritten: whole };
-  if (previous.tools !== next.tools) return { region: 'tools', charsRewritten: whole };
-  if (previous.system !== next.system) return { region: 'system', charsRewritten: whole };
+  const whole = () => previous.headChars + messageChars(0);
+  if (previous.model !== next.model) return { region: 'model', charsRewritten: whole() };
+  if (previous.tools !== next.tools) return { region: 'tools', charsRewritten: whole() };
+  if (previous.system !== next.system) return { region: 'system', charsRewritten: whole() };
   if (previous.toolChoice !== next.toolChoice) return { region: 'tool_choice', charsRewritten: messageChars(0) };
   const shared = Math.min(previous.messages.length, next.messages.length);
   for (let index = 0; index < shared; index += 1) {

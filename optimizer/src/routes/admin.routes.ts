@@ -35,7 +35,7 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
           response: { 200: settingsResponseSchema, 401: optimizerErrorSchema },
         },
       },
-      async () => settingsView(runtime, durable, runtime.settings.current()),
+      async () => settingsView(runtime, runtime.settings.current()),
     );
 
     app.put(
@@ -46,7 +46,7 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
         const config = 'config' in body && body.config !== undefined && Object.keys(body).length === 1 ? body.config : (body as OptimizerConfig);
         const problem = holdoutKindsProblem(config.holdout?.kinds, runtime.strategyKinds);
         if (problem) throw optimizerErrors.invalidRequest(problem);
-        return settingsView(runtime, durable, await runtime.settings.replace(config));
+        return settingsView(runtime, await runtime.settings.replace(config));
       },
     );
 
@@ -67,7 +67,7 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
 }
 
 /** Config plus the live telemetry blocks (spec 001 §2.5): per replica, except the shadow counters (fleet when durable). */
-async function settingsView(runtime: OptimizerRuntime, durable: DurableManager, config: OptimizerConfig): Promise<SettingsResponse> {
+async function settingsView(runtime: OptimizerRuntime, config: OptimizerConfig): Promise<SettingsResponse> {
   const now = runtime.clock.now();
   const guard = guardSettingsOf(config);
   return {
@@ -86,6 +86,6 @@ async function settingsView(runtime: OptimizerRuntime, durable: DurableManager, 
       scope: 'replica',
       authoritativeSource: 'gateway GET /admin/spend/quality-parity',
     },
-    semanticCacheShadow: { ...(await runtime.cache.shadow.telemetry(durable.store())) },
+    semanticCacheShadow: { ...(await runtime.cache.shadow.telemetry(runtime.stash.durableDb)) },
   };
 }

@@ -60,7 +60,7 @@ export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
  * the optimize latency. It reads the client's request as received: the pipeline returns a new body and leaves it be.
  */
 function lintAfterReply(runtime: OptimizerRuntime, body: OptimizeRequest, tenantOverride: string | undefined): void {
-  const sessionKey = sessionKeyOf(tenantOverride ? { ...body.metadata, tenant: tenantOverride } : body.metadata);
+  const sessionKey = sessionKeyOf(callerMetadata(body, tenantOverride));
   if (sessionKey === undefined) return;
   const now = runtime.clock.now();
   setImmediate(() => {
@@ -85,7 +85,7 @@ interface OptimizeContext {
 async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenantOverride: string | undefined, rawBody: Buffer | null): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
   const now = runtime.clock.now();
   const config = runtime.settings.current();
-  const metadata = tenantOverride ? { ...body.metadata, tenant: tenantOverride } : body.metadata;
+  const metadata = callerMetadata(body, tenantOverride);
   runtime.telemetry.recordCaller(Boolean(metadata?.gatewaySessionId), now);
   const { fields: cacheFields, servedBy } = runtime.cache.forOptimize({
     request: body.request,
@@ -110,6 +110,11 @@ async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenant
     return { response: unchanged(context, [holdoutDecision(holdout)], cohortFields(holdout)), outcome: 'holdout' };
   }
   return runOptimization(context, holdout);
+}
+
+/** The request's metadata with the tenant of a per-tenant bearer, which beats what the caller claims. */
+function callerMetadata(body: OptimizeRequest, tenantOverride: string | undefined): OptimizeRequest['metadata'] {
+  return tenantOverride ? { ...body.metadata, tenant: tenantOverride } : body.metadata;
 }
 
 /** A conversation, told apart per tenant and user (else team): session source order of spec 001 §2.2. */

@@ -44,11 +44,6 @@ export class DurableManager {
     return this.cachedKeyring;
   }
 
-  /** The shared store as configured now (a bootstrap can move it); null when there is none. */
-  store(): Db | null {
-    return this.db;
-  }
-
   contentMode(): string {
     return this.mode;
   }

@@ -35,11 +35,6 @@ export interface StashOptions {
 /** Five-minute retry circuit after a failed bounded write (spec 001 §8). */
 export const durableWriteCooldownMs = 5 * 60_000;
 
-/**
- * The reversible stash: a memory tier in front of the durable AES-256-GCM tier, and the retrieval-store state
- * machine (`ready`, `cooldown`, `unconfigured`, `content_disabled`, spec 001 §3.3) that decides whether fresh
- * handles may be minted. The state governs handle creation only; reads go on in every state.
- */
 function sameOwner(a: StashOwner, b: StashOwner): boolean {
   return a.tenant === b.tenant && a.user === b.user && a.team === b.team;
 }
@@ -47,6 +42,11 @@ function sameOwner(a: StashOwner, b: StashOwner): boolean {
 /** A replayed handle is stored again once less than this much of its window is left. */
 const refreshAheadMs = (defaultStashTtlSeconds * 1000) / 2;
 
+/**
+ * The reversible stash: a memory tier in front of the durable AES-256-GCM tier, and the retrieval-store state
+ * machine (`ready`, `cooldown`, `unconfigured`, `content_disabled`, spec 001 §3.3) that decides whether fresh
+ * handles may be minted. The state governs handle creation only; reads go on in every state.
+ */
 export class Stash {
   private readonly memory: MemoryTier;
   private durable: DurableTier | null = null;
