@@ -122,4 +122,15 @@ describe('official SDKs through the gateway', () => {
     anthropicProvider.script({ midStreamError: { afterEvents: 3 } });
     await expect(anthropic.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'long answer' }] }, { headers: { 'x-gw-provider': 'anthropic' } }).finalMessage()).rejects.toThrow();
   });
+
+  it('relays the catch-all to the OpenAI SDK readable, whatever encoding the SDK accepts', async () => {
+    const before = openaiProvider.requests.length;
+    const model = await openai.models.retrieve('gpt-4o', { headers: { forwarded: 'for=192.0.2.60' } });
+    expect(model).toMatchObject({ id: 'gpt-4o', object: 'model' });
+    const sent = openaiProvider.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers['accept-encoding']).toBe('identity');
+    expect(sent[0]?.headers.forwarded).toBeUndefined();
+    await expect(openai.models.retrieve('no-such-model')).rejects.toMatchObject({ status: 404 });
+  });
 });

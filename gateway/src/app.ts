@@ -12,6 +12,7 @@ import { meRoutes } from './me/me.routes.js';
 import { installInferenceBodyParsers } from './inference/body-parser.js';
 import { inferenceRoutes } from './inference/inference.routes.js';
 import { registerAdminPlane } from './admin/index.js';
+import { installFallbackErrors } from './admin/fallback-errors.js';
 import { registerRetrievalSurfaces } from './retrieval/retrieval-surfaces.js';
 import { providerOperations } from './admin/providers/providers.operations.js';
 import { routingOperations } from './admin/routing/routing.operations.js';
@@ -36,6 +37,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   installZodCompilers(app);
   installBaseHooks(app);
+  installFallbackErrors(app);
   await registerOpenApi(app);
 
   await app.register(healthRoutes, { lifecycle: deps.lifecycle });
@@ -44,14 +46,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Inference plane: the request chain applies to everything registered inside this scope.
   await app.register(async (inference) => {
     installInferenceErrorHandler(inference);
-    registerChain(inference, { ...identityChainDeps(deps), admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend } });
-    installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
-    // Synchronous hooks in callback style: no promise or microtask per request.
+    // Synchronous hooks in callback style: no promise or microtask per request. Added before the chain so a request
+    // the chain refuses (a 401, a 429) carries the ids too.
     inference.addHook('onRequest', (request, reply, done) => {
       // Both SDKs read a request id from the response: OpenAI `x-request-id`, Anthropic `request-id`.
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
       done();
     });
+    registerChain(inference, { ...identityChainDeps(deps), admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend } });
+    installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
     inference.addHook('onSend', (_request, reply, payload, done) => {
       ensureProviderHeader(reply);
       done(null, payload);

@@ -5,7 +5,7 @@ import type { Principal } from '../src/admin/principal.js';
 import { v1ScopeOf } from '../src/admin/registrar.js';
 import { scopeCatalog } from '../src/admin/scopes.js';
 import { mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
-import type { TestGateway } from './helpers.js';
+import { adminHeaders, type TestGateway } from './helpers.js';
 
 const principal = (overrides: Partial<Principal>): Principal => ({
   kind: 'sso',
@@ -117,6 +117,28 @@ describe('the admin operation table', () => {
         'x-legacy-operation': operation.legacy?.map((mount) => `${operation.method} ${mount.path}`).join(', ') ?? null,
         'x-gw-api-status': 'stable',
       });
+    }
+  });
+
+  it('answers paths and methods no operation serves in the envelope of the surface they fall under', async () => {
+    const v1 = await gateway.app.inject({ method: 'GET', url: '/admin/v1/providers/openai/key', headers: { ...adminHeaders, 'x-request-id': 'req-404' } });
+    expect(v1.statusCode).toBe(404);
+    expect(v1.headers['x-request-id']).toBe('req-404');
+    expect(v1.json()).toEqual({ error: { code: 'not_found', message: 'No route GET /admin/v1/providers/openai/key.', request_id: 'req-404' } });
+    const minted = await gateway.app.inject({ method: 'POST', url: '/admin/v1/nope', headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '{not json' });
+    expect(minted.json().error.request_id).toBe(minted.headers['x-request-id']);
+    expect(minted.statusCode).toBeLessThan(500);
+    const legacy = await gateway.app.inject({ method: 'GET', url: '/admin/nope', headers: adminHeaders });
+    expect(legacy.json()).toEqual({ error: { code: 'not_found', message: 'No route GET /admin/nope.' } });
+  });
+
+  it('refuses provider credentials, versions and URLs no upstream header or URL can carry', async () => {
+    const put = (body: Record<string, unknown>) => gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/azure1/key', headers: adminHeaders, payload: body });
+    const base = { type: 'azure-openai', apiKey: 'k', baseUrl: 'https://example.openai.azure.com', apiVersion: '2024-10-21' };
+    for (const bad of [{ apiVersion: '\u0000' }, { baseUrl: 'https://example.openai.azure.com\u0000' }, { apiKey: 'sk-abc\r\nx-evil: 1' }, { apiKey: 'sk abc' }]) {
+      const response = await put({ ...base, ...bad });
+      expect(response.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(response.json().error.code).toBe('invalid_request');
     }
   });
 });

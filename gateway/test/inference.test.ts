@@ -50,6 +50,13 @@ describe('inference core', () => {
     expect(upstream.headers.authorization).toBeUndefined();
   });
 
+  it('clamps a Messages request above the model ceiling when an OpenAI provider serves it', async () => {
+    const response = await post('/v1/messages', { model: 'gpt-4.1', max_tokens: 200_000, messages: [{ role: 'user', content: 'hello' }] }, { 'x-gw-provider': 'openai' });
+    expect(response.statusCode).toBe(200);
+    const sent = fixture.openai.requests[0]?.json as Record<string, unknown>;
+    expect(sent.max_completion_tokens ?? sent.max_tokens).toBe(32_768);
+  });
+
   it('translates chat completions to an Anthropic provider and back, including usage', async () => {
     const response = await post('/v1/chat/completions', { model: 'claude-haiku-4-5', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }] }, { 'x-gw-provider': 'anthropic' });
     expect(response.statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -127,5 +127,27 @@ describe('spend writer: nothing lost across a store outage or a restart', () => 
     writer.enqueue(record(0));
     expect(await writer.drain()).toBe(0);
     expect(await rowCount()).toBe(2);
+  });
+
+  it('sets aside a record the store refuses for its data, writing every other record of its batch and later ones', async () => {
+    const rejected: number[] = [];
+    const writer = new SpendWriter(db, logger, { flushIntervalMs: 10, spill: new SpendSpill(dir, logger), onRejected: (count) => rejected.push(count) });
+    // NaN serialises to null, which cost_usd refuses (23502): before, this held the head of the queue forever.
+    const poisoned = { ...record(1), costUsd: Number.NaN };
+    for (const entry of [record(0), poisoned, record(2)]) writer.enqueue(entry);
+    expect(await writer.drain()).toBe(0);
+    writer.enqueue(record(3));
+    expect(await writer.drain()).toBe(0);
+    expect(await rowCount()).toBe(3);
+    expect(rejected).toEqual([1]);
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^rejected-[0-9a-z]+\.ndjson$/);
+    expect(JSON.parse(readFileSync(join(dir, files[0] ?? ''), 'utf8').trim())).toMatchObject({ id: 'rec-1' });
+    // The rejected file is not a spill: a restart does not replay it into the store again.
+    const restarted = new SpendWriter(db, logger, { flushIntervalMs: 10, spill: new SpendSpill(dir, logger) });
+    restarted.start();
+    expect(await restarted.drain()).toBe(0);
+    expect(await rowCount()).toBe(3);
   });
 });

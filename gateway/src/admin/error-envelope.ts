@@ -1,5 +1,14 @@
-import type { FastifyError } from 'fastify';
-import { AppError, RequestValidationError } from '@gw/platform';
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import { AppError, RequestValidationError, asRequestError } from '@gw/platform';
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** spec 000 §7: a caller-sent `x-request-id` is echoed when it is a sane token; otherwise one is minted. */
+export function adminRequestIdOf(request: FastifyRequest): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
+}
 
 export interface AdminErrorShape {
   status: number;
@@ -23,7 +32,8 @@ const v1CodeByStatus: Record<number, string> = {
   503: 'unavailable',
 };
 
-export function classifyAdminError(error: unknown): AdminErrorShape {
+export function classifyAdminError(thrown: unknown): AdminErrorShape {
+  const error = asRequestError(thrown);
   if (error instanceof AppError) {
     const requiredScope = typeof error.details?.requiredScope === 'string' ? error.details.requiredScope : undefined;
     return { status: error.status, code: error.code, message: error.message, headers: { ...error.headers }, ...(requiredScope ? { requiredScope } : {}) };

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { RateDecision } from '@gw/platform';
 import type { AuditEntryInput } from '../audit/audit.store.js';
 import { auditEntryFor, isAudited } from './audit-entry.js';
-import { adminErrors, classifyAdminError, legacyErrorBody, v1ErrorBody } from './error-envelope.js';
+import { adminErrors, adminRequestIdOf, classifyAdminError, legacyErrorBody, v1ErrorBody } from './error-envelope.js';
 import type { AdminOperation, LegacyMount } from './operation.js';
 import { defaultScope, toFastifyPath } from './operation.js';
 import { hasScope, type Principal, type PrincipalResolver } from './principal.js';
@@ -31,8 +30,6 @@ declare module 'fastify' {
     adminOperations: readonly AdminOperation[];
   }
 }
-
-const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The scope an operation's v1 mount requires (explicit `null` = any authenticated principal). */
 export function v1ScopeOf(operation: AdminOperation): string | null {
@@ -64,8 +61,7 @@ export async function registerOperations(app: FastifyInstance, operations: reado
 
   await app.register(async (v1) => {
     v1.addHook('onRequest', async (request, reply) => {
-      const incoming = request.headers['x-request-id'];
-      request.adminRequestId = typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
+      request.adminRequestId = adminRequestIdOf(request);
       reply.header('x-request-id', request.adminRequestId);
     });
     v1.setErrorHandler(async (error, request, reply) => {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, RequestValidationError } from '@gw/platform';
+import { AppError, RequestValidationError, asRequestError } from '@gw/platform';
 import { KeyFailure } from '../errors.js';
 
 /** Coded errors of the connect surface (spec 000 §4.2, §7). */
@@ -31,7 +31,8 @@ export function installConnectErrorHandler(app: FastifyInstance): void {
   });
 }
 
-function classify(error: unknown): { status: number; code: string; message: string; headers: Record<string, string>; hint?: string } {
+function classify(thrown: unknown): { status: number; code: string; message: string; headers: Record<string, string>; hint?: string } {
+  const error = asRequestError(thrown);
   if (error instanceof KeyFailure) return { status: error.status, code: error.code, message: error.message, headers: { ...error.headers }, hint: error.hint };
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, headers: { ...error.headers } };
   if (error instanceof RequestValidationError) return { status: 400, code: 'invalid_request', message: error.message, headers: {} };

@@ -1,4 +1,4 @@
-import type { Clock, Coord, Db, Keyring, Lifecycle, Logger } from '@gw/platform';
+import { ownValue, type Clock, type Coord, type Db, type Keyring, type Lifecycle, type Logger } from '@gw/platform';
 import type { GovernanceMetrics } from '../metering/governance-metrics.js';
 import type { SpendRecorder } from '../metering/spend-recorder.js';
 import { lookupModel } from '../pricing/known-models.js';
@@ -51,7 +51,7 @@ export async function composeGovernance(input: ComposeGovernanceInput): Promise<
     authEvents: input.authEvents,
     modelFacts: (model) => {
       const { aliases, models } = input.routing.documents;
-      return lookupModel(aliases[model]?.model ?? model, models);
+      return lookupModel(ownValue(aliases, model)?.model ?? model, models);
     },
   });
   input.spend.onRecord(governance.listener);

@@ -6,6 +6,7 @@ import type { Attempt } from '../routing/execute-plan.js';
 import type { TargetNode } from '../routing/routing-config.js';
 import { retryAfterMsOf } from '../routing/throttle-gate.js';
 import { selectionFor, type ResolvedRoute, type Selection } from '../routing/resolve-route.js';
+import { assertServableModel } from '../routing/model-naming.js';
 import { pickTranslator } from '../translate/index.js';
 import type { Lane } from '../translate/lane.js';
 import { upstreamHeaders } from '../upstream/header-policy.js';
@@ -34,6 +35,7 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
   const { deps, call, request } = scope;
   const selection = selectionFor(target, scope.route, deps.providers);
   const provider = selection.provider;
+  assertServableModel(provider, selection.model, deps.routing.documents.models);
   if (call.requiresFamily && provider.family !== call.requiresFamily) {
     throw new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${provider.slug}" (${provider.type}) does not serve ${call.endpoint}.` });
   }

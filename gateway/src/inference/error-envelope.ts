@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, RequestValidationError } from '@gw/platform';
+import { AppError, RequestValidationError, asRequestError } from '@gw/platform';
 import { KeyFailure } from '../errors.js';
 
 type Envelope = { status: number; body: unknown; headers: Record<string, string> };
@@ -39,7 +39,8 @@ export function toInferenceEnvelope(error: unknown, messagesLane: boolean): Enve
   return { status, body, headers };
 }
 
-function classify(error: unknown): { status: number; code: string; message: string; headers: Record<string, string> } {
+function classify(thrown: unknown): { status: number; code: string; message: string; headers: Record<string, string> } {
+  const error = asRequestError(thrown);
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, headers: { ...error.headers } };
   if (error instanceof RequestValidationError) return { status: 400, code: 'invalid_request', message: error.message, headers: {} };
   const fastifyError = error as FastifyError;

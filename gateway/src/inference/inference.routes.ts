@@ -1,8 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { adapters } from '../providers/adapters.js';
-import { selectSingle } from '../routing/select-single.js';
-import { upstreamHeaders } from '../upstream/header-policy.js';
-import { estimateInputTokens } from './count-tokens.js';
+import { runCountTokens } from './run-count-tokens.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { chatCompletionBody, completionBody, countTokensBody, countTokensResponse, embeddingBody, messagesBody, modelListResponse } from './inference.schemas.js';
 import { listModels } from './models.js';
@@ -42,16 +39,9 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
     runInference(deps, embeddings(request.body), request, reply),
   );
 
-  app.post('/v1/messages/count_tokens', { schema: { tags: ['inference'], summary: 'Count input tokens (no inference, not metered)', security, body: countTokensBody, response: { 200: countTokensResponse } } }, async (request, reply) => {
-    const body = request.body as Json;
-    const selection = selectSingle(request, String(body.model), deps.providers, deps.routing);
-    reply.header('x-gw-provider', selection.provider.slug);
-    if (selection.provider.family !== 'anthropic') return { input_tokens: estimateInputTokens(body) };
-    const target = adapters[selection.provider.type].target(selection.provider, { kind: 'count_tokens' }, selection.model);
-    const response = await deps.upstream.send({ url: target.url, method: 'POST', headers: upstreamHeaders(request.headers, 'anthropic', target.headers, false), body: JSON.stringify({ ...body, model: selection.model }) });
-    const text = await response.body.text();
-    return reply.code(response.status as 200).header('content-type', 'application/json').send(text);
-  });
+  app.post('/v1/messages/count_tokens', { schema: { tags: ['inference'], summary: 'Count input tokens (no inference, not metered)', security, body: countTokensBody, response: { 200: countTokensResponse } } }, (request, reply) =>
+    runCountTokens(deps, request, reply),
+  );
 
   app.get('/v1/models', { schema: { tags: ['inference'], summary: 'Models of the configured providers and aliases', security, response: { 200: modelListResponse } } }, async (request) =>
     listModels(deps.providers, deps.routing, typeof request.headers['anthropic-version'] === 'string'),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { modelId } from '../routing/model-id.js';
 
 // Minimal wire schemas (CONVENTIONS.md, vercel/ai): only what the gateway relies on; every other field passes
 // through untouched. Message arrays are not deep-validated here: the provider (or the translator) owns that.
-const model = z.string().min(1).describe('Model id, `<provider>/<model>`, or an alias');
+const model = modelId.describe('Model id, `<provider>/<model>`, or an alias (printable ASCII, at most 256 characters)');
 
 export const chatCompletionBody = z.looseObject({
   model,

@@ -46,7 +46,10 @@ export function prepareUpstreamBody(input: {
 
   if (lane.kind === 'translate') {
     // Non-reasoning OpenAI models (gpt-4.1, gpt-4o) reject `reasoning_effort`; only reasoning families get it.
-    const translated = lane.translateRequest(original.model === selection.model ? original : { ...original, model: selection.model }, { sendReasoningEffort: isReasoningModel(selection.model) });
+    let source: Json = original.model === selection.model ? original : { ...original, model: selection.model };
+    // A Messages request is clamped on the lane it arrived on, whichever family serves it (spec 000 §1.15).
+    if (call.operation.kind === 'messages' && input.clamp !== false) source = clampMaxTokens(source, selection.model, input.modelFacts);
+    const translated = lane.translateRequest(source, { sendReasoningEffort: isReasoningModel(selection.model) });
     let body = translated.body as Json;
     if (selection.provider.family === 'anthropic') body = clampMaxTokens(body, selection.model, input.modelFacts);
     return { body: JSON.stringify(body), context: { ...translated.context, requestModel: context.requestModel }, hideUsageChunk: false };

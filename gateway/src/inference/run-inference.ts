@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@gw/platform';
+import { AppError, asRequestError } from '@gw/platform';
 import type { UpstreamOperation } from '../providers/provider-types.js';
 import { conversationKey } from '../routing/conversation-key.js';
 import { executePlan } from '../routing/execute-plan.js';
@@ -101,7 +101,8 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
     outcome.attempts = execution.attempts;
     reply.header('x-gw-provider', result.selection.provider.slug).header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`).header('x-gw-attempts', String(execution.attempts));
     return await relay(deps, sent, result, outcome, reply, request);
-  } catch (error) {
+  } catch (thrown) {
+    const error = asRequestError(thrown);
     outcome.errorCode = error instanceof AppError || error instanceof TranslationError ? error.code : 'internal_error';
     outcome.status = error instanceof AppError ? error.status : error instanceof TranslationError ? 400 : 500;
     if (error instanceof TranslationError) throw new AppError({ status: 400, code: error.code, message: error.message });

@@ -6,21 +6,32 @@ import { selectSingle } from '../routing/select-single.js';
 import { extractAnthropicUsage } from '../translate/extract-anthropic-usage.js';
 import { extractOpenAiUsage } from '../translate/extract-openai-usage.js';
 import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
-import { upstreamUnreachableError } from './upstream-error.js';
+import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 import { UpstreamUnreachable } from '../upstream/upstream-client.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
 
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host', 'content-length']);
+const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'host', 'content-length']);
 const clientCredentials = new Set(['authorization', 'x-api-key', 'api-key', 'cookie', 'openai-organization', 'openai-project']);
+// Who the client is and which hops it came through are the gateway's to know, not the provider's.
+const clientOrigin = new Set(['forwarded', 'x-real-ip', 'via']);
 
-/** Client headers kept on an opaque passthrough: content negotiation and vendor feature flags, never credentials. */
+/**
+ * Client headers kept on an opaque passthrough: content negotiation and vendor feature flags, never credentials,
+ * hop-by-hop headers (those the client's `Connection` header names included) or the client's address. The answer is
+ * asked for unencoded: the gateway reads it for usage and relays it without a `content-encoding` of its own.
+ */
 function passthroughHeaders(request: FastifyRequest): Record<string, string> {
+  const connection = request.headers.connection;
+  const named = new Set(typeof connection === 'string' ? connection.toLowerCase().split(',').map((token) => token.trim()) : []);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value !== 'string' || hopByHop.has(name) || clientCredentials.has(name) || name.startsWith('x-gw-') || name.startsWith('x-forwarded-')) continue;
+    if (typeof value !== 'string' || hopByHop.has(name) || named.has(name) || clientCredentials.has(name) || clientOrigin.has(name)) continue;
+    // The body is forwarded decoded (`rawBody`), so its encoding header would describe bytes that are not sent.
+    if (name === 'content-encoding' || name.startsWith('x-gw-') || name.startsWith('x-forwarded-')) continue;
     headers[name] = value;
   }
+  headers['accept-encoding'] = 'identity';
   return headers;
 }
 
@@ -50,10 +61,14 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
     }
     const raw = Buffer.from(await response.body.arrayBuffer());
     outcome.upstreamMs = deps.clock.now() - sentAt;
-    outcome.status = response.status === 404 ? 500 : response.status;
-    if (response.status === 404) {
+    if (response.status === 404 && isUnknownPath(raw)) {
+      outcome.status = 500;
       outcome.errorCode = 'unrecognized_path';
-      return reply.code(500).headers(upstreamSourceHeaders(selection.provider.slug, response.status)).send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${selection.provider.slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
+      // Retrying cannot make the path exist: `x-should-retry` stops the SDKs' automatic retries of a 5xx.
+      return reply
+        .code(500)
+        .headers({ ...upstreamSourceHeaders(selection.provider.slug, response.status), 'x-should-retry': 'false' })
+        .send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${selection.provider.slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
     }
     return sendOpaque(reply, { status: response.status, headers: response.headers, raw }, selection.provider.slug, outcome, selection.provider.family);
   } catch (error) {
@@ -63,6 +78,23 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
   } finally {
     deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
   }
+}
+
+/**
+ * Whether a provider 404 means the path exists nowhere (spec 000 §1.16 answers that with 500) rather than that a
+ * resource under a real path is missing (`/v1/models/no-such-model`, a deleted file), which is relayed as the 404 it
+ * is. Providers say the former without a specific error: OpenAI `Invalid URL (GET /v1/…)`, Anthropic `Not Found`,
+ * and servers behind `openai-compatible` a bare or non-JSON 404.
+ */
+function isUnknownPath(raw: Buffer): boolean {
+  let message: unknown;
+  try {
+    const parsed = JSON.parse(raw.toString('utf8')) as { error?: { message?: unknown } };
+    message = parsed.error?.message;
+  } catch {
+    return true;
+  }
+  return typeof message !== 'string' || /^invalid url\b/i.test(message) || /^not found\.?$/i.test(message.trim());
 }
 
 /**
@@ -77,6 +109,12 @@ export function sendOpaque(
   family?: 'openai' | 'anthropic',
 ): FastifyReply {
   outcome.status = response.status;
+  if (response.status >= 500) {
+    // spec 000 §7: a provider 5xx keeps its status and type; only the message gains the sentence naming the provider.
+    outcome.errorCode = `upstream_${response.status}`;
+    const relayed = relayUpstreamError({ status: response.status, text: response.raw.toString('utf8'), upstreamHeaders: response.headers, slug, lane: null, messagesClient: family === 'anthropic' });
+    return reply.code(response.status).headers(relayed.headers).send(relayed.body);
+  }
   if (response.status >= 400) {
     outcome.errorCode = `upstream_${response.status}`;
     reply.headers(upstreamSourceHeaders(slug, response.status));

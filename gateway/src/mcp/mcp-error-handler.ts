@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from '@gw/platform';
+import { AppError, asRequestError } from '@gw/platform';
 import { KeyFailure } from '../errors.js';
 import { errorResponse, jsonRpcErrorCodes } from './json-rpc.js';
 
@@ -10,7 +10,8 @@ import { errorResponse, jsonRpcErrorCodes } from './json-rpc.js';
  * `resource_metadata`, so OAuth-capable clients do not start an OAuth flow for a key-authenticated server.
  */
 export function installMcpErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler(async (error, request, reply) => {
+  app.setErrorHandler(async (thrown, request, reply) => {
+    const error = asRequestError(thrown);
     if (error instanceof KeyFailure) {
       const authenticate: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer realm="gw"' } : {};
       return reply
@@ -22,7 +23,7 @@ export function installMcpErrorHandler(app: FastifyInstance): void {
     const status = (error as FastifyError).statusCode;
     if (status === 413) return reply.code(413).send(errorResponse(null, { code: jsonRpcErrorCodes.serverError, message: 'Request body too large' }));
     if (typeof status === 'number' && status >= 400 && status < 500) return reply.code(400).send(errorResponse(null, { code: jsonRpcErrorCodes.invalidRequest, message: 'Invalid Request' }));
-    request.log.error({ err: error }, 'unhandled /mcp error');
+    request.log.error({ err: thrown }, 'unhandled /mcp error');
     return reply.code(500).send(errorResponse(null, { code: jsonRpcErrorCodes.internalError, message: 'Internal error' }));
   });
 }

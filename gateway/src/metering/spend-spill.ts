@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Logger } from '@gw/platform';
@@ -77,6 +77,21 @@ export class SpendSpill {
     }
     this.pending = this.fd !== null;
     return replayed;
+  }
+
+  /**
+   * Keep a record the store refused for its own data (`rejected-*.ndjson`, outside the replay pattern): an operator
+   * can inspect and fix it; replaying it as is would only be refused again. False when the disk refused it too.
+   */
+  reject(record: SpendRecord): boolean {
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      appendFileSync(join(this.dir, `rejected-${process.pid.toString(36)}.ndjson`), `${JSON.stringify(record)}\n`);
+      return true;
+    } catch (error) {
+      this.logger.error({ err: error }, 'spend rejected-records file not writable');
+      return false;
+    }
   }
 
   /** Close the current file so new spills go to a fresh one while this one replays. */

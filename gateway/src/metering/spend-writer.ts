@@ -9,6 +9,8 @@ export interface SpendWriterHooks {
   onReplayed?: (count: number) => void;
   /** Records lost: buffer full and no spill file (or the disk refused it). */
   onDropped?: (count: number) => void;
+  /** Records the store refused for their own data, set aside in the spill folder's rejected file. */
+  onRejected?: (count: number) => void;
 }
 
 export interface SpendWriterOptions extends SpendWriterHooks {
@@ -52,13 +54,24 @@ const insertSql = `INSERT INTO gw_spend (${columns.join(', ')})
 const maxBackoffMs = 10_000;
 
 /**
+ * SQLSTATE classes 22 (data exception) and 23 (integrity constraint violation): the store refused what a record
+ * holds, so retrying that record can never succeed, unlike a connection or availability failure.
+ */
+function isRecordRejection(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
+}
+
+/**
  * Writes spend records to `gw_spend` off the request path in batched multi-row inserts (spec 000 §1.19). Nothing is
  * lost across a Postgres outage or a restart:
  *   - a failed batch stays at the head of the buffer and is retried with exponential backoff (250 ms … 10 s);
  *   - the buffer is bounded (`maxBuffered`); past it, new records are appended to the spill file instead;
  *   - on stop, whatever the store did not take within the drain timeout is spilled too;
  *   - spilled records are replayed after the next successful write, and at start.
- * Ids make every retry and replay idempotent (`ON CONFLICT DO NOTHING`).
+ * Ids make every retry and replay idempotent (`ON CONFLICT DO NOTHING`). A batch the store refuses for its data is
+ * written record by record, so one bad record cannot hold every later one back; the records it still refuses go to
+ * the spill folder's rejected file (kept for an operator, never replayed) and are counted and logged by id.
  */
 export class SpendWriter {
   private buffer: SpendRecord[] = [];
@@ -132,7 +145,24 @@ export class SpendWriter {
   }
 
   private async insert(batch: readonly SpendRecord[]): Promise<void> {
-    await this.db.query(insertSql, [JSON.stringify(batch.map(rowOf))]);
+    try {
+      await this.db.query(insertSql, [JSON.stringify(batch.map(rowOf))]);
+    } catch (error) {
+      if (!isRecordRejection(error)) throw error;
+      for (const record of batch) await this.insertAlone(record);
+    }
+  }
+
+  private async insertAlone(record: SpendRecord): Promise<void> {
+    try {
+      await this.db.query(insertSql, [JSON.stringify([rowOf(record)])]);
+    } catch (error) {
+      if (!isRecordRejection(error)) throw error;
+      const kept = this.options.spill?.reject(record) === true;
+      if (kept) this.options.onRejected?.(1);
+      else this.options.onDropped?.(1);
+      this.logger.error({ id: record.id, code: (error as { code?: string }).code, kept }, 'spend record refused by the store; set aside');
+    }
   }
 
   private async flushOnce(): Promise<void> {

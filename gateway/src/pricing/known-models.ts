@@ -1,3 +1,5 @@
+import { ownValue } from '@gw/platform';
+
 /**
  * Well-known models: list prices in USD per million tokens and hard output ceilings. Routing config can override
  * and extend both per deployment (`/admin/v1/routing/models`). Prices are list prices as published by the vendors.
@@ -67,11 +69,11 @@ const snapshotSuffix = /^(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest)$/;
 /** Facts for a model id, matching dated snapshots to their base id; undefined for unknown models. */
 export function lookupModel(model: string, overrides: Readonly<Record<string, ModelFacts>> = {}): ModelFacts | undefined {
   const id = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
-  const exact = overrides[id] ?? knownModels[id];
+  const exact = ownValue(overrides, id) ?? ownValue(knownModels, id);
   if (exact) return exact;
   let best: string | undefined;
   for (const candidate of [...Object.keys(overrides), ...Object.keys(knownModels)]) {
     if (id.startsWith(candidate) && snapshotSuffix.test(id.slice(candidate.length)) && (!best || candidate.length > best.length)) best = candidate;
   }
-  return best ? (overrides[best] ?? knownModels[best]) : undefined;
+  return best ? (ownValue(overrides, best) ?? ownValue(knownModels, best)) : undefined;
 }

@@ -1,4 +1,4 @@
-import { AppError } from '@gw/platform';
+import { AppError, ownValue } from '@gw/platform';
 import type { ProviderInstance } from '../providers/provider-types.js';
 import type { ProviderStore } from '../providers/provider.store.js';
 import { parseConfigHeader, parseRoutingConfig, providersOf, singleTarget, type RoutingNode, type TargetNode } from './routing-config.js';
@@ -39,7 +39,7 @@ function stripPrefix(model: string, slug: string): string {
  */
 export function resolveRoute(input: RouteInput, providers: ProviderStore, routing: RoutingStore): ResolvedRoute {
   const documents = routing.documents;
-  const alias = documents.aliases[input.model];
+  const alias = ownValue(documents.aliases, input.model);
   let model = alias?.model ?? input.model;
   // `gw-default` (the seat lane's stand-in for a missing model) is the configured default model unless aliased.
   if (!alias && model === 'gw-default') {

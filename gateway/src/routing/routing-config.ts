@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '@gw/platform';
+import { modelId } from './model-id.js';
 
 /** Status codes worth another try or another target when a config names none (spec 000 §1.9). */
 export const transientStatusCodes: readonly number[] = [429, 500, 502, 503, 504, 529];
@@ -66,8 +67,8 @@ export const routingConfigSchema: z.ZodType<RawConfig> = z.lazy(() =>
     targets: z.array(routingConfigSchema).min(1).max(32).optional(),
     provider: slug.optional(),
     virtual_key: slug.optional(),
-    model: z.string().min(1).max(256).optional(),
-    override_params: z.looseObject({ model: z.string().min(1).max(256).optional() }).optional(),
+    model: modelId.optional(),
+    override_params: z.looseObject({ model: modelId.optional() }).optional(),
     weight: z.number().min(0).max(1_000_000).optional(),
   }),
 );

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, isAppError } from '@gw/platform';
+import { AppError, asRequestError, isAppError } from '@gw/platform';
 import { optimizerErrors } from '../errors.js';
 
 /**
@@ -8,7 +8,8 @@ import { optimizerErrors } from '../errors.js';
  */
 export function installErrorHandler(app: FastifyInstance, maxBodyBytes: number): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const mapped = isAppError(error) ? error : fromFastifyError(error, maxBodyBytes);
+    const thrown = asRequestError(error);
+    const mapped = isAppError(thrown) ? thrown : fromFastifyError(error, maxBodyBytes);
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
     void reply
       .code(mapped.status)

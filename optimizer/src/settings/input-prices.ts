@@ -1,3 +1,5 @@
+import { ownValue } from '@gw/platform';
+
 /**
  * List input prices in USD per million tokens of well-known models, for `estimatedSavingsUsd` (spec 001 §2.2). The
  * gateway prices the spend row's `savingsUsd` from its own (overridable) table; this one only makes the optimizer's
@@ -34,13 +36,13 @@ const snapshotSuffix = /^(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest)$/;
 export function inputPricePerToken(model: string | undefined): number {
   if (!model) return 0;
   const id = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
-  let price: number | undefined = inputPerMTok[id];
+  let price = ownValue(inputPerMTok, id);
   if (price === undefined) {
     let best = '';
     for (const candidate of Object.keys(inputPerMTok)) {
       if (candidate.length > best.length && id.startsWith(candidate) && snapshotSuffix.test(id.slice(candidate.length))) best = candidate;
     }
-    price = best ? inputPerMTok[best] : undefined;
+    price = best ? ownValue(inputPerMTok, best) : undefined;
   }
   return (price ?? 0) / 1_000_000;
 }

@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { Behaviour, ErrorSpec } from './behaviour.js';
 import { sleep } from './real-timers.js';
 
@@ -20,13 +21,25 @@ export async function sendBody(response: ServerResponse, turn: Turn, status: num
     response.socket?.destroy();
     return;
   }
-  const length = Buffer.byteLength(body);
-  response.writeHead(status, { 'content-type': contentType, ...headers, ...turn.behaviour.headers, 'content-length': length });
   if (drop) {
+    response.writeHead(status, { 'content-type': contentType, ...headers, ...turn.behaviour.headers, 'content-length': Buffer.byteLength(body) });
     cutShort(response, body.slice(0, Math.floor(body.length / 2)));
     return;
   }
-  response.end(body);
+  // Like the real APIs, a complete body is gzip-compressed for a client that accepts it (the SDKs' fetch does).
+  const compressed = acceptsGzip(response) ? gzipSync(body) : null;
+  const encoding = compressed ? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : {};
+  response.writeHead(status, { 'content-type': contentType, ...headers, ...turn.behaviour.headers, ...encoding, 'content-length': compressed?.length ?? Buffer.byteLength(body) });
+  response.end(compressed ?? body);
+}
+
+function acceptsGzip(response: ServerResponse): boolean {
+  const accepted = response.req.headers['accept-encoding'];
+  if (typeof accepted !== 'string') return false;
+  return accepted.split(',').some((entry) => {
+    const [coding, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    return coding === 'gzip' && !params.some((param) => /^q=0(\.0*)?$/.test(param));
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '@gw/platform';
+import { modelId } from '../../routing/model-id.js';
 import type { RoutingStore } from '../../routing/routing.store.js';
 import { parseRoutingConfig } from '../../routing/routing-config.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
@@ -8,19 +9,19 @@ const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/);
 
 const routingDocument = z.strictObject({
   defaultProvider: slug.nullable().describe('Provider used when neither x-gw-provider nor x-gw-config selects one'),
-  defaultModel: z.string().min(1).max(256).nullable().optional().describe('Model for requests that name none (`gw-default`)'),
+  defaultModel: modelId.nullable().optional().describe('Model for requests that name none (`gw-default`)'),
   config: z.record(z.string(), z.unknown()).nullable().optional().describe('Default routing config: {mode, onStatusCodes, retry, targets} (Portkey spelling accepted); never credentials'),
 });
 
 const aliasDocument = z.strictObject({
-  aliases: z.record(z.string().min(1).max(256), z.strictObject({ provider: slug, model: z.string().min(1).max(256) })).describe('Alias → provider and model'),
+  aliases: z.record(modelId, z.strictObject({ provider: slug, model: modelId })).describe('Alias → provider and model'),
 });
 
 const price = z.number().min(0).max(100_000);
 const modelsDocument = z.strictObject({
   models: z
     .record(
-      z.string().min(1).max(256),
+      modelId,
       z.strictObject({
         family: z.enum(['openai', 'anthropic']).default('openai'),
         inputPerMTok: price,

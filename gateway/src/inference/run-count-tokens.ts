@@ -1,0 +1,52 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@gw/platform';
+import { adapters } from '../providers/adapters.js';
+import { assertServableModel } from '../routing/model-naming.js';
+import { selectSingle } from '../routing/select-single.js';
+import { upstreamHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
+import { UpstreamUnreachable } from '../upstream/upstream-client.js';
+import { estimateInputTokens } from './count-tokens.js';
+import type { InferenceDeps } from './inference-deps.js';
+import { countTokensResponse } from './inference.schemas.js';
+import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
+
+/**
+ * `POST /v1/messages/count_tokens` (no inference, not metered): an Anthropic-family provider counts, anything else
+ * gets the local estimate. The provider's answer is relayed like any other call's (spec 000 §7): its errors marked
+ * as its own, an unreachable provider a 502, and a count that is not a non-negative integer a 502 rather than
+ * something the client would take for a count.
+ */
+export async function runCountTokens(deps: InferenceDeps, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const body = request.body as Record<string, unknown>;
+  const selection = selectSingle(request, String(body.model), deps.providers, deps.routing);
+  const slug = selection.provider.slug;
+  reply.header('x-gw-provider', slug);
+  assertServableModel(selection.provider, selection.model, deps.routing.documents.models);
+  if (selection.provider.family !== 'anthropic') return { input_tokens: estimateInputTokens(body) };
+  const target = adapters[selection.provider.type].target(selection.provider, { kind: 'count_tokens' }, selection.model);
+  let response;
+  try {
+    response = await deps.upstream.send({ url: target.url, method: 'POST', headers: upstreamHeaders(request.headers, 'anthropic', target.headers, false), body: JSON.stringify({ ...body, model: selection.model }) });
+  } catch (error) {
+    if (error instanceof UpstreamUnreachable) throw upstreamUnreachableError(slug);
+    throw error;
+  }
+  const text = await response.body.text();
+  if (response.status >= 400) {
+    const relayed = relayUpstreamError({ status: response.status, text, upstreamHeaders: response.headers, slug, lane: null, messagesClient: true });
+    return reply.code(relayed.status).headers(relayed.headers).send(relayed.body);
+  }
+  const counted = countTokensResponse.safeParse(parseJson(text));
+  if (!counted.success) {
+    throw new AppError({ status: 502, code: 'upstream_invalid_response', message: `Provider "${slug}" answered count_tokens without a valid input_tokens count. This is not a gateway failure.`, headers: upstreamSourceHeaders(slug, response.status) });
+  }
+  return counted.data;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
