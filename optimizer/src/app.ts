@@ -34,6 +34,7 @@ import { SignatureVerifier } from './signing/verify-signature.js';
 import { DurableManager, type DurableSource } from './stash/durable-manager.js';
 import { Stash } from './stash/stash.js';
 import { outputStrategyKinds } from './output/run-output-stage.js';
+import { TurnLog } from './pipeline/turn-log.js';
 
 export type AppConfig = Pick<
   OptimizerServiceConfig,
@@ -112,6 +113,7 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
     recall: new RecallService(stash, deps.ranker ?? new Bm25Ranker()),
     records: deps.traceDb ? new RecordStore(deps.traceDb, durable, clock, deps.spendAppender) : null,
     runPipeline: deps.runPipeline,
+    turns: new TurnLog(),
     pinKey: derive(secret, 'gw-optimizer-pin-span-hash-v1'),
     strategyTimer: deps.strategyTimer,
     signaturesEnforced: config.GW_OPTIMIZER_VERIFY_KEY !== undefined,

@@ -100,6 +100,17 @@ describe.each(stores)('durable stash on %s', (_name, open) => {
     expect(await stash.sweep()).toBe(4);
   });
 
+  it('keeps the bytes of a span whose row the store refuses for its values, and stays open for everyone else', async () => {
+    const outcomes: string[] = [];
+    const guarded = new Stash({ clock, writeTimeoutMs: 2_000, onWrite: (outcome) => outcomes.push(outcome) });
+    guarded.configure({ db: store.db, contentKey, contentMode: 'full' });
+    // Postgres text cannot hold U+0000: the insert fails with SQLSTATE 22021, a data error, not a store fault.
+    expect(await guarded.put({ tenant: 'default', user: 'a\u0000b' }, 'refused row')).toBeNull();
+    expect(guarded.state()).toBe('ready');
+    expect(await guarded.put(ada, 'next caller')).toMatch(/^ctx_/);
+    expect(outcomes).toEqual(['rejected', 'stored']);
+  });
+
   it('content mode off stops new rows but keeps earlier ones readable', async () => {
     const handle = (await stash.put(ada, 'before off')) as string;
     stash.configure({ db: store.db, contentKey, contentMode: 'off' });
@@ -121,6 +132,26 @@ describe('retrieval-store states', () => {
     stash.configure({ db: store.db, contentKey: null, contentMode: 'full' });
     expect(stash.state()).toBe('content_disabled');
     await store.dispose();
+  });
+
+  it.each([
+    ['a connection error', new Error('Connection terminated unexpectedly')],
+    ['an admin shutdown (SQLSTATE 57P01)', Object.assign(new Error('terminating connection due to administrator command'), { severity: 'FATAL', code: '57P01' })],
+    ['a disk full (SQLSTATE 53100)', Object.assign(new Error('could not extend file'), { severity: 'ERROR', code: '53100' })],
+  ])('enters the cooldown after %s, which is the store and not the caller', async (_label, fault) => {
+    const failing: Db = {
+      kind: 'pg',
+      query: () => Promise.reject(fault),
+      transaction: () => Promise.reject(fault),
+      ping: async () => false,
+      exec: async () => undefined,
+      close: async () => undefined,
+    };
+    const clock = new ManualClock();
+    const stash = new Stash({ clock, writeTimeoutMs: 2_000 });
+    stash.configure({ db: failing, contentKey, contentMode: 'full' });
+    expect(await stash.put(ada, 'during an outage')).toBeNull();
+    expect(stash.state()).toBe('cooldown');
   });
 
   it('enters a five-minute cooldown after a write misses its bound, keeping the bytes', async () => {

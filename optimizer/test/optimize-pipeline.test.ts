@@ -78,6 +78,19 @@ describe('/v1/optimize with the real pipeline', () => {
     expect(JSON.stringify(optimized.request)).toContain("AssertionError: expected 'foo%2Fbar' to equal 'foo/bar'");
   });
 
+  it('counts the lines of a folded log as retrieve does, trailing newline included', async () => {
+    const harness = await testApp({ db: store.db, runPipeline });
+    const request = turn(2);
+    const optimized = (await optimize(harness, { endpoint: '/v1/chat/completions', request, metadata: { user: 'ada' }, capabilities: { retrieveEvidence: true } })).json();
+    const hints = [...JSON.stringify(optimized.request).matchAll(/log folded: [\d,]+ of ([\d,]+) lines[^"]*?handle \\"(ctx_[A-Za-z0-9_-]+)\\"/g)];
+    expect(hints.length).toBeGreaterThan(0);
+    for (const [, lines, handle] of hints) {
+      const retrieved = (await harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle } })).json();
+      expect(retrieved.content.endsWith('\n')).toBe(true);
+      expect(retrieved.totalLines).toBe(Number(lines?.replace(/,/g, '')));
+    }
+  });
+
   it('replays pinned rewrites byte for byte across three turns', async () => {
     const harness = await testApp({ db: store.db, runPipeline });
     let pins: unknown[] = [];

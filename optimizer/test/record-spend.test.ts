@@ -36,4 +36,13 @@ describe('SqlSpendAppender (spec 001 §2.4 rule 9)', () => {
     const { rows } = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM gw_spend');
     expect(rows[0]?.n).toBe(1);
   });
+
+  it('caps the sums it derives at what the integer columns hold', async () => {
+    await store.db.exec(await readFile(spendMigration, 'utf8'));
+    const largest = 2_147_483_647;
+    const saving = { kind: 'elide_tool_output', estimatedTokensSaved: largest };
+    await new SqlSpendAppender(store.db).append({ id: 'call-max', promptTokens: largest, completionTokens: largest, decisions: [saving, saving] }, new Date());
+    const { rows } = await store.db.query('SELECT total_tokens, tokens_saved FROM gw_spend');
+    expect(rows).toEqual([{ total_tokens: largest, tokens_saved: largest }]);
+  });
 });

@@ -83,6 +83,37 @@ describe('POST /v1/retrieve', () => {
     expect(response).toMatchObject({ startLine: 50, endLine: 52, grepMatches: 3, content: '50:needle 50\n51:needle 51\n52:needle 52' });
   });
 
+  it('takes line bounds as numeric strings, treats null and non-numbers as absent and clamps infinities, never a 400', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(40, 'bound'));
+    const raw = (body: string) => harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: { ...auth, 'content-type': 'application/json' }, payload: body });
+    const strings = await retrieve(harness, { handle, startLine: '3', endLine: ' 4.4 ' });
+    expect(strings.statusCode).toBe(200);
+    expect(strings.json()).toMatchObject({ content: 'bound 3\nbound 4', startLine: 3, endLine: 4, partial: true });
+    const absent = await retrieve(harness, { handle, startLine: null, endLine: 'soon' });
+    expect(absent.statusCode).toBe(200);
+    expect(absent.json()).toMatchObject({ partial: false, totalLines: 40 });
+    // JSON.parse reads 1e400 as Infinity.
+    const infinite = await raw(`{"handle":"${handle}","startLine":39,"endLine":1e400}`);
+    expect(infinite.statusCode).toBe(200);
+    expect(infinite.json()).toMatchObject({ content: 'bound 39\nbound 40', startLine: 39, endLine: 40 });
+    const negative = await raw(`{"handle":"${handle}","startLine":-1e400,"endLine":"2"}`);
+    expect(negative.json()).toMatchObject({ content: 'bound 1\nbound 2', startLine: 1, endLine: 2 });
+    const grepped = await retrieve(harness, { handle, grep: 'bound 4', startLine: '10', endLine: true });
+    expect(grepped.json()).toMatchObject({ startLine: 10, endLine: 40, grepMatches: 1 });
+  });
+
+  it('counts grep length in characters, so 256 emoji are within the limit', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'emoji'));
+    const within = await retrieve(harness, { handle, grep: '🔥'.repeat(256) });
+    expect(within.statusCode).toBe(200);
+    expect(within.json()).toMatchObject({ partial: true, grepMatches: 0 });
+    const over = await retrieve(harness, { handle, grep: '🔥'.repeat(257) });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().error.code).toBe('invalid_grep');
+  });
+
   it('answers 400 for a whitespace-only or over-256-character grep', async () => {
     const harness = await testApp({ db: store.db });
     const handle = await stashed(harness, numberedLines(30, 'grep'));

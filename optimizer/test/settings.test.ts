@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createMemoryPgliteDb, type Db, type TestDb } from '@gw/platform';
 import { settingsResponseSchema } from '@gw/contracts';
 import { migrateOptimizer } from '../src/stash/migrations.js';
 import { adminAuth, contentKey, testApp } from './support/test-app.js';
@@ -63,6 +63,74 @@ describe('/admin/optimizer/settings (spec 001 §2.5)', () => {
     expect(moved.statusCode).toBe(409);
     expect(moved.json().error.code).toBe('activation_immutable');
     expect((await put(app, { rollouts: { agentContinuationV1ActivateAt: null } })).statusCode).toBe(409);
+  });
+
+  it('refuses an activation instant on a day or at an hour that does not exist, set or not (400, nothing stored)', async () => {
+    const { app } = await testApp();
+    for (const impossible of ['2026-02-30T00:00:00Z', '2026-01-15T24:00:00Z', '2026-04-31T12:00:00Z', '2027-02-29T12:00:00Z', '2026-01-15T12:60:00Z', '2026-01-15T12:00:00+24:00']) {
+      const refused = await put(app, { rollouts: { agentContinuationV1ActivateAt: impossible } });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.code).toBe('invalid_request');
+    }
+    expect((await app.inject({ method: 'GET', url: '/admin/optimizer/settings', headers: adminAuth })).json().config).toEqual({});
+    // A leap day that exists is taken (the test clock reads 2026-01-15); once set, a malformed instant is still a
+    // 400, not an immutability 409.
+    expect((await put(app, { rollouts: { agentContinuationV1ActivateAt: '2028-02-29T00:00:00Z' } })).json().config.rollouts).toEqual({ agentContinuationV1ActivateAt: '2028-02-29T00:00:00.000Z' });
+    expect((await put(app, { rollouts: { agentContinuationV1ActivateAt: '2028-02-30T00:00:00Z' } })).statusCode).toBe(400);
+  });
+
+  it('checks the admin bearer before reading the body, so a caller without it learns nothing of the schema', async () => {
+    const { app } = await testApp();
+    const calls = [
+      { method: 'PUT' as const, url: '/admin/optimizer/settings', payload: { bogus: 1 } },
+      { method: 'PUT' as const, url: '/admin/optimizer/settings', payload: '{not json' },
+      { method: 'POST' as const, url: '/admin/optimizer/bootstrap-durable', payload: { spendDbUrl: 'mysql://x' } },
+    ];
+    for (const call of calls) {
+      for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }]) {
+        const response = await app.inject({ ...call, headers: { ...headers, 'content-type': 'application/json' } });
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({ error: { code: 'unauthorized', message: 'missing or invalid bearer token' } });
+      }
+    }
+    expect((await put(app, { bogus: 1 })).statusCode).toBe(400);
+  });
+
+  it('answers within a bound from this replica’s own shadow counts when the shared store never answers', async () => {
+    await migrateOptimizer(store.db);
+    let hang = false;
+    const hanging: Db = {
+      kind: 'pg',
+      query: (sql, params) => (hang ? new Promise(() => undefined) : store.db.query(sql, params)),
+      transaction: (work) => store.db.transaction(work),
+      ping: () => store.db.ping(),
+      exec: async () => undefined,
+      close: async () => undefined,
+    };
+    const { app } = await testApp({ db: hanging });
+    hang = true;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const pending = app.inject({ method: 'GET', url: '/admin/optimizer/settings', headers: adminAuth });
+      await vi.advanceTimersByTimeAsync(2_000);
+      const response = await pending;
+      expect(response.statusCode).toBe(200);
+      expect(response.json().semanticCacheShadow).toEqual({ lookups: 0, hits: 0, strictPrecision: null, durable: false });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('answers 400, never 500, for a config string the shared store cannot hold, and keeps the config it had', async () => {
+    await migrateOptimizer(store.db);
+    const { app } = await testApp({ db: store.db });
+    const before = (await app.inject({ method: 'GET', url: '/admin/optimizer/settings', headers: adminAuth })).json().config;
+    for (const user of ['a\u0000b', '\uD800']) {
+      const refused = await put(app, { strategies: [{ kind: 'json_minify', enabled: false, user }] });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.code).toBe('invalid_request');
+    }
+    expect((await app.inject({ method: 'GET', url: '/admin/optimizer/settings', headers: adminAuth })).json().config).toEqual(before);
   });
 
   it('shares config across replicas through the durable store', async () => {

@@ -1,4 +1,5 @@
 import type { Clock, Db } from '@gw/platform';
+import { storeReadTimeoutMs, withTimeout } from '../store/with-timeout.js';
 
 /** What the shadow tier counts: every lookup, its exact hits, and how many compared answers were identical. */
 export interface ShadowCounts {
@@ -27,15 +28,20 @@ const fields = ['lookups', 'hits', 'compared', 'identical'] as const;
  * The semantic cache's shadow counters (spec 001 §2.5 telemetry scope). Counts accumulate in memory; every 30
  * seconds the unflushed part is added to the shared store's row for the day, and only what was written leaves the
  * remainder (counts arriving during the write stay). The view is the fleet total since the first flushed day plus
- * this replica's unflushed remainder (`durable: true`) when the store answers, else this replica's own counts since
- * it started (`durable: false`). Counts are never lost to an unreachable store: they wait for the next flush.
+ * this replica's unflushed remainder (`durable: true`) when the store answers within the read bound, else this
+ * replica's own counts since it started (`durable: false`). Counts are never lost to an unreachable store: they
+ * wait for the next flush.
  */
 export class ShadowCounters {
   private readonly total = zero();
   private readonly unflushed = zero();
   private flushing: Promise<boolean> | null = null;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** The fleet read is on the settings GET: past this the view falls back to this replica's own counts. */
+    private readonly readTimeoutMs = storeReadTimeoutMs,
+  ) {}
 
   lookup(hit: boolean): void {
     this.bump('lookups');
@@ -81,7 +87,7 @@ export class ShadowCounters {
   }
 
   async telemetry(db: Db | null): Promise<ShadowTelemetry> {
-    const fleet = db ? await readFleet(db) : null;
+    const fleet = db ? await readFleet(db, this.readTimeoutMs) : null;
     if (!fleet) return view(this.total, false);
     return view(
       { lookups: fleet.lookups + this.unflushed.lookups, hits: fleet.hits + this.unflushed.hits, compared: fleet.compared + this.unflushed.compared, identical: fleet.identical + this.unflushed.identical },
@@ -95,12 +101,15 @@ export class ShadowCounters {
   }
 }
 
-async function readFleet(db: Db): Promise<ShadowCounts | null> {
+async function readFleet(db: Db, timeoutMs: number): Promise<ShadowCounts | null> {
   try {
-    const { rows } = await db.query<ShadowCounts>(
-      `SELECT COALESCE(sum(lookups), 0)::bigint AS lookups, COALESCE(sum(hits), 0)::bigint AS hits,
-              COALESCE(sum(compared), 0)::bigint AS compared, COALESCE(sum(identical), 0)::bigint AS identical
-         FROM optimizer_cache_shadow`,
+    const { rows } = await withTimeout(
+      db.query<ShadowCounts>(
+        `SELECT COALESCE(sum(lookups), 0)::bigint AS lookups, COALESCE(sum(hits), 0)::bigint AS hits,
+                COALESCE(sum(compared), 0)::bigint AS compared, COALESCE(sum(identical), 0)::bigint AS identical
+           FROM optimizer_cache_shadow`,
+      ),
+      timeoutMs,
     );
     const row = rows[0];
     return row ? { lookups: Number(row.lookups), hits: Number(row.hits), compared: Number(row.compared), identical: Number(row.identical) } : null;

@@ -17,7 +17,7 @@ export class OptimizerMetrics {
     registers: [this.registry],
   });
   readonly tokensSaved = new Counter({ name: 'gw_optimizer_tokens_saved_total', help: 'Estimated input tokens saved by strategy kind.', labelNames: ['kind'], registers: [this.registry] });
-  readonly stashWrites = new Counter({ name: 'gw_optimizer_stash_writes_total', help: 'Stash writes: stored, refused (store not ready) or failed (bounded write missed).', labelNames: ['result'], registers: [this.registry] });
+  readonly stashWrites = new Counter({ name: 'gw_optimizer_stash_writes_total', help: 'Stash writes: stored, refused (store not ready), failed (store fault or bounded write missed; opens the cooldown) or rejected (the store refused the values of the row).', labelNames: ['result'], registers: [this.registry] });
   readonly retrieves = new Counter({ name: 'gw_optimizer_retrieve_total', help: 'Retrieve calls: hit, miss (404) or unavailable (503).', labelNames: ['result'], registers: [this.registry] });
   readonly guardRegrets = new Counter({
     name: 'gw_optimizer_guard_regrets_total',

@@ -39,7 +39,7 @@ export function authoritativeTenant(caller: Caller): string | undefined {
   return caller.kind === 'tenant' ? caller.tenant : undefined;
 }
 
-/** preHandler for admin routes: GW_ADMIN_TOKEN bearer; with no admin token configured the routes stay shut. */
+/** onRequest hook of the admin routes: GW_ADMIN_TOKEN bearer; with no admin token configured the routes stay shut. */
 export function adminGate(adminToken: string | undefined) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     if (adminToken === undefined) throw optimizerErrors.adminDisabled();

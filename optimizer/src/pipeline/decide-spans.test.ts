@@ -1,24 +1,14 @@
 import { ManualClock } from '@gw/platform';
 import { describe, expect, it } from 'vitest';
-import { chatSession, FakeStash, hmacKey, messagesOf } from './__fixtures__/conversations.js';
+import { chatSession, FakeStash, hmacKey, messagesOf, plainLog } from './__fixtures__/conversations.js';
 import { minSavedShareWhenCached, settlePolicy, statelessMinSavedShare } from './decide-spans.js';
 import type { RunContext } from './run-context.js';
 import { runPipeline } from './run-pipeline.js';
+import { TurnLog } from './turn-log.js';
 
 function contextOf(cacheMode: 'protect' | 'none', pinning: boolean, modelTurns = 6): RunContext {
   return { cacheMode, pinning, view: { modelTurns } } as unknown as RunContext;
 }
-
-const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
-/** 150 lines that share no shape (nothing folds): eliding the middle saves a little under three quarters. */
-const plainLog = (() => {
-  let seed = 7;
-  const pick = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return words[seed % words.length];
-  };
-  return Array.from({ length: 150 }, () => `${pick()} ${pick()} ${pick()} ${pick()} ${pick()} resolved ${pick()}`).join('\n');
-})();
 
 describe('settlePolicy', () => {
   it('asks for any saving when nothing upstream caches or the cache expired since the last turn', () => {
@@ -38,7 +28,7 @@ describe('deciding settled history', () => {
 
   async function secondTurn(gapMs: number) {
     const clock = new ManualClock();
-    const deps = { stash: new FakeStash(), hmacKey, clock };
+    const deps = { stash: new FakeStash(), hmacKey, clock, turns: new TurnLog().forSession('session') };
     const first = await runPipeline({ endpoint, request: chatSession([plainLog]), pins: [], capabilities }, deps);
     clock.advance(gapMs);
     return runPipeline({ endpoint, request: chatSession([plainLog, 'ok']), pins: first.pins, capabilities }, deps);

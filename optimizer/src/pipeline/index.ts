@@ -11,6 +11,7 @@ export type {
   SuppressionReason,
 } from './types.js';
 export type { SpanPin, ThrashGuardPin, WatermarkPin } from './pins.js';
+export { TurnLog, type TurnTimes } from './turn-log.js';
 export { strategyKinds, spanStrategyKinds, isStrategyKind, type StrategyKind } from '../strategies/types.js';
 export { countTokens, countTokensExact, estimateTokensOfStrings } from '../tokens/count-tokens.js';
 export { buildRequestView, detectRequestFormat } from '../format/build-request-view.js';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { chatSession, FakeStash, hmacKey, messagesOf, output } from './__fixtures__/conversations.js';
 import type { PipelineDeps, PipelineInput, PipelineResult } from './index.js';
 import { runPipeline } from './run-pipeline.js';
+import { TurnLog } from './turn-log.js';
 
 const tap = output('tap-failures.txt');
 const debugLog = output('express-debug-log.txt');
@@ -127,17 +128,18 @@ describe('decision pins', () => {
   it('leaves history the provider already cached alone, and rewrites it once that cache has expired', async () => {
     const clock = new ManualClock();
     const stash = new FakeStash();
-    const held = { stash, hmacKey, clock, guard: (kind: string) => kind !== 'elide_tool_output' };
+    const turnTimes = new TurnLog().forSession('session');
+    const held = { stash, hmacKey, clock, turns: turnTimes, guard: (kind: string) => kind !== 'elide_tool_output' };
     const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], held);
     // Held back when it settled, the output keeps the bytes it was first sent with.
     expect(messagesOf(second.request)[3]?.content).toBe(tap);
     clock.advance(60_000);
-    const third = await runPipeline({ endpoint, request: chatSession([tap, debugLog, npmAnsi]), pins: second?.pins, capabilities: {} }, { stash, hmacKey, clock });
+    const third = await runPipeline({ endpoint, request: chatSession([tap, debugLog, npmAnsi]), pins: second?.pins, capabilities: {} }, { stash, hmacKey, clock, turns: turnTimes });
     expect(messagesOf(third.request)[3]?.content).toBe(tap);
     expect(third.suppressedKinds).toContainEqual({ kind: 'elide_tool_output', reason: 'prefix_stabilizer' });
     expect(messagesOf(third.request)[5]?.content).not.toBe(debugLog);
     clock.advance(6 * 60_000);
-    const fourth = await runPipeline({ endpoint, request: chatSession([tap, debugLog, npmAnsi, eslint]), pins: third.pins, capabilities: {} }, { stash, hmacKey, clock });
+    const fourth = await runPipeline({ endpoint, request: chatSession([tap, debugLog, npmAnsi, eslint]), pins: third.pins, capabilities: {} }, { stash, hmacKey, clock, turns: turnTimes });
     expect(messagesOf(fourth.request)[3]?.content).toContain('gw_retrieve');
   });
 

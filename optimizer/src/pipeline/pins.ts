@@ -27,8 +27,6 @@ export interface WatermarkPin {
   readonly messageIndex: number;
   /** HMAC of the last settled message, so an edited history does not inherit a stale watermark. */
   readonly spanHash: string;
-  /** Wall-clock time of the turn, when a clock was given (a cold provider cache may be rewritten). */
-  readonly at?: number;
   /** Kinds held back on the covered span(s) by a suppression; reported as `prefix_stabilizer` while frozen. */
   readonly held?: readonly StrategyKind[];
 }
@@ -97,6 +95,7 @@ export function readPins(raw: readonly unknown[]): IncomingPins {
       guard = { v: 1, kind: 'pin_thrash_guard', strikes: value.strikes, cooloff: value.cooloff };
       continue;
     }
+    // Watermarks of earlier versions carry `at`, a wall-clock time: ignored, the service keeps turn times itself.
     if (value.kind === 'prefix_watermark' && isIndex(value.messageIndex) && typeof value.spanHash === 'string') {
       const held = Array.isArray(value.held) ? value.held.filter(isStrategyKind) : [];
       watermark = {
@@ -104,7 +103,6 @@ export function readPins(raw: readonly unknown[]): IncomingPins {
         kind: 'prefix_watermark',
         messageIndex: value.messageIndex,
         spanHash: value.spanHash,
-        ...(typeof value.at === 'number' ? { at: value.at } : {}),
         ...(held.length > 0 ? { held } : {}),
       };
       continue;

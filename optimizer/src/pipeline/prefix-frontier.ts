@@ -12,6 +12,11 @@ function boundaryHash(context: RunContext, view: RequestView, messageIndex: numb
   return fingerprint(context.deps.hmacKey, `watermark:v1:${messageIndex}`, boundary);
 }
 
+/** What the turn log remembers a watermark by: the turn that left it, identified without content. */
+function turnKey(watermark: WatermarkPin): string {
+  return `${watermark.messageIndex}:${watermark.spanHash}`;
+}
+
 export interface Frontier {
   /** Unpinned settled spans before this message index were already sent as they are: leave them alone. */
   readonly index: number;
@@ -35,7 +40,8 @@ export function resolveFrontier(context: RunContext, pins: IncomingPins | null, 
   let cold = false;
   if (watermark && watermark.messageIndex <= context.view.messageCount && boundaryHash(context, context.view, watermark.messageIndex) === watermark.spanHash) {
     const now = context.deps.clock?.now();
-    cold = now !== undefined && watermark.at !== undefined && now - watermark.at >= providerCacheTtlMs;
+    const answeredAt = context.deps.turns?.answeredAt(turnKey(watermark));
+    cold = now !== undefined && answeredAt !== undefined && now - answeredAt >= providerCacheTtlMs;
     index = cold ? 0 : watermark.messageIndex;
     held = cold ? [] : (watermark.held ?? []);
   } else {
@@ -50,13 +56,17 @@ export function nextWatermark(context: RunContext, carriedHeld: readonly Strateg
   const view = context.view;
   const messageIndex = view.freshStart;
   const held = [...new Set([...carriedHeld, ...context.held])];
-  const at = context.deps.clock?.now();
   return {
     v: 1,
     kind: 'prefix_watermark',
     messageIndex,
     spanHash: boundaryHash(context, view, messageIndex),
-    ...(at === undefined ? {} : { at }),
     ...(held.length > 0 ? { held } : {}),
   };
+}
+
+/** This turn was answered now: the next turn, arriving with this watermark, measures the cache's age from here. */
+export function rememberTurn(context: RunContext, watermark: WatermarkPin): void {
+  const now = context.deps.clock?.now();
+  if (now !== undefined) context.deps.turns?.answered(turnKey(watermark), now);
 }

@@ -8,8 +8,8 @@ import { resolveCacheMode } from './cache-mode.js';
 import { decideSpan, findDuplicates, settlePolicy } from './decide-spans.js';
 import { fitWindow } from './fit-window.js';
 import { resolveLane } from './lanes.js';
-import { readPins, spanHash, type IncomingPins, type SpanPin, type ThrashGuardPin } from './pins.js';
-import { nextWatermark, resolveFrontier, type Frontier } from './prefix-frontier.js';
+import { readPins, spanHash, type IncomingPins, type SpanPin, type ThrashGuardPin, type WatermarkPin } from './pins.js';
+import { nextWatermark, rememberTurn, resolveFrontier, type Frontier } from './prefix-frontier.js';
 import { replayPins, type ReplayOutcome } from './replay-pins.js';
 import { RunContext } from './run-context.js';
 import { SpanState } from './span-state.js';
@@ -65,10 +65,10 @@ function newPins(state: SpanState, context: RunContext): SpanPin[] {
 }
 
 /** The full replacement list (spec 001 §2.3 rule 3): span chains in request order, then the two session pins. */
-function outgoingPins(states: readonly SpanState[], context: RunContext, pins: IncomingPins, frontier: Frontier, guard: ThrashGuardPin): JsonObject[] {
+function outgoingPins(states: readonly SpanState[], context: RunContext, pins: IncomingPins, watermark: WatermarkPin, guard: ThrashGuardPin): JsonObject[] {
   const out: unknown[] = [];
   for (const state of states) out.push(...state.keptRaw, ...newPins(state, context));
-  out.push(nextWatermark(context, frontier.held), guard, ...pins.foreign);
+  out.push(watermark, guard, ...pins.foreign);
   return out.filter(isRecord);
 }
 
@@ -114,8 +114,9 @@ function createContext(input: PipelineInput, deps: PipelineDeps, view: RequestVi
 
 /**
  * The optimizer's pure core: replay pins, fresh-decide the newly settled suffix, stash originals, fit the window,
- * and return the transformed request with its decisions. Deterministic: the same input and stash answers give
- * byte-identical output (spec 001 §1.1); only `strategyTimingsMs` measures time, and only with a timer.
+ * and return the transformed request with its decisions. Deterministic: the same input, stash answers and age of
+ * the previous turn (`deps.turns`) give byte-identical output (spec 001 §1.1); no clock reading reaches the bytes,
+ * except `strategyTimingsMs`, and only with a timer.
  */
 export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Promise<PipelineResult> {
   const request: JsonObject = input.request;
@@ -157,5 +158,8 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
     rewrites: rewritesOf(rewritten),
   };
   if (!Array.isArray(input.pins)) return result;
-  return { ...result, pins: pins && guard ? outgoingPins(states, context, pins, frontier, guard.next) : input.pins.filter(isRecord) };
+  if (!pins || !guard) return { ...result, pins: input.pins.filter(isRecord) };
+  const watermark = nextWatermark(context, frontier.held);
+  rememberTurn(context, watermark);
+  return { ...result, pins: outgoingPins(states, context, pins, watermark, guard.next) };
 }

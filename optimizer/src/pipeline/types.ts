@@ -2,6 +2,7 @@ import type { Clock } from '@gw/platform';
 import type { OptimizeCapabilities, StrategyToggle } from '@gw/contracts';
 import type { JsonObject } from '../format/json-value.js';
 import type { StrategyKind } from '../strategies/types.js';
+import type { TurnTimes } from './turn-log.js';
 
 /** The part of the runtime config the pipeline reads (spec 001 §2.5). */
 export interface PipelineSettings {
@@ -43,8 +44,10 @@ export interface PipelineDeps {
   readonly stash: PipelineStash;
   /** Key of the `spanHash` HMAC in pins. */
   readonly hmacKey: string | Uint8Array;
-  /** Wall clock: tells a warm provider cache from an expired one between turns. */
+  /** Wall clock: with `turns`, tells a warm provider cache from an expired one between turns. */
   readonly clock?: Clock | undefined;
+  /** When this session's earlier turns were answered; absent, every cache counts as warm. */
+  readonly turns?: TurnTimes | undefined;
   /** Monotonic milliseconds for `strategyTimingsMs`; absent, timings read 0 and the output is fully reproducible. */
   readonly timer?: (() => number) | undefined;
   /** Regression guard: false holds a kind back (reason `regret_guard`). */

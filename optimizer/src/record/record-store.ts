@@ -1,5 +1,6 @@
 import type { RecordRequest } from '@gw/contracts';
 import type { Clock, Db, Keyring } from '@gw/platform';
+import type { RecordBody } from './record.schema.js';
 
 /** What content may be written right now: a keyring (GW_CONTENT_KEY) and a content mode other than `off`. */
 export interface ContentGate {
@@ -31,8 +32,8 @@ export class RecordStore {
     private readonly spend: SpendAppender = noSpendAppender,
   ) {}
 
-  async upsert(record: RecordRequest): Promise<void> {
-    const ts = timestampOf(record.ts, this.clock.now());
+  async upsert(record: RecordBody): Promise<void> {
+    const ts = new Date(record.ts ?? this.clock.now());
     const keyring = this.content.keyring();
     const sealed = record.content && keyring && this.content.contentMode() !== 'off' ? keyring.encrypt(JSON.stringify(record.content), `trace:${record.id}`) : null;
     const { rows } = await this.db.query<{ inserted: boolean }>(
@@ -70,14 +71,4 @@ export class RecordStore {
     this.rowsSinceStart += 1;
     await this.spend.append(record, ts);
   }
-}
-
-/** Epoch milliseconds or an ISO 8601 string; absent or unparseable means now. */
-function timestampOf(ts: number | string | undefined, now: number): Date {
-  if (typeof ts === 'number' && Number.isFinite(ts)) return new Date(ts);
-  if (typeof ts === 'string') {
-    const parsed = /^\d+$/.test(ts) ? Number(ts) : Date.parse(ts);
-    if (Number.isFinite(parsed)) return new Date(parsed);
-  }
-  return new Date(now);
 }

@@ -1,6 +1,7 @@
 import type { RecordRequest } from '@gw/contracts';
 import type { Db } from '@gw/platform';
 import type { SpendAppender } from './record-store.js';
+import { int32Max } from './record.schema.js';
 
 /**
  * spec 001 §2.4 rule 9: with `GW_SPEND_DB_URL` set, `/v1/record` also appends a spend record to the gateway's
@@ -25,7 +26,8 @@ export class SqlSpendAppender implements SpendAppender {
     const prompt = record.promptTokens ?? 0;
     const completion = record.completionTokens ?? 0;
     const status = record.status ?? 200;
-    const tokensSaved = (record.decisions ?? []).reduce((sum, decision) => sum + Math.max(0, Math.round(decision.estimatedTokensSaved ?? 0)), 0);
+    // Each count fits gw_spend's integer columns (the schema bounds it); sums of them are capped to fit as well.
+    const tokensSaved = Math.min(int32Max, (record.decisions ?? []).reduce((sum, decision) => sum + Math.max(0, Math.round(decision.estimatedTokensSaved ?? 0)), 0));
     const attribution = record.attribution?.sessionId ? { session: record.attribution.sessionId, source: 'optimizer-record' } : { source: 'optimizer-record' };
     await this.db.query(
       `INSERT INTO gw_spend (id, ts, endpoint, method, status, outcome, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, tokens_saved, billing_mode, user_id, team, attribution)
@@ -41,7 +43,7 @@ export class SqlSpendAppender implements SpendAppender {
         record.model ?? null,
         prompt,
         completion,
-        record.totalTokens ?? prompt + completion,
+        record.totalTokens ?? Math.min(int32Max, prompt + completion),
         Math.round(record.durationMs ?? 0),
         tokensSaved,
         record.attribution?.user ?? null,

@@ -18,8 +18,16 @@ export type SliceResult =
 export function grepProblem(grep: string | undefined): string | null {
   if (grep === undefined) return null;
   if (grep.trim() === '') return 'grep must contain a non-whitespace character';
-  if (grep.length > grepMaxChars) return `grep must be at most ${grepMaxChars} characters`;
+  if (characterCount(grep) > grepMaxChars) return `grep must be at most ${grepMaxChars} characters`;
   return null;
+}
+
+/**
+ * Characters are code points, not UTF-16 units: an emoji is one character, not two. A string of more than twice the
+ * limit in units is over it whatever it holds, so a huge grep is never spread into an array.
+ */
+function characterCount(text: string): number {
+  return text.length > grepMaxChars * 2 ? text.length : [...text].length;
 }
 
 /**

@@ -14,6 +14,7 @@ import { holdoutKindsProblem } from '../holdout/holdout-kinds.js';
 import { adminGate } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import type { DurableManager } from '../stash/durable-manager.js';
+import { writeCallerData } from '../store/store-fault.js';
 import type { OptimizerRuntime } from './runtime.js';
 
 const errors = { 400: optimizerErrorSchema, 401: optimizerErrorSchema, 409: optimizerErrorSchema, 413: optimizerErrorSchema };
@@ -22,7 +23,8 @@ const errors = { 400: optimizerErrorSchema, 401: optimizerErrorSchema, 409: opti
 export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, adminToken: string | undefined): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    app.addHook('preHandler', adminGate(adminToken));
+    // onRequest, before the body is parsed or validated: an unauthenticated caller learns nothing about the schema.
+    app.addHook('onRequest', adminGate(adminToken));
 
     app.get(
       '/admin/optimizer/settings',
@@ -46,7 +48,8 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
         const config = 'config' in body && body.config !== undefined && Object.keys(body).length === 1 ? body.config : (body as OptimizerConfig);
         const problem = holdoutKindsProblem(config.holdout?.kinds, runtime.strategyKinds);
         if (problem) throw optimizerErrors.invalidRequest(problem);
-        return settingsView(runtime, await runtime.settings.replace(config));
+        // jsonb cannot hold U+0000 or an unpaired surrogate in a string: a config carrying one is a 400.
+        return settingsView(runtime, await writeCallerData(() => runtime.settings.replace(config), 'config'));
       },
     );
 

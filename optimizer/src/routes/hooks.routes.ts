@@ -1,22 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import {
-  cacheWriteRequestSchema,
-  cacheWriteResponseSchema,
-  okResponseSchema,
-  optimizeResponseRequestSchema,
-  optimizeResponseResponseSchema,
-  optimizerErrorSchema,
-  recallRequestSchema,
-  recallResponseSchema,
-  recordRequestSchema,
-} from '@gw/contracts';
+import { cacheWriteResponseSchema, okResponseSchema, optimizeResponseResponseSchema, optimizerErrorSchema, recallResponseSchema } from '@gw/contracts';
 import { optimizerErrors } from '../errors.js';
 import { assignHoldout } from '../holdout/assign-holdout.js';
 import { cohortFields } from '../holdout/holdout-response.js';
 import { modelOf } from '../format/json-value.js';
 import { authoritativeTenant } from '../http/auth.js';
+import { cacheWriteBodySchema, optimizeResponseBodySchema, recallBodySchema } from '../http/caller-metadata.schema.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { runOutputStage } from '../output/run-output-stage.js';
+import { recordBodySchema } from '../record/record.schema.js';
+import { writeCallerData } from '../store/store-fault.js';
 import { inputPricePerToken } from '../settings/input-prices.js';
 import { kindsOffFor } from '../settings/kill-switch.js';
 import type { OptimizerRuntime } from './runtime.js';
@@ -37,7 +30,7 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
           description:
             "Output-stage strategies: `tool_arguments_minify` removes the JSON layout (indentation, line breaks) from tool-call arguments of chat-completions (`choices[].message.tool_calls[].function.arguments`) and Responses (`output[]` `function_call`) bodies, lexically, so every parsed value, key order and number spelling stays the model's; the client then carries the compact form on every later turn. Kill switches by endpoint, model, user or team apply. Re-derives the audited-holdout arm from the same metadata as /v1/optimize and reports it as `cohort` (and `cohortKind`); a whole-optimizer control session's response is returned untouched. Skip streamed responses.",
           tags: ['hooks'],
-          body: optimizeResponseRequestSchema,
+          body: optimizeResponseBodySchema,
           response: { 200: optimizeResponseResponseSchema, ...errors },
         },
       },
@@ -62,7 +55,7 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       '/v1/cache',
       {
         config: { signed: true, leaseGated: true },
-        schema: { summary: 'Write a live response back to the semantic cache', tags: ['hooks'], body: cacheWriteRequestSchema, response: { 200: cacheWriteResponseSchema, ...errors } },
+        schema: { summary: 'Write a live response back to the semantic cache', tags: ['hooks'], body: cacheWriteBodySchema, response: { 200: cacheWriteResponseSchema, ...errors } },
       },
       async (request) => {
         const stored = runtime.cache.write(request.body, authoritativeTenant(request.caller));
@@ -74,7 +67,7 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       '/v1/recall',
       {
         config: { signed: true, leaseGated: true },
-        schema: { summary: "Search the requesting user's own durable stash", tags: ['hooks'], body: recallRequestSchema, response: { 200: recallResponseSchema, ...errors } },
+        schema: { summary: "Search the requesting user's own durable stash", tags: ['hooks'], body: recallBodySchema, response: { 200: recallResponseSchema, ...errors } },
       },
       async (request) => {
         const { metadata } = request.body;
@@ -87,11 +80,12 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
     app.post(
       '/v1/record',
       {
-        schema: { summary: 'Persist a call where no gateway is in the path (opt-in)', tags: ['hooks'], body: recordRequestSchema, response: { 200: okResponseSchema, 404: optimizerErrorSchema, ...errors } },
+        schema: { summary: 'Persist a call where no gateway is in the path (opt-in)', tags: ['hooks'], body: recordBodySchema, response: { 200: okResponseSchema, 404: optimizerErrorSchema, ...errors } },
       },
       async (request) => {
         if (!runtime.records) throw optimizerErrors.recordingDisabled();
-        await runtime.records.upsert(request.body);
+        const records = runtime.records;
+        await writeCallerData(() => records.upsert(request.body), 'record');
         return { ok: true as const };
       },
     );

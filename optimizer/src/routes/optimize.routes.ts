@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsync } from 'fastify';
-import { optimizeRequestSchema, optimizeResponseSchema, optimizerErrorSchema, type Decision, type OptimizeRequest, type OptimizeResponse, type OptimizerConfig } from '@gw/contracts';
+import { optimizeResponseSchema, optimizerErrorSchema, type Decision, type OptimizeRequest, type OptimizeResponse, type OptimizerConfig } from '@gw/contracts';
 import type { OptimizeCacheFields } from '../cache/cache-service.js';
 import { defaultTenant } from '../cache/partition.js';
 import type { OptimizeOutcome } from '../health/metrics.js';
 import { authoritativeTenant } from '../http/auth.js';
+import { optimizeBodySchema } from '../http/caller-metadata.schema.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { buildRequestView } from '../format/build-request-view.js';
 import { modelOf } from '../format/json-value.js';
@@ -36,8 +37,8 @@ export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
           description:
             'Fail-open: any internal failure answers the request unchanged. With audited holdout on and an attributable request (user or team, and a session from gatewaySessionId, sessionId or session), `cohort` names the arm; a control session gets its request untouched with exactly one `audited_holdout` decision, a per-strategy control row withholds only `cohortKind`. The per-tenant regression guard holds back strategies the model keeps undoing: reason `regret_guard` in `suppressedKinds` and one `guard_suppressed` decision per kind held back. `estimatedSavingsUsd` prices tokens at the model’s list input price. Identical input gives byte-identical output.',
           tags: ['hooks'],
-          body: optimizeRequestSchema,
-          response: { 200: optimizeResponseSchema, 401: optimizerErrorSchema },
+          body: optimizeBodySchema,
+          response: { 200: optimizeResponseSchema, 400: optimizerErrorSchema, 401: optimizerErrorSchema },
         },
       },
       async (request) => {
@@ -123,6 +124,11 @@ function sessionKeyOf(metadata: OptimizeRequest['metadata']): string | undefined
   return session === undefined ? undefined : `${metadata?.tenant ?? defaultTenant}\u0000${metadata?.user ?? metadata?.team ?? ''}\u0000${session}`;
 }
 
+/** The conversation a turn belongs to: its session when it names one, else everything of its owner. */
+function turnSessionOf(metadata: OptimizeRequest['metadata']): string {
+  return sessionKeyOf(metadata) ?? `${metadata?.tenant ?? defaultTenant}\u0000${metadata?.user ?? metadata?.team ?? ''}`;
+}
+
 /** The guard's view of this request: tenant, session (spec 001 §2.2 source order) and its tool calls, lazily. */
 function startGuard(context: OptimizeContext): GuardRequest {
   const { runtime, body, metadata } = context;
@@ -161,6 +167,7 @@ async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignm
         stash: runtime.stash.forOwner({ tenant: metadata?.tenant ?? defaultTenant, user: metadata?.user, team: metadata?.team }),
         hmacKey: runtime.pinKey,
         clock: runtime.clock,
+        turns: runtime.turns.forSession(turnSessionOf(metadata)),
         // Handles are keyed MACs of owner and content, so re-deciding a span mints the same bytes (no cache_guard).
         stableHandles: true,
         guard: guard.allow,

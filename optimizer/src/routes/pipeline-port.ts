@@ -1,6 +1,7 @@
 import type { Decision, DecisionPin, OptimizeRequest } from '@gw/contracts';
 import type { Clock } from '@gw/platform';
 import type { SpanRewrite } from '../guard/span-rewrite.js';
+import type { TurnTimes } from '../pipeline/turn-log.js';
 import type { StashPort } from '../stash/stash.js';
 
 /**
@@ -21,6 +22,8 @@ export interface PipelineDeps {
   /** Key of the pins' `spanHash` HMAC (spec 001 §2.3); stable across replicas and restarts. */
   hmacKey: Buffer;
   clock: Clock;
+  /** When this session's earlier turns were answered (a warm or an expired provider cache); never in the bytes. */
+  turns?: TurnTimes;
   /** Monotonic milliseconds for `strategyTimingsMs`; absent, timings read 0 and responses are byte-reproducible. */
   timer?: () => number;
   /** The stash mints the same handle for the same owner and content (it does: handles are keyed MACs). */

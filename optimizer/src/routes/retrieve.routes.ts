@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { optimizerErrorSchema, retrieveRequestSchema, retrieveResponseSchema, type RetrieveResponse } from '@gw/contracts';
+import { optimizerErrorSchema, retrieveResponseSchema, type RetrieveResponse } from '@gw/contracts';
 import { optimizerErrors } from '../errors.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { ageBucket } from '../retrieve/age-bucket.js';
+import { retrieveBodySchema } from '../retrieve/retrieve.schema.js';
 import { grepProblem, sliceContent } from '../retrieve/slice-content.js';
 import { RowUnreadableError, StoreUnavailableError } from '../stash/durable-tier.js';
 import type { StashEntry } from '../stash/stash-entry.js';
@@ -22,7 +23,7 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
           description:
             'A retrieve without `metadata.source` is the model asking for an elided original: a regret signal charged to the strategies that elided it (once per handle per guard window). Automated callers set `metadata.source`.',
           tags: ['hooks'],
-          body: retrieveRequestSchema,
+          body: retrieveBodySchema,
           response: { 200: retrieveResponseSchema, 400: optimizerErrorSchema, 404: optimizerErrorSchema, 503: optimizerErrorSchema },
         },
       },

@@ -6,6 +6,7 @@ import type { OptimizerMetrics } from '../health/metrics.js';
 import type { RegressionGuard } from '../guard/regression-guard.js';
 import type { Telemetry } from '../health/telemetry.js';
 import type { HoldoutTelemetry } from '../holdout/holdout-telemetry.js';
+import type { TurnLog } from '../pipeline/turn-log.js';
 import type { RecallService } from '../recall/recall-service.js';
 import type { RecordStore } from '../record/record-store.js';
 import type { SettingsStore } from '../settings/settings-store.js';
@@ -33,6 +34,8 @@ export interface OptimizerRuntime {
   /** Null when recording is disabled (no trace store configured). */
   records: RecordStore | null;
   runPipeline: RunPipeline;
+  /** When each session's turns were answered on this replica: the pipeline's warm-or-expired cache test. */
+  turns: TurnLog;
   pinKey: Buffer;
   /** Clock for `strategyTimingsMs`; unset keeps responses byte-identical for identical input (timings read 0). */
   strategyTimer: (() => number) | undefined;

@@ -1,12 +1,16 @@
+import { maxEpochMs, parseInstant } from '../http/parse-instant.js';
 import { optimizerErrors } from '../errors.js';
 
 /** A first activation must be at least this far ahead (spec 001 §2.5, §8). */
 export const activationLeadMs = 60_000;
 
-/** RFC 3339 instant (Z or numeric offset) to a UTC ISO string; null when it is not a real instant. */
+/**
+ * RFC 3339 instant (Z or numeric offset) to a UTC ISO string; null when it is not a real instant. Strict, because the
+ * value is immutable once stored: an impossible date must be refused, not rolled over to another day and locked in.
+ */
 export function normalizeInstant(value: string): string | null {
-  const parsed = Date.parse(value.toUpperCase());
-  return Number.isNaN(parsed) ? null : new Date(parsed).toISOString();
+  const parsed = parseInstant(value);
+  return parsed === null || parsed > maxEpochMs ? null : new Date(parsed).toISOString();
 }
 
 /**
@@ -16,13 +20,14 @@ export function normalizeInstant(value: string): string | null {
  */
 export function nextActivation(stored: string | undefined, requested: string | null | undefined, now: number): string | undefined {
   if (requested === undefined) return stored;
+  const normalized = requested === null ? null : normalizeInstant(requested);
+  // Malformed input is a 400 whether or not an instant is already stored.
+  if (requested !== null && normalized === null) throw optimizerErrors.invalidRequest('rollouts.agentContinuationV1ActivateAt is not a valid instant');
   if (stored !== undefined) {
-    if (requested !== null && normalizeInstant(requested) === stored) return stored;
+    if (normalized === stored) return stored;
     throw optimizerErrors.activationImmutable();
   }
-  if (requested === null) return undefined;
-  const normalized = normalizeInstant(requested);
-  if (normalized === null) throw optimizerErrors.invalidRequest('rollouts.agentContinuationV1ActivateAt is not a valid instant');
+  if (normalized === null) return undefined;
   if (Date.parse(normalized) < now + activationLeadMs) throw optimizerErrors.activationTooSoon();
   return normalized;
 }

@@ -1,5 +1,7 @@
 import { Keyring, type Clock, type Db } from '@gw/platform';
 import type { RetrievalStoreState } from '@gw/contracts';
+import { isStoreFault } from '../store/store-fault.js';
+import { storeReadTimeoutMs, TimeoutError, withTimeout } from '../store/with-timeout.js';
 import { DurableTier, StoreUnavailableError } from './durable-tier.js';
 import { deriveHandleKey, handlePattern, mintHandle } from './handle.js';
 import { countLines } from './lines.js';
@@ -29,7 +31,8 @@ export interface StashOptions {
   writeTimeoutMs?: number;
   readTimeoutMs?: number;
   cooldownMs?: number;
-  onWrite?: (outcome: 'stored' | 'refused' | 'failed') => void;
+  /** `rejected`: the store refused this row's values (the caller's data); the circuit stays closed. */
+  onWrite?: (outcome: 'stored' | 'refused' | 'failed' | 'rejected') => void;
 }
 
 /** Five-minute retry circuit after a failed bounded write (spec 001 §8). */
@@ -61,7 +64,7 @@ export class Stash {
   constructor(private readonly options: StashOptions) {
     this.memory = new MemoryTier(options.memoryMaxChars ?? 64 * 1024 * 1024);
     this.writeTimeoutMs = options.writeTimeoutMs ?? 250;
-    this.readTimeoutMs = options.readTimeoutMs ?? 2_000;
+    this.readTimeoutMs = options.readTimeoutMs ?? storeReadTimeoutMs;
     this.cooldownMs = options.cooldownMs ?? durableWriteCooldownMs;
   }
 
@@ -126,9 +129,12 @@ export class Stash {
     };
     try {
       await withTimeout(durable.put(entry), this.writeTimeoutMs);
-    } catch {
-      this.cooldownUntil = this.options.clock.now() + this.cooldownMs;
-      this.options.onWrite?.('failed');
+    } catch (error) {
+      // Either way the span keeps its bytes (no handle). Only a store that cannot take writes opens the circuit for
+      // everyone: a row refused for its own values (SQLSTATE 22/23) must not let one caller turn handles off.
+      const fault = isStoreFault(error);
+      if (fault) this.cooldownUntil = this.options.clock.now() + this.cooldownMs;
+      this.options.onWrite?.(fault ? 'failed' : 'rejected');
       return null;
     }
     this.memory.set(entry);
@@ -173,26 +179,5 @@ export class Stash {
 
   async sweep(): Promise<number> {
     return this.durable ? this.durable.sweep(this.options.clock.now()) : 0;
-  }
-}
-
-class TimeoutError extends Error {
-  constructor(milliseconds: number) {
-    super(`timed out after ${milliseconds} ms`);
-    this.name = 'TimeoutError';
-  }
-}
-
-/** Race a store call against a deadline; the late call is left to finish on its own (its result is ignored). */
-async function withTimeout<T>(work: Promise<T>, milliseconds: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(milliseconds)), milliseconds);
-  });
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,4 +1,5 @@
 import { isRecord } from '../format/json-value.js';
+import { countLines } from '../stash/lines.js';
 import { locateJsonDocument } from './json/json-lexer.js';
 import { isStackFrame, lineTemplate } from './line-templates.js';
 import { elisionHint, formatCount, plural } from './retrieve-hint.js';
@@ -169,7 +170,8 @@ function fold(text: string, recipe: LogFoldRecipe): string | null {
   if (lines.length < minLines || isSourceListing(lines) || locateJsonDocument(text)) return null;
   const result = foldLines(lines, recipe);
   if (result.folded < Math.max(minLines * 0.5, lines.length * minFoldedShare)) return null;
-  const what = `log folded: ${formatCount(result.folded)} of ${plural(lines.length, 'line')} collapsed in ${plural(result.places, 'place')}`;
+  // The total as `/v1/retrieve` reports it (`totalLines`): a trailing newline ends the last line, it opens none.
+  const what = `log folded: ${formatCount(result.folded)} of ${plural(countLines(text), 'line')} collapsed in ${plural(result.places, 'place')}`;
   return `${elisionHint(what, recipe.handle)}\n${result.lines.join('\n')}`;
 }
 

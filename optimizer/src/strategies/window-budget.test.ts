@@ -17,4 +17,9 @@ describe('window_budget', () => {
     expect(lines[6]).toMatch(/^\[\.\.\. window budget: [\d,]+ more lines \([\d,]+ characters\) of this tool output elided \(trimmed; not retrievable\) \.\.\.\]$/);
     expect(windowBudget.render(input, planned!.recipe)).toBe(planned?.text);
   });
+
+  it('counts the lines it hides as retrieve counts them: a trailing newline opens no extra line', () => {
+    const input = `${Array.from({ length: 20 }, (_, index) => `step ${index + 1} of the build finished without output`).join('\n')}\n`;
+    expect(planWindowStub(input, 'in_place')?.text).toContain('window budget: 14 more lines');
+  });
 });

@@ -1,4 +1,5 @@
 import { isRecord } from '../format/json-value.js';
+import { countLines } from '../stash/lines.js';
 import { elisionHint, plural } from './retrieve-hint.js';
 import { handlePlaceholder, type DegradableRecipe, type ElisionMode, type Planned, type SpanStrategy } from './types.js';
 
@@ -26,7 +27,8 @@ function stub(text: string, recipe: WindowBudgetRecipe): string {
   const lines = text.split('\n');
   let head = lines.slice(0, recipe.headLines).join('\n');
   if (head.length > recipe.headChars) head = head.slice(0, recipe.headChars);
-  const hiddenLines = Math.max(0, lines.length - recipe.headLines);
+  // Counted as `/v1/retrieve` counts them: a trailing newline opens no extra line.
+  const hiddenLines = Math.max(0, countLines(text) - recipe.headLines);
   const what = `window budget: ${plural(hiddenLines, 'more line')} (${plural(text.length - head.length, 'character')}) of this tool output elided`;
   return `${head}\n${elisionHint(what, recipe.handle)}`;
 }

@@ -72,6 +72,17 @@ export function chatSession(outputs: readonly string[], options: ChatOptions = {
   };
 }
 
+const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+/** 150 lines that share no shape (nothing folds): eliding the middle saves a little under three quarters. */
+export const plainLog = (() => {
+  let seed = 7;
+  const pick = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return words[seed % words.length];
+  };
+  return Array.from({ length: 150 }, () => `${pick()} ${pick()} ${pick()} ${pick()} ${pick()} resolved ${pick()}`).join('\n');
+})();
+
 /** A stash that answers like the real one in tests: deterministic handles, optionally refusing every write. */
 export class FakeStash implements PipelineStash {
   readonly stored = new Map<string, string>();
