@@ -61,7 +61,7 @@ interface Chain {
  */
 export type DecideScope = 'lossless' | 'all';
 
-/** Pure functions of the text alone (no lane, mode or neighbour): their plans can be memoized across requests. */
+/** Pure functions of the text and the elision mode (no neighbour): their plans can be memoized across requests. */
 const cleanupKinds: ReadonlySet<StrategyKind> = new Set(['ansi_strip', 'whitespace_trim']);
 
 function inScope(strategy: SpanStrategy<Recipe>, scope: DecideScope): boolean {
@@ -85,7 +85,7 @@ export function planChain(state: SpanState, context: RunContext, duplicates: Rea
     const current = text;
     const planContext = { span, view: context.view, mode: policy.mode, earlierIdentical: duplicates.get(span.key) };
     const plan = () => strategy.plan(current, planContext);
-    const planned: Planned<Recipe> | null | undefined = context.attempt(strategy.kind, () => (cleanupKinds.has(strategy.kind) ? planMemo.plan(strategy, current, plan) : plan()));
+    const planned: Planned<Recipe> | null | undefined = context.attempt(strategy.kind, () => (cleanupKinds.has(strategy.kind) ? planMemo.plan(strategy, policy.mode, current, plan) : plan()));
     if (!planned) continue;
     steps.push({ kind: strategy.kind, recipe: planned.recipe, replayed: false, raw: undefined, charsRemoved: Math.max(0, current.length - planned.text.length), saved: 0 });
     text = planned.text;

@@ -53,14 +53,14 @@ describe('window_budget', () => {
     expect(JSON.stringify(batch.request)).toContain('(trimmed; not retrievable)');
   });
 
-  it('pins a stub cut from a cleaned output together with its cleanups, so the next turn replays it byte for byte', async () => {
-    // Trailing blanks on every line: the output is cleaned before it is cut.
+  it('pins a stub cut from an output, so the next turn replays it byte for byte', async () => {
+    // Trailing blanks on every line: a cleanup would only touch them once a handle holds the original (ADR 0008).
     const padded = (index: number) => `${listing.slice(0, 1_800).replace(/\n/g, '  \n')}\n// copy ${index}`;
     const outputs = Array.from({ length: 14 }, (_, index) => padded(index));
     const input = { endpoint, capabilities: {}, metadata: { modelContextTokens: 6_000 } };
     const first = await runPipeline({ ...input, request: chatSession(outputs, { model: 'claude-sonnet-4-5' }), pins: [] }, { stash: new FakeStash(), hmacKey });
     const stubPins = (first.pins ?? []).filter((pin) => pin.messageIndex === 3).map((pin) => pin.kind);
-    expect(stubPins).toEqual(['whitespace_trim', 'window_budget']);
+    expect(stubPins).toEqual(['window_budget']);
     const next = await runPipeline({ ...input, request: chatSession([...outputs, 'ok'], { model: 'claude-sonnet-4-5' }), pins: first.pins }, { stash: new FakeStash(), hmacKey });
     expect(messagesOf(next.request)[3]).toEqual(messagesOf(first.request)[3]);
   });

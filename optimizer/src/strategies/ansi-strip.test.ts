@@ -19,11 +19,17 @@ describe('ansi_strip', () => {
     expect(ansiStrip.render(behindHandle(input), planned!.recipe)).toBe(planned?.text);
   });
 
-  it('keeps colours where nothing could bring them back, removing only cursor and erase controls', () => {
+  it('keeps every escape where nothing could bring the original back', () => {
     const input = fixture('npm-install-verbose-ansi.txt');
     expect(ansiStrip.plan(input, spanContext(input))).toBeNull();
+    // GNU grep ends each coloured match with an erase control: part of the line a model may quote.
+    const grep = 'lib/levels.js:12:  set \u001b[01;31m\u001b[KlevelVal\u001b[m\u001b[K (n) {';
+    expect(ansiStrip.plan(grep, spanContext(grep))).toBeNull();
+  });
+
+  it('removes only cursor and erase controls on a lane that trims in place, keeping the colours', () => {
     const spinner = '\u001b[2K\u001b[1G\u001b[?25l\u001b[31mFAIL\u001b[39m test/dates.test.js\u001b[?25h';
-    const planned = ansiStrip.plan(spinner, spanContext(spinner));
+    const planned = ansiStrip.plan(spinner, spanContext(spinner, { mode: 'in_place' }));
     expect(planned).toEqual({ recipe: { r: 2 }, text: '\u001b[31mFAIL\u001b[39m test/dates.test.js' });
     expect(ansiStrip.render(spinner, { r: 2 })).toBe(planned?.text);
   });

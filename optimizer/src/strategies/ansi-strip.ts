@@ -1,4 +1,5 @@
 import { isRecord } from '../format/json-value.js';
+import { recoverable } from './recoverable.js';
 import { handlePlaceholder, type SpanStrategy } from './types.js';
 
 /** `r: 1` every terminal escape removed; `r: 2` only cursor and erase controls, colours kept. */
@@ -53,17 +54,18 @@ export function hasSemanticColour(text: string): boolean {
 }
 
 /**
- * Lossless: terminal escapes removed from tool output. Colours, hyperlinks and every other escape go only from an
- * output whose original sits behind a retrieval handle (an earlier strategy elided it) and whose colour carries no
- * meaning: a needle can be a coloured word (corpus README), and no heuristic about meaning is sure enough to drop it
- * where nothing can bring it back. Everywhere else only cursor and erase controls go, which are never content.
+ * Lossless in meaning: terminal escapes removed from tool output, only where the original is recoverable
+ * (docs/adr/0008): even an erase control can be part of a quoted fact (GNU grep ends every coloured match with
+ * `ESC[K`). Colours, hyperlinks and every other escape go only from an output whose original sits behind a retrieval
+ * handle and whose colour carries no meaning (a needle can be a coloured word, corpus README); on a lane that trims
+ * in place only cursor and erase controls go.
  */
 export const ansiStrip: SpanStrategy<AnsiStripRecipe> = {
   kind: 'ansi_strip',
   degradable: false,
   minChars: 3,
-  plan(text) {
-    if (!text.includes('\u001b')) return null;
+  plan(text, context) {
+    if (!text.includes('\u001b') || !recoverable(text, context)) return null;
     const recipe: AnsiStripRecipe = text.includes(handlePlaceholder) && !hasSemanticColour(text) ? { r: 1 } : { r: 2 };
     const stripped = ansiStrip.render(text, recipe);
     return stripped === text ? null : { recipe, text: stripped };

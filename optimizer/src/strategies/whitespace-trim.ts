@@ -1,4 +1,5 @@
 import { isRecord } from '../format/json-value.js';
+import { recoverable } from './recoverable.js';
 import type { Recipe, SpanStrategy } from './types.js';
 
 export type WhitespaceTrimRecipe = Recipe;
@@ -18,12 +19,17 @@ export function trimWhitespace(text: string): string {
   return text.replace(trailingWhitespace, '').replace(blankRun, '\n\n\n');
 }
 
-/** Lossless: insignificant whitespace at line ends and in long blank runs. */
+/**
+ * Lossless in meaning: insignificant whitespace at line ends and in long blank runs. Not lossless in bytes (a test
+ * runner's `... ` before a line break, a padded table row, curl's `> ` line can be the fact), so it acts only where the
+ * original is recoverable (docs/adr/0008).
+ */
 export const whitespaceTrim: SpanStrategy<WhitespaceTrimRecipe> = {
   kind: 'whitespace_trim',
   degradable: false,
   minChars: 2,
-  plan(text) {
+  plan(text, context) {
+    if (!recoverable(text, context)) return null;
     const trimmed = trimWhitespace(text);
     return trimmed === text ? null : { recipe: { r: 1 }, text: trimmed };
   },
