@@ -35,6 +35,19 @@ describe('health, docs and metrics', () => {
     expect(document.paths['/v1/me'].get).toBeDefined();
   });
 
+  it('publishes the inference error envelopes and the codes each status carries', async () => {
+    const document = (await gateway.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const chat = document.paths['/v1/chat/completions'].post.responses;
+    expect(chat['200']).toBeDefined();
+    expect(chat['400'].description).toContain('`unknown_model`');
+    expect(chat['429'].description).toContain('`rate_limit_exceeded`');
+    expect(chat['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/InferenceError' });
+    expect(chat['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/KeyFailure' });
+    expect(document.paths['/v1/messages'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/MessagesError' });
+    expect(document.components.schemas.KeyFailure.properties.code.enum).toContain('key_revoked');
+    expect(document.paths['/admin/v1/keys'].get.responses['400']).toBeUndefined();
+  });
+
   it('serves the interactive explorer from the package, without a CDN', async () => {
     const page = await gateway.app.inject({ method: 'GET', url: '/docs/' });
     expect(page.statusCode).toBe(200);

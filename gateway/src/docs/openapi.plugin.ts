@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { zodOpenApiTransform } from '@gw/platform';
+import { withInferenceErrors } from './inference-errors.js';
 
 // spec 000 §9.1: the published interface description is OpenAPI 3.1, interface version 1.10.353.
 export const interfaceVersion = '1.10.353';
@@ -24,6 +25,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
     transform: zodOpenApiTransform,
+    transformObject: (document) => withInferenceErrors('openapiObject' in document ? document.openapiObject : document.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -38,7 +38,7 @@ export async function runCountTokens(deps: InferenceDeps, request: FastifyReques
   }
   const counted = countTokensResponse.safeParse(parseJson(text));
   if (!counted.success) {
-    throw new AppError({ status: 502, code: 'upstream_invalid_response', message: `Provider "${slug}" answered count_tokens without a valid input_tokens count. This is not a gateway failure.`, headers: upstreamSourceHeaders(slug, response.status) });
+    throw new AppError({ status: 502, code: 'invalid_upstream_response', message: `Provider "${slug}" answered count_tokens without a valid input_tokens count. This is not a gateway failure.`, headers: upstreamSourceHeaders(slug, response.status) });
   }
   return counted.data;
 }
