@@ -62,8 +62,9 @@ export class OptimizerClient {
     return this.post('/v1/optimize', body, optimizeResponseSchema, this.options.optimizeTimeoutMs, true);
   }
 
+  /** On the response path, so the client waits for it: bounded like the pre-call hook, not like background writes. */
   optimizeResponse(body: OptimizeResponseRequest): Promise<OptimizeResponseResponse> {
-    return this.post('/v1/optimize-response', body, optimizeResponseResponseSchema, this.options.callTimeoutMs, true);
+    return this.post('/v1/optimize-response', body, optimizeResponseResponseSchema, this.options.optimizeTimeoutMs, true);
   }
 
   cache(body: CacheWriteRequest): Promise<z.infer<typeof cacheWriteResponseSchema>> {

@@ -1,4 +1,6 @@
 import type { Logger } from '@gw/platform';
+import { answersEndpoint } from './client-shapes.js';
+import { clientAttribution } from './hook-metadata.js';
 import type { OptimizerClient } from './optimizer-client.js';
 import type { Optimization } from './pre-call-hook.js';
 
@@ -16,7 +18,7 @@ export interface PostCallInput {
 }
 
 function metadataOf(input: PostCallInput): Record<string, string> {
-  return { ...input.metadata, ...(input.user ? { user: input.user } : {}), ...(input.team ? { team: input.team } : {}), ...(input.sessionId ? { gatewaySessionId: input.sessionId } : {}) };
+  return { ...clientAttribution(input.metadata), ...(input.user ? { user: input.user } : {}), ...(input.team ? { team: input.team } : {}), ...(input.sessionId ? { gatewaySessionId: input.sessionId } : {}) };
 }
 
 /**
@@ -35,7 +37,8 @@ export async function runPostCall(optimizer: OptimizerClient | null, logger: Log
   }
   try {
     const result = await optimizer.optimizeResponse({ endpoint: input.endpoint, response: input.response, metadata, ...(input.request ? { request: input.request } : {}) });
-    return result.decisions.length > 0 && typeof result.response === 'object' && result.response !== null ? (result.response) : null;
+    // Only a body the client can read replaces the provider's answer; anything else keeps it.
+    return result.decisions.length > 0 && typeof result.response === 'object' && result.response !== null && answersEndpoint(result.response, input.endpoint) ? result.response : null;
   } catch {
     return null;
   }

@@ -5,6 +5,8 @@ import { lookupModel, type ModelFacts } from '../pricing/known-models.js';
 import type { ProviderFamily } from '../providers/provider-types.js';
 import type { OptimizerClient } from './optimizer-client.js';
 import { OptimizerCallError } from './optimizer-client.js';
+import { answersEndpoint, preservesRequest } from './client-shapes.js';
+import { clientAttribution } from './hook-metadata.js';
 import type { SessionPins } from './session-pins.js';
 
 export type OptimizationStatus = 'applied' | 'skipped' | 'disabled' | 'timeout' | 'error';
@@ -73,7 +75,7 @@ function capabilitiesFor(input: HookInput): OptimizeCapabilities {
 
 function metadataFor(input: HookInput, contextTokens: number | undefined) {
   return {
-    ...input.metadata,
+    ...clientAttribution(input.metadata),
     ...(input.user ? { user: input.user } : {}),
     ...(input.team ? { team: input.team } : {}),
     ...(input.gatewaySessionId ? { gatewaySessionId: input.gatewaySessionId } : {}),
@@ -85,11 +87,16 @@ function metadataFor(input: HookInput, contextTokens: number | undefined) {
 
 const nonNegative = (value: unknown) => Math.max(0, Math.round(Number(value ?? 0)));
 
-/** Turn a protocol-valid optimize response into what the gateway forwards and records. */
-function interpret(response: OptimizeResponse, body: Record<string, unknown>, latencyMs: number): Optimization {
+/**
+ * Turn a protocol-valid optimize response into what the gateway forwards and records. A cached answer is served only
+ * to a call that can be short-circuited (never a stream, spec 001 §2.4 rule 4) and only in the client's wire format.
+ */
+function interpret(response: OptimizeResponse, input: HookInput, latencyMs: number): Optimization {
+  const body = input.body;
   const decisions = response.decisions.map((decision) => ({ kind: String(decision.kind), estimatedTokensSaved: nonNegative(decision.estimatedTokensSaved) }));
   const tokensSaved = nonNegative(response.estimatedTokensSaved);
-  const hit = response.cacheHit === true && response.cachedResponse ? response.cachedResponse : null;
+  const cached = response.cacheHit === true ? response.cachedResponse : null;
+  const hit = cached && input.canShortCircuit && answersEndpoint(cached, input.endpoint) ? cached : null;
   const changed = tokensSaved > 0;
   return {
     status: hit || changed ? 'applied' : 'skipped',
@@ -134,8 +141,14 @@ export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<
     deps.logger.warn({ err: error }, 'optimizer hook failed');
     return untouched(input.body, 'error', 'exception', latencyMs);
   }
-  if (input.gatewaySessionId && response.pins) await deps.pins.replace(input.gatewaySessionId, response.pins);
-  return interpret(response, input.body, deps.now() - started);
+  // Only a list the optimizer answered for the pins it was sent replaces the stored one (spec 001 §2.2, §2.3).
+  if (input.gatewaySessionId && pins && response.pins) await deps.pins.replace(input.gatewaySessionId, response.pins);
+  const latencyMs = deps.now() - started;
+  if (nonNegative(response.estimatedTokensSaved) > 0 && !preservesRequest(input.body, response.request)) {
+    deps.logger.warn({ endpoint: input.endpoint }, 'optimizer rewrite changed what the request asks for; forwarding the client body');
+    return untouched(input.body, 'error', 'malformed_request', latencyMs);
+  }
+  return interpret(response, input, latencyMs);
 }
 
 /** `savingsUsd`: tokens saved priced at the model's input price (spec 000 §2). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryCoord } from '@gw/platform';
 import { forwardRetrievalTools } from './retrieval-tool-forwarding.js';
 
-const marked = { model: 'gpt-4.1', messages: [{ role: 'tool', tool_call_id: 'c1', content: '[... elided; call gw_retrieve with handle "ctx_abc" ...]' }], tools: [{ type: 'function', function: { name: 'bash' } }] };
+const marked = { model: 'gpt-4.1', messages: [{ role: 'tool', tool_call_id: 'c1', content: '[... elided; call gw_retrieve with handle "ctx_AbCdEfGhIjKlMnOpQrStUvWxYz012345" ...]' }], tools: [{ type: 'function', function: { name: 'bash' } }] };
 const plain = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'next turn' }], tools: [{ type: 'function', function: { name: 'bash' } }] };
 
 describe('forwardRetrievalTools (spec 000 §4.2)', () => {
@@ -25,7 +25,7 @@ describe('forwardRetrievalTools (spec 000 §4.2)', () => {
 
   it('uses the Messages tool shape on the Messages lane', async () => {
     const coord = new MemoryCoord();
-    const body = { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'ctx_abc' }] }] };
+    const body = { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'ctx_AbCdEfGhIjKlMnOpQrStUvWxYz012345' }] }] };
     const forwarded = await forwardRetrievalTools({ coord, sessionId: 'gws_9', body, format: 'messages', clientCanRetrieve: true });
     expect(forwarded?.tools).toEqual([expect.objectContaining({ name: 'gw_retrieve', input_schema: expect.objectContaining({ required: ['handle'] }) }), expect.objectContaining({ name: 'gw_recall' })]);
   });

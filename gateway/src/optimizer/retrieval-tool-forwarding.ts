@@ -25,6 +25,12 @@ function definitionsFor(format: 'chat-completions' | 'messages'): Json[] {
 }
 
 /**
+ * A handle as the optimizer mints it (`ctx_` and 32 base64url characters, spec 001 §1.3 says at least 24), standing
+ * alone: `ctx_switch` in a user's prose is not a retrieval marker.
+ */
+const handleMarker = /(?<![A-Za-z0-9_-])ctx_[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/;
+
+/**
  * spec 000 §4.2: the two retrieval tool definitions are forwarded to the model from the first request of a session
  * that carries a retrieval marker (a `ctx_` handle) onward. Only for a client holding a live retrieval lease (it has
  * the gateway's `/mcp` connected and can execute the calls), and never when the client already declares the tools
@@ -36,7 +42,7 @@ export async function forwardRetrievalTools(input: { coord: Coord; sessionId: st
   if (names.some((name) => name.endsWith('gw_retrieve') || name.endsWith('gw_recall'))) return null;
   const key = `retrieval-marker:${input.sessionId}`;
   let marked = (await input.coord.getValue(key).catch(() => null)) !== null;
-  if (!marked && JSON.stringify(input.body.messages ?? '').includes('ctx_')) {
+  if (!marked && handleMarker.test(JSON.stringify(input.body.messages ?? ''))) {
     marked = true;
     await input.coord.setValue(key, '1', markerTtlMs).catch(() => undefined);
   }
