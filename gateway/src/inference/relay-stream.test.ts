@@ -31,14 +31,14 @@ async function* upstreamOf(chunks: Buffer[]): AsyncIterable<Buffer> {
   for (const chunk of chunks) yield chunk;
 }
 
-async function relayTo(chunks: Buffer[], options: { messages?: boolean; hideUsageChunk: boolean; observeFrames?: boolean }): Promise<{ text: string; outcome: StreamOutcome }> {
+async function relayTo(chunks: Buffer[], options: { messages?: boolean; crossing?: boolean; hideUsageChunk: boolean; observeFrames?: boolean }): Promise<{ text: string; outcome: StreamOutcome }> {
   const out = new PassThrough();
   const received: Buffer[] = [];
   out.on('data', (chunk: Buffer) => received.push(chunk));
   const input: RelayStreamInput = {
     upstream: upstreamOf(chunks),
     out,
-    lane: options.messages ? pickTranslator('messages', 'anthropic') : pickTranslator('chat-completions', 'openai'),
+    lane: pickTranslator(options.messages ? 'messages' : 'chat-completions', (options.messages === true) === (options.crossing === true) ? 'openai' : 'anthropic'),
     clientFormat: options.messages ? 'messages' : 'chat-completions',
     context: { stream: true, includeUsage: !options.hideUsageChunk, requestModel: 'gpt-4o-mini' },
     hideUsageChunk: options.hideUsageChunk,
@@ -85,6 +85,37 @@ describe('relayStream, same family', () => {
   it('ends the stream at an upstream error event', async () => {
     const { outcome } = await relayTo(chunked(errorStream, []), { hideUsageChunk: true });
     expect(outcome).toMatchObject({ completed: false, errorCode: 'upstream_stream_error' });
+  });
+});
+
+describe('relayStream, crossing families', () => {
+  const errorFrames = (text: string) => text.split('\n\n').filter((frame) => frame.startsWith('event: error') || frame.startsWith('data: {"error"'));
+
+  it('completes a Messages stream whose OpenAI provider closed after the finish chunk and usage without [DONE]', async () => {
+    const { text, outcome } = await relayTo(chunked(openAiStream.replace('data: [DONE]\n\n', ''), [90]), { messages: true, crossing: true, hideUsageChunk: false });
+    expect(text.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
+    expect(outcome).toMatchObject({ completed: true, errorCode: null, usage: { inputTokens: 15, outputTokens: 30 } });
+  });
+
+  it('does not count an OpenAI [DONE] without a finish chunk as a complete Messages stream', async () => {
+    const unfinished = openAiStream.replace('"finish_reason":"stop"', '"finish_reason":null');
+    const { text, outcome } = await relayTo(chunked(unfinished, []), { messages: true, crossing: true, hideUsageChunk: false });
+    expect(text).not.toContain('event: message_stop');
+    expect(errorFrames(text)).toHaveLength(1);
+    expect(outcome).toMatchObject({ completed: false, errorCode: 'upstream_stream_error' });
+  });
+
+  it('sends one error frame, the translator’s, when an Anthropic stream is cut before message_stop', async () => {
+    const { text, outcome } = await relayTo(chunked(anthropicStream.replace(/event: message_stop[^]*$/, ''), [50]), { crossing: true, hideUsageChunk: false });
+    expect(text).not.toContain('[DONE]');
+    expect(errorFrames(text)).toStrictEqual([expect.stringContaining('"code":"upstream_stream_incomplete"')]);
+    expect(outcome).toMatchObject({ completed: false, errorCode: 'upstream_stream_incomplete' });
+  });
+
+  it('completes a chat stream translated from a whole Anthropic stream', async () => {
+    const { text, outcome } = await relayTo(chunked(anthropicStream, [33]), { crossing: true, hideUsageChunk: false });
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(outcome).toMatchObject({ completed: true, errorCode: null, usage: { inputTokens: 12, outputTokens: 7 } });
   });
 });
 

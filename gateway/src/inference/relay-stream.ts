@@ -8,7 +8,10 @@ import { RawFrameScanner, type ScannedRegion } from './raw-frame-scanner.js';
 
 export interface StreamOutcome {
   usage: Usage | undefined;
-  /** The upstream finished its stream properly (`[DONE]` or `message_stop`) with no error event. */
+  /**
+   * The client got a whole message with no error event: same family, the upstream's `[DONE]` or `message_stop`;
+   * crossing, the translator's (it also completes an OpenAI stream that ends after its finish chunk).
+   */
   completed: boolean;
   errorCode: string | null;
   /** Milliseconds from the start of relaying to the first byte written to the client. */
@@ -112,27 +115,36 @@ async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTra
   await observeFrames([...(held ? splitter().push(held) : []), ...splitter().end()]);
 }
 
-/** Crossing families: every frame is decoded and translated into the client's event stream. */
+/**
+ * Crossing families: every frame is decoded and translated into the client's event stream. The translator, not the
+ * upstream, says whether the client got a whole message: an OpenAI stream that ends after its finish chunk without
+ * `[DONE]` still completes (`message_stop` from `end()`), and an upstream `[DONE]` without a finish chunk does not.
+ * An error frame the translator wrote is the client's one error frame; the relay adds none of its own.
+ */
 async function relayTranslated(input: RelayStreamInput, translator: StreamTranslator, state: RelayState, write: (text: string | Buffer) => Promise<void>): Promise<void> {
   const parser = new SseParser();
-  const observe = async (frames: SseFrame[]) => {
-    let translated = '';
-    for (const frame of frames) {
+  const relay = async (clientFrames: SseFrame[], errorCode: string) => {
+    for (const frame of clientFrames) {
       if (isTerminal(frame)) state.completed = true;
-      if (isUpstreamError(frame)) state.errorCode = 'upstream_stream_error';
-      const clientFrames = translator.push(frame);
-      if (input.onClientFrame) clientFrames.forEach(input.onClientFrame);
-      translated += clientFrames.map(serializeSseFrame).join('');
+      else if (isUpstreamError(frame)) state.errorCode ??= errorCode;
+      input.onClientFrame?.(frame);
     }
-    await write(translated);
+    await write(clientFrames.map(serializeSseFrame).join(''));
+  };
+  const observe = async (frames: SseFrame[]) => {
+    const clientFrames: SseFrame[] = [];
+    for (const frame of frames) {
+      if (isUpstreamError(frame)) state.errorCode = 'upstream_stream_error';
+      clientFrames.push(...translator.push(frame));
+    }
+    await relay(clientFrames, 'upstream_stream_error');
   };
   for await (const chunk of input.upstream) {
     await observe(parser.push(chunk));
     if (state.errorCode !== null) break;
   }
   await observe(parser.end());
-  const tail = translator.end().map(serializeSseFrame).join('');
-  if (tail) await write(tail);
+  await relay(translator.end(), 'upstream_stream_incomplete');
 }
 
 /** Backpressure: wait until the client takes more, or is gone ('drain' never comes for a closed connection). */

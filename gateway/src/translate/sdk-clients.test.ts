@@ -58,6 +58,29 @@ describe('the OpenAI SDK reading a Messages provider through the gateway', () =>
     expect(completion.choices[0]?.message.tool_calls).toHaveLength(1);
   });
 
+  it('runs a streamed tool call without parameters through runTools, which parses its arguments as JSON', async () => {
+    const translated = runRecordedStream(createChatToMessagesStreamTranslator(toClaude, { clock }), fixture('chat-to-messages', 'stream-tool-without-parameters', 'input.sse'));
+    const replies = [translated, 'data: {"id":"msg_2","object":"chat.completion.chunk","created":1,"model":"claude-sonnet-4-5","choices":[{"index":0,"delta":{"role":"assistant","content":"Noon in Lisbon."},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'];
+    const client = new OpenAI({ apiKey: 'ark_test', baseURL: 'http://gateway.test/v1', maxRetries: 0, fetch: async () => new Response(replies.shift(), { headers: { 'content-type': 'text/event-stream' } }) });
+    const seen: unknown[] = [];
+    const tool = (name: string) => ({
+      type: 'function' as const,
+      function: {
+        name,
+        description: name,
+        parameters: { type: 'object', properties: {} },
+        parse: (text: string): unknown => JSON.parse(text),
+        function: (input: unknown) => {
+          seen.push(input);
+          return 'ok';
+        },
+      },
+    });
+    const runner = client.chat.completions.runTools({ ...chatParams, stream: true, tools: [tool('get_current_time'), tool('get_weather')] });
+    expect(await runner.finalContent()).toBe('Noon in Lisbon.');
+    expect(seen).toStrictEqual([{}, { city: 'Lisbon' }]);
+  });
+
   it('surfaces a mid-stream provider error as an APIError', async () => {
     const translated = runRecordedStream(createChatToMessagesStreamTranslator(toClaude, { clock }), fixture('chat-to-messages', 'stream-error', 'input.sse'));
     const stream = await openAiClient(translated, 'text/event-stream').chat.completions.create({ ...chatParams, stream: true });
@@ -93,6 +116,12 @@ describe('the Anthropic SDK reading an OpenAI-family provider through the gatewa
     const translated = runRecordedStream(createMessagesToChatStreamTranslator(toGpt), fixture('messages-to-chat', 'stream-parallel-tool-calls', 'input.sse'));
     const message = await anthropicClient(translated, 'text/event-stream').messages.stream(messagesParams).finalMessage();
     expect(message.content.map((block) => block.type === 'tool_use' && block.input)).toStrictEqual([{ city: 'Lisbon' }, { city: 'Porto' }]);
+  });
+
+  it('starts a stream that opens with an Azure prompt-filter chunk with the real message id and model', async () => {
+    const translated = runRecordedStream(createMessagesToChatStreamTranslator(toGpt, { clock }), fixture('messages-to-chat', 'stream-azure-prompt-filter', 'input.sse'));
+    const message = await anthropicClient(translated, 'text/event-stream').messages.stream(messagesParams).finalMessage();
+    expect(message).toMatchObject({ id: 'chatcmpl-CA7tXk2LmQ9vRbN4sEwYz1HpJ0fUd', model: 'gpt-4.1-2025-04-14', content: [{ type: 'text', text: 'Hello there.' }] });
   });
 
   it('surfaces a mid-stream provider error', async () => {

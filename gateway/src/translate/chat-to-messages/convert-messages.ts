@@ -11,8 +11,8 @@ export interface ConvertedConversation {
 /**
  * Chat messages → Messages `system` + turns. System and developer messages are hoisted into `system`
  * wherever they appear (Messages has no mid-conversation system turn); tool results become `tool_result`
- * blocks in a user turn; consecutive same-role turns are merged, with tool results first in a user turn
- * as the Messages API requires.
+ * blocks in a user turn; empty messages are dropped; consecutive same-role turns are merged, with tool
+ * results first in a user turn as the Messages API requires.
  */
 export function convertMessages(messages: readonly ChatMessage[]): ConvertedConversation {
   const instructions: (string | ChatTextPart[])[] = [];
@@ -95,8 +95,12 @@ function blocksOf(content: string | MessagesBlockOut[]): MessagesBlockOut[] {
   return content === '' ? [] : [{ type: 'text', text: content }];
 }
 
+/**
+ * Messages rejects empty content ("" or no blocks) in every message but a final assistant prefill, where
+ * it means nothing: an empty message is dropped, and its neighbours, now of the same role, merge.
+ */
 function appendTurn(turns: MessagesTurnOut[], turn: MessagesTurnOut): void {
-  if (Array.isArray(turn.content) && turn.content.length === 0) return;
+  if (turn.content.length === 0) return;
   const previous = turns.at(-1);
   if (previous?.role !== turn.role) {
     turns.push(turn);

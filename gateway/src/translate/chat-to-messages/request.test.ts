@@ -41,8 +41,20 @@ describe('chat-completions request → Messages request', () => {
     expect(body).not.toHaveProperty('tool_choice');
   });
 
-  it('keeps a lone user message with empty content as it is, for the provider to judge', () => {
-    expect(translateChatRequestToMessages({ ...base, messages: [{ role: 'user', content: '' }] }).body.messages).toStrictEqual([{ role: 'user', content: '' }]);
+  it('drops empty messages, even a lone one: the provider judges the conversation that is left', () => {
+    expect(translateChatRequestToMessages({ ...base, messages: [{ role: 'user', content: '' }] }).body.messages).toStrictEqual([]);
+  });
+
+  it('sends thinking again once the last assistant turn answered in text rather than calling tools', () => {
+    const toolLoop = [
+      { role: 'user', content: 'Weather in Oslo?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+    ];
+    const answered = [...toolLoop, { role: 'assistant', content: 'Sunny.' }, { role: 'user', content: 'And tomorrow?' }];
+    expect(translateChatRequestToMessages({ ...base, reasoning_effort: 'low', messages: toolLoop }).body).not.toHaveProperty('thinking');
+    expect(translateChatRequestToMessages({ ...base, reasoning_effort: 'none', messages: toolLoop }).body.thinking).toStrictEqual({ type: 'disabled' });
+    expect(translateChatRequestToMessages({ ...base, reasoning_effort: 'low', messages: answered }).body.thinking).toStrictEqual({ type: 'enabled', budget_tokens: 2048 });
   });
 
   it('rejects a malformed body as the client’s error, naming the field', () => {

@@ -1,7 +1,7 @@
 import { thinkingForEffort } from '../map-reasoning-effort.js';
 import { parseWire } from '../parse-wire.js';
 import { chatCompletionRequestSchema, type ChatCompletionRequest } from '../schemas/chat-completions.schema.js';
-import type { MessagesRequestOut, MessagesToolChoiceOut } from '../schemas/messages.types.js';
+import type { MessagesRequestOut, MessagesToolChoiceOut, MessagesTurnOut } from '../schemas/messages.types.js';
 import { TranslationError } from '../translation-error.js';
 import type { TranslatedRequest } from '../translator.js';
 import { convertMessages } from './convert-messages.js';
@@ -65,6 +65,11 @@ function applyTools(out: MessagesRequestOut, request: ChatCompletionRequest): vo
  * `reasoning_effort` → extended thinking (table in map-reasoning-effort.ts). Messages rejects thinking
  * together with a forced tool choice and with temperature/top_p changes, so: a forced tool wins over
  * thinking (it is what the caller's code depends on), and sampling settings give way to thinking.
+ *
+ * With thinking on, Messages also requires the last assistant turn of a tool-use loop to start with its
+ * signed thinking block (400 "Expected `thinking` or `redacted_thinking`, but found `tool_use`"). Chat
+ * history carries no signatures, so a conversation whose last assistant turn called tools goes without
+ * thinking; the next turn that answers in text gets it back.
  */
 function applyReasoning(out: MessagesRequestOut, request: ChatCompletionRequest, clientLimit: number | undefined): void {
   const effort = request.reasoning_effort;
@@ -72,8 +77,15 @@ function applyReasoning(out: MessagesRequestOut, request: ChatCompletionRequest,
   if (effort !== 'none' && isForcedToolChoice(out.tool_choice)) return;
   const thinking = thinkingForEffort(effort, clientLimit);
   if (!thinking) return;
+  if (thinking.type === 'enabled' && lastAssistantTurnUsesTools(out.messages)) return;
   out.thinking = thinking;
   if (thinking.type === 'enabled' && clientLimit === undefined) out.max_tokens += thinking.budget_tokens;
+}
+
+/** Translated history never holds thinking blocks (chat has no signed form of them), so any tool_use counts. */
+function lastAssistantTurnUsesTools(turns: readonly MessagesTurnOut[]): boolean {
+  const last = turns.findLast((turn) => turn.role === 'assistant');
+  return Array.isArray(last?.content) && last.content.some((block) => block.type === 'tool_use');
 }
 
 function isForcedToolChoice(choice: MessagesToolChoiceOut | undefined): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TranslationContext } from '../translator.js';
-import { MessagesEventsToChatChunks } from './stream.js';
+import { MessagesEventsToChatChunks, type ChatStreamOutput } from './stream.js';
 
 const clock = { now: () => Date.UTC(2026, 0, 15, 12, 0, 0) };
 const context: TranslationContext = { stream: true, includeUsage: true, requestModel: 'claude-sonnet-4-5' };
@@ -28,6 +28,19 @@ describe('Messages events → chat.completion.chunk objects', () => {
     converter.push({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 4 } });
     expect(converter.push({ type: 'message_stop' })).toStrictEqual([{ kind: 'done' }]);
     expect(converter.usage()).toStrictEqual({ inputTokens: 9, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
+  it('gives a tool call that streamed no argument text "{}" once, before the finish chunk, even when its block never closed', () => {
+    const converter = new MessagesEventsToChatChunks({ ...context, includeUsage: false }, { clock });
+    converter.push(messageStart);
+    converter.push({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_01', name: 'get_time', input: {} } });
+    expect(converter.push({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '' } })).toStrictEqual([]);
+    const deltas = (outputs: ChatStreamOutput[]) => outputs.map((output) => output.kind === 'chunk' && output.chunk.choices[0]);
+    expect(deltas(converter.push({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 9 } }))).toStrictEqual([
+      { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, logprobs: null, finish_reason: null },
+      { index: 0, delta: {}, logprobs: null, finish_reason: 'tool_calls' },
+    ]);
+    expect(converter.push({ type: 'content_block_stop', index: 0 })).toStrictEqual([]);
   });
 
   it('ignores unknown event types, citations and signature deltas, and blocks it does not map', () => {

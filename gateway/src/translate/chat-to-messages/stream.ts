@@ -25,9 +25,11 @@ export interface ChatToMessagesStreamOptions {
  * Messages stream events → `chat.completion.chunk` objects, one converter per response.
  *
  * Role chunk on `message_start`; text deltas as `content`; each `tool_use` block gets the next tool-call
- * index, a first delta with id and name, then its `input_json_delta` fragments as `arguments`. Thinking
- * deltas become `reasoning_content` (the field DeepSeek, vLLM and LiteLLM clients read; others ignore
- * unknown delta fields), signatures are dropped. `message_delta` gives the finish chunk; `message_stop`
+ * index, a first delta with id and name, then its `input_json_delta` fragments as `arguments`. A call that
+ * ends with no argument text (Anthropic streams a tool without parameters as one empty `partial_json`)
+ * gets `"{}"`, as OpenAI streams it and as the JSON path renders `input: {}`: the OpenAI SDK's `runTools`
+ * parses the arguments and fails on `""`. Thinking deltas become `reasoning_content` (the field DeepSeek,
+ * vLLM and LiteLLM clients read; others ignore unknown delta fields), signatures are dropped. `message_delta` gives the finish chunk; `message_stop`
  * the usage chunk (empty `choices`) when the client asked for usage. An `error` event becomes an error
  * object the caller renders as an SSE error; so does a stream that ends before `message_stop`.
  */
@@ -36,6 +38,8 @@ export class MessagesEventsToChatChunks {
   readonly #clock: TranslatorClock;
   readonly #usage = new AnthropicStreamUsageAccumulator();
   readonly #toolIndexByBlock = new Map<number, number>();
+  /** Tool blocks that have streamed no argument text yet, by block index. */
+  readonly #toolBlocksWithoutArguments = new Set<number>();
   #id = '';
   #model: string;
   #created = 0;
@@ -62,6 +66,8 @@ export class MessagesEventsToChatChunks {
         return this.#blockStart(event);
       case 'content_block_delta':
         return this.#blockDelta(event);
+      case 'content_block_stop':
+        return typeof event.index === 'number' ? this.#closeToolArguments([event.index]) : [];
       case 'message_delta':
         return this.#messageDelta(event);
       case 'message_stop':
@@ -100,6 +106,7 @@ export class MessagesEventsToChatChunks {
     if (block.type !== 'tool_use' || typeof block.id !== 'string' || typeof block.name !== 'string') return [];
     const toolIndex = this.#toolIndexByBlock.size;
     this.#toolIndexByBlock.set(parsed.data.index, toolIndex);
+    this.#toolBlocksWithoutArguments.add(parsed.data.index);
     return [this.#chunk({ tool_calls: [{ index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } }] })];
   }
 
@@ -115,6 +122,7 @@ export class MessagesEventsToChatChunks {
       case 'input_json_delta': {
         const toolIndex = this.#toolIndexByBlock.get(index);
         if (toolIndex === undefined || !delta.partial_json) return [];
+        this.#toolBlocksWithoutArguments.delete(index);
         return [this.#chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] })];
       }
       default:
@@ -126,7 +134,20 @@ export class MessagesEventsToChatChunks {
     const parsed = messagesStreamEventSchemas.message_delta.safeParse(event);
     if (!parsed.success) return [];
     this.#usage.apply(parsed.data.usage);
-    return [this.#chunk({}, mapAnthropicStopReason(parsed.data.delta.stop_reason) ?? 'stop')];
+    // A block the provider never closed still ends here, before the finish chunk.
+    const unclosed = this.#closeToolArguments([...this.#toolBlocksWithoutArguments]);
+    return [...unclosed, this.#chunk({}, mapAnthropicStopReason(parsed.data.delta.stop_reason) ?? 'stop')];
+  }
+
+  /** Tool calls among `blocks` that end with no argument text get `"{}"`. */
+  #closeToolArguments(blocks: readonly number[]): ChatStreamOutput[] {
+    const outputs: ChatStreamOutput[] = [];
+    for (const block of blocks) {
+      const toolIndex = this.#toolIndexByBlock.get(block);
+      if (toolIndex === undefined || !this.#toolBlocksWithoutArguments.delete(block)) continue;
+      outputs.push(this.#chunk({ tool_calls: [{ index: toolIndex, function: { arguments: '{}' } }] }));
+    }
+    return outputs;
   }
 
   #stop(): ChatStreamOutput[] {

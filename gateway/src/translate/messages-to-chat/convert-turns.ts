@@ -26,6 +26,7 @@ export function convertSystem(system: string | { text: string }[] | null | undef
  * Messages turns → chat messages. A user turn's `tool_result` blocks become `role: "tool"` messages placed
  * first (OpenAI requires them right after the assistant's tool calls), followed by a user message with the
  * rest of the turn; images inside tool results move to that user message, as tool messages carry text only.
+ * A failed tool result (`is_error`) reads "Error: <result>".
  */
 export function convertTurns(turns: readonly MessagesTurn[]): ChatMessageOut[] {
   const out: ChatMessageOut[] = [];
@@ -60,7 +61,7 @@ function userMessages(content: MessagesTurn['content']): ChatMessageOut[] {
     if (block.type === 'tool_result') {
       const result = parseWire(messagesToolResultBlockSchema, block, 'invalid_request', 'A tool_result block');
       const { text, images } = toolResultContent(result.content);
-      toolMessages.push({ role: 'tool', tool_call_id: result.tool_use_id, content: text });
+      toolMessages.push({ role: 'tool', tool_call_id: result.tool_use_id, content: result.is_error === true ? failedToolText(text) : text });
       carriedParts.push(...images);
     } else if (!droppedBlockTypes.has(block.type)) {
       parts.push(userPart(block));
@@ -71,6 +72,14 @@ function userMessages(content: MessagesTurn['content']): ChatMessageOut[] {
   const [only] = userParts;
   const userContent = userParts.length === 1 && only?.type === 'text' ? only.text : userParts;
   return [...toolMessages, { role: 'user', content: userContent }];
+}
+
+/**
+ * Chat tool messages have no failure flag, so `is_error` is folded into the text the model reads (as the
+ * sglang and Bifrost Anthropic adapters do): without it a failed call reads like a successful one.
+ */
+function failedToolText(text: string): string {
+  return text === '' ? 'Error' : `Error: ${text}`;
 }
 
 function toolResultContent(content: string | MessagesAnyBlock[] | null | undefined): { text: string; images: ChatUserPartOut[] } {

@@ -53,4 +53,9 @@ describe('Messages request → chat-completions request', () => {
     });
     expect(body.messages).toStrictEqual([{ role: 'tool', tool_call_id: 'toolu_01', content: 'ok' }]);
   });
+
+  it('marks a failed tool result that carries no text as an error too', () => {
+    const { body } = translateMessagesRequestToChat({ ...base, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', is_error: true }] }] });
+    expect(body.messages).toStrictEqual([{ role: 'tool', tool_call_id: 'toolu_01', content: 'Error' }]);
+  });
 });

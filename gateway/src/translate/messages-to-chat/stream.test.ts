@@ -45,6 +45,13 @@ describe('chat.completion.chunk objects → Messages events', () => {
     expect(events[0]).toMatchObject({ delta: { stop_reason: 'end_turn' }, usage: { input_tokens: 5, output_tokens: 1 } });
   });
 
+  it('never starts a message with an empty id or model: it skips leading chunks with nothing in them and falls back after', () => {
+    const converter = new ChatChunksToMessagesEvents(context, { clock: { now: () => Date.UTC(2026, 0, 15, 12, 0, 0) } });
+    expect(converter.push({ choices: [], id: '', model: '', prompt_filter_results: [] })).toStrictEqual([]);
+    const [start] = converter.push({ id: '', model: '', choices: [{ index: 0, delta: { content: 'Hi' } }] });
+    expect(start).toMatchObject({ type: 'message_start', message: { id: 'msg_gw_mkfedmo0', model: 'gpt-4.1' } });
+  });
+
   it('reports an error when the upstream closes before any chunk', () => {
     const converter = new ChatChunksToMessagesEvents(context);
     expect(converter.end()).toStrictEqual([{ type: 'error', error: { type: 'api_error', message: 'The provider stream ended before the message was complete.' } }]);

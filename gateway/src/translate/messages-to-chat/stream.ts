@@ -4,10 +4,17 @@ import { isPlainObject, parseJson } from '../parse-wire.js';
 import { chatCompletionChunkSchema, type ChatToolCallDelta } from '../schemas/chat-completions.schema.js';
 import type { MessagesErrorBodyOut, MessagesStopReason, MessagesStreamEventOut } from '../schemas/messages.types.js';
 import type { SseFrame } from '../sse.js';
-import type { StreamTranslator, TranslationContext } from '../translator.js';
+import type { StreamTranslator, TranslationContext, TranslatorClock } from '../translator.js';
 import type { Usage } from '../usage.js';
 import { messagesErrorFromChatError } from './error.js';
 import { messagesUsageFromUsage } from './messages-usage.js';
+
+export interface MessagesToChatStreamOptions {
+  /** Stamps the stand-in id of a message whose provider sent none. */
+  readonly clock: TranslatorClock;
+}
+
+const unsetClock: TranslatorClock = { now: () => 0 };
 
 type OpenBlock = { kind: 'text'; index: number } | { kind: 'tool'; index: number; toolIndex: number };
 
@@ -24,6 +31,8 @@ type OpenBlock = { kind: 'text'; index: number } | { kind: 'tool'; index: number
  * The finish chunk closes the open block but `message_delta` waits for `[DONE]` (or the upstream's end):
  * the usage chunk arrives after the finish chunk. `message_start` has no usage yet (OpenAI reports it
  * last), so `message_delta` carries the full usage; Messages clients take input counts from either.
+ * Chunks before the first one with a choice or usage are skipped (Azure's prompt-filter chunk), and an
+ * empty id or model falls back to a stand-in id and the requested model.
  */
 export class ChatChunksToMessagesEvents {
   readonly #toolBlocks = new Map<number, number>();
@@ -35,9 +44,11 @@ export class ChatChunksToMessagesEvents {
   #sawFinishReason = false;
   #usage: Usage | undefined;
   readonly #requestModel: string;
+  readonly #clock: TranslatorClock;
 
-  constructor(context: TranslationContext) {
+  constructor(context: TranslationContext, options: MessagesToChatStreamOptions = { clock: unsetClock }) {
     this.#requestModel = context.requestModel;
+    this.#clock = options.clock;
   }
 
   get finished(): boolean {
@@ -50,7 +61,11 @@ export class ChatChunksToMessagesEvents {
     const parsed = chatCompletionChunkSchema.safeParse(chunk);
     if (!parsed.success) return this.#fail(streamError('The provider sent an invalid chat.completion.chunk.'));
     const events: MessagesStreamEventOut[] = [];
-    if (!this.#started) events.push(this.#start(parsed.data.id, parsed.data.model));
+    if (!this.#started) {
+      // Azure opens with `{"choices":[],"id":"","model":"","prompt_filter_results":[…]}`: nothing of the message yet.
+      if (parsed.data.choices.length === 0 && !parsed.data.usage) return events;
+      events.push(this.#start(parsed.data.id, parsed.data.model));
+    }
     this.#usage = usageFromOpenAiUsage(parsed.data.usage) ?? this.#usage;
     const choice = parsed.data.choices[0];
     if (!choice) return events;
@@ -86,15 +101,16 @@ export class ChatChunksToMessagesEvents {
     return this.#usage;
   }
 
+  /** A Messages `id` and `model` are never empty: clients key transcripts and logs on them. */
   #start(id: string, model: string | null | undefined): MessagesStreamEventOut {
     this.#started = true;
     return {
       type: 'message_start',
       message: {
-        id,
+        id: id === '' ? `msg_gw_${this.#clock.now().toString(36)}` : id,
         type: 'message',
         role: 'assistant',
-        model: model ?? this.#requestModel,
+        model: model || this.#requestModel,
         content: [],
         stop_reason: null,
         stop_sequence: null,
@@ -155,8 +171,8 @@ export function renderMessagesStreamEvent(event: MessagesStreamEventOut): SseFra
 }
 
 /** The frame-level translator the proxy drives: chat-completions SSE frames in, Messages SSE frames out. */
-export function createMessagesToChatStreamTranslator(context: TranslationContext): StreamTranslator {
-  const converter = new ChatChunksToMessagesEvents(context);
+export function createMessagesToChatStreamTranslator(context: TranslationContext, options?: MessagesToChatStreamOptions): StreamTranslator {
+  const converter = new ChatChunksToMessagesEvents(context, options);
   return {
     push(frame) {
       if (converter.finished) return [];
