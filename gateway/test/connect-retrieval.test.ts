@@ -76,12 +76,21 @@ describe('connect retrieval routes with the real optimizer', () => {
     expect((await post('/connect/recall', { query: 'zzz_nothing_like_this' })).json()).toEqual({ status: 'ok', matches: [] });
   });
 
+  it('never hands one user the original stashed for another, by handle or by recall', async () => {
+    const { key } = await mintClientKey(stack.gateway.app, { user: 'mallory@example.com', team: 'platform' });
+    const stolen = await post('/connect/retrieve', { handle }, {}, key);
+    expect(stolen.statusCode).toBe(404);
+    expect(stolen.body).not.toContain(original.slice(0, 40));
+    expect((await post('/connect/retrieve', { handle })).statusCode).toBe(200);
+  });
+
   it('renews the lease for a model call, not for a probe; the heartbeat renews and reports the expiry', async () => {
     const { key, record } = await mintClientKey(stack.gateway.app, { user: 'lease@example.com', team: 'platform' });
     const lease = stack.gateway.deps.retrievalLease;
     const probe = { 'x-gw-retrieve-probe': '1' };
+    const own = await optimizer.stash(original, 'lease@example.com');
 
-    expect((await post('/connect/retrieve', { handle }, probe, key)).statusCode).toBe(200);
+    expect((await post('/connect/retrieve', { handle: own }, probe, key)).statusCode).toBe(200);
     expect((await post('/connect/recall', { query: 'PASS' }, probe, key)).statusCode).toBe(200);
     expect(await lease.isLeased(record.id)).toBe(false);
 

@@ -20,7 +20,7 @@ describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
     const { app } = await testApp();
     const first = await optimize(app, { request: question, metadata: { user: 'ada' } });
     expect(first).toMatchObject({ cacheHit: false, cacheEligible: true, cacheTtlSeconds: 3600 });
-    expect(first.cacheKey).toMatch(/^gwc1\.l\./);
+    expect(first.cacheKey).toMatch(/^gwc2\.l\./);
     expect(first).not.toHaveProperty('cacheShadowOnly');
     expect((await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada' } })).json()).toEqual({ ok: true });
     // Trailing whitespace, CRLF, key order and the stream flag do not change the normalised hash.
@@ -89,7 +89,7 @@ describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
     const { app } = await testApp();
     const ada = await optimize(app, { request: question, metadata: { user: 'ada' } });
     expect((await write(app, { cacheKey: ada.cacheKey, metadata: { user: 'bob' } })).json()).toEqual({ ok: true, stored: false });
-    expect((await write(app, { cacheKey: 'gwc1.l.forged', metadata: { user: 'bob' } })).json()).toEqual({ ok: true, stored: false });
+    expect((await write(app, { cacheKey: 'gwc2.l.forged', metadata: { user: 'bob' } })).json()).toEqual({ ok: true, stored: false });
     expect((await optimize(app, { request: question, metadata: { user: 'bob' } })).cacheHit).toBe(false);
   });
 
@@ -97,10 +97,10 @@ describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
     const { app } = await testApp();
     const shadow = await optimize(app, { request: question, metadata: { user: 'ada' }, capabilities: { canShortCircuit: false } });
     expect(shadow).toMatchObject({ cacheEligible: true, cacheShadowOnly: true });
-    expect(shadow.cacheKey).toMatch(/^gwc1\.s\./);
+    expect(shadow.cacheKey).toMatch(/^gwc2\.s\./);
     // The flag is dropped on the write, and the lane letter flipped: the first stays shadow, the second is refused.
     expect((await write(app, { cacheKey: shadow.cacheKey, metadata: { user: 'ada' } })).json()).toEqual({ ok: true });
-    expect((await write(app, { cacheKey: shadow.cacheKey.replace('gwc1.s.', 'gwc1.l.'), metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
+    expect((await write(app, { cacheKey: shadow.cacheKey.replace('gwc2.s.', 'gwc2.l.'), metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
     expect((await optimize(app, { request: question, metadata: { user: 'ada' } })).cacheHit).toBe(false);
     const live = await optimize(app, { request: question, metadata: { user: 'ada' } });
     await write(app, { cacheKey: live.cacheKey, metadata: { user: 'ada' }, shadowOnly: true });
@@ -124,10 +124,58 @@ describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
     const first = await optimize(app, { request: question, metadata: { user: 'ada', tenant: 'globex' } }, headers);
     expect((await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada' } }, headers)).statusCode).toBe(400);
     expect((await write(app, { cacheKey: first.cacheKey, metadata: { user: 'ada' } }, headers)).json().error.code).toBe('cache_request_required');
-    expect((await write(app, { cacheKey: 'anything', request: question, metadata: { user: 'ada', tenant: 'globex' } }, headers)).json()).toEqual({ ok: true });
+    expect((await write(app, { cacheKey: first.cacheKey, request: question, metadata: { user: 'ada', tenant: 'globex' } }, headers)).json()).toEqual({ ok: true });
     // Stored under acme, whatever metadata claimed: the shared-token lane asking for globex misses, acme hits.
     expect((await optimize(app, { request: question, metadata: { user: 'ada', tenant: 'globex' } }, { authorization: `Bearer ${optimizerToken}` })).cacheHit).toBe(false);
     expect((await optimize(app, { request: question, metadata: { user: 'ada', tenant: 'acme' } }, { authorization: `Bearer ${optimizerToken}` })).cacheHit).toBe(true);
+  });
+
+  it('never serves an answer cached for one endpoint to the same body sent to another, in either tier', async () => {
+    const { app } = await testApp();
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'x' }] };
+    const chat = await optimize(app, { request: body, metadata: { user: 'ada' } });
+    expect((await write(app, { cacheKey: chat.cacheKey, metadata: { user: 'ada' } })).json()).toEqual({ ok: true });
+    const messages = await optimize(app, { endpoint: '/v1/messages', request: body, metadata: { user: 'ada' } });
+    expect(messages).toMatchObject({ cacheHit: false, cacheEligible: true });
+    expect(messages).not.toHaveProperty('cachedResponse');
+    expect(messages.cacheKey).not.toBe(chat.cacheKey);
+    const spaced = { ...body, messages: [{ role: 'user', content: ' x\u200B' }] };
+    expect((await optimize(app, { endpoint: '/v1/messages', request: spaced, metadata: { user: 'ada' } })).cacheHit).toBe(false);
+    expect(await optimize(app, { request: body, metadata: { user: 'ada' } })).toMatchObject({ cacheHit: true, cachedResponse: answer, cacheKey: chat.cacheKey });
+    expect(await optimize(app, { request: spaced, metadata: { user: 'ada' } })).toMatchObject({ cacheHit: true, cachedResponse: answer });
+  });
+
+  it('stores a write under its key’s endpoint and refuses a key minted for another endpoint', async () => {
+    const { app } = await testApp();
+    const chat = await optimize(app, { request: question, metadata: { user: 'ada' } });
+    const messages = await optimize(app, { endpoint: '/v1/messages', request: question, metadata: { user: 'ada' } });
+    expect((await write(app, { cacheKey: chat.cacheKey, endpoint: '/v1/messages', metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
+    // The endpoint segment of one key spliced into the other does not open either.
+    const [, , messagesScope] = messages.cacheKey.split('.');
+    const [, , chatScope] = chat.cacheKey.split('.');
+    expect((await write(app, { cacheKey: chat.cacheKey.replace(chatScope, messagesScope), metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
+    expect((await write(app, { cacheKey: `gwc1.l.${'a'.repeat(64)}.${'0'.repeat(32)}`, metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
+    expect((await optimize(app, { endpoint: '/v1/messages', request: question, metadata: { user: 'ada' } })).cacheHit).toBe(false);
+    expect((await write(app, { cacheKey: chat.cacheKey, endpoint: '/v1/chat/completions', metadata: { user: 'ada' } })).json()).toEqual({ ok: true });
+    expect((await optimize(app, { endpoint: '/v1/messages', request: question, metadata: { user: 'ada' } })).cacheHit).toBe(false);
+    expect((await optimize(app, { request: question, metadata: { user: 'ada' } })).cacheHit).toBe(true);
+  });
+
+  it('re-derives a per-tenant write for the endpoint it names or its key carries, and refuses one with neither', async () => {
+    const tenantToken = 'acme-tenant-token-0123456789';
+    const { app } = await testApp({ config: { GW_OPTIMIZER_TENANT_TOKENS: [{ tenant: 'acme', token: tenantToken }] } });
+    const headers = { authorization: `Bearer ${tenantToken}` };
+    const metadata = { user: 'ada' };
+    const chat = await optimize(app, { request: question, metadata }, headers);
+    expect((await write(app, { cacheKey: 'anything', request: question, metadata }, headers)).json()).toEqual({ ok: true, stored: false });
+    expect((await write(app, { cacheKey: chat.cacheKey, endpoint: '/v1/messages', request: question, metadata }, headers)).json()).toEqual({ ok: true, stored: false });
+    expect((await write(app, { cacheKey: chat.cacheKey, request: question, metadata }, headers)).json()).toEqual({ ok: true });
+    expect((await optimize(app, { endpoint: '/v1/messages', request: question, metadata }, headers)).cacheHit).toBe(false);
+    expect((await optimize(app, { request: question, metadata }, headers)).cacheHit).toBe(true);
+    const responses = { model: 'gpt-4o', input: [{ role: 'user', content: 'Capital of France?' }] };
+    expect((await write(app, { cacheKey: 'anything', endpoint: '/v1/responses', request: responses, metadata }, headers)).json()).toEqual({ ok: true });
+    expect((await optimize(app, { endpoint: '/v1/responses', request: responses, metadata }, headers)).cacheHit).toBe(true);
+    expect((await optimize(app, { request: responses, metadata }, headers)).cacheHit).toBe(false);
   });
 
   it('reports shadow telemetry in the settings view', async () => {

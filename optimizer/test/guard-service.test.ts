@@ -45,6 +45,14 @@ async function regretTwice(harness: TestApp): Promise<void> {
   }
 }
 
+/** Ada's two sessions each elide an original, fetched back with this retrieve metadata and answered `status`. */
+async function retrieveEachSession(harness: TestApp, metadata: Record<string, string>, status: number): Promise<void> {
+  for (const session of ['a', 'b']) {
+    const response = (await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(2, undefined, session === 'a' ? 0 : 100), metadata: { user: 'ada', gatewaySessionId: session } })).json();
+    expect((await retrieve(harness, handlesOf(response.request)[0] ?? '', metadata)).statusCode).toBe(status);
+  }
+}
+
 describe('regression guard in /v1/optimize', () => {
   it('suppresses a strategy whose elisions the model keeps retrieving, with a guard_suppressed decision', async () => {
     const harness = await guardedApp();
@@ -72,10 +80,13 @@ describe('regression guard in /v1/optimize', () => {
 
   it('never counts automated retrieves that set metadata.source', async () => {
     const harness = await guardedApp();
-    for (const session of ['a', 'b']) {
-      const response = (await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(2, undefined, session === 'a' ? 0 : 100), metadata: { user: 'ada', gatewaySessionId: session } })).json();
-      expect((await retrieve(harness, handlesOf(response.request)[0] ?? '', { source: 'console' })).statusCode).toBe(200);
-    }
+    await retrieveEachSession(harness, { source: 'console' }, 200);
+    expect(await lane(harness, 'log_fold')).toMatchObject({ state: 'closed', fired: 2, regrets: 0, regretRate: 0 });
+  });
+
+  it("never counts another caller's refused retrieve as a regret", async () => {
+    const harness = await guardedApp();
+    await retrieveEachSession(harness, { user: 'bob' }, 404);
     expect(await lane(harness, 'log_fold')).toMatchObject({ state: 'closed', fired: 2, regrets: 0, regretRate: 0 });
   });
 

@@ -10,16 +10,21 @@ afterAll(async () => {
   await store.dispose();
 });
 
-async function stashed(harness: TestApp, content: string, user = 'ada'): Promise<string> {
-  const response = await harness.app.inject({ method: 'POST', url: '/v1/optimize', headers: auth, payload: { endpoint: '/v1/chat/completions', request: chatRequest(content), metadata: { user } } });
+async function stashed(harness: TestApp, content: string, metadata: Record<string, string> = { user: 'ada' }, headers: Record<string, string> = auth): Promise<string> {
+  const response = await harness.app.inject({ method: 'POST', url: '/v1/optimize', headers, payload: { endpoint: '/v1/chat/completions', request: chatRequest(content), metadata } });
   expect(response.statusCode).toBe(200);
   const match = /ctx_[A-Za-z0-9_-]+/.exec(JSON.stringify(response.json().request));
   if (!match) throw new Error('no handle in the optimized request');
   return match[0];
 }
 
-function retrieve(harness: TestApp, body: Record<string, unknown>) {
-  return harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: body });
+function retrieve(harness: TestApp, body: Record<string, unknown>, headers: Record<string, string> = auth) {
+  return harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers, payload: body });
+}
+
+async function retrieveCount(harness: TestApp, result: string): Promise<string | undefined> {
+  const metrics = (await harness.app.inject({ method: 'GET', url: '/metrics' })).body;
+  return new RegExp(`gw_optimizer_retrieve_total\\{result="${result}"\\} (\\d+)`).exec(metrics)?.[1];
 }
 
 describe('POST /v1/retrieve', () => {
@@ -165,6 +170,77 @@ describe('POST /v1/retrieve', () => {
     expect((await retrieve(harness, { handle })).statusCode).toBe(404);
     const replica = await testApp({ db: store.db, clock: harness.clock });
     expect((await retrieve(replica, { handle })).statusCode).toBe(404);
+  });
+
+  it("finds a user's handle only for that user: another user's retrieve is the 404 of an unknown handle", async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'alice'), { user: 'alice', team: 'core' });
+    const unknown = await retrieve(harness, { handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', metadata: { user: 'bob', team: 'core' } });
+    const bob = await retrieve(harness, { handle, metadata: { user: 'bob', team: 'core' } });
+    expect(bob.statusCode).toBe(404);
+    expect(bob.json()).toEqual(unknown.json());
+    expect(bob.json().error.code).toBe('handle_not_found');
+    expect(await retrieveCount(harness, 'miss')).toBe('2');
+    const alice = await retrieve(harness, { handle, metadata: { user: 'alice', team: 'core' } });
+    expect(alice.statusCode).toBe(200);
+    expect(alice.json().content).toBe(numberedLines(30, 'alice'));
+    // The owner's team alone is not the owner.
+    expect((await retrieve(harness, { handle, metadata: { team: 'core' } })).statusCode).toBe(404);
+  });
+
+  it('finds a handle stashed without a user only for a caller of that team who names no user', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'team'), { team: 'core' });
+    expect((await retrieve(harness, { handle, metadata: { team: 'core' } })).statusCode).toBe(200);
+    expect((await retrieve(harness, { handle, metadata: { user: 'alice', team: 'core' } })).json().error.code).toBe('handle_not_found');
+    expect((await retrieve(harness, { handle, metadata: { team: 'ops' } })).statusCode).toBe(404);
+  });
+
+  it('answers 404 when the tenant the retrieve names is not the handle’s', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'tenant'), { user: 'alice' });
+    expect((await retrieve(harness, { handle, metadata: { user: 'alice', tenant: 'acme' } })).statusCode).toBe(404);
+    expect((await retrieve(harness, { handle, metadata: { tenant: 'acme' } })).statusCode).toBe(404);
+    expect((await retrieve(harness, { handle, metadata: { user: 'alice', tenant: 'default' } })).statusCode).toBe(200);
+  });
+
+  it('trusts the shared bearer when the retrieve names nobody, as older gateways send it', async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'legacy'), { user: 'alice' });
+    expect((await retrieve(harness, { handle })).statusCode).toBe(200);
+    expect((await retrieve(harness, { handle, metadata: { source: 'splice' } })).statusCode).toBe(200);
+  });
+
+  it('keeps a per-tenant bearer to its tenant and applies the named caller within it', async () => {
+    const tenantToken = 'acme-tenant-token-0123456789';
+    const harness = await testApp({ db: store.db, config: { GW_OPTIMIZER_TENANT_TOKENS: [{ tenant: 'acme', token: tenantToken }] } });
+    const acme = { authorization: `Bearer ${tenantToken}` };
+    const acmeHandle = await stashed(harness, numberedLines(30, 'acme'), { user: 'alice', tenant: 'globex' }, acme);
+    const defaultHandle = await stashed(harness, numberedLines(30, 'default'), { user: 'alice' });
+    expect((await retrieve(harness, { handle: acmeHandle }, acme)).statusCode).toBe(200);
+    expect((await retrieve(harness, { handle: defaultHandle }, acme)).statusCode).toBe(404);
+    // The bearer's tenant beats the one named; the user named still has to be the owner.
+    expect((await retrieve(harness, { handle: acmeHandle, metadata: { user: 'alice', tenant: 'globex' } }, acme)).statusCode).toBe(200);
+    expect((await retrieve(harness, { handle: acmeHandle, metadata: { user: 'bob' } }, acme)).statusCode).toBe(404);
+  });
+
+  it("neither extends the life of another caller's handle nor reads it past its window", async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'no-extend'), { user: 'alice' });
+    harness.clock.advance(3 * 3_600_000 + 59 * 60_000);
+    expect((await retrieve(harness, { handle, metadata: { user: 'bob' } })).statusCode).toBe(404);
+    harness.clock.advance(2 * 60_000);
+    expect((await retrieve(harness, { handle, metadata: { user: 'alice' } })).statusCode).toBe(404);
+    const replica = await testApp({ db: store.db, clock: harness.clock });
+    expect((await retrieve(replica, { handle, metadata: { user: 'alice' } })).statusCode).toBe(404);
+  });
+
+  it("answers another caller's undecryptable row with 404, never the 503 that would reveal it", async () => {
+    const harness = await testApp({ db: store.db });
+    const handle = await stashed(harness, numberedLines(30, 'rekeyed-owner'), { user: 'alice' });
+    const rekeyed = await testApp({ db: store.db, config: { GW_CONTENT_KEY: 'b3'.repeat(32) } });
+    expect((await retrieve(rekeyed, { handle, metadata: { user: 'bob' } })).json().error.code).toBe('handle_not_found');
+    expect((await retrieve(rekeyed, { handle, metadata: { user: 'alice' } })).json().error.code).toBe('row_unreadable');
   });
 
   it('answers 503 when the durable store is down, distinct from a miss', async () => {

@@ -6,27 +6,45 @@ export type CacheLane = 'l' | 's';
 
 export interface CacheKeyParts {
   lane: CacheLane;
+  /** `endpointScope` of the endpoint the key was minted for. */
+  endpointScope: string;
+  /** Already bound to the endpoint: the scope is part of what is hashed. */
   requestHash: string;
 }
 
-const keyShape = /^gwc1\.([ls])\.([0-9a-f]{64})\.([0-9a-f]{32})$/;
+const keyShape = /^gwc2\.([ls])\.([0-9a-f]{32})\.([0-9a-f]{64})\.([0-9a-f]{32})$/;
 
 /**
- * Cache keys bind lane, request and caller partition with a MAC: `gwc1.<lane>.<request hash>.<mac>`. A key minted
- * for another partition, or with its lane flipped, fails `openCacheKey` (spec 001 §2.4 rule 2; a consistency check,
- * not authorization).
+ * Cache keys bind lane, endpoint, request and caller partition with a MAC:
+ * `gwc2.<lane>.<endpoint scope>.<request hash>.<mac>`. A key minted for another partition, or with its lane or
+ * endpoint changed, fails `openCacheKey` (spec 001 §2.4 rule 2; a consistency check, not authorization). `gwc1`
+ * keys, minted before the endpoint was part of the key, open nowhere.
  */
 export function mintCacheKey(secret: Buffer, partition: string, parts: CacheKeyParts): string {
-  return `gwc1.${parts.lane}.${parts.requestHash}.${mac(secret, partition, parts)}`;
+  return `gwc2.${parts.lane}.${parts.endpointScope}.${parts.requestHash}.${mac(secret, partition, parts)}`;
 }
 
 export function openCacheKey(secret: Buffer, partition: string, key: string): CacheKeyParts | null {
+  const parts = readCacheKey(key);
+  if (!parts) return null;
+  return timingSafeEqualString(mac(secret, partition, parts), key.slice(key.lastIndexOf('.') + 1)) ? parts : null;
+}
+
+/**
+ * A key's parts without checking its MAC: for the per-tenant lane, which re-derives the entry from the request it is
+ * sent (rule 3) and takes from the key only what the caller could have had minted for it anyway.
+ */
+export function readCacheKey(key: string): CacheKeyParts | null {
   const match = keyShape.exec(key);
-  if (!match) return null;
-  const parts: CacheKeyParts = { lane: match[1] as CacheLane, requestHash: match[2] };
-  return timingSafeEqualString(mac(secret, partition, parts), match[3]) ? parts : null;
+  return match ? { lane: match[1] as CacheLane, endpointScope: match[2], requestHash: match[3] } : null;
+}
+
+/** The lane letter of a key of any version, so a legacy shadow key stays measurement-only on the per-tenant lane. */
+export function laneOfKey(key: string): CacheLane | null {
+  const match = /^gwc[12]\.([ls])\./.exec(key);
+  return match ? (match[1] as CacheLane) : null;
 }
 
 function mac(secret: Buffer, partition: string, parts: CacheKeyParts): string {
-  return createHmac('sha256', secret).update(`${parts.lane}\u0000${parts.requestHash}\u0000${partition}`).digest('hex').slice(0, 32);
+  return createHmac('sha256', secret).update(`${parts.lane}\u0000${parts.endpointScope}\u0000${parts.requestHash}\u0000${partition}`).digest('hex').slice(0, 32);
 }

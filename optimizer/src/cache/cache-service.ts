@@ -1,6 +1,7 @@
 import type { CacheWriteRequest, OptimizeCapabilities, OptimizerMetadata } from '@gw/contracts';
 import { optimizerErrors } from '../errors.js';
-import { mintCacheKey, openCacheKey, type CacheLane } from './cache-key.js';
+import { laneOfKey, mintCacheKey, openCacheKey, readCacheKey, type CacheLane } from './cache-key.js';
+import { endpointScope } from './endpoint-scope.js';
 import { normalizedRequestHash } from './normalize-request.js';
 import { cachePartition } from './partition.js';
 import { nearDuplicateHash } from './near-duplicate.js';
@@ -22,6 +23,8 @@ export interface OptimizeCacheFields {
 }
 
 export interface OptimizeCacheInput {
+  /** The optimize call's endpoint: part of every key, so another endpoint's answer is never served. */
+  endpoint: string;
   request: Record<string, unknown>;
   metadata: OptimizerMetadata | undefined;
   capabilities: OptimizeCapabilities | undefined;
@@ -29,6 +32,9 @@ export interface OptimizeCacheInput {
   authoritativeTenant: string | undefined;
   settings: CacheSettings;
 }
+
+/** A `/v1/cache` body; `endpoint`, when sent, must be the one the key was minted for. */
+export type CacheWrite = CacheWriteRequest & { endpoint?: string | undefined };
 
 /**
  * The optimize-side and write-side cache rules of spec 001 §2.4 (rules 1–4) over one SemanticCache. A lane that
@@ -45,9 +51,10 @@ export class CacheService {
     const partition = input.settings.enabled ? cachePartition(input.metadata, input.authoritativeTenant) : null;
     if (!partition) return { fields: { cacheHit: false, cacheEligible: false }, servedBy: null };
     const lane: CacheLane = shadowLane(input) ? 's' : 'l';
-    const requestHash = normalizedRequestHash(input.request);
-    const cacheKey = mintCacheKey(this.keySecret, partition, { lane, requestHash });
-    const cached = this.cache.lookup(partition, { requestHash, nearHash: nearDuplicateHash(input.request) }, lane === 'l');
+    const scope = endpointScope(input.endpoint);
+    const requestHash = normalizedRequestHash(scope, input.request);
+    const cacheKey = mintCacheKey(this.keySecret, partition, { lane, endpointScope: scope, requestHash });
+    const cached = this.cache.lookup(partition, { requestHash, nearHash: nearDuplicateHash(scope, input.request) }, lane === 'l');
     const fields: OptimizeCacheFields = {
       cacheHit: cached !== null,
       ...(cached !== null ? { cachedResponse: cached.response } : {}),
@@ -64,20 +71,27 @@ export class CacheService {
     return this.cache.counters;
   }
 
-  /** `true` when stored; `false` when there is no partition or the key is not this caller's. */
-  write(body: CacheWriteRequest, authoritativeTenant: string | undefined): boolean {
+  /**
+   * `true` when stored; `false` when there is no partition, the key is not this caller's, or it was minted for
+   * another endpoint than the one the write names. The entry always lands under the key's endpoint.
+   */
+  write(body: CacheWrite, authoritativeTenant: string | undefined): boolean {
     const partition = cachePartition(body.metadata, authoritativeTenant);
+    const named = body.endpoint === undefined ? undefined : endpointScope(body.endpoint);
     if (authoritativeTenant !== undefined) {
-      // Per-tenant bearer: never trust the key's partition; re-derive under the authoritative tenant (rule 3).
+      // Per-tenant bearer: never trust the key's partition; re-derive under the authoritative tenant (rule 3), for
+      // the endpoint the write names or else the one in the key. Neither: no endpoint to answer for, not stored.
       if (!body.request) throw optimizerErrors.cacheRequestRequired();
-      if (!partition) return false;
-      const shadow = body.shadowOnly === true || body.cacheKey.startsWith('gwc1.s.');
-      this.cache.store(partition, normalizedRequestHash(body.request), body.response, body.ttlSeconds, shadow, nearDuplicateHash(body.request));
+      const claimed = readCacheKey(body.cacheKey)?.endpointScope;
+      const scope = named ?? claimed;
+      if (!partition || scope === undefined || (claimed !== undefined && claimed !== scope)) return false;
+      const shadow = body.shadowOnly === true || laneOfKey(body.cacheKey) === 's';
+      this.cache.store(partition, normalizedRequestHash(scope, body.request), body.response, body.ttlSeconds, shadow, nearDuplicateHash(scope, body.request));
       return true;
     }
     if (!partition) return false;
     const parts = openCacheKey(this.keySecret, partition, body.cacheKey);
-    if (!parts) return false;
+    if (!parts || (named !== undefined && named !== parts.endpointScope)) return false;
     this.cache.store(partition, parts.requestHash, body.response, body.ttlSeconds, parts.lane === 's' || body.shadowOnly === true);
     return true;
   }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { layoutFree, nearDuplicateHash, nearDuplicateMaxChars } from './near-duplicate.js';
+import { endpointScope } from './endpoint-scope.js';
+import { layoutFree, nearDuplicateHash as scopedNearHash, nearDuplicateMaxChars } from './near-duplicate.js';
+
+const chat = endpointScope('/v1/chat/completions');
+const nearDuplicateHash = (request: Record<string, unknown>) => scopedNearHash(chat, request);
 
 const ask = (content: unknown, extra: Record<string, unknown> = {}) => ({ model: 'gpt-4.1', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }], ...extra });
 
@@ -11,6 +15,8 @@ describe('near-duplicate tier key', () => {
     expect(nearDuplicateHash(ask('What is the ｃａｐｉｔａｌ of Fr\u200Bance?'))).toBe(key);
     expect(nearDuplicateHash(ask([{ type: 'text', text: 'What is the capital of France?' }]))).not.toBe(key);
     expect(nearDuplicateHash({ ...ask('What is the capital of France?'), stream: true, user: 'someone' })).toBe(key);
+    // Never across endpoints: the answer is in the asking endpoint's wire format.
+    expect(scopedNearHash(endpointScope('/v1/messages'), ask('What is the capital of France?'))).not.toBe(key);
   });
 
   it('keeps case, punctuation, wording, indentation and every other field significant', () => {

@@ -9,15 +9,15 @@ export const nearDuplicateMaxChars = 16_384;
 
 /**
  * Key of the near-duplicate tier: the exact tier's canonical form with every string's layout normalised as well.
- * Two requests share it only when they differ in nothing but invisible layout: Unicode compatibility forms (NFKC:
- * full-width letters, non-breaking spaces), zero-width characters, and runs of spaces or tabs inside a line (a
- * line's indentation is kept: it is code's meaning). Case, punctuation and wording all still count. Null when the
- * request is outside the limits.
+ * Two requests share it only when they were sent to the same endpoint and differ in nothing but invisible layout:
+ * Unicode compatibility forms (NFKC: full-width letters, non-breaking spaces), zero-width characters, and runs of
+ * spaces or tabs inside a line (a line's indentation is kept: it is code's meaning). Case, punctuation and wording all
+ * still count. Null when the request is outside the limits.
  */
-export function nearDuplicateHash(request: Record<string, unknown>): string | null {
+export function nearDuplicateHash(endpointScope: string, request: Record<string, unknown>): string | null {
   if (!isPlainConversation(request.messages)) return null;
   let budget = nearDuplicateMaxChars;
-  return canonicalHash(request, (value) => {
+  return canonicalHash(endpointScope, request, (value) => {
     budget -= value.length;
     return budget < 0 ? null : lengthPrefixed(layoutFree(value));
   });

@@ -5,23 +5,24 @@ import { TextMemo } from '../memo/text-memo.js';
 const ignoredTopLevel = new Set(['stream', 'stream_options', 'user', 'metadata', 'store', 'service_tier', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier']);
 
 /**
- * The exact-match key of the semantic cache: SHA-256 of a canonical form of the request with sorted keys, line
- * endings unified and trailing whitespace on each line dropped. Numbers keep JSON's spelling after parsing. It runs
- * on every attributed optimize call, so a long string enters as the digest of its normalized text, remembered
- * across calls: turn N+1 repeats turn N's tool outputs, and only the new ones are normalized and hashed.
+ * The exact-match key of the semantic cache: SHA-256 of the endpoint scope and a canonical form of the request with
+ * sorted keys, line endings unified and trailing whitespace on each line dropped. Numbers keep JSON's spelling after
+ * parsing. It runs on every attributed optimize call, so a long string enters as the digest of its normalized text,
+ * remembered across calls: turn N+1 repeats turn N's tool outputs, and only the new ones are normalized and hashed.
  */
-export function normalizedRequestHash(request: Record<string, unknown>): string {
-  return canonicalHash(request, exactString) as string;
+export function normalizedRequestHash(endpointScope: string, request: Record<string, unknown>): string {
+  return canonicalHash(endpointScope, request, exactString) as string;
 }
 
 /**
- * SHA-256 of the canonical form of a request without its delivery fields: keys sorted, strings as `stringForm`
- * writes them (null aborts: the result is then null). One string, one hash update: many small updates cost more.
+ * SHA-256 of the endpoint scope (`endpoint-scope.ts`: the same body on another endpoint is another entry) and the
+ * canonical form of a request without its delivery fields: keys sorted, strings as `stringForm` writes them (null
+ * aborts: the result is then null). One string, one hash update: many small updates cost more.
  */
-export function canonicalHash(request: Record<string, unknown>, stringForm: (value: string) => string | null): string | null {
+export function canonicalHash(endpointScope: string, request: Record<string, unknown>, stringForm: (value: string) => string | null): string | null {
   const top: Record<string, unknown> = {};
   for (const key of Object.keys(request)) if (!ignoredTopLevel.has(key)) top[key] = request[key];
-  const parts: string[] = [];
+  const parts: string[] = [lengthPrefixed(endpointScope)];
   if (!writeCanonical(top, parts, stringForm)) return null;
   return createHash('sha256').update(parts.join('')).digest('hex');
 }

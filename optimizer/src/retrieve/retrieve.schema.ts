@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { retrieveRequestSchema } from '@gw/contracts';
+import { callerMetadataSchema } from '../http/caller-metadata.schema.js';
 
 /**
  * A line bound as sent: spec 001 §2.4 rule 5 makes `startLine` and `endLine` "rounded and clamped server-side
@@ -21,6 +22,12 @@ const lineBound = (description: string) =>
 
 /** `POST /v1/retrieve` as the optimizer accepts it; of the options only `grep` can make it a 400 (spec 001 §2.4 rule 5, §7). */
 export const retrieveBodySchema = retrieveRequestSchema.extend({
+  metadata: callerMetadataSchema
+    .pick({ source: true, user: true, team: true, tenant: true })
+    .optional()
+    .describe(
+      'Who asks. `source` marks automated callers (not a regret signal). Naming a caller (`user`, `team` or `tenant`) limits the retrieve to that caller’s handles: a user’s only to the same user in the same tenant, one stashed without a user only to a caller without a user in the same team and tenant; any other handle answers 404 `handle_not_found`, exactly like an unknown one. Naming nobody trusts the bearer.',
+    ),
   startLine: lineBound('1-based inclusive first line.'),
   endLine: lineBound('1-based inclusive last line.'),
   grep: z

@@ -55,7 +55,14 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       '/v1/cache',
       {
         config: { signed: true, leaseGated: true },
-        schema: { summary: 'Write a live response back to the semantic cache', tags: ['hooks'], body: cacheWriteBodySchema, response: { 200: cacheWriteResponseSchema, ...errors } },
+        schema: {
+          summary: 'Write a live response back to the semantic cache',
+          description:
+            'The entry is stored under the key’s caller partition and endpoint: the same body sent to another endpoint is another entry, so an answer is only ever served in the wire format of the endpoint that produced it. `stored: false` when there is no caller partition, the key was minted for another scope, or `endpoint` names another endpoint than the key’s. Keys minted before the endpoint joined the key (`gwc1.…`) are refused the same way.',
+          tags: ['hooks'],
+          body: cacheWriteBodySchema,
+          response: { 200: cacheWriteResponseSchema, ...errors },
+        },
       },
       async (request) => {
         const stored = runtime.cache.write(request.body, authoritativeTenant(request.caller));

@@ -89,6 +89,7 @@ async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenant
   const metadata = callerMetadata(body, tenantOverride);
   runtime.telemetry.recordCaller(Boolean(metadata?.gatewaySessionId), now);
   const { fields: cacheFields, servedBy } = runtime.cache.forOptimize({
+    endpoint: body.endpoint,
     request: body.request,
     metadata,
     capabilities: body.capabilities,

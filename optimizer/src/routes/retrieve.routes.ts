@@ -1,17 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { optimizerErrorSchema, retrieveResponseSchema, type RetrieveResponse } from '@gw/contracts';
 import { optimizerErrors } from '../errors.js';
+import { authoritativeTenant } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { ageBucket } from '../retrieve/age-bucket.js';
+import { mayRetrieve } from '../retrieve/may-retrieve.js';
 import { retrieveBodySchema } from '../retrieve/retrieve.schema.js';
 import { grepProblem, sliceContent } from '../retrieve/slice-content.js';
 import { RowUnreadableError, StoreUnavailableError } from '../stash/durable-tier.js';
-import type { StashEntry } from '../stash/stash-entry.js';
+import type { StashEntry, StashOwner } from '../stash/stash-entry.js';
 import type { OptimizerRuntime } from './runtime.js';
 
 /**
  * POST /v1/retrieve, exactly spec 001 §2.4 rules 5–6: never signature- or lease-gated; 404 for an unknown or
- * expired handle, 503 when the durable store cannot answer or the row does not decrypt; each hit extends life.
+ * expired handle or one that is not the named caller's (`mayRetrieve`), 503 when the durable store cannot answer or
+ * the caller's row does not decrypt; each hit extends life.
  */
 export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
   return async (app) => {
@@ -21,7 +24,7 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         schema: {
           summary: 'Fetch a stashed original by handle (whole, a line range, or grep windows)',
           description:
-            'A retrieve without `metadata.source` is the model asking for an elided original: a regret signal charged to the strategies that elided it (once per handle per guard window). Automated callers set `metadata.source`.',
+            'A retrieve without `metadata.source` is the model asking for an elided original: a regret signal charged to the strategies that elided it (once per handle per guard window). Automated callers set `metadata.source`. Ownership: a per-tenant bearer finds only its tenant’s handles. A retrieve whose metadata names a caller (`user`, `team` or `tenant`; the tenant is the per-tenant bearer’s, else `metadata.tenant`, else `default`) finds only that caller’s handles: a handle stashed for a user only by the same user in the same tenant, one stashed without a user only by a caller without a user in the same team and tenant. Any other handle answers 404 `handle_not_found`, exactly like an unknown one (its existence is never revealed), counts as a miss, and neither extends its life nor counts as a regret signal. A retrieve that names nobody (gateways before this rule) trusts the bearer.',
           tags: ['hooks'],
           body: retrieveBodySchema,
           response: { 200: retrieveResponseSchema, 400: optimizerErrorSchema, 404: optimizerErrorSchema, 503: optimizerErrorSchema },
@@ -31,9 +34,10 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         const body = request.body;
         const problem = grepProblem(body.grep);
         if (problem) throw optimizerErrors.invalidGrep(problem);
-        const entry = await read(runtime, body.handle);
-        // A per-tenant bearer sees only its tenant's handles.
-        if (!entry || (request.caller.kind === 'tenant' && entry.owner.tenant !== request.caller.tenant)) {
+        // Another caller's handle is indistinguishable from an unknown one: no regret signal, no life extension.
+        const allowed = (owner: StashOwner) => mayRetrieve(owner, body.metadata, authoritativeTenant(request.caller));
+        const entry = await read(runtime, body.handle, allowed);
+        if (!entry || !allowed(entry.owner)) {
           runtime.metrics.retrieves.inc({ result: 'miss' });
           throw optimizerErrors.handleNotFound();
         }
@@ -59,10 +63,12 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
   };
 }
 
-async function read(runtime: OptimizerRuntime, handle: string): Promise<StashEntry | null> {
+/** The live entry; another caller's unreadable row reads as absent, so a 503 never reveals that it exists. */
+async function read(runtime: OptimizerRuntime, handle: string, allowed: (owner: StashOwner) => boolean): Promise<StashEntry | null> {
   try {
     return await runtime.stash.read(handle);
   } catch (error) {
+    if (error instanceof RowUnreadableError && !allowed(error.owner)) return null;
     runtime.metrics.retrieves.inc({ result: 'unavailable' });
     if (error instanceof RowUnreadableError) throw optimizerErrors.rowUnreadable();
     if (error instanceof StoreUnavailableError) throw optimizerErrors.storeUnavailable();

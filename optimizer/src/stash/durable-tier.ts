@@ -9,9 +9,15 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-/** A row exists but its envelope does not open (wrong key, tampering): 503, not 404 (spec 001 §7). */
+/**
+ * A row exists but its envelope does not open (wrong key, tampering): 503, not 404 (spec 001 §7). It carries the
+ * row's owner (stored in the clear) so retrieve answers another caller's unreadable row as it does an unknown one.
+ */
 export class RowUnreadableError extends Error {
-  constructor(readonly handle: string) {
+  constructor(
+    readonly handle: string,
+    readonly owner: StashOwner,
+  ) {
     super('durable stash row unreadable');
     this.name = 'RowUnreadableError';
   }
@@ -106,14 +112,14 @@ export class DurableTier {
   }
 
   private open(row: StashRow): StashEntry {
+    const owner: StashOwner = { tenant: row.tenant, ...(row.user_id ? { user: row.user_id } : {}), ...(row.team_id ? { team: row.team_id } : {}) };
     let content: string;
     try {
       content = this.keyring.decryptString(row.sealed, row.handle);
     } catch (error) {
-      if (error instanceof DecryptError) throw new RowUnreadableError(row.handle);
+      if (error instanceof DecryptError) throw new RowUnreadableError(row.handle, owner);
       throw error;
     }
-    const owner: StashOwner = { tenant: row.tenant, ...(row.user_id ? { user: row.user_id } : {}), ...(row.team_id ? { team: row.team_id } : {}) };
     return {
       handle: row.handle,
       content,
