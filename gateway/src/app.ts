@@ -12,7 +12,7 @@ import { meRoutes } from './me/me.routes.js';
 import { installInferenceBodyParsers } from './inference/body-parser.js';
 import { inferenceRoutes } from './inference/inference.routes.js';
 import { registerAdminPlane } from './admin/index.js';
-import { installFallbackErrors } from './admin/fallback-errors.js';
+import { answerFrameworkError, installFallbackErrors } from './admin/fallback-errors.js';
 import { registerRetrievalSurfaces } from './retrieval/retrieval-surfaces.js';
 import { providerOperations } from './admin/providers/providers.operations.js';
 import { routingOperations } from './admin/routing/routing.operations.js';
@@ -34,6 +34,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // Requests are identified by their trace id, not fastify's request id (empty above), so a per-request pino
     // child would bind nothing useful while costing an allocation-heavy child (redaction included) on every call.
     childLoggerFactory: (logger) => logger,
+    // Path parameters carry ids and e-mail addresses (up to 320 characters, more once percent-encoded).
+    maxParamLength: 1_024,
+    frameworkErrors: answerFrameworkError,
   });
   installZodCompilers(app);
   installBaseHooks(app);

@@ -3,7 +3,7 @@ import { createIsolatedPgDb, createIsolatedRedisCoords, testDbUrl, testRedisUrl 
 import type { Principal } from '../src/admin/principal.js';
 import { rolePrincipal } from '../src/admin/principal.js';
 import { bearer, mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
-import { adminHeaders, startTestGateway, SwitchableDb, type TestGateway } from './helpers.js';
+import { adminHeaders, startGatewayOnSwitchableStore, startTestGateway, type SwitchableDb, type TestGateway } from './helpers.js';
 
 const dayMs = 86_400_000;
 const narrowMinter: Principal = {
@@ -118,17 +118,15 @@ describe('admin API keys', () => {
 });
 
 describe('admin key store outage', () => {
-  let isolated: Awaited<ReturnType<typeof createIsolatedPgDb>>;
-  let db: SwitchableDb;
+  let stack: Awaited<ReturnType<typeof startGatewayOnSwitchableStore>>;
   let gateway: TestGateway;
+  let db: SwitchableDb;
   beforeAll(async () => {
-    isolated = await createIsolatedPgDb(testDbUrl(process.env));
-    db = new SwitchableDb(isolated.db);
-    gateway = await startTestGateway({ db });
+    stack = await startGatewayOnSwitchableStore();
+    ({ gateway, db } = stack);
   });
   afterAll(async () => {
-    await gateway.close();
-    await isolated.dispose();
+    await stack.close();
   });
 
   it('fails aak_ keys closed with 503 admin_key_store_unavailable while the admin token keeps working', async () => {

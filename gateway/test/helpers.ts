@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ManualClock, MemoryCoord, createIsolatedPgDb, createLogger, testDbUrl, type Coord, type Db, type Queryable } from '@gw/platform';
+import { ManualClock, MemoryCoord, createIsolatedPgDb, createLogger, testDbUrl, type Coord, type Db, type Queryable, type TestDb } from '@gw/platform';
 import { buildApp } from '../src/app.js';
 import { composeGateway } from '../src/compose.js';
 import { readConfig } from '../src/config.js';
@@ -61,7 +61,8 @@ export class SwitchableDb implements Db {
     return this.inner.kind;
   }
   private check() {
-    if (this.down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    // What pg throws when the server is down: Node's connection error, with its errno code.
+    if (this.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
   }
   async query<Row extends object = Record<string, unknown>>(sql: string, params?: readonly unknown[]) {
     this.check();
@@ -81,4 +82,20 @@ export class SwitchableDb implements Db {
   async close() {
     return this.inner.close();
   }
+}
+
+/** A gateway on its own isolated schema, reached through a `SwitchableDb` an outage test can take down. */
+export async function startGatewayOnSwitchableStore(): Promise<{ gateway: TestGateway; db: SwitchableDb; store: TestDb; close(): Promise<void> }> {
+  const store = await createIsolatedPgDb(testDbUrl(process.env));
+  const db = new SwitchableDb(store.db);
+  const gateway = await startTestGateway({ db });
+  return {
+    gateway,
+    db,
+    store,
+    close: async () => {
+      await gateway.close();
+      await store.dispose();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyRequest } from 'fastify';
-import { AppError, RequestValidationError, asRequestError } from '@gw/platform';
+import { AppError, RequestValidationError, asRequestError, isDataRejection, isStoreUnavailable } from '@gw/platform';
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -45,6 +45,10 @@ export function classifyAdminError(thrown: unknown): AdminErrorShape {
     const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'The request body is not valid JSON.' : fastifyError.message;
     return { status, code: v1CodeByStatus[status] ?? 'invalid_request', message, headers: {} };
   }
+  // spec 000 §7 `unavailable`: the store could not serve; the caller may retry, unlike a gateway failure.
+  if (isStoreUnavailable(error)) return { status: 503, code: 'unavailable', message: 'The gateway store is unavailable; retry shortly.', headers: { 'retry-after': '1' } };
+  // A value the store refused (a NUL in text, an out-of-range number) is the caller's, not the gateway's.
+  if (isDataRejection(error)) return { status: 400, code: 'invalid_request', message: 'The store refused a value of this request (a NUL character, or a value out of range).', headers: {} };
   return { status: 500, code: 'internal_error', message: 'The gateway failed to handle the request.', headers: {} };
 }
 

@@ -18,6 +18,14 @@ function pathOf(request: FastifyRequest): string {
   return query === -1 ? request.url : request.url.slice(0, query);
 }
 
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode (a bad percent escape) or a path parameter over its
+ * length limit fails before any route or hook runs; it gets its surface's envelope too.
+ */
+export function answerFrameworkError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+  void answer(request, reply, error);
+}
+
 function answer(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const shape = classifyAdminError(error);
   if (shape.status >= 500) request.log.error({ err: error }, 'unhandled error');

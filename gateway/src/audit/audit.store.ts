@@ -72,10 +72,11 @@ export class AuditStore {
   ) {}
 
   async record(entry: AuditEntryInput): Promise<void> {
+    const text = (value: string | null | undefined) => (value == null ? null : storable(value));
     await this.db.query(
       `INSERT INTO gw_audit_events (id, created_at, category, action, actor, target, subject_user, request_id, outcome, status, details)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [`aud_${randomToken(12)}`, new Date(this.clock.now()), entry.category, entry.action, entry.actor, entry.target ?? null, entry.subject ?? null, entry.requestId ?? null, entry.outcome, entry.status ?? null, JSON.stringify(entry.details ?? {})],
+      [`aud_${randomToken(12)}`, new Date(this.clock.now()), entry.category, entry.action, text(entry.actor), text(entry.target), text(entry.subject), text(entry.requestId), entry.outcome, entry.status ?? null, JSON.stringify(entry.details ?? {}, (_key, value: unknown) => (typeof value === 'string' ? storable(value) : value))],
     );
   }
 
@@ -153,6 +154,14 @@ export class AuditStore {
     );
     return rowCount;
   }
+}
+
+/**
+ * Postgres text cannot hold U+0000, and an entry about a refused request may quote what the caller sent (a target id
+ * from the path): the character is kept visible as U+FFFD so the entry is stored rather than lost.
+ */
+function storable(value: string): string {
+  return value.replaceAll('\u0000', '\ufffd');
 }
 
 /** Wraps the store so an audit write failure is logged, never turned into a failed admin response. */

@@ -1,6 +1,6 @@
 import type { Clock, Coord, Logger } from '@gw/platform';
 import type { GovernanceMetrics } from '../metering/governance-metrics.js';
-import { formatUsd, fromMicros, toMicros } from './money.js';
+import { formatUsd, fromMicros, limitMicros } from './money.js';
 import { counterTtlMs, type Period } from './period.js';
 import type { UserCap, UserCapStore } from './user-caps.store.js';
 import { defaultThresholds } from './user-caps.schema.js';
@@ -24,8 +24,8 @@ export function reachedThresholds(cap: Pick<UserCap, 'monthlyTokens' | 'maxUsd' 
     for (const threshold of thresholds) if (used * 100 >= threshold * limit) reached.push({ kind, thresholdPercent: threshold, used, limit });
   };
   add('tokens', usage.tokens, cap.monthlyTokens);
-  add('usd', usage.costMicros, cap.maxUsd === null ? null : toMicros(cap.maxUsd));
-  if (cap.softUsd !== null && cap.softUsd > 0 && usage.costMicros >= toMicros(cap.softUsd)) reached.push({ kind: 'soft', thresholdPercent: 100, used: usage.costMicros, limit: toMicros(cap.softUsd) });
+  add('usd', usage.costMicros, cap.maxUsd === null ? null : limitMicros(cap.maxUsd));
+  if (cap.softUsd !== null && cap.softUsd > 0 && usage.costMicros >= limitMicros(cap.softUsd)) reached.push({ kind: 'soft', thresholdPercent: 100, used: usage.costMicros, limit: limitMicros(cap.softUsd) });
   return reached;
 }
 

@@ -1,5 +1,5 @@
 import type { Coord } from '@gw/platform';
-import { fromMicros, toMicros } from './money.js';
+import { fromMicros, limitMicros } from './money.js';
 import { periodOf } from './period.js';
 import { counterKey } from './usage-counters.js';
 import type { CapView, CapsResponse } from './user-caps.schema.js';
@@ -13,8 +13,8 @@ export interface CapUsage {
 /** under, soft (past softUsd), over (requests answer 402), or unknown (counters unavailable). */
 export function capStatusOf(cap: Pick<UserCap, 'monthlyTokens' | 'maxUsd' | 'softUsd'>, usage: CapUsage | null): CapView['status'] {
   if (!usage) return 'unknown';
-  if ((cap.monthlyTokens !== null && usage.tokens >= cap.monthlyTokens) || (cap.maxUsd !== null && usage.costMicros >= toMicros(cap.maxUsd))) return 'over';
-  if (cap.softUsd !== null && usage.costMicros >= toMicros(cap.softUsd)) return 'soft';
+  if ((cap.monthlyTokens !== null && usage.tokens >= cap.monthlyTokens) || (cap.maxUsd !== null && usage.costMicros >= limitMicros(cap.maxUsd))) return 'over';
+  if (cap.softUsd !== null && usage.costMicros >= limitMicros(cap.softUsd)) return 'soft';
   return 'under';
 }
 

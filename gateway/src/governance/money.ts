@@ -10,6 +10,14 @@ export function toMicros(usd: number): number {
   return Math.round(Number((usd * microsPerUsd).toFixed(6)));
 }
 
+/**
+ * A USD limit (cap, budget, soft threshold) in micro-dollars. A positive limit under half a micro-dollar would round
+ * to 0 and refuse the first request at $0 spent, against "at or above the limit"; it is one micro-dollar instead.
+ */
+export function limitMicros(usd: number): number {
+  return usd > 0 ? Math.max(1, toMicros(usd)) : 0;
+}
+
 export function fromMicros(micros: number): number {
   return micros / microsPerUsd;
 }

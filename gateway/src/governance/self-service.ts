@@ -2,7 +2,7 @@ import type { Db } from '@gw/platform';
 import type { Identity } from '../chain/identity/identity.js';
 import { capUsages, capViewOf } from './cap-views.js';
 import type { Governance } from './governance.js';
-import { fromMicros, toMicros } from './money.js';
+import { fromMicros, limitMicros } from './money.js';
 import { monthPeriod } from './period.js';
 import { type Subject, type UsageTotals } from './usage-counters.js';
 
@@ -58,10 +58,10 @@ export async function limitsFor(governance: Governance, identity: Identity, now:
     serviceKeyBudget = {
       monthlyBudgetUsd: budgetUsd,
       usedUsd: spent === null ? null : fromMicros(spent),
-      remainingUsd: spent === null ? null : fromMicros(toMicros(budgetUsd) - spent),
+      remainingUsd: spent === null ? null : fromMicros(limitMicros(budgetUsd) - spent),
       resetsAt: new Date(month.end as number).toISOString(),
       strict: effective.strictBudget,
-      status: spent === null ? ('unknown' as const) : spent >= toMicros(budgetUsd) ? ('over' as const) : ('under' as const),
+      status: spent === null ? ('unknown' as const) : spent >= limitMicros(budgetUsd) ? ('over' as const) : ('under' as const),
     };
   }
   return {

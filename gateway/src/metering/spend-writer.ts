@@ -1,4 +1,4 @@
-import type { Db, Logger } from '@gw/platform';
+import { isDataRejection, type Db, type Logger } from '@gw/platform';
 import type { SpendRecord } from './spend-record.js';
 import type { SpendSpill } from './spend-spill.js';
 
@@ -53,14 +53,6 @@ const insertSql = `INSERT INTO gw_spend (${columns.join(', ')})
 
 const maxBackoffMs = 10_000;
 
-/**
- * SQLSTATE classes 22 (data exception) and 23 (integrity constraint violation): the store refused what a record
- * holds, so retrying that record can never succeed, unlike a connection or availability failure.
- */
-function isRecordRejection(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
-}
 
 /**
  * Writes spend records to `gw_spend` off the request path in batched multi-row inserts (spec 000 §1.19). Nothing is
@@ -148,7 +140,7 @@ export class SpendWriter {
     try {
       await this.db.query(insertSql, [JSON.stringify(batch.map(rowOf))]);
     } catch (error) {
-      if (!isRecordRejection(error)) throw error;
+      if (!isDataRejection(error)) throw error;
       for (const record of batch) await this.insertAlone(record);
     }
   }
@@ -157,7 +149,7 @@ export class SpendWriter {
     try {
       await this.db.query(insertSql, [JSON.stringify([rowOf(record)])]);
     } catch (error) {
-      if (!isRecordRejection(error)) throw error;
+      if (!isDataRejection(error)) throw error;
       const kept = this.options.spill?.reject(record) === true;
       if (kept) this.options.onRejected?.(1);
       else this.options.onDropped?.(1);

@@ -14,7 +14,7 @@ import { holdoutKindsProblem } from '../holdout/holdout-kinds.js';
 import { adminGate } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import type { DurableManager } from '../stash/durable-manager.js';
-import { writeCallerData } from '../store/store-fault.js';
+import { writeCallerData } from '../store/write-caller-data.js';
 import type { OptimizerRuntime } from './runtime.js';
 
 const errors = { 400: optimizerErrorSchema, 401: optimizerErrorSchema, 409: optimizerErrorSchema, 413: optimizerErrorSchema };

@@ -9,7 +9,7 @@ import { cacheWriteBodySchema, optimizeResponseBodySchema, recallBodySchema } fr
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { runOutputStage } from '../output/run-output-stage.js';
 import { recordBodySchema } from '../record/record.schema.js';
-import { writeCallerData } from '../store/store-fault.js';
+import { writeCallerData } from '../store/write-caller-data.js';
 import { inputPricePerToken } from '../settings/input-prices.js';
 import { kindsOffFor } from '../settings/kill-switch.js';
 import type { OptimizerRuntime } from './runtime.js';

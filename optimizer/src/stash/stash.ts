@@ -1,6 +1,5 @@
-import { Keyring, type Clock, type Db } from '@gw/platform';
+import { isStoreFault, Keyring, type Clock, type Db } from '@gw/platform';
 import type { RetrievalStoreState } from '@gw/contracts';
-import { isStoreFault } from '../store/store-fault.js';
 import { storeReadTimeoutMs, TimeoutError, withTimeout } from '../store/with-timeout.js';
 import { DurableTier, StoreUnavailableError } from './durable-tier.js';
 import { deriveHandleKey, handlePattern, mintHandle } from './handle.js';

@@ -4,3 +4,4 @@ export { PgliteDb } from './pglite-db.js';
 export { createDb, type CreateDbOptions } from './create-db.js';
 export { loadMigrations, migrate, migrationStatus, splitStatements, type Migration, type MigrationStatus } from './migrations.js';
 export { createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type TestDb } from './test-db.js';
+export { isDataRejection, isStoreFault, isStoreUnavailable, sqlStateOf } from './store-errors.js';

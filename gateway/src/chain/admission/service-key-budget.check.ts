@@ -1,4 +1,4 @@
-import { formatUsd, fromMicros, toMicros } from '../../governance/money.js';
+import { formatUsd, fromMicros, limitMicros } from '../../governance/money.js';
 import { exceeds, utcInstant, type AdmissionCheck } from './admission-input.js';
 
 /**
@@ -6,7 +6,7 @@ import { exceeds, utcInstant, type AdmissionCheck } from './admission-input.js';
  * `service_key_budget_exceeded` until the next UTC month; the message tells an admin what to do (§7).
  */
 export const serviceKeyBudgetCheck: AdmissionCheck = ({ serviceKeyBudget: budget }) => {
-  if (!budget || !exceeds(budget.costMicros, toMicros(budget.monthlyBudgetUsd), budget.strict)) return null;
+  if (!budget || !exceeds(budget.costMicros, limitMicros(budget.monthlyBudgetUsd), budget.strict)) return null;
   const spent = formatUsd(fromMicros(budget.costMicros.spent ?? 0));
   return {
     status: 402,

@@ -1,9 +1,9 @@
-import { formatUsd, fromMicros, toMicros } from '../../governance/money.js';
+import { formatUsd, fromMicros, limitMicros } from '../../governance/money.js';
 import { exceeds, utcInstant, type AdmissionCheck } from './admission-input.js';
 
 /** spec 000 §3 user cap: over the USD budget → 402 `user_budget_exceeded` before any model call. */
 export const userBudgetCheck: AdmissionCheck = ({ userCap }) => {
-  if (!userCap || userCap.maxUsd === null || !exceeds(userCap.costMicros, toMicros(userCap.maxUsd), userCap.strict)) return null;
+  if (!userCap || userCap.maxUsd === null || !exceeds(userCap.costMicros, limitMicros(userCap.maxUsd), userCap.strict)) return null;
   const spent = formatUsd(fromMicros(userCap.costMicros.spent ?? 0));
   const reset = userCap.resetsAt === null ? 'This budget does not reset.' : `It resets at ${utcInstant(userCap.resetsAt)}.`;
   return {
