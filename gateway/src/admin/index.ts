@@ -39,9 +39,9 @@ async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
   const expectedSchemaVersion = (await loadMigrations(gatewayMigrationsDir)).at(-1)?.version ?? 0;
   return [
     ...meOperations({ fleetMode }),
-    ...keyOperations({ keys: deps.keys, clock: deps.clock }),
+    ...keyOperations({ keys: deps.keys, clock: deps.clock, fleetMode }),
     ...adminKeyOperations({ adminKeys: deps.adminKeys, clock: deps.clock }),
-    ...userOperations({ revokedUsers: deps.revokedUsers, userData: deps.userData }),
+    ...userOperations({ revokedUsers: deps.revokedUsers, userData: deps.userData, keys: deps.keys, fleetMode }),
     ...settingsOperations({ settings: deps.settings, fleetMode }),
     ...healthOperations({
       db: deps.db,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyExpiryRangeMessage, parseKeyExpiry } from './key-expiry.js';
 
 const moneyUsd = z.number().min(0).max(1_000_000_000).describe('US dollars; 0 or absent means unlimited');
 
@@ -21,15 +22,24 @@ export const keyCreateBody = z.union([
   serviceKeyCreateBody.extend({ type: z.literal('service') }),
 ]);
 
+// The format alone admits instants no store can hold (year 0, year 10000 after a -23:59 offset); stored as UTC.
+const keyExpiry = z.iso
+  .datetime({ offset: true })
+  .refine((value) => parseKeyExpiry(value) !== null, keyExpiryRangeMessage)
+  .describe('RFC 3339 date-time with Z or an offset; stored and reported in UTC');
+
 export const keyPatchBody = z
   .strictObject({
     label: z.string().max(200).nullable().optional(),
-    name: z.string().trim().min(1).max(200).optional(),
+    name: z.string().trim().min(1).max(200).optional().describe('Service keys only'),
     team: z.string().trim().min(1).max(200).optional(),
-    monthlyBudgetUsd: moneyUsd.nullable().optional(),
-    expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
+    monthlyBudgetUsd: moneyUsd.nullable().optional().describe('Service keys only (budgets are enforced on service keys alone, spec 000 §2); US dollars, 0 or null means unlimited'),
+    expiresAt: keyExpiry.nullable().optional(),
   })
-  .describe('Omitted fields are kept; null clears');
+  .describe('Omitted fields are kept; null clears. A revoked key cannot be changed (409).');
+
+/** Fields only a service key has (spec 000 §2): a client key answers 400 naming the field. */
+export const serviceKeyOnlyFields = ['name', 'monthlyBudgetUsd'] as const satisfies ReadonlyArray<keyof z.infer<typeof keyPatchBody>>;
 
 export const keyRecord = z.object({
   id: z.string(),
@@ -41,6 +51,7 @@ export const keyRecord = z.object({
   name: z.string().nullable(),
   label: z.string().nullable(),
   monthlyBudgetUsd: z.number().nullable(),
+  tenant: z.string().nullable().describe('Fleet mode: the tenant of the principal that minted the key; null = a deployment-level key'),
   status: z.enum(['active', 'expired', 'revoked']),
   createdAt: z.string(),
   createdBy: z.string(),

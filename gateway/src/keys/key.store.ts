@@ -14,6 +14,7 @@ interface KeyRow {
   name: string | null;
   label: string | null;
   monthly_budget_usd: number | null;
+  tenant: string | null;
   created_by: string;
   created_at: Date | string;
   expires_at: Date | string | null;
@@ -36,18 +37,35 @@ export interface NewKey {
   label?: string | null;
   monthlyBudgetUsd?: number | null;
   expiresAt?: Date | null;
+  /** Fleet mode: the minting principal's tenant; null = a deployment-level key. */
+  tenant?: string | null;
   createdBy: string;
 }
 
-export type KeyChanges = Partial<{ label: string | null; name: string; team: string; monthlyBudgetUsd: number | null; expiresAt: string | null }>;
+export type KeyChanges = Partial<{ label: string | null; name: string; team: string; monthlyBudgetUsd: number | null; expiresAt: Date | null }>;
+
+/**
+ * Which keys an admin call reaches: every key (`{}`), or one tenant's (fleet mode, a tenant-bound principal; spec 000
+ * §5). A key outside the reach reads as absent, so its existence is not revealed.
+ */
+export interface KeyReach {
+  tenant?: string | undefined;
+}
+
+/** ` AND tenant = $n` when the reach is one tenant's, with its parameter appended to `values`. */
+function reachClause(reach: KeyReach, values: unknown[]): string {
+  if (reach.tenant === undefined) return '';
+  values.push(reach.tenant);
+  return ` AND tenant = $${values.length}`;
+}
 
 type LookupRow = KeyRow & { key_hash: string; user_active: boolean | null };
 
-const columns = 'id, type, key_prefix, source, user_id, team, name, label, monthly_budget_usd, created_by, created_at, expires_at, revoked_at, rotated_at';
+const columns = 'id, type, key_prefix, source, user_id, team, name, label, monthly_budget_usd, tenant, created_by, created_at, expires_at, revoked_at, rotated_at';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
-const lookupColumns = `k.key_hash, k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd,
+const lookupColumns = `k.key_hash, k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd, k.tenant,
        k.created_by, k.created_at, k.expires_at, k.revoked_at, k.rotated_at, u.active AS user_active`;
 
 /** The lookup statement is prepared for these batch sizes only; a batch is padded up to the next one. */
@@ -96,6 +114,7 @@ export class KeyStore {
       name: row.name,
       label: row.label,
       monthlyBudgetUsd: row.monthly_budget_usd === null ? null : Number(row.monthly_budget_usd),
+      tenant: row.tenant,
       status,
       createdAt: iso(row.created_at) as string,
       createdBy: row.created_by,
@@ -110,23 +129,36 @@ export class KeyStore {
     const token = mintKeyToken(input.type);
     const id = `key_${randomToken(12)}`;
     const { rows } = await this.db.query<KeyRow>(
-      `INSERT INTO gw_keys (id, type, key_hash, key_prefix, source, user_id, team, name, label, monthly_budget_usd, created_by, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${columns}`,
-      [id, input.type, token.hash, token.displayPrefix, input.source, input.user ?? null, input.team, input.name ?? null, input.label ?? null, input.monthlyBudgetUsd ?? null, input.createdBy, new Date(this.clock.now()), input.expiresAt ?? null],
+      `INSERT INTO gw_keys (id, type, key_hash, key_prefix, source, user_id, team, name, label, monthly_budget_usd, tenant, created_by, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${columns}`,
+      [id, input.type, token.hash, token.displayPrefix, input.source, input.user ?? null, input.team, input.name ?? null, input.label ?? null, input.monthlyBudgetUsd ?? null, input.tenant ?? null, input.createdBy, new Date(this.clock.now()), input.expiresAt ?? null],
     );
     return { key: token.raw, record: this.toRecord(rows[0]) };
   }
 
-  async list(filter: { type?: KeyType | undefined } = {}): Promise<KeyRecord[]> {
-    const { rows } = filter.type
-      ? await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys WHERE type = $1 ORDER BY created_at, id`, [filter.type])
-      : await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys ORDER BY created_at, id`);
+  async list(filter: KeyReach & { type?: KeyType | undefined } = {}): Promise<KeyRecord[]> {
+    const values: unknown[] = [];
+    let where = 'TRUE';
+    if (filter.type) {
+      values.push(filter.type);
+      where += ` AND type = $${values.length}`;
+    }
+    where += reachClause(filter, values);
+    const { rows } = await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys WHERE ${where} ORDER BY created_at, id`, values);
     return rows.map((row) => this.toRecord(row));
   }
 
-  async get(id: string): Promise<KeyRecord | null> {
-    const { rows } = await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys WHERE id = $1`, [id]);
+  async get(id: string, reach: KeyReach = {}): Promise<KeyRecord | null> {
+    const values: unknown[] = [id];
+    const { rows } = await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys WHERE id = $1${reachClause(reach, values)}`, values);
     return rows[0] ? this.toRecord(rows[0]) : null;
+  }
+
+  /** Whether the user holds a key outside the reach (another tenant's, or a deployment-level one). */
+  async holdsKeysBeyond(user: string, reach: KeyReach): Promise<boolean> {
+    if (reach.tenant === undefined) return false;
+    const { rows } = await this.db.query<{ beyond: boolean }>('SELECT EXISTS (SELECT 1 FROM gw_keys WHERE user_id = $1 AND tenant IS DISTINCT FROM $2) AS beyond', [user, reach.tenant]);
+    return rows[0]?.beyond === true;
   }
 
   /**
@@ -146,7 +178,8 @@ export class KeyStore {
     return { record: this.toRecord(row), userActive: row.user_active !== false };
   }
 
-  async update(id: string, changes: KeyChanges): Promise<KeyRecord | null> {
+  /** Apply changes to a live key in reach; null when there is none (absent, out of reach, or revoked). */
+  async update(id: string, changes: KeyChanges, reach: KeyReach = {}): Promise<KeyRecord | null> {
     const assignments: string[] = [];
     const values: unknown[] = [];
     const columnOf: Record<keyof KeyChanges, string> = { label: 'label', name: 'name', team: 'team', monthlyBudgetUsd: 'monthly_budget_usd', expiresAt: 'expires_at' };
@@ -155,24 +188,28 @@ export class KeyStore {
       values.push(changes[field]);
       assignments.push(`${column} = $${values.length}`);
     }
-    if (assignments.length === 0) return this.get(id);
     values.push(id);
-    const { rows } = await this.db.query<KeyRow>(`UPDATE gw_keys SET ${assignments.join(', ')} WHERE id = $${values.length} AND revoked_at IS NULL RETURNING ${columns}`, values);
-    return rows[0] ? this.toRecord(rows[0]) : this.get(id);
+    const where = `id = $${values.length} AND revoked_at IS NULL${reachClause(reach, values)}`;
+    // An empty change writes nothing but still answers only for a live key in reach.
+    const sql = assignments.length === 0 ? `SELECT ${columns} FROM gw_keys WHERE ${where}` : `UPDATE gw_keys SET ${assignments.join(', ')} WHERE ${where} RETURNING ${columns}`;
+    const { rows } = await this.db.query<KeyRow>(sql, values);
+    return rows[0] ? this.toRecord(rows[0]) : null;
   }
 
-  /** Revoke; true when the key existed. Idempotent: revoking twice keeps the first revocation time. */
-  async revoke(id: string): Promise<boolean> {
-    const { rowCount } = await this.db.query('UPDATE gw_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1', [id, new Date(this.clock.now())]);
+  /** Revoke; true when the key existed in reach. Idempotent: revoking twice keeps the first revocation time. */
+  async revoke(id: string, reach: KeyReach = {}): Promise<boolean> {
+    const values: unknown[] = [id, new Date(this.clock.now())];
+    const { rowCount } = await this.db.query(`UPDATE gw_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1${reachClause(reach, values)}`, values);
     return rowCount > 0;
   }
 
   /** Replace the secret of a live key: the old value stops working at once, the new one is returned once. */
-  async rotate(id: string, type: KeyType): Promise<{ key: string; record: KeyRecord } | null> {
+  async rotate(id: string, type: KeyType, reach: KeyReach = {}): Promise<{ key: string; record: KeyRecord } | null> {
     const token = mintKeyToken(type);
+    const values: unknown[] = [id, token.hash, token.displayPrefix, new Date(this.clock.now())];
     const { rows } = await this.db.query<KeyRow>(
-      `UPDATE gw_keys SET key_hash = $2, key_prefix = $3, rotated_at = $4 WHERE id = $1 AND revoked_at IS NULL RETURNING ${columns}`,
-      [id, token.hash, token.displayPrefix, new Date(this.clock.now())],
+      `UPDATE gw_keys SET key_hash = $2, key_prefix = $3, rotated_at = $4 WHERE id = $1 AND revoked_at IS NULL${reachClause(reach, values)} RETURNING ${columns}`,
+      values,
     );
     return rows[0] ? { key: token.raw, record: this.toRecord(rows[0]) } : null;
   }

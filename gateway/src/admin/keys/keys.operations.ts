@@ -3,18 +3,24 @@ import { gatewayErrors } from '../../errors.js';
 import type { KeyStore } from '../../keys/key.store.js';
 import { keyCreateBody, keyIdParams, keyListQuery, keyListResponse, keyPatchBody, keyRecord, mintedKeyResponse, okResponse, serviceKeyCreateBody } from '../../keys/key.schema.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
+import { keyChangesFor } from './key-changes.js';
+import { keyReachOf } from './key-reach.js';
 
 export interface KeyOperationDeps {
   keys: KeyStore;
   clock: Clock;
+  /** `GW_MULTI_TENANT=true`: a tenant-bound principal reaches its tenant's keys only. */
+  fleetMode: boolean;
 }
 
 const dayMs = 86_400_000;
 
-/** Client and service key lifecycle (spec 000 §2, §3, §4.5, §4.8 `keys`). */
-export function keyOperations({ keys, clock }: KeyOperationDeps): AdminOperation[] {
-  const mustExist = async (id: string) => {
-    const record = await keys.get(id);
+/** Client and service key lifecycle (spec 000 §2, §3, §4.5, §4.8 `keys`; tenant reach §5). */
+export function keyOperations({ keys, clock, fleetMode }: KeyOperationDeps): AdminOperation[] {
+  const reachOf = keyReachOf(fleetMode);
+  // Another tenant's key answers exactly as a missing one: its existence is not revealed.
+  const mustExist = async (id: string, reach: ReturnType<typeof reachOf>) => {
+    const record = await keys.get(id, reach);
     if (!record) throw gatewayErrors.notFound(`key ${id}`);
     return record;
   };
@@ -32,7 +38,7 @@ export function keyOperations({ keys, clock }: KeyOperationDeps): AdminOperation
       body: serviceKeyCreateBody,
       response: mintedKeyResponse,
       handler: async ({ body, principal }) =>
-        keys.create({ type: 'service', source: 'service', name: body.name, team: body.team, monthlyBudgetUsd: body.monthlyBudgetUsd ?? null, createdBy: principal.actor }),
+        keys.create({ type: 'service', source: 'service', name: body.name, team: body.team, monthlyBudgetUsd: body.monthlyBudgetUsd ?? null, tenant: principal.tenant, createdBy: principal.actor }),
     }),
     defineOperation({
       id: 'keys.create',
@@ -46,11 +52,13 @@ export function keyOperations({ keys, clock }: KeyOperationDeps): AdminOperation
       body: keyCreateBody,
       response: mintedKeyResponse,
       handler: async ({ body, principal }) => {
+        // A key belongs to its minter's tenant (null for deployment principals), like an admin API key.
+        const owner = { tenant: principal.tenant, createdBy: principal.actor };
         if (body.type === 'service') {
-          return keys.create({ type: 'service', source: 'service', name: body.name, team: body.team, monthlyBudgetUsd: body.monthlyBudgetUsd ?? null, createdBy: principal.actor });
+          return keys.create({ type: 'service', source: 'service', name: body.name, team: body.team, monthlyBudgetUsd: body.monthlyBudgetUsd ?? null, ...owner });
         }
         const expiresAt = body.expiresInDays ? new Date(clock.now() + body.expiresInDays * dayMs) : null;
-        return keys.create({ type: 'client', source: 'admin', user: body.user, team: body.team, label: body.label ?? null, expiresAt, createdBy: principal.actor });
+        return keys.create({ type: 'client', source: 'admin', user: body.user, team: body.team, label: body.label ?? null, expiresAt, ...owner });
       },
     }),
     defineOperation({
@@ -66,7 +74,7 @@ export function keyOperations({ keys, clock }: KeyOperationDeps): AdminOperation
       xScope: 'tenant',
       query: keyListQuery,
       response: keyListResponse,
-      handler: async ({ query }) => ({ keys: await keys.list({ type: query.type }) }),
+      handler: async ({ query, principal }) => ({ keys: await keys.list({ type: query.type, ...reachOf(principal) }) }),
     }),
     defineOperation({
       id: 'keys.get',
@@ -77,11 +85,11 @@ export function keyOperations({ keys, clock }: KeyOperationDeps): AdminOperation
       xScope: 'tenant',
       params: keyIdParams,
       response: keyRecord,
-      handler: async ({ params }) => mustExist(params.id),
+      handler: async ({ params, principal }) => mustExist(params.id, reachOf(principal)),
     }),
     defineOperation({
       id: 'keys.update',
-      summary: 'Change a key’s label, name, team, budget or expiry (omitted kept, null clears)',
+      summary: 'Change a key’s label, team or expiry, or a service key’s name or budget (omitted kept, null clears); 409 on a revoked key',
       method: 'PATCH',
       capability: 'clientkeys:manage',
       v1: { path: '/admin/v1/keys/{id}' },
@@ -89,11 +97,14 @@ export function keyOperations({ keys, clock }: KeyOperationDeps): AdminOperation
       params: keyIdParams,
       body: keyPatchBody,
       response: keyRecord,
-      handler: async ({ params, body }) => {
-        await mustExist(params.id);
-        const { monthlyBudgetUsd, ...rest } = body;
-        const changes = { ...rest, ...(monthlyBudgetUsd === undefined ? {} : { monthlyBudgetUsd }) };
-        return (await keys.update(params.id, changes)) ?? mustExist(params.id);
+      handler: async ({ params, body, principal }) => {
+        const reach = reachOf(principal);
+        const record = await mustExist(params.id, reach);
+        const changes = keyChangesFor(record, body);
+        // Also covers a revocation that lands between the read and the write.
+        const updated = await keys.update(params.id, changes, reach);
+        if (!updated) throw gatewayErrors.conflict(`the key ${params.id} is revoked; a revoked key cannot be changed`);
+        return updated;
       },
     }),
     defineOperation({
@@ -106,8 +117,8 @@ export function keyOperations({ keys, clock }: KeyOperationDeps): AdminOperation
       xScope: 'tenant',
       params: keyIdParams,
       response: okResponse,
-      handler: async ({ params }) => {
-        if (!(await keys.revoke(params.id))) throw gatewayErrors.notFound(`key ${params.id}`);
+      handler: async ({ params, principal }) => {
+        if (!(await keys.revoke(params.id, reachOf(principal)))) throw gatewayErrors.notFound(`key ${params.id}`);
         return { ok: true as const };
       },
     }),
@@ -120,9 +131,10 @@ export function keyOperations({ keys, clock }: KeyOperationDeps): AdminOperation
       xScope: 'tenant',
       params: keyIdParams,
       response: mintedKeyResponse,
-      handler: async ({ params }) => {
-        const record = await mustExist(params.id);
-        const rotated = await keys.rotate(params.id, record.type);
+      handler: async ({ params, principal }) => {
+        const reach = reachOf(principal);
+        const record = await mustExist(params.id, reach);
+        const rotated = await keys.rotate(params.id, record.type, reach);
         if (!rotated) throw gatewayErrors.conflict(`key ${params.id} is revoked and cannot be rotated`);
         return rotated;
       },

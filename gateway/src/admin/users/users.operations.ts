@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import { gatewayErrors } from '../../errors.js';
 import { okResponse } from '../../keys/key.schema.js';
+import type { KeyStore } from '../../keys/key.store.js';
 import type { RevokedUserStore } from '../../users/revoked-users.store.js';
 import type { UserDataService } from '../../users/user-data.js';
+import { keyReachOf } from '../keys/key-reach.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
+import type { Principal } from '../principal.js';
 
 export interface UserOperationDeps {
   revokedUsers: RevokedUserStore;
   userData: UserDataService;
+  keys: KeyStore;
+  /** `GW_MULTI_TENANT=true`: a tenant-bound principal reaches its tenant's keys only. */
+  fleetMode: boolean;
 }
 
 const email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address');
@@ -27,7 +33,16 @@ const eraseResponse = z.object({
 });
 
 /** Revoked developers and GDPR export/erase (spec 000 §4.8 `users`, §5 users:revoke and users:gdpr). */
-export function userOperations({ revokedUsers, userData }: UserOperationDeps): AdminOperation[] {
+export function userOperations({ revokedUsers, userData, keys, fleetMode }: UserOperationDeps): AdminOperation[] {
+  const reachOf = keyReachOf(fleetMode);
+  /**
+   * spec 000 §5 fleet mode: export returns and erase revokes the user's keys, so a tenant-bound principal reaches a
+   * user only when every key the user holds is its tenant's. Otherwise the user answers as absent, as another
+   * tenant's key does.
+   */
+  const assertReach = async (user: string, principal: Principal) => {
+    if (await keys.holdsKeysBeyond(user, reachOf(principal))) throw gatewayErrors.notFound(`user ${user}`);
+  };
   return [
     defineOperation({
       id: 'revokedUsers.list',
@@ -81,7 +96,10 @@ export function userOperations({ revokedUsers, userData }: UserOperationDeps): A
       audit: true,
       params: userParams,
       response: exportResponse,
-      handler: async ({ params }) => userData.export(params.user),
+      handler: async ({ params, principal }) => {
+        await assertReach(params.user, principal);
+        return userData.export(params.user);
+      },
     }),
     defineOperation({
       id: 'users.erase',
@@ -95,7 +113,10 @@ export function userOperations({ revokedUsers, userData }: UserOperationDeps): A
       response: eraseResponse,
       // The erase entry names the pseudonym, never the erased person.
       auditSubjects: ({ result }) => ({ target: (result as { pseudonym: string }).pseudonym, subject: null }),
-      handler: async ({ params }) => userData.erase(params.user),
+      handler: async ({ params, principal }) => {
+        await assertReach(params.user, principal);
+        return userData.erase(params.user);
+      },
     }),
   ];
 }

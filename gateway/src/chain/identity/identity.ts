@@ -46,6 +46,7 @@ export function networkTrustedIdentity(): Identity {
     name: null,
     label: null,
     monthlyBudgetUsd: null,
+    tenant: null,
     status: 'active',
     createdAt: new Date(0).toISOString(),
     createdBy: 'settings',
