@@ -15,6 +15,8 @@ describe('inference passthrough', () => {
     '/v1/files/file-gone': { status: 404, body: JSON.stringify({ error: { message: 'No such File object: file-gone', type: 'invalid_request_error', code: null } }) },
     '/v1/batches': { status: 502, body: '<html>bad gateway</html>', type: 'text/html' },
     '/v1/uploads': { status: 200, body: JSON.stringify({ id: 'upload_1', object: 'upload' }) },
+    // Some compatible servers answer an error with a success status.
+    '/v1/chat/completions': { status: 200, body: JSON.stringify({ error: { message: 'model overloaded', type: 'server_error', code: null } }) },
   };
 
   beforeAll(async () => {
@@ -75,5 +77,15 @@ describe('inference passthrough', () => {
     expect(sent?.body).toBe(body);
     expect(sent?.headers).toMatchObject({ 'accept-encoding': 'identity', authorization: 'Bearer sk-files' });
     for (const name of ['content-encoding', 'x-hop', 'forwarded', 'x-real-ip']) expect(sent?.headers[name]).toBeUndefined();
+  });
+
+  it('relays an error the provider answered with a success status as its error, on the native and the translated lane', async () => {
+    const chat = await send('POST', '/v1/chat/completions', { 'content-type': 'application/json' }, JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    expect(chat.statusCode).toBe(502);
+    expect(chat.headers).toMatchObject({ 'x-gw-error-source': 'upstream', 'x-gw-upstream-provider': 'files', 'x-gw-upstream-status': '200' });
+    expect(chat.json().error).toMatchObject({ type: 'server_error', message: expect.stringContaining('not a gateway failure') });
+    const messages = await send('POST', '/v1/messages', { 'content-type': 'application/json' }, JSON.stringify({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }));
+    expect(messages.statusCode).toBe(502);
+    expect(messages.json()).toMatchObject({ type: 'error', error: { message: expect.stringContaining('model overloaded') } });
   });
 });

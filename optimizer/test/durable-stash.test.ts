@@ -111,6 +111,20 @@ describe.each(stores)('durable stash on %s', (_name, open) => {
     expect(outcomes).toEqual(['rejected', 'stored']);
   });
 
+  it('keeps the bytes of an output no durable row could return exactly (a lone surrogate), never minting a handle', async () => {
+    const outcomes: string[] = [];
+    const guarded = new Stash({ clock, writeTimeoutMs: 2_000, onWrite: (outcome) => outcomes.push(outcome) });
+    guarded.configure({ db: store.db, contentKey, contentMode: 'full' });
+    expect(await guarded.put(ada, 'bad byte: \ud800 end')).toBeNull();
+    expect(guarded.state()).toBe('ready');
+    const exact = 'paired: \ud83d\ude00 and NUL \u0000 kept';
+    const handle = (await guarded.put(ada, exact)) as string;
+    const replica = new Stash({ clock });
+    replica.configure({ db: store.db, contentKey, contentMode: 'full' });
+    expect((await replica.read(handle))?.content).toBe(exact);
+    expect(outcomes).toEqual(['rejected', 'stored']);
+  });
+
   it('content mode off stops new rows but keeps earlier ones readable', async () => {
     const handle = (await stash.put(ada, 'before off')) as string;
     stash.configure({ db: store.db, contentKey, contentMode: 'off' });

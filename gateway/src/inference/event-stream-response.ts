@@ -30,10 +30,11 @@ export function openEventStream(reply: FastifyReply): ServerResponse {
 /**
  * The access line a hijacked reply does not get from fastify's log controller, at the same levels: a stream that
  * ended short of its end (an upstream error event, a dropped or truncated stream) at error level with its code, a
- * complete one at debug. Status and timing only, never content.
+ * complete one at debug, one the client walked away from at info. Status and timing only, never content.
  */
 export function logStreamEnd(reply: FastifyReply, outcome: { completed: boolean; errorCode: string | null }): void {
   const fields = { res: reply, responseTime: reply.elapsedTime, stream: true };
   if (outcome.completed) reply.log.debug(fields, 'request completed');
+  else if (outcome.errorCode === 'client_closed') reply.log.info({ ...fields, errorCode: outcome.errorCode }, 'request cancelled by the client');
   else reply.log.error({ ...fields, errorCode: outcome.errorCode }, 'request failed');
 }

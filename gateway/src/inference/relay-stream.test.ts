@@ -160,4 +160,17 @@ describe('relayStream into an HTTP response', () => {
   it('delivers a stream that arrives in one piece', async () => {
     expect(await serve([Buffer.from(openAiStream)], 0)).toBe(openAiStream.replace(usageChunk, ''));
   });
+
+  it('calls a stream the client walked away from cancelled, not a provider failure', async () => {
+    const out = new PassThrough();
+    out.resume();
+    async function* abortedByClientClose(): AsyncIterable<Buffer> {
+      yield Buffer.from('data: {"id":"c1","choices":[{"index":0,"delta":{"content":"a"}}],"usage":null}\n\n');
+      // The client's close destroys the response and aborts the upstream read, which then throws.
+      out.destroy();
+      throw new Error('aborted');
+    }
+    const outcome = await relayStream({ upstream: abortedByClientClose(), out, lane: pickTranslator('chat-completions', 'openai'), clientFormat: 'chat-completions', context: { stream: true, includeUsage: true, requestModel: 'gpt-4o-mini' }, hideUsageChunk: false, now: () => 0 });
+    expect(outcome).toMatchObject({ completed: false, errorCode: 'client_closed' });
+  });
 });

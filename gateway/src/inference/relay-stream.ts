@@ -193,10 +193,14 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
   };
   const tracker = lane.kind === 'passthrough' ? lane.createStreamUsageTracker() : null;
   const translator = lane.kind === 'translate' ? lane.createStreamTranslator(input.context, { clock: { now: input.now } }) : null;
+  const usageSoFar = () => (tracker ? tracker.usage() : translator?.usage());
   try {
     if (tracker) await relayPassthrough(input, tracker, state, write);
     else if (translator) await relayTranslated(input, translator, state, write);
   } catch {
+    state.completed = false;
+    // The client left and its close aborted the upstream read: a cancellation, not a provider failure.
+    if (out.destroyed) return { usage: usageSoFar(), completed: false, errorCode: 'client_closed', firstByteMs };
     state.errorCode = 'upstream_stream_interrupted';
     state.completed = false;
     await write(streamErrorFrame(input.clientFormat, state.errorCode, 'The provider connection failed in the middle of the stream; the response is incomplete. This is not a gateway failure.')).catch(() => undefined);
@@ -205,6 +209,6 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
     state.errorCode = 'upstream_stream_incomplete';
     await write(streamErrorFrame(input.clientFormat, state.errorCode, 'The provider ended the stream before it was complete.')).catch(() => undefined);
   }
-  const usage = tracker ? tracker.usage() : translator?.usage();
+  const usage = usageSoFar();
   return { usage, completed: state.completed && state.errorCode === null, errorCode: state.errorCode, firstByteMs };
 }

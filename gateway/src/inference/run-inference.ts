@@ -104,8 +104,9 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
   } catch (thrown) {
     const error = asRequestError(thrown);
     outcome.errorCode = error instanceof AppError || error instanceof TranslationError ? error.code : 'internal_error';
-    outcome.status = error instanceof AppError ? error.status : error instanceof TranslationError ? 400 : 500;
-    if (error instanceof TranslationError) throw new AppError({ status: 400, code: error.code, message: error.message });
+    outcome.status = error instanceof AppError || error instanceof TranslationError ? error.status : 500;
+    // A provider answer the translator cannot read is the provider's fault (502, marked upstream), not the client's.
+    if (error instanceof TranslationError) throw new AppError({ status: error.status, code: error.code, message: error.message, ...(error.status >= 500 ? { headers: upstreamSourceHeaders() } : {}) });
     throw error;
   } finally {
     deps.spend.record(buildSpendRecord({ request, call: sent, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
@@ -138,7 +139,7 @@ export async function relay(deps: InferenceDeps, call: InferenceCall, result: At
     if (outcome.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
       return await relayStreamed(deps, response, lane, call, prepared.context, prepared.hideUsageChunk, outcome, reply, postCallInput(call, outcome, request));
     }
-    return await relayJson(deps, response, lane, prepared.context, outcome, reply, postCallInput(call, outcome, request));
+    return await relayJson(deps, result, call, outcome, reply, postCallInput(call, outcome, request));
   } finally {
     outcome.upstreamMs = deps.clock.now() - result.sentAt;
   }
@@ -157,7 +158,16 @@ function postCallInput(call: InferenceCall, outcome: CallOutcome, request: Fasti
   return { endpoint: call.endpoint, optimization: outcome.optimization, request: call.body, metadata: identity?.metadata ?? {}, user: identity?.user ?? null, team: identity?.team ?? null, sessionId: outcome.sessionId ?? null };
 }
 
-async function relayJson(deps: InferenceDeps, response: UpstreamResponse, lane: Lane, context: TranslationContext, outcome: CallOutcome, reply: FastifyReply, postCall: Omit<PostCallInput, 'response'>) {
+/** An error envelope (OpenAI `{error}`, Anthropic `{type: "error", error}`) rather than an answer. */
+function isErrorEnvelope(parsed: unknown): boolean {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+  const body = parsed as Record<string, unknown>;
+  return typeof body.error === 'object' && body.error !== null && !('choices' in body) && !('content' in body) && !('data' in body);
+}
+
+async function relayJson(deps: InferenceDeps, result: Extract<AttemptResult, { kind: 'response' }>, call: InferenceCall, outcome: CallOutcome, reply: FastifyReply, postCall: Omit<PostCallInput, 'response'>) {
+  const { response, lane } = result;
+  const context = result.prepared.context;
   const raw = Buffer.from(await response.body.arrayBuffer());
   outcome.stream = false;
   let parsed: unknown;
@@ -165,6 +175,14 @@ async function relayJson(deps: InferenceDeps, response: UpstreamResponse, lane: 
     parsed = JSON.parse(raw.toString('utf8'));
   } catch {
     parsed = undefined;
+  }
+  if (isErrorEnvelope(parsed)) {
+    // An error answered with a success status (compatible servers, proxies) is still the provider failing: relayed
+    // as its error with 502 and the status it really sent, never as a 200 (or, once translated, a 400).
+    const relayed = relayUpstreamError({ status: 502, text: raw.toString('utf8'), upstreamHeaders: response.headers, slug: result.selection.provider.slug, lane, messagesClient: call.clientFormat === 'messages' });
+    outcome.status = 502;
+    outcome.errorCode = relayed.errorType ?? 'upstream_error';
+    return reply.code(502).headers({ ...relayed.headers, 'x-gw-upstream-status': String(response.status) }).send(relayed.body);
   }
   outcome.status = response.status;
   if (lane.kind === 'translate') {
@@ -210,7 +228,8 @@ async function relayStreamed(
   if (reassembled) writeStreamShadow(deps.optimizer, deps.logger, { ...postCall, response: reassembled });
   outcome.usage = result.usage;
   outcome.firstByteMs = result.firstByteMs === null ? null : (outcome.firstByteMs ?? 0) + result.firstByteMs;
-  outcome.status = result.completed ? 200 : 502;
+  // 499 (the nginx convention) for a client that left: not the provider's failure, nor the gateway's.
+  outcome.status = result.completed ? 200 : result.errorCode === 'client_closed' ? 499 : 502;
   outcome.errorCode = result.errorCode;
   return reply;
 }

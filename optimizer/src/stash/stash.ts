@@ -114,6 +114,12 @@ export class Stash {
       this.options.onWrite?.('refused');
       return null;
     }
+    // The durable row holds UTF-8, where a lone surrogate would come back as U+FFFD: a retrieve on another replica
+    // would not return the original. Such an output keeps its bytes instead (no handle).
+    if (!content.isWellFormed()) {
+      this.options.onWrite?.('rejected');
+      return null;
+    }
     const now = this.options.clock.now();
     const ceilingAt = now + readCeilingMs;
     const entry: StashEntry = {
