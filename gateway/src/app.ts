@@ -35,7 +35,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // child would bind nothing useful while costing an allocation-heavy child (redaction included) on every call.
     childLoggerFactory: (logger) => logger,
     // Path parameters carry ids and e-mail addresses (up to 320 characters, more once percent-encoded).
-    maxParamLength: 1_024,
+    routerOptions: { maxParamLength: 1_024 },
     frameworkErrors: answerFrameworkError,
   });
   installZodCompilers(app);
