@@ -88,7 +88,10 @@ describe('inference hardening', () => {
     }
     await post('/v1/chat/completions', JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'after' }] }));
     const rows = await spendRows(fixture.gateway);
-    expect(rows.slice(before).map((row) => Number(row.cost_usd))).toEqual([0, 0, 0, 0, 0].map(() => expect.any(Number)));
+    // One finite cost per call: none was NaN, so no row was refused and the call after them was still recorded.
+    const costs = rows.slice(before).map((row) => Number(row.cost_usd));
+    expect(costs).toHaveLength(5);
+    expect(costs.every(Number.isFinite)).toBe(true);
   });
 
   it('refuses a model the first-party provider cannot serve before calling it', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
+import { openAiErrorType } from '../inference/error-envelope.js';
 import { adminRequestIdOf, classifyAdminError, legacyErrorBody, v1ErrorBody } from './error-envelope.js';
 
 /**
@@ -36,5 +37,5 @@ function answer(request: FastifyRequest, reply: FastifyReply, error: unknown): F
     return reply.header('x-request-id', requestId).send(v1ErrorBody(shape, requestId));
   }
   if (path.startsWith('/admin/')) return reply.send(legacyErrorBody(shape));
-  return reply.send({ error: { message: shape.message, type: shape.status === 404 ? 'not_found_error' : shape.status >= 500 ? 'api_error' : 'invalid_request_error', code: shape.code } });
+  return reply.send({ error: { message: shape.message, type: openAiErrorType(shape.status), code: shape.code } });
 }

@@ -27,14 +27,18 @@ const messagesTypes: Record<number, string> = {
   503: 'api_error',
 };
 
+/** The `error.type` an OpenAI-style client expects for a status. */
+export function openAiErrorType(status: number): string {
+  return openAiTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
+
 /** Map anything thrown on `/v1/*` to the envelope its client understands (spec 000 §7, inference plane). */
 export function toInferenceEnvelope(error: unknown, messagesLane: boolean): Envelope {
   if (error instanceof KeyFailure) {
     return { status: error.status, body: { status: 'failure', code: error.code, message: error.message, hint: error.hint }, headers: { ...error.headers } };
   }
   const { status, code, message, headers } = classify(error);
-  const types = messagesLane ? messagesTypes : openAiTypes;
-  const type = types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+  const type = messagesLane ? (messagesTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')) : openAiErrorType(status);
   const body = messagesLane ? { type: 'error', error: { type, message } } : { error: { message, type, code } };
   return { status, body, headers };
 }

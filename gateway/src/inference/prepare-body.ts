@@ -69,6 +69,8 @@ export function prepareUpstreamBody(input: {
 }
 
 const USAGE_MEMBER = Buffer.from('"stream_options":{"include_usage":true}');
+const MEMBER_SEPARATOR = Buffer.from(',');
+const NOTHING = Buffer.alloc(0);
 const isJsonSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /**
@@ -84,5 +86,5 @@ export function withUsageRequested(raw: Buffer): Buffer | null {
   let next = open + 1;
   while (isJsonSpace(raw[next])) next += 1;
   const empty = raw[next] === 0x7d; /* } */
-  return Buffer.concat([raw.subarray(0, open + 1), USAGE_MEMBER, empty ? Buffer.alloc(0) : Buffer.from(','), raw.subarray(open + 1)]);
+  return Buffer.concat([raw.subarray(0, open + 1), USAGE_MEMBER, empty ? NOTHING : MEMBER_SEPARATOR, raw.subarray(open + 1)]);
 }

@@ -202,7 +202,6 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
     // The client left and its close aborted the upstream read: a cancellation, not a provider failure.
     if (out.destroyed) return { usage: usageSoFar(), completed: false, errorCode: 'client_closed', firstByteMs };
     state.errorCode = 'upstream_stream_interrupted';
-    state.completed = false;
     await write(streamErrorFrame(input.clientFormat, state.errorCode, 'The provider connection failed in the middle of the stream; the response is incomplete. This is not a gateway failure.')).catch(() => undefined);
   }
   if (!state.completed && state.errorCode === null) {

@@ -3,6 +3,7 @@ import { AppError } from '@gw/platform';
 import { adapters } from '../providers/adapters.js';
 import { assertServableModel } from '../routing/model-naming.js';
 import { selectSingle } from '../routing/select-single.js';
+import { parseJson } from '../translate/parse-wire.js';
 import { upstreamHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
 import { UpstreamUnreachable } from '../upstream/upstream-client.js';
 import { estimateInputTokens } from './count-tokens.js';
@@ -41,12 +42,4 @@ export async function runCountTokens(deps: InferenceDeps, request: FastifyReques
     throw new AppError({ status: 502, code: 'invalid_upstream_response', message: `Provider "${slug}" answered count_tokens without a valid input_tokens count. This is not a gateway failure.`, headers: upstreamSourceHeaders(slug, response.status) });
   }
   return counted.data;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@ import type { RoutingNode } from '../routing/routing-config.js';
 import { firstTarget, resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
 import type { Lane } from '../translate/lane.js';
 import { TranslationError } from '../translate/translation-error.js';
+import { isPlainObject, parseJson } from '../translate/parse-wire.js';
 import type { TranslationContext } from '../translate/translator.js';
 import { maxRetryAfterSeconds, upstreamSourceHeaders } from '../upstream/header-policy.js';
 import type { UpstreamResponse } from '../upstream/upstream-client.js';
@@ -160,9 +161,7 @@ function postCallInput(call: InferenceCall, outcome: CallOutcome, request: Fasti
 
 /** An error envelope (OpenAI `{error}`, Anthropic `{type: "error", error}`) rather than an answer. */
 function isErrorEnvelope(parsed: unknown): boolean {
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
-  const body = parsed as Record<string, unknown>;
-  return typeof body.error === 'object' && body.error !== null && !('choices' in body) && !('content' in body) && !('data' in body);
+  return isPlainObject(parsed) && isPlainObject(parsed.error) && !('choices' in parsed) && !('content' in parsed) && !('data' in parsed);
 }
 
 async function relayJson(deps: InferenceDeps, result: Extract<AttemptResult, { kind: 'response' }>, call: InferenceCall, outcome: CallOutcome, reply: FastifyReply, postCall: Omit<PostCallInput, 'response'>) {
@@ -170,12 +169,7 @@ async function relayJson(deps: InferenceDeps, result: Extract<AttemptResult, { k
   const context = result.prepared.context;
   const raw = Buffer.from(await response.body.arrayBuffer());
   outcome.stream = false;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parseJson(raw.toString('utf8'));
   if (isErrorEnvelope(parsed)) {
     // An error answered with a success status (compatible servers, proxies) is still the provider failing: relayed
     // as its error with 502 and the status it really sent, never as a 200 (or, once translated, a 400).

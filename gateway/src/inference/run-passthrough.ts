@@ -5,6 +5,7 @@ import { adapters } from '../providers/adapters.js';
 import { selectSingle } from '../routing/select-single.js';
 import { extractAnthropicUsage } from '../translate/extract-anthropic-usage.js';
 import { extractOpenAiUsage } from '../translate/extract-openai-usage.js';
+import { isPlainObject, parseJson } from '../translate/parse-wire.js';
 import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
 import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 import { UpstreamUnreachable } from '../upstream/upstream-client.js';
@@ -87,13 +88,8 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
  * and servers behind `openai-compatible` a bare or non-JSON 404.
  */
 function isUnknownPath(raw: Buffer): boolean {
-  let message: unknown;
-  try {
-    const parsed = JSON.parse(raw.toString('utf8')) as { error?: { message?: unknown } };
-    message = parsed.error?.message;
-  } catch {
-    return true;
-  }
+  const parsed = parseJson(raw.toString('utf8'));
+  const message = isPlainObject(parsed) && isPlainObject(parsed.error) ? parsed.error.message : undefined;
   return typeof message !== 'string' || /^invalid url\b/i.test(message) || /^not found\.?$/i.test(message.trim());
 }
 
@@ -125,10 +121,6 @@ export function sendOpaque(
 }
 
 function usageOf(raw: Buffer, family: 'openai' | 'anthropic') {
-  try {
-    const parsed = JSON.parse(raw.toString('utf8')) as unknown;
-    return family === 'anthropic' ? extractAnthropicUsage(parsed) : extractOpenAiUsage(parsed);
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJson(raw.toString('utf8'));
+  return family === 'anthropic' ? extractAnthropicUsage(parsed) : extractOpenAiUsage(parsed);
 }

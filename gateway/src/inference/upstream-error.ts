@@ -1,5 +1,6 @@
 import type { Lane } from '../translate/lane.js';
 import { AppError } from '@gw/platform';
+import { parseJson } from '../translate/parse-wire.js';
 import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
 
 export interface RelayedError {
@@ -8,14 +9,6 @@ export interface RelayedError {
   body: string;
   /** The provider's error type, for the spend record's error code. */
   errorType: string | null;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 const notOurFault = (slug: string) => ` (Error from provider "${slug}"; this is not a gateway failure.)`;

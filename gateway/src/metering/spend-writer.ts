@@ -1,4 +1,4 @@
-import { isDataRejection, type Db, type Logger } from '@gw/platform';
+import { isDataRejection, sqlStateOf, type Db, type Logger } from '@gw/platform';
 import type { SpendRecord } from './spend-record.js';
 import type { SpendSpill } from './spend-spill.js';
 
@@ -52,7 +52,6 @@ const insertSql = `INSERT INTO gw_spend (${columns.join(', ')})
   ON CONFLICT (id) DO NOTHING`;
 
 const maxBackoffMs = 10_000;
-
 
 /**
  * Writes spend records to `gw_spend` off the request path in batched multi-row inserts (spec 000 §1.19). Nothing is
@@ -153,7 +152,7 @@ export class SpendWriter {
       const kept = this.options.spill?.reject(record) === true;
       if (kept) this.options.onRejected?.(1);
       else this.options.onDropped?.(1);
-      this.logger.error({ id: record.id, code: (error as { code?: string }).code, kept }, 'spend record refused by the store; set aside');
+      this.logger.error({ id: record.id, code: sqlStateOf(error), kept }, 'spend record refused by the store; set aside');
     }
   }
 

@@ -1,6 +1,5 @@
 import type { Logger } from '@gw/platform';
 import { answersEndpoint } from './client-shapes.js';
-import { clientAttribution } from './hook-metadata.js';
 import type { OptimizerClient } from './optimizer-client.js';
 import type { Optimization } from './pre-call-hook.js';
 
@@ -18,7 +17,7 @@ export interface PostCallInput {
 }
 
 function metadataOf(input: PostCallInput): Record<string, string> {
-  return { ...clientAttribution(input.metadata), ...(input.user ? { user: input.user } : {}), ...(input.team ? { team: input.team } : {}), ...(input.sessionId ? { gatewaySessionId: input.sessionId } : {}) };
+  return { ...input.metadata, ...(input.user ? { user: input.user } : {}), ...(input.team ? { team: input.team } : {}), ...(input.sessionId ? { gatewaySessionId: input.sessionId } : {}) };
 }
 
 /**

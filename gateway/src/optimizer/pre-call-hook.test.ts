@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, MemoryCoord, type Coord } from '@gw/platform';
 import type { OptimizeRequest, OptimizeResponse } from '@gw/contracts';
+import { parseMetadataHeader } from '../chain/identity/identity.js';
 import type { OptimizerClient } from './optimizer-client.js';
 import { runPreCallHook, type HookInput } from './pre-call-hook.js';
 import { SessionPins } from './session-pins.js';
@@ -47,7 +48,9 @@ describe('pre-call hook: what the gateway takes from the optimizer', () => {
 
   it('never forwards a client spelling of a key the gateway owns', async () => {
     const { client, sent } = fakeOptimizer(() => answer());
-    await hook(client, { metadata: { tenant: 'other', user: 'mallory', gatewaySessionId: 'gws_x', billingMode: 'subscription', project: 'p1' } });
+    // x-gw-metadata is the only source of caller attribution; keys the gateway owns never survive its parsing.
+    const metadata = parseMetadataHeader(JSON.stringify({ tenant: 'other', user: 'mallory', gatewaySessionId: 'gws_x', billingMode: 'subscription', project: 'p1' }));
+    await hook(client, { metadata });
     expect(sent[0]?.metadata).toMatchObject({ user: 'ada', team: 'compilers', gatewaySessionId: 'gws_1', billingMode: 'api_key', project: 'p1' });
     expect(sent[0]?.metadata).not.toHaveProperty('tenant');
   });

@@ -6,7 +6,6 @@ import type { ProviderFamily } from '../providers/provider-types.js';
 import type { OptimizerClient } from './optimizer-client.js';
 import { OptimizerCallError } from './optimizer-client.js';
 import { answersEndpoint, preservesRequest } from './client-shapes.js';
-import { clientAttribution } from './hook-metadata.js';
 import type { SessionPins } from './session-pins.js';
 
 export type OptimizationStatus = 'applied' | 'skipped' | 'disabled' | 'timeout' | 'error';
@@ -75,7 +74,7 @@ function capabilitiesFor(input: HookInput): OptimizeCapabilities {
 
 function metadataFor(input: HookInput, contextTokens: number | undefined) {
   return {
-    ...clientAttribution(input.metadata),
+    ...input.metadata,
     ...(input.user ? { user: input.user } : {}),
     ...(input.team ? { team: input.team } : {}),
     ...(input.gatewaySessionId ? { gatewaySessionId: input.gatewaySessionId } : {}),

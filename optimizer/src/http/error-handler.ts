@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, asRequestError, isAppError } from '@gw/platform';
+import { AppError, asRequestError, isAppError, isDataRejection } from '@gw/platform';
 import { optimizerErrors } from '../errors.js';
 
 /**
@@ -9,7 +9,9 @@ import { optimizerErrors } from '../errors.js';
 export function installErrorHandler(app: FastifyInstance, maxBodyBytes: number): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const thrown = asRequestError(error);
-    const mapped = isAppError(thrown) ? thrown : fromFastifyError(error, maxBodyBytes);
+    // A value the store refused (SQLSTATE 22/23: a NUL, an out-of-range number) is what the caller sent, never a 500.
+    const refused = isDataRejection(error) ? optimizerErrors.invalidRequest('the store refused a value of this request') : null;
+    const mapped = refused ?? (isAppError(thrown) ? thrown : fromFastifyError(error, maxBodyBytes));
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
     void reply
       .code(mapped.status)

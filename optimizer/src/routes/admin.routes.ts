@@ -14,7 +14,6 @@ import { holdoutKindsProblem } from '../holdout/holdout-kinds.js';
 import { adminGate } from '../http/auth.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import type { DurableManager } from '../stash/durable-manager.js';
-import { writeCallerData } from '../store/write-caller-data.js';
 import type { OptimizerRuntime } from './runtime.js';
 
 const errors = { 400: optimizerErrorSchema, 401: optimizerErrorSchema, 409: optimizerErrorSchema, 413: optimizerErrorSchema };
@@ -48,8 +47,8 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
         const config = 'config' in body && body.config !== undefined && Object.keys(body).length === 1 ? body.config : (body as OptimizerConfig);
         const problem = holdoutKindsProblem(config.holdout?.kinds, runtime.strategyKinds);
         if (problem) throw optimizerErrors.invalidRequest(problem);
-        // jsonb cannot hold U+0000 or an unpaired surrogate in a string: a config carrying one is a 400.
-        return settingsView(runtime, await writeCallerData(() => runtime.settings.replace(config), 'config'));
+        // jsonb cannot hold U+0000 or an unpaired surrogate in a string: the error handler answers that 400.
+        return settingsView(runtime, await runtime.settings.replace(config));
       },
     );
 

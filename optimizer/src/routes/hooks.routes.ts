@@ -9,7 +9,6 @@ import { cacheWriteBodySchema, optimizeResponseBodySchema, recallBodySchema } fr
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { runOutputStage } from '../output/run-output-stage.js';
 import { recordBodySchema } from '../record/record.schema.js';
-import { writeCallerData } from '../store/write-caller-data.js';
 import { inputPricePerToken } from '../settings/input-prices.js';
 import { kindsOffFor } from '../settings/kill-switch.js';
 import type { OptimizerRuntime } from './runtime.js';
@@ -92,7 +91,7 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       async (request) => {
         if (!runtime.records) throw optimizerErrors.recordingDisabled();
         const records = runtime.records;
-        await writeCallerData(() => records.upsert(request.body), 'record');
+        await records.upsert(request.body);
         return { ok: true as const };
       },
     );

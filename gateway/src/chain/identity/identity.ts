@@ -57,8 +57,27 @@ export function networkTrustedIdentity(): Identity {
   return { keyId: key.id, keyType: 'client', user: null, team: key.team, name: null, key, metadata: {} };
 }
 
-// Attribution keys a caller may add; `user` and `team` (and aliases) are reserved to the key.
-const reservedMetadata = new Set(['user', 'team', 'userid', 'user_id', 'teamid', 'team_id']);
+/**
+ * Attribution keys a caller may not set. `user` and `team` (and aliases) are the key's. The rest are keys the gateway
+ * alone sets on optimizer calls: the optimizer scopes by the tenant (cache partitions, stash owners, the regression
+ * guard, holdout arms) and takes the others as the gateway's word (spec 001 §2.1, spec 000 §8).
+ */
+const reservedMetadata = new Set([
+  'user',
+  'team',
+  'userid',
+  'user_id',
+  'teamid',
+  'team_id',
+  'tenant',
+  'gatewaysessionid',
+  'source',
+  'billingmode',
+  'clientcanretrieve',
+  'retrieveevidence',
+  'modelcontexttokens',
+  'capabilities',
+]);
 const maxMetadataEntries = 32;
 
 /** Parse `x-gw-metadata` (JSON object of attribution strings). Bad JSON is ignored rather than failing inference. */
