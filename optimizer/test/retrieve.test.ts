@@ -39,9 +39,11 @@ describe('POST /v1/retrieve', () => {
 
   it('rounds and clamps a line range and reports the bounds searched', async () => {
     const harness = await testApp({ db: store.db });
-    const handle = await stashed(harness, numberedLines(40, 'range'));
+    const original = numberedLines(40, 'range');
+    const handle = await stashed(harness, original);
     const rounded = (await retrieve(harness, { handle, startLine: 2.6, endLine: 4.4 })).json();
-    expect(rounded).toMatchObject({ content: 'range 3\nrange 4', partial: true, startLine: 3, endLine: 4, totalLines: 40 });
+    // A partial answer reports the stash totals, not the slice's.
+    expect(rounded).toMatchObject({ content: 'range 3\nrange 4', partial: true, startLine: 3, endLine: 4, totalLines: 40, totalChars: original.length });
     const clamped = (await retrieve(harness, { handle, startLine: -7, endLine: 3 })).json();
     expect(clamped).toMatchObject({ content: 'range 1\nrange 2\nrange 3', startLine: 1, endLine: 3 });
     const pastEnd = (await retrieve(harness, { handle, startLine: 39, endLine: 10_000 })).json();
