@@ -145,37 +145,45 @@ describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
     expect(await optimize(app, { request: spaced, metadata: { user: 'ada' } })).toMatchObject({ cacheHit: true, cachedResponse: answer });
   });
 
-  it('stores a write under its key’s endpoint and refuses a key minted for another endpoint', async () => {
+  it('stores a write under its key’s endpoint and refuses a key minted for another endpoint or of a retired shape', async () => {
     const { app } = await testApp();
     const chat = await optimize(app, { request: question, metadata: { user: 'ada' } });
     const messages = await optimize(app, { endpoint: '/v1/messages', request: question, metadata: { user: 'ada' } });
-    expect((await write(app, { cacheKey: chat.cacheKey, endpoint: '/v1/messages', metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
     // The endpoint segment of one key spliced into the other does not open either.
     const [, , messagesScope] = messages.cacheKey.split('.');
     const [, , chatScope] = chat.cacheKey.split('.');
     expect((await write(app, { cacheKey: chat.cacheKey.replace(chatScope, messagesScope), metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
+    // A `gwc1` key (before the endpoint joined the key) is refused like any key this service did not mint.
     expect((await write(app, { cacheKey: `gwc1.l.${'a'.repeat(64)}.${'0'.repeat(32)}`, metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
-    expect((await optimize(app, { endpoint: '/v1/messages', request: question, metadata: { user: 'ada' } })).cacheHit).toBe(false);
-    expect((await write(app, { cacheKey: chat.cacheKey, endpoint: '/v1/chat/completions', metadata: { user: 'ada' } })).json()).toEqual({ ok: true });
+    expect((await write(app, { cacheKey: 'anything', metadata: { user: 'ada' } })).json()).toEqual({ ok: true, stored: false });
+    expect((await write(app, { cacheKey: chat.cacheKey, metadata: { user: 'ada' } })).json()).toEqual({ ok: true });
     expect((await optimize(app, { endpoint: '/v1/messages', request: question, metadata: { user: 'ada' } })).cacheHit).toBe(false);
     expect((await optimize(app, { request: question, metadata: { user: 'ada' } })).cacheHit).toBe(true);
   });
 
-  it('re-derives a per-tenant write for the endpoint it names or its key carries, and refuses one with neither', async () => {
+  it('re-derives a per-tenant write for the endpoint and lane its key carries, and refuses a key that carries none', async () => {
     const tenantToken = 'acme-tenant-token-0123456789';
     const { app } = await testApp({ config: { GW_OPTIMIZER_TENANT_TOKENS: [{ tenant: 'acme', token: tenantToken }] } });
     const headers = { authorization: `Bearer ${tenantToken}` };
     const metadata = { user: 'ada' };
     const chat = await optimize(app, { request: question, metadata }, headers);
-    expect((await write(app, { cacheKey: 'anything', request: question, metadata }, headers)).json()).toEqual({ ok: true, stored: false });
-    expect((await write(app, { cacheKey: chat.cacheKey, endpoint: '/v1/messages', request: question, metadata }, headers)).json()).toEqual({ ok: true, stored: false });
+    for (const cacheKey of ['anything', `gwc1.l.${'a'.repeat(64)}.${'0'.repeat(32)}`]) {
+      expect((await write(app, { cacheKey, request: question, metadata }, headers)).json()).toEqual({ ok: true, stored: false });
+    }
     expect((await write(app, { cacheKey: chat.cacheKey, request: question, metadata }, headers)).json()).toEqual({ ok: true });
     expect((await optimize(app, { endpoint: '/v1/messages', request: question, metadata }, headers)).cacheHit).toBe(false);
     expect((await optimize(app, { request: question, metadata }, headers)).cacheHit).toBe(true);
     const responses = { model: 'gpt-4o', input: [{ role: 'user', content: 'Capital of France?' }] };
-    expect((await write(app, { cacheKey: 'anything', endpoint: '/v1/responses', request: responses, metadata }, headers)).json()).toEqual({ ok: true });
+    const minted = await optimize(app, { endpoint: '/v1/responses', request: responses, metadata }, headers);
+    expect((await write(app, { cacheKey: minted.cacheKey, request: responses, metadata }, headers)).json()).toEqual({ ok: true });
     expect((await optimize(app, { endpoint: '/v1/responses', request: responses, metadata }, headers)).cacheHit).toBe(true);
     expect((await optimize(app, { request: responses, metadata }, headers)).cacheHit).toBe(false);
+    // A shadow-lane key stays measurement-only when re-derived: stored, never served.
+    const shadowQuestion = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Capital of Spain?' }] };
+    const shadow = await optimize(app, { request: shadowQuestion, metadata, capabilities: { canShortCircuit: false } }, headers);
+    expect(shadow.cacheKey).toMatch(/^gwc2\.s\./);
+    expect((await write(app, { cacheKey: shadow.cacheKey, request: shadowQuestion, metadata }, headers)).json()).toEqual({ ok: true });
+    expect((await optimize(app, { request: shadowQuestion, metadata }, headers)).cacheHit).toBe(false);
   });
 
   it('reports shadow telemetry in the settings view', async () => {

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type Db, type TestDb } from '@gw/platform';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Keyring, ManualClock, createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type Db, type TestDb } from '@gw/platform';
 import { RowUnreadableError } from '../src/stash/durable-tier.js';
 import { migrateOptimizer } from '../src/stash/migrations.js';
 import { Stash } from '../src/stash/stash.js';
@@ -51,6 +51,25 @@ describe.each(stores)('durable stash on %s', (_name, open) => {
     const replica = new Stash({ clock });
     replica.configure({ db: store.db, contentKey, contentMode: 'full' });
     await expect(replica.read(other)).rejects.toBeInstanceOf(RowUnreadableError);
+  });
+
+  it('refuses another owner’s row on its plaintext owner, before decrypting it', async () => {
+    const handle = (await stash.put(ada, 'owned bytes')) as string;
+    const replica = new Stash({ clock });
+    replica.configure({ db: store.db, contentKey, contentMode: 'full' });
+    const decrypt = vi.spyOn(Keyring.prototype, 'decryptString');
+    try {
+      const seen: unknown[] = [];
+      expect(await replica.read(handle, (owner) => (seen.push(owner), false))).toBeNull();
+      expect(seen).toEqual([ada]);
+      expect(decrypt).not.toHaveBeenCalled();
+      // Refused rows do not enter the memory tier either: the owner's read still goes to the store and decrypts.
+      expect((await replica.read(handle, (owner) => owner.user === 'ada'))?.content).toBe('owned bytes');
+      expect(decrypt).toHaveBeenCalledTimes(1);
+      expect(await replica.read(handle, () => false)).toBeNull();
+    } finally {
+      decrypt.mockRestore();
+    }
   });
 
   it('re-storing the same content restarts its window under the same handle', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryPgliteDb, type Db, type TestDb } from '@gw/platform';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Keyring, createMemoryPgliteDb, type Db, type TestDb } from '@gw/platform';
 import { auth, chatRequest, contentKey, numberedLines, testApp, type TestApp } from './support/test-app.js';
 
 let store: TestDb;
@@ -235,6 +235,30 @@ describe('POST /v1/retrieve', () => {
     expect((await retrieve(harness, { handle, metadata: { user: 'alice' } })).statusCode).toBe(404);
     const replica = await testApp({ db: store.db, clock: harness.clock });
     expect((await retrieve(replica, { handle, metadata: { user: 'alice' } })).statusCode).toBe(404);
+  });
+
+  it("refuses another caller's handle without decrypting its row, with the 404 of an unknown handle", async () => {
+    const tenantToken = 'acme-tenant-token-0123456789';
+    const config = { GW_OPTIMIZER_TENANT_TOKENS: [{ tenant: 'acme', token: tenantToken }] };
+    const harness = await testApp({ db: store.db, config });
+    const handle = await stashed(harness, numberedLines(30, 'undecrypted'), { user: 'alice' });
+    // A fresh replica: the handle is only in the durable tier, where reading it means decrypting its row.
+    const replica = await testApp({ db: store.db, clock: harness.clock, config });
+    const decrypt = vi.spyOn(Keyring.prototype, 'decryptString');
+    try {
+      const unknown = await retrieve(replica, { handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', metadata: { user: 'bob' } });
+      const bob = await retrieve(replica, { handle, metadata: { user: 'bob' } });
+      const acme = await retrieve(replica, { handle }, { authorization: `Bearer ${tenantToken}` });
+      expect(bob.statusCode).toBe(404);
+      expect(bob.json()).toEqual(unknown.json());
+      expect(acme.json()).toEqual(unknown.json());
+      expect(decrypt).not.toHaveBeenCalled();
+      expect(await retrieveCount(replica, 'miss')).toBe('3');
+      expect((await retrieve(replica, { handle, metadata: { user: 'alice' } })).statusCode).toBe(200);
+      expect(decrypt).toHaveBeenCalledTimes(1);
+    } finally {
+      decrypt.mockRestore();
+    }
   });
 
   it("answers another caller's undecryptable row with 404, never the 503 that would reveal it", async () => {

@@ -28,6 +28,8 @@ describe('service routes', () => {
     expect(retrieveBody.required).toEqual(['handle']);
     expect(retrieveBody.properties.grep.description).toMatch(/case-insensitive literal/i);
     expect(document.paths['/v1/optimize'].post.responses['200'].content['application/json'].schema.properties).toHaveProperty('protocolVersion');
+    const cacheBody = document.paths['/v1/cache'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(cacheBody.properties).sort()).toEqual(['cacheKey', 'metadata', 'request', 'response', 'shadowOnly', 'ttlSeconds']);
     expect(document.paths).not.toHaveProperty(['/metrics']);
   });
 

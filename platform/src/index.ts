@@ -8,3 +8,4 @@ export * from './db/index.js';
 export * from './http/index.js';
 export * from './coord/index.js';
 export * from './signing/request-signature.js';
+export * from './time/parse-instant.js';

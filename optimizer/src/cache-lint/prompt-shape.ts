@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { jsonDigest } from './json-digest.js';
 
 /**
  * The parts of a request a provider's prompt cache sees in order: model, tool definitions, system prompt, then the
@@ -17,35 +17,33 @@ export interface PromptShape {
   headChars: number;
 }
 
-// 96 bits tell a changed part from an unchanged one; a session of a thousand messages keeps 16 KB of them.
-const digest = (text: string) => createHash('sha1').update(text).digest('base64').slice(0, 16);
-
 /**
  * Digests of each cached part, for chat-completions (`system`/`developer` messages lead the conversation) and
- * Messages (`system` field) bodies alike. Parsed JSON is re-serialised before hashing: the provider caches the
- * rendered prompt, so a client's whitespace or number spelling is no change, and key order from one client is stable.
+ * Messages (`system` field) bodies alike. Digests are of the parsed JSON as serialised (`jsonDigest`): the provider
+ * caches the rendered prompt, so a client's whitespace or number spelling is no change, and key order from one client
+ * is stable. The long strings repeated from the previous turn are not serialised again.
  */
 export function promptShape(request: Record<string, unknown>): PromptShape {
   const all = Array.isArray(request.messages) ? (request.messages as unknown[]) : [];
   let lead = 0;
   while (lead < all.length && isSystemMessage(all[lead])) lead += 1;
-  const systemText = JSON.stringify([request.system ?? null, ...all.slice(0, lead)]);
-  const toolsText = JSON.stringify(request.tools ?? null);
+  const system = jsonDigest([request.system ?? null, ...all.slice(0, lead)]);
+  const tools = jsonDigest(request.tools ?? null);
   const messages: string[] = [];
   const messageChars: number[] = [];
   for (const message of all.slice(lead)) {
-    const text = JSON.stringify(message) ?? 'null';
-    messages.push(digest(text));
-    messageChars.push(text.length);
+    const { digest, chars } = jsonDigest(message);
+    messages.push(digest);
+    messageChars.push(chars);
   }
   return {
     model: typeof request.model === 'string' ? request.model : '',
-    tools: digest(toolsText),
-    system: digest(systemText),
+    tools: tools.digest,
+    system: system.digest,
     toolChoice: JSON.stringify(request.tool_choice ?? null),
     messages,
     messageChars,
-    headChars: toolsText.length + systemText.length,
+    headChars: tools.chars + system.chars,
   };
 }
 

@@ -17,8 +17,8 @@ const keyShape = /^gwc2\.([ls])\.([0-9a-f]{32})\.([0-9a-f]{64})\.([0-9a-f]{32})$
 /**
  * Cache keys bind lane, endpoint, request and caller partition with a MAC:
  * `gwc2.<lane>.<endpoint scope>.<request hash>.<mac>`. A key minted for another partition, or with its lane or
- * endpoint changed, fails `openCacheKey` (spec 001 §2.4 rule 2; a consistency check, not authorization). `gwc1`
- * keys, minted before the endpoint was part of the key, open nowhere.
+ * endpoint changed, fails `openCacheKey` (spec 001 §2.4 rule 2; a consistency check, not authorization). Any other
+ * shape, the retired `gwc1` keys minted before the endpoint joined the key included, opens nowhere.
  */
 export function mintCacheKey(secret: Buffer, partition: string, parts: CacheKeyParts): string {
   return `gwc2.${parts.lane}.${parts.endpointScope}.${parts.requestHash}.${mac(secret, partition, parts)}`;
@@ -37,12 +37,6 @@ export function openCacheKey(secret: Buffer, partition: string, key: string): Ca
 export function readCacheKey(key: string): CacheKeyParts | null {
   const match = keyShape.exec(key);
   return match ? { lane: match[1] as CacheLane, endpointScope: match[2], requestHash: match[3] } : null;
-}
-
-/** The lane letter of a key of any version, so a legacy shadow key stays measurement-only on the per-tenant lane. */
-export function laneOfKey(key: string): CacheLane | null {
-  const match = /^gwc[12]\.([ls])\./.exec(key);
-  return match ? (match[1] as CacheLane) : null;
 }
 
 function mac(secret: Buffer, partition: string, parts: CacheKeyParts): string {

@@ -1,6 +1,6 @@
 import type { CacheWriteRequest, OptimizeCapabilities, OptimizerMetadata } from '@gw/contracts';
 import { optimizerErrors } from '../errors.js';
-import { laneOfKey, mintCacheKey, openCacheKey, readCacheKey, type CacheLane } from './cache-key.js';
+import { mintCacheKey, openCacheKey, readCacheKey, type CacheLane } from './cache-key.js';
 import { endpointScope } from './endpoint-scope.js';
 import { normalizedRequestHash } from './normalize-request.js';
 import { cachePartition } from './partition.js';
@@ -33,9 +33,6 @@ export interface OptimizeCacheInput {
   settings: CacheSettings;
 }
 
-/** A `/v1/cache` body; `endpoint`, when sent, must be the one the key was minted for. */
-export type CacheWrite = CacheWriteRequest & { endpoint?: string | undefined };
-
 /**
  * The optimize-side and write-side cache rules of spec 001 §2.4 (rules 1–4) over one SemanticCache. A lane that
  * cannot serve inline (`canShortCircuit: false`) or asks for several choices gets a shadow key: measured, never served.
@@ -54,7 +51,7 @@ export class CacheService {
     const scope = endpointScope(input.endpoint);
     const requestHash = normalizedRequestHash(scope, input.request);
     const cacheKey = mintCacheKey(this.keySecret, partition, { lane, endpointScope: scope, requestHash });
-    const cached = this.cache.lookup(partition, { requestHash, nearHash: nearDuplicateHash(scope, input.request) }, lane === 'l');
+    const cached = this.cache.lookup(partition, { requestHash, nearHash: () => nearDuplicateHash(scope, input.request) }, lane === 'l');
     const fields: OptimizeCacheFields = {
       cacheHit: cached !== null,
       ...(cached !== null ? { cachedResponse: cached.response } : {}),
@@ -72,26 +69,25 @@ export class CacheService {
   }
 
   /**
-   * `true` when stored; `false` when there is no partition, the key is not this caller's, or it was minted for
-   * another endpoint than the one the write names. The entry always lands under the key's endpoint.
+   * `true` when stored; `false` when there is no partition or the key is not this caller's (another partition,
+   * lane or endpoint, or no key this service mints). The entry always lands under the key's endpoint.
    */
-  write(body: CacheWrite, authoritativeTenant: string | undefined): boolean {
+  write(body: CacheWriteRequest, authoritativeTenant: string | undefined): boolean {
     const partition = cachePartition(body.metadata, authoritativeTenant);
-    const named = body.endpoint === undefined ? undefined : endpointScope(body.endpoint);
     if (authoritativeTenant !== undefined) {
       // Per-tenant bearer: never trust the key's partition; re-derive under the authoritative tenant (rule 3), for
-      // the endpoint the write names or else the one in the key. Neither: no endpoint to answer for, not stored.
+      // the endpoint and lane the key carries. A key that carries none answers for no endpoint: not stored.
       if (!body.request) throw optimizerErrors.cacheRequestRequired();
-      const claimed = readCacheKey(body.cacheKey)?.endpointScope;
-      const scope = named ?? claimed;
-      if (!partition || scope === undefined || (claimed !== undefined && claimed !== scope)) return false;
-      const shadow = body.shadowOnly === true || laneOfKey(body.cacheKey) === 's';
+      const claimed = readCacheKey(body.cacheKey);
+      if (!partition || !claimed) return false;
+      const scope = claimed.endpointScope;
+      const shadow = body.shadowOnly === true || claimed.lane === 's';
       this.cache.store(partition, normalizedRequestHash(scope, body.request), body.response, body.ttlSeconds, shadow, nearDuplicateHash(scope, body.request));
       return true;
     }
     if (!partition) return false;
     const parts = openCacheKey(this.keySecret, partition, body.cacheKey);
-    if (!parts || (named !== undefined && named !== parts.endpointScope)) return false;
+    if (!parts) return false;
     this.cache.store(partition, parts.requestHash, body.response, body.ttlSeconds, parts.lane === 's' || body.shadowOnly === true);
     return true;
   }

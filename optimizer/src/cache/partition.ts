@@ -1,6 +1,5 @@
 import type { OptimizerMetadata } from '@gw/contracts';
-
-export const defaultTenant = 'default';
+import { callerOwner, nonBlank } from '../http/caller-owner.js';
 
 /**
  * The caller partition of the semantic cache (spec 001 §2.4 cache rule 1): tenant plus, in order, the attributed
@@ -8,16 +7,10 @@ export const defaultTenant = 'default';
  * partition, nothing stored. `authoritativeTenant` comes from a per-tenant bearer and beats metadata.
  */
 export function cachePartition(metadata: OptimizerMetadata | undefined, authoritativeTenant?: string): string | null {
-  const tenant = authoritativeTenant ?? nonEmpty(metadata?.tenant) ?? defaultTenant;
-  const user = nonEmpty(metadata?.user);
+  const { tenant, user, team } = callerOwner(metadata, authoritativeTenant);
   if (user) return `${tenant}\u0000user\u0000${user}`;
-  const team = nonEmpty(metadata?.team);
   if (team) return `${tenant}\u0000team\u0000${team}`;
-  const session = nonEmpty(metadata?.gatewaySessionId);
+  const session = nonBlank(metadata?.gatewaySessionId);
   if (session) return `${tenant}\u0000session\u0000${session}`;
   return null;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value && value.trim() !== '' ? value : undefined;
 }

@@ -13,10 +13,13 @@ export interface CacheEntry {
   nearId?: string;
 }
 
-/** What a lookup is keyed by: the exact normalised hash, and the near-duplicate hash when the request qualifies. */
+/**
+ * What a lookup is keyed by: the exact normalised hash, and the near-duplicate hash when the request qualifies. The
+ * near one walks and rewrites every string of the request, so it is asked for only when the exact tier did not serve.
+ */
 export interface CacheLookupKeys {
   requestHash: string;
-  nearHash: string | null;
+  nearHash: () => string | null;
 }
 
 export type CacheTier = 'exact' | 'near';
@@ -53,13 +56,22 @@ export class SemanticCache {
     this.counters = new ShadowCounters(options.clock);
   }
 
-  /** A servable response and its tier, or null. Every lookup counts for the shadow telemetry, servable or not. */
+  /**
+   * A servable response and its tier, or null. Every lookup counts for the shadow telemetry, servable or not. An exact
+   * hit that is served needs no near-duplicate hash: nothing is looked up by it and no write-back follows a served
+   * answer. Any other outcome computes it, to look a miss up by it and to index the live answer written back next.
+   */
   lookup(partition: string, keys: CacheLookupKeys, canServe: boolean): { response: Record<string, unknown>; tier: CacheTier } | null {
     const id = entryId(partition, keys.requestHash);
-    const nearId = keys.nearHash === null ? null : entryId(partition, keys.nearHash);
-    if (nearId !== null) boundedSet(this.nearOfPending, id, nearId, this.maxEntries);
     let entry = this.live(id);
     let tier: CacheTier = 'exact';
+    if (entry && canServe && !entry.shadow) {
+      this.counters.lookup(true);
+      return { response: entry.response, tier };
+    }
+    const nearHash = keys.nearHash();
+    const nearId = nearHash === null ? null : entryId(partition, nearHash);
+    if (nearId !== null) boundedSet(this.nearOfPending, id, nearId, this.maxEntries);
     if (!entry && nearId !== null) {
       const target = this.nearIndex.get(nearId);
       entry = target === undefined ? null : this.live(target);

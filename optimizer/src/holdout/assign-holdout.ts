@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OptimizerConfig, OptimizerMetadata } from '@gw/contracts';
+import { callerOwner, nonBlank } from '../http/caller-owner.js';
 
 export interface HoldoutAssignment {
   cohort: 'holdout' | 'treated';
@@ -12,7 +13,7 @@ export interface HoldoutAssignment {
  * `sessionId`, then `session`. Empty strings do not count.
  */
 export function holdoutSession(metadata: OptimizerMetadata | undefined): string | undefined {
-  return nonEmpty(metadata?.gatewaySessionId) ?? nonEmpty(metadata?.sessionId) ?? nonEmpty(metadata?.session);
+  return nonBlank(metadata?.gatewaySessionId) ?? nonBlank(metadata?.sessionId) ?? nonBlank(metadata?.session);
 }
 
 /**
@@ -23,21 +24,16 @@ export function holdoutSession(metadata: OptimizerMetadata | undefined): string 
  */
 export function assignHoldout(holdout: OptimizerConfig['holdout'], metadata: OptimizerMetadata | undefined, now: number): HoldoutAssignment | null {
   if (!holdout?.enabled) return null;
-  const user = nonEmpty(metadata?.user);
-  const team = nonEmpty(metadata?.team);
+  const { tenant, user, team } = callerOwner(metadata);
   const principal = user ? `user:${user}` : team ? `team:${team}` : null;
   const session = holdoutSession(metadata);
   if (!principal || !session) return null;
   const window = Math.floor(now / (holdout.windowSeconds * 1000));
-  const digest = createHash('sha256').update(`${nonEmpty(metadata?.tenant) ?? 'default'}\u0000${principal}\u0000${session}\u0000${window}`).digest();
+  const digest = createHash('sha256').update(`${tenant}\u0000${principal}\u0000${session}\u0000${window}`).digest();
   const draw = digest.readUInt32BE(0) / 2 ** 32;
   if (draw >= holdout.fraction) return { cohort: 'treated' };
   const kinds = [...new Set(holdout.kinds ?? [])];
   if (kinds.length === 0) return { cohort: 'holdout' };
   // Never more than one kind per control row (spec 001 §2.2 `cohortKind`).
   return { cohort: 'holdout', cohortKind: kinds[digest.readUInt32BE(4) % kinds.length] };
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value !== undefined && value.trim() !== '' ? value : undefined;
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   cacheWriteRequestSchema,
   optimizeRequestSchema,
@@ -33,12 +32,5 @@ const metadata = callerMetadataSchema.optional();
 /** The hook bodies that carry caller metadata, as the optimizer validates and documents them. */
 export const optimizeBodySchema = optimizeRequestSchema.extend({ metadata });
 export const optimizeResponseBodySchema = optimizeResponseRequestSchema.extend({ metadata });
-export const cacheWriteBodySchema = cacheWriteRequestSchema.extend({
-  metadata,
-  endpoint: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('The endpoint of the call whose answer this is. When sent, a key minted for another endpoint is refused (`stored: false`); with a per-tenant bearer it names the endpoint the key is re-derived for, else the key’s own is used.'),
-});
+export const cacheWriteBodySchema = cacheWriteRequestSchema.extend({ metadata });
 export const recallBodySchema = recallRequestSchema.extend({ metadata: metadata.describe(recallRequestSchema.shape.metadata.description ?? '') });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordRequestSchema } from '@gw/contracts';
-import { maxEpochMs, parseInstant } from '../http/parse-instant.js';
+import { maxEpochMs, parseInstant } from '@gw/platform';
 import { storableText } from '../http/storable-text.js';
 
 /** Largest value of a Postgres `integer` column (the trace and spend tables' counts, status and latency). */

@@ -1,30 +1,22 @@
-import { defaultTenant } from '../cache/partition.js';
+import { callerOwner, nonBlank, type CallerNames } from '../http/caller-owner.js';
 import type { StashOwner } from '../stash/stash-entry.js';
-
-/** The caller ids a retrieve may name in its metadata (the gateway sends `user` and `team`, spec 001 §2.4). */
-export interface RetrieveNames {
-  user?: string | undefined;
-  team?: string | undefined;
-  tenant?: string | undefined;
-}
 
 /**
  * Whether a stashed original may be returned to this retrieve. A per-tenant bearer sees only its tenant's handles.
- * A retrieve that names a caller (user, team or tenant) sees only that caller's handles: a user's only by that user
- * in the same tenant; one stashed without a user only by a caller without a user in the same team and tenant. A
- * retrieve that names nobody (gateways before the rule) trusts the bearer. The tenant resolves as the stash owner's
- * did at optimize: the bearer's, else the metadata's, else `default`.
+ * A retrieve that names a caller (user, team or tenant; the gateway sends `user` and `team`, spec 001 §2.4) sees only
+ * that caller's handles: a user's only by that user in the same tenant; one stashed without a user only by a caller
+ * without a user in the same team and tenant. A retrieve that names nobody (gateways before the rule) trusts the
+ * bearer. The caller resolves as the stash owner did at optimize (`callerOwner`). Reads only the owner, which the
+ * durable tier keeps in the clear: it is asked before any row is decrypted.
  */
-export function mayRetrieve(owner: StashOwner, names: RetrieveNames | undefined, bearerTenant: string | undefined): boolean {
+export function mayRetrieve(owner: StashOwner, names: CallerNames | undefined, bearerTenant: string | undefined): boolean {
   if (bearerTenant !== undefined && owner.tenant !== bearerTenant) return false;
+  // Presence, not content: a retrieve naming a blank id is held to the rule, never trusted like one naming nobody.
   if (names?.user === undefined && names?.team === undefined && names?.tenant === undefined) return true;
-  if (owner.tenant !== (bearerTenant ?? names.tenant ?? defaultTenant)) return false;
-  const user = idOf(owner.user);
-  if (user !== undefined) return idOf(names.user) === user;
-  return idOf(names.user) === undefined && idOf(names.team) === idOf(owner.team);
-}
-
-/** An empty id is no id: the durable tier stores it as NULL, so a row read back has none either. */
-function idOf(value: string | undefined): string | undefined {
-  return value === '' ? undefined : value;
+  const caller = callerOwner(names, bearerTenant);
+  if (owner.tenant !== caller.tenant) return false;
+  // A row stashed before owners were normalised may hold a blank id, which names nobody just the same.
+  const user = nonBlank(owner.user);
+  if (user !== undefined) return caller.user === user;
+  return caller.user === undefined && caller.team === nonBlank(owner.team);
 }

@@ -5,6 +5,7 @@ import { assignHoldout } from '../holdout/assign-holdout.js';
 import { cohortFields } from '../holdout/holdout-response.js';
 import { modelOf } from '../format/json-value.js';
 import { authoritativeTenant } from '../http/auth.js';
+import { callerOwner, withBearerTenant } from '../http/caller-owner.js';
 import { cacheWriteBodySchema, optimizeResponseBodySchema, recallBodySchema } from '../http/caller-metadata.schema.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { runOutputStage } from '../output/run-output-stage.js';
@@ -37,8 +38,7 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         // Each leg re-derives the holdout arm from the same metadata (spec 001 §2.2): a whole-optimizer control row's
         // response stays untouched, a per-strategy row withholds only its kind.
         const { body } = request;
-        const tenant = authoritativeTenant(request.caller);
-        const metadata = tenant ? { ...body.metadata, tenant } : body.metadata;
+        const metadata = withBearerTenant(body.metadata, authoritativeTenant(request.caller));
         const config = runtime.settings.current();
         const holdout = assignHoldout(config.holdout, metadata, runtime.clock.now());
         const cohort = cohortFields(holdout);
@@ -57,7 +57,7 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         schema: {
           summary: 'Write a live response back to the semantic cache',
           description:
-            'The entry is stored under the key’s caller partition and endpoint: the same body sent to another endpoint is another entry, so an answer is only ever served in the wire format of the endpoint that produced it. `stored: false` when there is no caller partition, the key was minted for another scope, or `endpoint` names another endpoint than the key’s. Keys minted before the endpoint joined the key (`gwc1.…`) are refused the same way.',
+            'The entry is stored under the key’s caller partition and endpoint: the same body sent to another endpoint is another entry, so an answer is only ever served in the wire format of the endpoint that produced it. `stored: false` when there is no caller partition or the key is not one this service minted for this caller’s scope. With a per-tenant bearer the entry is re-derived from `request` for the endpoint and lane the key carries.',
           tags: ['hooks'],
           body: cacheWriteBodySchema,
           response: { 200: cacheWriteResponseSchema, ...errors },
@@ -76,9 +76,8 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         schema: { summary: "Search the requesting user's own durable stash", tags: ['hooks'], body: recallBodySchema, response: { 200: recallResponseSchema, ...errors } },
       },
       async (request) => {
-        const { metadata } = request.body;
-        const tenant = authoritativeTenant(request.caller) ?? metadata?.tenant ?? 'default';
-        const owner = metadata?.user ? { tenant, user: metadata.user } : null;
+        const { tenant, user } = callerOwner(request.body.metadata, authoritativeTenant(request.caller));
+        const owner = user === undefined ? null : { tenant, user };
         return { matches: await runtime.recall.recall(owner, request.body.query, request.body.k) };
       },
     );

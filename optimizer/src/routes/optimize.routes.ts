@@ -3,9 +3,9 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsync } from 'fastify';
 import { optimizeResponseSchema, optimizerErrorSchema, type Decision, type OptimizeRequest, type OptimizeResponse, type OptimizerConfig } from '@gw/contracts';
 import type { OptimizeCacheFields } from '../cache/cache-service.js';
-import { defaultTenant } from '../cache/partition.js';
 import type { OptimizeOutcome } from '../health/metrics.js';
 import { authoritativeTenant } from '../http/auth.js';
+import { callerOwner, callerTenant, ownerKey, withBearerTenant } from '../http/caller-owner.js';
 import { optimizeBodySchema } from '../http/caller-metadata.schema.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import { buildRequestView } from '../format/build-request-view.js';
@@ -61,7 +61,7 @@ export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
  * the optimize latency. It reads the client's request as received: the pipeline returns a new body and leaves it be.
  */
 function lintAfterReply(runtime: OptimizerRuntime, body: OptimizeRequest, tenantOverride: string | undefined): void {
-  const sessionKey = sessionKeyOf(callerMetadata(body, tenantOverride));
+  const sessionKey = sessionKeyOf(withBearerTenant(body.metadata, tenantOverride));
   if (sessionKey === undefined) return;
   const now = runtime.clock.now();
   setImmediate(() => {
@@ -86,7 +86,7 @@ interface OptimizeContext {
 async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenantOverride: string | undefined, rawBody: Buffer | null): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
   const now = runtime.clock.now();
   const config = runtime.settings.current();
-  const metadata = callerMetadata(body, tenantOverride);
+  const metadata = withBearerTenant(body.metadata, tenantOverride);
   runtime.telemetry.recordCaller(Boolean(metadata?.gatewaySessionId), now);
   const { fields: cacheFields, servedBy } = runtime.cache.forOptimize({
     endpoint: body.endpoint,
@@ -114,26 +114,21 @@ async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenant
   return runOptimization(context, holdout);
 }
 
-/** The request's metadata with the tenant of a per-tenant bearer, which beats what the caller claims. */
-function callerMetadata(body: OptimizeRequest, tenantOverride: string | undefined): OptimizeRequest['metadata'] {
-  return tenantOverride ? { ...body.metadata, tenant: tenantOverride } : body.metadata;
-}
-
 /** A conversation, told apart per tenant and user (else team): session source order of spec 001 §2.2. */
 function sessionKeyOf(metadata: OptimizeRequest['metadata']): string | undefined {
   const session = holdoutSession(metadata);
-  return session === undefined ? undefined : `${metadata?.tenant ?? defaultTenant}\u0000${metadata?.user ?? metadata?.team ?? ''}\u0000${session}`;
+  return session === undefined ? undefined : `${ownerKey(callerOwner(metadata))}\u0000${session}`;
 }
 
 /** The conversation a turn belongs to: its session when it names one, else everything of its owner. */
 function turnSessionOf(metadata: OptimizeRequest['metadata']): string {
-  return sessionKeyOf(metadata) ?? `${metadata?.tenant ?? defaultTenant}\u0000${metadata?.user ?? metadata?.team ?? ''}`;
+  return sessionKeyOf(metadata) ?? ownerKey(callerOwner(metadata));
 }
 
 /** The guard's view of this request: tenant, session (spec 001 §2.2 source order) and its tool calls, lazily. */
 function startGuard(context: OptimizeContext): GuardRequest {
   const { runtime, body, metadata } = context;
-  const tenant = metadata?.tenant ?? defaultTenant;
+  const tenant = callerTenant(metadata);
   const calls = (): ToolCallFact[] =>
     (buildRequestView(body.endpoint, body.request)?.spans ?? []).flatMap((span) => (span.toolName === undefined ? [] : [{ messageIndex: span.messageIndex, name: span.toolName, input: span.toolInput }]));
   return new GuardRequest(
@@ -165,7 +160,7 @@ async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignm
         agentContinuationActive: isActivated(config.rollouts?.agentContinuationV1ActivateAt ?? undefined, context.now),
       },
       {
-        stash: runtime.stash.forOwner({ tenant: metadata?.tenant ?? defaultTenant, user: metadata?.user, team: metadata?.team }),
+        stash: runtime.stash.forOwner(callerOwner(metadata)),
         hmacKey: runtime.pinKey,
         clock: runtime.clock,
         turns: runtime.turns.forSession(turnSessionOf(metadata)),

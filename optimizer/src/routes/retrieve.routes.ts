@@ -7,8 +7,8 @@ import { ageBucket } from '../retrieve/age-bucket.js';
 import { mayRetrieve } from '../retrieve/may-retrieve.js';
 import { retrieveBodySchema } from '../retrieve/retrieve.schema.js';
 import { grepProblem, sliceContent } from '../retrieve/slice-content.js';
-import { RowUnreadableError, StoreUnavailableError } from '../stash/durable-tier.js';
-import type { StashEntry, StashOwner } from '../stash/stash-entry.js';
+import { RowUnreadableError, StoreUnavailableError, type OwnerCheck } from '../stash/durable-tier.js';
+import type { StashEntry } from '../stash/stash-entry.js';
 import type { OptimizerRuntime } from './runtime.js';
 
 /**
@@ -34,10 +34,11 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         const body = request.body;
         const problem = grepProblem(body.grep);
         if (problem) throw optimizerErrors.invalidGrep(problem);
-        // Another caller's handle is indistinguishable from an unknown one: no regret signal, no life extension.
-        const allowed = (owner: StashOwner) => mayRetrieve(owner, body.metadata, authoritativeTenant(request.caller));
-        const entry = await read(runtime, body.handle, allowed);
-        if (!entry || !allowed(entry.owner)) {
+        // Another caller's handle is indistinguishable from an unknown one: no regret signal, no life extension, and
+        // refused on its owner before its row is decrypted.
+        const bearerTenant = authoritativeTenant(request.caller);
+        const entry = await read(runtime, body.handle, (owner) => mayRetrieve(owner, body.metadata, bearerTenant));
+        if (!entry) {
           runtime.metrics.retrieves.inc({ result: 'miss' });
           throw optimizerErrors.handleNotFound();
         }
@@ -63,12 +64,14 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
   };
 }
 
-/** The live entry; another caller's unreadable row reads as absent, so a 503 never reveals that it exists. */
-async function read(runtime: OptimizerRuntime, handle: string, allowed: (owner: StashOwner) => boolean): Promise<StashEntry | null> {
+/**
+ * The live entry this caller may have. Another caller's row is refused before it is decrypted, so its being
+ * unreadable never shows either: a 503 is only ever about the caller's own row.
+ */
+async function read(runtime: OptimizerRuntime, handle: string, mayRead: OwnerCheck): Promise<StashEntry | null> {
   try {
-    return await runtime.stash.read(handle);
+    return await runtime.stash.read(handle, mayRead);
   } catch (error) {
-    if (error instanceof RowUnreadableError && !allowed(error.owner)) return null;
     runtime.metrics.retrieves.inc({ result: 'unavailable' });
     if (error instanceof RowUnreadableError) throw optimizerErrors.rowUnreadable();
     if (error instanceof StoreUnavailableError) throw optimizerErrors.storeUnavailable();

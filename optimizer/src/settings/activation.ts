@@ -1,4 +1,4 @@
-import { maxEpochMs, parseInstant } from '../http/parse-instant.js';
+import { maxEpochMs, parseInstant } from '@gw/platform';
 import { optimizerErrors } from '../errors.js';
 
 /** A first activation must be at least this far ahead (spec 001 §2.5, §8). */

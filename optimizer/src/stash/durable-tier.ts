@@ -10,18 +10,18 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
- * A row exists but its envelope does not open (wrong key, tampering): 503, not 404 (spec 001 §7). It carries the
- * row's owner (stored in the clear) so retrieve answers another caller's unreadable row as it does an unknown one.
+ * A row exists but its envelope does not open (wrong key, tampering): 503, not 404 (spec 001 §7). Only ever thrown for
+ * a row its reader may read: another caller's row is refused on its owner before decryption is tried.
  */
 export class RowUnreadableError extends Error {
-  constructor(
-    readonly handle: string,
-    readonly owner: StashOwner,
-  ) {
+  constructor(readonly handle: string) {
     super('durable stash row unreadable');
     this.name = 'RowUnreadableError';
   }
 }
+
+/** Whether the reader may have this owner's row; asked before the row is decrypted. */
+export type OwnerCheck = (owner: StashOwner) => boolean;
 
 interface StashRow {
   handle: string;
@@ -69,8 +69,11 @@ export class DurableTier {
     );
   }
 
-  /** The live row, or null when unknown or expired. Throws StoreUnavailableError or RowUnreadableError. */
-  async get(handle: string, now: number): Promise<StashEntry | null> {
+  /**
+   * The live row, or null when unknown, expired or refused by `mayRead`. The owner columns are plaintext, so a row
+   * the reader may not have is never decrypted. Throws StoreUnavailableError or RowUnreadableError.
+   */
+  async get(handle: string, now: number, mayRead: OwnerCheck): Promise<StashEntry | null> {
     let rows: StashRow[];
     try {
       ({ rows } = await this.db.query<StashRow>(`SELECT ${columns} FROM optimizer_stash WHERE handle = $1`, [handle]));
@@ -78,7 +81,7 @@ export class DurableTier {
       throw new StoreUnavailableError(error);
     }
     const row = rows[0];
-    if (!row) return null;
+    if (!row || !mayRead(ownerOf(row))) return null;
     const entry = this.open(row);
     return entry.expiresAt <= now ? null : entry;
   }
@@ -112,18 +115,17 @@ export class DurableTier {
   }
 
   private open(row: StashRow): StashEntry {
-    const owner: StashOwner = { tenant: row.tenant, ...(row.user_id ? { user: row.user_id } : {}), ...(row.team_id ? { team: row.team_id } : {}) };
     let content: string;
     try {
       content = this.keyring.decryptString(row.sealed, row.handle);
     } catch (error) {
-      if (error instanceof DecryptError) throw new RowUnreadableError(row.handle, owner);
+      if (error instanceof DecryptError) throw new RowUnreadableError(row.handle);
       throw error;
     }
     return {
       handle: row.handle,
       content,
-      owner,
+      owner: ownerOf(row),
       createdAt: new Date(row.created_at).getTime(),
       expiresAt: new Date(row.expires_at).getTime(),
       ceilingAt: new Date(row.ceiling_at).getTime(),
@@ -131,4 +133,9 @@ export class DurableTier {
       totalChars: Number(row.total_chars),
     };
   }
+}
+
+/** A row's owner, from its plaintext columns (NULL: no user, no team). */
+function ownerOf(row: StashRow): StashOwner {
+  return { tenant: row.tenant, ...(row.user_id ? { user: row.user_id } : {}), ...(row.team_id ? { team: row.team_id } : {}) };
 }

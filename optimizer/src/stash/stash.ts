@@ -1,7 +1,7 @@
 import { isStoreFault, Keyring, type Clock, type Db } from '@gw/platform';
 import type { RetrievalStoreState } from '@gw/contracts';
 import { storeReadTimeoutMs, TimeoutError, withTimeout } from '../store/with-timeout.js';
-import { DurableTier, StoreUnavailableError } from './durable-tier.js';
+import { DurableTier, StoreUnavailableError, type OwnerCheck } from './durable-tier.js';
 import { deriveHandleKey, handlePattern, mintHandle } from './handle.js';
 import { countLines } from './lines.js';
 import { MemoryTier } from './memory-tier.js';
@@ -148,17 +148,19 @@ export class Stash {
   }
 
   /**
-   * The live entry for a handle, memory first. Null for unknown or expired; throws StoreUnavailableError when the
-   * durable tier cannot answer and RowUnreadableError when its row does not decrypt.
+   * The live entry for a handle, memory first. Null for unknown or expired, and for one whose owner `mayRead`
+   * refuses: that is decided on the owner alone, before its row is decrypted, so another caller's handle costs no
+   * decryption and reads exactly as an unknown one. Throws StoreUnavailableError when the durable tier cannot answer
+   * and RowUnreadableError when the caller's own row does not decrypt.
    */
-  async read(handle: string): Promise<StashEntry | null> {
+  async read(handle: string, mayRead: OwnerCheck = () => true): Promise<StashEntry | null> {
     if (!handlePattern.test(handle)) return null;
     const now = this.options.clock.now();
     const cached = this.memory.get(handle, now);
-    if (cached) return cached;
+    if (cached) return mayRead(cached.owner) ? cached : null;
     const durable = this.durable;
     if (!durable) return null;
-    const entry = await withTimeout(durable.get(handle, now), this.readTimeoutMs).catch((error: unknown) => {
+    const entry = await withTimeout(durable.get(handle, now, mayRead), this.readTimeoutMs).catch((error: unknown) => {
       throw error instanceof TimeoutError ? new StoreUnavailableError(error) : error;
     });
     if (entry) this.memory.set(entry);

@@ -4,8 +4,9 @@ export const maxEpochMs = 253_402_300_799_999;
 const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|([+-])(\d{2}):(\d{2})))?$/;
 
 /**
- * Epoch milliseconds of an RFC 3339 date-time (`Z` or a numeric offset), or of a full date alone (midnight UTC);
- * null for anything else. `Date.parse` is not strict enough: it rolls impossible dates over (February 30th is
+ * Epoch milliseconds of an RFC 3339 date-time (`Z` or a numeric offset, at most nine fraction digits), or of a full
+ * date alone (midnight UTC); null for anything else. The range is the caller's to check (against `maxEpochMs`, or a
+ * store's own bounds). `Date.parse` is not strict enough: it rolls impossible dates over (February 30th is
  * March 2nd, 24:00 is the next day) and reads a date-time without a zone as the server's local time. Here every
  * field must be in range and the date must exist.
  */
