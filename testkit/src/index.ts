@@ -7,3 +7,4 @@ export type { SimulatorHandle, SimulatorOptions } from './core/simulator.js';
 export { rateLimited, overloaded, serverError, type Behaviour, type ErrorSpec, type RequestPredicate } from './core/behaviour.js';
 export type { RecordedRequest } from './core/request-log.js';
 export type { FinishReason, ReplySpec, ToolCallSpec, UsageSpec } from './core/reply.js';
+export { simulatedFileContent, DEFAULT_FILE_CONTENT_BYTES } from './openai/file-content.js';

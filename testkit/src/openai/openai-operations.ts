@@ -7,8 +7,9 @@ import { chatCompletionEvents, chatCompletionJson, summarizeChatRequest } from '
 import { completionEvents, completionJson, summarizeCompletionRequest } from './completions.js';
 import { embeddingDimensions, embeddingInputs, embeddingsJson } from './embeddings.js';
 import { renderOpenAiError } from './openai-errors.js';
+import { runResponses } from './responses.js';
 
-export type Operation = 'chat' | 'completions' | 'embeddings';
+export type Operation = 'chat' | 'completions' | 'embeddings' | 'responses';
 
 type Json = Record<string, unknown>;
 
@@ -45,6 +46,8 @@ export async function runOperation(operation: Operation, call: OperationCall): P
       return completions(call);
     case 'embeddings':
       return embeddings(call);
+    case 'responses':
+      return runResponses(call);
   }
 }
 

@@ -11,12 +11,16 @@ import {
   type SimulatorHandle,
   type SimulatorOptions,
 } from '../core/simulator.js';
+import { DEFAULT_FILE_CONTENT_BYTES, sendFileContent } from './file-content.js';
 import { MISSING_KEY_MESSAGE, maskKey, renderOpenAiError } from './openai-errors.js';
 import { runOperation, type Operation } from './openai-operations.js';
+import { RESPONSES_MISSING_MODEL } from './responses-request.js';
 
 export interface OpenAiSimulatorOptions extends SimulatorOptions {
   /** Embedding size when the request names no `dimensions` (default 1536; 3072 for text-embedding-3-large). */
   embeddingDimensions?: number;
+  /** Size of every `GET /v1/files/{id}/content` body (default 1 MiB; content from `simulatedFileContent(id, size)`). */
+  fileContentBytes?: number;
 }
 
 export const DEFAULT_OPENAI_MODELS: readonly string[] = ['gpt-4o', 'gpt-4o-mini', 'o3-mini', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'text-embedding-3-large'];
@@ -34,13 +38,19 @@ const BASE_HEADERS: OutgoingHttpHeaders = Object.freeze({
   'x-ratelimit-reset-tokens': '2ms',
 });
 
-type Route = { kind: 'operation'; operation: Operation; deployment?: string } | { kind: 'models' } | { kind: 'model'; id: string };
+type Route =
+  | { kind: 'operation'; operation: Operation; deployment?: string }
+  | { kind: 'models' }
+  | { kind: 'model'; id: string }
+  | { kind: 'file-content'; id: string };
 
 const OPERATION_PATHS: Record<string, Operation> = {
   '/v1/chat/completions': 'chat',
   '/v1/completions': 'completions',
   '/v1/embeddings': 'embeddings',
+  '/v1/responses': 'responses',
 };
+const FILE_CONTENT_PATH = /^\/v1\/files\/([^/]+)\/content$/;
 const AZURE_PATH = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|completions|embeddings)$/;
 const AZURE_OPERATIONS: Record<string, Operation> = { 'chat/completions': 'chat', completions: 'completions', embeddings: 'embeddings' };
 
@@ -55,13 +65,16 @@ function findRoute(request: RecordedRequest): Route | undefined {
   if (request.method === 'GET') {
     if (request.path === '/v1/models') return { kind: 'models' };
     if (request.path.startsWith('/v1/models/')) return { kind: 'model', id: decodeURIComponent(request.path.slice('/v1/models/'.length)) };
+    const file = FILE_CONTENT_PATH.exec(request.path);
+    if (file) return { kind: 'file-content', id: decodeURIComponent(file[1] ?? '') };
   }
   return undefined;
 }
 
 /**
- * An OpenAI-compatible provider: Chat Completions (JSON and SSE, tool calls), legacy Completions, Embeddings
- * (float and base64), model listing, and the Azure OpenAI deployment paths (`api-key` header, `api-version`).
+ * An OpenAI-compatible provider: Chat Completions (JSON and SSE, tool calls), the Responses API (JSON and SSE,
+ * function calls), legacy Completions, Embeddings (float and base64), model listing, file content downloads, and the
+ * Azure OpenAI deployment paths (`api-key` header, `api-version`).
  */
 export async function startOpenAiSimulator(options: OpenAiSimulatorOptions = {}): Promise<SimulatorHandle> {
   const models = options.models ?? DEFAULT_OPENAI_MODELS;
@@ -98,13 +111,16 @@ async function handle(request: RecordedRequest, response: ServerResponse, contex
 
   const turn = context.takeTurn(request);
   if (await answerScripted(response, turn, headers, renderOpenAiError)) return;
+  if (route.kind === 'file-content') return sendFileContent(response, turn, headers, route.id, options.fileContentBytes ?? DEFAULT_FILE_CONTENT_BYTES);
   const body = request.json;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return sendBody(response, turn, 400, headers, renderOpenAiError(400, { message: 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)' }));
   }
   const json = body as Record<string, unknown>;
   const model = typeof json.model === 'string' ? json.model : route.deployment;
-  if (model === undefined) return sendBody(response, turn, 400, headers, renderOpenAiError(400, { message: 'you must provide a model parameter' }));
+  if (model === undefined) {
+    return sendBody(response, turn, 400, headers, renderOpenAiError(400, route.operation === 'responses' ? RESPONSES_MISSING_MODEL : { message: 'you must provide a model parameter' }));
+  }
   await runOperation(route.operation, { request, response, context, turn, headers, body: json, model, embeddingDimensions: options.embeddingDimensions });
 }
 
