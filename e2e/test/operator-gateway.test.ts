@@ -7,6 +7,7 @@ import { HttpKubeApi, HttpManagementClient, Operator, OperatorMetrics, serviceUr
 import { generateCertificates, installGwCrds, startKubeTestServer, type KubeTestServer } from '@gw/operator/kube-test-server';
 import { createIsolatedPgDb, createLogger, testDbUrl } from '@gw/platform';
 import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
+import { adminRequest } from './gateway-stack.js';
 import { PartitionableKubeApi, runDeploymentLocally, startTlsFront } from './operator-support.js';
 import type { RunningService } from './process.js';
 
@@ -56,10 +57,7 @@ describe('the operator drives a real gateway', () => {
   };
   const reasons = async (kind: string, name: string) =>
     (await kube.list('v1', 'Event', namespace)).items.filter((event) => (event.involvedObject as { kind: string; name: string }).kind === kind && (event.involvedObject as { name: string }).name === name).map((event) => event.reason as string);
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gateway?.url ?? ''}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { code: string } } };
-  };
+  const admin = (method: string, path: string, body?: unknown) => adminRequest({ url: gateway?.url ?? '', token: adminToken }, method, path, body);
   const holder = async () => ((await kube.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: lease.namespace, name: lease.name }))?.spec as { holderIdentity?: string } | undefined)?.holderIdentity ?? '';
   const renewTime = async () => ((await kube.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: lease.namespace, name: lease.name }))?.spec as { renewTime?: string } | undefined)?.renewTime ?? '';
   const leading = async (metrics: OperatorMetrics) => (await metrics.leader.get()).values[0]?.value ?? 0;

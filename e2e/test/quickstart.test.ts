@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgliteDb } from '@gw/platform';
+import { adminRequest } from './gateway-stack.js';
 import { startService, type RunningService } from './process.js';
 
 // The README quick start: the gateway runs with no configuration on the embedded store and generates its admin token.
@@ -29,13 +30,9 @@ describe('quick start (embedded store, no configuration)', () => {
 
   it('mints a service key with the generated token whose raw value never reaches the store, then drains on SIGTERM', async () => {
     const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
-    const minted = await fetch(`${gateway.url}/admin/service-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'quickstart', team: 'platform' }),
-    });
+    const minted = await adminRequest({ url: gateway.url, token }, 'POST', '/admin/service-keys', { name: 'quickstart', team: 'platform' });
     expect(minted.status).toBe(201);
-    const { key } = (await minted.json()) as { key: string };
+    const key = minted.body.key as string;
     const me = await fetch(`${gateway.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(me.status).toBe(200);
 

@@ -4,7 +4,10 @@ import { AppError } from '@gw/platform';
  * The gateway's coded errors (spec 000 §7). Each surface renders them in its own envelope: the machine envelope for
  * key failures, OpenAI or Messages shapes on inference routes, the v1 envelope on /admin/v1.
  */
-export type KeyFailureCode = 'missing_key' | 'key_unknown' | 'key_expired' | 'key_revoked' | 'user_deactivated' | 'key_store_unavailable';
+
+/** The codes of the machine envelope for client-key failures; the OpenAPI document publishes this list. */
+export const keyFailureCodes = ['missing_key', 'key_unknown', 'key_expired', 'key_revoked', 'user_deactivated', 'key_store_unavailable'] as const;
+export type KeyFailureCode = (typeof keyFailureCodes)[number];
 
 // Fixed message (spec 000 §7): a valid client key is required; the hint is safe to show and says what to do.
 const keyFailureHints: Readonly<Record<KeyFailureCode, string>> = {

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIsolatedPgDb, createIsolatedRedisCoords, testDbUrl, testRedisUrl } from '@gw/platform';
 import type { Principal } from '../src/admin/principal.js';
 import { rolePrincipal } from '../src/admin/principal.js';
-import { bearer, mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
-import { adminHeaders, startGatewayOnSwitchableStore, startTestGateway, type SwitchableDb, type TestGateway } from './helpers.js';
+import { mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
+import { adminHeaders, bearer, gatewayPerTest, startGatewayOnSwitchableStore, startTestGateway, type SwitchableDb, type TestGateway } from './helpers.js';
 
 const dayMs = 86_400_000;
 const narrowMinter: Principal = {
@@ -17,13 +17,8 @@ const narrowMinter: Principal = {
 };
 
 describe('admin API keys', () => {
-  let gateway: TestGateway;
-  beforeEach(async () => {
-    gateway = await startAdminGateway({ sessions: { security: rolePrincipal('security_admin', { email: 'sec@example.com' }), narrow: narrowMinter } });
-  });
-  afterEach(async () => {
-    await gateway.close();
-  });
+  const sessions = { security: rolePrincipal('security_admin', { email: 'sec@example.com' }), narrow: narrowMinter };
+  const gateway = gatewayPerTest({ start: (db) => startAdminGateway({ db, sessions }) });
 
   const mint = (payload: object, headers: Record<string, string> = adminHeaders, url = '/admin/v1/admin-keys') => gateway.app.inject({ method: 'POST', url, headers, payload });
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, mintAdminKey } from './admin-support.js';
-import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
+import { mintAdminKey } from './admin-support.js';
+import { adminHeaders, bearer, startTestGateway, type TestGateway } from './helpers.js';
 
 interface FeedEvent {
   id: string;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolePrincipal } from '../src/admin/principal.js';
 import { roles, type Role } from '../src/admin/roles.js';
-import { bearer, mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
-import { adminHeaders, type TestGateway } from './helpers.js';
+import { mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
+import { adminHeaders, bearer, type TestGateway } from './helpers.js';
 
 const sessions = Object.fromEntries(roles.map((role) => [role, rolePrincipal(role, { email: `${role}@example.com` })]));
 

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createIsolatedPgDb, createIsolatedRedisCoords, loadMigrations, testDbUrl, testRedisUrl } from '@gw/platform';
 import { gatewayMigrationsDir } from '../src/compose.js';
-import { bearer, mintAdminKey } from './admin-support.js';
-import { adminHeaders, startTestGateway, SwitchableDb, type TestGateway } from './helpers.js';
+import { mintAdminKey } from './admin-support.js';
+import { adminHeaders, bearer, startTestGateway, SwitchableDb, type TestGateway } from './helpers.js';
 
 const gib = 1024 ** 3;
 

@@ -17,7 +17,6 @@ export function sessionResolver(sessions: Readonly<Record<string, Principal>>): 
 }
 
 export const sessionHeaders = (name: string) => ({ authorization: `Bearer session-${name}` });
-export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** A test gateway whose admin plane also resolves the given console-session principals. */
 export async function startAdminGateway(options: Parameters<typeof startTestGateway>[0] & { sessions?: Record<string, Principal> } = {}): Promise<TestGateway> {

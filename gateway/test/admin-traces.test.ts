@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '@gw/platform';
 import { rolePrincipal } from '../src/admin/principal.js';
-import { bearer, mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
-import { adminHeaders, type TestGateway } from './helpers.js';
+import { mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
+import { adminHeaders, bearer, type TestGateway } from './helpers.js';
 
 const contentKey = 'cd'.repeat(32);
 const secretPrompt = 'the quarterly numbers are confidential';

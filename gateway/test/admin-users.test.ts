@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, mintAdminKey } from './admin-support.js';
-import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+import { mintAdminKey } from './admin-support.js';
+import { adminHeaders, bearer, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 
 const ada = 'ada@example.com';
 const encodedAda = encodeURIComponent(ada);

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCoord } from '@gw/platform';
 import { bucketOf, reservationKey } from '../src/governance/reservations.js';
-import { mintClientKey } from './helpers.js';
+import { mintClientKey, mintServiceKey } from './helpers.js';
 import { spendRows, type InferenceFixture } from './inference-helpers.js';
-import { admin, answerAlways, chat, metered, metricsText, mintServiceKey, pool, startGovernanceFixture } from './governance-fixture.js';
+import { admin, answerAlways, chat, metered, metricsText, pool, startGovernanceFixture } from './governance-fixture.js';
 
 /** A Coord whose counters can be cut off, standing in for a Redis outage. */
 class FlakyCoord extends MemoryCoord {

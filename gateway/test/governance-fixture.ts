@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Coord, Db } from '@gw/platform';
 import { startAnthropicSimulator, startOpenAiSimulator, type Behaviour, type SimulatorHandle } from '@gw/testkit';
-import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+import { adminHeaders, bearer, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 import { anthropicServerKey, openAiServerKey, type InferenceFixture } from './inference-helpers.js';
 
 /** Shared steps of the governance and spend tests (caps, budgets, limits, reports). */
@@ -11,14 +11,6 @@ export type Json = Record<string, unknown>;
 export async function admin(app: FastifyInstance, method: 'GET' | 'PUT' | 'PATCH' | 'POST', url: string, payload?: unknown) {
   return app.inject({ method, url, headers: adminHeaders, ...(payload === undefined ? {} : { payload: payload as Json }) });
 }
-
-export async function mintServiceKey(app: FastifyInstance, body: { name: string; team: string; monthlyBudgetUsd?: number }) {
-  const response = await admin(app, 'POST', '/admin/v1/keys', { type: 'service', ...body });
-  if (response.statusCode !== 201) throw new Error(`service key: ${response.statusCode} ${response.body}`);
-  return response.json<{ key: string; record: { id: string } }>();
-}
-
-export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** One chat completion; `gpt-4.1` is priced ($2/M in, $8/M out), so costs are exact and known. */
 export function chat(app: FastifyInstance, key: string, body: Json = {}, headers: Record<string, string> = {}) {

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { counterKey } from '../src/governance/usage-counters.js';
 import { monthPeriod } from '../src/governance/period.js';
 import type { InferenceFixture } from './inference-helpers.js';
-import { admin, answerAlways, bearer, chat, metered, metricsText, mintServiceKey, spendRowEventually, startGovernanceFixture } from './governance-fixture.js';
+import { admin, answerAlways, chat, metered, metricsText, spendRowEventually, startGovernanceFixture } from './governance-fixture.js';
+import { bearer, mintServiceKey } from './helpers.js';
 
 describe('metering: usage counters, self-service and exact streamed cost', () => {
   let fixture: InferenceFixture;

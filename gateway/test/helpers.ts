@@ -1,13 +1,23 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ManualClock, MemoryCoord, createIsolatedPgDb, createLogger, testDbUrl, type Coord, type Db, type Queryable, type TestDb } from '@gw/platform';
+import { afterEach, beforeEach } from 'vitest';
+import type { z } from 'zod';
+import { ManualClock, MemoryCoord, createIsolatedPgDb, createLogger, createMemoryPgliteDb, testDbUrl, type Coord, type Db, type Queryable, type TestDb } from '@gw/platform';
 import { buildApp } from '../src/app.js';
 import { composeGateway } from '../src/compose.js';
 import { readConfig } from '../src/config.js';
 import type { GatewayDeps } from '../src/deps.js';
+import type { KeyRecord, clientKeyCreateBody, serviceKeyCreateBody } from '../src/keys/key.schema.js';
 
 export const adminToken = 'test-admin-token-0123456789';
 export const adminHeaders = { authorization: `Bearer ${adminToken}` };
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** The two stores the gateway runs on: a store-facing test runs on each with `describe.each(testStores)`. */
+export const testStores: ReadonlyArray<readonly [name: string, open: () => Promise<TestDb>]> = [
+  ['Postgres', () => createIsolatedPgDb(testDbUrl(process.env))],
+  ['PGlite', () => createMemoryPgliteDb()],
+];
 
 export interface TestGateway {
   app: FastifyInstance;
@@ -47,10 +57,72 @@ export async function startTestGateway(options: { db?: Db; coord?: Coord; env?: 
   };
 }
 
-export async function mintClientKey(app: FastifyInstance, body: Record<string, unknown> = { user: 'dev@example.com', team: 'platform' }) {
-  const response = await app.inject({ method: 'POST', url: '/admin/v1/keys', headers: adminHeaders, payload: body });
+/**
+ * A fresh store and gateway for each test of the enclosing `describe`, closed after it: `open` makes the store (an
+ * isolated Postgres schema unless given), `start` the gateway on it (a plain test gateway unless given). The answer
+ * stands for the current test's gateway.
+ */
+export function gatewayPerTest(options: { open?: () => Promise<TestDb>; start?: (db: Db) => Promise<TestGateway> } = {}): Omit<TestGateway, 'close'> {
+  const open = options.open ?? testStores[0][1];
+  const start = options.start ?? ((db: Db) => startTestGateway({ db }));
+  let current: { gateway: TestGateway; store: TestDb } | undefined;
+  beforeEach(async () => {
+    const store = await open();
+    try {
+      current = { gateway: await start(store.db), store };
+    } catch (error) {
+      await store.dispose();
+      throw error;
+    }
+  });
+  afterEach(async () => {
+    const started = current;
+    current = undefined;
+    await started?.gateway.close();
+    await started?.store.dispose();
+  });
+  const gateway = () => {
+    if (!current) throw new Error('the gateway runs only inside a test');
+    return current.gateway;
+  };
+  return {
+    get app() {
+      return gateway().app;
+    },
+    get deps() {
+      return gateway().deps;
+    },
+    get clock() {
+      return gateway().clock;
+    },
+    get logs() {
+      return gateway().logs;
+    },
+  };
+}
+
+export interface MintedKey {
+  key: string;
+  record: KeyRecord;
+}
+
+async function mintKey(app: FastifyInstance, body: Record<string, unknown>, headers: Record<string, string>): Promise<MintedKey> {
+  const response = await app.inject({ method: 'POST', url: '/admin/v1/keys', headers, payload: body });
   if (response.statusCode !== 201) throw new Error(`mint failed: ${response.statusCode} ${response.body}`);
-  return response.json<{ key: string; record: { id: string } }>();
+  return response.json<MintedKey>();
+}
+
+export function mintClientKey(app: FastifyInstance, body: z.input<typeof clientKeyCreateBody> = { user: 'dev@example.com', team: 'platform' }, headers: Record<string, string> = adminHeaders) {
+  return mintKey(app, body, headers);
+}
+
+export function mintServiceKey(app: FastifyInstance, body: z.input<typeof serviceKeyCreateBody> = { name: 'ci-bot', team: 'platform' }, headers: Record<string, string> = adminHeaders) {
+  return mintKey(app, { type: 'service', ...body }, headers);
+}
+
+export async function revokeKey(app: FastifyInstance, id: string, headers: Record<string, string> = adminHeaders): Promise<void> {
+  const response = await app.inject({ method: 'DELETE', url: `/admin/v1/keys/${id}`, headers });
+  if (response.statusCode !== 200) throw new Error(`revoke failed: ${response.statusCode} ${response.body}`);
 }
 
 /** A `Db` that can be switched off, standing in for a Postgres outage without stopping the shared server. */

@@ -1,21 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
-import { SwitchableDb, adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { adminHeaders, bearer, gatewayPerTest, mintClientKey, revokeKey, startGatewayOnSwitchableStore } from './helpers.js';
 
 describe('identity stage on /v1/*', () => {
-  let gateway: TestGateway;
-  beforeEach(async () => {
-    gateway = await startTestGateway();
-  });
-  afterEach(async () => {
-    await gateway.close();
-  });
+  const gateway = gatewayPerTest();
 
   const me = (headers: Record<string, string>) => gateway.app.inject({ method: 'GET', url: '/v1/me', headers });
 
   it('answers /v1/me with identity and key metadata for each accepted header form', async () => {
     const { key, record } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers', label: 'laptop' });
-    for (const headers of [{ authorization: `Bearer ${key}` }, { 'x-gw-api-key': key }, { 'x-api-key': key }] as Array<Record<string, string>>) {
+    for (const headers of [bearer(key), { 'x-gw-api-key': key }, { 'x-api-key': key }] as Array<Record<string, string>>) {
       const response = await me(headers);
       expect(response.statusCode).toBe(200);
       const body = response.json();
@@ -27,7 +20,7 @@ describe('identity stage on /v1/*', () => {
 
   it('never lets x-gw-metadata override user or team', async () => {
     const { key } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers' });
-    const response = await me({ authorization: `Bearer ${key}`, 'x-gw-metadata': JSON.stringify({ user: 'mallory', team: 'finance', project: 'apollo' }) });
+    const response = await me({ ...bearer(key), 'x-gw-metadata': JSON.stringify({ user: 'mallory', team: 'finance', project: 'apollo' }) });
     expect(response.json()).toMatchObject({ user: 'ada@example.com', team: 'compilers', metadata: { project: 'apollo' } });
   });
 
@@ -39,30 +32,30 @@ describe('identity stage on /v1/*', () => {
       expect(response.headers['x-gw-provider']).toBe('none');
     };
     await expectFailure({}, 'missing_key');
-    await expectFailure({ authorization: 'Bearer ark_notarealkeynotarealkeynotarealkey' }, 'key_unknown');
-    await expectFailure({ authorization: 'Bearer sk-something-else' }, 'key_unknown');
+    await expectFailure(bearer('ark_notarealkeynotarealkeynotarealkey'), 'key_unknown');
+    await expectFailure(bearer('sk-something-else'), 'key_unknown');
 
     const revoked = await mintClientKey(gateway.app);
-    await gateway.app.inject({ method: 'DELETE', url: `/admin/v1/keys/${revoked.record.id}`, headers: adminHeaders });
-    await expectFailure({ authorization: `Bearer ${revoked.key}` }, 'key_revoked');
+    await revokeKey(gateway.app, revoked.record.id);
+    await expectFailure(bearer(revoked.key), 'key_revoked');
 
     const expiring = await mintClientKey(gateway.app, { user: 'tmp@example.com', team: 't', expiresInDays: 1 });
     gateway.clock.advance(86_400_000 + 1);
-    await expectFailure({ authorization: `Bearer ${expiring.key}` }, 'key_expired');
+    await expectFailure(bearer(expiring.key), 'key_expired');
 
     const deactivated = await mintClientKey(gateway.app, { user: 'gone@example.com', team: 't' });
     await gateway.deps.keys.setUserActive('gone@example.com', false);
-    await expectFailure({ authorization: `Bearer ${deactivated.key}` }, 'user_deactivated');
+    await expectFailure(bearer(deactivated.key), 'user_deactivated');
   });
 
   it('throttles an address that keeps presenting bad keys with 429 and Retry-After', async () => {
     let last;
-    for (let attempt = 0; attempt < 31; attempt += 1) last = await me({ authorization: `Bearer ark_bad${'x'.repeat(30)}${attempt}` });
+    for (let attempt = 0; attempt < 31; attempt += 1) last = await me(bearer(`ark_bad${'x'.repeat(30)}${attempt}`));
     expect(last?.statusCode).toBe(429);
     expect(Number(last?.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(last?.headers['retry-after'])).toBeLessThanOrEqual(60);
     const { key } = await mintClientKey(gateway.app);
-    expect((await me({ authorization: `Bearer ${key}` })).statusCode).toBe(200);
+    expect((await me(bearer(key))).statusCode).toBe(200);
   });
 
   it('carries a trace id and security headers on every response, including failures', async () => {
@@ -77,51 +70,46 @@ describe('identity stage on /v1/*', () => {
 
 describe('key store outage', () => {
   it('answers 503 key_store_unavailable, never forwards, and recovers when the store returns', async () => {
-    const isolated = await createIsolatedPgDb(testDbUrl(process.env));
-    const db = new SwitchableDb(isolated.db);
-    const gateway = await startTestGateway({ db });
+    const stack = await startGatewayOnSwitchableStore();
+    const { gateway, db } = stack;
     try {
       const { key } = await mintClientKey(gateway.app);
       db.down = true;
-      const refused = await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+      const refused = await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(key) });
       expect(refused.statusCode).toBe(503);
       expect(refused.json()).toMatchObject({ status: 'failure', code: 'key_store_unavailable' });
       db.down = false;
-      const recovered = await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+      const recovered = await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(key) });
       expect(recovered.statusCode).toBe(200);
     } finally {
-      await gateway.close();
-      await isolated.dispose();
+      await stack.close();
     }
   });
 });
 
 describe('identity mode and auth events', () => {
-  it('lets keyless requests through in network-trusted mode, still verifies presented keys, and records rejections', async () => {
-    const gateway = await startTestGateway();
-    try {
-      const anonymous = () => gateway.app.inject({ method: 'GET', url: '/v1/me' });
-      expect((await anonymous()).json().code).toBe('missing_key');
-      const switched = await gateway.app.inject({ method: 'PUT', url: '/admin/settings/identity', headers: adminHeaders, payload: { identityMode: 'network-trusted' } });
-      expect(switched.statusCode).toBe(200);
-      const trusted = await anonymous();
-      expect(trusted.statusCode).toBe(200);
-      expect(trusted.json()).toMatchObject({ user: null, team: 'network-trusted' });
-      const bad = await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ark_wrong${'z'.repeat(30)}` } });
-      expect(bad.json().code).toBe('key_unknown');
+  const gateway = gatewayPerTest();
 
-      // Rejections are recorded off the response path: poll the feed briefly.
-      let feed = '';
-      for (let attempt = 0; attempt < 50 && !(feed.includes('missing_key') && feed.includes('key_unknown')); attempt += 1) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-        const events = await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/auth-events', headers: adminHeaders });
-        expect(events.statusCode).toBe(200);
-        feed = events.body;
-      }
-      expect(feed).toContain('missing_key');
-      expect(feed).toContain('key_unknown');
-    } finally {
-      await gateway.close();
+  it('lets keyless requests through in network-trusted mode, still verifies presented keys, and records rejections', async () => {
+    const anonymous = () => gateway.app.inject({ method: 'GET', url: '/v1/me' });
+    expect((await anonymous()).json().code).toBe('missing_key');
+    const switched = await gateway.app.inject({ method: 'PUT', url: '/admin/settings/identity', headers: adminHeaders, payload: { identityMode: 'network-trusted' } });
+    expect(switched.statusCode).toBe(200);
+    const trusted = await anonymous();
+    expect(trusted.statusCode).toBe(200);
+    expect(trusted.json()).toMatchObject({ user: null, team: 'network-trusted' });
+    const bad = await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(`ark_wrong${'z'.repeat(30)}`) });
+    expect(bad.json().code).toBe('key_unknown');
+
+    // Rejections are recorded off the response path: poll the feed briefly.
+    let feed = '';
+    for (let attempt = 0; attempt < 50 && !(feed.includes('missing_key') && feed.includes('key_unknown')); attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const events = await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/auth-events', headers: adminHeaders });
+      expect(events.statusCode).toBe(200);
+      feed = events.body;
     }
+    expect(feed).toContain('missing_key');
+    expect(feed).toContain('key_unknown');
   });
 });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, createMemoryPgliteDb, systemClock, testDbUrl, type TestDb } from '@gw/platform';
+import { systemClock, type TestDb } from '@gw/platform';
 import { migrateGateway } from '../src/compose.js';
 import { KeyStore, lookupStatement } from '../src/keys/key.store.js';
+import { testStores } from './helpers.js';
 
 describe('lookupStatement', () => {
   it('pads a batch up to the next prepared arity by repeating its last hash', () => {
@@ -18,16 +19,11 @@ describe('lookupStatement', () => {
   });
 });
 
-const stores: Array<[string, () => Promise<TestDb>]> = [
-  ['Postgres', () => createIsolatedPgDb(testDbUrl(process.env))],
-  ['PGlite', () => createMemoryPgliteDb()],
-];
-
-describe.each(stores)('per-request key lookup on %s', (_name, factory) => {
+describe.each(testStores)('per-request key lookup on %s', (_name, open) => {
   let store: TestDb;
   let keys: KeyStore;
   beforeEach(async () => {
-    store = await factory();
+    store = await open();
     await migrateGateway(store.db);
     keys = new KeyStore(store.db, systemClock);
   });

@@ -1,14 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { adminHeaders, bearer, gatewayPerTest, mintClientKey, mintServiceKey } from './helpers.js';
 
 describe('key admin routes', () => {
-  let gateway: TestGateway;
-  beforeEach(async () => {
-    gateway = await startTestGateway();
-  });
-  afterEach(async () => {
-    await gateway.close();
-  });
+  const gateway = gatewayPerTest();
 
   it('mints a service key once and stores only its hash', async () => {
     const response = await gateway.app.inject({ method: 'POST', url: '/admin/service-keys', headers: adminHeaders, payload: { name: 'ci-bot', team: 'platform', monthlyBudgetUsd: 25 } });
@@ -41,7 +35,7 @@ describe('key admin routes', () => {
 
   it('filters v1 listings by type and reads, patches and rotates a key', async () => {
     const client = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers', label: 'old' });
-    await gateway.app.inject({ method: 'POST', url: '/admin/v1/keys', headers: adminHeaders, payload: { type: 'service', name: 'bot', team: 'ops' } });
+    await mintServiceKey(gateway.app, { name: 'bot', team: 'ops' });
     const services = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/keys?type=service', headers: adminHeaders })).json();
     expect(services.keys.map((key: { type: string }) => key.type)).toEqual(['service']);
     const all = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/keys', headers: adminHeaders })).json();
@@ -58,8 +52,8 @@ describe('key admin routes', () => {
     expect(rotated.statusCode).toBe(200);
     const fresh = rotated.json().key as string;
     expect(fresh).not.toBe(client.key);
-    expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${client.key}` } })).json().code).toBe('key_unknown');
-    expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${fresh}` } })).statusCode).toBe(200);
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(client.key) })).json().code).toBe('key_unknown');
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(fresh) })).statusCode).toBe(200);
     const read = await gateway.app.inject({ method: 'GET', url: `/admin/v1/keys/${client.record.id}`, headers: adminHeaders });
     expect(read.json()).toMatchObject({ id: client.record.id, rotatedAt: expect.any(String) });
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCoord, createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/platform';
-import { bearer, mintAdminKey } from './admin-support.js';
-import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
+import { mintAdminKey } from './admin-support.js';
+import { adminHeaders, bearer, startTestGateway, type TestGateway } from './helpers.js';
 
 // The desktop-client policy (spec 000 §2, §4.5, §4.8): GET and PUT on both surfaces, and the write boundary that
 // rejects credential-shaped values at every depth, free-text keys included.

@@ -7,8 +7,8 @@ import { windowRange } from '../src/admin/spend/spend-window.js';
 import { migrateGateway } from '../src/compose.js';
 import { assessQualityParity, summarizeSessions, type SessionTotals } from '../src/quality/index.js';
 import { baseShape, syntheticSessions, type ArmShape } from '../src/quality/synthetic-sessions.js';
-import { bearer, mintAdminKey } from './admin-support.js';
-import { adminHeaders, adminToken, startTestGateway, type TestGateway } from './helpers.js';
+import { mintAdminKey } from './admin-support.js';
+import { adminHeaders, adminToken, bearer, startTestGateway, type TestGateway } from './helpers.js';
 
 const hourMs = 3_600_000;
 const now = Date.UTC(2026, 10, 23, 12);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintClientKey } from './helpers.js';
+import { mintClientKey, mintServiceKey } from './helpers.js';
 import type { InferenceFixture } from './inference-helpers.js';
-import { admin, answerAlways, chat, metered, metricsText, mintServiceKey, startGovernanceFixture } from './governance-fixture.js';
+import { admin, answerAlways, chat, metered, metricsText, startGovernanceFixture } from './governance-fixture.js';
 
 describe('spend reports (spec 000 §4.7, §8)', () => {
   let fixture: InferenceFixture;

@@ -23,16 +23,3 @@ export class AppError extends Error {
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
-
-/**
- * Recursive walks over a request (translators, `JSON.stringify` of a rewritten body, token estimates) run out of
- * stack on JSON nested a few thousand levels deep, which `JSON.parse` accepts. That is the caller's input, not a
- * server fault: this turns the overflow into a 400 so no surface answers it with a 500. Checking the depth of every
- * body up front would cost a walk of every request to catch what almost none send.
- */
-export function asRequestError(error: unknown): unknown {
-  if (error instanceof RangeError && /call stack/i.test(error.message)) {
-    return new AppError({ status: 400, code: 'invalid_request', message: 'The request body is nested too deeply to process.' });
-  }
-  return error;
-}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyError, FastifyRequest } from 'fastify';
-import { AppError, RequestValidationError, asRequestError, isDataRejection, isStoreUnavailable } from '@gw/platform';
+import type { FastifyRequest } from 'fastify';
+import { AppError, normalizeRequestError } from '@gw/platform';
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -18,7 +18,7 @@ export interface AdminErrorShape {
   requiredScope?: string;
 }
 
-// spec 000 §7 Management API v1 codes, by status, for errors that carry no more specific legacy reason code.
+// spec 000 §7 Management API v1 codes, by status, for failures that carry no code of their own (not an AppError).
 const v1CodeByStatus: Record<number, string> = {
   400: 'invalid_request',
   401: 'unauthenticated',
@@ -33,23 +33,13 @@ const v1CodeByStatus: Record<number, string> = {
 };
 
 export function classifyAdminError(thrown: unknown): AdminErrorShape {
-  const error = asRequestError(thrown);
-  if (error instanceof AppError) {
-    const requiredScope = typeof error.details?.requiredScope === 'string' ? error.details.requiredScope : undefined;
-    return { status: error.status, code: error.code, message: error.message, headers: { ...error.headers }, ...(requiredScope ? { requiredScope } : {}) };
+  // Admin handlers call the store directly: an outage is a 503 the caller may retry, a refused value the caller's 400.
+  const failure = normalizeRequestError(thrown, { service: 'gateway', storeOutages: true, refusedValues: true });
+  if (failure.kind === 'coded') {
+    const requiredScope = typeof failure.error.details?.requiredScope === 'string' ? failure.error.details.requiredScope : undefined;
+    return { status: failure.status, code: failure.code, message: failure.message, headers: { ...failure.headers }, ...(requiredScope ? { requiredScope } : {}) };
   }
-  if (error instanceof RequestValidationError) return { status: 400, code: 'invalid_request', message: error.message, headers: {} };
-  const fastifyError = error as FastifyError;
-  const status = fastifyError.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'The request body is not valid JSON.' : fastifyError.message;
-    return { status, code: v1CodeByStatus[status] ?? 'invalid_request', message, headers: {} };
-  }
-  // spec 000 §7 `unavailable`: the store could not serve; the caller may retry, unlike a gateway failure.
-  if (isStoreUnavailable(error)) return { status: 503, code: 'unavailable', message: 'The gateway store is unavailable; retry shortly.', headers: { 'retry-after': '1' } };
-  // A value the store refused (a NUL in text, an out-of-range number) is the caller's, not the gateway's.
-  if (isDataRejection(error)) return { status: 400, code: 'invalid_request', message: 'The store refused a value of this request (a NUL character, or a value out of range).', headers: {} };
-  return { status: 500, code: 'internal_error', message: 'The gateway failed to handle the request.', headers: {} };
+  return { status: failure.status, code: v1CodeByStatus[failure.status] ?? failure.code, message: failure.message, headers: { ...failure.headers } };
 }
 
 /** The v1 envelope (spec 000 §7): every v1 error, whatever the status. */

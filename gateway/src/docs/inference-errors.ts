@@ -1,3 +1,5 @@
+import { keyFailureCodes } from '../errors.js';
+
 /**
  * The inference plane's error answers in the OpenAPI document. Spec 000 §7 fixes the envelopes but leaves the codes of
  * 400 and 429 bodies unshown; these are the gateway's, published here. They are added to the generated document
@@ -46,7 +48,7 @@ const envelopes: Json = {
     required: ['status', 'code', 'message'],
     properties: {
       status: { const: 'failure' },
-      code: { enum: ['missing_key', 'key_unknown', 'key_expired', 'key_revoked', 'user_deactivated', 'key_store_unavailable'] },
+      code: { enum: [...keyFailureCodes] },
       message: { type: 'string' },
       hint: { type: 'string' },
     },

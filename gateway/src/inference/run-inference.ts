@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, asRequestError } from '@gw/platform';
+import { AppError, normalizeRequestError } from '@gw/platform';
 import type { UpstreamOperation } from '../providers/provider-types.js';
 import { conversationKey } from '../routing/conversation-key.js';
 import { executePlan } from '../routing/execute-plan.js';
@@ -103,7 +103,7 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
     reply.header('x-gw-provider', result.selection.provider.slug).header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`).header('x-gw-attempts', String(execution.attempts));
     return await relay(deps, sent, result, outcome, reply, request);
   } catch (thrown) {
-    const error = asRequestError(thrown);
+    const { error } = normalizeRequestError(thrown);
     outcome.errorCode = error instanceof AppError || error instanceof TranslationError ? error.code : 'internal_error';
     outcome.status = error instanceof AppError || error instanceof TranslationError ? error.status : 500;
     // A provider answer the translator cannot read is the provider's fault (502, marked upstream), not the client's.

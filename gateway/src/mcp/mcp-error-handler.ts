@@ -1,5 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, asRequestError } from '@gw/platform';
+import type { FastifyInstance } from 'fastify';
+import { normalizeRequestError } from '@gw/platform';
 import { KeyFailure } from '../errors.js';
 import { errorResponse, jsonRpcErrorCodes } from './json-rpc.js';
 
@@ -11,7 +11,8 @@ import { errorResponse, jsonRpcErrorCodes } from './json-rpc.js';
  */
 export function installMcpErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(async (thrown, request, reply) => {
-    const error = asRequestError(thrown);
+    const failure = normalizeRequestError(thrown);
+    const { error } = failure;
     if (error instanceof KeyFailure) {
       const authenticate: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer realm="gw"' } : {};
       return reply
@@ -19,10 +20,9 @@ export function installMcpErrorHandler(app: FastifyInstance): void {
         .headers({ ...error.headers, ...authenticate })
         .send({ status: 'failure', code: error.code, message: error.message, hint: error.hint });
     }
-    if (error instanceof AppError) return reply.code(error.status).headers(error.headers).send({ status: 'failure', code: error.code, message: error.message });
-    const status = (error as FastifyError).statusCode;
-    if (status === 413) return reply.code(413).send(errorResponse(null, { code: jsonRpcErrorCodes.serverError, message: 'Request body too large' }));
-    if (typeof status === 'number' && status >= 400 && status < 500) return reply.code(400).send(errorResponse(null, { code: jsonRpcErrorCodes.invalidRequest, message: 'Invalid Request' }));
+    if (failure.kind === 'coded') return reply.code(failure.status).headers(failure.headers).send({ status: 'failure', code: failure.code, message: failure.message });
+    if (failure.kind === 'body_too_large') return reply.code(413).send(errorResponse(null, { code: jsonRpcErrorCodes.serverError, message: 'Request body too large' }));
+    if (failure.status < 500) return reply.code(400).send(errorResponse(null, { code: jsonRpcErrorCodes.invalidRequest, message: 'Invalid Request' }));
     request.log.error({ err: thrown }, 'unhandled /mcp error');
     return reply.code(500).send(errorResponse(null, { code: jsonRpcErrorCodes.internalError, message: 'Internal error' }));
   });

@@ -1,18 +1,16 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, asRequestError, isAppError, isDataRejection } from '@gw/platform';
+import type { FastifyInstance } from 'fastify';
+import { AppError, normalizeRequestError, type RequestFailure } from '@gw/platform';
 import { optimizerErrors } from '../errors.js';
 
 /**
  * The optimizer's one error handler: every non-2xx answer is `{error: {code, message}}` with a stable code.
- * Fastify's own errors (body limit, media type, validation) are mapped onto the catalog.
+ * Failures that carry no code of their own (body limit, media type, validation) are rendered from the catalog.
  */
 export function installErrorHandler(app: FastifyInstance, maxBodyBytes: number): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const thrown = asRequestError(error);
+  app.setErrorHandler((thrown, request, reply) => {
     // A value the store refused (SQLSTATE 22/23: a NUL, an out-of-range number) is what the caller sent, never a 500.
-    const refused = isDataRejection(error) ? optimizerErrors.invalidRequest('the store refused a value of this request') : null;
-    const mapped = refused ?? (isAppError(thrown) ? thrown : fromFastifyError(error, maxBodyBytes));
-    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    const mapped = fromFailure(normalizeRequestError(thrown, { refusedValues: true }), maxBodyBytes);
+    if (mapped.status >= 500) request.log.error({ err: thrown }, 'request failed');
     void reply
       .code(mapped.status)
       .headers(mapped.headers)
@@ -24,17 +22,21 @@ export function installErrorHandler(app: FastifyInstance, maxBodyBytes: number):
   });
 }
 
-function fromFastifyError(error: FastifyError, maxBodyBytes: number): AppError {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+function fromFailure(failure: RequestFailure, maxBodyBytes: number): AppError {
+  switch (failure.kind) {
+    case 'coded':
+      return failure.error;
+    case 'body_too_large':
       return optimizerErrors.bodyTooLarge(maxBodyBytes);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'unsupported_media_type':
       return optimizerErrors.unsupportedMediaType();
-    case 'FST_ERR_VALIDATION':
-      return optimizerErrors.invalidRequest(error.message);
+    case 'value_refused':
+      return optimizerErrors.invalidRequest('the store refused a value of this request');
+    case 'internal':
+    case 'store_unavailable':
+      return optimizerErrors.internal();
     default:
-      break;
+      // The catalog has no finer code for a request the framework refused (a failed schema, a bad URL).
+      return new AppError({ status: failure.status, code: 'invalid_request', message: failure.message });
   }
-  const clientError = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
-  return clientError ? new AppError({ status: error.statusCode as number, code: 'invalid_request', message: error.message }) : optimizerErrors.internal();
 }
