@@ -77,6 +77,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     optimizer,
     pins: new SessionPins(coord),
     retrievalLease,
+    shutdown: lifecycle.drainDeadline,
     clock,
     logger,
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),

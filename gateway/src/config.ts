@@ -23,6 +23,7 @@ const schema = z.object({
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
   GW_DRAIN_DELAY_MS: env.positiveInt(0),
+  GW_DRAIN_TIMEOUT_MS: env.positiveInt(30_000),
 });
 
 export type GatewayConfig = Readonly<z.infer<typeof schema>>;
@@ -53,4 +54,6 @@ export const configHelp = `gw gateway — environment variables
   GW_LOG_LEVEL                   fatal|error|warn|info|debug|trace|silent (default info)
   GW_BODY_LIMIT_BYTES            largest accepted request body (default 33554432)
   GW_DRAIN_DELAY_MS              pause between readiness turning 503 and closing the listener (default 0)
+  GW_DRAIN_TIMEOUT_MS            time in-flight requests get to finish on SIGTERM; streams still running then end
+                                 with an SSE error event, unanswered calls with a retryable 503 (default 30000)
 `;

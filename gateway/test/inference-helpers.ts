@@ -1,4 +1,4 @@
-import { startAnthropicSimulator, startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
+import { startAnthropicSimulator, startOpenAiSimulator, type OpenAiSimulatorOptions, type SimulatorHandle } from '@gw/testkit';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 
 export const openAiServerKey = 'sk-server-held-openai-0000';
@@ -14,8 +14,8 @@ export interface InferenceFixture {
 }
 
 /** A gateway with an OpenAI-style provider `openai` (default) and an Anthropic-style provider `anthropic`. */
-export async function startInferenceFixture(options: { env?: Record<string, string> } = {}): Promise<InferenceFixture> {
-  const openai = await startOpenAiSimulator({ apiKey: openAiServerKey });
+export async function startInferenceFixture(options: { env?: Record<string, string>; openai?: Omit<OpenAiSimulatorOptions, 'apiKey'> } = {}): Promise<InferenceFixture> {
+  const openai = await startOpenAiSimulator({ ...options.openai, apiKey: openAiServerKey });
   const anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });
   const gateway = await startTestGateway(options.env ? { env: options.env } : {});
   const put = async (slug: string, body: Record<string, unknown>) => {

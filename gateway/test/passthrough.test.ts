@@ -15,6 +15,8 @@ describe('inference passthrough', () => {
     '/v1/files/file-gone': { status: 404, body: JSON.stringify({ error: { message: 'No such File object: file-gone', type: 'invalid_request_error', code: null } }) },
     '/v1/batches': { status: 502, body: '<html>bad gateway</html>', type: 'text/html' },
     '/v1/uploads': { status: 200, body: JSON.stringify({ id: 'upload_1', object: 'upload' }) },
+    // Larger than the gateway reads whole: streamed through after its first megabytes.
+    '/v1/batches/batch_big': { status: 200, body: JSON.stringify({ id: 'batch_big', object: 'batch', metadata: { blob: 'x'.repeat(9 * 1024 * 1024) }, usage: { prompt_tokens: 1, completion_tokens: 1 } }) },
     // Some compatible servers answer an error with a success status.
     '/v1/chat/completions': { status: 200, body: JSON.stringify({ error: { message: 'model overloaded', type: 'server_error', code: null } }) },
   };
@@ -77,6 +79,13 @@ describe('inference passthrough', () => {
     expect(sent?.body).toBe(body);
     expect(sent?.headers).toMatchObject({ 'accept-encoding': 'identity', authorization: 'Bearer sk-files' });
     for (const name of ['content-encoding', 'x-hop', 'forwarded', 'x-real-ip']) expect(sent?.headers[name]).toBeUndefined();
+  });
+
+  it('relays a JSON answer larger than it reads whole as sent, streamed', async () => {
+    const response = await send('GET', '/v1/batches/batch_big');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.body).toBe(answers['/v1/batches/batch_big']?.body);
   });
 
   it('relays an error the provider answered with a success status as its error, on the native and the translated lane', async () => {

@@ -113,4 +113,14 @@ describe('subscription seats', () => {
     const refused = await gateway.app.inject({ method: 'POST', url: '/v1/vendor/max/seat-1/messages', headers: { authorization: `Bearer ${gwKey}` }, payload: {} });
     expect(refused.statusCode).toBe(400);
   });
+
+  it('relays a vendor-lane stream as the provider sent it and meters its usage', async () => {
+    anthropic.script({ usage: { inputTokens: 70, outputTokens: 12 } });
+    const response = await gateway.app.inject({ method: 'POST', url: '/v1/vendor/max/seat-1/messages', headers: { ...seatHeaders, 'x-gw-api-key': gwKey }, payload: { model: 'claude-sonnet-4-5', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/event-stream');
+    expect(response.body).toContain('event: message_stop');
+    const row = await spendRowOf(gateway, response);
+    expect(row).toMatchObject({ endpoint: '/v1/vendor/*', status: 200, stream: true, billing_mode: 'passthrough', prompt_tokens: 70, completion_tokens: 12 });
+  });
 });

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
 import { adapters } from '../providers/adapters.js';
 import type { UpstreamOperation } from '../providers/provider-types.js';
@@ -83,13 +83,4 @@ export async function sendPrepared(
     input.record(null);
     return { status: null, retryAfterMs: null, result: { kind: 'unreachable', selection }, discard: async () => undefined };
   }
-}
-
-/** Keep the client's connection state tied to the upstream call: a client that leaves cancels the generation. */
-export function abortOnClientClose(reply: FastifyReply): AbortSignal {
-  const abort = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) abort.abort();
-  });
-  return abort.signal;
 }

@@ -11,20 +11,28 @@ export function ensureProviderHeader(reply: FastifyReply): void {
 }
 
 /**
- * Takes over the response for a relayed event stream: the relay writes to the socket's response itself rather than
- * piping a stream through `reply.send`, so the last frames and the end of the response leave in one write (a pipe
- * ends the response a tick after its last chunk was flushed, one more syscall per stream), with no intermediate
- * stream per request. The headers are the reply's (trace id, request id, provider, set by the chain and the route)
- * plus the event-stream ones; a hijacked reply skips onSend hooks, so what they add is applied here.
+ * Takes over the response for a body the gateway writes itself as it arrives (a relayed event stream, an opaque
+ * download): the relay writes to the socket's response rather than piping a stream through `reply.send`, so the last
+ * bytes and the end of the response leave in one write (a pipe ends the response a tick after its last chunk was
+ * flushed, one more syscall per stream), with no intermediate stream per request. The headers are the reply's (trace
+ * id, request id, provider, set by the chain and the route) plus `headers`; a hijacked reply skips onSend hooks, so
+ * what they add is applied here.
  */
-export function openEventStream(reply: FastifyReply): ServerResponse {
-  reply.code(200).header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
+export function takeOverResponse(reply: FastifyReply, status: number, headers: Record<string, string>): ServerResponse {
+  reply.code(status).headers(headers);
   ensureProviderHeader(reply);
   reply.hijack();
   const out = reply.raw;
-  out.statusCode = 200;
+  out.statusCode = status;
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) out.setHeader(name, value);
   return out;
+}
+
+const eventStreamHeaders = Object.freeze({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+
+/** A relayed event stream's response: 200 with the event-stream headers (no proxy buffering). */
+export function openEventStream(reply: FastifyReply): ServerResponse {
+  return takeOverResponse(reply, 200, eventStreamHeaders);
 }
 
 /**

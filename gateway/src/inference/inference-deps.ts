@@ -28,6 +28,11 @@ export interface InferenceDeps {
   pins: SessionPins;
   /** Whether a key holds a live retrieval lease (spec 000 §3): the client can call gw_retrieve. */
   retrievalLease?: { isLeased(keyId: string): Promise<boolean> };
+  /**
+   * Aborted when a shutdown's drain deadline passes (`Lifecycle.drainDeadline`): calls still running end cleanly (a
+   * stream with its error event, a call not yet answered with a retryable 503) before the connections are closed.
+   */
+  shutdown?: AbortSignal;
   clock: Clock;
   logger: Logger;
   /** Injected so retry waits and load-balancing spreads are testable. */

@@ -2,6 +2,7 @@ import type { Lane } from '../translate/lane.js';
 import { SseParser, serializeSseFrame, type SseFrame } from '../translate/sse.js';
 import type { StreamTranslator, StreamUsageTracker, TranslationContext } from '../translate/translator.js';
 import type { Usage } from '../translate/usage.js';
+import { abortCauseOf } from './call-signal.js';
 import { streamErrorFrame } from './stream-errors.js';
 import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
 import { RawFrameScanner, type ScannedRegion } from './raw-frame-scanner.js';
@@ -39,6 +40,8 @@ export interface RelayStreamInput {
   hideUsageChunk: boolean;
   /** Sees every frame the client receives (decoded), e.g. to reassemble the answer for the cache's shadow tier. */
   onClientFrame?: (frame: SseFrame) => void;
+  /** The call's signal (`callSignal`): says whether an aborted read was the client leaving or the drain deadline. */
+  signal?: AbortSignal;
   now: () => number;
 }
 
@@ -50,6 +53,9 @@ const rawTerminal = (raw: string) => raw.includes('data: [DONE]') || raw.include
 const rawError = (raw: string) => raw.startsWith('event: error') || raw.includes('data: {"error"');
 const rawCarriesUsage = (raw: string) => raw.includes('"usage":{') || raw.includes('"usage": {') || raw.includes('event: message_start') || raw.includes('event: message_delta');
 const rawUsageOnly = (raw: string) => raw.includes('"choices":[]') && rawCarriesUsage(raw);
+
+const interruptedMessage = 'The provider connection failed in the middle of the stream; the response is incomplete. This is not a gateway failure.';
+const drainingMessage = 'This gateway replica is shutting down and ended the stream before it was complete; retry the request.';
 
 interface RelayState {
   completed: boolean;
@@ -148,7 +154,7 @@ async function relayTranslated(input: RelayStreamInput, translator: StreamTransl
 }
 
 /** Backpressure: wait until the client takes more, or is gone ('drain' never comes for a closed connection). */
-function drained(out: ClientSink): Promise<void> {
+export function drained(out: Pick<ClientSink, 'on' | 'off'>): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       out.off('drain', done);
@@ -201,8 +207,9 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
     state.completed = false;
     // The client left and its close aborted the upstream read: a cancellation, not a provider failure.
     if (out.destroyed) return { usage: usageSoFar(), completed: false, errorCode: 'client_closed', firstByteMs };
-    state.errorCode = 'upstream_stream_interrupted';
-    await write(streamErrorFrame(input.clientFormat, state.errorCode, 'The provider connection failed in the middle of the stream; the response is incomplete. This is not a gateway failure.')).catch(() => undefined);
+    const draining = input.signal !== undefined && abortCauseOf(input.signal) === 'gateway_draining';
+    state.errorCode = draining ? 'gateway_draining' : 'upstream_stream_interrupted';
+    await write(streamErrorFrame(input.clientFormat, state.errorCode, draining ? drainingMessage : interruptedMessage)).catch(() => undefined);
   }
   if (!state.completed && state.errorCode === null) {
     state.errorCode = 'upstream_stream_incomplete';

@@ -12,7 +12,8 @@ import { isPlainObject, parseJson } from '../translate/parse-wire.js';
 import type { TranslationContext } from '../translate/translator.js';
 import { maxRetryAfterSeconds, upstreamSourceHeaders } from '../upstream/header-policy.js';
 import type { UpstreamResponse } from '../upstream/upstream-client.js';
-import { abortOnClientClose, attemptTarget, type AttemptResult } from './attempt-target.js';
+import { attemptTarget, type AttemptResult } from './attempt-target.js';
+import { abortCauseOf, abortedCallError, callSignal, statusOfCutStream } from './call-signal.js';
 import { optimizeCall } from './optimize-call.js';
 import { gatewaySessionIdOf } from '../optimizer/pre-call-hook.js';
 import { runPostCall, writeStreamShadow, type PostCallInput } from '../optimizer/post-call.js';
@@ -20,6 +21,7 @@ import { ChatStreamReassembler, MessagesStreamReassembler } from '../optimizer/s
 import type { SseFrame } from '../translate/sse.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { relayStream } from './relay-stream.js';
+import { readBounded } from './upstream-body.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
 import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 import { logStreamEnd, openEventStream } from './event-stream-response.js';
@@ -44,18 +46,6 @@ export interface InferenceCall {
 
 // A retry waits at most this long server-side, whatever the provider asks.
 const maxRetryWaitMs = 30_000;
-const maxErrorBodyBytes = 1024 * 1024;
-
-async function readText(response: UpstreamResponse): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += (chunk as Buffer).length;
-    if (size <= maxErrorBodyBytes) chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function balances(node: RoutingNode): boolean {
   return node.kind === 'group' && (node.mode === 'loadbalance' || node.targets.some(balances));
 }
@@ -73,6 +63,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
 export async function runInference(deps: InferenceDeps, call: InferenceCall, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: call.body?.stream === true, firstByteMs: null, attempts: 0 };
   let sent = call;
+  let signal: AbortSignal | null = null;
   try {
     const model = call.body?.model;
     if (typeof model !== 'string' || model.length === 0) throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id or alias is required' });
@@ -93,7 +84,7 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
       call: sent,
       route,
       request,
-      signal: abortOnClientClose(reply),
+      signal: (signal = callSignal(reply, deps.shutdown)),
       onAttempt: (selection: { provider: { slug: string } }, status: number | null) => deps.attemptMetrics.record(selection.provider.slug, status),
     };
     const execution = await executePlan(route.plan, (target) => attemptTarget(scope, target), { conversationKey: sticky, random: deps.random, sleep: deps.sleep, maxRetryWaitMs });
@@ -101,9 +92,11 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
     outcome.selection = result.selection;
     outcome.attempts = execution.attempts;
     reply.header('x-gw-provider', result.selection.provider.slug).header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`).header('x-gw-attempts', String(execution.attempts));
-    return await relay(deps, sent, result, outcome, reply, request);
+    return await relay(deps, sent, result, outcome, reply, request, signal);
   } catch (thrown) {
-    const { error } = normalizeRequestError(thrown);
+    // A call the client or the drain deadline cut short says so, whatever the cut looked like from inside.
+    const cause = signal ? abortCauseOf(signal) : null;
+    const { error } = normalizeRequestError(cause ? abortedCallError(cause) : thrown);
     outcome.errorCode = error instanceof AppError || error instanceof TranslationError ? error.code : 'internal_error';
     outcome.status = error instanceof AppError || error instanceof TranslationError ? error.status : 500;
     // A provider answer the translator cannot read is the provider's fault (502, marked upstream), not the client's.
@@ -124,7 +117,7 @@ function serveCacheHit(hit: Record<string, unknown>, route: ResolvedRoute, outco
 }
 
 /** Relay the final attempt's answer (or why there is none) to the client. */
-export async function relay(deps: InferenceDeps, call: InferenceCall, result: AttemptResult, outcome: CallOutcome, reply: FastifyReply, request: FastifyRequest): Promise<FastifyReply> {
+export async function relay(deps: InferenceDeps, call: InferenceCall, result: AttemptResult, outcome: CallOutcome, reply: FastifyReply, request: FastifyRequest, signal: AbortSignal): Promise<FastifyReply> {
   const slug = result.selection.provider.slug;
   if (result.kind === 'unreachable') {
     throw upstreamUnreachableError(slug);
@@ -138,7 +131,7 @@ export async function relay(deps: InferenceDeps, call: InferenceCall, result: At
   try {
     if (response.status >= 400 || response.status < 200) return await relayError(response, result, call, outcome, reply);
     if (outcome.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-      return await relayStreamed(deps, response, lane, call, prepared.context, prepared.hideUsageChunk, outcome, reply, postCallInput(call, outcome, request));
+      return await relayStreamed(deps, { response, lane, context: prepared.context, hideUsageChunk: prepared.hideUsageChunk, signal }, call, outcome, reply, postCallInput(call, outcome, request));
     }
     return await relayJson(deps, result, call, outcome, reply, postCallInput(call, outcome, request));
   } finally {
@@ -147,7 +140,7 @@ export async function relay(deps: InferenceDeps, call: InferenceCall, result: At
 }
 
 async function relayError(response: UpstreamResponse, result: Extract<AttemptResult, { kind: 'response' }>, call: InferenceCall, outcome: CallOutcome, reply: FastifyReply) {
-  const relayed = relayUpstreamError({ status: response.status, text: await readText(response), upstreamHeaders: response.headers, slug: result.selection.provider.slug, lane: result.lane, messagesClient: call.clientFormat === 'messages' });
+  const relayed = relayUpstreamError({ status: response.status, text: (await readBounded(response.body)).toString('utf8'), upstreamHeaders: response.headers, slug: result.selection.provider.slug, lane: result.lane, messagesClient: call.clientFormat === 'messages' });
   outcome.status = relayed.status;
   outcome.errorCode = relayed.errorType ?? `upstream_${relayed.status}`;
   outcome.stream = false;
@@ -192,27 +185,27 @@ async function relayJson(deps: InferenceDeps, result: Extract<AttemptResult, { k
   return reply.code(response.status).header('content-type', String(response.headers['content-type'] ?? 'application/json')).send(raw);
 }
 
-async function relayStreamed(
-  deps: InferenceDeps,
-  response: UpstreamResponse,
-  lane: Lane,
-  call: InferenceCall,
-  context: TranslationContext,
-  hideUsageChunk: boolean,
-  outcome: CallOutcome,
-  reply: FastifyReply,
-  postCall: Omit<PostCallInput, 'response'>,
-) {
+/** The upstream side of a stream to relay: the answer, its lane, and the call's signal. */
+interface StreamSource {
+  response: UpstreamResponse;
+  lane: Lane;
+  context: TranslationContext;
+  hideUsageChunk: boolean;
+  signal: AbortSignal;
+}
+
+async function relayStreamed(deps: InferenceDeps, source: StreamSource, call: InferenceCall, outcome: CallOutcome, reply: FastifyReply, postCall: Omit<PostCallInput, 'response'>) {
   const out = openEventStream(reply);
   // A cache-eligible stream is reassembled (only then: it costs a decode per frame) for the shadow tier.
   const reassembler = outcome.optimization?.cache.eligible ? (call.clientFormat === 'messages' ? new MessagesStreamReassembler() : new ChatStreamReassembler()) : null;
   const result = await relayStream({
-    upstream: response.body as AsyncIterable<Buffer>,
+    upstream: source.response.body as AsyncIterable<Buffer>,
     out,
-    lane,
+    lane: source.lane,
     clientFormat: call.clientFormat,
-    context,
-    hideUsageChunk,
+    context: source.context,
+    hideUsageChunk: source.hideUsageChunk,
+    signal: source.signal,
     now: () => deps.clock.now(),
     ...(reassembler ? { onClientFrame: (frame: SseFrame) => reassembler.push(frame) } : {}),
   });
@@ -222,8 +215,7 @@ async function relayStreamed(
   if (reassembled) writeStreamShadow(deps.optimizer, deps.logger, { ...postCall, response: reassembled });
   outcome.usage = result.usage;
   outcome.firstByteMs = result.firstByteMs === null ? null : (outcome.firstByteMs ?? 0) + result.firstByteMs;
-  // 499 (the nginx convention) for a client that left: not the provider's failure, nor the gateway's.
-  outcome.status = result.completed ? 200 : result.errorCode === 'client_closed' ? 499 : 502;
+  outcome.status = result.completed ? 200 : statusOfCutStream(result.errorCode);
   outcome.errorCode = result.errorCode;
   return reply;
 }

@@ -3,13 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
 import { adapters } from '../providers/adapters.js';
 import { selectSingle } from '../routing/select-single.js';
-import { extractAnthropicUsage } from '../translate/extract-anthropic-usage.js';
-import { extractOpenAiUsage } from '../translate/extract-openai-usage.js';
 import { isPlainObject, parseJson } from '../translate/parse-wire.js';
-import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
-import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
-import { UpstreamUnreachable } from '../upstream/upstream-client.js';
+import { upstreamSourceHeaders } from '../upstream/header-policy.js';
 import type { InferenceDeps } from './inference-deps.js';
+import { forwardOpaque } from './relay-opaque.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
 
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'host', 'content-length']);
@@ -49,29 +46,27 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
   const call = { endpoint, operation: { kind: 'passthrough' as const, path: endpoint.replace(/^\/v1/, ''), search: url.search }, clientFormat: 'chat-completions' as const, body };
   try {
     const selection = selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
+    const { slug } = selection.provider;
     outcome.selection = selection;
-    reply.header('x-gw-provider', selection.provider.slug);
+    reply.header('x-gw-provider', slug);
     const target = adapters[selection.provider.type].target(selection.provider, call.operation, selection.model);
-    const sentAt = deps.clock.now();
-    let response;
-    try {
-      response = await deps.upstream.send({ url: target.url, method: request.method, headers: { ...passthroughHeaders(request), ...target.headers }, ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}) });
-    } catch (error) {
-      if (error instanceof UpstreamUnreachable) throw upstreamUnreachableError(selection.provider.slug);
-      throw error;
-    }
-    const raw = Buffer.from(await response.body.arrayBuffer());
-    outcome.upstreamMs = deps.clock.now() - sentAt;
-    if (response.status === 404 && isUnknownPath(raw)) {
-      outcome.status = 500;
-      outcome.errorCode = 'unrecognized_path';
-      // Retrying cannot make the path exist: `x-should-retry` stops the SDKs' automatic retries of a 5xx.
-      return reply
-        .code(500)
-        .headers({ ...upstreamSourceHeaders(selection.provider.slug, response.status), 'x-should-retry': 'false' })
-        .send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${selection.provider.slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
-    }
-    return sendOpaque(reply, { status: response.status, headers: response.headers, raw }, selection.provider.slug, outcome, selection.provider.family);
+    return await forwardOpaque(deps, reply, outcome, {
+      url: target.url,
+      method: request.method,
+      headers: { ...passthroughHeaders(request), ...target.headers },
+      ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}),
+      provider: selection.provider,
+      onNotFound: (raw) => {
+        if (!isUnknownPath(raw)) return null;
+        outcome.status = 500;
+        outcome.errorCode = 'unrecognized_path';
+        // Retrying cannot make the path exist: `x-should-retry` stops the SDKs' automatic retries of a 5xx.
+        return reply
+          .code(500)
+          .headers({ ...upstreamSourceHeaders(slug, 404), 'x-should-retry': 'false' })
+          .send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
+      },
+    });
   } catch (error) {
     outcome.status = error instanceof AppError ? error.status : 500;
     outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';
@@ -91,36 +86,4 @@ function isUnknownPath(raw: Buffer): boolean {
   const parsed = parseJson(raw.toString('utf8'));
   const message = isPlainObject(parsed) && isPlainObject(parsed.error) ? parsed.error.message : undefined;
   return typeof message !== 'string' || /^invalid url\b/i.test(message) || /^not found\.?$/i.test(message.trim());
-}
-
-/**
- * Relay an opaque upstream answer as received (status, relayable headers, content type, bytes); errors are marked as
- * the provider's, and JSON successes yield usage for the spend row when the family is known.
- */
-export function sendOpaque(
-  reply: FastifyReply,
-  response: { status: number; headers: Record<string, string | string[] | undefined>; raw: Buffer },
-  slug: string,
-  outcome: CallOutcome,
-  family?: 'openai' | 'anthropic',
-): FastifyReply {
-  outcome.status = response.status;
-  if (response.status >= 500) {
-    // spec 000 §7: a provider 5xx keeps its status and type; only the message gains the sentence naming the provider.
-    outcome.errorCode = `upstream_${response.status}`;
-    const relayed = relayUpstreamError({ status: response.status, text: response.raw.toString('utf8'), upstreamHeaders: response.headers, slug, lane: null, messagesClient: family === 'anthropic' });
-    return reply.code(response.status).headers(relayed.headers).send(relayed.body);
-  }
-  if (response.status >= 400) {
-    outcome.errorCode = `upstream_${response.status}`;
-    reply.headers(upstreamSourceHeaders(slug, response.status));
-  }
-  const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
-  if (family && response.status < 400 && contentType.includes('json')) outcome.usage = usageOf(response.raw, family);
-  return reply.code(response.status).headers(relayHeaders(response.headers)).header('content-type', contentType).send(response.raw);
-}
-
-function usageOf(raw: Buffer, family: 'openai' | 'anthropic') {
-  const parsed = parseJson(raw.toString('utf8'));
-  return family === 'anthropic' ? extractAnthropicUsage(parsed) : extractOpenAiUsage(parsed);
 }

@@ -49,7 +49,7 @@ export function extractOpenAiUsage(body: unknown): Usage | undefined {
 
 /**
  * Watches a passthrough chat-completions stream for the final usage chunk (sent when the request had
- * `stream_options.include_usage`). Only frames that mention usage are parsed, keeping the hot path cheap;
+ * `stream_options.include_usage`), or a Responses stream for the usage on its closing event. Only frames that mention usage are parsed, keeping the hot path cheap;
  * the last usage seen wins (some compatible providers repeat running totals).
  */
 export class OpenAiStreamUsageTracker implements StreamUsageTracker {
@@ -58,7 +58,10 @@ export class OpenAiStreamUsageTracker implements StreamUsageTracker {
   observe(frame: SseFrame): void {
     if (!frame.data.includes(`"usage":{`) && !frame.data.includes(`"usage": {`)) return;
     const chunk = parseJson(frame.data);
-    const usage = isPlainObject(chunk) ? usageFromOpenAiUsage(chunk.usage) : undefined;
+    if (!isPlainObject(chunk)) return;
+    // A chat chunk carries `usage` itself; a Responses stream's `response.completed` (or `.incomplete`, `.failed`)
+    // event carries it on the response it wraps.
+    const usage = usageFromOpenAiUsage(chunk.usage) ?? (isPlainObject(chunk.response) ? usageFromOpenAiUsage(chunk.response.usage) : undefined);
     if (usage) this.#usage = usage;
   }
 

@@ -54,6 +54,32 @@ function componentEnv(gateway: GatewayResource, component: ComponentName): EnvVa
   }
 }
 
+/**
+ * How the gateway's pods shut down: readiness turns 503 and the pod keeps serving for the delay (Service endpoints and
+ * load balancers take a few seconds to stop sending), then in-flight calls get the timeout (a long answer streams for
+ * minutes), then the deadline ends what still runs (`GW_DRAIN_TIMEOUT_MS`). Both are defaults a Gateway's `env` may
+ * override; the pod's grace period follows whatever applies, so the kubelet never kills a pod mid-drain.
+ */
+const gatewayDrainDefaults = { GW_DRAIN_DELAY_MS: 5_000, GW_DRAIN_TIMEOUT_MS: 120_000 } as const;
+// The gateway's own settle time after its deadline (`Lifecycle.shutdown`), plus headroom for the cleanups after it.
+const drainSettleMs = 2_000;
+const shutdownHeadroomSeconds = 5;
+
+function drainEnv(spec: GatewaySpec, component: ComponentName): { env: EnvVar[]; graceSeconds: number | null } {
+  if (component !== 'gateway') return { env: [], graceSeconds: null };
+  const extra = spec.components.gateway.env ?? [];
+  let totalMs = drainSettleMs;
+  const env: EnvVar[] = [];
+  for (const [name, fallback] of Object.entries(gatewayDrainDefaults)) {
+    const set = extra.find((variable) => variable.name === name);
+    // A value from a Secret is unknown here: the default stands in for it when sizing the grace period.
+    const literal = set?.value !== undefined && /^\d+$/.test(set.value) ? Number(set.value) : undefined;
+    totalMs += literal ?? fallback;
+    if (!set) env.push({ name, value: String(fallback) });
+  }
+  return { env, graceSeconds: Math.ceil(totalMs / 1000) + shutdownHeadroomSeconds };
+}
+
 function extraEnv(spec: GatewaySpec, component: ComponentName): EnvVar[] {
   return (spec.components[component].env ?? []).map((variable) =>
     variable.secretKeyRef ? fromSecret(variable.name, variable.secretKeyRef) : { name: variable.name, value: variable.value ?? '' },
@@ -73,6 +99,7 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
   const settings = spec.components[component];
   const { port, entry } = components[component];
   const image = `${spec.image.repository}:${spec.version}`;
+  const drain = drainEnv(spec, component);
   const probe = (path: string, periodSeconds: number) => ({ httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds: 2, failureThreshold: 3 });
   return {
     apiVersion: 'apps/v1',
@@ -88,6 +115,7 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
         spec: {
           automountServiceAccountToken: false,
           enableServiceLinks: false,
+          ...(drain.graceSeconds === null ? {} : { terminationGracePeriodSeconds: drain.graceSeconds }),
           securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, fsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
           ...(spec.image.pullSecrets ? { imagePullSecrets: spec.image.pullSecrets.map((name) => ({ name })) } : {}),
           containers: [
@@ -97,7 +125,7 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
               imagePullPolicy: spec.image.pullPolicy,
               command: ['node', entry],
               ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }],
-              env: [...componentEnv(gateway, component), ...extraEnv(spec, component)],
+              env: [...componentEnv(gateway, component), ...drain.env, ...extraEnv(spec, component)],
               livenessProbe: probe('/livez', 10),
               readinessProbe: probe('/', 5),
               resources: { requests: settings.resources?.requests ?? defaultRequests, ...(settings.resources?.limits ? { limits: settings.resources.limits } : {}) },

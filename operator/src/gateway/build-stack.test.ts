@@ -63,6 +63,21 @@ describe('planStack', () => {
     });
   });
 
+  it('gives gateway pods a drain that outlasts a long stream, and a grace period that covers it', () => {
+    const graceOf = (deployment: KubeObject) => (podOf(deployment).spec as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds;
+    const envOf = (deployment: KubeObject) => Object.fromEntries(podOf(deployment).spec.containers[0].env.map((variable) => [variable.name, variable.value]));
+    const byName = (objects: KubeObject[], name: string) => objects.find((object) => object.metadata.name === name)!;
+    const defaults = planStack(gateway(), {}).apply;
+    expect(envOf(byName(defaults, 'gw-gateway'))).toMatchObject({ GW_DRAIN_DELAY_MS: '5000', GW_DRAIN_TIMEOUT_MS: '120000' });
+    expect(graceOf(byName(defaults, 'gw-gateway'))).toBe(5 + 120 + 2 + 5);
+    expect(graceOf(byName(defaults, 'gw-optimizer'))).toBeUndefined();
+
+    const tuned = planStack(gateway({ components: { gateway: { env: [{ name: 'GW_DRAIN_TIMEOUT_MS', value: '600000' }] } } }), {}).apply;
+    const container = podOf(byName(tuned, 'gw-gateway')).spec.containers[0];
+    expect(container.env.filter((variable) => variable.name === 'GW_DRAIN_TIMEOUT_MS')).toEqual([{ name: 'GW_DRAIN_TIMEOUT_MS', value: '600000' }]);
+    expect(graceOf(byName(tuned, 'gw-gateway'))).toBe(5 + 600 + 2 + 5);
+  });
+
   it('rolls pods when a referenced Secret changes, not otherwise', () => {
     const hash = (versions: Record<string, string>) => podOf(planStack(gateway(), versions).apply[0]).metadata.annotations[configHashAnnotation];
     expect(hash({ db: '1' })).toBe(hash({ db: '1' }));

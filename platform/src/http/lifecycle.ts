@@ -1,16 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../logger.js';
 
+const idleSweepMs = 100;
+
+/** How a shutdown drains. */
+export interface DrainOptions {
+  /** Pause between readiness turning 503 and closing the listener, so load balancers stop sending first. */
+  delayMs?: number;
+  /** How long in-flight requests get to finish on their own. */
+  timeoutMs?: number;
+  /**
+   * After the deadline: how long work that watches `drainDeadline` gets to end itself cleanly (a stream writes its
+   * error event) before the remaining connections are closed.
+   */
+  settleMs?: number;
+}
+
 /**
  * Readiness vs liveness: `/` turns 503 while draining so load balancers stop sending, `/livez` stays 200 while the
- * process can serve. SIGTERM drains: stop accepting, let in-flight requests finish, run cleanups, exit.
+ * process can serve. SIGTERM drains: stop accepting, let in-flight requests finish, run cleanups, exit. Requests
+ * still running at the drain deadline are told through `drainDeadline` and get `settleMs` to end themselves; only
+ * then are the remaining connections closed.
  */
 export class Lifecycle {
   private drainingFlag = false;
   private readonly cleanups: Array<() => Promise<void>> = [];
+  private readonly deadline = new AbortController();
 
   get draining(): boolean {
     return this.drainingFlag;
+  }
+
+  /** Aborted when a shutdown's drain deadline passes. */
+  get drainDeadline(): AbortSignal {
+    return this.deadline.signal;
   }
 
   /** Register work to run after the server stopped (close pools, flush buffers); runs in reverse order. */
@@ -22,19 +45,29 @@ export class Lifecycle {
     this.drainingFlag = true;
   }
 
-  async shutdown(app: FastifyInstance, logger: Logger, drainDelayMs = 0, drainTimeoutMs = 30_000): Promise<void> {
+  async shutdown(app: FastifyInstance, logger: Logger, options: DrainOptions = {}): Promise<void> {
+    const { delayMs = 0, timeoutMs = 30_000, settleMs = 2_000 } = options;
     this.beginDrain();
-    logger.info({ drainDelayMs }, 'draining: readiness now 503');
+    logger.info({ drainDelayMs: delayMs }, 'draining: readiness now 503');
     // Give load balancers a moment to observe readiness before the listener closes.
-    if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     // In-flight requests get a bounded time to finish; a stream that never ends must not keep the process alive.
+    let forceClose: NodeJS.Timeout | undefined;
     const deadline = setTimeout(() => {
-      logger.warn({ drainTimeoutMs }, 'drain deadline reached: closing remaining connections');
-      app.server.closeAllConnections();
-    }, drainTimeoutMs);
+      logger.warn({ drainTimeoutMs: timeoutMs }, 'drain deadline reached: ending the requests still running');
+      this.deadline.abort();
+      forceClose = setTimeout(() => app.server.closeAllConnections(), settleMs);
+      forceClose.unref();
+    }, timeoutMs);
     deadline.unref();
+    // A keep-alive connection whose response ends after the listener closed would otherwise stay open until the
+    // client's idle timeout and hold the shutdown to the deadline: close connections as soon as they are idle.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), idleSweepMs);
+    sweep.unref();
     await app.close();
+    clearInterval(sweep);
     clearTimeout(deadline);
+    clearTimeout(forceClose);
     for (const cleanup of [...this.cleanups].reverse()) {
       try {
         await cleanup();
@@ -46,13 +79,13 @@ export class Lifecycle {
   }
 
   /** Wire SIGTERM and SIGINT to a graceful shutdown; a second signal exits at once. */
-  installSignalHandlers(app: FastifyInstance, logger: Logger, drainDelayMs = 0): void {
+  installSignalHandlers(app: FastifyInstance, logger: Logger, drain: DrainOptions = {}): void {
     let stopping = false;
     const handle = (signal: NodeJS.Signals) => {
       if (stopping) process.exit(1);
       stopping = true;
       logger.info({ signal }, 'signal received');
-      this.shutdown(app, logger, drainDelayMs).then(
+      this.shutdown(app, logger, drain).then(
         () => process.exit(0),
         (error: unknown) => {
           logger.error({ err: error }, 'shutdown failed');

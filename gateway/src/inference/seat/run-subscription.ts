@@ -6,7 +6,8 @@ import { singleTarget } from '../../routing/routing-config.js';
 import type { ProviderInstance } from '../../providers/provider-types.js';
 import { adapters } from '../../providers/adapters.js';
 import { pickTranslator } from '../../translate/index.js';
-import { abortOnClientClose, attemptTarget, passThrottle, sendPrepared, type AttemptResult } from '../attempt-target.js';
+import { attemptTarget, passThrottle, sendPrepared, type AttemptResult } from '../attempt-target.js';
+import { abortCauseOf, abortedCallError, callSignal } from '../call-signal.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import { prepareUpstreamBody } from '../prepare-body.js';
 import { relay, type InferenceCall } from '../run-inference.js';
@@ -52,12 +53,13 @@ async function overflowAllowed(deps: InferenceDeps, customHost: boolean): Promis
 export async function runSubscription(deps: InferenceDeps, call: InferenceCall, request: FastifyRequest, reply: FastifyReply, credential: { header: 'authorization' | 'x-api-key'; value: string }): Promise<FastifyReply> {
   const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: call.body?.stream === true, firstByteMs: null, attempts: 0, billingMode: 'passthrough' };
   reply.header('x-gw-auth-mode', 'passthrough');
+  let signal: AbortSignal | null = null;
   try {
     const model = call.body?.model;
     if (typeof model !== 'string' || model.length === 0) throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id is required' });
     const customHost = typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;
     const provider = await seatUpstream(deps.providers, customHost, deps.customHosts);
-    const signal = abortOnClientClose(reply);
+    signal = callSignal(reply, deps.shutdown);
     const seat = `seat:${sha256Hex(credential.value).slice(0, 24)}`;
     // The body is still optimized on this lane (spec 000 §1.11); a seat cannot retrieve, so handles stay off.
     const identity = request.gw.identity;
@@ -82,8 +84,10 @@ export async function runSubscription(deps: InferenceDeps, call: InferenceCall, 
     }
     outcome.selection = attempt.result.selection;
     reply.header('x-gw-provider', attempt.result.selection.provider.slug);
-    return await relay(deps, call, attempt.result, outcome, reply, request);
-  } catch (error) {
+    return await relay(deps, call, attempt.result, outcome, reply, request, signal);
+  } catch (thrown) {
+    const cause = signal ? abortCauseOf(signal) : null;
+    const error = cause ? abortedCallError(cause) : thrown;
     outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';
     outcome.status = error instanceof AppError ? error.status : 500;
     throw error;

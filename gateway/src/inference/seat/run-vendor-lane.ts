@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
-import { sendOpaque } from '../run-passthrough.js';
-import { upstreamUnreachableError } from '../upstream-error.js';
-import { UpstreamUnreachable } from '../../upstream/upstream-client.js';
+import { forwardOpaque } from '../relay-opaque.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import { buildSpendRecord, type CallOutcome } from '../spend-from-call.js';
 import { subscriptionCredential, subscriptionUpstreamHeaders } from './subscription-headers.js';
@@ -29,17 +27,13 @@ export async function runVendorLane(deps: InferenceDeps, request: FastifyRequest
     const customHost = typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;
     const provider = await seatUpstream(deps.providers, customHost, deps.customHosts);
     outcome.selection = { provider, model: typeof body?.model === 'string' ? body.model : '' };
-    const sentAt = deps.clock.now();
-    let response;
-    try {
-      response = await deps.upstream.send({ url: `${provider.baseUrl}/${rest}${url.search}`, method: request.method, headers: subscriptionUpstreamHeaders(request.headers, credential, customHost !== undefined), ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}) });
-    } catch (error) {
-      if (error instanceof UpstreamUnreachable) throw upstreamUnreachableError(provider.slug);
-      throw error;
-    }
-    const raw = Buffer.from(await response.body.arrayBuffer());
-    outcome.upstreamMs = deps.clock.now() - sentAt;
-    return sendOpaque(reply, { status: response.status, headers: response.headers, raw }, provider.slug, outcome, 'anthropic');
+    return await forwardOpaque(deps, reply, outcome, {
+      url: `${provider.baseUrl}/${rest}${url.search}`,
+      method: request.method,
+      headers: subscriptionUpstreamHeaders(request.headers, credential, customHost !== undefined),
+      ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}),
+      provider: { slug: provider.slug, family: 'anthropic' },
+    });
   } catch (error) {
     outcome.status = error instanceof AppError ? error.status : 500;
     outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';

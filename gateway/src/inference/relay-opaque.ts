@@ -1,0 +1,199 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { AnthropicStreamUsageTracker, extractAnthropicUsage } from '../translate/extract-anthropic-usage.js';
+import { OpenAiStreamUsageTracker, extractOpenAiUsage } from '../translate/extract-openai-usage.js';
+import { parseJson } from '../translate/parse-wire.js';
+import type { StreamUsageTracker } from '../translate/translator.js';
+import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
+import { UpstreamUnreachable, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { abortCauseOf, abortedCallError, callSignal, statusOfCutStream } from './call-signal.js';
+import { logStreamEnd, takeOverResponse } from './event-stream-response.js';
+import type { InferenceDeps } from './inference-deps.js';
+import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
+import { drained } from './relay-stream.js';
+import type { CallOutcome } from './spend-from-call.js';
+import { readBounded, readHead } from './upstream-body.js';
+import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
+
+/**
+ * A JSON answer up to this size is read whole, so its usage reaches the spend row; anything larger (a file's content,
+ * a batch's output) and every non-JSON answer is streamed through as it arrives, never held in memory.
+ */
+export const maxBufferedAnswerBytes = 8 * 1024 * 1024;
+
+/** Headers a download needs beyond the relayed ones: what the bytes are and, when known, how many. */
+const bodyHeaders = ['content-type', 'content-disposition', 'content-length', 'content-encoding'] as const;
+
+type Family = 'openai' | 'anthropic';
+
+/** One opaque call: where it goes, as what, and on whose behalf. */
+export interface OpaqueForward {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  provider: { slug: string; family?: Family };
+  /**
+   * A provider 404 becomes this answer instead of being relayed; null relays it. The catch-all uses it for a path
+   * that exists nowhere (spec 000 §1.16), which is not the same as a missing resource under a real path.
+   */
+  onNotFound?: (raw: Buffer) => FastifyReply | null;
+}
+
+/**
+ * Forwards an opaque call (the `/v1/*` catch-all, the seat carrier lane) and relays the provider's answer as it sent
+ * it: errors read (bounded) and marked as the provider's, successes streamed (see `relayOpaqueSuccess`). The call is
+ * cancelled when the client leaves or the gateway's drain deadline passes; `outcome` says what happened.
+ */
+export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, outcome: CallOutcome, forward: OpaqueForward): Promise<FastifyReply> {
+  const { slug, family } = forward.provider;
+  const signal = callSignal(reply, deps.shutdown);
+  const sentAt = deps.clock.now();
+  try {
+    let response: UpstreamResponse;
+    try {
+      response = await deps.upstream.send({ url: forward.url, method: forward.method, headers: forward.headers, ...(forward.body ? { body: forward.body } : {}), signal });
+    } catch (error) {
+      if (error instanceof UpstreamUnreachable && !signal.aborted) throw upstreamUnreachableError(slug);
+      throw error;
+    }
+    const sendBuffered = (raw: Buffer) => sendOpaque(reply, { status: response.status, headers: response.headers, raw }, slug, outcome, family);
+    if (response.status < 400) return await relayOpaqueSuccess({ reply, response, family, outcome, now: () => deps.clock.now(), sentAt, signal, sendBuffered });
+    const raw = await readBounded(response.body);
+    return (response.status === 404 ? forward.onNotFound?.(raw) : null) ?? sendBuffered(raw);
+  } catch (error) {
+    // A call the client or the drain deadline cut short says so, whatever the cut looked like from inside.
+    const cause = abortCauseOf(signal);
+    throw cause ? abortedCallError(cause) : error;
+  } finally {
+    outcome.upstreamMs = deps.clock.now() - sentAt;
+  }
+}
+
+/**
+ * Relay an opaque upstream answer that was read whole (status, relayable headers, content type, bytes); errors are
+ * marked as the provider's, and JSON successes yield usage for the spend row when the family is known.
+ */
+export function sendOpaque(reply: FastifyReply, response: { status: number; headers: UpstreamResponse['headers']; raw: Buffer }, slug: string, outcome: CallOutcome, family?: Family): FastifyReply {
+  outcome.status = response.status;
+  if (response.status >= 500) {
+    // spec 000 §7: a provider 5xx keeps its status and type; only the message gains the sentence naming the provider.
+    outcome.errorCode = `upstream_${response.status}`;
+    const relayed = relayUpstreamError({ status: response.status, text: response.raw.toString('utf8'), upstreamHeaders: response.headers, slug, lane: null, messagesClient: family === 'anthropic' });
+    return reply.code(response.status).headers(relayed.headers).send(relayed.body);
+  }
+  if (response.status >= 400) {
+    outcome.errorCode = `upstream_${response.status}`;
+    reply.headers(upstreamSourceHeaders(slug, response.status));
+  }
+  const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
+  if (family && response.status < 400 && contentType.includes('json')) outcome.usage = usageOf(response.raw, family);
+  return reply.code(response.status).headers(relayHeaders(response.headers)).header('content-type', contentType).send(response.raw);
+}
+
+function usageOf(raw: Buffer, family: Family) {
+  const parsed = parseJson(raw.toString('utf8'));
+  return family === 'anthropic' ? extractAnthropicUsage(parsed) : extractOpenAiUsage(parsed);
+}
+
+interface OpaqueSuccessInput {
+  reply: FastifyReply;
+  /** A provider answer with a status below 400. */
+  response: UpstreamResponse;
+  family: Family | undefined;
+  outcome: CallOutcome;
+  now: () => number;
+  /** When the request went upstream, for the first-byte time. */
+  sentAt: number;
+  /** The call's signal: why a stream was cut short by the gateway's side. */
+  signal: AbortSignal;
+  /** Relay a body that was read whole (usage from JSON, the provider's headers). */
+  sendBuffered(raw: Buffer): FastifyReply;
+}
+
+/**
+ * A successful opaque answer, relayed as the provider sent it. A small JSON answer is read whole (its usage reaches
+ * the spend row); an event stream (a streamed Responses call, a seat's Messages stream) reaches the client chunk by
+ * chunk while the gateway watches its frames for usage; anything else (a file's content, audio) streams through.
+ */
+async function relayOpaqueSuccess(input: OpaqueSuccessInput): Promise<FastifyReply> {
+  const { response, outcome } = input;
+  const contentType = String(response.headers['content-type'] ?? '');
+  const body = (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  if (contentType.includes('text/event-stream')) {
+    outcome.stream = true;
+    return streamThrough(input, [], body, input.family ? usageWatcher(input.family) : null);
+  }
+  if (contentType.includes('json')) {
+    const head = await readHead(body, maxBufferedAnswerBytes);
+    if (head.complete) return input.sendBuffered(Buffer.concat(head.chunks));
+    return streamThrough(input, head.chunks, body, null);
+  }
+  return streamThrough(input, [], body, null);
+}
+
+interface UsageWatcher {
+  push(chunk: Buffer): void;
+  usage(): ReturnType<StreamUsageTracker['usage']>;
+}
+
+/** Usage from an event stream's frames: a Messages stream's start and delta, a Responses stream's completed event. */
+function usageWatcher(family: Family): UsageWatcher {
+  const tracker: StreamUsageTracker = family === 'anthropic' ? new AnthropicStreamUsageTracker() : new OpenAiStreamUsageTracker();
+  const splitter = new RawFrameSplitter();
+  return {
+    push: (chunk) => {
+      for (const raw of splitter.push(chunk)) if (raw.includes('usage')) tracker.observe(decodeRawFrame(raw));
+    },
+    usage: () => {
+      for (const raw of splitter.end()) tracker.observe(decodeRawFrame(raw));
+      return tracker.usage();
+    },
+  };
+}
+
+/**
+ * Writes `head` and then the rest of the body to the client as it arrives, with backpressure. An opaque body has no
+ * in-band error form, so a provider connection that fails midway ends the client's connection without the final
+ * chunk: the client sees a truncated transfer, never a clean end that looks complete.
+ */
+async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: AsyncIterator<Buffer>, watcher: UsageWatcher | null): Promise<FastifyReply> {
+  const { reply, response, outcome } = input;
+  const out = takeOverResponse(reply, response.status, { ...relayHeaders(response.headers), ...presentHeaders(response.headers) });
+  outcome.status = response.status;
+  let errorCode: string | null = null;
+  try {
+    for (const chunk of head) await deliver(out, chunk, input, watcher);
+    for (let next = await rest.next(); !next.done; next = await rest.next()) {
+      if (out.destroyed) break;
+      await deliver(out, next.value, input, watcher);
+    }
+  } catch {
+    // The client left, or the drain deadline passed, and the call's signal aborted the upstream read; or the
+    // provider's connection failed midway.
+    errorCode = abortCauseOf(input.signal) ?? (out.destroyed ? 'client_closed' : 'upstream_stream_interrupted');
+  }
+  if (errorCode === null && out.destroyed) errorCode = 'client_closed';
+  if (errorCode === null) out.end();
+  else if (!out.destroyed) out.destroy();
+  outcome.usage = watcher?.usage();
+  outcome.errorCode = errorCode;
+  if (errorCode !== null) outcome.status = statusOfCutStream(errorCode);
+  logStreamEnd(reply, { completed: errorCode === null, errorCode });
+  return reply;
+}
+
+async function deliver(out: ServerResponse, chunk: Buffer, input: OpaqueSuccessInput, watcher: UsageWatcher | null): Promise<void> {
+  if (input.outcome.firstByteMs === null) input.outcome.firstByteMs = input.now() - input.sentAt;
+  watcher?.push(chunk);
+  if (!out.write(chunk)) await drained(out);
+}
+
+function presentHeaders(upstream: UpstreamResponse['headers']): Record<string, string> {
+  const present: Record<string, string> = {};
+  for (const name of bodyHeaders) {
+    const value = upstream[name];
+    if (typeof value === 'string') present[name] = value;
+  }
+  return present;
+}

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spendRows, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
+
+// A client that leaves cancels its provider call, and the spend row says the client left: 499 `client_closed`, not a
+// provider failure nor a gateway one, whether it left before the provider answered or in the middle of a stream.
+describe('call cancellation', () => {
+  let fixture: InferenceFixture;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    fixture = await startInferenceFixture();
+    baseUrl = await fixture.gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
+
+  const rowFor = async (user: string) => {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const row = (await spendRows(fixture.gateway)).find((candidate) => (candidate.attribution as { metadata?: { case?: string } } | null)?.metadata?.case === user);
+      if (row) return row;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no spend row for ${user}`);
+  };
+
+  const call = (label: string, body: Record<string, unknown>, signal: AbortSignal) =>
+    fetch(`${baseUrl}/v1/${body.max_tokens === undefined ? 'chat/completions' : 'messages'}`, {
+      method: 'POST',
+      headers: { ...fixture.auth, 'content-type': 'application/json', 'x-gw-metadata': JSON.stringify({ case: label }) },
+      body: JSON.stringify(body),
+      signal,
+    });
+
+  it('records a client that left before the provider answered as 499', async () => {
+    fixture.openai.script({ latencyMs: 2_000 });
+    const abort = new AbortController();
+    const pending = call('before-answer', { model: 'gpt-4.1', messages: [{ role: 'user', content: 'slow' }] }, abort.signal);
+    await fixture.openai.waitForRequests(1);
+    abort.abort();
+    await expect(pending).rejects.toThrow();
+    expect(await rowFor('before-answer')).toMatchObject({ status: 499, outcome: 'error', error_code: 'client_closed', provider: 'openai' });
+  });
+
+  it('records a client that left mid-stream on a translated lane as 499', async () => {
+    // A Messages client served by the OpenAI-family provider: the stream is translated.
+    fixture.openai.script({ eventDelayMs: 100 });
+    const abort = new AbortController();
+    const response = await call('mid-stream', { model: 'gpt-4.1', max_tokens: 200, stream: true, messages: [{ role: 'user', content: 'stream slowly' }] }, abort.signal);
+    const reader = response.body!.getReader();
+    await reader.read();
+    abort.abort();
+    await expect(reader.read()).rejects.toThrow();
+    expect(await rowFor('mid-stream')).toMatchObject({ status: 499, error_code: 'client_closed', stream: true });
+  });
+});
