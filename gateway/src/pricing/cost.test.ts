@@ -26,4 +26,11 @@ describe('costUsd', () => {
     expect(lookupModel('claude-3-5-haiku-latest')?.maxOutputTokens).toBe(8_192);
     expect(lookupModel('gpt-4.1-mini')?.inputPerMTok).toBe(0.4);
   });
+
+  it('matches dated ids of registered models, and a registration wins over the built-in table', () => {
+    const registered = { 'acme-large': { family: 'openai' as const, inputPerMTok: 1, outputPerMTok: 2, cacheReadPerMTok: 0.1, cacheWritePerMTok: 1.25, maxOutputTokens: 4_096, contextTokens: 32_000 }, 'gpt-4.1': { family: 'openai' as const, inputPerMTok: 9, outputPerMTok: 9, cacheReadPerMTok: 0.9, cacheWritePerMTok: 9, maxOutputTokens: 1_000, contextTokens: 8_000 } };
+    expect(lookupModel('acme-large-2026-01-15', registered)?.inputPerMTok).toBe(1);
+    expect(lookupModel('gpt-4.1-2025-04-14', registered)?.inputPerMTok).toBe(9);
+    expect(lookupModel('acme-large-v2', registered)).toBeUndefined();
+  });
 });

@@ -64,16 +64,20 @@ export const knownModels: Readonly<Record<string, ModelFacts>> = {
 };
 
 // Dated snapshots (`claude-sonnet-4-5-20250929`, `gpt-4.1-2025-04-14`) and `-latest` share their base model's facts.
-const snapshotSuffix = /^(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest)$/;
+const snapshotSuffix = /(?:-\d{8}|-\d{4}-\d{2}-\d{2}|-latest)$/;
+const noOverrides: Readonly<Record<string, ModelFacts>> = Object.freeze({});
 
-/** Facts for a model id, matching dated snapshots to their base id; undefined for unknown models. */
-export function lookupModel(model: string, overrides: Readonly<Record<string, ModelFacts>> = {}): ModelFacts | undefined {
+/**
+ * Facts for a model id, matching dated snapshots to their base id; undefined for unknown models. Looked up on every
+ * call (routing, clamping, governance, pricing), so it is two map reads: the id, then the id without its snapshot
+ * suffix (at most one of the suffix forms can end an id).
+ */
+export function lookupModel(model: string, overrides: Readonly<Record<string, ModelFacts>> = noOverrides): ModelFacts | undefined {
   const id = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
   const exact = ownValue(overrides, id) ?? ownValue(knownModels, id);
   if (exact) return exact;
-  let best: string | undefined;
-  for (const candidate of [...Object.keys(overrides), ...Object.keys(knownModels)]) {
-    if (id.startsWith(candidate) && snapshotSuffix.test(id.slice(candidate.length)) && (!best || candidate.length > best.length)) best = candidate;
-  }
-  return best ? (ownValue(overrides, best) ?? ownValue(knownModels, best)) : undefined;
+  const suffix = snapshotSuffix.exec(id);
+  if (!suffix) return undefined;
+  const base = id.slice(0, suffix.index);
+  return ownValue(overrides, base) ?? ownValue(knownModels, base);
 }
