@@ -18,7 +18,8 @@ import { optimizeCall } from './optimize-call.js';
 import { gatewaySessionIdOf } from '../optimizer/pre-call-hook.js';
 import { runPostCall, writeStreamShadow, type PostCallInput } from '../optimizer/post-call.js';
 import { ChatStreamReassembler, MessagesStreamReassembler } from '../optimizer/stream-reassembly.js';
-import type { SseFrame } from '../translate/sse.js';
+import { serializeSseFrame, type SseFrame } from '../translate/sse.js';
+import { answerAsStream } from '../translate/answer-as-stream.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { relayStream } from './relay-stream.js';
 import { readBounded } from './upstream-body.js';
@@ -161,6 +162,8 @@ async function relayJson(deps: InferenceDeps, result: Extract<AttemptResult, { k
   const { response, lane } = result;
   const context = result.prepared.context;
   const raw = Buffer.from(await response.body.arrayBuffer());
+  // A stream the provider answered with one JSON body is re-told as the stream the client asked for.
+  const streamAsked = outcome.stream && (call.operation.kind === 'chat' || call.operation.kind === 'messages');
   outcome.stream = false;
   const parsed = parseJson(raw.toString('utf8'));
   if (isErrorEnvelope(parsed)) {
@@ -176,13 +179,25 @@ async function relayJson(deps: InferenceDeps, result: Extract<AttemptResult, { k
     if (parsed === undefined) throw new AppError({ status: 502, code: 'invalid_upstream_response', message: 'The provider answered with a body that is not JSON.', headers: upstreamSourceHeaders() });
     const translated = lane.translateResponse(parsed, context, { clock: deps.clock });
     outcome.usage = translated.usage;
-    const rewritten = await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: translated.body as Record<string, unknown> });
-    return reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(rewritten ?? translated.body));
+    const answer = (await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: translated.body as Record<string, unknown> })) ?? (translated.body as Record<string, unknown>);
+    if (streamAsked && response.status < 300) return sendAsStream(reply, call, answer, outcome);
+    return reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(answer));
   }
   outcome.usage = parsed === undefined ? undefined : lane.extractUsage(parsed);
-  const rewritten = typeof parsed === 'object' && parsed !== null && response.status < 300 ? await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: parsed as Record<string, unknown> }) : null;
+  const answered = isPlainObject(parsed) && response.status < 300;
+  const rewritten = answered ? await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: parsed }) : null;
+  if (streamAsked && answered) return sendAsStream(reply, call, rewritten ?? parsed, outcome);
   if (rewritten) return reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(rewritten));
   return reply.code(response.status).header('content-type', String(response.headers['content-type'] ?? 'application/json')).send(raw);
+}
+
+function sendAsStream(reply: FastifyReply, call: InferenceCall, answer: Record<string, unknown>, outcome: CallOutcome): FastifyReply {
+  const streamOptions = call.body?.stream_options;
+  const frames = answerAsStream(call.clientFormat, answer, { includeUsage: isPlainObject(streamOptions) && streamOptions.include_usage === true });
+  openEventStream(reply).end(frames.map(serializeSseFrame).join(''));
+  outcome.stream = true;
+  logStreamEnd(reply, { completed: true, errorCode: null });
+  return reply;
 }
 
 /** The upstream side of a stream to relay: the answer, its lane, and the call's signal. */
