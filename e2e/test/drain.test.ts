@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { startGatewayStack, type GatewayStack } from './gateway-stack.js';
@@ -63,6 +64,23 @@ describe('drain deadline', () => {
     // Well before the provider's ten seconds: the deadline ended the calls, nothing waited for them.
     expect(await exited).toBe(0);
     expect(Date.now() - signalledAt).toBeLessThan(8_000);
+  }, 30_000);
+
+  it('exits at once when nothing is in flight, whatever connections clients hold open', async () => {
+    stack = await startGatewayStack();
+    const key = await stack.mintClientKey();
+    // A keep-alive connection that served a request, and one that opened and never sent a byte (a TCP probe).
+    expect((await fetch(`${stack.gateway.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    const { port, hostname } = new URL(stack.gateway.url);
+    const silent = connect(Number(port), hostname);
+    silent.on('error', () => undefined);
+    await new Promise((resolve) => silent.once('connect', resolve));
+
+    const signalledAt = Date.now();
+    expect(await stack.gateway.stop('SIGTERM')).toBe(0);
+    // The default drain deadline is 30 s: leaving at once means neither connection held the shutdown.
+    expect(Date.now() - signalledAt).toBeLessThan(5_000);
+    silent.destroy();
   }, 30_000);
 });
 

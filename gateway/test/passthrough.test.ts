@@ -10,11 +10,12 @@ describe('inference passthrough', () => {
   let fixture: InferenceFixture;
   let upstream: Server;
   const received: Array<{ path: string; headers: IncomingHttpHeaders; body: string }> = [];
-  const answers: Record<string, { status: number; body: string; type?: string }> = {
+  const answers: Record<string, { status: number; body: string; type?: string; headers?: Record<string, string> }> = {
     '/v1/files': { status: 503, body: JSON.stringify({ error: { message: 'Files are overloaded', type: 'server_error', code: null } }) },
     '/v1/files/file-gone': { status: 404, body: JSON.stringify({ error: { message: 'No such File object: file-gone', type: 'invalid_request_error', code: null } }) },
     '/v1/batches': { status: 502, body: '<html>bad gateway</html>', type: 'text/html' },
     '/v1/uploads': { status: 200, body: JSON.stringify({ id: 'upload_1', object: 'upload' }) },
+    '/v1/files/file-json/content': { status: 200, body: JSON.stringify({ rows: [1, 2] }), headers: { 'content-disposition': 'attachment; filename="rows.json"' } },
     // Larger than the gateway reads whole: streamed through after its first megabytes.
     '/v1/batches/batch_big': { status: 200, body: JSON.stringify({ id: 'batch_big', object: 'batch', metadata: { blob: 'x'.repeat(9 * 1024 * 1024) }, usage: { prompt_tokens: 1, completion_tokens: 1 } }) },
     // Some compatible servers answer an error with a success status.
@@ -28,7 +29,7 @@ describe('inference passthrough', () => {
       request.on('end', () => {
         received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
         const answer = answers[request.url ?? ''] ?? { status: 404, body: JSON.stringify({ error: { message: `Invalid URL (${request.method} ${request.url})`, type: 'invalid_request_error', code: null } }) };
-        response.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' }).end(answer.body);
+        response.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json', ...answer.headers }).end(answer.body);
       });
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -79,6 +80,13 @@ describe('inference passthrough', () => {
     expect(sent?.body).toBe(body);
     expect(sent?.headers).toMatchObject({ 'accept-encoding': 'identity', authorization: 'Bearer sk-files' });
     for (const name of ['content-encoding', 'x-hop', 'forwarded', 'x-real-ip']) expect(sent?.headers[name]).toBeUndefined();
+  });
+
+  it('keeps a small JSON download\'s content-disposition', async () => {
+    const response = await send('GET', '/v1/files/file-json/content');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toBe('attachment; filename="rows.json"');
+    expect(response.json()).toEqual({ rows: [1, 2] });
   });
 
   it('relays a JSON answer larger than it reads whole as sent, streamed', async () => {

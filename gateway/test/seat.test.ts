@@ -110,6 +110,10 @@ describe('subscription seats', () => {
     expect(response.statusCode).toBe(200);
     expect(anthropic.requests[0].path).toBe('/v1/messages');
     expect(anthropic.requests[0].headers.authorization).toBe(`Bearer ${seatToken}`);
+    // An SDK whose base URL is the lane prefix adds the API version itself.
+    const versioned = await gateway.app.inject({ method: 'POST', url: '/v1/vendor/max/seat-1/v1/messages', headers: { ...seatHeaders, 'x-gw-api-key': gwKey }, payload: { model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] } });
+    expect(versioned.statusCode).toBe(200);
+    expect(anthropic.requests[1].path).toBe('/v1/messages');
     const refused = await gateway.app.inject({ method: 'POST', url: '/v1/vendor/max/seat-1/messages', headers: { authorization: `Bearer ${gwKey}` }, payload: {} });
     expect(refused.statusCode).toBe(400);
   });

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { AnthropicStreamUsageTracker, extractAnthropicUsage } from '../translate/extract-anthropic-usage.js';
 import { OpenAiStreamUsageTracker, extractOpenAiUsage } from '../translate/extract-openai-usage.js';
-import { parseJson } from '../translate/parse-wire.js';
+import { isPlainObject, parseJson } from '../translate/parse-wire.js';
 import type { StreamUsageTracker } from '../translate/translator.js';
 import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
 import { UpstreamUnreachable, type UpstreamResponse } from '../upstream/upstream-client.js';
@@ -13,7 +13,7 @@ import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
 import { drained } from './relay-stream.js';
 import type { CallOutcome } from './spend-from-call.js';
 import { readBounded, readHead } from './upstream-body.js';
-import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
+import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 
 /**
  * A JSON answer up to this size is read whole, so its usage reaches the spend row; anything larger (a file's content,
@@ -21,7 +21,7 @@ import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.j
  */
 export const maxBufferedAnswerBytes = 8 * 1024 * 1024;
 
-/** Headers a download needs beyond the relayed ones: what the bytes are and, when known, how many. */
+/** Headers a body needs beyond the relayed ones: what the bytes are, how they are encoded and, when known, how many. */
 const bodyHeaders = ['content-type', 'content-disposition', 'content-length', 'content-encoding'] as const;
 
 type Family = 'openai' | 'anthropic';
@@ -58,8 +58,8 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, ou
       throw error;
     }
     const sendBuffered = (raw: Buffer) => sendOpaque(reply, { status: response.status, headers: response.headers, raw }, slug, outcome, family);
-    if (response.status < 400) return await relayOpaqueSuccess({ reply, response, family, outcome, now: () => deps.clock.now(), sentAt, signal, sendBuffered });
-    const raw = await readBounded(response.body);
+    if (response.status < 400) return await relayOpaqueSuccess({ reply, response, slug, family, outcome, now: () => deps.clock.now(), sentAt, signal, sendBuffered });
+    const raw = await readingUpstream(slug, readBounded(response.body));
     return (response.status === 404 ? forward.onNotFound?.(raw) : null) ?? sendBuffered(raw);
   } catch (error) {
     // A call the client or the drain deadline cut short says so, whatever the cut looked like from inside.
@@ -88,7 +88,7 @@ export function sendOpaque(reply: FastifyReply, response: { status: number; head
   }
   const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
   if (family && response.status < 400 && contentType.includes('json')) outcome.usage = usageOf(response.raw, family);
-  return reply.code(response.status).headers(relayHeaders(response.headers)).header('content-type', contentType).send(response.raw);
+  return reply.code(response.status).headers({ ...relayHeaders(response.headers), ...presentHeaders(response.headers, ['content-disposition', 'content-encoding']) }).header('content-type', contentType).send(response.raw);
 }
 
 function usageOf(raw: Buffer, family: Family) {
@@ -100,6 +100,7 @@ interface OpaqueSuccessInput {
   reply: FastifyReply;
   /** A provider answer with a status below 400. */
   response: UpstreamResponse;
+  slug: string;
   family: Family | undefined;
   outcome: CallOutcome;
   now: () => number;
@@ -122,34 +123,49 @@ async function relayOpaqueSuccess(input: OpaqueSuccessInput): Promise<FastifyRep
   const body = (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   if (contentType.includes('text/event-stream')) {
     outcome.stream = true;
-    return streamThrough(input, [], body, input.family ? usageWatcher(input.family) : null);
+    return streamThrough(input, [], body, input.family ? frameWatcher(input.family) : null);
   }
   if (contentType.includes('json')) {
-    const head = await readHead(body, maxBufferedAnswerBytes);
+    const head = await readingUpstream(input.slug, readHead(body, maxBufferedAnswerBytes));
     if (head.complete) return input.sendBuffered(Buffer.concat(head.chunks));
     return streamThrough(input, head.chunks, body, null);
   }
   return streamThrough(input, [], body, null);
 }
 
-interface UsageWatcher {
+interface FrameWatcher {
   push(chunk: Buffer): void;
-  usage(): ReturnType<StreamUsageTracker['usage']>;
+  /** Call once, at the end: the usage the frames carried, and whether one of them was the provider's error. */
+  end(): { usage: ReturnType<StreamUsageTracker['usage']>; failed: boolean };
 }
 
-/** Usage from an event stream's frames: a Messages stream's start and delta, a Responses stream's completed event. */
-function usageWatcher(family: Family): UsageWatcher {
+/**
+ * Watches an opaque event stream for the spend row: usage (a Messages stream's start and delta, a Responses stream's
+ * completed event) and an in-band failure (`event: error`, a Responses `response.failed`, an OpenAI error object),
+ * which the client's SDK raises and the row must not record as a success.
+ */
+function frameWatcher(family: Family): FrameWatcher {
   const tracker: StreamUsageTracker = family === 'anthropic' ? new AnthropicStreamUsageTracker() : new OpenAiStreamUsageTracker();
   const splitter = new RawFrameSplitter();
+  let failed = false;
+  const observe = (raw: string) => {
+    if (raw.includes('usage')) tracker.observe(decodeRawFrame(raw));
+    if (!failed && (raw.includes('error') || raw.includes('response.failed'))) failed = isFailureFrame(decodeRawFrame(raw));
+  };
   return {
-    push: (chunk) => {
-      for (const raw of splitter.push(chunk)) if (raw.includes('usage')) tracker.observe(decodeRawFrame(raw));
-    },
-    usage: () => {
-      for (const raw of splitter.end()) tracker.observe(decodeRawFrame(raw));
-      return tracker.usage();
+    push: (chunk) => splitter.push(chunk).forEach(observe),
+    end: () => {
+      splitter.end().forEach(observe);
+      return { usage: tracker.usage(), failed };
     },
   };
+}
+
+function isFailureFrame(frame: { event?: string; data: string }): boolean {
+  if (frame.event === 'error' || frame.event === 'response.failed') return true;
+  const parsed = parseJson(frame.data);
+  if (!isPlainObject(parsed)) return false;
+  return parsed.type === 'error' || parsed.type === 'response.failed' || (isPlainObject(parsed.error) && !('choices' in parsed) && !('response' in parsed));
 }
 
 /**
@@ -157,7 +173,7 @@ function usageWatcher(family: Family): UsageWatcher {
  * in-band error form, so a provider connection that fails midway ends the client's connection without the final
  * chunk: the client sees a truncated transfer, never a clean end that looks complete.
  */
-async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: AsyncIterator<Buffer>, watcher: UsageWatcher | null): Promise<FastifyReply> {
+async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: AsyncIterator<Buffer>, watcher: FrameWatcher | null): Promise<FastifyReply> {
   const { reply, response, outcome } = input;
   const out = takeOverResponse(reply, response.status, { ...relayHeaders(response.headers), ...presentHeaders(response.headers) });
   outcome.status = response.status;
@@ -176,22 +192,25 @@ async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: As
   if (errorCode === null && out.destroyed) errorCode = 'client_closed';
   if (errorCode === null) out.end();
   else if (!out.destroyed) out.destroy();
-  outcome.usage = watcher?.usage();
+  const watched = watcher?.end();
+  outcome.usage = watched?.usage;
+  // The stream reached the client whole, but what it told was the provider failing.
+  if (errorCode === null && watched?.failed) errorCode = 'upstream_stream_error';
   outcome.errorCode = errorCode;
   if (errorCode !== null) outcome.status = statusOfCutStream(errorCode);
   logStreamEnd(reply, { completed: errorCode === null, errorCode });
   return reply;
 }
 
-async function deliver(out: ServerResponse, chunk: Buffer, input: OpaqueSuccessInput, watcher: UsageWatcher | null): Promise<void> {
+async function deliver(out: ServerResponse, chunk: Buffer, input: OpaqueSuccessInput, watcher: FrameWatcher | null): Promise<void> {
   if (input.outcome.firstByteMs === null) input.outcome.firstByteMs = input.now() - input.sentAt;
   watcher?.push(chunk);
-  if (!out.write(chunk)) await drained(out);
+  if (!out.write(chunk)) await drained(out, input.signal);
 }
 
-function presentHeaders(upstream: UpstreamResponse['headers']): Record<string, string> {
+function presentHeaders(upstream: UpstreamResponse['headers'], names: readonly string[] = bodyHeaders): Record<string, string> {
   const present: Record<string, string> = {};
-  for (const name of bodyHeaders) {
+  for (const name of names) {
     const value = upstream[name];
     if (typeof value === 'string') present[name] = value;
   }

@@ -153,16 +153,23 @@ async function relayTranslated(input: RelayStreamInput, translator: StreamTransl
   await relay(translator.end(), 'upstream_stream_incomplete');
 }
 
-/** Backpressure: wait until the client takes more, or is gone ('drain' never comes for a closed connection). */
-export function drained(out: Pick<ClientSink, 'on' | 'off'>): Promise<void> {
+/**
+ * Backpressure: wait until the client takes more, or is gone ('drain' never comes for a closed connection), or the
+ * call's signal aborts: a client that stopped reading must not hold the relay past the drain deadline, or the call
+ * would end (and be recorded) only when the connections are closed under it.
+ */
+export function drained(out: Pick<ClientSink, 'on' | 'off'>, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       out.off('drain', done);
       out.off('close', done);
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     out.on('drain', done);
     out.on('close', done);
+    signal?.addEventListener('abort', done, { once: true });
   });
 }
 
@@ -195,7 +202,7 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
         socket.uncork();
       });
     }
-    if (!out.write(text)) await drained(out);
+    if (!out.write(text)) await drained(out, input.signal);
   };
   const tracker = lane.kind === 'passthrough' ? lane.createStreamUsageTracker() : null;
   const translator = lane.kind === 'translate' ? lane.createStreamTranslator(input.context, { clock: { now: input.now } }) : null;

@@ -9,7 +9,7 @@ import { UpstreamUnreachable } from '../upstream/upstream-client.js';
 import { estimateInputTokens } from './count-tokens.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { countTokensResponse } from './inference.schemas.js';
-import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
+import { relayUpstreamError, readingUpstream, upstreamUnreachableError } from './upstream-error.js';
 
 /**
  * `POST /v1/messages/count_tokens` (no inference, not metered): an Anthropic-family provider counts, anything else
@@ -32,7 +32,7 @@ export async function runCountTokens(deps: InferenceDeps, request: FastifyReques
     if (error instanceof UpstreamUnreachable) throw upstreamUnreachableError(slug);
     throw error;
   }
-  const text = await response.body.text();
+  const text = await readingUpstream(slug, response.body.text());
   if (response.status >= 400) {
     const relayed = relayUpstreamError({ status: response.status, text, upstreamHeaders: response.headers, slug, lane: null, messagesClient: true });
     return reply.code(relayed.status).headers(relayed.headers).send(relayed.body);

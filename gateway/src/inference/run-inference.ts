@@ -24,7 +24,7 @@ import type { InferenceDeps } from './inference-deps.js';
 import { relayStream } from './relay-stream.js';
 import { readBounded } from './upstream-body.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
-import { relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
+import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 import { logStreamEnd, openEventStream } from './event-stream-response.js';
 
 export type ClientFormat = 'chat-completions' | 'messages';
@@ -141,7 +141,7 @@ export async function relay(deps: InferenceDeps, call: InferenceCall, result: At
 }
 
 async function relayError(response: UpstreamResponse, result: Extract<AttemptResult, { kind: 'response' }>, call: InferenceCall, outcome: CallOutcome, reply: FastifyReply) {
-  const relayed = relayUpstreamError({ status: response.status, text: (await readBounded(response.body)).toString('utf8'), upstreamHeaders: response.headers, slug: result.selection.provider.slug, lane: result.lane, messagesClient: call.clientFormat === 'messages' });
+  const relayed = relayUpstreamError({ status: response.status, text: (await readingUpstream(result.selection.provider.slug, readBounded(response.body))).toString('utf8'), upstreamHeaders: response.headers, slug: result.selection.provider.slug, lane: result.lane, messagesClient: call.clientFormat === 'messages' });
   outcome.status = relayed.status;
   outcome.errorCode = relayed.errorType ?? `upstream_${relayed.status}`;
   outcome.stream = false;
@@ -161,7 +161,7 @@ function isErrorEnvelope(parsed: unknown): boolean {
 async function relayJson(deps: InferenceDeps, result: Extract<AttemptResult, { kind: 'response' }>, call: InferenceCall, outcome: CallOutcome, reply: FastifyReply, postCall: Omit<PostCallInput, 'response'>) {
   const { response, lane } = result;
   const context = result.prepared.context;
-  const raw = Buffer.from(await response.body.arrayBuffer());
+  const raw = Buffer.from(await readingUpstream(result.selection.provider.slug, response.body.arrayBuffer()));
   // A stream the provider answered with one JSON body is re-told as the stream the client asked for.
   const streamAsked = outcome.stream && (call.operation.kind === 'chat' || call.operation.kind === 'messages');
   outcome.stream = false;

@@ -60,3 +60,28 @@ export function relayUpstreamError(input: { status: number; text: string; upstre
 export function upstreamUnreachableError(slug: string): AppError {
   return new AppError({ status: 502, code: 'upstream_unreachable', message: `Provider "${slug}" could not be reached. This is not a gateway failure.`, retryable: true, headers: upstreamSourceHeaders(slug) });
 }
+
+/** The provider's answer broke off while the gateway read it (a dropped connection, a cut body): 502, the provider's. */
+export function upstreamInterruptedError(slug: string, cause?: unknown): AppError {
+  return new AppError({
+    status: 502,
+    code: 'upstream_interrupted',
+    message: `Provider "${slug}" dropped the connection before its answer was complete. This is not a gateway failure.`,
+    retryable: true,
+    headers: upstreamSourceHeaders(slug),
+    cause,
+  });
+}
+
+/**
+ * Reads a provider's answer body: a read that fails (the provider dropped the connection midway) is the provider's
+ * 502, never an unhandled 500. A read the call's own signal cut short is told apart by the caller, which checks the
+ * signal first.
+ */
+export async function readingUpstream<T>(slug: string, read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    throw upstreamInterruptedError(slug, error);
+  }
+}

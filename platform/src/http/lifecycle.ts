@@ -1,7 +1,10 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../logger.js';
 
 const idleSweepMs = 100;
+const silentGraceMs = 1_000;
 
 /** How a shutdown drains. */
 export interface DrainOptions {
@@ -26,6 +29,8 @@ export class Lifecycle {
   private drainingFlag = false;
   private readonly cleanups: Array<() => Promise<void>> = [];
   private readonly deadline = new AbortController();
+  /** Connections not yet known to have sent a byte, with when they opened (see `watchConnections`). */
+  private readonly silent = new Map<Socket, number>();
 
   get draining(): boolean {
     return this.drainingFlag;
@@ -39,6 +44,20 @@ export class Lifecycle {
   /** Register work to run after the server stopped (close pools, flush buffers); runs in reverse order. */
   onShutdown(cleanup: () => Promise<void>): void {
     this.cleanups.push(cleanup);
+  }
+
+  /**
+   * Follows the server's connections so a drain can close those that opened and never sent a request (a TCP health
+   * probe, a client's pre-opened connection): `closeIdleConnections` leaves them to the headers timeout, which would
+   * hold every shutdown to its deadline. Costs one listener per connection, none per request.
+   */
+  watchConnections(server: Server): void {
+    server.on('connection', (socket: Socket) => {
+      this.silent.set(socket, Date.now());
+      const forget = () => this.silent.delete(socket);
+      socket.once('data', forget);
+      socket.once('close', forget);
+    });
   }
 
   beginDrain(): void {
@@ -62,7 +81,11 @@ export class Lifecycle {
     deadline.unref();
     // A keep-alive connection whose response ends after the listener closed would otherwise stay open until the
     // client's idle timeout and hold the shutdown to the deadline: close connections as soon as they are idle.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), idleSweepMs);
+    const sweep = setInterval(() => {
+      app.server.closeIdleConnections();
+      // One opened this instant may be about to send; one silent for a second is not a request in flight.
+      for (const [socket, openedAt] of this.silent) if (Date.now() - openedAt >= silentGraceMs) socket.destroy();
+    }, idleSweepMs);
     sweep.unref();
     await app.close();
     clearInterval(sweep);
@@ -80,6 +103,7 @@ export class Lifecycle {
 
   /** Wire SIGTERM and SIGINT to a graceful shutdown; a second signal exits at once. */
   installSignalHandlers(app: FastifyInstance, logger: Logger, drain: DrainOptions = {}): void {
+    this.watchConnections(app.server);
     let stopping = false;
     const handle = (signal: NodeJS.Signals) => {
       if (stopping) process.exit(1);

@@ -28,7 +28,7 @@ export async function runVendorLane(deps: InferenceDeps, request: FastifyRequest
     const provider = await seatUpstream(deps.providers, customHost, deps.customHosts);
     outcome.selection = { provider, model: typeof body?.model === 'string' ? body.model : '' };
     return await forwardOpaque(deps, reply, outcome, {
-      url: `${provider.baseUrl}/${rest}${url.search}`,
+      url: `${provider.baseUrl}/${underBase(provider.baseUrl, rest)}${url.search}`,
       method: request.method,
       headers: subscriptionUpstreamHeaders(request.headers, credential, customHost !== undefined),
       ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}),
@@ -41,4 +41,14 @@ export async function runVendorLane(deps: InferenceDeps, request: FastifyRequest
   } finally {
     deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
   }
+}
+
+/**
+ * The provider path under a base URL that already names the API version (`…/v1`): an SDK pointed at the lane prefix
+ * (`baseURL: …/v1/vendor/<plan>/<seat>`) sends `v1/messages`, a client configured with the versioned prefix sends
+ * `messages`; both reach `…/v1/messages`.
+ */
+function underBase(baseUrl: string, rest: string): string {
+  const version = /\/(v\d+)$/.exec(baseUrl)?.[1];
+  return version && rest.startsWith(`${version}/`) ? rest.slice(version.length + 1) : rest;
 }
