@@ -39,7 +39,7 @@ describe('call cancellation', () => {
     await fixture.openai.waitForRequests(1);
     abort.abort();
     await expect(pending).rejects.toThrow();
-    expect(await rowFor('before-answer')).toMatchObject({ status: 499, outcome: 'error', error_code: 'client_closed', provider: 'openai' });
+    expect(await rowFor('before-answer')).toMatchObject({ status: 499, outcome: 'error', error_code: 'client_closed', provider: 'openai', usage_estimated: false });
   });
 
   it('records a client that left mid-stream on a translated lane as 499', async () => {
@@ -48,9 +48,23 @@ describe('call cancellation', () => {
     const abort = new AbortController();
     const response = await call('mid-stream', { model: 'gpt-4.1', max_tokens: 200, stream: true, messages: [{ role: 'user', content: 'stream slowly' }] }, abort.signal);
     const reader = response.body!.getReader();
-    await reader.read();
+    // Leave once some of the answer has arrived.
+    let received = '';
+    while ((received.match(/text_delta/g) ?? []).length < 2) received += new TextDecoder().decode((await reader.read()).value);
     abort.abort();
     await expect(reader.read()).rejects.toThrow();
-    expect(await rowFor('mid-stream')).toMatchObject({ status: 499, error_code: 'client_closed', stream: true });
+    // OpenAI reports usage only in the last chunk: the row carries the gateway's estimate, flagged, not zero.
+    const row = await rowFor('mid-stream');
+    expect(row).toMatchObject({ status: 499, error_code: 'client_closed', stream: true, usage_estimated: true });
+    expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
+    expect(Number(row.completion_tokens)).toBeGreaterThan(0);
+    expect(Number(row.cost_usd)).toBeGreaterThan(0);
+  });
+
+  it('records a stream that completed with the provider\'s usage, not an estimate', async () => {
+    fixture.openai.script({ usage: { inputTokens: 120, outputTokens: 30 } });
+    const response = await call('completed', { model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal);
+    await response.text();
+    expect(await rowFor('completed')).toMatchObject({ status: 200, stream: true, prompt_tokens: 120, completion_tokens: 30, usage_estimated: false });
   });
 });

@@ -80,6 +80,8 @@ describe('passthrough streaming', () => {
     }
     expect(types).not.toContain('response.completed');
     const row = await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } });
-    expect(row).toMatchObject({ endpoint: '/v1/responses', status: 499, error_code: 'client_closed' });
+    expect(row).toMatchObject({ endpoint: '/v1/responses', status: 499, error_code: 'client_closed', usage_estimated: true });
+    expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
+    expect(Number(row.completion_tokens)).toBeGreaterThan(0);
   });
 });

@@ -7,6 +7,7 @@ import type { StreamUsageTracker } from '../translate/translator.js';
 import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
 import { UpstreamUnreachable, type UpstreamResponse } from '../upstream/upstream-client.js';
 import { abortCauseOf, abortedCallError, callSignal, statusOfCutStream } from './call-signal.js';
+import { usageOfCutStream } from './cut-stream-usage.js';
 import { logStreamEnd, takeOverResponse } from './event-stream-response.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
@@ -33,6 +34,8 @@ export interface OpaqueForward {
   headers: Record<string, string>;
   body?: Buffer;
   provider: { slug: string; family?: Family };
+  /** The parsed request, for the usage estimate of a stream cut before the provider reported usage. */
+  requestBody?: unknown;
   /**
    * A provider 404 becomes this answer instead of being relayed; null relays it. The catch-all uses it for a path
    * that exists nowhere (spec 000 §1.16), which is not the same as a missing resource under a real path.
@@ -58,7 +61,7 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, ou
       throw error;
     }
     const sendBuffered = (raw: Buffer) => sendOpaque(reply, { status: response.status, headers: response.headers, raw }, slug, outcome, family);
-    if (response.status < 400) return await relayOpaqueSuccess({ reply, response, slug, family, outcome, now: () => deps.clock.now(), sentAt, signal, sendBuffered });
+    if (response.status < 400) return await relayOpaqueSuccess({ reply, response, slug, family, outcome, now: () => deps.clock.now(), sentAt, signal, requestBody: forward.requestBody, sendBuffered });
     const raw = await readingUpstream(slug, readBounded(response.body));
     return (response.status === 404 ? forward.onNotFound?.(raw) : null) ?? sendBuffered(raw);
   } catch (error) {
@@ -108,6 +111,7 @@ interface OpaqueSuccessInput {
   sentAt: number;
   /** The call's signal: why a stream was cut short by the gateway's side. */
   signal: AbortSignal;
+  requestBody: unknown;
   /** Relay a body that was read whole (usage from JSON, the provider's headers). */
   sendBuffered(raw: Buffer): FastifyReply;
 }
@@ -135,8 +139,8 @@ async function relayOpaqueSuccess(input: OpaqueSuccessInput): Promise<FastifyRep
 
 interface FrameWatcher {
   push(chunk: Buffer): void;
-  /** Call once, at the end: the usage the frames carried, and whether one of them was the provider's error. */
-  end(): { usage: ReturnType<StreamUsageTracker['usage']>; failed: boolean };
+  /** Call once, at the end: the usage the frames carried, whether one was the provider's error, how many were content. */
+  end(): { usage: ReturnType<StreamUsageTracker['usage']>; failed: boolean; contentEvents: number };
 }
 
 /**
@@ -148,7 +152,10 @@ function frameWatcher(family: Family): FrameWatcher {
   const tracker: StreamUsageTracker = family === 'anthropic' ? new AnthropicStreamUsageTracker() : new OpenAiStreamUsageTracker();
   const splitter = new RawFrameSplitter();
   let failed = false;
+  let contentEvents = 0;
   const observe = (raw: string) => {
+    // Messages `content_block_delta`, Responses `response.output_text.delta` and the other `*.delta` events.
+    if (raw.includes('delta')) contentEvents += 1;
     if (raw.includes('usage')) tracker.observe(decodeRawFrame(raw));
     if (!failed && (raw.includes('error') || raw.includes('response.failed'))) failed = isFailureFrame(decodeRawFrame(raw));
   };
@@ -156,7 +163,7 @@ function frameWatcher(family: Family): FrameWatcher {
     push: (chunk) => splitter.push(chunk).forEach(observe),
     end: () => {
       splitter.end().forEach(observe);
-      return { usage: tracker.usage(), failed };
+      return { usage: tracker.usage(), failed, contentEvents };
     },
   };
 }
@@ -194,6 +201,11 @@ async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: As
   else if (!out.destroyed) out.destroy();
   const watched = watcher?.end();
   outcome.usage = watched?.usage;
+  // A stream cut before the provider reported its usage is billed anyway: record the estimate, flagged as one.
+  if (watched && errorCode !== null) {
+    outcome.usage = usageOfCutStream(watched.usage, input.requestBody, watched.contentEvents);
+    outcome.usageEstimated = outcome.usage.inputTokens !== watched.usage?.inputTokens || outcome.usage.outputTokens !== watched.usage?.outputTokens;
+  }
   // The stream reached the client whole, but what it told was the provider failing.
   if (errorCode === null && watched?.failed) errorCode = 'upstream_stream_error';
   outcome.errorCode = errorCode;

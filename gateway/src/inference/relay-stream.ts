@@ -3,6 +3,7 @@ import { SseParser, serializeSseFrame, type SseFrame } from '../translate/sse.js
 import type { StreamTranslator, StreamUsageTracker, TranslationContext } from '../translate/translator.js';
 import type { Usage } from '../translate/usage.js';
 import { abortCauseOf } from './call-signal.js';
+import { countEvents } from './cut-stream-usage.js';
 import { streamErrorFrame } from './stream-errors.js';
 import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
 import { RawFrameScanner, type ScannedRegion } from './raw-frame-scanner.js';
@@ -17,6 +18,8 @@ export interface StreamOutcome {
   errorCode: string | null;
   /** Milliseconds from the start of relaying to the first byte written to the client. */
   firstByteMs: number | null;
+  /** Events written to the client, for the usage estimate of a stream cut before the provider reported usage. */
+  eventsSent: number;
 }
 
 /** Where the relay writes: the client's response (`reply.raw`) or any writable stream. */
@@ -183,11 +186,13 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
   const state: RelayState = { completed: false, errorCode: null };
   const started = input.now();
   let firstByteMs: number | null = null;
+  let eventsSent = 0;
   let corked = false;
   const write = async (text: string | Buffer) => {
     // A client that left takes no more bytes; the aborted upstream ends the relay.
     if (text.length === 0 || out.destroyed || out.writableEnded) return;
     if (firstByteMs === null) firstByteMs = input.now() - started;
+    eventsSent += countEvents(text);
     // Held until the end of this event-loop turn: when the provider's last frames and its end arrive together (the
     // usual case for a short answer), the caller's `end()` joins the same write instead of costing a syscall of its
     // own. A paced stream is not delayed: the turn ends as soon as this chunk's work is done. The socket is corked,
@@ -213,7 +218,7 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
   } catch {
     state.completed = false;
     // The client left and its close aborted the upstream read: a cancellation, not a provider failure.
-    if (out.destroyed) return { usage: usageSoFar(), completed: false, errorCode: 'client_closed', firstByteMs };
+    if (out.destroyed) return { usage: usageSoFar(), completed: false, errorCode: 'client_closed', firstByteMs, eventsSent };
     const draining = input.signal !== undefined && abortCauseOf(input.signal) === 'gateway_draining';
     state.errorCode = draining ? 'gateway_draining' : 'upstream_stream_interrupted';
     await write(streamErrorFrame(input.clientFormat, state.errorCode, draining ? drainingMessage : interruptedMessage)).catch(() => undefined);
@@ -223,5 +228,5 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
     await write(streamErrorFrame(input.clientFormat, state.errorCode, 'The provider ended the stream before it was complete.')).catch(() => undefined);
   }
   const usage = usageSoFar();
-  return { usage, completed: state.completed && state.errorCode === null, errorCode: state.errorCode, firstByteMs };
+  return { usage, completed: state.completed && state.errorCode === null, errorCode: state.errorCode, firstByteMs, eventsSent };
 }

@@ -23,6 +23,7 @@ import { answerAsStream } from '../translate/answer-as-stream.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { relayStream } from './relay-stream.js';
 import { readBounded } from './upstream-body.js';
+import { framingEvents, usageOfCutStream } from './cut-stream-usage.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
 import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 import { logStreamEnd, openEventStream } from './event-stream-response.js';
@@ -228,7 +229,12 @@ async function relayStreamed(deps: InferenceDeps, source: StreamSource, call: In
   logStreamEnd(reply, result);
   const reassembled = result.completed ? reassembler?.result() : null;
   if (reassembled) writeStreamShadow(deps.optimizer, deps.logger, { ...postCall, response: reassembled });
+  // A stream cut before the provider reported its usage is billed anyway: record the estimate, flagged as one.
   outcome.usage = result.usage;
+  if (!result.completed) {
+    outcome.usage = usageOfCutStream(result.usage, call.body, Math.max(result.eventsSent - framingEvents[call.clientFormat], 0));
+    outcome.usageEstimated = outcome.usage.inputTokens !== result.usage?.inputTokens || outcome.usage.outputTokens !== result.usage?.outputTokens;
+  }
   outcome.firstByteMs = result.firstByteMs === null ? null : (outcome.firstByteMs ?? 0) + result.firstByteMs;
   outcome.status = result.completed ? 200 : statusOfCutStream(result.errorCode);
   outcome.errorCode = result.errorCode;

@@ -56,6 +56,7 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
       headers: { ...passthroughHeaders(request), ...target.headers },
       ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}),
       provider: selection.provider,
+      requestBody: body,
       onNotFound: (raw) => {
         if (!isUnknownPath(raw)) return null;
         outcome.status = 500;

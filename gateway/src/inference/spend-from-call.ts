@@ -13,6 +13,8 @@ export interface CallOutcome {
   status: number;
   selection: Selection | null;
   usage: Usage | undefined;
+  /** `usage` is the gateway's estimate for a stream cut before the provider reported it. */
+  usageEstimated?: boolean;
   upstreamMs: number | null;
   firstByteMs: number | null;
   errorCode: string | null;
@@ -101,6 +103,7 @@ export function buildSpendRecord(input: { request: FastifyRequest; call: Inferen
     cacheReadTokens: tokens.cacheRead,
     cacheWriteTokens: tokens.cacheWrite,
     reasoningTokens: tokens.reasoning,
+    ...(outcome.usageEstimated ? { usageEstimated: true } : {}),
     latencyMs: Math.max(input.now - request.gw.startedAt, 0),
     upstreamLatencyMs: outcome.upstreamMs,
     timeToFirstByteMs: outcome.stream ? outcome.firstByteMs : null,

@@ -18,6 +18,11 @@ export interface SpendRecord {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   reasoningTokens: number;
+  /**
+   * The token counts are the gateway's estimate, not the provider's report: a stream that ended before the provider
+   * sent its usage (`inference/cut-stream-usage.ts`). Absent means reported (or none).
+   */
+  usageEstimated?: boolean;
   latencyMs: number;
   upstreamLatencyMs: number | null;
   /** Streams: time from the request to the first byte sent to the client (TTFT); not stored, feeds metrics only. */

@@ -33,6 +33,7 @@ export async function runVendorLane(deps: InferenceDeps, request: FastifyRequest
       headers: subscriptionUpstreamHeaders(request.headers, credential, customHost !== undefined),
       ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}),
       provider: { slug: provider.slug, family: 'anthropic' },
+      requestBody: body,
     });
   } catch (error) {
     outcome.status = error instanceof AppError ? error.status : 500;
