@@ -20,7 +20,7 @@ import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from '.
  * A JSON answer up to this size is read whole, so its usage reaches the spend row; anything larger (a file's content,
  * a batch's output) and every non-JSON answer is streamed through as it arrives, never held in memory.
  */
-export const maxBufferedAnswerBytes = 8 * 1024 * 1024;
+const maxBufferedAnswerBytes = 8 * 1024 * 1024;
 
 /** Headers a body needs beyond the relayed ones: what the bytes are, how they are encoded and, when known, how many. */
 const bodyHeaders = ['content-type', 'content-disposition', 'content-length', 'content-encoding'] as const;
@@ -77,7 +77,7 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, ou
  * Relay an opaque upstream answer that was read whole (status, relayable headers, content type, bytes); errors are
  * marked as the provider's, and JSON successes yield usage for the spend row when the family is known.
  */
-export function sendOpaque(reply: FastifyReply, response: { status: number; headers: UpstreamResponse['headers']; raw: Buffer }, slug: string, outcome: CallOutcome, family?: Family): FastifyReply {
+function sendOpaque(reply: FastifyReply, response: { status: number; headers: UpstreamResponse['headers']; raw: Buffer }, slug: string, outcome: CallOutcome, family?: Family): FastifyReply {
   outcome.status = response.status;
   if (response.status >= 500) {
     // spec 000 §7: a provider 5xx keeps its status and type; only the message gains the sentence naming the provider.
