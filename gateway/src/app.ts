@@ -48,7 +48,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Inference plane: the request chain applies to everything registered inside this scope.
   await app.register(async (inference) => {
-    installInferenceErrorHandler(inference);
+    installInferenceErrorHandler(inference, { spend: deps.spend, clock: deps.clock });
     // Synchronous hooks in callback style: no promise or microtask per request. Added before the chain so a request
     // the chain refuses (a 401, a 429) carries the ids too.
     inference.addHook('onRequest', (request, reply, done) => {

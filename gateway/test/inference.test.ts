@@ -132,6 +132,15 @@ describe('inference core', () => {
     expect(unknown.json().error.code).toBe('unknown_provider');
     const credential = await post('/v1/chat/completions', { model: 'gpt-4.1', messages: [{ role: 'user', content: 'x' }] }, { 'x-gw-config': JSON.stringify({ provider: 'openai', api_key: 'sk-x' }) });
     expect(credential.statusCode).toBe(400);
+
+    // One spend row per call, whichever stage refused it (spec 000 §1.4): parse, validation and routing alike.
+    for (const [response, code] of [[malformed, 'invalid_json'], [invalid, 'invalid_request'], [completions, 'invalid_request'], [unknown, 'unknown_provider'], [credential, 'config_carries_credential']] as const) {
+      expect(await spendRowOf(fixture.gateway, response)).toMatchObject({ status: 400, error_code: code, user_id: 'ada@example.com', total_tokens: 0 });
+    }
+    // A route that calls no provider records nothing, even when it refuses the request.
+    const before = (await spendRows(fixture.gateway)).length;
+    expect((await post('/v1/messages/count_tokens', { model: 'claude-sonnet-4-5' })).statusCode).toBe(400);
+    expect((await spendRows(fixture.gateway)).length).toBe(before);
   });
 
   it('passes base64 embeddings through end to end', async () => {

@@ -4,10 +4,16 @@ import type { Identity } from './identity/identity.js';
 export interface RequestContext {
   startedAt: number;
   identity: Identity | null;
+  /** A spend row was recorded for this request (`recordSpend`); the error handler records one for those that ended before. */
+  metered: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     gw: RequestContext;
+  }
+  interface FastifyContextConfig {
+    /** A `/v1/*` route that calls no provider and records no spend row (`count_tokens`, `models`, `me`). */
+    unmetered?: boolean;
   }
 }

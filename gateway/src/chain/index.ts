@@ -32,7 +32,7 @@ export type IdentityChainDeps = IdentityStageDeps & { clock: Clock };
 export function registerIdentityChain(app: FastifyInstance, deps: IdentityChainDeps): void {
   app.decorateRequest('gw', null as never);
   app.addHook('onRequest', (request, _reply, done) => {
-    request.gw = { startedAt: deps.clock.now(), identity: null };
+    request.gw = { startedAt: deps.clock.now(), identity: null, metered: false };
     done();
   });
   registerIdentityStage(app, deps);

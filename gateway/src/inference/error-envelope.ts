@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { AppError, normalizeRequestError } from '@gw/platform';
+import { AppError, normalizeRequestError, type Clock } from '@gw/platform';
+import { rejectionRecord } from '../chain/admission/rejection-record.js';
+import { recordSpend } from '../metering/record-spend.js';
+import type { SpendRecorder } from '../metering/spend-recorder.js';
 import { KeyFailure } from '../errors.js';
 
-type Envelope = { status: number; body: unknown; headers: Record<string, string> };
+type Envelope = { status: number; body: unknown; headers: Record<string, string>; code: string };
 
 const openAiTypes: Record<number, string> = {
   400: 'invalid_request_error',
@@ -35,16 +39,24 @@ export function openAiErrorType(status: number): string {
 /** Map anything thrown on `/v1/*` to the envelope its client understands (spec 000 §7, inference plane). */
 export function toInferenceEnvelope(thrown: unknown, messagesLane: boolean): Envelope {
   const { error, status, code, message, headers } = normalizeRequestError(thrown, { service: 'gateway' });
-  if (error instanceof KeyFailure) return { status, body: { status: 'failure', code, message, hint: error.hint }, headers: { ...headers } };
+  if (error instanceof KeyFailure) return { status, body: { status: 'failure', code, message, hint: error.hint }, headers: { ...headers }, code };
   const type = messagesLane ? (messagesTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')) : openAiErrorType(status);
   const body = messagesLane ? { type: 'error', error: { type, message } } : { error: { message, type, code } };
-  return { status, body, headers: { ...headers } };
+  return { status, body, headers: { ...headers }, code };
 }
 
-export function installInferenceErrorHandler(app: FastifyInstance): void {
+/**
+ * The inference scope's error handler: the envelope its client understands, and the one spend row of a request that
+ * ended before any stage recorded it (a body that did not parse or validate, spec 000 §1.4: one record per call).
+ * Requests without an identity (401s) and routes that call no provider (`unmetered`) are not.
+ */
+export function installInferenceErrorHandler(app: FastifyInstance, deps: { spend: Pick<SpendRecorder, 'record'>; clock: Clock }): void {
   app.setErrorHandler(async (error, request, reply) => {
     const envelope = toInferenceEnvelope(error, request.url.startsWith('/v1/messages'));
     if (envelope.status >= 500 && !(error instanceof AppError)) request.log.error({ err: error }, 'unhandled inference error');
+    if (request.gw?.identity && !request.gw.metered && envelope.status < 500 && request.routeOptions.config.unmetered !== true) {
+      recordSpend(deps.spend, request, rejectionRecord({ request, denial: { status: envelope.status, code: envelope.code }, now: deps.clock.now(), id: randomUUID() }));
+    }
     return reply.code(envelope.status).headers(envelope.headers).send(envelope.body);
   });
 }

@@ -39,11 +39,11 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
     runInference(deps, embeddings(request.body), request, reply),
   );
 
-  app.post('/v1/messages/count_tokens', { schema: { tags: ['inference'], summary: 'Count input tokens (no inference, not metered)', security, body: countTokensBody, response: { 200: countTokensResponse } } }, (request, reply) =>
+  app.post('/v1/messages/count_tokens', { config: { unmetered: true }, schema: { tags: ['inference'], summary: 'Count input tokens (no inference, not metered)', security, body: countTokensBody, response: { 200: countTokensResponse } } }, (request, reply) =>
     runCountTokens(deps, request, reply),
   );
 
-  app.get('/v1/models', { schema: { tags: ['inference'], summary: 'Models of the configured providers and aliases', security, response: { 200: modelListResponse } } }, async (request) =>
+  app.get('/v1/models', { config: { unmetered: true }, schema: { tags: ['inference'], summary: 'Models of the configured providers and aliases', security, response: { 200: modelListResponse } } }, async (request) =>
     listModels(deps.providers, deps.routing, typeof request.headers['anthropic-version'] === 'string'),
   );
 

@@ -27,6 +27,7 @@ import { framingEvents, usageOfCutStream } from './cut-stream-usage.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
 import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 import { logStreamEnd, openEventStream } from './event-stream-response.js';
+import { recordSpend } from '../metering/record-spend.js';
 
 export type ClientFormat = 'chat-completions' | 'messages';
 
@@ -105,7 +106,7 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
     if (error instanceof TranslationError) throw new AppError({ status: error.status, code: error.code, message: error.message, ...(error.status >= 500 ? { headers: upstreamSourceHeaders() } : {}) });
     throw error;
   } finally {
-    deps.spend.record(buildSpendRecord({ request, call: sent, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
+    recordSpend(deps.spend, request, buildSpendRecord({ request, call: sent, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
   }
 }
 

@@ -8,6 +8,7 @@ import { upstreamSourceHeaders } from '../upstream/header-policy.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { forwardOpaque } from './relay-opaque.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
+import { recordSpend } from '../metering/record-spend.js';
 
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'host', 'content-length']);
 const clientCredentials = new Set(['authorization', 'x-api-key', 'api-key', 'cookie', 'openai-organization', 'openai-project']);
@@ -73,7 +74,7 @@ export async function runPassthrough(deps: InferenceDeps, request: FastifyReques
     outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';
     throw error;
   } finally {
-    deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
+    recordSpend(deps.spend, request, buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
   }
 }
 

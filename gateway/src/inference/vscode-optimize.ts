@@ -8,6 +8,7 @@ import type { InferenceDeps } from './inference-deps.js';
 import { optimizeCall } from './optimize-call.js';
 import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
 import type { InferenceCall } from './run-inference.js';
+import { recordSpend } from '../metering/record-spend.js';
 
 // spec 000 §4.1: exactly `{request: object}`; anything else (including client-authored usage or cost) is a 400.
 export const vscodeOptimizeBody = z.strictObject({ request: z.record(z.string(), z.unknown()) });
@@ -56,6 +57,6 @@ export async function runVscodeOptimize(deps: InferenceDeps, request: FastifyReq
   const family = lookupModel(model)?.family ?? 'openai';
   const { optimization } = await optimizeCall(deps, call, request, { model, family, subscription: false }, sticky);
   const outcome: CallOutcome = { status: 200, selection: null, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, upstreamMs: null, errorCode: null, stream: false, firstByteMs: null, attempts: 0, billingMode: 'none', optimization, sessionId: gatewaySessionIdOf(sticky) };
-  deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
+  recordSpend(deps.spend, request, buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
   return reply.code(200).send({ request: optimization.body, optimization: optimizationObject(optimization) });
 }

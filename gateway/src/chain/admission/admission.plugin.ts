@@ -9,6 +9,7 @@ import { firstDenial } from './checks.js';
 import { denialError } from './denial-error.js';
 import { loadAdmission, releaseHeld, slotLeaseMs, type HeldResources } from './load-admission.js';
 import { rejectionRecord } from './rejection-record.js';
+import { recordSpend } from '../../metering/record-spend.js';
 
 export interface AdmissionStageDeps {
   coord: Coord;
@@ -63,7 +64,7 @@ function hold(governance: Governance, request: FastifyRequest, reply: FastifyRep
 
 /** Every rejection is recorded (content-free spend row, metrics through it); cap rejections feed auth events. */
 function reject(deps: AdmissionStageDeps, request: FastifyRequest, denial: Denial): void {
-  deps.spend.record(rejectionRecord({ request, denial, now: deps.clock.now(), id: randomUUID() }));
+  recordSpend(deps.spend, request, rejectionRecord({ request, denial, now: deps.clock.now(), id: randomUUID() }));
   if (denial.status !== 402) return;
   const identity = request.gw.identity;
   const subject = identity?.user ?? identity?.keyId ?? 'anonymous';

@@ -2,11 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import { propertiesFrom } from '../../inference/spend-from-call.js';
 import { reasoningEffortOf } from '../../metering/reasoning-effort.js';
 import type { SpendRecord } from '../../metering/spend-record.js';
-import type { Denial } from './admission-input.js';
 import { endpointOf } from './applies.js';
 
-/** The content-free spend row of a request admission refused: outcome `rejected`, its reason code, no tokens. */
-export function rejectionRecord(input: { request: FastifyRequest; denial: Denial; now: number; id: string }): SpendRecord {
+/**
+ * The content-free spend row of a request refused before any provider was called (admission's denial, a body that
+ * did not parse or validate): outcome `rejected`, its status and reason code, no tokens.
+ */
+export function rejectionRecord(input: { request: FastifyRequest; denial: { status: number; code: string }; now: number; id: string }): SpendRecord {
   const { request, denial } = input;
   const identity = request.gw.identity;
   const body = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : undefined;

@@ -17,6 +17,7 @@ import { conversationKey } from '../../routing/conversation-key.js';
 import { gatewaySessionIdOf } from '../../optimizer/pre-call-hook.js';
 import { subscriptionUpstreamHeaders } from './subscription-headers.js';
 import { organizationProvider, seatUpstream } from './seat-upstream.js';
+import { recordSpend } from '../../metering/record-spend.js';
 
 const hourMs = 3_600_000;
 
@@ -92,6 +93,6 @@ export async function runSubscription(deps: InferenceDeps, call: InferenceCall, 
     outcome.status = error instanceof AppError ? error.status : 500;
     throw error;
   } finally {
-    deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
+    recordSpend(deps.spend, request, buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
   }
 }

@@ -6,6 +6,7 @@ import type { InferenceDeps } from '../inference-deps.js';
 import { buildSpendRecord, type CallOutcome } from '../spend-from-call.js';
 import { subscriptionCredential, subscriptionUpstreamHeaders } from './subscription-headers.js';
 import { seatUpstream } from './seat-upstream.js';
+import { recordSpend } from '../../metering/record-spend.js';
 
 /**
  * `/v1/vendor/:plan/:seat/*` (spec 000 §4.1): the seat carrier lane of a coding assistant. The developer's seat token
@@ -40,7 +41,7 @@ export async function runVendorLane(deps: InferenceDeps, request: FastifyRequest
     outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';
     throw error;
   } finally {
-    deps.spend.record(buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
+    recordSpend(deps.spend, request, buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
   }
 }
 
