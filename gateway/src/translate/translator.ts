@@ -20,6 +20,11 @@ export interface TranslationContext {
   readonly includeUsage: boolean;
   /** The model the client asked for, used when the provider's answer names none. */
   readonly requestModel: string;
+  /**
+   * The client's `response_format` went to a Messages provider as a forced `json_response` tool: its input is the
+   * answer's content (`chat-to-messages/response-format.ts`).
+   */
+  readonly jsonResponse?: boolean;
 }
 
 export interface TranslatedRequest<TBody> {

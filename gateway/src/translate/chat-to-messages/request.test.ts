@@ -90,4 +90,18 @@ describe('chat-completions request → Messages request', () => {
     });
     expect(body.messages[0]?.content).toStrictEqual([{ type: 'document', source: { type: 'url', url: 'https://example.com/spec.PDF?download=1' } }]);
   });
+
+  it('turns a JSON response_format into a forced json_response tool only where it can stand in for the format', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    const forced = translateChatRequestToMessages({ ...base, reasoning_effort: 'high', response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } });
+    expect(forced.body.tools).toEqual([expect.objectContaining({ name: 'json_response', input_schema: schema })]);
+    expect(forced.body.tool_choice).toEqual({ type: 'tool', name: 'json_response' });
+    // Messages refuses thinking with a forced tool: the format wins, as any forced tool does.
+    expect(forced.body.thinking).toBeUndefined();
+    expect(forced.context.jsonResponse).toBe(true);
+
+    const arrayRoot = translateChatRequestToMessages({ ...base, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'array' } } } });
+    expect(arrayRoot.body.tools).toBeUndefined();
+    expect(translateChatRequestToMessages({ ...base, response_format: { type: 'text' } }).context.jsonResponse).toBeUndefined();
+  });
 });

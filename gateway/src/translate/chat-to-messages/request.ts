@@ -6,6 +6,7 @@ import { TranslationError } from '../translation-error.js';
 import type { TranslatedRequest } from '../translator.js';
 import { convertMessages } from './convert-messages.js';
 import { convertToolChoice, convertTools } from './convert-tools.js';
+import { jsonResponseForcing } from './response-format.js';
 
 export interface ChatToMessagesRequestOptions {
   /** `max_tokens` is required by Messages and optional in chat-completions; this fills the gap. */
@@ -31,6 +32,7 @@ export function translateChatRequestToMessages(
   const out: MessagesRequestOut = { model: request.model, messages: turns, max_tokens: clientLimit ?? options.defaultMaxTokens ?? defaultMaxTokens };
   if (system !== undefined) out.system = system;
   applyTools(out, request);
+  const jsonResponse = applyResponseFormat(out, request);
   applyReasoning(out, request, clientLimit);
   applySampling(out, request);
   const userId = request.user ?? request.metadata?.user;
@@ -38,7 +40,7 @@ export function translateChatRequestToMessages(
   if (request.stream === true) out.stream = true;
   return {
     body: out,
-    context: { stream: request.stream === true, includeUsage: request.stream_options?.include_usage === true, requestModel: request.model },
+    context: { stream: request.stream === true, includeUsage: request.stream_options?.include_usage === true, requestModel: request.model, ...(jsonResponse ? { jsonResponse } : {}) },
   };
 }
 
@@ -59,6 +61,15 @@ function applyTools(out: MessagesRequestOut, request: ChatCompletionRequest): vo
   out.tools = convertTools(request.tools);
   const toolChoice = convertToolChoice(request.tool_choice, request.parallel_tool_calls);
   if (toolChoice) out.tool_choice = toolChoice;
+}
+
+/** `response_format` JSON modes → a forced `json_response` tool (see response-format.ts); true when applied. */
+function applyResponseFormat(out: MessagesRequestOut, request: ChatCompletionRequest): boolean {
+  const forcing = jsonResponseForcing(request.response_format, out.tools?.length ?? 0);
+  if (!forcing) return false;
+  out.tools = [forcing.tool];
+  out.tool_choice = forcing.toolChoice;
+  return true;
 }
 
 /**

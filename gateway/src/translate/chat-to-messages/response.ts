@@ -6,6 +6,7 @@ import type { ChatCompletionOut, ChatToolCallOut } from '../schemas/chat-complet
 import { messagesResponseSchema, messagesThinkingBlockSchema, messagesTextBlockSchema, messagesToolUseBlockSchema } from '../schemas/messages.schema.js';
 import type { TranslatedResponse, TranslationContext, TranslatorClock } from '../translator.js';
 import { chatUsageFromUsage } from './chat-usage.js';
+import { jsonResponseTool } from './response-format.js';
 
 export interface ChatToMessagesResponseOptions {
   readonly clock: TranslatorClock;
@@ -13,7 +14,8 @@ export interface ChatToMessagesResponseOptions {
 
 /**
  * A Messages response → a chat.completion. Text blocks join into `content`; `tool_use` blocks become
- * `tool_calls`; thinking text goes to `reasoning_content`. Server-tool blocks (web search and the like)
+ * `tool_calls`, except the forced `json_response` tool of a `response_format`, whose input is the content;
+ * thinking text goes to `reasoning_content`. Server-tool blocks (web search and the like)
  * have no chat equivalent and are left out; their cost is in the usage.
  */
 export function translateMessagesResponseToChat(
@@ -30,7 +32,9 @@ export function translateMessagesResponseToChat(
       text = (text ?? '') + parseWire(messagesTextBlockSchema, block, 'invalid_upstream_response', 'A text block').text;
     } else if (block.type === 'tool_use') {
       const toolUse = parseWire(messagesToolUseBlockSchema, block, 'invalid_upstream_response', 'A tool_use block');
-      toolCalls.push({ id: toolUse.id, type: 'function', function: { name: toolUse.name, arguments: stringifyToolInput(toolUse.input) } });
+      // The forced response-format tool's input is the JSON answer the client asked for, as content.
+      if (context.jsonResponse && toolUse.name === jsonResponseTool) text = (text ?? '') + stringifyToolInput(toolUse.input);
+      else toolCalls.push({ id: toolUse.id, type: 'function', function: { name: toolUse.name, arguments: stringifyToolInput(toolUse.input) } });
     } else if (block.type === 'thinking') {
       reasoning = (reasoning ?? '') + parseWire(messagesThinkingBlockSchema, block, 'invalid_upstream_response', 'A thinking block').thinking;
     }
@@ -44,7 +48,7 @@ export function translateMessagesResponseToChat(
     object: 'chat.completion',
     created: Math.floor(options.clock.now() / 1000),
     model: response.model ?? context.requestModel,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: mapAnthropicStopReason(response.stop_reason) }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: toolCalls.length === 0 && response.stop_reason === 'tool_use' ? 'stop' : mapAnthropicStopReason(response.stop_reason) }],
   };
   if (usage) out.usage = chatUsageFromUsage(usage);
   return { body: out, usage };

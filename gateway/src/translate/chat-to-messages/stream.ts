@@ -8,6 +8,7 @@ import type { StreamTranslator, TranslationContext, TranslatorClock } from '../t
 import type { Usage } from '../usage.js';
 import { chatUsageFromUsage } from './chat-usage.js';
 import { chatErrorFromMessagesError } from './error.js';
+import { jsonResponseTool } from './response-format.js';
 
 export type ChatStreamOutput =
   | { kind: 'chunk'; chunk: ChatCompletionChunkOut }
@@ -40,6 +41,9 @@ export class MessagesEventsToChatChunks {
   readonly #toolIndexByBlock = new Map<number, number>();
   /** Tool blocks that have streamed no argument text yet, by block index. */
   readonly #toolBlocksWithoutArguments = new Set<number>();
+  /** The forced response-format tool's block, streamed as content (see response-format.ts). */
+  readonly #jsonResponse: boolean;
+  #jsonBlock: number | null = null;
   #id = '';
   #model: string;
   #created = 0;
@@ -48,6 +52,7 @@ export class MessagesEventsToChatChunks {
 
   constructor(context: TranslationContext, options: ChatToMessagesStreamOptions) {
     this.#includeUsage = context.includeUsage;
+    this.#jsonResponse = context.jsonResponse === true;
     this.#clock = options.clock;
     this.#model = context.requestModel;
   }
@@ -104,6 +109,10 @@ export class MessagesEventsToChatChunks {
     const block = parsed.data.content_block;
     if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') return [this.#chunk({ content: block.text })];
     if (block.type !== 'tool_use' || typeof block.id !== 'string' || typeof block.name !== 'string') return [];
+    if (this.#jsonResponse && block.name === jsonResponseTool) {
+      this.#jsonBlock = parsed.data.index;
+      return [];
+    }
     const toolIndex = this.#toolIndexByBlock.size;
     this.#toolIndexByBlock.set(parsed.data.index, toolIndex);
     this.#toolBlocksWithoutArguments.add(parsed.data.index);
@@ -120,6 +129,7 @@ export class MessagesEventsToChatChunks {
       case 'thinking_delta':
         return delta.thinking ? [this.#chunk({ reasoning_content: delta.thinking })] : [];
       case 'input_json_delta': {
+        if (index === this.#jsonBlock) return delta.partial_json ? [this.#chunk({ content: delta.partial_json })] : [];
         const toolIndex = this.#toolIndexByBlock.get(index);
         if (toolIndex === undefined || !delta.partial_json) return [];
         this.#toolBlocksWithoutArguments.delete(index);
@@ -136,7 +146,9 @@ export class MessagesEventsToChatChunks {
     this.#usage.apply(parsed.data.usage);
     // A block the provider never closed still ends here, before the finish chunk.
     const unclosed = this.#closeToolArguments([...this.#toolBlocksWithoutArguments]);
-    return [...unclosed, this.#chunk({}, mapAnthropicStopReason(parsed.data.delta.stop_reason) ?? 'stop')];
+    // The forced response-format tool ends the answer like text does; only calls the client sees are `tool_calls`.
+    const answeredInJson = this.#jsonBlock !== null && this.#toolIndexByBlock.size === 0 && parsed.data.delta.stop_reason === 'tool_use';
+    return [...unclosed, this.#chunk({}, answeredInJson ? 'stop' : (mapAnthropicStopReason(parsed.data.delta.stop_reason) ?? 'stop'))];
   }
 
   /** Tool calls among `blocks` that end with no argument text get `"{}"`. */
