@@ -30,7 +30,7 @@ export function jsonResponseForcing(responseFormat: unknown, clientTools: number
     if (typeof responseFormat.json_schema.description === 'string') description = `${description} ${responseFormat.json_schema.description}`;
   } else return null;
   return {
-    tool: { name: jsonResponseTool, description, input_schema: { ...schema, type: 'object' } as MessagesToolOut['input_schema'] },
+    tool: { name: jsonResponseTool, description, input_schema: { ...schema, type: 'object' } },
     toolChoice: { type: 'tool', name: jsonResponseTool },
   };
 }
