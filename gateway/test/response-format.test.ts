@@ -55,4 +55,13 @@ describe('response_format across families', () => {
     expect(sent.tools.map((entry) => entry.name)).toEqual(['lookup']);
     expect(sent.tool_choice).toBeUndefined();
   });
+
+  it('answers with the forced tool\'s input alone, whatever the model says around it, streaming or not', async () => {
+    const chatty = { reply: { text: 'Sure, here it is:', toolCalls: [{ name: 'json_response', arguments: { city: 'Oslo', celsius: 3 } }, { name: 'json_response', arguments: { city: 'Bergen', celsius: 5 } }], finishReason: 'tool_calls' as const } };
+    fixture.anthropic.script(chatty, chatty);
+    const whole = await client.chat.completions.parse({ model: 'claude-sonnet-4-20250514', messages: [{ role: 'user', content: 'Weather in Oslo as JSON.' }], response_format: weather }, { headers });
+    expect(whole.choices[0]?.message.parsed).toEqual({ city: 'Oslo', celsius: 3 });
+    const streamed = await client.chat.completions.stream({ model: 'claude-sonnet-4-20250514', messages: [{ role: 'user', content: 'Weather in Oslo as JSON.' }], response_format: weather }, { headers }).finalChatCompletion();
+    expect(streamed.choices[0]?.message.parsed).toEqual({ city: 'Oslo', celsius: 3 });
+  });
 });

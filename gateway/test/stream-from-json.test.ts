@@ -90,4 +90,18 @@ describe('a stream answered with JSON', () => {
       expect(final.usage.output_tokens).toBe(provider === 'openai' ? 17 : 15);
     });
   }
+
+  it('answers a stream request the provider answered with something that is not an answer with 502, marked upstream', async () => {
+    for (const body of ['<html>maintenance</html>', {}]) {
+      fixture.openai.script({ body });
+      const response = await fetch(`${openai.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fixture.clientKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(response.status).toBe(502);
+      expect(response.headers.get('x-gw-error-source')).toBe('upstream');
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_upstream_response');
+    }
+  });
 });

@@ -44,7 +44,10 @@ describe('provider failures after the answer began', () => {
       for await (const event of stream) void event;
     };
     await expect(consume()).rejects.toThrow(/error while processing/);
-    expect(await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } })).toMatchObject({ status: 502, outcome: 'error', error_code: 'upstream_stream_error', stream: true });
+    // The provider's final usage never came: the row carries the estimate, flagged.
+    const row = await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } });
+    expect(row).toMatchObject({ status: 502, outcome: 'error', error_code: 'upstream_stream_error', stream: true, usage_estimated: true });
+    expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
   });
 });
 

@@ -200,14 +200,14 @@ async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: As
   if (errorCode === null) out.end();
   else if (!out.destroyed) out.destroy();
   const watched = watcher?.end();
-  outcome.usage = watched?.usage;
-  // A stream cut before the provider reported its usage is billed anyway: record the estimate, flagged as one.
-  if (watched && errorCode !== null) {
-    outcome.usage = usageOfCutStream(watched.usage, input.requestBody, watched.contentEvents);
-    outcome.usageEstimated = outcome.usage.inputTokens !== watched.usage?.inputTokens || outcome.usage.outputTokens !== watched.usage?.outputTokens;
-  }
   // The stream reached the client whole, but what it told was the provider failing.
   if (errorCode === null && watched?.failed) errorCode = 'upstream_stream_error';
+  outcome.usage = watched?.usage;
+  // A stream that did not complete never got the provider's final usage, yet was billed: record the estimate, flagged.
+  if (watched && errorCode !== null) {
+    outcome.usage = usageOfCutStream(watched.usage, input.requestBody, watched.contentEvents);
+    outcome.usageEstimated = true;
+  }
   outcome.errorCode = errorCode;
   if (errorCode !== null) outcome.status = statusOfCutStream(errorCode);
   logStreamEnd(reply, { completed: errorCode === null, errorCode });

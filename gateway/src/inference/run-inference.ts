@@ -186,11 +186,20 @@ async function relayJson(deps: InferenceDeps, result: Extract<AttemptResult, { k
     return reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(answer));
   }
   outcome.usage = parsed === undefined ? undefined : lane.extractUsage(parsed);
+  // A stream the provider answered with something that is not an answer (HTML, `{}`) cannot be re-told as one.
+  if (streamAsked && response.status < 300 && !isAnswerOf(call.clientFormat, parsed)) {
+    throw new AppError({ status: 502, code: 'invalid_upstream_response', message: 'The provider answered a stream request with a body that is neither a stream nor an answer.', headers: upstreamSourceHeaders(result.selection.provider.slug, response.status) });
+  }
   const answered = isPlainObject(parsed) && response.status < 300;
   const rewritten = answered ? await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: parsed }) : null;
   if (streamAsked && answered) return sendAsStream(reply, call, rewritten ?? parsed, outcome);
   if (rewritten) return reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(rewritten));
   return reply.code(response.status).header('content-type', String(response.headers['content-type'] ?? 'application/json')).send(raw);
+}
+
+/** The least a whole answer has: a chat completion's `choices`, a Messages answer's `content`. */
+function isAnswerOf(clientFormat: ClientFormat, parsed: unknown): boolean {
+  return isPlainObject(parsed) && Array.isArray(clientFormat === 'messages' ? parsed.content : parsed.choices);
 }
 
 function sendAsStream(reply: FastifyReply, call: InferenceCall, answer: Record<string, unknown>, outcome: CallOutcome): FastifyReply {
@@ -234,7 +243,7 @@ async function relayStreamed(deps: InferenceDeps, source: StreamSource, call: In
   outcome.usage = result.usage;
   if (!result.completed) {
     outcome.usage = usageOfCutStream(result.usage, call.body, Math.max(result.eventsSent - framingEvents[call.clientFormat], 0));
-    outcome.usageEstimated = outcome.usage.inputTokens !== result.usage?.inputTokens || outcome.usage.outputTokens !== result.usage?.outputTokens;
+    outcome.usageEstimated = true;
   }
   outcome.firstByteMs = result.firstByteMs === null ? null : (outcome.firstByteMs ?? 0) + result.firstByteMs;
   outcome.status = result.completed ? 200 : statusOfCutStream(result.errorCode);

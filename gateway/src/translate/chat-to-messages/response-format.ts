@@ -26,7 +26,8 @@ export function jsonResponseForcing(responseFormat: unknown, clientTools: number
   if (responseFormat.type === 'json_object') schema = { type: 'object' };
   else if (responseFormat.type === 'json_schema' && isPlainObject(responseFormat.json_schema) && isPlainObject(responseFormat.json_schema.schema)) {
     schema = responseFormat.json_schema.schema;
-    if (schema.type !== undefined && schema.type !== 'object') return null;
+    // A tool's input is an object: a root that is not plainly one (an array, a union) is left to the prompt.
+    if (schema.type !== 'object') return null;
     if (typeof responseFormat.json_schema.description === 'string') description = `${description} ${responseFormat.json_schema.description}`;
   } else return null;
   return {

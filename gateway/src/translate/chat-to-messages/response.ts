@@ -27,19 +27,22 @@ export function translateMessagesResponseToChat(
   let text: string | undefined;
   let reasoning: string | undefined;
   const toolCalls: ChatToolCallOut[] = [];
+  // In JSON mode the answer is the forced tool's input alone: text around it, or a second call, would break the JSON.
+  let jsonAnswer: string | undefined;
   for (const block of response.content) {
     if (block.type === 'text') {
+      if (context.jsonResponse) continue;
       text = (text ?? '') + parseWire(messagesTextBlockSchema, block, 'invalid_upstream_response', 'A text block').text;
     } else if (block.type === 'tool_use') {
       const toolUse = parseWire(messagesToolUseBlockSchema, block, 'invalid_upstream_response', 'A tool_use block');
       // The forced response-format tool's input is the JSON answer the client asked for, as content.
-      if (context.jsonResponse && toolUse.name === jsonResponseTool) text = (text ?? '') + stringifyToolInput(toolUse.input);
+      if (context.jsonResponse && toolUse.name === jsonResponseTool) jsonAnswer ??= stringifyToolInput(toolUse.input);
       else toolCalls.push({ id: toolUse.id, type: 'function', function: { name: toolUse.name, arguments: stringifyToolInput(toolUse.input) } });
     } else if (block.type === 'thinking') {
       reasoning = (reasoning ?? '') + parseWire(messagesThinkingBlockSchema, block, 'invalid_upstream_response', 'A thinking block').thinking;
     }
   }
-  const message: ChatCompletionOut['choices'][0]['message'] = { role: 'assistant', content: text ?? null, refusal: null };
+  const message: ChatCompletionOut['choices'][0]['message'] = { role: 'assistant', content: jsonAnswer ?? text ?? null, refusal: null };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   const usage = usageFromAnthropicUsage(response.usage);

@@ -107,10 +107,12 @@ export class MessagesEventsToChatChunks {
     const parsed = messagesStreamEventSchemas.content_block_start.safeParse(event);
     if (!parsed.success) return [];
     const block = parsed.data.content_block;
-    if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') return [this.#chunk({ content: block.text })];
+    // In JSON mode only the forced tool's input is content: text around it would break the JSON.
+    if (block.type === 'text' && typeof block.text === 'string' && block.text !== '' && !this.#jsonResponse) return [this.#chunk({ content: block.text })];
     if (block.type !== 'tool_use' || typeof block.id !== 'string' || typeof block.name !== 'string') return [];
     if (this.#jsonResponse && block.name === jsonResponseTool) {
-      this.#jsonBlock = parsed.data.index;
+      // The first call is the answer; a second one is dropped rather than glued onto it.
+      this.#jsonBlock ??= parsed.data.index;
       return [];
     }
     const toolIndex = this.#toolIndexByBlock.size;
@@ -125,7 +127,7 @@ export class MessagesEventsToChatChunks {
     const { index, delta } = parsed.data;
     switch (delta.type) {
       case 'text_delta':
-        return delta.text ? [this.#chunk({ content: delta.text })] : [];
+        return delta.text && !this.#jsonResponse ? [this.#chunk({ content: delta.text })] : [];
       case 'thinking_delta':
         return delta.thinking ? [this.#chunk({ reasoning_content: delta.thinking })] : [];
       case 'input_json_delta': {
