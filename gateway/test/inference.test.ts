@@ -137,6 +137,12 @@ describe('inference core', () => {
     for (const [response, code] of [[malformed, 'invalid_json'], [invalid, 'invalid_request'], [completions, 'invalid_request'], [unknown, 'unknown_provider'], [credential, 'config_carries_credential']] as const) {
       expect(await spendRowOf(fixture.gateway, response)).toMatchObject({ status: 400, error_code: code, user_id: 'ada@example.com', total_tokens: 0 });
     }
+    // A JSON route sent a form or plain text says what it reads (`curl -d` without a content type sends a form).
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain']) {
+      const form = await post('/v1/chat/completions', '{"model":"gpt-4.1","messages":[{"role":"user","content":"x"}]}', { 'content-type': type });
+      expect(form.statusCode).toBe(415);
+      expect(form.json().error).toMatchObject({ code: 'unsupported_media_type', message: expect.stringContaining('application/json') });
+    }
     // A route that calls no provider records nothing, even when it refuses the request.
     const before = (await spendRows(fixture.gateway)).length;
     expect((await post('/v1/messages/count_tokens', { model: 'claude-sonnet-4-5' })).statusCode).toBe(400);

@@ -13,7 +13,7 @@ const codesByStatus: ReadonlyArray<[status: string, summary: string, codes: read
   ['400', 'Malformed or unserviceable request', ['invalid_json', 'invalid_request', 'invalid_content_encoding', 'unknown_provider', 'unknown_model', 'no_provider', 'no_default_model', 'invalid_config', 'config_carries_credential', 'custom_host_not_allowed', 'unsupported_feature', 'unsupported_by_provider', 'seat_token_required']],
   ['402', 'Governance ceiling (terminal; `x-should-retry: false`)', ['user_token_cap_exceeded', 'user_budget_exceeded', 'service_key_budget_exceeded']],
   ['413', 'Body (or decompressed body) over the limit', ['body_too_large']],
-  ['415', 'Content-Encoding the gateway cannot decode', ['unsupported_content_encoding']],
+  ['415', 'Content-Encoding the gateway cannot decode, or a body that is not JSON on a route that reads JSON', ['unsupported_content_encoding', 'unsupported_media_type']],
   ['429', 'Rate limited; `Retry-After` (at most 60 s) says when to retry', ['rate_limit_exceeded', 'concurrency_limit_exceeded', 'upstream_throttled', 'auth_failures_throttled']],
   ['500', 'A `/v1/*` path no provider serves (`x-should-retry: false`), or a gateway failure', ['unrecognized_path', 'internal_error']],
   ['502', 'The provider could not be reached, dropped its answer midway, or answered unusably (`x-gw-error-source: upstream`)', ['upstream_unreachable', 'upstream_interrupted', 'invalid_upstream_response']],

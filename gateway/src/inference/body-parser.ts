@@ -50,6 +50,11 @@ export function installInferenceBodyParsers(app: FastifyInstance, bodyLimit: num
     }
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request: FastifyRequest, payload: Buffer) => {
+    // A route with a JSON body schema (chat, messages, embeddings…) cannot read another type: say so, rather than
+    // report the body as missing (`curl -d` without a content type sends a form).
+    if (request.routeOptions.schema?.body !== undefined) {
+      throw new AppError({ status: 415, code: 'unsupported_media_type', message: 'This route reads a JSON body: send it with Content-Type: application/json.' });
+    }
     request.rawBody = await decode(request, payload, bodyLimit);
     return undefined;
   });
