@@ -39,7 +39,10 @@ describe('call cancellation', () => {
     await fixture.openai.waitForRequests(1);
     abort.abort();
     await expect(pending).rejects.toThrow();
-    expect(await rowFor('before-answer')).toMatchObject({ status: 499, outcome: 'error', error_code: 'client_closed', provider: 'openai', usage_estimated: false });
+    // The provider had the prompt: the row carries its estimate, flagged, and no output.
+    const row = await rowFor('before-answer');
+    expect(row).toMatchObject({ status: 499, outcome: 'error', error_code: 'client_closed', provider: 'openai', usage_estimated: true, completion_tokens: 0 });
+    expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
   });
 
   it('records a client that left mid-stream on a translated lane as 499', async () => {

@@ -28,6 +28,8 @@ export interface AttemptScope {
   request: FastifyRequest;
   signal: AbortSignal;
   onAttempt(selection: Selection, status: number | null): void;
+  /** The request is going to this target now (after any throttle wait): the provider will see the prompt. */
+  onSend?(selection: Selection): void;
 }
 
 /** One try against one target: pick the lane, prepare the body, honour the seat's throttle pause, send. */
@@ -48,6 +50,7 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
   const operation: UpstreamOperation = lane.kind === 'translate' ? { kind: provider.family === 'anthropic' ? 'messages' : 'chat' } : call.operation;
   const upstreamTarget = adapters[provider.type].target(provider, operation, selection.model);
   const headers = upstreamHeaders(request.headers, provider.family, upstreamTarget.headers, lane.kind === 'translate');
+  scope.onSend?.(selection);
   return sendPrepared(deps, { selection, lane, prepared, url: upstreamTarget.url, headers, seat: provider.slug, signal: scope.signal, record });
 }
 

@@ -13,7 +13,7 @@ import type { TranslationContext } from '../translate/translator.js';
 import { maxRetryAfterSeconds, upstreamSourceHeaders } from '../upstream/header-policy.js';
 import type { UpstreamResponse } from '../upstream/upstream-client.js';
 import { attemptTarget, type AttemptResult } from './attempt-target.js';
-import { abortCauseOf, abortedCallError, callSignal, statusOfCutStream } from './call-signal.js';
+import { abortCauseOf, abortedCallError, callSignal, statusOfCutStream, type AbortCause } from './call-signal.js';
 import { optimizeCall } from './optimize-call.js';
 import { gatewaySessionIdOf } from '../optimizer/pre-call-hook.js';
 import { runPostCall, writeStreamShadow, type PostCallInput } from '../optimizer/post-call.js';
@@ -67,6 +67,8 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
   const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: call.body?.stream === true, firstByteMs: null, attempts: 0 };
   let sent = call;
   let signal: AbortSignal | null = null;
+  // The target a request last went to: a call cut before the answer still cost that provider the prompt.
+  let sentTo: AttemptResult['selection'] | null = null;
   try {
     const model = call.body?.model;
     if (typeof model !== 'string' || model.length === 0) throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id or alias is required' });
@@ -89,6 +91,7 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
       request,
       signal: (signal = callSignal(reply, deps.shutdown)),
       onAttempt: (selection: { provider: { slug: string } }, status: number | null) => deps.attemptMetrics.record(selection.provider.slug, status),
+      onSend: (selection: AttemptResult['selection']) => (sentTo = selection),
     };
     const execution = await executePlan(route.plan, (target) => attemptTarget(scope, target), { conversationKey: sticky, random: deps.random, sleep: deps.sleep, maxRetryWaitMs });
     const result = execution.attempt.result;
@@ -97,17 +100,30 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
     reply.header('x-gw-provider', result.selection.provider.slug).header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`).header('x-gw-attempts', String(execution.attempts));
     return await relay(deps, sent, result, outcome, reply, request, signal);
   } catch (thrown) {
-    // A call the client or the drain deadline cut short says so, whatever the cut looked like from inside.
-    const cause = signal ? abortCauseOf(signal) : null;
-    const { error } = normalizeRequestError(cause ? abortedCallError(cause) : thrown);
-    outcome.errorCode = error instanceof AppError || error instanceof TranslationError ? error.code : 'internal_error';
-    outcome.status = error instanceof AppError || error instanceof TranslationError ? error.status : 500;
-    // A provider answer the translator cannot read is the provider's fault (502, marked upstream), not the client's.
-    if (error instanceof TranslationError) throw new AppError({ status: error.status, code: error.code, message: error.message, ...(error.status >= 500 ? { headers: upstreamSourceHeaders() } : {}) });
-    throw error;
+    throw failedCall(thrown, { cause: signal ? abortCauseOf(signal) : null, sentTo, body: sent.body, outcome });
   } finally {
     recordSpend(deps.spend, request, buildSpendRecord({ request, call: sent, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
   }
+}
+
+/**
+ * What a failed call answers, and records in `outcome`. A call the client or the drain deadline cut short says so,
+ * whatever the cut looked like from inside; one cut after the request had gone to a provider carries the prompt
+ * estimate (the provider had it). A provider answer the translator cannot read is the provider's fault (502, marked
+ * upstream), not the client's.
+ */
+function failedCall(thrown: unknown, context: { cause: AbortCause | null; sentTo: AttemptResult['selection'] | null; body: InferenceCall['body']; outcome: CallOutcome }): unknown {
+  const { cause, sentTo, outcome } = context;
+  if (cause && sentTo && outcome.usage === undefined) {
+    outcome.selection ??= sentTo;
+    outcome.usage = usageOfCutStream(undefined, context.body, 0);
+    outcome.usageEstimated = true;
+  }
+  const { error } = normalizeRequestError(cause ? abortedCallError(cause) : thrown);
+  outcome.errorCode = error instanceof AppError || error instanceof TranslationError ? error.code : 'internal_error';
+  outcome.status = error instanceof AppError || error instanceof TranslationError ? error.status : 500;
+  if (error instanceof TranslationError) return new AppError({ status: error.status, code: error.code, message: error.message, ...(error.status >= 500 ? { headers: upstreamSourceHeaders() } : {}) });
+  return error;
 }
 
 /** A semantic-cache hit is served directly: no provider call, no provider cost (spec 000 §1.6e). */
