@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spendRows, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
+import { listenWithSdks, spendRows, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
 // A client that leaves cancels its provider call, and the spend row says the client left: 499 `client_closed`, not a
 // provider failure nor a gateway one, whether it left before the provider answered or in the middle of a stream.
@@ -9,7 +9,7 @@ describe('call cancellation', () => {
 
   beforeAll(async () => {
     fixture = await startInferenceFixture();
-    baseUrl = await fixture.gateway.app.listen({ port: 0, host: '127.0.0.1' });
+    ({ baseUrl } = await listenWithSdks(fixture));
   });
   afterAll(async () => {
     await fixture.close();

@@ -1,3 +1,5 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { startAnthropicSimulator, startOpenAiSimulator, type OpenAiSimulatorOptions, type SimulatorHandle } from '@gw/testkit';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 
@@ -37,6 +39,16 @@ export async function startInferenceFixture(options: { env?: Record<string, stri
       await openai.close();
       await anthropic.close();
     },
+  };
+}
+
+/** The fixture's gateway on an ephemeral port, with the official SDKs pointed at it (their own retries off). */
+export async function listenWithSdks(fixture: InferenceFixture): Promise<{ baseUrl: string; openai: OpenAI; anthropic: Anthropic }> {
+  const baseUrl = await fixture.gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    baseUrl,
+    openai: new OpenAI({ apiKey: fixture.clientKey, baseURL: `${baseUrl}/v1`, maxRetries: 0 }),
+    anthropic: new Anthropic({ apiKey: fixture.clientKey, baseURL: baseUrl, maxRetries: 0 }),
   };
 }
 

@@ -1,7 +1,7 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedFileContent } from '@gw/testkit';
-import { spendRowOf, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
+import { listenWithSdks, spendRowOf, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
 const downloadBytes = 20 * 1024 * 1024;
 
@@ -13,8 +13,7 @@ describe('passthrough streaming', () => {
 
   beforeAll(async () => {
     fixture = await startInferenceFixture({ openai: { fileContentBytes: downloadBytes } });
-    const baseUrl = await fixture.gateway.app.listen({ port: 0, host: '127.0.0.1' });
-    client = new OpenAI({ apiKey: fixture.clientKey, baseURL: `${baseUrl}/v1`, maxRetries: 0 });
+    ({ openai: client } = await listenWithSdks(fixture));
   });
   afterAll(async () => {
     await fixture.close();

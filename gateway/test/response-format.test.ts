@@ -1,6 +1,6 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
+import { listenWithSdks, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
 // A chat client's `response_format` on an Anthropic-family provider: the answer is the JSON it asked for, as content,
 // read by the OpenAI SDK's own structured-output helper, streaming or not.
@@ -19,8 +19,7 @@ describe('response_format across families', () => {
 
   beforeAll(async () => {
     fixture = await startInferenceFixture();
-    const baseUrl = await fixture.gateway.app.listen({ port: 0, host: '127.0.0.1' });
-    client = new OpenAI({ apiKey: fixture.clientKey, baseURL: `${baseUrl}/v1`, maxRetries: 0 });
+    ({ openai: client } = await listenWithSdks(fixture));
   });
   afterAll(async () => {
     await fixture.close();

@@ -1,7 +1,7 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spendRowOf, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
+import { listenWithSdks, spendRowOf, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
 // A provider that answers `stream: true` with one JSON body (some OpenAI-compatible servers do): the client asked for
 // a stream and gets one, which its SDK assembles into the same answer, on every lane.
@@ -42,9 +42,7 @@ describe('a stream answered with JSON', () => {
 
   beforeAll(async () => {
     fixture = await startInferenceFixture();
-    const baseUrl = await fixture.gateway.app.listen({ port: 0, host: '127.0.0.1' });
-    openai = new OpenAI({ apiKey: fixture.clientKey, baseURL: `${baseUrl}/v1`, maxRetries: 0 });
-    anthropic = new Anthropic({ apiKey: fixture.clientKey, baseURL: baseUrl, maxRetries: 0 });
+    ({ openai, anthropic } = await listenWithSdks(fixture));
   });
   afterAll(async () => {
     await fixture.close();

@@ -1,6 +1,6 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spendRowOf, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
+import { listenWithSdks, spendRowOf, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
 // A provider that fails after it started answering: the answer the gateway was reading whole breaks off, or a stream
 // tells its failure in band. Either way it is the provider's failure, relayed and recorded as such, never a 500 or a
@@ -8,11 +8,11 @@ import { spendRowOf, startInferenceFixture, type InferenceFixture } from './infe
 describe('provider failures after the answer began', () => {
   let fixture: InferenceFixture;
   let client: OpenAI;
+  let baseUrl: string;
 
   beforeAll(async () => {
     fixture = await startInferenceFixture();
-    const baseUrl = await fixture.gateway.app.listen({ port: 0, host: '127.0.0.1' });
-    client = new OpenAI({ apiKey: fixture.clientKey, baseURL: `${baseUrl}/v1`, maxRetries: 0 });
+    ({ baseUrl, openai: client } = await listenWithSdks(fixture));
   });
   afterAll(async () => {
     await fixture.close();
@@ -24,7 +24,7 @@ describe('provider failures after the answer began', () => {
   ] as const) {
     it(`answers a JSON body the provider cut midway with 502 upstream_interrupted on ${lane}`, async () => {
       fixture.openai.script({ dropConnection: { afterEvents: 1 } });
-      const response = await fetch(`${baseOf(fixture)}${path}`, {
+      const response = await fetch(`${baseUrl}${path}`, {
         method: 'POST',
         headers: { ...fixture.auth, 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -50,9 +50,3 @@ describe('provider failures after the answer began', () => {
     expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
   });
 });
-
-function baseOf(fixture: InferenceFixture): string {
-  const address = fixture.gateway.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the gateway is not listening');
-  return `http://127.0.0.1:${address.port}`;
-}

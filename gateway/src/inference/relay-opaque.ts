@@ -4,7 +4,7 @@ import { AnthropicStreamUsageTracker, extractAnthropicUsage } from '../translate
 import { OpenAiStreamUsageTracker, extractOpenAiUsage } from '../translate/extract-openai-usage.js';
 import { isPlainObject, parseJson } from '../translate/parse-wire.js';
 import type { StreamUsageTracker } from '../translate/translator.js';
-import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
+import { pickHeaders, relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
 import { UpstreamUnreachable, type UpstreamResponse } from '../upstream/upstream-client.js';
 import { abortCauseOf, abortedCallError, callSignal, statusOfCutStream } from './call-signal.js';
 import { usageOfCutStream } from './cut-stream-usage.js';
@@ -91,7 +91,7 @@ function sendOpaque(reply: FastifyReply, response: { status: number; headers: Up
   }
   const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
   if (family && response.status < 400 && contentType.includes('json')) outcome.usage = usageOf(response.raw, family);
-  return reply.code(response.status).headers({ ...relayHeaders(response.headers), ...presentHeaders(response.headers, ['content-disposition', 'content-encoding']) }).header('content-type', contentType).send(response.raw);
+  return reply.code(response.status).headers({ ...relayHeaders(response.headers), ...pickHeaders(response.headers, ['content-disposition', 'content-encoding']) }).header('content-type', contentType).send(response.raw);
 }
 
 function usageOf(raw: Buffer, family: Family) {
@@ -182,7 +182,7 @@ function isFailureFrame(frame: { event?: string; data: string }): boolean {
  */
 async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: AsyncIterator<Buffer>, watcher: FrameWatcher | null): Promise<FastifyReply> {
   const { reply, response, outcome } = input;
-  const out = takeOverResponse(reply, response.status, { ...relayHeaders(response.headers), ...presentHeaders(response.headers) });
+  const out = takeOverResponse(reply, response.status, { ...relayHeaders(response.headers), ...pickHeaders(response.headers, bodyHeaders) });
   outcome.status = response.status;
   let errorCode: string | null = null;
   try {
@@ -218,13 +218,4 @@ async function deliver(out: ServerResponse, chunk: Buffer, input: OpaqueSuccessI
   if (input.outcome.firstByteMs === null) input.outcome.firstByteMs = input.now() - input.sentAt;
   watcher?.push(chunk);
   if (!out.write(chunk)) await drained(out, input.signal);
-}
-
-function presentHeaders(upstream: UpstreamResponse['headers'], names: readonly string[] = bodyHeaders): Record<string, string> {
-  const present: Record<string, string> = {};
-  for (const name of names) {
-    const value = upstream[name];
-    if (typeof value === 'string') present[name] = value;
-  }
-  return present;
 }

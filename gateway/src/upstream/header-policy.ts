@@ -43,12 +43,18 @@ const relayedResponseHeaders = [
 /** Older OpenAI SDKs sleep for any Retry-After they get, so never tell a client to wait more than 60 s. */
 export const maxRetryAfterSeconds = 60;
 
-export function relayHeaders(upstream: Record<string, string | string[] | undefined>): Record<string, string> {
-  const relayed: Record<string, string> = {};
-  for (const name of relayedResponseHeaders) {
+/** The named headers the upstream sent, as single values. */
+export function pickHeaders(upstream: Record<string, string | string[] | undefined>, names: readonly string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
     const value = upstream[name];
-    if (typeof value === 'string') relayed[name] = value;
+    if (typeof value === 'string') picked[name] = value;
   }
+  return picked;
+}
+
+export function relayHeaders(upstream: Record<string, string | string[] | undefined>): Record<string, string> {
+  const relayed = pickHeaders(upstream, relayedResponseHeaders);
   if (relayed['retry-after'] !== undefined) relayed['retry-after'] = capRetryAfter(relayed['retry-after']);
   if (relayed['retry-after-ms'] !== undefined) {
     const ms = Number(relayed['retry-after-ms']);
