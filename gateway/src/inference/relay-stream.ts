@@ -93,16 +93,19 @@ async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTra
     await write(kept);
   };
   const observeRegion = async (region: ScannedRegion) => {
+    // The bytes around a withheld frame go out as views of the region, written one after the other: the socket is
+    // corked for the turn, so they still leave in one syscall, and no per-stream copy of the region is made.
     const kept: Buffer[] = [];
     let from = 0;
     for (const frame of region.marked) {
       if (!inspectFrame(frame.raw, input, tracker, state)) continue;
-      kept.push(region.bytes.subarray(from, frame.start));
+      if (frame.start > from) kept.push(region.bytes.subarray(from, frame.start));
       from = frame.end;
     }
     if (!input.hideUsageChunk) return;
-    kept.push(region.bytes.subarray(from));
-    await write(kept.length === 1 && kept[0] ? kept[0] : Buffer.concat(kept));
+    if (from === 0) return write(region.bytes);
+    if (from < region.bytes.length) kept.push(region.bytes.subarray(from));
+    for (const part of kept) await write(part);
   };
   // Null once the text path is taken: a frame observer needs every frame decoded, or the stream uses CR line breaks.
   let scanner: RawFrameScanner | null = input.onClientFrame ? null : new RawFrameScanner();

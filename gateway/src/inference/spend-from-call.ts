@@ -103,7 +103,7 @@ export function buildSpendRecord(input: { request: FastifyRequest; call: Inferen
     cacheReadTokens: tokens.cacheRead,
     cacheWriteTokens: tokens.cacheWrite,
     reasoningTokens: tokens.reasoning,
-    ...(outcome.usageEstimated ? { usageEstimated: true } : {}),
+    usageEstimated: outcome.usageEstimated === true,
     latencyMs: Math.max(input.now - request.gw.startedAt, 0),
     upstreamLatencyMs: outcome.upstreamMs,
     timeToFirstByteMs: outcome.stream ? outcome.firstByteMs : null,
