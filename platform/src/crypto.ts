@@ -1,12 +1,13 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 
 /** Random URL-safe token of `bytes` bytes of entropy (256 bits by default). */
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/** One-shot digest (`crypto.hash`): every `/v1/*` request hashes its key, and no Hash object is made for it. */
 export function sha256Hex(input: string | Uint8Array): string {
-  return createHash('sha256').update(input).digest('hex');
+  return hash('sha256', input, 'hex');
 }
 
 export function hmacSha256Hex(key: string | Uint8Array, input: string | Uint8Array): string {
