@@ -13,6 +13,7 @@ import { installInferenceBodyParsers } from './inference/body-parser.js';
 import { inferenceRoutes } from './inference/inference.routes.js';
 import { registerAdminPlane } from './admin/index.js';
 import { answerFrameworkError, installFallbackErrors } from './admin/fallback-errors.js';
+import { scimPlugin } from './scim/scim.plugin.js';
 import { registerRetrievalSurfaces } from './retrieval/retrieval-surfaces.js';
 import { providerOperations } from './admin/providers/providers.operations.js';
 import { routingOperations } from './admin/routing/routing.operations.js';
@@ -68,6 +69,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Client-key surfaces outside /v1/*: the retrieval tool server /mcp and /connect/* (spec 000 §4.2–4.3).
   await registerRetrievalSurfaces(app, deps);
+
+  // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.
+  await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups });
 
   const operations = [
     ...providerOperations({ providers: deps.providers, config: deps.config }),

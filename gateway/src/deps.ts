@@ -14,6 +14,7 @@ import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
 import type { RetrievalLeaseStore } from './retrieval/lease.store.js';
 import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
+import type { ScimDeps } from './scim/scim-deps.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
@@ -41,4 +42,6 @@ export interface GatewayDeps extends AdminDeps {
   retrievalLease: RetrievalLeaseStore;
   /** The desktop-client policy (spec 000 §2): admin writes, cached reads for the client-facing routes. */
   desktopPolicy: DesktopPolicyStore;
+  /** Inbound SCIM (spec 000 §4.9): provisioning settings, users and groups. */
+  scim: ScimDeps;
 }

@@ -16,6 +16,8 @@ import { adminV1RateLimiter } from './rate-limit.js';
 import { registerOperations } from './registrar.js';
 import { healthOperations, unmeteredLease } from './settings/health.operations.js';
 import { settingsOperations } from './settings/settings.operations.js';
+import type { ScimDeps } from '../scim/scim-deps.js';
+import { scimSettingsOperations } from './sso/scim-settings.operations.js';
 import type { AdminDeps } from './stores.js';
 import { traceOperations } from './traces/traces.operations.js';
 import { userOperations } from './users/users.operations.js';
@@ -24,6 +26,7 @@ export type { AdminDeps } from './stores.js';
 export type { AdminOperation } from './operation.js';
 
 export interface AdminPlaneDeps extends AdminDeps {
+  scim: Pick<ScimDeps, 'settings'>;
   config: GatewayConfig;
   logger: Logger;
   db: Db;
@@ -43,6 +46,7 @@ async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
     ...adminKeyOperations({ adminKeys: deps.adminKeys, clock: deps.clock }),
     ...userOperations({ revokedUsers: deps.revokedUsers, userData: deps.userData, keys: deps.keys, fleetMode }),
     ...settingsOperations({ settings: deps.settings, fleetMode }),
+    ...scimSettingsOperations({ settings: deps.scim.settings }),
     ...healthOperations({
       db: deps.db,
       coord: deps.coord,

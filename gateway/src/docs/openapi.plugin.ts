@@ -15,12 +15,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'gw gateway',
         version: interfaceVersion,
-        description: 'Inference (/v1/*), admin (/admin/*), Management API v1 (/admin/v1/*) and health routes of the gw gateway.',
+        description: 'Inference (/v1/*), admin (/admin/*), Management API v1 (/admin/v1/*), inbound SCIM v2 (/scim/v2/*) and health routes of the gw gateway.',
       },
       components: {
         securitySchemes: {
           clientKey: { type: 'http', scheme: 'bearer', description: 'Client key ark_… or service key ark_svc_… (also x-gw-api-key or x-api-key)' },
           adminBearer: { type: 'http', scheme: 'bearer', description: 'GW_ADMIN_TOKEN or an admin API key aak_…' },
+          scimBearer: { type: 'http', scheme: 'bearer', description: 'The SCIM bearer set with PUT /admin/v1/sso/scim (identity-provider provisioning)' },
         },
       },
     },

@@ -66,14 +66,15 @@ const columns = 'id, type, key_prefix, source, user_id, team, name, label, month
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 const lookupColumns = `k.key_hash, k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd, k.tenant,
-       k.created_by, k.created_at, k.expires_at, k.revoked_at, k.rotated_at, u.active AS user_active`;
+       k.created_by, k.created_at, k.expires_at, k.revoked_at, k.rotated_at,
+       (SELECT bool_and(u.active) FROM gw_users u WHERE lower(u.user_id) = lower(k.user_id)) AS user_active`;
 
 /** The lookup statement is prepared for these batch sizes only; a batch is padded up to the next one. */
 const lookupArities = [1, 2, 4, 8, 16, 32, 64, 128, 256] as const;
 const lookupSql = new Map(
   lookupArities.map((arity) => {
     const placeholders = Array.from({ length: arity }, (_, index) => `$${index + 1}`).join(', ');
-    return [arity, `SELECT ${lookupColumns} FROM gw_keys k LEFT JOIN gw_users u ON u.user_id = k.user_id WHERE k.key_hash IN (${placeholders})`];
+    return [arity, `SELECT ${lookupColumns} FROM gw_keys k WHERE k.key_hash IN (${placeholders})`];
   }),
 );
 

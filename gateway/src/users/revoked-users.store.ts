@@ -1,4 +1,5 @@
-import type { Clock, Db, Queryable } from '@gw/platform';
+import type { Clock, Db } from '@gw/platform';
+import { refreshUserActive } from './user-active.js';
 
 export interface RevokedUser {
   email: string;
@@ -15,15 +16,6 @@ interface RevokedRow {
 }
 
 const toRecord = (row: RevokedRow): RevokedUser => ({ email: row.email, reason: row.reason, revokedBy: row.revoked_by, revokedAt: new Date(row.revoked_at).toISOString() });
-
-/** Sets the active flag the identity stage re-reads on every request (spec 000 §1.19): blocked on the next request. */
-export async function setUserActive(db: Queryable, user: string, active: boolean, at: Date): Promise<void> {
-  await db.query(
-    `INSERT INTO gw_users (user_id, active, updated_at) VALUES ($1, $2, $3)
-     ON CONFLICT (user_id) DO UPDATE SET active = EXCLUDED.active, updated_at = EXCLUDED.updated_at`,
-    [user, active, at],
-  );
-}
 
 /**
  * Revoked developers (spec 000 §4.8 users/revoked). Revoking deactivates the user in the same transaction, so every
@@ -50,7 +42,7 @@ export class RevokedUserStore {
          RETURNING email, reason, revoked_by, revoked_at`,
         [email, reason, revokedBy, at],
       );
-      await setUserActive(tx, email, false, at);
+      await refreshUserActive(tx, email, at);
       return toRecord(rows[0]);
     });
   }
@@ -58,8 +50,9 @@ export class RevokedUserStore {
   /** Reinstate; false when the user was not on the list. */
   async reinstate(email: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const { rowCount } = await tx.query('DELETE FROM gw_revoked_users WHERE email = $1', [email]);
-      if (rowCount > 0) await setUserActive(tx, email, true, new Date(this.clock.now()));
+      // Any spelling of the address that was revoked is reinstated with it.
+      const { rowCount } = await tx.query('DELETE FROM gw_revoked_users WHERE lower(email) = lower($1)', [email]);
+      if (rowCount > 0) await refreshUserActive(tx, email, new Date(this.clock.now()));
       return rowCount > 0;
     });
   }

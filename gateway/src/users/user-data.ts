@@ -1,6 +1,7 @@
 import type { Clock, Db, Queryable } from '@gw/platform';
 import { randomToken } from '@gw/platform';
 import type { AuditStore } from '../audit/audit.store.js';
+import { scimUserDataSource } from '../scim/scim-user-data.js';
 
 /**
  * One place that holds personal data about a developer. GDPR export asks every source; erase runs every source in
@@ -48,6 +49,7 @@ export function builtInUserDataSources(audit: AuditStore): UserDataSource[] {
       export: async (db, user) => (await db.query('SELECT email, reason, revoked_by, revoked_at FROM gw_revoked_users WHERE email = $1', [user])).rows[0] ?? null,
       erase: async (db, user) => (await db.query('DELETE FROM gw_revoked_users WHERE email = $1', [user])).rowCount,
     },
+    scimUserDataSource,
     {
       // Key metadata only (never hashes). Erase revokes the keys and detaches them from the person.
       name: 'keys',
@@ -72,7 +74,7 @@ export function builtInUserDataSources(audit: AuditStore): UserDataSource[] {
   ];
 }
 
-/** `{user, exportedAt}` plus one field per source (profile, revoked, keys, caps, spend, traces, audit, …). */
+/** `{user, exportedAt}` plus one field per source (profile, revoked, scim, keys, caps, spend, traces, audit, …). */
 export type UserDataExport = { user: string; exportedAt: string } & Record<string, unknown>;
 
 export interface UserDataErasure {

@@ -25,7 +25,7 @@ const userParams = z.object({ user: z.string().min(1).max(320) });
 const exportResponse = z
   .object({ user: z.string(), exportedAt: z.string() })
   .catchall(z.unknown())
-  .describe('Everything stored about the user, one field per source: profile, revoked, keys (metadata), caps, spend, traces (metadata), audit');
+  .describe('Everything stored about the user, one field per source: profile, revoked, scim (what the identity provider provisioned), keys (metadata), caps, spend, traces (metadata), audit');
 const eraseResponse = z.object({
   user: z.string(),
   pseudonym: z.string().describe('Identifier that replaces the user in retained records (spend, audit)'),

@@ -1,0 +1,16 @@
+import { patchOpSchema } from './patch-op.js';
+import { ScimError } from './scim-error.js';
+
+/** Test support for this folder's unit tests: a PatchOp body of these operations. */
+export const patch = (...operations: unknown[]) => ({ schemas: [patchOpSchema], Operations: operations });
+
+/** The ScimError `run` throws; fails the test when it throws nothing or something else. */
+export function thrownBy(run: () => unknown): ScimError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ScimError) return error;
+    throw error;
+  }
+  throw new Error('expected a ScimError');
+}

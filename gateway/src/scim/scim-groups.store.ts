@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { ownValue, type Clock, type Db, type Queryable } from '@gw/platform';
+import { badRequest, uniquenessConflict } from './protocol/scim-error.js';
+import { recomputeMappings } from './scim-mapping.js';
+import { readScimSettings } from './scim-settings.store.js';
+import { jsonArray, type ScimUserStore } from './scim-users.store.js';
+
+export interface ScimGroupRecord {
+  id: string;
+  displayName: string;
+  externalId: string | null;
+  members: Array<{ id: string; userName: string }>;
+  version: number;
+  created: string;
+  lastModified: string;
+}
+
+/** A member as the identity provider names it: a user id, or (on create) an address in `value` or `display`. */
+export interface MemberReference {
+  value: string;
+  display?: string | undefined;
+}
+
+export interface GroupWrite {
+  displayName: string;
+  externalId: string | null;
+  members: readonly MemberReference[];
+}
+
+interface GroupRow {
+  id: string;
+  display_name: string;
+  external_id: string | null;
+  version: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  members: Array<{ id: string; userName: string }> | string | null;
+}
+
+export const groupFilterColumns: Readonly<Record<string, string>> = { displayname: 'lower(g.display_name)', externalid: 'g.external_id', id: 'g.id' };
+
+const selectGroups = `SELECT g.id, g.display_name, g.external_id, g.version, g.created_at, g.updated_at,
+       COALESCE((SELECT json_agg(json_build_object('id', u.id, 'userName', u.user_name) ORDER BY u.seq)
+                   FROM gw_scim_members m JOIN gw_scim_users u ON u.id = m.user_id WHERE m.group_id = g.id), '[]'::json) AS members
+  FROM gw_scim_groups g`;
+
+const toRecord = (row: GroupRow): ScimGroupRecord => ({
+  id: row.id,
+  displayName: row.display_name,
+  externalId: row.external_id,
+  members: jsonArray(row.members),
+  version: row.version,
+  created: new Date(row.created_at).toISOString(),
+  lastModified: new Date(row.updated_at).toISOString(),
+});
+
+const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const uniqueness = (name: string) => uniquenessConflict(`A group with displayName "${name}" already exists.`);
+
+/**
+ * The identity provider's groups (spec 000 §4.9). Membership drives each user's team and administrator flag, so every
+ * write recomputes the mapping of the users it touched, in the same transaction.
+ */
+export class ScimGroupStore {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly users: ScimUserStore,
+  ) {}
+
+  async get(id: string, db: Queryable = this.db): Promise<ScimGroupRecord | null> {
+    const { rows } = await db.query<GroupRow>(`${selectGroups} WHERE g.id = $1`, [id]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async list(filter: { attribute: string; value: string } | null, startIndex: number, count: number): Promise<{ total: number; records: ScimGroupRecord[] }> {
+    const column = filter ? ownValue(groupFilterColumns, filter.attribute) : undefined;
+    const where = column && filter ? `WHERE ${column} = ${filter.attribute === 'displayname' ? 'lower($1)' : '$1'}` : '';
+    const params = column && filter ? [filter.value] : [];
+    const total = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM gw_scim_groups g ${where}`, params);
+    const { rows } = await this.db.query<GroupRow>(`${selectGroups} ${where} ORDER BY g.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, count, startIndex - 1]);
+    return { total: total.rows[0]?.total ?? 0, records: rows.map(toRecord) };
+  }
+
+  async create(group: GroupWrite): Promise<ScimGroupRecord> {
+    return this.db.transaction(async (tx) => {
+      await this.assertNameFree(tx, group.displayName, null);
+      const id = randomUUID();
+      const at = new Date(this.clock.now());
+      await tx.query('INSERT INTO gw_scim_groups (id, display_name, external_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [id, group.displayName, group.externalId, at]);
+      const memberIds = await this.resolveMembers(tx, group.members);
+      await this.setMembers(tx, id, memberIds, []);
+      return (await this.get(id, tx)) as ScimGroupRecord;
+    });
+  }
+
+  /** Replace name, external id and members (PUT, and PATCH after applying it); null when there is no such group. */
+  async replace(id: string, group: GroupWrite): Promise<ScimGroupRecord | null> {
+    return this.db.transaction(async (tx) => {
+      const current = await this.get(id, tx);
+      if (!current) return null;
+      await this.assertNameFree(tx, group.displayName, id);
+      await tx.query('UPDATE gw_scim_groups SET display_name = $2, external_id = $3, version = version + 1, updated_at = $4 WHERE id = $1', [id, group.displayName, group.externalId, new Date(this.clock.now())]);
+      const memberIds = await this.resolveMembers(tx, group.members);
+      // A renamed group can change the mapping of members who stay.
+      await this.setMembers(tx, id, memberIds, current.members.map((member) => member.id));
+      return this.get(id, tx);
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ user_id: string }>('SELECT user_id FROM gw_scim_members WHERE group_id = $1', [id]);
+      const deleted = await tx.query('DELETE FROM gw_scim_groups WHERE id = $1', [id]);
+      if (deleted.rowCount === 0) return false;
+      await recomputeMappings(tx, await readScimSettings(tx), rows.map((row) => row.user_id));
+      return true;
+    });
+  }
+
+  private async assertNameFree(tx: Queryable, displayName: string, self: string | null): Promise<void> {
+    const { rows } = await tx.query<{ id: string }>('SELECT id FROM gw_scim_groups WHERE lower(display_name) = lower($1)', [displayName]);
+    if (rows.some((row) => row.id !== self)) throw uniqueness(displayName);
+  }
+
+  /**
+   * Member references to user ids (spec 000 §4.9: "resolves or creates members"): a provisioned user's id, else an
+   * address in `value` or `display` naming a provisioned user, else that address provisioned as a new active user.
+   * Anything else is an unknown member.
+   */
+  private async resolveMembers(tx: Queryable, members: readonly MemberReference[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const member of members) {
+      const known = await tx.query<{ id: string }>('SELECT id FROM gw_scim_users WHERE id = $1 AND NOT deleted', [member.value]);
+      const address = [member.value, member.display].find((candidate): candidate is string => typeof candidate === 'string' && emailShape.test(candidate));
+      let id = known.rows[0]?.id;
+      if (!id && address) id = (await this.users.findByUserName(address, tx))?.id ?? (await this.users.create({ userName: address, externalId: null, displayName: null, givenName: null, familyName: null, userType: null, active: true }, tx)).id;
+      if (!id) throw badRequest(`Member "${member.value}" is not a provisioned user.`, 'invalidValue');
+      if (!ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  }
+
+  private async setMembers(tx: Queryable, groupId: string, memberIds: readonly string[], previous: readonly string[]): Promise<void> {
+    await tx.query('DELETE FROM gw_scim_members WHERE group_id = $1', [groupId]);
+    if (memberIds.length > 0) await tx.query('INSERT INTO gw_scim_members (group_id, user_id) SELECT $1, unnest($2::text[])', [groupId, memberIds]);
+    await recomputeMappings(tx, await readScimSettings(tx), [...new Set([...memberIds, ...previous])]);
+  }
+}
