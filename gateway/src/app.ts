@@ -14,6 +14,7 @@ import { inferenceRoutes } from './inference/inference.routes.js';
 import { registerAdminPlane } from './admin/index.js';
 import { answerFrameworkError, installFallbackErrors } from './admin/fallback-errors.js';
 import { scimPlugin } from './scim/scim.plugin.js';
+import { devicePlugin } from './device/device.plugin.js';
 import { registerRetrievalSurfaces } from './retrieval/retrieval-surfaces.js';
 import { providerOperations } from './admin/providers/providers.operations.js';
 import { routingOperations } from './admin/routing/routing.operations.js';
@@ -72,6 +73,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.
   await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups });
+
+  // The developer device page (spec 000 §4.4), gated by the short-lived device token alone.
+  await app.register(devicePlugin, { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger });
 
   const operations = [
     ...providerOperations({ providers: deps.providers, config: deps.config }),

@@ -7,6 +7,7 @@ import type { GatewayDeps } from './deps.js';
 import { KeyStore } from './keys/key.store.js';
 import { composeAdmin } from './admin/stores.js';
 import { composeScim } from './scim/scim-deps.js';
+import { composeSeats } from './seats/seat-deps.js';
 import { resolveKeystore } from './bootstrap/keystore-key.js';
 import { ProviderStore } from './providers/provider.store.js';
 import { RoutingStore } from './routing/routing.store.js';
@@ -84,5 +85,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, scim: composeScim(db, clock) };
+  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, scim: composeScim(db, clock), seats: composeSeats(db, clock) };
 }

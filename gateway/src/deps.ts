@@ -15,6 +15,7 @@ import type { Governance } from './governance/governance.js';
 import type { RetrievalLeaseStore } from './retrieval/lease.store.js';
 import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
 import type { ScimDeps } from './scim/scim-deps.js';
+import type { SeatDeps } from './seats/seat-deps.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
@@ -44,4 +45,6 @@ export interface GatewayDeps extends AdminDeps {
   desktopPolicy: DesktopPolicyStore;
   /** Inbound SCIM (spec 000 §4.9): provisioning settings, users and groups. */
   scim: ScimDeps;
+  /** Developer seats on the connect API and the device page (spec 000 §4.3, §4.4). */
+  seats: SeatDeps;
 }

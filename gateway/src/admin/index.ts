@@ -18,6 +18,8 @@ import { healthOperations, unmeteredLease } from './settings/health.operations.j
 import { settingsOperations } from './settings/settings.operations.js';
 import type { ScimDeps } from '../scim/scim-deps.js';
 import { scimSettingsOperations } from './sso/scim-settings.operations.js';
+import type { SeatDeps } from '../seats/seat-deps.js';
+import { seatOperations } from './fleet/seats.operations.js';
 import type { AdminDeps } from './stores.js';
 import { traceOperations } from './traces/traces.operations.js';
 import { userOperations } from './users/users.operations.js';
@@ -27,6 +29,7 @@ export type { AdminOperation } from './operation.js';
 
 export interface AdminPlaneDeps extends AdminDeps {
   scim: Pick<ScimDeps, 'settings'>;
+  seats: Pick<SeatDeps, 'store' | 'directives'>;
   config: GatewayConfig;
   logger: Logger;
   db: Db;
@@ -47,6 +50,7 @@ async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
     ...userOperations({ revokedUsers: deps.revokedUsers, userData: deps.userData, keys: deps.keys, fleetMode }),
     ...settingsOperations({ settings: deps.settings, fleetMode }),
     ...scimSettingsOperations({ settings: deps.scim.settings }),
+    ...seatOperations({ seats: deps.seats.store, directives: deps.seats.directives, fleetMode }),
     ...healthOperations({
       db: deps.db,
       coord: deps.coord,

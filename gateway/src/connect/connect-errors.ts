@@ -13,6 +13,10 @@ export const connectErrors = {
       message: 'The optimizer behind this gateway does not support startLine, endLine or grep; retrieve the whole original with only the handle.',
     }),
   leaseStoreUnavailable: () => new AppError({ status: 503, code: 'lease_store_unavailable', message: 'The retrieval lease could not be renewed; retry shortly.', retryable: true }),
+  // spec 000 §7: a static message, whatever failed underneath.
+  deviceTokenUnavailable: () => new AppError({ status: 503, code: 'device_token_unavailable', message: 'Device tokens need the shared relational store, which is unavailable.', retryable: true }),
+  seatStoreUnavailable: () => new AppError({ status: 503, code: 'seat_store_unavailable', message: 'The seat store is unavailable; retry shortly.', retryable: true }),
+  directiveNotFound: () => new AppError({ status: 404, code: 'directive_not_found', message: 'No such directive for this seat.' }),
   invalidJson: () => new AppError({ status: 400, code: 'invalid_json', message: 'The request body is not valid JSON.' }),
 } as const;
 

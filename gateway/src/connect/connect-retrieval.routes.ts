@@ -5,6 +5,7 @@ import type { Identity } from '../chain/identity/identity.js';
 import { retrievalLeaseMs, type RetrievalLeaseStore } from '../retrieval/lease.store.js';
 import type { RetrievalCaller, RetrievalService, RetrieveFailure } from '../retrieval/retrieval-service.js';
 import { connectErrors } from './connect-errors.js';
+import { identityOf } from './connect-identity.js';
 import { connectErrorResponse, connectHeartbeatResponse, connectRecallBody, connectRecallResponse, connectRetrieveBody, connectRetrieveResponse } from './connect.schema.js';
 
 export interface ConnectRetrievalOptions {
@@ -102,10 +103,4 @@ async function latch(request: FastifyRequest, options: ConnectRetrievalOptions):
   const caller: RetrievalCaller = (Array.isArray(probe) ? probe[0] : probe)?.trim() === '1' ? 'probe' : 'model';
   if (caller === 'model') await options.lease.renew(identity.keyId).catch((error: unknown) => options.logger.warn({ err: error }, 'retrieval lease renewal failed'));
   return { identity, caller };
-}
-
-function identityOf(request: FastifyRequest): Identity {
-  const identity = request.gw.identity;
-  if (!identity) throw new Error('identity stage did not run');
-  return identity;
 }

@@ -1,11 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { registerIdentityChain, type IdentityChainDeps } from '../chain/index.js';
 import { connectErrors, installConnectErrorHandler } from './connect-errors.js';
+import { connectDirectiveRoutes, type ConnectDirectiveOptions } from './connect-directive.routes.js';
 import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
+import { connectSeatRoutes, type ConnectSeatOptions } from './connect-seat.routes.js';
 
 export interface ConnectPluginOptions {
   chain: IdentityChainDeps;
   retrieval: ConnectRetrievalOptions;
+  seats: ConnectSeatOptions;
+  directives: ConnectDirectiveOptions;
 }
 
 // Connect bodies are small control messages.
@@ -30,4 +34,6 @@ export async function connectPlugin(app: FastifyInstance, options: ConnectPlugin
     }
   });
   await app.register(connectRetrievalRoutes, options.retrieval);
+  await app.register(connectSeatRoutes, options.seats);
+  await app.register(connectDirectiveRoutes, options.directives);
 }

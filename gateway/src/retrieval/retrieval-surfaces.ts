@@ -7,12 +7,18 @@ import { RetrievalMetrics } from './retrieval-metrics.js';
 import { RetrievalService } from './retrieval-service.js';
 
 /**
- * The retrieval tool server `/mcp` and the connect surface with its retrieval routes (spec 000 §4.2), both over one
- * retrieval service and the per-key lease in `deps.retrievalLease`.
+ * The retrieval tool server `/mcp` and the connect surface (spec 000 §4.2–4.3): its retrieval routes over the same
+ * retrieval service and per-key lease (`deps.retrievalLease`) as `/mcp`, and the seat's own routes (doctor reports,
+ * offboarding, device token, directives).
  */
 export async function registerRetrievalSurfaces(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
   const chain = identityChainDeps(deps);
   const retrieval = new RetrievalService({ optimizer: deps.optimizer, metrics: new RetrievalMetrics(deps.metrics), logger: deps.logger });
   await app.register(mcpPlugin, { chain, retrieval, lease: deps.retrievalLease, logger: deps.logger });
-  await app.register(connectPlugin, { chain, retrieval: { retrieval, lease: deps.retrievalLease, logger: deps.logger } });
+  await app.register(connectPlugin, {
+    chain,
+    retrieval: { retrieval, lease: deps.retrievalLease, logger: deps.logger },
+    seats: { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger },
+    directives: { directives: deps.seats.directives },
+  });
 }

@@ -2,6 +2,7 @@ import type { Clock, Db, Queryable } from '@gw/platform';
 import { randomToken } from '@gw/platform';
 import type { AuditStore } from '../audit/audit.store.js';
 import { scimUserDataSource } from '../scim/scim-user-data.js';
+import { seatUserDataSource } from '../seats/seat-user-data.js';
 
 /**
  * One place that holds personal data about a developer. GDPR export asks every source; erase runs every source in
@@ -50,6 +51,7 @@ export function builtInUserDataSources(audit: AuditStore): UserDataSource[] {
       erase: async (db, user) => (await db.query('DELETE FROM gw_revoked_users WHERE email = $1', [user])).rowCount,
     },
     scimUserDataSource,
+    seatUserDataSource,
     {
       // Key metadata only (never hashes). Erase revokes the keys and detaches them from the person.
       name: 'keys',

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { gatewayErrors } from '../../errors.js';
+import { checkStatus } from '../../seats/seat-health.schema.js';
+import { directiveQueueBody, directiveRecord } from '../../seats/seat-directive.schema.js';
+import type { SeatDirectiveStore } from '../../seats/seat-directive.store.js';
+import type { SeatStore } from '../../seats/seat.store.js';
+import { defineOperation, type AdminOperation } from '../operation.js';
+import type { Principal } from '../principal.js';
+
+export interface SeatOperationDeps {
+  seats: SeatStore;
+  directives: SeatDirectiveStore;
+  /** `GW_MULTI_TENANT=true`: a tenant-bound principal reaches its own tenant's seats only. */
+  fleetMode: boolean;
+}
+
+const limit = z.coerce.number().int().min(1).max(500).default(100).describe('At most this many, 1..500 (default 100)');
+const seatRecord = z.object({
+  tenant: z.string().nullable().describe('Fleet mode: the seat’s tenant; null for the deployment'),
+  user: z.string().describe('The developer, lower-cased (a service key shows as `service:<key id>`)'),
+  checks: z.array(z.object({ name: z.string(), status: checkStatus })),
+  score: z.number().int().nullable().describe('Share of decided doctor checks that pass, 0–100'),
+  clientVersion: z.string().nullable(),
+  reportedAt: z.string().nullable(),
+  offboarded: z.boolean().describe('Offboarded and not re-enrolled since (a key minted for the developer after the mark clears it)'),
+  offboardedAt: z.string().nullable(),
+});
+const directiveListQuery = z.object({
+  limit,
+  user: z.string().min(1).max(320).optional().describe('Only this developer’s seat'),
+  open: z.enum(['true', 'false']).optional().describe('`true`: only directives not yet acked'),
+});
+
+/**
+ * Developer seats as the connect CLI reports them, and the directives queued for them (spec 000 §4.8 `fleet`:
+ * `/admin/v1/fleet/seats`, `/admin/v1/fleet/directives`; legacy `/admin/connect-health`, `/admin/connect/directives`).
+ */
+export function seatOperations({ seats, directives, fleetMode }: SeatOperationDeps): AdminOperation[] {
+  /** A tenant-bound principal in fleet mode sees its tenant; everyone else sees every seat. */
+  const readTenant = (principal: Principal) => (fleetMode && principal.tenant !== null ? principal.tenant : undefined);
+  const writeTenant = (principal: Principal, requested: string | undefined) => {
+    const bound = readTenant(principal);
+    if (bound !== undefined && requested !== undefined && requested !== bound) throw gatewayErrors.invalidRequest('tenant: a tenant-bound principal queues directives for its own tenant only');
+    return bound ?? requested ?? '';
+  };
+  const withTenant = <T extends { tenant: string }>(record: T) => ({ ...record, tenant: record.tenant === '' ? null : record.tenant });
+  return [
+    defineOperation({
+      id: 'fleet.seats.list',
+      summary: 'Developer seats: each one’s last doctor report, compliance score and offboarding',
+      method: 'GET',
+      capability: 'observability:read',
+      legacy: [{ path: '/admin/connect-health' }],
+      v1: { path: '/admin/v1/fleet/seats' },
+      xScope: 'tenant',
+      query: z.object({ limit }),
+      response: z.object({ seats: z.array(seatRecord) }),
+      handler: async ({ query, principal }) => ({
+        seats: (await seats.list({ tenant: readTenant(principal), limit: query.limit })).map(({ seat, ...record }) => withTenant({ ...record, user: seat })),
+      }),
+    }),
+    defineOperation({
+      id: 'fleet.directives.list',
+      summary: 'Directives queued for developer seats, newest first',
+      method: 'GET',
+      capability: 'observability:read',
+      legacy: [{ path: '/admin/connect/directives' }],
+      v1: { path: '/admin/v1/fleet/directives' },
+      xScope: 'tenant',
+      query: directiveListQuery,
+      response: z.object({ directives: z.array(directiveRecord) }),
+      handler: async ({ query, principal }) => ({
+        directives: await directives.list({ tenant: readTenant(principal), user: query.user, open: query.open === 'true', limit: query.limit }),
+      }),
+    }),
+    defineOperation({
+      id: 'fleet.directives.queue',
+      summary: 'Queue a directive for a developer seat (reapply_config, remint, revert, revert_tool, update)',
+      method: 'POST',
+      capability: 'directives:manage',
+      legacy: [{ path: '/admin/connect/directives' }],
+      v1: { path: '/admin/v1/fleet/directives', scope: 'fleet:direct' },
+      xScope: 'tenant',
+      successStatus: 201,
+      body: directiveQueueBody,
+      response: directiveRecord,
+      auditSubjects: ({ result }) => ({ target: (result as { id: string }).id, subject: (result as { user: string }).user }),
+      handler: async ({ body, principal }) =>
+        directives.queue({ tenant: writeTenant(principal, body.tenant), seat: body.user.toLowerCase() }, { kind: body.kind, tool: body.tool ?? null, createdBy: principal.actor }),
+    }),
+  ];
+}
