@@ -42,3 +42,15 @@ CREATE TABLE gw_seat_directives (
 );
 CREATE INDEX gw_seat_directives_open ON gw_seat_directives (tenant, seat, seq) WHERE status <> 'closed';
 CREATE INDEX gw_seat_directives_list ON gw_seat_directives (created_at DESC, seq DESC);
+
+-- Savings the connect CLI's hooks made before a request reached the gateway (POST /connect/hook-savings), per seat
+-- and UTC day. Client-reported tokens; the dollar figure is the gateway's own, from its price table.
+CREATE TABLE gw_hook_savings (
+  tenant text NOT NULL,
+  seat text NOT NULL,
+  day date NOT NULL,
+  tokens_saved bigint NOT NULL DEFAULT 0,
+  savings_micros bigint NOT NULL DEFAULT 0,
+  events integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (tenant, seat, day)
+);

@@ -4,7 +4,7 @@ import { connectDirectiveResponse, directiveAckBody, directiveAckResponse, direc
 import type { SeatDirectiveStore } from '../seats/seat-directive.store.js';
 import { seatOf } from '../seats/seat.js';
 import { connectErrors } from './connect-errors.js';
-import { identityOf } from './connect-identity.js';
+import { identityOf } from '../chain/identity/identity-of.js';
 import { connectErrorResponse } from './connect.schema.js';
 
 export interface ConnectDirectiveOptions {

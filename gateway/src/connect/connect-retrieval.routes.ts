@@ -5,7 +5,7 @@ import type { Identity } from '../chain/identity/identity.js';
 import { retrievalLeaseMs, type RetrievalLeaseStore } from '../retrieval/lease.store.js';
 import type { RetrievalCaller, RetrievalService, RetrieveFailure } from '../retrieval/retrieval-service.js';
 import { connectErrors } from './connect-errors.js';
-import { identityOf } from './connect-identity.js';
+import { identityOf } from '../chain/identity/identity-of.js';
 import { connectErrorResponse, connectHeartbeatResponse, connectRecallBody, connectRecallResponse, connectRetrieveBody, connectRetrieveResponse } from './connect.schema.js';
 
 export interface ConnectRetrievalOptions {

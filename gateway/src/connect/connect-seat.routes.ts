@@ -7,7 +7,7 @@ import type { SeatStore } from '../seats/seat.store.js';
 import { seatOf } from '../seats/seat.js';
 import { connectErrors } from './connect-errors.js';
 import { connectErrorResponse } from './connect.schema.js';
-import { identityOf } from './connect-identity.js';
+import { identityOf } from '../chain/identity/identity-of.js';
 
 export interface ConnectSeatOptions {
   seats: SeatStore;

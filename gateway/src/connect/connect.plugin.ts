@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerIdentityChain, type IdentityChainDeps } from '../chain/index.js';
 import { connectErrors, installConnectErrorHandler } from './connect-errors.js';
+import { connectAccountRoutes, type ConnectAccountOptions } from './connect-account.routes.js';
 import { connectDirectiveRoutes, type ConnectDirectiveOptions } from './connect-directive.routes.js';
 import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
 import { connectSeatRoutes, type ConnectSeatOptions } from './connect-seat.routes.js';
@@ -10,6 +11,7 @@ export interface ConnectPluginOptions {
   retrieval: ConnectRetrievalOptions;
   seats: ConnectSeatOptions;
   directives: ConnectDirectiveOptions;
+  account: ConnectAccountOptions;
 }
 
 // Connect bodies are small control messages.
@@ -36,4 +38,5 @@ export async function connectPlugin(app: FastifyInstance, options: ConnectPlugin
   await app.register(connectRetrievalRoutes, options.retrieval);
   await app.register(connectSeatRoutes, options.seats);
   await app.register(connectDirectiveRoutes, options.directives);
+  await app.register(connectAccountRoutes, options.account);
 }

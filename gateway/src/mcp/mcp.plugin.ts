@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@gw/platform';
 import { registerIdentityChain, type IdentityChainDeps } from '../chain/index.js';
-import type { Identity } from '../chain/identity/identity.js';
+import { identityOf } from '../chain/identity/identity-of.js';
 import type { RetrievalLeaseStore } from '../retrieval/lease.store.js';
 import type { RetrievalService } from '../retrieval/retrieval-service.js';
 import { errorResponse, jsonRpcErrorCodes, parseMessage, resultResponse, type IncomingMessage } from './json-rpc.js';
@@ -105,10 +105,4 @@ function sendRejection(reply: FastifyReply, rejection: TransportRejection) {
     .code(rejection.status)
     .headers(rejection.headers ?? {})
     .send(errorResponse(null, rejection.error));
-}
-
-function identityOf(request: FastifyRequest): Identity {
-  const identity = request.gw.identity;
-  if (!identity) throw new Error('identity stage did not run');
-  return identity;
 }

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '@gw/platform';
 import { z } from 'zod';
-import type { Identity } from '../chain/identity/identity.js';
+import { identityOf } from '../chain/identity/identity-of.js';
 import type { Governance } from '../governance/governance.js';
 import { limitsFor, usageFor } from '../governance/self-service.js';
 import { meLimitsResponse, meUsageResponse } from './me.schema.js';
@@ -26,12 +26,6 @@ const meResponse = z.object({
 export interface MeRouteOptions {
   governance: Governance;
   db: Db;
-}
-
-function identityOf(request: FastifyRequest): Identity {
-  const identity = request.gw.identity;
-  if (!identity) throw new Error('identity stage did not run');
-  return identity;
 }
 
 /** `GET /v1/me*`: identity, usage and limits, answered by the gateway with no provider (spec 000 §4.1); never the hash. */

@@ -20,5 +20,6 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
     retrieval: { retrieval, lease: deps.retrievalLease, logger: deps.logger },
     seats: { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger },
     directives: { directives: deps.seats.directives },
+    account: { governance: deps.governance, db: deps.db, routing: deps.routing, seats: deps.seats.store, hookSavings: deps.seats.hookSavings },
   });
 }

@@ -1,15 +1,17 @@
 import type { Clock, Db } from '@gw/platform';
 import { DeviceTokenStore } from './device-token.store.js';
+import { HookSavingsStore } from './hook-savings.store.js';
 import { SeatDirectiveStore } from './seat-directive.store.js';
 import { SeatStore } from './seat.store.js';
 
-/** Developer seats' stores (spec 000 §3, §4.3, §4.4): doctor reports and offboarding, device tokens, directives. */
+/** Developer seats' stores (spec 000 §3, §4.3, §4.4): doctor reports and offboarding, device tokens, directives, hook-trim savings. */
 export interface SeatDeps {
   store: SeatStore;
   deviceTokens: DeviceTokenStore;
   directives: SeatDirectiveStore;
+  hookSavings: HookSavingsStore;
 }
 
 export function composeSeats(db: Db, clock: Clock): SeatDeps {
-  return { store: new SeatStore(db, clock), deviceTokens: new DeviceTokenStore(db, clock), directives: new SeatDirectiveStore(db, clock) };
+  return { store: new SeatStore(db, clock), deviceTokens: new DeviceTokenStore(db, clock), directives: new SeatDirectiveStore(db, clock), hookSavings: new HookSavingsStore(db, clock) };
 }

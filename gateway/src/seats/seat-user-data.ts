@@ -1,8 +1,8 @@
 import type { UserDataSource } from '../users/user-data.js';
 
 /**
- * A developer's seats for GDPR export and erase (spec 000 §4.8 users): doctor reports, offboarding, directives and
- * device tokens (export says only whether one is live, never its hash). Erase removes them all, in every tenant.
+ * A developer's seats for GDPR export and erase (spec 000 §4.8 users): doctor reports, offboarding, directives,
+ * hook-trim savings and device tokens (export says only whether one is live, never its hash). Erase removes them all, in every tenant.
  */
 export const seatUserDataSource: UserDataSource = {
   name: 'seats',
@@ -17,11 +17,12 @@ export const seatUserDataSource: UserDataSource = {
       'SELECT id, tenant, kind, tool, status, result, deliveries, created_by, created_at, delivered_at, closed_at FROM gw_seat_directives WHERE seat = lower($1) ORDER BY created_at',
       [user],
     );
-    return { seats: seats.rows, directives: directives.rows };
+    const hookSavings = await db.query('SELECT tenant, day, tokens_saved, savings_micros, events FROM gw_hook_savings WHERE seat = lower($1) ORDER BY tenant, day', [user]);
+    return { seats: seats.rows, directives: directives.rows, hookSavings: hookSavings.rows };
   },
   async erase(db, user) {
     let touched = 0;
-    for (const table of ['gw_seats', 'gw_device_tokens', 'gw_seat_directives']) touched += (await db.query(`DELETE FROM ${table} WHERE seat = lower($1)`, [user])).rowCount;
+    for (const table of ['gw_seats', 'gw_device_tokens', 'gw_seat_directives', 'gw_hook_savings']) touched += (await db.query(`DELETE FROM ${table} WHERE seat = lower($1)`, [user])).rowCount;
     return touched;
   },
 };

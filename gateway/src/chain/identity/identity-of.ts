@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { Identity } from '../chain/identity/identity.js';
+import type { Identity } from './identity.js';
 
-/** The caller the chain's identity stage bound; every connect route runs behind it. */
+/** The caller the identity stage bound, for routes registered behind it (inference, `/v1/me`, `/connect`, `/mcp`). */
 export function identityOf(request: FastifyRequest): Identity {
   const identity = request.gw.identity;
   if (!identity) throw new Error('identity stage did not run');
