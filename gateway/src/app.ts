@@ -22,6 +22,7 @@ import { governanceOperations } from './admin/caps/governance.operations.js';
 import { qualityParityOperations } from './admin/quality/quality-parity.operations.js';
 import { optimizerHoldoutConfig } from './admin/quality/holdout-config.js';
 import { desktopPolicyOperations } from './admin/policies/desktop-policy.operations.js';
+import { teamPolicyOperations } from './admin/policies/team-policy.operations.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -83,6 +84,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
+    ...teamPolicyOperations({ policies: deps.teamPolicies }),
   ];
   // The admin plane mounts its own operations (keys, admin keys, users, settings, audit, traces) plus these.
   await registerAdminPlane(app, deps, operations);

@@ -14,6 +14,7 @@ import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
 import type { RetrievalLeaseStore } from './retrieval/lease.store.js';
 import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
+import type { TeamPolicyStore } from './policies/team-policy.store.js';
 import type { ScimDeps } from './scim/scim-deps.js';
 import type { SeatDeps } from './seats/seat-deps.js';
 
@@ -43,6 +44,8 @@ export interface GatewayDeps extends AdminDeps {
   retrievalLease: RetrievalLeaseStore;
   /** The desktop-client policy (spec 000 §2): admin writes, cached reads for the client-facing routes. */
   desktopPolicy: DesktopPolicyStore;
+  /** Team skills and tool policy (spec 000 §4.3 `/connect/policy`, §4.8 policies/teams). */
+  teamPolicies: TeamPolicyStore;
   /** Inbound SCIM (spec 000 §4.9): provisioning settings, users and groups. */
   scim: ScimDeps;
   /** Developer seats on the connect API and the device page (spec 000 §4.3, §4.4). */

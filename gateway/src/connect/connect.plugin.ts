@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerIdentityChain, type IdentityChainDeps } from '../chain/index.js';
 import { connectErrors, installConnectErrorHandler } from './connect-errors.js';
 import { connectAccountRoutes, type ConnectAccountOptions } from './connect-account.routes.js';
+import { connectPolicyRoutes, type ConnectPolicyOptions } from './connect-policy.routes.js';
 import { connectDirectiveRoutes, type ConnectDirectiveOptions } from './connect-directive.routes.js';
 import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
 import { connectSeatRoutes, type ConnectSeatOptions } from './connect-seat.routes.js';
@@ -12,6 +13,7 @@ export interface ConnectPluginOptions {
   seats: ConnectSeatOptions;
   directives: ConnectDirectiveOptions;
   account: ConnectAccountOptions;
+  policy: ConnectPolicyOptions;
 }
 
 // Connect bodies are small control messages.
@@ -39,4 +41,5 @@ export async function connectPlugin(app: FastifyInstance, options: ConnectPlugin
   await app.register(connectSeatRoutes, options.seats);
   await app.register(connectDirectiveRoutes, options.directives);
   await app.register(connectAccountRoutes, options.account);
+  await app.register(connectPolicyRoutes, options.policy);
 }

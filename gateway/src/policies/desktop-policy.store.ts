@@ -1,14 +1,7 @@
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
-import { gatewayErrors } from '../errors.js';
 import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
+import { readPolicyDocument, replacePolicyDocument } from './policy-documents.js';
 import { desktopPolicySettings, type DesktopPolicySettings, type DesktopPolicyView } from './desktop-policy.schema.js';
-
-interface PolicyRow {
-  document: { enabled?: boolean; settings?: unknown };
-  revision: number;
-  updated_at: Date | string;
-  updated_by: string;
-}
 
 const policyName = 'claude-desktop';
 
@@ -46,33 +39,15 @@ export class DesktopPolicyStore {
 
   /** Fresh from the store. */
   async read(): Promise<DesktopPolicyView> {
-    const { rows } = await this.db.query<PolicyRow>('SELECT document, revision, updated_at, updated_by FROM gw_policies WHERE name = $1', [policyName]);
-    const row = rows[0];
+    const row = await readPolicyDocument(this.db, policyName);
     if (!row) return unset;
-    return {
-      enabled: row.document.enabled === true,
-      settings: desktopPolicySettings.parse(row.document.settings ?? {}),
-      revision: Number(row.revision),
-      updatedAt: new Date(row.updated_at).toISOString(),
-      updatedBy: row.updated_by,
-    };
+    const document = row.document as { enabled?: boolean; settings?: unknown };
+    return { enabled: document.enabled === true, settings: desktopPolicySettings.parse(document.settings ?? {}), revision: row.revision, updatedAt: row.updatedAt, updatedBy: row.updatedBy };
   }
 
   /** Replaces the policy; 409 when `expectedRevision` is given and stale. The caller has validated the document. */
   async replace(policy: { enabled: boolean; settings: DesktopPolicySettings }, expectedRevision: number | undefined, actor: string): Promise<DesktopPolicyView> {
-    await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ revision: number }>('SELECT revision FROM gw_policies WHERE name = $1 FOR UPDATE', [policyName]);
-      const revision = rows[0] ? Number(rows[0].revision) : 0;
-      if (expectedRevision !== undefined && expectedRevision !== revision) {
-        throw gatewayErrors.conflict(`the desktop policy is at revision ${revision}, not ${expectedRevision}; read it again and retry`);
-      }
-      await tx.query(
-        `INSERT INTO gw_policies (name, document, revision, updated_by, updated_at) VALUES ($1, $2::jsonb, 1, $3, $4)
-         ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document, revision = gw_policies.revision + 1,
-           updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
-        [policyName, JSON.stringify(policy), actor, new Date(this.clock.now())],
-      );
-    });
+    await replacePolicyDocument(this.db, { name: policyName, label: 'desktop policy', document: policy, expectedRevision, actor, at: new Date(this.clock.now()) });
     await this.snapshot.changed();
     return this.read();
   }

@@ -21,5 +21,6 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
     seats: { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger },
     directives: { directives: deps.seats.directives },
     account: { governance: deps.governance, db: deps.db, routing: deps.routing, seats: deps.seats.store, hookSavings: deps.seats.hookSavings },
+    policy: { teamPolicies: deps.teamPolicies, routing: deps.routing, logger: deps.logger },
   });
 }
