@@ -1,6 +1,8 @@
 // `npm start`: run the stack with the embedded store and no configuration. Each service is a child process on its
-// default port (gateway 8787, optimizer 8088); the first to exit (or Ctrl-C) stops the rest. The two services share
-// an optimizer bearer and a content key generated once into GW_DATA_DIR (mode 0600) unless the environment sets them.
+// default port (gateway 8787, optimizer 8088, evidence 8089); the first to exit (or Ctrl-C) stops the rest. The
+// gateway and the optimizer share an optimizer bearer and a content key generated once into GW_DATA_DIR (mode 0600)
+// unless the environment sets them; the evidence service gets an admin bearer of its own there (spec 001 §4.2: a
+// distinct high-entropy value).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,11 @@ const shared = {
 };
 const services = [
   { name: 'optimizer', main: 'optimizer/dist/main.js', env: { GW_OPTIMIZER_PORT: optimizerPort } },
+  {
+    name: 'evidence',
+    main: 'evidence/dist/main.js',
+    env: { GW_ENDPOINT_CONTROL_ADMIN_TOKEN: process.env.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? secret('evidence-admin-token', () => randomBytes(32).toString('base64url')) },
+  },
   { name: 'gateway', main: 'gateway/dist/main.js', env: { GW_OPTIMIZER_URL: process.env.GW_OPTIMIZER_URL ?? `http://127.0.0.1:${optimizerPort}` } },
 ].filter((service) => existsSync(join(root, service.main)));
 

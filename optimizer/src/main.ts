@@ -1,24 +1,13 @@
 // Composition root: config → logger → stores → buildApp → listen. `--help` lists the environment.
-import { ConfigError, Lifecycle, createCoord, createDb, createLogger, systemClock } from '@gw/platform';
+import { Lifecycle, configOrExit, createCoord, createDb, createLogger, systemClock } from '@gw/platform';
 import { buildApp } from './app.js';
-import { loadOptimizerConfig, optimizerHelp, type OptimizerServiceConfig } from './config.js';
+import { loadOptimizerConfig, optimizerHelp } from './config.js';
 import { runPipeline, strategyKinds } from './pipeline/index.js';
 import { CoordReplayStore, MemoryReplayStore } from './signing/replay-store.js';
 import { migrateOptimizer } from './stash/migrations.js';
 import { SqlSpendAppender } from './record/spend-appender.js';
 
-if (process.argv.includes('--help')) {
-  process.stdout.write(optimizerHelp);
-  process.exit(0);
-}
-let config: OptimizerServiceConfig;
-try {
-  config = loadOptimizerConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\n\nRun with --help for the list of variables.\n`);
-  process.exit(1);
-}
+const config = configOrExit({ help: optimizerHelp, load: () => loadOptimizerConfig() });
 const logger = createLogger({ name: 'optimizer', level: config.GW_LOG_LEVEL });
 if (!config.GW_OPTIMIZER_TOKEN && config.GW_OPTIMIZER_TENANT_TOKENS.length === 0) logger.warn('GW_OPTIMIZER_TOKEN is not set: the hook routes accept any caller');
 const openDb = async (url: string | undefined) => {

@@ -46,3 +46,22 @@ export const env = {
   hexKey: (bytes: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hexadecimal characters (${bytes} bytes)`),
   secret: (minLength: number) => z.string().min(minLength, `must be at least ${minLength} characters`),
 };
+
+/**
+ * A service's start: `--help` prints the help and exits 0; a configuration the schema refuses prints its message
+ * (naming the variable and the rule) and exits 1; otherwise the loaded configuration.
+ */
+export function configOrExit<Config>(options: { help: string; load: () => Config; argv?: readonly string[] }): Config {
+  const argv = options.argv ?? process.argv;
+  if (argv.includes('--help')) {
+    process.stdout.write(options.help);
+    process.exit(0);
+  }
+  try {
+    return options.load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n\nRun with --help for the list of variables.\n`);
+    process.exit(1);
+  }
+}

@@ -89,7 +89,7 @@ function extraEnv(spec: GatewaySpec, component: ComponentName): EnvVar[] {
 const defaultRequests = { cpu: '100m', memory: '128Mi' };
 
 /**
- * One component's Deployment: probes on `/livez` (liveness) and `/` (readiness, spec 000 §4.6), rolling updates
+ * One component's Deployment: liveness and readiness probes on the component's own paths (`stack-names.ts`), rolling updates
  * that never drop below the desired count, a config-hash annotation that rolls pods when wiring or referenced
  * Secrets change, non-root with a read-only root filesystem, resource requests. Replicas are left to the HPA when
  * autoscaling is set.
@@ -97,7 +97,7 @@ const defaultRequests = { cpu: '100m', memory: '128Mi' };
 export function buildDeployment(gateway: GatewayResource, component: ComponentName, configHash: string): KubeObject {
   const { spec } = gateway;
   const settings = spec.components[component];
-  const { port, entry } = components[component];
+  const { port, entry, probes } = components[component];
   const image = `${spec.image.repository}:${spec.version}`;
   const drain = drainEnv(spec, component);
   const probe = (path: string, periodSeconds: number) => ({ httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds: 2, failureThreshold: 3 });
@@ -126,8 +126,8 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
               command: ['node', entry],
               ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }],
               env: [...componentEnv(gateway, component), ...drain.env, ...extraEnv(spec, component)],
-              livenessProbe: probe('/livez', 10),
-              readinessProbe: probe('/', 5),
+              livenessProbe: probe(probes.liveness, 10),
+              readinessProbe: probe(probes.readiness, 5),
               resources: { requests: settings.resources?.requests ?? defaultRequests, ...(settings.resources?.limits ? { limits: settings.resources.limits } : {}) },
               securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } },
               volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'tmp', mountPath: '/tmp' }],

@@ -38,13 +38,20 @@ describe('planStack', () => {
     }
   });
 
-  it('probes /livez and /, runs non-root on a read-only root filesystem with requests', () => {
+  it('probes each service where it answers, runs non-root on a read-only root filesystem with requests', () => {
     const deployment = planStack(gateway(), {}).apply.find((object) => object.metadata.name === 'gw-gateway')!;
     const pod = podOf(deployment);
     const [container] = pod.spec.containers;
     expect(container.image).toBe('ghcr.io/example/gw:1.10.353');
     expect(container.livenessProbe.httpGet.path).toBe('/livez');
     expect(container.readinessProbe.httpGet.path).toBe('/');
+    const probesOf = (name: string) => {
+      const [other] = podOf(planStack(gateway(), {}).apply.find((object) => object.metadata.name === name)!).spec.containers;
+      return [other.livenessProbe.httpGet.path, other.readinessProbe.httpGet.path];
+    };
+    // Each service is probed where it answers: the optimizer has its health report, the evidence service /readyz.
+    expect(probesOf('gw-optimizer')).toEqual(['/health', '/health']);
+    expect(probesOf('gw-evidence')).toEqual(['/livez', '/readyz']);
     expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
     expect(container.resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' } });
     expect(pod.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });

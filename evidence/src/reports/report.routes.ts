@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '@gw/platform';
+import { packPolicy, packVersion, policyPack, renderQuery } from '../catalog/policy-pack.js';
+import { errorEnvelope, evidenceErrors } from '../errors.js';
+import type { HostStore } from '../hosts/host.store.js';
+import { bearerOf } from '../http/bearer.js';
+import type { ConnectorCaller, ConnectorStore } from '../orgs/connector.store.js';
+import type { OrgStore } from '../orgs/org.store.js';
+import { catalogResponse, evidenceReportBody, reportAcceptedResponse, reportLimits, type EvidenceReport } from './report.schema.js';
+
+export interface ReportRouteOptions {
+  connectors: ConnectorStore;
+  orgs: OrgStore;
+  hosts: HostStore;
+  clock: Clock;
+}
+
+const errorResponse = errorEnvelope;
+const security = [{ connectorBearer: [] }];
+const tags = ['evidence'];
+
+/**
+ * The customer-managed evidence lane (spec 001 §2.9, §4.2): a connector bearer (`aer_`) selects the organization and
+ * the evidence source; nothing in the request can override either.
+ */
+export async function reportRoutes(app: FastifyInstance, options: ReportRouteOptions): Promise<void> {
+  const callerOf = async (request: FastifyRequest): Promise<ConnectorCaller> => {
+    const token = bearerOf(request);
+    const caller = token ? await options.connectors.resolve(token) : null;
+    if (!caller) throw evidenceErrors.unauthorized();
+    return caller;
+  };
+  const enabledPolicies = async (orgId: string) => {
+    const disabled = await options.orgs.disabledPolicies(orgId);
+    return policyPack.filter((policy) => !disabled.has(policy.name));
+  };
+
+  app.get(
+    '/api/v1/evidence/policies',
+    { schema: { tags, security, summary: 'The policy catalog of the connector’s organization: every enabled check', response: { 200: catalogResponse, 401: errorResponse } } },
+    async (request) => {
+      const caller = await callerOf(request);
+      const policies = await enabledPolicies(caller.orgId);
+      return { packVersion, policies: policies.map((policy) => ({ ...policy, query: renderQuery(policy.query) })) };
+    },
+  );
+
+  app.post(
+    '/api/v1/evidence/report',
+    {
+      bodyLimit: reportLimits.maxBodyBytes,
+      schema: {
+        tags,
+        security,
+        summary: 'Report a device’s current pass/fail snapshot',
+        description:
+          '202 with the accepted result count. An unknown, disabled or repeated policy name refuses the whole report (400 `invalid_report`); enabled policies the report leaves out become unknown. Bodies over 64 KiB answer 413.',
+        body: evidenceReportBody,
+        response: { 202: reportAcceptedResponse, 400: errorResponse, 401: errorResponse, 413: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const caller = await callerOf(request);
+      const report = request.body as EvidenceReport;
+      const enabled = new Set((await enabledPolicies(caller.orgId)).map((policy) => policy.name));
+      assertKnownResults(report, enabled);
+      const receivedAt = await options.hosts.applySnapshot({ orgId: caller.orgId, source: caller.source, report, enabledPolicies: [...enabled] });
+      return reply.code(202).send({ accepted: report.results.length, source: caller.source, receivedAt: receivedAt.toISOString() });
+    },
+  );
+}
+
+/** spec 001 §4.2: one bad name refuses the whole report, so a snapshot is never half applied. */
+function assertKnownResults(report: EvidenceReport, enabled: ReadonlySet<string>): void {
+  const seen = new Set<string>();
+  for (const [index, result] of report.results.entries()) {
+    const name = result.policyName;
+    if (seen.has(name)) throw evidenceErrors.invalidReport(`results[${index}].policyName: "${name}" is repeated`);
+    seen.add(name);
+    if (!enabled.has(name)) throw evidenceErrors.invalidReport(`results[${index}].policyName: "${name}" is ${packPolicy(name) ? 'disabled for this organization' : 'not in the catalog'}`);
+  }
+}

@@ -1,0 +1,49 @@
+import { ManualClock, createIsolatedPgDb, createLogger, createMemoryPgliteDb, testDbUrl, type TestDb } from '@gw/platform';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { migrateEvidence } from '../src/migrations.js';
+
+export const adminToken = 'evidence-admin-token-0123456789';
+export const adminHeaders = { authorization: `Bearer ${adminToken}` };
+
+export const evidenceStores: ReadonlyArray<readonly [name: string, open: () => Promise<TestDb>]> = [
+  ['Postgres', () => createIsolatedPgDb(testDbUrl(process.env))],
+  ['PGlite', () => createMemoryPgliteDb()],
+];
+
+export interface TestEvidence {
+  app: FastifyInstance;
+  clock: ManualClock;
+  store: TestDb;
+}
+
+/** A fresh store and evidence service for each test of the enclosing `describe`. */
+export function evidencePerTest(open: () => Promise<TestDb> = evidenceStores[0][1]): () => TestEvidence {
+  let current: TestEvidence | undefined;
+  beforeEach(async () => {
+    const store = await open();
+    await migrateEvidence(store.db);
+    const clock = new ManualClock(Date.UTC(2026, 10, 23, 12));
+    const app = await buildApp({ db: store.db, logger: createLogger({ name: 'evidence-test', level: 'silent' }), adminToken, clock });
+    await app.ready();
+    current = { app, clock, store };
+  });
+  afterEach(async () => {
+    await current?.app.close();
+    await current?.store.dispose();
+    current = undefined;
+  });
+  return () => {
+    if (!current) throw new Error('the service runs only inside a test');
+    return current;
+  };
+}
+
+/** An organization with a connector bearer for `source`. */
+export async function provisionOrg(app: FastifyInstance, source = 'jamf'): Promise<{ orgId: string; token: string }> {
+  const org = await app.inject({ method: 'POST', url: '/admin/orgs', headers: adminHeaders, payload: { name: 'Acme', gatewayUrl: 'https://gw.acme.example' } });
+  const orgId = org.json<{ id: string }>().id;
+  const minted = await app.inject({ method: 'POST', url: `/admin/orgs/${orgId}/evidence-connectors/${source}/rotate`, headers: adminHeaders });
+  return { orgId, token: minted.json<{ token: string }>().token };
+}
