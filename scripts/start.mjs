@@ -27,14 +27,16 @@ const shared = {
   GW_OPTIMIZER_TOKEN: process.env.GW_OPTIMIZER_TOKEN ?? secret('optimizer-token', () => randomBytes(32).toString('base64url')),
   GW_CONTENT_KEY: process.env.GW_CONTENT_KEY ?? secret('content-key', () => randomBytes(32).toString('hex')),
 };
+const evidencePort = process.env.GW_EVIDENCE_PORT ?? '8089';
+const evidenceAdmin = { GW_ENDPOINT_CONTROL_ADMIN_TOKEN: process.env.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? secret('evidence-admin-token', () => randomBytes(32).toString('base64url')) };
 const services = [
   { name: 'optimizer', main: 'optimizer/dist/main.js', env: { GW_OPTIMIZER_PORT: optimizerPort } },
+  { name: 'evidence', main: 'evidence/dist/main.js', env: { GW_EVIDENCE_PORT: evidencePort, ...evidenceAdmin } },
   {
-    name: 'evidence',
-    main: 'evidence/dist/main.js',
-    env: { GW_ENDPOINT_CONTROL_ADMIN_TOKEN: process.env.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? secret('evidence-admin-token', () => randomBytes(32).toString('base64url')) },
+    name: 'gateway',
+    main: 'gateway/dist/main.js',
+    env: { GW_OPTIMIZER_URL: process.env.GW_OPTIMIZER_URL ?? `http://127.0.0.1:${optimizerPort}`, GW_ENDPOINT_CONTROL_URL: process.env.GW_ENDPOINT_CONTROL_URL ?? `http://127.0.0.1:${evidencePort}`, ...evidenceAdmin },
   },
-  { name: 'gateway', main: 'gateway/dist/main.js', env: { GW_OPTIMIZER_URL: process.env.GW_OPTIMIZER_URL ?? `http://127.0.0.1:${optimizerPort}` } },
 ].filter((service) => existsSync(join(root, service.main)));
 
 let stopping = false;

@@ -1,2 +1,3 @@
 export * from './optimizer-protocol.js';
 export * from './crds/index.js';
+export * from './evidence-pack.js';

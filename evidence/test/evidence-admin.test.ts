@@ -60,6 +60,32 @@ describe('the evidence admin plane and the fleet rollup (spec 001 §1.7, §4.2)'
     expect((await app.inject({ method: 'POST', url: '/admin/orgs/org_missing/evidence-connectors/jamf/rotate', headers: adminHeaders })).statusCode).toBe(404);
   });
 
+  it('binds an organization under a chosen id idempotently, lists hosts by check, and refuses remediation on monitor-only hosts', async () => {
+    const { app } = service();
+    const put = (payload: Record<string, unknown>) => app.inject({ method: 'PUT', url: '/admin/orgs/tenant-acme', headers: adminHeaders, payload });
+    const created = await put({ name: 'Acme', gatewayUrl: 'https://gw.acme.example' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ id: 'tenant-acme', name: 'Acme', gatewayHostname: 'gw.acme.example' });
+    const updated = await put({ name: 'Acme Corp' });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json()).toMatchObject({ id: 'tenant-acme', name: 'Acme Corp', gatewayHostname: 'gw.acme.example' });
+    expect((await app.inject({ method: 'PUT', url: '/admin/orgs/has%20space', headers: adminHeaders, payload: { name: 'x' } })).statusCode).toBe(400);
+
+    const minted = (await app.inject({ method: 'POST', url: '/admin/orgs/tenant-acme/evidence-connectors/custom/rotate', headers: adminHeaders })).json();
+    for (const [id, response] of [['a', 'pass'], ['b', 'fail'], ['c', 'unknown']]) {
+      await app.inject({ method: 'POST', url: '/api/v1/evidence/report', headers: bearer(minted.token), payload: { device: { id, hostname: `host-${id}` }, results: [{ policyName: 'macos-firewall', response }] } });
+    }
+    const byPolicy = (await app.inject({ method: 'GET', url: '/admin/orgs/tenant-acme/policies/macos-firewall/hosts', headers: adminHeaders })).json();
+    expect(byPolicy.hosts.map((host: { hostname: string; response: string }) => [host.hostname, host.response])).toEqual([
+      ['host-b', 'fail'],
+      ['host-c', 'unknown'],
+      ['host-a', 'pass'],
+    ]);
+    const remediate = await app.inject({ method: 'POST', url: `/admin/orgs/tenant-acme/hosts/${byPolicy.hosts[0].id}/remediate`, headers: adminHeaders });
+    expect(remediate.statusCode).toBe(409);
+    expect(remediate.json().error.code).toBe('monitor_only');
+  });
+
   it('reports liveness and readiness, and publishes its OpenAPI document', async () => {
     const { app } = service();
     expect((await app.inject({ method: 'GET', url: '/livez' })).json()).toEqual({ status: 'live' });

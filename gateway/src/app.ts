@@ -23,6 +23,8 @@ import { qualityParityOperations } from './admin/quality/quality-parity.operatio
 import { optimizerHoldoutConfig } from './admin/quality/holdout-config.js';
 import { desktopPolicyOperations } from './admin/policies/desktop-policy.operations.js';
 import { teamPolicyOperations } from './admin/policies/team-policy.operations.js';
+import { endpointOperations } from './admin/endpoint/endpoint.operations.js';
+import { fleetStatusOperations } from './admin/endpoint/fleet-status.operations.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -85,6 +87,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
+    ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
+    ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
   ];
   // The admin plane mounts its own operations (keys, admin keys, users, settings, audit, traces) plus these.
   await registerAdminPlane(app, deps, operations);

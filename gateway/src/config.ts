@@ -19,6 +19,7 @@ const schema = z.object({
   GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
   GW_MULTI_TENANT: env.boolean(false),
   GW_ENDPOINT_CONTROL_URL: env.url(['http', 'https']).optional(),
+  GW_ENDPOINT_CONTROL_ADMIN_TOKEN: env.secret(16).optional(),
   GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
@@ -49,7 +50,8 @@ export const configHelp = `gw gateway — environment variables
   GW_CUSTOM_HOST_ALLOWLIST       comma list of hosts gw-upstream custom_host may target
   GW_ANTHROPIC_THROTTLE_WAIT_MS  longest provider-429 pause served server-side (default 60000; 0 = never wait)
   GW_MULTI_TENANT                fleet mode (default false)
-  GW_ENDPOINT_CONTROL_URL        endpoint evidence service URL
+  GW_ENDPOINT_CONTROL_URL        endpoint evidence service URL; unset, /admin/endpoint/* answers 404
+  GW_ENDPOINT_CONTROL_ADMIN_TOKEN  the evidence service's admin bearer (default GW_ADMIN_TOKEN)
   GW_ALLOW_PRIVATE_UPSTREAMS     allow http and private addresses for provider base URLs (default false)
   GW_LOG_LEVEL                   fatal|error|warn|info|debug|trace|silent (default info)
   GW_BODY_LIMIT_BYTES            largest accepted request body (default 33554432)

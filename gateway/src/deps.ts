@@ -17,6 +17,7 @@ import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
 import type { TeamPolicyStore } from './policies/team-policy.store.js';
 import type { ScimDeps } from './scim/scim-deps.js';
 import type { SeatDeps } from './seats/seat-deps.js';
+import type { EndpointDeps } from './endpoint/endpoint-deps.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
@@ -50,4 +51,6 @@ export interface GatewayDeps extends AdminDeps {
   scim: ScimDeps;
   /** Developer seats on the connect API and the device page (spec 000 §4.3, §4.4). */
   seats: SeatDeps;
+  /** The endpoint evidence service's admin plane (spec 000 §4.6 `/admin/endpoint/*`); null when not configured. */
+  endpoint: EndpointDeps | null;
 }

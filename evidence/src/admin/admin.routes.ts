@@ -28,6 +28,7 @@ const orgBody = z.strictObject({
   billingTenantId: z.string().min(1).max(200).optional(),
 });
 const orgParams = z.object({ orgId: z.string().min(1).max(100) });
+const chosenOrgParams = z.object({ orgId: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'letters, digits, _ . - (1 to 100)') });
 const sourceParams = orgParams.extend({ source: z.enum(evidenceSources) });
 const hostParams = orgParams.extend({ hostId: z.string().min(1).max(100) });
 const policyParams = orgParams.extend({ name: z.string().min(1).max(128) });
@@ -51,6 +52,14 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
 
   app.post('/admin/orgs', { schema: { tags, security, summary: 'Provision an organization', body: orgBody, response: { 201: org, ...errors } } }, async (request, reply) =>
     reply.code(201).send(await orgs.create(request.body as z.infer<typeof orgBody>)),
+  );
+  app.put(
+    '/admin/orgs/:orgId',
+    { schema: { tags, security, summary: 'Create the organization under this id, or update its name and gateway (how a gateway binds itself)', params: chosenOrgParams, body: orgBody, response: { 200: org, 201: org, ...errors } } },
+    async (request, reply) => {
+      const { org: ensured, created } = await orgs.ensure((request.params as z.infer<typeof chosenOrgParams>).orgId, request.body as z.infer<typeof orgBody>);
+      return reply.code(created ? 201 : 200).send(ensured);
+    },
   );
   app.get('/admin/orgs', { schema: { tags, security, summary: 'Every organization', response: { 200: z.object({ orgs: z.array(org) }), ...errors } } }, async () => ({ orgs: await orgs.list() }));
   app.get('/admin/orgs/:orgId', { schema: { tags, security, summary: 'One organization', params: orgParams, response: { 200: org, ...errors } } }, async (request) =>
@@ -117,6 +126,25 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
     },
   );
 
+  app.get(
+    '/admin/orgs/:orgId/policies/:name/hosts',
+    { schema: { tags, security, summary: 'Hosts with a result for one check: failing first, then unknown, then passing', params: policyParams, response: { 200: z.object({ policy: z.string(), hosts: z.array(host.extend({ response: z.enum(['pass', 'fail', 'unknown']) })) }), ...errors } } },
+    async (request) => {
+      const { orgId, name } = request.params as z.infer<typeof policyParams>;
+      await existingOrg(orgId);
+      if (!policyPack.some((policy) => policy.name === name)) throw evidenceErrors.notFound(`Policy ${name}`);
+      return { policy: name, hosts: await hosts.byPolicy(orgId, name) };
+    },
+  );
+  app.post(
+    '/admin/orgs/:orgId/hosts/:hostId/remediate',
+    { schema: { tags, security, summary: 'Queue an allowlisted remediation script (built-in agent hosts only)', description: 'Customer-managed hosts are monitor-only: 409 `monitor_only`. Every host this service holds today reports through a connector.', params: hostParams, response: { 409: errorEnvelope, ...errors } } },
+    async (request) => {
+      const { orgId, hostId } = request.params as z.infer<typeof hostParams>;
+      if (!(await hosts.get(orgId, hostId))) throw evidenceErrors.notFound('The host');
+      throw evidenceErrors.monitorOnly();
+    },
+  );
   app.get('/admin/orgs/:orgId/hosts', { schema: { tags, security, summary: 'Hosts, most recently reporting first', params: orgParams, response: { 200: z.object({ hosts: z.array(host) }), ...errors } } }, async (request) => {
     const { orgId } = request.params as z.infer<typeof orgParams>;
     await existingOrg(orgId);

@@ -89,6 +89,18 @@ export class HostStore {
     return { ...toHost(rows[0]), results: results.rows.map((row) => ({ policyName: row.policy_name, response: toResponse(row.passing), updatedAt: new Date(row.updated_at).toISOString() })) };
   }
 
+  /** Hosts with a result for the policy: failing first, then unknown, then passing. */
+  async byPolicy(orgId: string, policyName: string): Promise<Array<Host & { response: PolicyResponse }>> {
+    const { rows } = await this.db.query<HostRow & { passing: boolean | null }>(
+      `SELECT h.id, h.hostname, h.platform, h.source, h.last_evidence_at, h.created_at, r.passing
+         FROM ev_policy_results r JOIN ev_hosts h ON h.id = r.host_id
+        WHERE h.org_id = $1 AND r.policy_name = $2
+        ORDER BY (r.passing IS FALSE) DESC, (r.passing IS NULL) DESC, h.last_evidence_at DESC, h.id`,
+      [orgId, policyName],
+    );
+    return rows.map((row) => ({ ...toHost(row), response: toResponse(row.passing) }));
+  }
+
   /** Deleting a host removes its rows. */
   async delete(orgId: string, hostId: string): Promise<boolean> {
     return (await this.db.query('DELETE FROM ev_hosts WHERE org_id = $1 AND id = $2', [orgId, hostId])).rowCount > 0;

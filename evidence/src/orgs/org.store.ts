@@ -44,6 +44,22 @@ export class OrgStore {
     return toOrg(rows[0]);
   }
 
+  /**
+   * Create the organization under a caller-chosen id, or update its name and gateway when it exists: how a gateway
+   * binds itself (one organization per deployment, or per tenant in fleet mode) without keeping a generated id.
+   */
+  async ensure(id: string, input: { name: string; gatewayUrl?: string | undefined; billingTenantId?: string | undefined }): Promise<{ org: Org; created: boolean }> {
+    const hostname = input.gatewayUrl ? new URL(input.gatewayUrl).hostname : null;
+    const { rows } = await this.db.query<OrgRow & { created: boolean }>(
+      `INSERT INTO ev_orgs (id, name, gateway_url, gateway_hostname, billing_tenant_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, gateway_url = COALESCE(EXCLUDED.gateway_url, ev_orgs.gateway_url),
+         gateway_hostname = COALESCE(EXCLUDED.gateway_hostname, ev_orgs.gateway_hostname), billing_tenant_id = COALESCE(EXCLUDED.billing_tenant_id, ev_orgs.billing_tenant_id)
+       RETURNING ${columns}, (xmax = 0) AS created`,
+      [id, input.name, input.gatewayUrl ?? null, hostname, input.billingTenantId ?? null, new Date(this.clock.now())],
+    );
+    return { org: toOrg(rows[0]), created: rows[0].created };
+  }
+
   async list(): Promise<Org[]> {
     return (await this.db.query<OrgRow>(`SELECT ${columns} FROM ev_orgs ORDER BY created_at, id`)).rows.map(toOrg);
   }

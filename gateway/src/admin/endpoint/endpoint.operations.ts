@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { policyPack } from '@gw/contracts';
+import { sha256Hex } from '@gw/platform';
+import { gatewayErrors } from '../../errors.js';
+import type { EndpointControlClient } from '../../endpoint/endpoint-control.client.js';
+import type { EndpointOrgBinder } from '../../endpoint/endpoint-org.js';
+import { relayEndpointAnswer } from '../../endpoint/endpoint-relay.js';
+import { defineOperation, type AdminOperation, type HttpMethod } from '../operation.js';
+import type { Principal } from '../principal.js';
+
+export interface EndpointOperationDeps {
+  /** Null when `GW_ENDPOINT_CONTROL_URL` is unset: every `/admin/endpoint/*` route answers 404 (spec 000 §4.6). */
+  endpoint: { client: EndpointControlClient; orgs: EndpointOrgBinder } | null;
+  fleetMode: boolean;
+}
+
+/** The pack this gateway image bundles; the evidence service's must match (`packSync`). */
+const bundledPackVersion = sha256Hex(JSON.stringify(policyPack)).slice(0, 16);
+
+const serviceAnswer = z.record(z.string(), z.unknown()).describe('The endpoint evidence service’s answer, as its own OpenAPI document describes it');
+const hostParams = z.object({ id: z.string().min(1).max(100) });
+const policyParams = z.object({ name: z.string().min(1).max(128) });
+const sourceParams = z.object({ source: z.string().min(1).max(64) });
+const orgResponse = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  packSync: z.object({ status: z.enum(['in-sync', 'stale', 'unknown']), bundled: z.string(), applied: z.string().nullable() }).describe('Whether the service runs the policy pack this gateway bundles'),
+});
+
+interface Route {
+  id: string;
+  summary: string;
+  method: HttpMethod;
+  capability: 'observability:read' | 'enrollment:manage' | 'provisioning:manage';
+  legacy: string;
+  v1: string;
+  scope?: string;
+  params?: z.ZodType;
+  body?: z.ZodType;
+  /** The evidence-service path under `/admin/orgs/{org}`, from the validated params. */
+  upstream: (params: Record<string, string>) => string;
+  noStore?: boolean;
+}
+
+const enc = encodeURIComponent;
+
+// spec 000 §4.6 endpoint rows, with their v1 twins under /admin/v1/fleet (§4.8).
+const routes: readonly Route[] = [
+  { id: 'endpoint.hosts.list', summary: 'Hosts reporting evidence, most recent first', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/hosts', v1: '/admin/v1/fleet/hosts', upstream: () => '/hosts' },
+  { id: 'endpoint.hosts.get', summary: 'One host and its current results (content-free)', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/hosts/:id', v1: '/admin/v1/fleet/hosts/{id}', params: hostParams, upstream: (params) => `/hosts/${enc(params.id)}` },
+  { id: 'endpoint.hosts.delete', summary: 'Delete a host record', method: 'DELETE', capability: 'provisioning:manage', legacy: '/admin/endpoint/hosts/:id', v1: '/admin/v1/fleet/hosts/{id}', params: hostParams, upstream: (params) => `/hosts/${enc(params.id)}` },
+  {
+    id: 'endpoint.hosts.remediate',
+    summary: 'Queue an allowlisted remediation script; 409 monitor_only for customer-managed hosts',
+    method: 'POST',
+    capability: 'provisioning:manage',
+    legacy: '/admin/endpoint/hosts/:id/remediate',
+    v1: '/admin/v1/fleet/hosts/{id}/remediate',
+    scope: 'fleet:remediate',
+    params: hostParams,
+    upstream: (params) => `/hosts/${enc(params.id)}/remediate`,
+  },
+  { id: 'endpoint.policies.list', summary: 'The policy pack with this organization’s switches', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/policies', v1: '/admin/v1/fleet/policies', upstream: () => '/policies' },
+  { id: 'endpoint.policies.hosts', summary: 'Hosts with a result for one check, failing first', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/policies/:name/hosts', v1: '/admin/v1/fleet/policies/{name}/hosts', params: policyParams, upstream: (params) => `/policies/${enc(params.name)}/hosts` },
+  {
+    id: 'endpoint.policies.set',
+    summary: 'Enable or disable one check',
+    method: 'POST',
+    capability: 'enrollment:manage',
+    legacy: '/admin/endpoint/policies/:name',
+    v1: '/admin/v1/fleet/policies/{name}',
+    scope: 'fleet:enroll',
+    params: policyParams,
+    body: z.strictObject({ enabled: z.boolean() }),
+    upstream: (params) => `/policies/${enc(params.name)}`,
+  },
+  { id: 'endpoint.connectors.list', summary: 'Evidence connectors and connectable sources', method: 'GET', capability: 'enrollment:manage', legacy: '/admin/endpoint/evidence-connectors', v1: '/admin/v1/fleet/evidence-connectors', scope: 'fleet:enroll', upstream: () => '/evidence-connectors' },
+  {
+    id: 'endpoint.connectors.rotate',
+    summary: 'Mint or rotate a source’s aer_ token, shown once',
+    method: 'POST',
+    capability: 'enrollment:manage',
+    legacy: '/admin/endpoint/evidence-connectors/:source/rotate',
+    v1: '/admin/v1/fleet/evidence-connectors/{source}/rotate',
+    scope: 'fleet:enroll',
+    params: sourceParams,
+    upstream: (params) => `/evidence-connectors/${enc(params.source)}/rotate`,
+    noStore: true,
+  },
+  {
+    id: 'endpoint.connectors.revoke',
+    summary: 'Revoke a source’s aer_ token immediately',
+    method: 'DELETE',
+    capability: 'enrollment:manage',
+    legacy: '/admin/endpoint/evidence-connectors/:source',
+    v1: '/admin/v1/fleet/evidence-connectors/{source}',
+    scope: 'fleet:enroll',
+    params: sourceParams,
+    upstream: (params) => `/evidence-connectors/${enc(params.source)}`,
+  },
+];
+
+/**
+ * The endpoint evidence service's admin plane, re-served (spec 000 §4.6 `/admin/endpoint/*`, §4.8 `/admin/v1/fleet/*`;
+ * spec 001 §4.2). The caller's organization is the deployment's, or its tenant's in fleet mode.
+ */
+export function endpointOperations({ endpoint, fleetMode }: EndpointOperationDeps): AdminOperation[] {
+  const connected = () => {
+    if (!endpoint) throw gatewayErrors.notFound('endpoint control (GW_ENDPOINT_CONTROL_URL is not set)');
+    return endpoint;
+  };
+  const tenantOf = (principal: Principal) => (fleetMode ? principal.tenant : null);
+  const call = async (principal: Principal, method: string, path: string, body?: unknown) => {
+    const { client, orgs } = connected();
+    const orgId = await orgs.bind(tenantOf(principal));
+    return relayEndpointAnswer(await client.request(method, `/admin/orgs/${orgId}${path}`, body));
+  };
+  const relayed = routes.map((route) =>
+    defineOperation({
+      id: route.id,
+      summary: route.summary,
+      method: route.method,
+      capability: route.capability,
+      legacy: [{ path: route.legacy }],
+      v1: { path: route.v1, ...(route.scope ? { scope: route.scope } : {}) },
+      xScope: 'tenant',
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.body ? { body: route.body } : {}),
+      response: route.method === 'DELETE' ? z.object({ ok: z.literal(true) }) : serviceAnswer,
+      handler: async ({ params, body, principal, reply }) => {
+        const answer = await call(principal, route.method, route.upstream((params ?? {}) as Record<string, string>), route.body ? body : undefined);
+        if (route.noStore) void reply.header('cache-control', 'no-store');
+        return route.method === 'DELETE' ? { ok: true } : answer;
+      },
+    }),
+  );
+  return [
+    defineOperation({
+      id: 'endpoint.org.get',
+      summary: 'The organization’s endpoint-control record, with packSync (in-sync, stale or unknown)',
+      method: 'GET',
+      capability: 'observability:read',
+      legacy: [{ path: '/admin/endpoint/org' }],
+      v1: { path: '/admin/v1/fleet/org' },
+      xScope: 'tenant',
+      response: orgResponse,
+      handler: async ({ principal }) => {
+        const org = (await call(principal, 'GET', '')) as Record<string, unknown>;
+        const applied = await call(principal, 'GET', '/policies')
+          .then((answer) => (answer as { packVersion?: unknown }).packVersion)
+          .catch(() => undefined);
+        const appliedVersion = typeof applied === 'string' ? applied : null;
+        const status = appliedVersion === null ? 'unknown' : appliedVersion === bundledPackVersion ? 'in-sync' : 'stale';
+        return { ...org, packSync: { status, bundled: bundledPackVersion, applied: appliedVersion } };
+      },
+    }),
+    ...relayed,
+  ];
+}

@@ -1,0 +1,121 @@
+import { createServer, type AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { buildApp as buildEvidence, migrateEvidence } from '@gw/evidence';
+import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
+
+const evidenceToken = 'evidence-admin-token-for-the-gateway';
+
+/** The real evidence service on an ephemeral port, as the gateway reaches it in a deployment. */
+async function startEvidence(): Promise<{ app: FastifyInstance; url: string; store: TestDb; close(): Promise<void> }> {
+  const store = await createMemoryPgliteDb();
+  await migrateEvidence(store.db);
+  const app = await buildEvidence({ db: store.db, logger: createLogger({ name: 'evidence-test', level: 'silent' }), adminToken: evidenceToken });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return { app, url, store, close: async () => { await app.close(); await store.dispose(); } };
+}
+
+/** A loopback port nothing listens on: one the system just handed out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the endpoint evidence service re-served by the gateway (spec 000 §4.6, §4.8 fleet; spec 001 §4.2)', () => {
+  let evidence: Awaited<ReturnType<typeof startEvidence>>;
+  let gateway: TestGateway;
+  const get = (url: string) => gateway.app.inject({ method: 'GET', url, headers: adminHeaders });
+
+  beforeAll(async () => {
+    evidence = await startEvidence();
+    gateway = await startTestGateway({ env: { GW_ENDPOINT_CONTROL_URL: evidence.url, GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken } });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await evidence?.close();
+  });
+
+  it('binds the deployment’s organization and reports whether the service runs the bundled policy pack', async () => {
+    const org = await get('/admin/v1/fleet/org');
+    expect(org.statusCode).toBe(200);
+    expect(org.json()).toMatchObject({ id: 'default', name: 'gw deployment', packSync: { status: 'in-sync', bundled: expect.any(String), applied: expect.any(String) } });
+    const legacy = await get('/admin/endpoint/org');
+    expect(legacy.statusCode).toBe(200);
+    expect(legacy.headers.deprecation).toBeDefined();
+  });
+
+  it('mints a connector, shows the hosts it reports, relays the service’s own 404 and 409, and summarises the fleet', async () => {
+    const minted = await gateway.app.inject({ method: 'POST', url: '/admin/v1/fleet/evidence-connectors/jamf/rotate', headers: adminHeaders });
+    expect(minted.statusCode).toBe(200);
+    expect(minted.headers['cache-control']).toBe('no-store');
+    const { token } = minted.json();
+    expect(token).toMatch(/^aer_/);
+    const reported = await fetch(`${evidence.url}/api/v1/evidence/report`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ device: { id: 'serial-1', hostname: 'ada-mbp', platform: 'darwin' }, results: [{ policyName: 'macos-firewall', response: 'fail' }] }),
+    });
+    expect(reported.status).toBe(202);
+
+    const hosts = (await get('/admin/v1/fleet/hosts')).json().hosts;
+    expect(hosts).toMatchObject([{ hostname: 'ada-mbp', source: 'jamf' }]);
+    expect((await get(`/admin/endpoint/hosts/${hosts[0].id}`)).json().results).toEqual(expect.arrayContaining([expect.objectContaining({ policyName: 'macos-firewall', response: 'fail' })]));
+    expect((await get('/admin/v1/fleet/policies/macos-firewall/hosts')).json().hosts).toMatchObject([{ hostname: 'ada-mbp', response: 'fail' }]);
+
+    const remediate = await gateway.app.inject({ method: 'POST', url: `/admin/v1/fleet/hosts/${hosts[0].id}/remediate`, headers: adminHeaders });
+    expect(remediate.statusCode).toBe(409);
+    expect(remediate.json().error).toMatchObject({ code: 'monitor_only' });
+    const missing = await get('/admin/v1/fleet/hosts/host_missing');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error.code).toBe('not_found');
+
+    const status = await get('/admin/v1/fleet/status');
+    expect(status.json()).toMatchObject({ configured: true, reachable: true, rollup: { hosts: { total: 1, reporting: 1 }, compliance: { failing: 1 }, failingPolicies: { 'macos-firewall': 1 } } });
+
+    const disabled = await gateway.app.inject({ method: 'POST', url: '/admin/v1/fleet/policies/macos-firewall', headers: adminHeaders, payload: { enabled: false } });
+    expect(disabled.json()).toEqual({ name: 'macos-firewall', enabled: false });
+    expect((await gateway.app.inject({ method: 'DELETE', url: `/admin/v1/fleet/hosts/${hosts[0].id}`, headers: adminHeaders })).json()).toEqual({ ok: true });
+    // The summary is cached for 15 seconds.
+    expect((await get('/admin/v1/fleet/status')).json().rollup.hosts.total).toBe(1);
+    gateway.clock.advance(15_000);
+    expect((await get('/admin/v1/fleet/status')).json().rollup.hosts.total).toBe(0);
+  });
+});
+
+describe('endpoint control when it is not configured, misconfigured or down', () => {
+  it('answers 404 on /admin/endpoint/* and {configured:false} on the status without GW_ENDPOINT_CONTROL_URL', async () => {
+    const gateway = await startTestGateway();
+    try {
+      const hosts = await gateway.app.inject({ method: 'GET', url: '/admin/endpoint/hosts', headers: adminHeaders });
+      expect(hosts.statusCode).toBe(404);
+      expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/fleet/hosts', headers: adminHeaders })).statusCode).toBe(404);
+      expect((await gateway.app.inject({ method: 'GET', url: '/admin/endpoint-fleet/status', headers: adminHeaders })).json()).toEqual({ configured: false });
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('names a refused admin bearer, and reports an unreachable service without failing the status', async () => {
+    const evidence = await startEvidence();
+    const wrong = await startTestGateway({ env: { GW_ENDPOINT_CONTROL_URL: evidence.url, GW_ENDPOINT_CONTROL_ADMIN_TOKEN: 'not-the-evidence-admin-token' } });
+    const down = await startTestGateway({ env: { GW_ENDPOINT_CONTROL_URL: `http://127.0.0.1:${await closedPort()}`, GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken } });
+    try {
+      const refused = await wrong.app.inject({ method: 'GET', url: '/admin/v1/fleet/hosts', headers: adminHeaders });
+      expect(refused.statusCode).toBe(502);
+      expect(refused.json().error.code).toBe('endpoint_control_refused');
+      const unreachable = await down.app.inject({ method: 'GET', url: '/admin/v1/fleet/hosts', headers: adminHeaders });
+      expect(unreachable.statusCode).toBe(502);
+      expect(unreachable.json().error.code).toBe('endpoint_control_unreachable');
+      expect((await down.app.inject({ method: 'GET', url: '/admin/v1/fleet/status', headers: adminHeaders })).json()).toEqual({ configured: true, reachable: false });
+    } finally {
+      await wrong.close();
+      await down.close();
+      await evidence.close();
+    }
+  });
+});
