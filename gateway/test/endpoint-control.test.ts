@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, createMemoryPgliteDb, type TestDb } from '@gw/platform';
 import { buildApp as buildEvidence, migrateEvidence } from '@gw/evidence';
+import { rolePrincipal } from '../src/admin/principal.js';
+import { sessionHeaders, startAdminGateway } from './admin-support.js';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
 
 const evidenceToken = 'evidence-admin-token-for-the-gateway';
@@ -115,6 +117,30 @@ describe('endpoint control when it is not configured, misconfigured or down', ()
     } finally {
       await wrong.close();
       await down.close();
+      await evidence.close();
+    }
+  });
+});
+
+describe('endpoint control in fleet mode', () => {
+  it('gives each tenant an organization of its own: one tenant never sees another’s hosts', async () => {
+    const evidence = await startEvidence();
+    const sessions = { acme: rolePrincipal('owner', { email: 'owner@acme.example', tenant: 'acme' }), beta: rolePrincipal('owner', { email: 'owner@beta.example', tenant: 'beta' }) };
+    const gateway = await startAdminGateway({ sessions, env: { GW_MULTI_TENANT: 'true', GW_ENDPOINT_CONTROL_URL: evidence.url, GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken } });
+    try {
+      const call = (method: 'GET' | 'POST', url: string, tenant: string) => gateway.app.inject({ method, url, headers: sessionHeaders(tenant) });
+      const { token } = (await call('POST', '/admin/v1/fleet/evidence-connectors/intune/rotate', 'acme')).json();
+      await fetch(`${evidence.url}/api/v1/evidence/report`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ device: { id: 'acme-laptop', hostname: 'acme-1' }, results: [{ policyName: 'windows-firewall', response: 'pass' }] }),
+      });
+      expect((await call('GET', '/admin/v1/fleet/org', 'acme')).json()).toMatchObject({ id: 'tenant-acme', name: 'acme' });
+      expect((await call('GET', '/admin/v1/fleet/hosts', 'acme')).json().hosts).toMatchObject([{ hostname: 'acme-1' }]);
+      expect((await call('GET', '/admin/v1/fleet/hosts', 'beta')).json().hosts).toEqual([]);
+      expect((await call('GET', '/admin/v1/fleet/evidence-connectors', 'beta')).json().connectors).toEqual([]);
+    } finally {
+      await gateway.close();
       await evidence.close();
     }
   });
