@@ -11,7 +11,7 @@ import { ensureProviderHeader } from './inference/event-stream-response.js';
 import { meRoutes } from './me/me.routes.js';
 import { installInferenceBodyParsers } from './inference/body-parser.js';
 import { inferenceRoutes } from './inference/inference.routes.js';
-import { registerAdminPlane } from './admin/index.js';
+import { healthDepsOf, registerAdminPlane } from './admin/index.js';
 import { answerFrameworkError, installFallbackErrors } from './admin/fallback-errors.js';
 import { scimPlugin } from './scim/scim.plugin.js';
 import { devicePlugin } from './device/device.plugin.js';
@@ -25,6 +25,7 @@ import { desktopPolicyOperations } from './admin/policies/desktop-policy.operati
 import { teamPolicyOperations } from './admin/policies/team-policy.operations.js';
 import { endpointOperations } from './admin/endpoint/endpoint.operations.js';
 import { fleetStatusOperations } from './admin/endpoint/fleet-status.operations.js';
+import { supportBundleOperations } from './admin/settings/support-bundle.operations.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -89,6 +90,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
+    ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock }),
   ];
   // The admin plane mounts its own operations (keys, admin keys, users, settings, audit, traces) plus these.
   await registerAdminPlane(app, deps, operations);

@@ -29,6 +29,9 @@ const schema = z.object({
 
 export type GatewayConfig = Readonly<z.infer<typeof schema>>;
 
+/** Every variable the gateway reads, set or not (the support bundle lists them all). */
+export const gatewayConfigVariables = Object.keys(schema.shape) as ReadonlyArray<keyof GatewayConfig>;
+
 export function readConfig(environment: Record<string, string | undefined>): GatewayConfig {
   return loadConfig(schema, environment);
 }

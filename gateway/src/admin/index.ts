@@ -14,7 +14,7 @@ import type { AdminOperation } from './operation.js';
 import { adminTokenResolver, chainResolvers } from './principal.js';
 import { adminV1RateLimiter } from './rate-limit.js';
 import { registerOperations } from './registrar.js';
-import { healthOperations, unmeteredLease } from './settings/health.operations.js';
+import { healthOperations, unmeteredLease, type HealthOperationDeps } from './settings/health.operations.js';
 import { settingsOperations } from './settings/settings.operations.js';
 import type { ScimDeps } from '../scim/scim-deps.js';
 import { scimSettingsOperations } from './sso/scim-settings.operations.js';
@@ -39,10 +39,24 @@ export interface AdminPlaneDeps extends AdminDeps {
   keys: KeyStore;
 }
 
+/** What the health report reads (also the support bundle's). */
+export async function healthDepsOf(deps: AdminPlaneDeps): Promise<HealthOperationDeps> {
+  return {
+    db: deps.db,
+    coord: deps.coord,
+    lifecycle: deps.lifecycle,
+    coordinationKind: deps.config.GW_REDIS_URL ? 'redis' : 'in-process',
+    expectedSchemaVersion: (await loadMigrations(gatewayMigrationsDir)).at(-1)?.version ?? 0,
+    optimizerUrl: deps.config.GW_OPTIMIZER_URL,
+    optimizerToken: deps.config.GW_OPTIMIZER_TOKEN,
+    lease: deps.leaseStatus ?? (() => unmeteredLease),
+    now: () => Math.round(performance.now()),
+  };
+}
+
 /** The admin plane's own operations; other surfaces' operations arrive through `extraOperations`. */
 async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
   const fleetMode = deps.config.GW_MULTI_TENANT;
-  const expectedSchemaVersion = (await loadMigrations(gatewayMigrationsDir)).at(-1)?.version ?? 0;
   return [
     ...meOperations({ fleetMode }),
     ...keyOperations({ keys: deps.keys, clock: deps.clock, fleetMode }),
@@ -51,17 +65,7 @@ async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
     ...settingsOperations({ settings: deps.settings, fleetMode }),
     ...scimSettingsOperations({ settings: deps.scim.settings }),
     ...seatOperations({ seats: deps.seats.store, directives: deps.seats.directives, fleetMode }),
-    ...healthOperations({
-      db: deps.db,
-      coord: deps.coord,
-      lifecycle: deps.lifecycle,
-      coordinationKind: deps.config.GW_REDIS_URL ? 'redis' : 'in-process',
-      expectedSchemaVersion,
-      optimizerUrl: deps.config.GW_OPTIMIZER_URL,
-      optimizerToken: deps.config.GW_OPTIMIZER_TOKEN,
-      lease: deps.leaseStatus ?? (() => unmeteredLease),
-      now: () => Math.round(performance.now()),
-    }),
+    ...healthOperations(await healthDepsOf(deps)),
     ...auditOperations({ audit: deps.audit }),
     ...traceOperations({ traces: deps.traces, contentKey: deps.config.GW_CONTENT_KEY }),
   ];

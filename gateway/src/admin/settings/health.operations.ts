@@ -68,6 +68,27 @@ async function schemaOf(deps: HealthOperationDeps) {
   }
 }
 
+export type HealthReport = z.infer<typeof healthResponse>;
+
+/** The health report: store ping, schema applied vs expected, coordination, optimizer, lease (also in the support bundle). */
+export async function healthReport(deps: HealthOperationDeps): Promise<HealthReport> {
+  const started = deps.now();
+  const [reachable, coordinationReachable, optimizer] = await Promise.all([deps.db.ping(), deps.coord.ping().catch(() => false), probeOptimizer(deps)]);
+  const storeLatency = deps.now() - started;
+  const schema = reachable ? await schemaOf(deps) : { applied: null, expected: deps.expectedSchemaVersion, upToDate: false };
+  const healthy = reachable && schema.upToDate && coordinationReachable;
+  return {
+    status: healthy ? 'ok' : 'degraded',
+    live: true,
+    draining: deps.lifecycle.draining,
+    store: { kind: deps.db.kind, reachable, latencyMs: storeLatency },
+    schema,
+    coordination: { kind: deps.coordinationKind, reachable: coordinationReachable },
+    optimizer,
+    ...deps.lease(),
+  };
+}
+
 /** `GET /admin/health` (spec 000 §4.6): liveness, store ping, schema applied vs expected, optimizer, lease. */
 export function healthOperations(deps: HealthOperationDeps): AdminOperation[] {
   return [
@@ -80,23 +101,7 @@ export function healthOperations(deps: HealthOperationDeps): AdminOperation[] {
       v1: { path: '/admin/v1/settings/health' },
       xScope: 'tenant',
       response: healthResponse,
-      handler: async () => {
-        const started = deps.now();
-        const [reachable, coordinationReachable, optimizer] = await Promise.all([deps.db.ping(), deps.coord.ping().catch(() => false), probeOptimizer(deps)]);
-        const storeLatency = deps.now() - started;
-        const schema = reachable ? await schemaOf(deps) : { applied: null, expected: deps.expectedSchemaVersion, upToDate: false };
-        const healthy = reachable && schema.upToDate && coordinationReachable;
-        return {
-          status: healthy ? ('ok' as const) : ('degraded' as const),
-          live: true as const,
-          draining: deps.lifecycle.draining,
-          store: { kind: deps.db.kind, reachable, latencyMs: storeLatency },
-          schema,
-          coordination: { kind: deps.coordinationKind, reachable: coordinationReachable },
-          optimizer,
-          ...deps.lease(),
-        };
-      },
+      handler: async () => healthReport(deps),
     }),
   ];
 }
