@@ -3,19 +3,30 @@ import type { ProviderStore } from '../providers/provider.store.js';
 import type { RoutingStore } from '../routing/routing.store.js';
 
 /**
- * `GET /v1/models` from configured providers: the well-known models of each provider's family, addressed as
- * `<provider>/<model>`, and bare ids for the default provider. OpenAI shape by default; the Anthropic shape when the
- * client speaks Messages (it sends `anthropic-version`).
+ * `GET /v1/models` from configured providers and aliases (issue 3 item 1): the well-known models of each provider's
+ * family and the models the routing config adds (`/admin/v1/routing/models`), addressed as `<provider>/<model>`, bare
+ * ids for the default provider, and every alias whose provider is configured. OpenAI shape by default; the Anthropic
+ * shape when the client speaks Messages (it sends `anthropic-version`).
  */
 export function listModels(providers: ProviderStore, routing: RoutingStore, anthropicClient: boolean) {
-  const defaultProvider = routing.documents.default.defaultProvider;
+  const { default: defaults, aliases, models: configured } = routing.documents;
+  const catalog = { ...knownModels, ...configured };
+  const seen = new Set<string>();
   const ids: Array<{ id: string; ownedBy: string }> = [];
+  const add = (id: string, ownedBy: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    ids.push({ id, ownedBy });
+  };
   for (const provider of providers.all()) {
-    for (const [model, facts] of Object.entries(knownModels)) {
+    for (const [model, facts] of Object.entries(catalog)) {
       if (facts.family !== provider.family) continue;
-      if (provider.slug === defaultProvider) ids.push({ id: model, ownedBy: provider.slug });
-      ids.push({ id: `${provider.slug}/${model}`, ownedBy: provider.slug });
+      if (provider.slug === defaults.defaultProvider) add(model, provider.slug);
+      add(`${provider.slug}/${model}`, provider.slug);
     }
+  }
+  for (const [alias, target] of Object.entries(aliases)) {
+    if (providers.get(target.provider)) add(alias, target.provider);
   }
   if (anthropicClient) {
     const data = ids.map(({ id }) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
