@@ -26,6 +26,7 @@ import { teamPolicyOperations } from './admin/policies/team-policy.operations.js
 import { endpointOperations } from './admin/endpoint/endpoint.operations.js';
 import { fleetStatusOperations } from './admin/endpoint/fleet-status.operations.js';
 import { supportBundleOperations } from './admin/settings/support-bundle.operations.js';
+import { enrollmentOperations } from './admin/enrollment/enrollment.operations.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -90,6 +91,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
+    ...enrollmentOperations({ links: deps.enrollmentLinks, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock }),
   ];
   // The admin plane mounts its own operations (keys, admin keys, users, settings, audit, traces) plus these.

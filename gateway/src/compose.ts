@@ -9,6 +9,7 @@ import { composeAdmin } from './admin/stores.js';
 import { composeScim } from './scim/scim-deps.js';
 import { composeSeats } from './seats/seat-deps.js';
 import { composeEndpoint } from './endpoint/endpoint-deps.js';
+import { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
 import { TeamPolicyStore } from './policies/team-policy.store.js';
 import { resolveKeystore } from './bootstrap/keystore-key.js';
 import { ProviderStore } from './providers/provider.store.js';
@@ -87,5 +88,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint: composeEndpoint(config) };
+  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint: composeEndpoint(config), enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

@@ -18,6 +18,7 @@ import type { TeamPolicyStore } from './policies/team-policy.store.js';
 import type { ScimDeps } from './scim/scim-deps.js';
 import type { SeatDeps } from './seats/seat-deps.js';
 import type { EndpointDeps } from './endpoint/endpoint-deps.js';
+import type { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
@@ -53,4 +54,6 @@ export interface GatewayDeps extends AdminDeps {
   seats: SeatDeps;
   /** The endpoint evidence service's admin plane (spec 000 §4.6 `/admin/endpoint/*`); null when not configured. */
   endpoint: EndpointDeps | null;
+  /** Enrollment links: minted on the admin plane, redeemed at `POST /connect/verify`. */
+  enrollmentLinks: EnrollmentLinkStore;
 }

@@ -15,5 +15,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A `/v1/*` route that calls no provider and records no spend row (`count_tokens`, `models`, `me`). */
     unmetered?: boolean;
+    /** A route that redeems enrollment tokens (`POST /connect/verify`): the identity stage lets an `aen_` bearer through unresolved. */
+    acceptsEnrollmentToken?: boolean;
   }
 }

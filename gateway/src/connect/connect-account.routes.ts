@@ -1,7 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '@gw/platform';
 import { identityOf } from '../chain/identity/identity-of.js';
+import { extractClientKey } from '../chain/identity/extract-key.js';
+import type { Identity } from '../chain/identity/identity.js';
+import type { AuditStore } from '../audit/audit.store.js';
+import type { EnrollmentLinkStore } from '../enrollment/enrollment-link.store.js';
+import type { KeyStore } from '../keys/key.store.js';
 import type { Governance } from '../governance/governance.js';
 import { fromMicros } from '../governance/money.js';
 import { monthPeriod } from '../governance/period.js';
@@ -20,6 +25,9 @@ export interface ConnectAccountOptions {
   routing: RoutingStore;
   seats: SeatStore;
   hookSavings: HookSavingsStore;
+  enrollment: EnrollmentLinkStore;
+  keys: KeyStore;
+  audit: AuditStore;
 }
 
 const security = [{ clientKey: [] }];
@@ -32,6 +40,8 @@ const verifyResponse = z.object({
   tenant: z.string().nullable().describe('Fleet mode: the key’s tenant'),
   key: z.object({ id: z.string(), type: z.enum(['client', 'service']), keyPrefix: z.string(), source: z.string(), createdAt: z.string(), expiresAt: z.string().nullable() }),
   seat: z.object({ offboarded: z.boolean().describe('The seat was offboarded and not re-enrolled since') }),
+  mintedKey: z.string().optional().describe('Enrollment only: the new client key, shown once'),
+  enrollment: z.object({ id: z.string(), usesLeft: z.int() }).optional().describe('Enrollment only: the link redeemed'),
 });
 
 // One hook event saves at most what a whole context window holds; anything larger is not a measurement.
@@ -53,38 +63,66 @@ const savingsResponse = z.object({
   totalUsd: z.number().describe('gateway.savingsUsd + hooks.month.savingsUsd'),
 });
 
+const verifyBody = z.looseObject({ user: z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address').optional() });
+
 const hookBlock = (totals: HookSavingsTotals) => ({ tokensSaved: totals.tokensSaved, savingsUsd: fromMicros(totals.savingsMicros), events: totals.events });
 
 /** `POST /connect/verify`, `GET /connect/savings`, `POST /connect/hook-savings` (spec 000 §4.3). */
 export async function connectAccountRoutes(app: FastifyInstance, options: ConnectAccountOptions): Promise<void> {
+  const verified = async (identity: Identity, extra: Partial<z.infer<typeof verifyResponse>> = {}): Promise<z.infer<typeof verifyResponse>> => {
+    const { key } = identity;
+    let seat;
+    try {
+      seat = await options.seats.get(seatOf(identity));
+    } catch {
+      throw connectErrors.seatStoreUnavailable();
+    }
+    return {
+      status: 'ok',
+      user: identity.user,
+      team: identity.team,
+      tenant: key.tenant,
+      key: { id: key.id, type: key.type, keyPrefix: key.keyPrefix, source: key.source, createdAt: key.createdAt, expiresAt: key.expiresAt },
+      seat: { offboarded: seat?.offboarded ?? false },
+      ...extra,
+    };
+  };
+
+  /** Spend one use of the link and mint the developer's client key; the redemption is audited. */
+  const redeemEnrollment = async (account: ConnectAccountOptions, request: FastifyRequest): Promise<z.infer<typeof verifyResponse>> => {
+    const body = verifyBody.safeParse(request.body ?? {});
+    if (!body.success) throw connectErrors.enrollmentUserRequired();
+    const outcome = await account.enrollment.redeem(extractClientKey(request.headers) ?? '', body.data.user);
+    if (outcome === 'user_mismatch') throw connectErrors.enrollmentUserMismatch();
+    if (outcome === 'user_required') throw connectErrors.enrollmentUserRequired();
+    if (typeof outcome === 'string') throw connectErrors.enrollmentRejected(outcome);
+    const { link, user } = outcome;
+    const minted = await account.keys.create({ type: 'client', source: 'enrollment', user, team: link.team, tenant: link.tenant, label: link.label, createdBy: `enrollment:${link.id}` });
+    await account.audit
+      .record({ category: 'keys', action: 'enrollment.redeem', actor: `enrollment:${link.id}`, target: minted.record.id, subject: user, requestId: request.traceId, outcome: 'success' })
+      .catch((error: unknown) => request.log.warn({ err: error }, 'enrollment audit entry not recorded'));
+    const identity: Identity = { keyId: minted.record.id, keyType: 'client', user, team: link.team, name: null, key: minted.record, metadata: {} };
+    return verified(identity, { mintedKey: minted.key, enrollment: { id: link.id, usesLeft: link.maxUses - link.uses } });
+  };
+
   app.post(
     '/connect/verify',
     {
+      config: { acceptsEnrollmentToken: true },
       schema: {
         tags,
         security,
-        summary: 'Verify the presented client key (the CLI’s enrollment check)',
-        description: 'A key that is missing, unknown, expired, revoked or whose developer is deactivated answers 401 in the machine envelope with its precise code and a hint. The body is ignored.',
-        response: { 200: verifyResponse, 401: connectErrorResponse, 503: connectErrorResponse },
+        summary: 'Verify the presented client key, or redeem an enrollment token for a client key of your own',
+        description:
+          'With a client key: its attribution and seat. With an enrollment token (`aen_…`, minted at POST /admin/v1/enrollment/links) as the bearer: a client key is minted for the team the link names and returned once in `mintedKey`; send `{user}` when the link names no developer. Key failures answer 401 in the machine envelope with their own code; enrollment failures `enrollment_unknown`, `enrollment_expired`, `enrollment_exhausted`, `enrollment_revoked` (401) or `enrollment_user_mismatch` (403).',
+        response: { 200: verifyResponse, 201: verifyResponse, 400: connectErrorResponse, 401: connectErrorResponse, 403: connectErrorResponse, 503: connectErrorResponse },
       },
     },
-    async (request): Promise<z.infer<typeof verifyResponse>> => {
-      const identity = identityOf(request);
-      const { key } = identity;
-      let seat;
-      try {
-        seat = await options.seats.get(seatOf(identity));
-      } catch {
-        throw connectErrors.seatStoreUnavailable();
-      }
-      return {
-        status: 'ok',
-        user: identity.user,
-        team: identity.team,
-        tenant: key.tenant,
-        key: { id: key.id, type: key.type, keyPrefix: key.keyPrefix, source: key.source, createdAt: key.createdAt, expiresAt: key.expiresAt },
-        seat: { offboarded: seat?.offboarded ?? false },
-      };
+    async (request, reply) => {
+      const identity = request.gw.identity;
+      if (identity) return verified(identity);
+      const enrolled = await redeemEnrollment(options, request);
+      return reply.code(201).header('cache-control', 'no-store').send(enrolled);
     },
   );
 

@@ -17,6 +17,14 @@ export const connectErrors = {
   deviceTokenUnavailable: () => new AppError({ status: 503, code: 'device_token_unavailable', message: 'Device tokens need the shared relational store, which is unavailable.', retryable: true }),
   seatStoreUnavailable: () => new AppError({ status: 503, code: 'seat_store_unavailable', message: 'The seat store is unavailable; retry shortly.', retryable: true }),
   directiveNotFound: () => new AppError({ status: 404, code: 'directive_not_found', message: 'No such directive for this seat.' }),
+  enrollmentRejected: (failure: 'unknown' | 'expired' | 'exhausted' | 'revoked') =>
+    new AppError({
+      status: 401,
+      code: `enrollment_${failure}`,
+      message: { unknown: 'The enrollment token is not valid.', expired: 'The enrollment link has expired; ask an administrator for a new one.', exhausted: 'The enrollment link has been used as many times as it allows; ask an administrator for a new one.', revoked: 'The enrollment link was revoked; ask an administrator for a new one.' }[failure],
+    }),
+  enrollmentUserMismatch: () => new AppError({ status: 403, code: 'enrollment_user_mismatch', message: 'This enrollment link is for another developer.' }),
+  enrollmentUserRequired: () => new AppError({ status: 400, code: 'invalid_request', message: 'body.user: this enrollment link names no developer; send your e-mail address.' }),
   invalidJson: () => new AppError({ status: 400, code: 'invalid_json', message: 'The request body is not valid JSON.' }),
 } as const;
 

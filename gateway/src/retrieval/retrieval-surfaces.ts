@@ -20,7 +20,7 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
     retrieval: { retrieval, lease: deps.retrievalLease, logger: deps.logger },
     seats: { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger },
     directives: { directives: deps.seats.directives },
-    account: { governance: deps.governance, db: deps.db, routing: deps.routing, seats: deps.seats.store, hookSavings: deps.seats.hookSavings },
+    account: { governance: deps.governance, db: deps.db, routing: deps.routing, seats: deps.seats.store, hookSavings: deps.seats.hookSavings, enrollment: deps.enrollmentLinks, keys: deps.keys, audit: deps.audit },
     policy: { teamPolicies: deps.teamPolicies, routing: deps.routing, logger: deps.logger },
   });
 }

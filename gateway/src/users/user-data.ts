@@ -3,6 +3,7 @@ import { randomToken } from '@gw/platform';
 import type { AuditStore } from '../audit/audit.store.js';
 import { scimUserDataSource } from '../scim/scim-user-data.js';
 import { seatUserDataSource } from '../seats/seat-user-data.js';
+import { enrollmentUserDataSource } from '../enrollment/enrollment-user-data.js';
 
 /**
  * One place that holds personal data about a developer. GDPR export asks every source; erase runs every source in
@@ -52,6 +53,7 @@ export function builtInUserDataSources(audit: AuditStore): UserDataSource[] {
     },
     scimUserDataSource,
     seatUserDataSource,
+    enrollmentUserDataSource,
     {
       // Key metadata only (never hashes). Erase revokes the keys and detaches them from the person.
       name: 'keys',

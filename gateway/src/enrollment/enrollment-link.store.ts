@@ -1,0 +1,110 @@
+import { randomToken, sha256Hex, type Clock, type Db } from '@gw/platform';
+import { enrollmentTokenPrefix, type EnrollmentLink } from './enrollment-link.schema.js';
+
+interface LinkRow {
+  id: string;
+  team: string;
+  user_id: string | null;
+  label: string | null;
+  tenant: string | null;
+  max_uses: number;
+  uses: number;
+  expires_at: Date | string;
+  revoked_at: Date | string | null;
+  created_by: string;
+  created_at: Date | string;
+}
+
+const columns = 'id, team, user_id, label, tenant, max_uses, uses, expires_at, revoked_at, created_by, created_at';
+
+/** Why a token redeems nothing; each is the caller's to fix, none reveals another link. */
+export type RedeemFailure = 'unknown' | 'expired' | 'exhausted' | 'revoked' | 'user_mismatch' | 'user_required';
+
+export interface RedeemedLink {
+  link: EnrollmentLink;
+  /** The developer the minted key is for. */
+  user: string;
+}
+
+/** Enrollment links (spec 000 §2, §4.8 `/admin/v1/enrollment/links`): tokens kept as hashes, uses counted under a row lock. */
+export class EnrollmentLinkStore {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  private toLink(row: LinkRow): EnrollmentLink {
+    const now = this.clock.now();
+    const expiresAt = new Date(row.expires_at);
+    const status = row.revoked_at !== null ? 'revoked' : expiresAt.getTime() <= now ? 'expired' : Number(row.uses) >= Number(row.max_uses) ? 'exhausted' : 'active';
+    return {
+      id: row.id,
+      team: row.team,
+      user: row.user_id,
+      label: row.label,
+      tenant: row.tenant,
+      maxUses: Number(row.max_uses),
+      uses: Number(row.uses),
+      status,
+      expiresAt: expiresAt.toISOString(),
+      revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
+      createdBy: row.created_by,
+      createdAt: new Date(row.created_at).toISOString(),
+    };
+  }
+
+  async create(input: { team: string; user?: string | undefined; label?: string | undefined; expiresInHours: number; maxUses: number; tenant: string | null; createdBy: string }): Promise<{ link: EnrollmentLink; token: string }> {
+    const token = `${enrollmentTokenPrefix}${randomToken(32)}`;
+    const now = this.clock.now();
+    const { rows } = await this.db.query<LinkRow>(
+      `INSERT INTO gw_enrollment_links (id, token_hash, team, user_id, label, tenant, max_uses, expires_at, created_by, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
+      [`enl_${randomToken(12)}`, sha256Hex(token), input.team, input.user ?? null, input.label ?? null, input.tenant, input.maxUses, new Date(now + input.expiresInHours * 3_600_000), input.createdBy, new Date(now)],
+    );
+    return { link: this.toLink(rows[0]), token };
+  }
+
+  /** Newest first; `tenant` undefined lists every tenant's. */
+  async list(filter: { tenant?: string | undefined } = {}): Promise<EnrollmentLink[]> {
+    const values: unknown[] = [];
+    const where = filter.tenant === undefined ? 'TRUE' : `tenant = $${values.push(filter.tenant)}`;
+    const { rows } = await this.db.query<LinkRow>(`SELECT ${columns} FROM gw_enrollment_links WHERE ${where} ORDER BY created_at DESC, id`, values);
+    return rows.map((row) => this.toLink(row));
+  }
+
+  async get(id: string, filter: { tenant?: string | undefined } = {}): Promise<EnrollmentLink | null> {
+    const values: unknown[] = [id];
+    const scope = filter.tenant === undefined ? '' : ` AND tenant = $${values.push(filter.tenant)}`;
+    const { rows } = await this.db.query<LinkRow>(`SELECT ${columns} FROM gw_enrollment_links WHERE id = $1${scope}`, values);
+    return rows[0] ? this.toLink(rows[0]) : null;
+  }
+
+  /** Revoke (the record stays, for the audit trail), or with `hard` delete it; false when there was no such link. */
+  async remove(id: string, options: { hard: boolean; tenant?: string | undefined }): Promise<boolean> {
+    const values: unknown[] = [id];
+    const scope = options.tenant === undefined ? '' : ` AND tenant = $${values.push(options.tenant)}`;
+    if (options.hard) return (await this.db.query(`DELETE FROM gw_enrollment_links WHERE id = $1${scope}`, values)).rowCount > 0;
+    values.push(new Date(this.clock.now()));
+    return (await this.db.query(`UPDATE gw_enrollment_links SET revoked_at = COALESCE(revoked_at, $${values.length}) WHERE id = $1${scope}`, values)).rowCount > 0;
+  }
+
+  /**
+   * Spend one use of the link the token opens, for `user` (required when the link names nobody; when it names a
+   * developer, the redeemer must be them, in any case). The use is counted under the row lock, so two redemptions
+   * racing for the last use cannot both succeed.
+   */
+  async redeem(token: string, user: string | undefined): Promise<RedeemedLink | RedeemFailure> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<LinkRow>(`SELECT ${columns} FROM gw_enrollment_links WHERE token_hash = $1 FOR UPDATE`, [sha256Hex(token)]);
+      const row = rows[0];
+      if (!row) return 'unknown';
+      const link = this.toLink(row);
+      if (link.status !== 'active') return link.status;
+      if (link.user !== null && user !== undefined && link.user.toLowerCase() !== user.toLowerCase()) return 'user_mismatch';
+      const redeemer = link.user ?? user;
+      if (redeemer === undefined) return 'user_required';
+      const updated = await tx.query<LinkRow>(`UPDATE gw_enrollment_links SET uses = uses + 1 WHERE id = $1 RETURNING ${columns}`, [row.id]);
+      return { link: this.toLink(updated.rows[0]), user: redeemer };
+    });
+  }
+}
