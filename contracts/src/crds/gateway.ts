@@ -50,6 +50,7 @@ export const operatorManagedEnv = [
   'GW_OPTIMIZER_URL',
   'GW_OPTIMIZER_TOKEN',
   'GW_CONTENT_KEY',
+  'GW_ENDPOINT_CONTROL_URL',
 ] as const;
 
 const envVar = withRules(

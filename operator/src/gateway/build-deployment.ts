@@ -34,6 +34,8 @@ function componentEnv(gateway: GatewayResource, component: ComponentName): EnvVa
         ...(spec.components.optimizer.enabled
           ? [{ name: 'GW_OPTIMIZER_URL', value: serviceUrl(gateway, 'optimizer') }, generated(gateway, 'GW_OPTIMIZER_TOKEN', 'optimizerToken')]
           : []),
+        // The evidence service's admin plane takes the same generated admin token (its GW_ADMIN_TOKEN fallback).
+        ...(spec.components.evidence.enabled ? [{ name: 'GW_ENDPOINT_CONTROL_URL', value: serviceUrl(gateway, 'evidence') }] : []),
       ];
     case 'optimizer':
       return [

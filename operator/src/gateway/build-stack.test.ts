@@ -58,7 +58,7 @@ describe('planStack', () => {
     expect((deployment.spec as { strategy: unknown }).strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
   });
 
-  it('wires secrets by reference, never by value, and points the gateway at its optimizer', () => {
+  it('wires secrets by reference, never by value, and points the gateway at its optimizer and evidence service', () => {
     const deployment = planStack(gateway({ redis: { urlSecretRef: { name: 'redis', key: 'url' } } }), {}).apply.find((object) => object.metadata.name === 'gw-gateway')!;
     const env = Object.fromEntries(podOf(deployment).spec.containers[0].env.map((variable) => [variable.name, variable.value ?? variable.valueFrom?.secretKeyRef]));
     expect(env).toMatchObject({
@@ -67,6 +67,7 @@ describe('planStack', () => {
       GW_ADMIN_TOKEN: { name: 'gw-admin-token', key: 'token' },
       GW_KEYSTORE_KEY: { name: 'gw-keystore-key', key: 'key' },
       GW_OPTIMIZER_URL: 'http://gw-optimizer.team.svc:8088',
+      GW_ENDPOINT_CONTROL_URL: 'http://gw-evidence.team.svc:8089',
     });
   });
 
