@@ -28,6 +28,7 @@ import { fleetStatusOperations } from './admin/endpoint/fleet-status.operations.
 import { supportBundleOperations } from './admin/settings/support-bundle.operations.js';
 import { enrollmentOperations } from './admin/enrollment/enrollment.operations.js';
 import { playgroundOperations } from './admin/playground/playground.operations.js';
+import { mdmServerOperations } from './admin/endpoint/mdm-servers.operations.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -92,6 +93,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
+    ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...enrollmentOperations({ links: deps.enrollmentLinks, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock }),
