@@ -41,6 +41,10 @@ describe.each(testStores)('developer seats on the connect API and the device pag
       offboarded: false,
     });
     expect(JSON.stringify(await seats())).not.toContain('hunter2');
+
+    const queried = await gateway.app.inject({ method: 'POST', url: '/admin/v1/fleet/seats/query', headers: adminHeaders, payload: { users: ['ADA@example.com', 'nobody@example.com'] } });
+    expect(queried.statusCode).toBe(200);
+    expect(queried.json().seats).toEqual({ 'ADA@example.com': [expect.objectContaining({ user: 'ada@example.com', score: 67 })], 'nobody@example.com': null });
   });
 
   it('answers 200 recorded:false to a body that is not a doctor report, and 401 without a key', async () => {

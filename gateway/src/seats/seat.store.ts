@@ -86,6 +86,15 @@ export class SeatStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** The seats of these developers (addresses in any case) in one tenant, or in every tenant (`tenant` undefined). */
+  async ofUsers(users: readonly string[], tenant: string | undefined): Promise<SeatRecord[]> {
+    if (users.length === 0) return [];
+    const values: unknown[] = [users.map((user) => user.toLowerCase())];
+    const scope = tenant === undefined ? '' : ` AND s.tenant = $${values.push(tenant)}`;
+    const { rows } = await this.db.query<SeatRow>(`SELECT ${seatColumns} FROM gw_seats s WHERE s.seat = ANY($1::text[])${scope} ORDER BY s.seat, s.tenant`, values);
+    return rows.map(toRecord);
+  }
+
   /** Seats of one tenant (or all, `tenant` undefined), most recently reported first. */
   async list(filter: { tenant?: string | undefined; limit: number }): Promise<SeatRecord[]> {
     const values: unknown[] = [filter.limit];

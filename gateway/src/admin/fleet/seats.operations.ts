@@ -60,6 +60,23 @@ export function seatOperations({ seats, directives, fleetMode }: SeatOperationDe
       }),
     }),
     defineOperation({
+      id: 'fleet.seats.query',
+      summary: 'The seats of a roster of developers, keyed by the identities sent (null for one with no seat)',
+      method: 'POST',
+      capability: 'observability:read',
+      legacy: [{ path: '/admin/connect-health/query' }],
+      v1: { path: '/admin/v1/fleet/seats/query' },
+      xScope: 'tenant',
+      body: z.strictObject({ users: z.array(z.string().trim().min(1).max(320)).min(1).max(500).describe('Developer addresses, any case') }),
+      response: z.object({ seats: z.record(z.string(), z.array(seatRecord).nullable()).describe('Per identity sent: its seats (one per tenant), or null') }),
+      handler: async ({ body, principal }) => {
+        const found = await seats.ofUsers(body.users, readTenant(principal));
+        const bySeat = new Map<string, ReturnType<typeof withTenant>[]>();
+        for (const { seat, ...record } of found) bySeat.set(seat, [...(bySeat.get(seat) ?? []), withTenant({ ...record, user: seat })]);
+        return { seats: Object.fromEntries(body.users.map((user) => [user, bySeat.get(user.toLowerCase()) ?? null])) };
+      },
+    }),
+    defineOperation({
       id: 'fleet.directives.list',
       summary: 'Directives queued for developer seats, newest first',
       method: 'GET',
