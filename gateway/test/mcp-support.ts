@@ -29,13 +29,13 @@ export interface TestOptimizer {
   close(): Promise<void>;
 }
 
-/** The optimizer service on port 0 with its durable stash on an isolated Postgres schema. */
-export async function startTestOptimizer(): Promise<TestOptimizer> {
+/** The optimizer service on port 0 with its durable stash on an isolated Postgres schema (the stash-everything pipeline unless given). */
+export async function startTestOptimizer(options: { runPipeline?: RunPipeline } = {}): Promise<TestOptimizer> {
   const store: TestDb = await createIsolatedPgDb(testDbUrl(process.env));
   await migrateOptimizer(store.db);
   const app = await buildOptimizer({
     logger: createLogger({ name: 'optimizer-under-test', level: 'silent' }),
-    runPipeline: stashToolOutputs,
+    runPipeline: options.runPipeline ?? stashToolOutputs,
     clock: new ManualClock(Date.UTC(2026, 10, 23, 12)),
     durable: { db: store.db, source: 'env' },
     config: {

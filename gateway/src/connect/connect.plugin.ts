@@ -3,6 +3,7 @@ import { registerIdentityChain, type IdentityChainDeps } from '../chain/index.js
 import { connectErrors, installConnectErrorHandler } from './connect-errors.js';
 import { connectAccountRoutes, type ConnectAccountOptions } from './connect-account.routes.js';
 import { connectPolicyRoutes, type ConnectPolicyOptions } from './connect-policy.routes.js';
+import { connectOptimizeOutputRoutes, type ConnectOptimizeOutputOptions } from './connect-optimize-output.routes.js';
 import { connectDirectiveRoutes, type ConnectDirectiveOptions } from './connect-directive.routes.js';
 import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
 import { connectSeatRoutes, type ConnectSeatOptions } from './connect-seat.routes.js';
@@ -14,6 +15,7 @@ export interface ConnectPluginOptions {
   directives: ConnectDirectiveOptions;
   account: ConnectAccountOptions;
   policy: ConnectPolicyOptions;
+  optimizeOutput: ConnectOptimizeOutputOptions;
 }
 
 // Connect bodies are small control messages.
@@ -42,4 +44,5 @@ export async function connectPlugin(app: FastifyInstance, options: ConnectPlugin
   await app.register(connectDirectiveRoutes, options.directives);
   await app.register(connectAccountRoutes, options.account);
   await app.register(connectPolicyRoutes, options.policy);
+  await app.register(connectOptimizeOutputRoutes, options.optimizeOutput);
 }
