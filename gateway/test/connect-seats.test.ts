@@ -124,6 +124,33 @@ describe.each(testStores)('developer seats on the connect API and the device pag
     expect(again.json()).toEqual({ status: 'ok', revoked: false });
   });
 
+  it('never moves a live device token to another seat', async () => {
+    const carol = await mintClientKey(gateway.app, { user: 'carol@example.com', team: 'platform' });
+    const dave = await mintClientKey(gateway.app, { user: 'dave@example.com', team: 'platform' });
+    await post('/connect/health', carol.key, { checks: [{ name: 'gateway.reachable', status: 'pass' }] });
+    const token = deviceToken();
+    expect((await post('/connect/device-token', carol.key, { token, ttlSeconds: 600 })).statusCode).toBe(200);
+    const stolen = await post('/connect/device-token', dave.key, { token, ttlSeconds: 600 });
+    expect(stolen.statusCode).toBe(409);
+    expect(stolen.json().code).toBe('device_token_taken');
+    expect((await gateway.app.inject({ method: 'GET', url: `/device/health?dt=${token}` })).json().score).toBe(100);
+    // The same seat may register it again (a retry), and an expired token is free to take.
+    expect((await post('/connect/device-token', carol.key, { token, ttlSeconds: 600 })).statusCode).toBe(200);
+    gateway.clock.advance(601_000);
+    expect((await post('/connect/device-token', dave.key, { token, ttlSeconds: 600 })).statusCode).toBe(200);
+  });
+
+  it('takes an empty offboard whatever content type it declares', async () => {
+    const { key } = await mintClientKey(gateway.app);
+    const form = await gateway.app.inject({ method: 'POST', url: '/connect/offboard', headers: { ...bearer(key), 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(form.statusCode).toBe(200);
+    expect(form.json()).toEqual({ status: 'ok', recorded: true });
+    const text = await gateway.app.inject({ method: 'POST', url: '/connect/health', headers: { ...bearer(key), 'content-type': 'text/plain' }, payload: 'hello' });
+    expect(text.json()).toEqual({ status: 'ok', recorded: false });
+    const binary = await gateway.app.inject({ method: 'POST', url: '/connect/offboard', headers: { ...bearer(key), 'content-type': 'application/octet-stream' }, payload: 'x' });
+    expect(binary.statusCode).toBe(415);
+  });
+
   it('clamps the TTL to 300..3900 seconds and refuses a token that is not 43 base64url characters', async () => {
     const { key } = await mintClientKey(gateway.app);
     expect((await post('/connect/device-token', key, { token: deviceToken(), ttlSeconds: 5 })).json().ttlSeconds).toBe(300);

@@ -72,6 +72,11 @@ describe('the endpoint evidence service re-served by the gateway (spec 000 §4.6
     const remediate = await gateway.app.inject({ method: 'POST', url: `/admin/v1/fleet/hosts/${hosts[0].id}/remediate`, headers: adminHeaders });
     expect(remediate.statusCode).toBe(409);
     expect(remediate.json().error).toMatchObject({ code: 'monitor_only' });
+    // Path parameters are identifiers: a dot segment never reaches the evidence service's paths.
+    for (const url of ['/admin/endpoint/hosts/%2E%2E', '/admin/v1/fleet/hosts/..%2F..', '/admin/v1/fleet/evidence-connectors/%2E%2E']) {
+      // 400 from the parameter's pattern, or 404 once the HTTP layer folded the dot segment into another path.
+      expect([400, 404], url).toContain((await get(url)).statusCode);
+    }
     const missing = await get('/admin/v1/fleet/hosts/host_missing');
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.code).toBe('not_found');

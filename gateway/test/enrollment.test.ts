@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, bearer, gatewayPerTest, testStores } from './helpers.js';
+import { adminHeaders, bearer, gatewayPerTest, mintClientKey, testStores } from './helpers.js';
 
 describe.each(testStores)('enrollment links: minted by an administrator, redeemed by the connect CLI (spec 000 §2, §4.3, §4.8) on %s', (_name, open) => {
   const gateway = gatewayPerTest({ open });
@@ -79,6 +79,25 @@ describe.each(testStores)('enrollment links: minted by an administrator, redeeme
     const live = (await mint({ team: 'platform', user: 'ada@example.com' })).json();
     expect((await gateway.app.inject({ method: 'POST', url: '/connect/health', headers: bearer(live.token), payload: { checks: [] } })).statusCode).toBe(401);
     expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(live.token) })).statusCode).toBe(401);
+  });
+
+  it('never lets a self-declared address take an identity someone holds, nor mints for a blocked developer, and spends no use on a refusal', async () => {
+    await mintClientKey(gateway.app, { user: 'Dave@Example.com', team: 'ops' });
+    const open = (await mint({ team: 'eng', maxUses: 5 })).json();
+    const taken = await redeem(open.token, { user: 'dave@example.com' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().code).toBe('enrollment_identity_taken');
+    const control = await redeem(open.token, { user: 'n\u0000@example.com' });
+    expect(control.statusCode).toBe(400);
+    const fresh = await redeem(open.token, { user: 'New.Person@Example.com' });
+    expect(fresh.json()).toMatchObject({ user: 'new.person@example.com', enrollment: { usesLeft: 4 } });
+
+    await gateway.app.inject({ method: 'POST', url: '/admin/v1/users/revoked', headers: adminHeaders, payload: { email: 'zed@example.com' } });
+    const forZed = (await mint({ team: 'eng', user: 'zed@example.com' })).json();
+    const blocked = await redeem(forZed.token);
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json().code).toBe('user_deactivated');
+    expect((await gateway.app.inject({ method: 'GET', url: `/admin/v1/enrollment/links/${forZed.link.id}`, headers: adminHeaders })).json()).toMatchObject({ uses: 0, status: 'active' });
   });
 
   it('joins GDPR export and erase for links minted for a developer', async () => {

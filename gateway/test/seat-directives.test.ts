@@ -62,7 +62,7 @@ describe('seat directives: queued by an administrator, fetched and acked by the 
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe('invalid_request');
     }
-    for (const body of [{ id: 'dir_x', result: 'maybe' }, { result: 'ok' }]) {
+    for (const body of [{ id: 'dir_x', result: 'maybe' }, { result: 'ok' }, { id: 'a\u0000', result: 'ok' }, { id: '../x', result: 'ok' }]) {
       const response = await gateway.app.inject({ method: 'POST', url: '/connect/directive/ack', headers: bearer(key), payload: body });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ status: 'failure', code: 'invalid_request' });

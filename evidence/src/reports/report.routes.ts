@@ -62,9 +62,14 @@ export async function reportRoutes(app: FastifyInstance, options: ReportRouteOpt
     async (request, reply) => {
       const caller = await callerOf(request);
       const report = request.body as EvidenceReport;
-      const enabled = new Set((await enabledPolicies(caller.orgId)).map((policy) => policy.name));
+      const enabledChecks = await enabledPolicies(caller.orgId);
+      const enabled = new Set(enabledChecks.map((policy) => policy.name));
       assertKnownResults(report, enabled);
-      const receivedAt = await options.hosts.applySnapshot({ orgId: caller.orgId, source: caller.source, report, enabledPolicies: [...enabled] });
+      // A check of another platform does not apply to this device: it is neither passing nor unknown there.
+      const platform = report.device.platform ?? 'unknown';
+      const reported = new Set(report.results.map((result) => result.policyName));
+      const applicable = enabledChecks.filter((policy) => platform === 'unknown' || policy.platform === platform || reported.has(policy.name)).map((policy) => policy.name);
+      const receivedAt = await options.hosts.applySnapshot({ orgId: caller.orgId, source: caller.source, report, enabledPolicies: applicable });
       return reply.code(202).send({ accepted: report.results.length, source: caller.source, receivedAt: receivedAt.toISOString() });
     },
   );

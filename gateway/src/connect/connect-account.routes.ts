@@ -5,7 +5,7 @@ import { identityOf } from '../chain/identity/identity-of.js';
 import { extractClientKey } from '../chain/identity/extract-key.js';
 import type { Identity } from '../chain/identity/identity.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import type { EnrollmentLinkStore } from '../enrollment/enrollment-link.store.js';
+import type { EnrollmentLinkStore, RedeemFailure } from '../enrollment/enrollment-link.store.js';
 import type { KeyStore } from '../keys/key.store.js';
 import type { Governance } from '../governance/governance.js';
 import { fromMicros } from '../governance/money.js';
@@ -63,7 +63,23 @@ const savingsResponse = z.object({
   totalUsd: z.number().describe('gateway.savingsUsd + hooks.month.savingsUsd'),
 });
 
-const verifyBody = z.looseObject({ user: z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address').optional() });
+// An address: no whitespace or control characters, one @ (the store must never see a NUL).
+const verifyBody = z.looseObject({ user: z.string().trim().min(3).max(320).regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u, 'must be an email address').optional() });
+
+function enrollmentFailure(failure: RedeemFailure): Error {
+  switch (failure) {
+    case 'user_mismatch':
+      return connectErrors.enrollmentUserMismatch();
+    case 'user_required':
+      return connectErrors.enrollmentUserRequired();
+    case 'user_blocked':
+      return connectErrors.enrollmentUserBlocked();
+    case 'identity_taken':
+      return connectErrors.enrollmentIdentityTaken();
+    default:
+      return connectErrors.enrollmentRejected(failure);
+  }
+}
 
 const hookBlock = (totals: HookSavingsTotals) => ({ tokensSaved: totals.tokensSaved, savingsUsd: fromMicros(totals.savingsMicros), events: totals.events });
 
@@ -92,12 +108,12 @@ export async function connectAccountRoutes(app: FastifyInstance, options: Connec
   const redeemEnrollment = async (account: ConnectAccountOptions, request: FastifyRequest): Promise<z.infer<typeof verifyResponse>> => {
     const body = verifyBody.safeParse(request.body ?? {});
     if (!body.success) throw connectErrors.enrollmentUserRequired();
-    const outcome = await account.enrollment.redeem(extractClientKey(request.headers) ?? '', body.data.user);
-    if (outcome === 'user_mismatch') throw connectErrors.enrollmentUserMismatch();
-    if (outcome === 'user_required') throw connectErrors.enrollmentUserRequired();
-    if (typeof outcome === 'string') throw connectErrors.enrollmentRejected(outcome);
-    const { link, user } = outcome;
-    const minted = await account.keys.create({ type: 'client', source: 'enrollment', user, team: link.team, tenant: link.tenant, label: link.label, createdBy: `enrollment:${link.id}` });
+    const outcome = await account.enrollment.redeem(extractClientKey(request.headers) ?? '', body.data.user, async (tx, redeemed) => ({
+      ...redeemed,
+      minted: await account.keys.create({ type: 'client', source: 'enrollment', user: redeemed.user, team: redeemed.link.team, tenant: redeemed.link.tenant, label: redeemed.link.label, createdBy: `enrollment:${redeemed.link.id}` }, tx),
+    }));
+    if (typeof outcome === 'string') throw enrollmentFailure(outcome);
+    const { link, user, minted } = outcome;
     await account.audit
       .record({ category: 'keys', action: 'enrollment.redeem', actor: `enrollment:${link.id}`, target: minted.record.id, subject: user, requestId: request.traceId, outcome: 'success' })
       .catch((error: unknown) => request.log.warn({ err: error }, 'enrollment audit entry not recorded'));

@@ -15,6 +15,7 @@ export const connectErrors = {
   leaseStoreUnavailable: () => new AppError({ status: 503, code: 'lease_store_unavailable', message: 'The retrieval lease could not be renewed; retry shortly.', retryable: true }),
   // spec 000 §7: a static message, whatever failed underneath.
   deviceTokenUnavailable: () => new AppError({ status: 503, code: 'device_token_unavailable', message: 'Device tokens need the shared relational store, which is unavailable.', retryable: true }),
+  deviceTokenTaken: () => new AppError({ status: 409, code: 'device_token_taken', message: 'This device token is registered to another seat; generate a new one.' }),
   seatStoreUnavailable: () => new AppError({ status: 503, code: 'seat_store_unavailable', message: 'The seat store is unavailable; retry shortly.', retryable: true }),
   directiveNotFound: () => new AppError({ status: 404, code: 'directive_not_found', message: 'No such directive for this seat.' }),
   enrollmentRejected: (failure: 'unknown' | 'expired' | 'exhausted' | 'revoked') =>
@@ -24,7 +25,10 @@ export const connectErrors = {
       message: { unknown: 'The enrollment token is not valid.', expired: 'The enrollment link has expired; ask an administrator for a new one.', exhausted: 'The enrollment link has been used as many times as it allows; ask an administrator for a new one.', revoked: 'The enrollment link was revoked; ask an administrator for a new one.' }[failure],
     }),
   enrollmentUserMismatch: () => new AppError({ status: 403, code: 'enrollment_user_mismatch', message: 'This enrollment link is for another developer.' }),
+  enrollmentUserBlocked: () => new AppError({ status: 403, code: 'user_deactivated', message: 'This developer’s access is revoked or deactivated; the link mints no key for them.' }),
+  enrollmentIdentityTaken: () => new AppError({ status: 409, code: 'enrollment_identity_taken', message: 'This address already belongs to a developer; ask an administrator for a link made out to it.' }),
   enrollmentUserRequired: () => new AppError({ status: 400, code: 'invalid_request', message: 'body.user: this enrollment link names no developer; send your e-mail address.' }),
+  unsupportedMediaType: () => new AppError({ status: 415, code: 'unsupported_media_type', message: 'Connect routes read JSON: send content-type application/json.' }),
   invalidJson: () => new AppError({ status: 400, code: 'invalid_json', message: 'The request body is not valid JSON.' }),
 } as const;
 

@@ -83,19 +83,22 @@ export async function connectSeatRoutes(app: FastifyInstance, options: ConnectSe
         tags,
         security,
         summary: 'Register the short-lived token that opens the device page',
-        description: 'Replaces the seat’s previous token. 503 `device_token_unavailable` when the store cannot answer.',
+        description: 'Replaces the seat’s previous token. 409 `device_token_taken` for a token live on another seat (generate a new one); 503 `device_token_unavailable` when the store cannot answer.',
         body: deviceTokenBody,
-        response: { 200: deviceTokenResponse, 400: connectErrorResponse, 401: connectErrorResponse, 503: connectErrorResponse },
+        response: { 200: deviceTokenResponse, 400: connectErrorResponse, 401: connectErrorResponse, 409: connectErrorResponse, 503: connectErrorResponse },
       },
     },
     async (request) => {
       const body = request.body as z.infer<typeof deviceTokenBody>;
+      let registered;
       try {
-        return { status: 'ok' as const, ...(await deviceTokens.register(seatOf(identityOf(request)), body.token, body.ttlSeconds)) };
+        registered = await deviceTokens.register(seatOf(identityOf(request)), body.token, body.ttlSeconds);
       } catch (error) {
         logger.warn({ err: error }, 'device token not registered');
         throw connectErrors.deviceTokenUnavailable();
       }
+      if (!registered) throw connectErrors.deviceTokenTaken();
+      return { status: 'ok' as const, ...registered };
     },
   );
 

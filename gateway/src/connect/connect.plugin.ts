@@ -39,6 +39,13 @@ export async function connectPlugin(app: FastifyInstance, options: ConnectPlugin
       done(connectErrors.invalidJson(), undefined);
     }
   });
+  // An empty body is no body whatever its declared type (`curl -d ''` says form-urlencoded): the empty POSTs
+  // (offboard, heartbeat) always answer. A non-empty body that is not JSON is refused as before.
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: connectBodyLimitBytes }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    done(connectErrors.unsupportedMediaType(), undefined);
+  });
   await app.register(connectRetrievalRoutes, options.retrieval);
   await app.register(connectSeatRoutes, options.seats);
   await app.register(connectDirectiveRoutes, options.directives);

@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex, type Clock, type Db } from '@gw/platform';
+import { randomToken, sha256Hex, type Clock, type Db, type Queryable } from '@gw/platform';
 import { enrollmentTokenPrefix, type EnrollmentLink } from './enrollment-link.schema.js';
 
 interface LinkRow {
@@ -18,12 +18,32 @@ interface LinkRow {
 const columns = 'id, team, user_id, label, tenant, max_uses, uses, expires_at, revoked_at, created_by, created_at';
 
 /** Why a token redeems nothing; each is the caller's to fix, none reveals another link. */
-export type RedeemFailure = 'unknown' | 'expired' | 'exhausted' | 'revoked' | 'user_mismatch' | 'user_required';
+export type RedeemFailure = 'unknown' | 'expired' | 'exhausted' | 'revoked' | 'user_mismatch' | 'user_required' | 'user_blocked' | 'identity_taken';
 
 export interface RedeemedLink {
   link: EnrollmentLink;
   /** The developer the minted key is for. */
   user: string;
+}
+
+/** A developer an administrator revoked, or the identity provider deactivated, whatever the case of the address. */
+async function isBlocked(db: Queryable, user: string): Promise<boolean> {
+  const { rows } = await db.query<{ blocked: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM gw_revoked_users WHERE lower(email) = lower($1))
+         OR EXISTS (SELECT 1 FROM gw_users WHERE lower(user_id) = lower($1) AND NOT active) AS blocked`,
+    [user],
+  );
+  return rows[0]?.blocked === true;
+}
+
+/** An address someone already holds: a key was minted for it, or the identity provider provisioned it. */
+async function isClaimed(db: Queryable, user: string): Promise<boolean> {
+  const { rows } = await db.query<{ claimed: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM gw_keys WHERE lower(user_id) = lower($1))
+         OR EXISTS (SELECT 1 FROM gw_scim_users WHERE lower(user_name) = lower($1)) AS claimed`,
+    [user],
+  );
+  return rows[0]?.claimed === true;
 }
 
 /** Enrollment links (spec 000 §2, §4.8 `/admin/v1/enrollment/links`): tokens kept as hashes, uses counted under a row lock. */
@@ -89,11 +109,13 @@ export class EnrollmentLinkStore {
   }
 
   /**
-   * Spend one use of the link the token opens, for `user` (required when the link names nobody; when it names a
-   * developer, the redeemer must be them, in any case). The use is counted under the row lock, so two redemptions
-   * racing for the last use cannot both succeed.
+   * Spend one use of the link the token opens and `mint` the key, in one transaction: a mint that fails spends no use.
+   * The redeemer is the developer the link names (the caller may repeat it, in any case) or, for a link that names
+   * nobody, the address the caller gives, lower-cased. A self-declared address may not claim one someone already
+   * holds (a key or a SCIM identity): that needs a link made out to it. A revoked or deactivated developer gets
+   * nothing. The use is counted under the row lock, so redemptions racing for the last use cannot both succeed.
    */
-  async redeem(token: string, user: string | undefined): Promise<RedeemedLink | RedeemFailure> {
+  async redeem<Minted>(token: string, user: string | undefined, mint: (tx: Queryable, redeemed: RedeemedLink) => Promise<Minted>): Promise<Minted | RedeemFailure> {
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query<LinkRow>(`SELECT ${columns} FROM gw_enrollment_links WHERE token_hash = $1 FOR UPDATE`, [sha256Hex(token)]);
       const row = rows[0];
@@ -101,10 +123,12 @@ export class EnrollmentLinkStore {
       const link = this.toLink(row);
       if (link.status !== 'active') return link.status;
       if (link.user !== null && user !== undefined && link.user.toLowerCase() !== user.toLowerCase()) return 'user_mismatch';
-      const redeemer = link.user ?? user;
+      const redeemer = link.user ?? user?.toLowerCase();
       if (redeemer === undefined) return 'user_required';
+      if (await isBlocked(tx, redeemer)) return 'user_blocked';
+      if (link.user === null && (await isClaimed(tx, redeemer))) return 'identity_taken';
       const updated = await tx.query<LinkRow>(`UPDATE gw_enrollment_links SET uses = uses + 1 WHERE id = $1 RETURNING ${columns}`, [row.id]);
-      return { link: this.toLink(updated.rows[0]), user: redeemer };
+      return mint(tx, { link: this.toLink(updated.rows[0]), user: redeemer });
     });
   }
 }

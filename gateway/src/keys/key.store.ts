@@ -1,4 +1,4 @@
-import type { Clock, Db } from '@gw/platform';
+import type { Clock, Db, Queryable } from '@gw/platform';
 import { randomToken } from '@gw/platform';
 import type { KeyRecord } from './key.schema.js';
 import { hashKey, mintKeyToken, type KeyType } from './key-token.js';
@@ -125,11 +125,11 @@ export class KeyStore {
     };
   }
 
-  /** Mint a key: the raw value is returned once and only its hash is stored. */
-  async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
+  /** Mint a key: the raw value is returned once and only its hash is stored. `db` lets a caller mint inside its transaction. */
+  async create(input: NewKey, db: Queryable = this.db): Promise<{ key: string; record: KeyRecord }> {
     const token = mintKeyToken(input.type);
     const id = `key_${randomToken(12)}`;
-    const { rows } = await this.db.query<KeyRow>(
+    const { rows } = await db.query<KeyRow>(
       `INSERT INTO gw_keys (id, type, key_hash, key_prefix, source, user_id, team, name, label, monthly_budget_usd, tenant, created_by, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${columns}`,
       [id, input.type, token.hash, token.displayPrefix, input.source, input.user ?? null, input.team, input.name ?? null, input.label ?? null, input.monthlyBudgetUsd ?? null, input.tenant ?? null, input.createdBy, new Date(this.clock.now()), input.expiresAt ?? null],

@@ -39,9 +39,10 @@ export async function scimGroupRoutes(app: FastifyInstance, options: { groups: S
 
   app.patch<{ Params: IdParams }>('/Groups/:id', { schema: scimRouteSchema('Add, remove or replace members; rename') }, async (request) => {
     const { id } = request.params;
-    const current = found(await groups.get(id), id);
-    const next = applyGroupPatch({ displayName: current.displayName, externalId: current.externalId, memberIds: current.members.map((member) => member.id) }, request.body);
-    const group = await groups.replace(id, { displayName: next.displayName, externalId: next.externalId, members: next.memberIds.map((value) => ({ value })) });
+    const group = await groups.update(id, (current) => {
+      const next = applyGroupPatch({ displayName: current.displayName, externalId: current.externalId, memberIds: current.members.map((member) => member.id) }, request.body);
+      return { displayName: next.displayName, externalId: next.externalId, members: next.memberIds.map((value) => ({ value })) };
+    });
     return groupResource(found(group, id), scimBase(request), { members: true });
   });
 

@@ -94,11 +94,22 @@ export class ScimGroupStore {
     });
   }
 
-  /** Replace name, external id and members (PUT, and PATCH after applying it); null when there is no such group. */
+  /** Replace name, external id and members (PUT); null when there is no such group. */
   async replace(id: string, group: GroupWrite): Promise<ScimGroupRecord | null> {
+    return this.update(id, () => group);
+  }
+
+  /**
+   * Read, change and write one group in one transaction holding its row lock (PATCH): identity providers send
+   * membership changes in parallel, and each must apply to the members the previous one left.
+   */
+  async update(id: string, change: (current: ScimGroupRecord) => GroupWrite): Promise<ScimGroupRecord | null> {
     return this.db.transaction(async (tx) => {
+      const locked = await tx.query('SELECT id FROM gw_scim_groups WHERE id = $1 FOR UPDATE', [id]);
+      if (locked.rows.length === 0) return null;
       const current = await this.get(id, tx);
       if (!current) return null;
+      const group = change(current);
       await this.assertNameFree(tx, group.displayName, id);
       await tx.query('UPDATE gw_scim_groups SET display_name = $2, external_id = $3, version = version + 1, updated_at = $4 WHERE id = $1', [id, group.displayName, group.externalId, new Date(this.clock.now())]);
       const memberIds = await this.resolveMembers(tx, group.members);
@@ -134,6 +145,10 @@ export class ScimGroupStore {
       const known = await tx.query<{ id: string }>('SELECT id FROM gw_scim_users WHERE id = $1 AND NOT deleted', [member.value]);
       const address = [member.value, member.display].find((candidate): candidate is string => typeof candidate === 'string' && emailShape.test(candidate));
       let id = known.rows[0]?.id;
+      // A member the identity provider deleted is not "missing": adding it to a group must not bring it back.
+      if (!id && address && (await tx.query('SELECT 1 FROM gw_scim_users WHERE lower(user_name) = lower($1) AND deleted', [address])).rows.length > 0) {
+        throw badRequest(`Member "${address}" was deleted; provision it again with POST /Users first.`, 'invalidValue');
+      }
       if (!id && address) id = (await this.users.findByUserName(address, tx))?.id ?? (await this.users.create({ userName: address, externalId: null, displayName: null, givenName: null, familyName: null, userType: null, active: true }, tx)).id;
       if (!id) throw badRequest(`Member "${member.value}" is not a provisioned user.`, 'invalidValue');
       if (!ids.includes(id)) ids.push(id);

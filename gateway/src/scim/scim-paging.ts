@@ -14,7 +14,8 @@ const integer = (raw: unknown, name: string): number | undefined => {
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
   if (!Number.isInteger(value)) throw badRequest(`${name} must be an integer.`, 'invalidValue');
-  return value;
+  // Beyond any list the store could hold; clamped so the query never carries a number its column cannot.
+  return Math.min(Math.max(value, -1), 2_147_483_647);
 };
 
 /**

@@ -30,9 +30,13 @@ export async function scimUserRoutes(app: FastifyInstance, options: { users: Sci
 
   app.get<{ Params: IdParams }>('/Users/:id', { schema: scimRouteSchema('Read a user') }, async (request) => userResource(found(await users.get(request.params.id), request.params.id), scimBase(request)));
 
-  app.put<{ Params: IdParams }>('/Users/:id', { schema: scimRouteSchema('Replace a user (active:false blocks their keys on the next request)') }, async (request) => {
-    const user = await users.replace(request.params.id, userAttributesOf(request.body));
-    return userResource(found(user, request.params.id), scimBase(request));
+  app.put<{ Params: IdParams }>('/Users/:id', { schema: scimRouteSchema('Replace a user (active:false blocks their keys on the next request; a body without active keeps it)') }, async (request) => {
+    const { id } = request.params;
+    const attributes = userAttributesOf(request.body);
+    // A replace that does not mention activation must not unblock a deactivated user.
+    const mentionsActive = typeof request.body === 'object' && request.body !== null && Object.keys(request.body).some((key) => key.toLowerCase() === 'active');
+    const next = mentionsActive ? attributes : { ...attributes, active: found(await users.get(id), id).active };
+    return userResource(found(await users.replace(id, next), id), scimBase(request));
   });
 
   app.patch<{ Params: IdParams }>('/Users/:id', { schema: scimRouteSchema('Patch activation, display name, name, identity type or external id') }, async (request) => {

@@ -139,13 +139,15 @@ export class ScimUserStore {
       const at = new Date(this.clock.now());
       const clash = await tx.query<{ id: string }>('SELECT id FROM gw_scim_users WHERE lower(user_name) = lower($1) AND id <> $2', [attributes.userName, id]);
       if (clash.rows.length > 0) throw uniqueness(attributes.userName);
-      await tx.query(
+      const renamed = current.userName.toLowerCase() !== attributes.userName.toLowerCase();
+      // A rename keeps the old address on the record, so a deactivation still blocks keys minted under it.
+      const { rows } = await tx.query<{ former_user_names: string[] }>(
         `UPDATE gw_scim_users SET user_name = $2, external_id = $3, display_name = $4, given_name = $5, family_name = $6, user_type = $7, active = $8,
-           version = version + 1, updated_at = $9 WHERE id = $1`,
-        [id, attributes.userName, attributes.externalId, attributes.displayName, attributes.givenName, attributes.familyName, attributes.userType, attributes.active, at],
+           former_user_names = CASE WHEN $10 AND NOT (lower($11) = ANY(former_user_names)) THEN array_append(former_user_names, lower($11)) ELSE former_user_names END,
+           version = version + 1, updated_at = $9 WHERE id = $1 RETURNING former_user_names`,
+        [id, attributes.userName, attributes.externalId, attributes.displayName, attributes.givenName, attributes.familyName, attributes.userType, attributes.active, at, renamed, current.userName],
       );
-      await refreshUserActive(tx, attributes.userName, at);
-      if (current.userName.toLowerCase() !== attributes.userName.toLowerCase()) await refreshUserActive(tx, current.userName, at);
+      for (const address of new Set([attributes.userName, current.userName, ...(rows[0]?.former_user_names ?? [])])) await refreshUserActive(tx, address, at);
       return this.get(id, tx);
     });
   }
@@ -154,11 +156,14 @@ export class ScimUserStore {
   async delete(id: string): Promise<{ userName: string; groupIds: string[] } | null> {
     return this.db.transaction(async (tx) => {
       const at = new Date(this.clock.now());
-      const { rows } = await tx.query<{ user_name: string }>('UPDATE gw_scim_users SET deleted = true, active = false, team = NULL, admin = false, updated_at = $2 WHERE id = $1 AND NOT deleted RETURNING user_name', [id, at]);
+      const { rows } = await tx.query<{ user_name: string; former_user_names: string[] }>(
+        'UPDATE gw_scim_users SET deleted = true, active = false, team = NULL, admin = false, updated_at = $2 WHERE id = $1 AND NOT deleted RETURNING user_name, former_user_names',
+        [id, at],
+      );
       const row = rows[0];
       if (!row) return null;
       const left = await tx.query<{ group_id: string }>('DELETE FROM gw_scim_members WHERE user_id = $1 RETURNING group_id', [id]);
-      await refreshUserActive(tx, row.user_name, at);
+      for (const address of new Set([row.user_name, ...row.former_user_names])) await refreshUserActive(tx, address, at);
       return { userName: row.user_name, groupIds: left.rows.map((member) => member.group_id) };
     });
   }

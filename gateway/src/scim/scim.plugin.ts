@@ -22,8 +22,9 @@ const scimBodyLimitBytes = 2 * 1024 * 1024;
 /** A SCIM error from whatever a route threw: its own status and scimType, or the request failure's status. */
 function toScimError(thrown: unknown): { error: ScimError; internal: boolean } {
   if (thrown instanceof ScimError) return { error: thrown, internal: false };
-  const failure = normalizeRequestError(thrown, { service: 'gateway', storeOutages: true });
-  const scimType = failure.kind === 'invalid_json' ? 'invalidSyntax' : failure.kind === 'invalid_request' ? 'invalidValue' : undefined;
+  // A value the store refuses (a NUL character, a number out of range) is the identity provider's to fix: 400.
+  const failure = normalizeRequestError(thrown, { service: 'gateway', storeOutages: true, refusedValues: true });
+  const scimType = failure.kind === 'invalid_json' ? 'invalidSyntax' : failure.kind === 'invalid_request' || failure.kind === 'value_refused' ? 'invalidValue' : undefined;
   const message = failure.error instanceof AppError || failure.kind !== 'internal' ? failure.message : 'The gateway failed to handle the SCIM request.';
   return { error: new ScimError(failure.status, message, scimType), internal: failure.kind === 'internal' };
 }

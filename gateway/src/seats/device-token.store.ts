@@ -19,15 +19,18 @@ export class DeviceTokenStore {
     private readonly clock: Clock,
   ) {}
 
-  async register(ref: SeatRef, token: string, ttlSeconds: number): Promise<{ expiresAt: string; ttlSeconds: number }> {
+  /** Register the seat's token; null when the token is live on another seat (it is never moved between seats). */
+  async register(ref: SeatRef, token: string, ttlSeconds: number): Promise<{ expiresAt: string; ttlSeconds: number } | null> {
     const ttl = clampDeviceTokenTtl(ttlSeconds);
-    const now = this.clock.now();
-    const expiresAt = new Date(now + ttl * 1000);
-    await this.db.transaction(async (tx) => {
-      await tx.query('DELETE FROM gw_device_tokens WHERE (tenant = $1 AND seat = $2) OR token_hash = $3', [ref.tenant, ref.seat, sha256Hex(token)]);
-      await tx.query('INSERT INTO gw_device_tokens (token_hash, tenant, seat, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)', [sha256Hex(token), ref.tenant, ref.seat, expiresAt, new Date(now)]);
+    const now = new Date(this.clock.now());
+    const expiresAt = new Date(now.getTime() + ttl * 1000);
+    const hash = sha256Hex(token);
+    const inserted = await this.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM gw_device_tokens WHERE (tenant = $1 AND seat = $2) OR (token_hash = $3 AND expires_at <= $4)', [ref.tenant, ref.seat, hash, now]);
+      const { rowCount } = await tx.query('INSERT INTO gw_device_tokens (token_hash, tenant, seat, expires_at, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (token_hash) DO NOTHING', [hash, ref.tenant, ref.seat, expiresAt, now]);
+      return rowCount > 0;
     });
-    return { expiresAt: expiresAt.toISOString(), ttlSeconds: ttl };
+    return inserted ? { expiresAt: expiresAt.toISOString(), ttlSeconds: ttl } : null;
   }
 
   /** Idempotent: true when a token was live. */

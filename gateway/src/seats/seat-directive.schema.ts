@@ -42,5 +42,5 @@ export const connectDirectiveResponse = z
   .object({ directive: z.object({ id: z.string(), kind: directiveKind, tool: z.string().optional() }).optional() })
   .describe('The oldest open directive of a kind the client runs, or `{}`');
 
-export const directiveAckBody = z.strictObject({ id: z.string().min(1).max(100), result: directiveResult });
+export const directiveAckBody = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'a directive id'), result: directiveResult });
 export const directiveAckResponse = z.object({ status: z.literal('ok'), id: z.string(), result: directiveResult, offboarded: z.boolean().describe('A `revert` acked ok marks the seat offboarded') });

@@ -3,7 +3,7 @@ import type { Queryable } from '@gw/platform';
 /**
  * Recompute the flag the identity stage re-reads on every request (spec 000 §1.19) for one developer, from both
  * sources that can block them: an administrator's revocation (`gw_revoked_users`) and the identity provider's SCIM
- * deactivation or delete (`gw_scim_users`). Writers recompute rather than set it, so reinstating a revoked developer
+ * deactivation or delete (`gw_scim_users`, under its current address or any it had before a rename). Writers recompute rather than set it, so reinstating a revoked developer
  * whom SCIM deactivated keeps them blocked, and SCIM reactivating a revoked developer does not let them back in.
  *
  * Addresses compare case-insensitively: a key names its user as minted (`Ada@example.com`), the identity provider
@@ -12,7 +12,7 @@ import type { Queryable } from '@gw/platform';
 export async function refreshUserActive(db: Queryable, user: string, at: Date): Promise<boolean> {
   const { rows } = await db.query<{ active: boolean }>(
     `SELECT NOT EXISTS (SELECT 1 FROM gw_revoked_users WHERE lower(email) = lower($1))
-        AND NOT EXISTS (SELECT 1 FROM gw_scim_users WHERE lower(user_name) = lower($1) AND NOT active) AS active`,
+        AND NOT EXISTS (SELECT 1 FROM gw_scim_users WHERE (lower(user_name) = lower($1) OR lower($1) = ANY(former_user_names)) AND NOT active) AS active`,
     [user],
   );
   const active = rows[0]?.active !== false;

@@ -18,9 +18,10 @@ export interface EndpointOperationDeps {
 const bundledPackVersion = sha256Hex(JSON.stringify(policyPack)).slice(0, 16);
 
 const serviceAnswer = z.record(z.string(), z.unknown()).describe('The endpoint evidence service’s answer, as its own OpenAPI document describes it');
-const hostParams = z.object({ id: z.string().min(1).max(100) });
-const policyParams = z.object({ name: z.string().min(1).max(128) });
-const sourceParams = z.object({ source: z.string().min(1).max(64) });
+// Identifiers only: a `.` or `..` segment would walk the evidence service's paths once the URL is normalised.
+const hostParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'a host id') });
+const policyParams = z.object({ name: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a policy name') });
+const sourceParams = z.object({ source: z.string().regex(/^[a-z0-9_]{1,64}$/, 'an evidence source') });
 const orgResponse = z.looseObject({
   id: z.string(),
   name: z.string(),
