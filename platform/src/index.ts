@@ -9,3 +9,4 @@ export * from './http/index.js';
 export * from './coord/index.js';
 export * from './signing/request-signature.js';
 export * from './time/parse-instant.js';
+export * from './time/iso-or-null.js';

@@ -39,6 +39,10 @@ export interface AdminPlaneDeps extends AdminDeps {
   keys: KeyStore;
 }
 
+// The newest migration shipped with this build: read from disk once per process, whoever asks (health, support bundle).
+let expectedSchemaVersion: Promise<number> | undefined;
+const schemaVersionOfBuild = () => (expectedSchemaVersion ??= loadMigrations(gatewayMigrationsDir).then((migrations) => migrations.at(-1)?.version ?? 0));
+
 /** What the health report reads (also the support bundle's). */
 export async function healthDepsOf(deps: AdminPlaneDeps): Promise<HealthOperationDeps> {
   return {
@@ -46,7 +50,7 @@ export async function healthDepsOf(deps: AdminPlaneDeps): Promise<HealthOperatio
     coord: deps.coord,
     lifecycle: deps.lifecycle,
     coordinationKind: deps.config.GW_REDIS_URL ? 'redis' : 'in-process',
-    expectedSchemaVersion: (await loadMigrations(gatewayMigrationsDir)).at(-1)?.version ?? 0,
+    expectedSchemaVersion: await schemaVersionOfBuild(),
     optimizerUrl: deps.config.GW_OPTIMIZER_URL,
     optimizerToken: deps.config.GW_OPTIMIZER_TOKEN,
     lease: deps.leaseStatus ?? (() => unmeteredLease),

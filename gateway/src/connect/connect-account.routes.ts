@@ -7,6 +7,7 @@ import type { Identity } from '../chain/identity/identity.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import type { EnrollmentLinkStore, RedeemFailure } from '../enrollment/enrollment-link.store.js';
 import type { KeyStore } from '../keys/key.store.js';
+import { emailAddress } from '../users/email-address.js';
 import type { Governance } from '../governance/governance.js';
 import { fromMicros } from '../governance/money.js';
 import { monthPeriod } from '../governance/period.js';
@@ -63,8 +64,7 @@ const savingsResponse = z.object({
   totalUsd: z.number().describe('gateway.savingsUsd + hooks.month.savingsUsd'),
 });
 
-// An address: no whitespace or control characters, one @ (the store must never see a NUL).
-const verifyBody = z.looseObject({ user: z.string().trim().min(3).max(320).regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u, 'must be an email address').optional() });
+const verifyBody = z.looseObject({ user: emailAddress.optional() });
 
 function enrollmentFailure(failure: RedeemFailure): Error {
   switch (failure) {

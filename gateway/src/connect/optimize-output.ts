@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { OptimizerClient } from '../optimizer/optimizer-client.js';
+import { handleMarker } from '../optimizer/retrieval-tool-forwarding.js';
 
 /** spec 000 §4.3 `POST /connect/optimize-output`: what the connect CLI's hook sends about one tool output. */
 export const optimizeOutputBody = z.strictObject({
@@ -21,7 +22,7 @@ export const optimizeOutputResponse = z.object({
 });
 export type OptimizeOutputResult = z.infer<typeof optimizeOutputResponse>;
 
-const handlePattern = /(?<![A-Za-z0-9_-])ctx_[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g;
+const handlePattern = new RegExp(handleMarker.source, 'g');
 const unchanged = (output: string): OptimizeOutputResult => ({ handled: true, output, changed: false, tokensSaved: 0, handles: [] });
 
 /**

@@ -8,10 +8,7 @@ import type { EndpointControlClient } from './endpoint-control.client.js';
 export class EndpointOrgBinder {
   private readonly bound = new Set<string>();
 
-  constructor(
-    private readonly client: EndpointControlClient,
-    private readonly gatewayUrl: string | undefined,
-  ) {}
+  constructor(private readonly client: EndpointControlClient) {}
 
   orgIdOf(tenant: string | null): string {
     return tenant === null ? 'default' : `tenant-${tenant.replace(/[^A-Za-z0-9_.-]/g, '_')}`.slice(0, 100);
@@ -20,7 +17,7 @@ export class EndpointOrgBinder {
   async bind(tenant: string | null): Promise<string> {
     const orgId = this.orgIdOf(tenant);
     if (this.bound.has(orgId)) return orgId;
-    const answer = await this.client.request('PUT', `/admin/orgs/${orgId}`, { name: tenant ?? 'gw deployment', ...(this.gatewayUrl ? { gatewayUrl: this.gatewayUrl } : {}) });
+    const answer = await this.client.request('PUT', `/admin/orgs/${orgId}`, { name: tenant ?? 'gw deployment' });
     if (answer.status === 200 || answer.status === 201) this.bound.add(orgId);
     return orgId;
   }

@@ -1,5 +1,5 @@
 import type { Clock, Db, Queryable } from '@gw/platform';
-import { randomToken } from '@gw/platform';
+import { isoOrNull, randomToken } from '@gw/platform';
 import type { KeyRecord } from './key.schema.js';
 import { hashKey, mintKeyToken, type KeyType } from './key-token.js';
 import { KeyReadBatch } from './key-read-batch.js';
@@ -63,7 +63,6 @@ type LookupRow = KeyRow & { key_hash: string; user_active: boolean | null };
 
 const columns = 'id, type, key_prefix, source, user_id, team, name, label, monthly_budget_usd, tenant, created_by, created_at, expires_at, revoked_at, rotated_at';
 
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 const lookupColumns = `k.key_hash, k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd, k.tenant,
        k.created_by, k.created_at, k.expires_at, k.revoked_at, k.rotated_at,
@@ -103,7 +102,7 @@ export class KeyStore {
 
   private toRecord(row: KeyRow): KeyRecord {
     const now = this.clock.now();
-    const expiresAt = iso(row.expires_at);
+    const expiresAt = isoOrNull(row.expires_at);
     const status = row.revoked_at ? 'revoked' : expiresAt && Date.parse(expiresAt) <= now ? 'expired' : 'active';
     return {
       id: row.id,
@@ -117,11 +116,11 @@ export class KeyStore {
       monthlyBudgetUsd: row.monthly_budget_usd === null ? null : Number(row.monthly_budget_usd),
       tenant: row.tenant,
       status,
-      createdAt: iso(row.created_at) as string,
+      createdAt: isoOrNull(row.created_at) as string,
       createdBy: row.created_by,
       expiresAt,
-      revokedAt: iso(row.revoked_at),
-      rotatedAt: iso(row.rotated_at),
+      revokedAt: isoOrNull(row.revoked_at),
+      rotatedAt: isoOrNull(row.rotated_at),
     };
   }
 

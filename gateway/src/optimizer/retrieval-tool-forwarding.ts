@@ -28,7 +28,7 @@ function definitionsFor(format: 'chat-completions' | 'messages'): Json[] {
  * A handle as the optimizer mints it (`ctx_` and 32 base64url characters, spec 001 §1.3 says at least 24), standing
  * alone: `ctx_switch` in a user's prose is not a retrieval marker.
  */
-const handleMarker = /(?<![A-Za-z0-9_-])ctx_[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/;
+export const handleMarker = /(?<![A-Za-z0-9_-])ctx_[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/;
 
 /**
  * spec 000 §4.2: the two retrieval tool definitions are forwarded to the model from the first request of a session

@@ -1,4 +1,4 @@
-import { randomToken, type Clock, type Db } from '@gw/platform';
+import { isoOrNull, randomToken, type Clock, type Db } from '@gw/platform';
 import type { DirectiveKind, DirectiveRecord, DirectiveResult } from './seat-directive.schema.js';
 import { markOffboarded } from './seat.store.js';
 import type { SeatRef } from './seat.js';
@@ -19,7 +19,6 @@ interface DirectiveRow {
 }
 
 const columns = 'id, tenant, seat, kind, tool, status, result, deliveries, created_by, created_at, delivered_at, closed_at';
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 function toRecord(row: DirectiveRow): DirectiveRecord {
   return {
@@ -33,8 +32,8 @@ function toRecord(row: DirectiveRow): DirectiveRecord {
     deliveries: Number(row.deliveries),
     createdBy: row.created_by,
     createdAt: new Date(row.created_at).toISOString(),
-    deliveredAt: iso(row.delivered_at),
-    closedAt: iso(row.closed_at),
+    deliveredAt: isoOrNull(row.delivered_at),
+    closedAt: isoOrNull(row.closed_at),
   };
 }
 

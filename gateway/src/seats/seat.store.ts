@@ -1,4 +1,4 @@
-import type { Clock, Db, Queryable } from '@gw/platform';
+import { isoOrNull, type Clock, type Db, type Queryable } from '@gw/platform';
 import { complianceScore, type SeatCheck } from './seat-health.schema.js';
 import type { SeatRef } from './seat.js';
 
@@ -24,7 +24,6 @@ interface SeatRow {
   reenrolled: boolean;
 }
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 /**
  * "Re-enrolling clears the mark" (spec 000 §3 seat): a seat is offboarded while no key was minted for its developer
@@ -43,9 +42,9 @@ function toRecord(row: SeatRow): SeatRecord {
     checks,
     score: complianceScore(checks),
     clientVersion: row.client_version,
-    reportedAt: iso(row.reported_at),
+    reportedAt: isoOrNull(row.reported_at),
     offboarded,
-    offboardedAt: offboarded ? iso(row.offboarded_at) : null,
+    offboardedAt: offboarded ? isoOrNull(row.offboarded_at) : null,
   };
 }
 

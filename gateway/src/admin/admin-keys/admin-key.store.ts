@@ -1,5 +1,5 @@
 import type { Clock, Db } from '@gw/platform';
-import { randomToken, sha256Hex } from '@gw/platform';
+import { isoOrNull, randomToken, sha256Hex } from '@gw/platform';
 import type { AdminKeyRecord } from './admin-key.schema.js';
 
 interface AdminKeyRow {
@@ -26,7 +26,6 @@ export interface NewAdminKey {
 
 const columns = 'id, key_prefix, label, caps, scopes, tenant, created_by, created_at, expires_at, revoked_at';
 const prefix = 'aak_';
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 /** Only values shaped like our admin keys are looked up; anything else is not an admin key. */
 export function looksLikeAdminKey(value: string): boolean {
@@ -41,7 +40,7 @@ export class AdminKeyStore {
   ) {}
 
   private toRecord(row: AdminKeyRow): AdminKeyRecord {
-    const expiresAt = iso(row.expires_at);
+    const expiresAt = isoOrNull(row.expires_at);
     const status = row.revoked_at ? 'revoked' : expiresAt && Date.parse(expiresAt) <= this.clock.now() ? 'expired' : 'active';
     return {
       id: row.id,
@@ -51,10 +50,10 @@ export class AdminKeyStore {
       scopes: row.scopes,
       tenant: row.tenant,
       status,
-      createdAt: iso(row.created_at) as string,
+      createdAt: isoOrNull(row.created_at) as string,
       createdBy: row.created_by,
       expiresAt,
-      revokedAt: iso(row.revoked_at),
+      revokedAt: isoOrNull(row.revoked_at),
     };
   }
 

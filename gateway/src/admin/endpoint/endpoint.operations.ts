@@ -7,6 +7,7 @@ import type { EndpointOrgBinder } from '../../endpoint/endpoint-org.js';
 import { relayEndpointAnswer } from '../../endpoint/endpoint-relay.js';
 import { defineOperation, type AdminOperation, type HttpMethod } from '../operation.js';
 import type { Principal } from '../principal.js';
+import { boundTenantOf } from '../tenant-reach.js';
 
 export interface EndpointOperationDeps {
   /** Null when `GW_ENDPOINT_CONTROL_URL` is unset: every `/admin/endpoint/*` route answers 404 (spec 000 §4.6). */
@@ -110,10 +111,9 @@ export function endpointOperations({ endpoint, fleetMode }: EndpointOperationDep
     if (!endpoint) throw gatewayErrors.notFound('endpoint control (GW_ENDPOINT_CONTROL_URL is not set)');
     return endpoint;
   };
-  const tenantOf = (principal: Principal) => (fleetMode ? principal.tenant : null);
   const call = async (principal: Principal, method: string, path: string, body?: unknown) => {
     const { client, orgs } = connected();
-    const orgId = await orgs.bind(tenantOf(principal));
+    const orgId = await orgs.bind(boundTenantOf(fleetMode, principal));
     return relayEndpointAnswer(await client.request(method, `/admin/orgs/${orgId}${path}`, body));
   };
   const relayed = routes.map((route) =>

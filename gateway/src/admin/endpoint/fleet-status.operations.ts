@@ -3,6 +3,7 @@ import type { Clock } from '@gw/platform';
 import type { EndpointControlClient } from '../../endpoint/endpoint-control.client.js';
 import type { EndpointOrgBinder } from '../../endpoint/endpoint-org.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
+import { boundTenantOf } from '../tenant-reach.js';
 
 /** spec 000 §4.6: the fleet summary is cached in-process for 15 seconds. */
 export const fleetStatusCacheMs = 15_000;
@@ -46,7 +47,7 @@ export function fleetStatusOperations(deps: { endpoint: { client: EndpointContro
       v1: { path: '/admin/v1/fleet/status' },
       xScope: 'tenant',
       response: fleetStatus,
-      handler: async ({ principal }) => read(deps.fleetMode ? principal.tenant : null),
+      handler: async ({ principal }) => read(boundTenantOf(deps.fleetMode, principal)),
     }),
   ];
 }

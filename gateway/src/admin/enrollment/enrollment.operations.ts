@@ -4,6 +4,7 @@ import { enrollmentLinkCreateBody, enrollmentLinkCreated, enrollmentLinkRecord }
 import type { EnrollmentLinkStore } from '../../enrollment/enrollment-link.store.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
 import type { Principal } from '../principal.js';
+import { boundTenantOf, tenantReachOf } from '../tenant-reach.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const removeQuery = z.object({ hard: z.enum(['true', 'false']).optional().describe('`true` deletes the record; otherwise the link is revoked and kept') });
@@ -11,11 +12,8 @@ const removeQuery = z.object({ hard: z.enum(['true', 'false']).optional().descri
 /** Enrollment links (spec 000 §4.8 enrollment, legacy `/admin/enrollment-links`; bodies designed here, "not shown"). */
 export function enrollmentOperations({ links, fleetMode }: { links: EnrollmentLinkStore; fleetMode: boolean }): AdminOperation[] {
   // In fleet mode a tenant-bound principal mints and sees its own tenant's links, whose keys are that tenant's.
-  const tenantOf = (principal: Principal) => (fleetMode ? principal.tenant : null);
-  const reach = (principal: Principal) => {
-    const tenant = tenantOf(principal);
-    return tenant === null ? {} : { tenant };
-  };
+  const tenantOf = (principal: Principal) => boundTenantOf(fleetMode, principal);
+  const reach = tenantReachOf(fleetMode);
   return [
     defineOperation({
       id: 'enrollment.links.create',

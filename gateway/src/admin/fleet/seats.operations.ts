@@ -6,6 +6,7 @@ import type { SeatDirectiveStore } from '../../seats/seat-directive.store.js';
 import type { SeatStore } from '../../seats/seat.store.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
 import type { Principal } from '../principal.js';
+import { boundTenantOf } from '../tenant-reach.js';
 
 export interface SeatOperationDeps {
   seats: SeatStore;
@@ -37,7 +38,7 @@ const directiveListQuery = z.object({
  */
 export function seatOperations({ seats, directives, fleetMode }: SeatOperationDeps): AdminOperation[] {
   /** A tenant-bound principal in fleet mode sees its tenant; everyone else sees every seat. */
-  const readTenant = (principal: Principal) => (fleetMode && principal.tenant !== null ? principal.tenant : undefined);
+  const readTenant = (principal: Principal) => boundTenantOf(fleetMode, principal) ?? undefined;
   const writeTenant = (principal: Principal, requested: string | undefined) => {
     const bound = readTenant(principal);
     if (bound !== undefined && requested !== undefined && requested !== bound) throw gatewayErrors.invalidRequest('tenant: a tenant-bound principal queues directives for its own tenant only');

@@ -1,10 +1,8 @@
 import type { KeyReach } from '../../keys/key.store.js';
 import type { Principal } from '../principal.js';
+import { tenantReachOf } from '../tenant-reach.js';
 
-/**
- * spec 000 §5: in fleet mode a tenant-bound principal reaches its own tenant's keys only; deployment principals (tenant
- * null) reach every key. Outside fleet mode a principal's tenant binds nothing, as for every other admin resource.
- */
+/** Which keys an admin call reaches (spec 000 §5): its tenant's in fleet mode for a tenant-bound principal, else all. */
 export function keyReachOf(fleetMode: boolean): (principal: Principal) => KeyReach {
-  return (principal) => (fleetMode && principal.tenant !== null ? { tenant: principal.tenant } : {});
+  return tenantReachOf(fleetMode);
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '@gw/platform';
 import type { KeyStore } from '../../keys/key.store.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
-import type { Principal } from '../principal.js';
+import { boundTenantOf } from '../tenant-reach.js';
 
 // The playground's key lives only as long as one test call can take (the longest provider wait included).
 const playgroundKeyLifetimeMs = 5 * 60_000;
@@ -57,7 +57,6 @@ function resultOf(status: number, headers: Record<string, string | string[] | nu
  * metered and audited like any other call and the playground adds no way in.
  */
 export function playgroundOperations(deps: { keys: KeyStore; clock: Clock; fleetMode: boolean }): AdminOperation[] {
-  const tenantOf = (principal: Principal) => (deps.fleetMode ? principal.tenant : null);
   return [
     defineOperation({
       id: 'playground.run',
@@ -75,7 +74,7 @@ export function playgroundOperations(deps: { keys: KeyStore; clock: Clock; fleet
           source: 'playground',
           name: `playground (${principal.actor})`,
           team: body.team,
-          tenant: tenantOf(principal),
+          tenant: boundTenantOf(deps.fleetMode, principal),
           createdBy: principal.actor,
           expiresAt: new Date(deps.clock.now() + playgroundKeyLifetimeMs),
         });

@@ -25,7 +25,8 @@ const shown: Partial<Record<keyof GatewayConfig, Shown>> = {
   GW_CUSTOM_HOST_ALLOWLIST: 'count',
 };
 
-function originOf(value: string): string {
+/** Scheme, host and port of a URL: never its credentials, path or query. */
+export function originOf(value: string): string {
   try {
     const url = new URL(value);
     return `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}`;

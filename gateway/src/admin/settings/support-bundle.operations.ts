@@ -6,7 +6,7 @@ import type { EndpointDeps } from '../../endpoint/endpoint-deps.js';
 import type { ProviderStore } from '../../providers/provider.store.js';
 import type { RoutingStore } from '../../routing/routing.store.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
-import { configurationSummary } from './configuration-summary.js';
+import { configurationSummary, originOf } from './configuration-summary.js';
 import { healthReport, type HealthOperationDeps } from './health.operations.js';
 
 export interface SupportBundleDeps {
@@ -54,14 +54,6 @@ async function inventoryOf(db: Db, now: Date): Promise<Record<string, number | n
   );
   return Object.fromEntries(entries);
 }
-
-const originOf = (url: string) => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return 'invalid';
-  }
-};
 
 /**
  * `GET /admin/support/bundle` and `/admin/v1/settings/support-bundle` (spec 000 §4.6, §4.8): a one-shot diagnostic

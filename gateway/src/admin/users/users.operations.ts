@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { gatewayErrors } from '../../errors.js';
+import { emailAddress } from '../../users/email-address.js';
 import { okResponse } from '../../keys/key.schema.js';
 import type { KeyStore } from '../../keys/key.store.js';
 import type { RevokedUserStore } from '../../users/revoked-users.store.js';
@@ -16,9 +17,8 @@ export interface UserOperationDeps {
   fleetMode: boolean;
 }
 
-const email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address');
 const revokedUser = z.object({ email: z.string(), reason: z.string().nullable(), revokedBy: z.string(), revokedAt: z.string() });
-const revokeBody = z.strictObject({ email, reason: z.string().trim().max(500).optional().describe('Why; shown to administrators only') });
+const revokeBody = z.strictObject({ email: emailAddress, reason: z.string().trim().max(500).optional().describe('Why; shown to administrators only') });
 const emailParams = z.object({ email: z.string().min(1).max(320) });
 const userParams = z.object({ user: z.string().min(1).max(320) });
 

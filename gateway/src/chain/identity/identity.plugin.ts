@@ -3,7 +3,7 @@ import type { KeyStore } from '../../keys/key.store.js';
 import type { AuthRejectionInput } from '../../audit/audit.store.js';
 import { KeyFailure } from '../../errors.js';
 import type { AuthFailureGuard } from '../edge/auth-failure-guard.js';
-import { looksLikeEnrollmentToken } from '../../enrollment/enrollment-link.schema.js';
+import { enrollmentTokenPrefix, looksLikeEnrollmentToken } from '../../enrollment/enrollment-link.schema.js';
 import { extractClientKey } from './extract-key.js';
 import { networkTrustedIdentity, parseMetadataHeader, resolveIdentity, type Identity } from './identity.js';
 
@@ -22,7 +22,8 @@ export function registerIdentityStage(app: FastifyInstance, deps: IdentityStageD
   app.addHook('onRequest', async (request) => {
     const rawKey = extractClientKey(request.headers);
     // The route itself redeems the token (and answers its failures); the caller has no identity yet.
-    if (rawKey !== null && request.routeOptions.config.acceptsEnrollmentToken === true && looksLikeEnrollmentToken(rawKey)) return;
+    // The prefix test first: `routeOptions` builds an object per read, and this runs on every request with a key.
+    if (rawKey?.startsWith(enrollmentTokenPrefix) === true && looksLikeEnrollmentToken(rawKey) && request.routeOptions.config.acceptsEnrollmentToken === true) return;
     try {
       // A presented key is always verified; only a keyless request may pass in network-trusted single-tenant mode.
       const identity: Identity = !rawKey && !deps.multiTenant && deps.identityMode() === 'network-trusted' ? networkTrustedIdentity() : await resolveIdentity(deps.keys, rawKey);
