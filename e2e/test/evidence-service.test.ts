@@ -31,8 +31,8 @@ describe('the evidence service as a process (spec 001 §4.2)', () => {
 
   it('takes a connector report and answers the rollup, then drains on SIGTERM', async () => {
     expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
-    const org = await (await fetch(`${service.url}/admin/orgs`, { method: 'POST', headers: json(adminToken), body: JSON.stringify({ name: 'Acme' }) })).json();
-    const minted = await (await fetch(`${service.url}/admin/orgs/${org.id}/evidence-connectors/kandji/rotate`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` } })).json();
+    const org = (await (await fetch(`${service.url}/admin/orgs`, { method: 'POST', headers: json(adminToken), body: JSON.stringify({ name: 'Acme' }) })).json()) as { id: string };
+    const minted = (await (await fetch(`${service.url}/admin/orgs/${org.id}/evidence-connectors/kandji/rotate`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` } })).json()) as { token: string };
     const report = await fetch(`${service.url}/api/v1/evidence/report`, {
       method: 'POST',
       headers: json(minted.token),

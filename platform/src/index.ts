@@ -10,3 +10,4 @@ export * from './coord/index.js';
 export * from './signing/request-signature.js';
 export * from './time/parse-instant.js';
 export * from './time/iso-or-null.js';
+export * from './entitlement/index.js';

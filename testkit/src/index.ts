@@ -8,3 +8,6 @@ export { rateLimited, overloaded, serverError, type Behaviour, type ErrorSpec, t
 export type { RecordedRequest } from './core/request-log.js';
 export type { FinishReason, ReplySpec, ToolCallSpec, UsageSpec } from './core/reply.js';
 export { simulatedFileContent, DEFAULT_FILE_CONTENT_BYTES } from './openai/file-content.js';
+export { startBillingSimulator, type BillingSimulatorHandle, type BillingSimulatorOptions } from './billing/billing-simulator.js';
+export type { BillingRequestRecord } from './billing/billing-router.js';
+export type { BillingAccountChange } from './billing/billing-account.js';

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/**
+ * The gateway ↔ billing machine API's bodies (spec 001 §4.3, §3.1): the usage rollup the gateway meters, and the
+ * Ed25519-signed entitlement lease billing answers with. The spec leaves both shapes "not shown"; these are ours, and
+ * the billing simulator in testkit speaks exactly them. Content-free by construction: counts, tokens and dollars,
+ * never a prompt, a completion, a user name or a key.
+ */
+
+const base64url = /^[A-Za-z0-9_-]+$/;
+const instant = z.string().datetime({ offset: true });
+
+export const deploymentTokenPrefix = 'adt_';
+
+export const heartbeatTiers = ['full', 'aggregate', 'minimal'] as const;
+export type HeartbeatTier = (typeof heartbeatTiers)[number];
+
+/** What a lease grants. Signed by billing; the gateway and the optimizer verify it against pinned keys. */
+export const entitlementLeasePayload = z
+  .object({
+    v: z.literal(1),
+    deploymentId: z.string().min(1).max(128).describe('The deployment the lease was issued to; a lease for another deployment does not verify'),
+    status: z.enum(['active', 'suspended']).describe('`suspended`: the subscription is suspended; inference answers 403, the optimizer 403'),
+    optimizerEnabled: z.boolean().describe('`false` pauses optimization (the optimizer answers 402); inference is unaffected'),
+    issuedAt: instant,
+    expiresAt: instant.describe('After this instant the lease is expired: inference answers 402 until a fresh lease arrives'),
+  })
+  .strict();
+export type EntitlementLeasePayload = z.infer<typeof entitlementLeasePayload>;
+
+/** The lease as it travels and is stored: the payload's JSON bytes in base64url, and a detached signature over them. */
+export const signedLease = z
+  .object({
+    payload: z.string().min(1).max(4096).regex(base64url, 'base64url'),
+    signature: z.string().regex(/^[A-Za-z0-9_-]{86}$/, 'an unpadded base64url Ed25519 signature'),
+    keyId: z.string().min(1).max(64).describe('Which signing key; the verifier looks it up among the keys it trusts'),
+  })
+  .strict();
+export type SignedLease = z.infer<typeof signedLease>;
+
+/** Domain separation: a lease signature can never be replayed as any other signed message of the product. */
+export const leaseSigningContext = 'gw-entitlement-lease.v1.';
+
+const tokenCounts = {
+  requests: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  cacheReadTokens: z.number().int().nonnegative(),
+  cacheWriteTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+};
+
+export const modelRollup = z.object({ provider: z.string().max(128), model: z.string().max(256), ...tokenCounts }).strict();
+
+export const usageRollup = z
+  .object({
+    ...tokenCounts,
+    savingsUsd: z.number().nonnegative(),
+    tokensSaved: z.number().int().nonnegative(),
+    activeUsers: z.number().int().nonnegative().describe('Distinct users with a call in the window: a count, never who'),
+    models: z.array(modelRollup).max(1000).optional().describe('Per provider and model; `full` tier only'),
+  })
+  .strict();
+export type UsageRollup = z.infer<typeof usageRollup>;
+
+/** spec 001 §1.7: the only endpoint data the gateway forwards. */
+export const fleetRollup = z
+  .object({
+    reachable: z.boolean(),
+    hosts: z.number().int().nonnegative(),
+    compliantHosts: z.number().int().nonnegative(),
+    failingPolicies: z.number().int().nonnegative(),
+    policyPackVersion: z.string().max(128).nullable(),
+  })
+  .strict();
+export type FleetRollup = z.infer<typeof fleetRollup>;
+
+export const meterReport = z
+  .object({
+    reportId: z.string().uuid().describe('Idempotency key: a retried report is counted once'),
+    deploymentId: z.string().min(1).max(128),
+    gatewayVersion: z.string().max(64),
+    heartbeatTier: z.enum(heartbeatTiers).describe('`full`: totals and per-model rollups; `aggregate`: totals; `minimal`: liveness only'),
+    window: z.object({ start: instant, end: instant }).strict().describe('The spend records counted: start inclusive, end exclusive'),
+    usage: usageRollup.nullable().describe('Null on the `minimal` tier'),
+    fleet: fleetRollup.nullable().describe('Null when no endpoint evidence service is configured'),
+    leaseTrust: z.enum(['pinned', 'configured']).describe('Whether this gateway verifies leases only against the pinned keys'),
+  })
+  .strict();
+export type MeterReport = z.infer<typeof meterReport>;
+
+export const meterResponse = z.object({ lease: signedLease, receivedAt: instant }).strict();
+export type MeterResponse = z.infer<typeof meterResponse>;
+
+export const entitlementResponse = z.object({ lease: signedLease }).strict();
+
+/** Billing's error envelope (its machine API shares the gateway's `{error: {code, message}}`). */
+export const billingError = z.object({ error: z.object({ code: z.string(), message: z.string() }).passthrough() }).passthrough();

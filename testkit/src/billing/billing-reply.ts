@@ -1,0 +1,31 @@
+/** What a billing route decides: a status and a JSON body. The server sends it; the router records its status. */
+export interface BillingReply {
+  status: number;
+  body: unknown;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** Billing's error codes: one catalog, so a test can name exactly what the gateway got back. */
+export type BillingErrorCode =
+  | 'invalid_deployment_token'
+  | 'invalid_report'
+  | 'invalid_request'
+  | 'payload_too_large'
+  | 'deployment_mismatch'
+  | 'rate_limited'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'internal_error'
+  | 'bad_gateway'
+  | 'service_unavailable'
+  | 'gateway_timeout'
+  | 'simulated_failure';
+
+/** Billing's machine API shares the gateway's envelope (`billingError` in contracts). */
+export function errorReply(status: number, code: BillingErrorCode, message: string, headers?: Readonly<Record<string, string>>): BillingReply {
+  return { status, body: { error: { code, message } }, ...(headers ? { headers } : {}) };
+}
+
+export function okReply(body: unknown): BillingReply {
+  return { status: 200, body };
+}

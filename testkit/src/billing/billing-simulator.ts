@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { deploymentTokenPrefix, entitlementLeasePayload, type MeterReport } from '@gw/contracts';
+import { BillingAccount, positiveMs, type BillingAccountChange } from './billing-account.js';
+import { createBillingRouter, type BillingRequestRecord } from './billing-router.js';
+import { listenBilling } from './billing-server.js';
+import { EntitlementThrottle } from './entitlement-throttle.js';
+import { FailureQueue } from './fail-next.js';
+import { createLeaseIssuer } from './lease-issuer.js';
+import { MAX_METER_BODY_BYTES } from './meter.routes.js';
+import { MeterLedger } from './meter-ledger.js';
+
+export interface BillingSimulatorOptions {
+  /** The one deployment billing knows (default `dep_sim`). */
+  deploymentId?: string;
+  /** Its bearer; must start with `adt_` (default `adt_` + 32 random base64url characters). */
+  deploymentToken?: string;
+  /** Signing key id in every lease (default `sim-billing-1`). */
+  keyId?: string;
+  /** Lease lifetime from issue (default 24 h); `setAccount` changes it for later leases. */
+  leaseTtlMs?: number;
+  /** Per-deployment throttle of GET /v1/entitlement (default 60 000). */
+  entitlementIntervalMs?: number;
+  /** Billing's clock: lease timestamps, `receivedAt` and the throttle all read it (default `Date.now`). */
+  now?: () => number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (an ephemeral port). */
+  port?: number;
+}
+
+export interface BillingSimulatorHandle {
+  /** Origin, e.g. `http://127.0.0.1:53121`: the gateway's GW_BILLING_URL. */
+  url: string;
+  deploymentId: string;
+  deploymentToken: string;
+  keyId: string;
+  /** Raw Ed25519 public key that verifies the leases, base64url (43 characters). */
+  publicKey: string;
+  /** `<keyId>:<publicKey>`: the gateway's GW_LEASE_VERIFY_KEY. */
+  verifyKey: string;
+  /** Accepted meter reports in arrival order, each `reportId` once. */
+  reports: readonly MeterReport[];
+  /** Method, path and status of every request, in order. */
+  requests: readonly BillingRequestRecord[];
+  /** Change the subscription; every lease signed afterwards carries it. */
+  setAccount(change: BillingAccountChange): void;
+  /** The next `count` /v1/* requests answer `status` with the error envelope (503 and 429 with `retry-after: 1`). */
+  failNext(count: number, status?: number): void;
+  close(): Promise<void>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The billing service's gateway-facing machine API (spec 001 §4.3): `/v1/meter` and `/v1/entitlement`. */
+export async function startBillingSimulator(options: BillingSimulatorOptions = {}): Promise<BillingSimulatorHandle> {
+  const deploymentId = entitlementLeasePayload.shape.deploymentId.parse(options.deploymentId ?? 'dep_sim');
+  const deploymentToken = options.deploymentToken ?? `${deploymentTokenPrefix}${randomBytes(24).toString('base64url')}`;
+  if (!deploymentToken.startsWith(deploymentTokenPrefix)) throw new Error(`deploymentToken must start with ${deploymentTokenPrefix}`);
+  const account = new BillingAccount(options.leaseTtlMs ?? DAY_MS);
+  const leases = createLeaseIssuer(deploymentId, options.keyId ?? 'sim-billing-1', account);
+  const ledger = new MeterLedger();
+  const throttle = new EntitlementThrottle(positiveMs(options.entitlementIntervalMs ?? 60_000, 'entitlementIntervalMs'));
+  const failures = new FailureQueue();
+  const requests: BillingRequestRecord[] = [];
+  const context = { deploymentId, deploymentToken, now: options.now ?? Date.now, leases, ledger, throttle };
+  const server = await listenBilling(createBillingRouter(context, failures, requests), {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    maxBodyBytes: MAX_METER_BODY_BYTES,
+  });
+  return {
+    url: server.url,
+    deploymentId,
+    deploymentToken,
+    keyId: leases.keyId,
+    publicKey: leases.publicKey,
+    verifyKey: leases.verifyKey,
+    reports: ledger.reports,
+    requests,
+    setAccount: (change) => account.change(change),
+    failNext: (count, status = 503) => failures.add(count, status),
+    close: () => server.close(),
+  };
+}
