@@ -117,6 +117,7 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
     pinKey: derive(secret, 'gw-optimizer-pin-span-hash-v1'),
     strategyTimer: deps.strategyTimer,
     signaturesEnforced: config.GW_OPTIMIZER_VERIFY_KEY !== undefined,
+    lease: deps.leaseReader ?? noLeaseReader,
     supportsAgentContinuation: deps.supportsAgentContinuation ?? false,
   };
 
@@ -137,7 +138,7 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
     installHookGates(hooks, {
       tokens: { shared: config.GW_OPTIMIZER_TOKEN, tenants: config.GW_OPTIMIZER_TENANT_TOKENS },
       verifier: config.GW_OPTIMIZER_VERIFY_KEY ? new SignatureVerifier(config.GW_OPTIMIZER_VERIFY_KEY, clock, deps.replayStore ?? new MemoryReplayStore(clock)) : null,
-      lease: deps.leaseReader ?? noLeaseReader,
+      lease: runtime.lease,
     });
     await hooks.register(optimizeRoutes(runtime));
     await hooks.register(retrieveRoutes(runtime));

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { env, loadConfig } from '@gw/platform';
+import { deploymentIdSetting, env, leaseVerifyKeySetting, loadConfig } from '@gw/platform';
 import { parseVerifyKey } from './signing/verify-signature.js';
 
 const optionalText = z.string().optional().transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
@@ -28,6 +28,8 @@ const verifyKey = optionalText.transform((value, context): KeyObject | undefined
   }
 });
 
+const leaseVerifyKey = optionalText.pipe(leaseVerifyKeySetting.optional());
+
 const postgresUrl = optionalText.pipe(env.url(['postgres', 'postgresql']).optional());
 
 const schema = z.object({
@@ -43,6 +45,9 @@ const schema = z.object({
   GW_DATA_DIR: z.string().min(1).default('./.gw-data'),
   GW_OPTIMIZER_MAX_BODY_BYTES: env.positiveInt(32 * 1024 * 1024).pipe(z.number().min(1024, 'must be at least 1024')),
   GW_OPTIMIZER_VERIFY_KEY: verifyKey,
+  // The gateway's rule for the same variable: one value must be valid in both services.
+  GW_DEPLOYMENT_ID: optionalText.pipe(deploymentIdSetting.optional()),
+  GW_LEASE_VERIFY_KEY: leaseVerifyKey,
   GW_OPTIMIZER_STASH_WRITE_TIMEOUT_MS: env.positiveInt(250).pipe(z.number().min(1, 'must be at least 1')),
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -75,6 +80,13 @@ Environment:
   GW_OPTIMIZER_MAX_BODY_BYTES       request body limit, 413 above it (default 33554432 = 32 MiB)
   GW_OPTIMIZER_VERIFY_KEY           Ed25519 public key (base64url raw or PEM); when set, /v1/optimize,
                                     /v1/optimize-response, /v1/cache and /v1/recall require x-gw-signature
+  GW_DEPLOYMENT_ID                  this deployment's id, as the gateway's (1 to 128 letters, digits, ., _, -); with
+                                    GW_SPEND_DB_URL, the optimizer reads the entitlement lease the gateway stores there
+                                    and refuses /v1/optimize, /v1/optimize-response, /v1/cache and /v1/recall while it
+                                    is paused, expired or does not verify (402) or suspended (403); either unset: no
+                                    lease check
+  GW_LEASE_VERIFY_KEY               <keyId>:<raw Ed25519 public key, 43 base64url characters>: a lease-signing key
+                                    trusted in addition to the billing keys pinned in the image
   GW_OPTIMIZER_STASH_WRITE_TIMEOUT_MS  bound of a durable stash write before the 5-minute cooldown (default 250)
   GW_LOG_LEVEL                      fatal|error|warn|info|debug|trace|silent (default info)
 `;

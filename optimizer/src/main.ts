@@ -1,7 +1,8 @@
 // Composition root: config → logger → stores → buildApp → listen. `--help` lists the environment.
-import { Lifecycle, configOrExit, createCoord, createDb, createLogger, systemClock } from '@gw/platform';
+import { Lifecycle, configOrExit, createCoord, createDb, createLogger, systemClock, trustedLeaseKeys } from '@gw/platform';
 import { buildApp } from './app.js';
 import { loadOptimizerConfig, optimizerHelp } from './config.js';
+import { StoredLeaseReader } from './lease/stored-lease-reader.js';
 import { runPipeline, strategyKinds } from './pipeline/index.js';
 import { CoordReplayStore, MemoryReplayStore } from './signing/replay-store.js';
 import { migrateOptimizer } from './stash/migrations.js';
@@ -25,11 +26,21 @@ const replayStore = coord ? new CoordReplayStore(coord) : new MemoryReplayStore(
 const durable = { db: stashDb, source: config.GW_SPEND_DB_URL ? ('env' as const) : ('embedded' as const) };
 // spec 001 §2.4 rule 9: with a shared spend store, recorded calls also land in the gateway's spend table.
 const spendAppender = config.GW_SPEND_DB_URL ? new SqlSpendAppender(stashDb) : undefined;
-const app = await buildApp({ config, logger, runPipeline, strategyKinds, supportsAgentContinuation: true, durable, traceDb, openDb, replayStore, ...(spendAppender ? { spendAppender } : {}) });
+// spec 001 §3.1: the lease lives in the gateway's shared store under its deployment id; without both there is no
+// lease to read (attach mode, no gateway), which is served normally.
+const leaseReader =
+  config.GW_SPEND_DB_URL && config.GW_DEPLOYMENT_ID
+    ? new StoredLeaseReader({ db: stashDb, deploymentId: config.GW_DEPLOYMENT_ID, trust: trustedLeaseKeys(config.GW_LEASE_VERIFY_KEY).trust, clock: systemClock, logger })
+    : null;
+if (config.GW_DEPLOYMENT_ID && !config.GW_SPEND_DB_URL) logger.warn('GW_DEPLOYMENT_ID is set without GW_SPEND_DB_URL: the entitlement lease is not checked');
+await leaseReader?.start();
+const app = await buildApp({ config, logger, runPipeline, strategyKinds, supportsAgentContinuation: true, durable, traceDb, openDb, replayStore, ...(spendAppender ? { spendAppender } : {}), ...(leaseReader ? { leaseReader } : {}) });
 const lifecycle = new Lifecycle();
 if (coord) lifecycle.onShutdown(() => coord.close());
 lifecycle.onShutdown(() => stashDb.close());
 if (traceDb && traceDb !== stashDb) lifecycle.onShutdown(() => traceDb.close());
+// Cleanups run in reverse: the refresh timer stops before the store closes.
+if (leaseReader) lifecycle.onShutdown(async () => leaseReader.stop());
 lifecycle.installSignalHandlers(app, logger);
 const address = await app.listen({ port: config.GW_OPTIMIZER_PORT, host: config.GW_OPTIMIZER_HOST });
 logger.info({ address, retrievalStore: stashDb.kind, recording: traceDb !== null }, `optimizer listening on ${address}`);

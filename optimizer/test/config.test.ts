@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, generateEd25519KeyPair, ed25519PublicKey } from '@gw/platform';
+import { ConfigError, generateEd25519KeyPair, ed25519PublicKey, pinnedLeaseKeys } from '@gw/platform';
 import { loadOptimizerConfig, optimizerHelp } from '../src/config.js';
 
 function problemsOf(environment: Record<string, string>): string {
@@ -38,8 +38,21 @@ describe('optimizer configuration', () => {
     ]);
   });
 
+  it('reads the deployment id and an extra lease verify key, and refuses a malformed or pinned-id key', () => {
+    const pair = generateEd25519KeyPair();
+    const config = loadOptimizerConfig({ GW_DEPLOYMENT_ID: 'dep-1', GW_LEASE_VERIFY_KEY: `ops-2026:${pair.publicKey}` });
+    expect(config.GW_DEPLOYMENT_ID).toBe('dep-1');
+    expect(config.GW_LEASE_VERIFY_KEY).toEqual({ keyId: 'ops-2026', publicKey: pair.publicKey });
+    expect(loadOptimizerConfig({}).GW_LEASE_VERIFY_KEY).toBeUndefined();
+    expect(problemsOf({ GW_DEPLOYMENT_ID: 'd'.repeat(129) })).toContain('GW_DEPLOYMENT_ID');
+    expect(problemsOf({ GW_DEPLOYMENT_ID: 'dep 1' })).toContain('GW_DEPLOYMENT_ID');
+    expect(problemsOf({ GW_LEASE_VERIFY_KEY: pair.publicKey })).toContain('GW_LEASE_VERIFY_KEY');
+    const pinnedId = Object.keys(pinnedLeaseKeys)[0];
+    expect(problemsOf({ GW_LEASE_VERIFY_KEY: `${pinnedId}:${pair.publicKey}` })).toMatch(/GW_LEASE_VERIFY_KEY.*pinned/);
+  });
+
   it('documents every variable it reads in --help', () => {
-    for (const variable of ['GW_OPTIMIZER_PORT', 'GW_OPTIMIZER_TOKEN', 'GW_OPTIMIZER_TENANT_TOKENS', 'GW_ADMIN_TOKEN', 'GW_CONTENT_KEY', 'GW_SPEND_DB_URL', 'GW_OBSERVABILITY_DB_URL', 'GW_DATA_DIR', 'GW_REDIS_URL', 'GW_OPTIMIZER_MAX_BODY_BYTES', 'GW_OPTIMIZER_VERIFY_KEY', 'GW_LOG_LEVEL']) {
+    for (const variable of ['GW_DEPLOYMENT_ID', 'GW_LEASE_VERIFY_KEY', 'GW_OPTIMIZER_PORT', 'GW_OPTIMIZER_TOKEN', 'GW_OPTIMIZER_TENANT_TOKENS', 'GW_ADMIN_TOKEN', 'GW_CONTENT_KEY', 'GW_SPEND_DB_URL', 'GW_OBSERVABILITY_DB_URL', 'GW_DATA_DIR', 'GW_REDIS_URL', 'GW_OPTIMIZER_MAX_BODY_BYTES', 'GW_OPTIMIZER_VERIFY_KEY', 'GW_LOG_LEVEL']) {
       expect(optimizerHelp).toContain(variable);
     }
   });

@@ -14,6 +14,7 @@ describe('service routes', () => {
       reporting: { state: 'no_store', calls: 0, rows: 0, foreignCalls: 0, checkedAt: '2026-01-15T12:00:00.000Z' },
       retrievalStore: { state: 'unconfigured', durable: null },
       features: { persistentTranscriptPolicyV1: true, agentContinuationV1: false },
+      lease: { state: 'none' },
     });
   });
 
@@ -30,6 +31,8 @@ describe('service routes', () => {
     expect(document.paths['/v1/optimize'].post.responses['200'].content['application/json'].schema.properties).toHaveProperty('protocolVersion');
     const cacheBody = document.paths['/v1/cache'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(cacheBody.properties).sort()).toEqual(['cacheKey', 'metadata', 'request', 'response', 'shadowOnly', 'ttlSeconds']);
+    const healthBody = document.paths['/health'].get.responses['200'].content['application/json'].schema;
+    expect(healthBody.properties.lease.properties.state.enum).toEqual(['none', 'valid', 'paused', 'suspended', 'expired', 'unverifiable']);
     expect(document.paths).not.toHaveProperty(['/metrics']);
   });
 

@@ -1,6 +1,7 @@
 import type { HealthReport } from '@gw/contracts';
 import { guardSettingsOf } from '../guard/guard-thresholds.js';
 import type { OptimizerRuntime } from '../routes/runtime.js';
+import type { OptimizerHealthReport } from './health-report.schema.js';
 
 /** Below this many foreign optimize calls the record count says nothing yet. */
 const minimumForeignCalls = 20;
@@ -9,7 +10,7 @@ const minimumForeignCalls = 20;
  * GET /health blocks (spec 001 §2.7). `reporting` compares optimize calls made without a gateway (which should be
  * recorded through /v1/record) with the rows recorded since start; it is advisory and never refuses a request.
  */
-export function healthReport(runtime: OptimizerRuntime): HealthReport {
+export function healthReport(runtime: OptimizerRuntime): OptimizerHealthReport {
   const { telemetry } = runtime;
   const config = runtime.settings.current();
   const lanes = runtime.guard.stateCounts(runtime.clock.now());
@@ -29,6 +30,7 @@ export function healthReport(runtime: OptimizerRuntime): HealthReport {
     features: { persistentTranscriptPolicyV1: true, agentContinuationV1: runtime.supportsAgentContinuation },
     guard: { enabled: guardSettingsOf(config).enabled, open: lanes.open, halfOpen: lanes.half_open, closed: lanes.closed },
     holdout: { enabled: config.holdout?.enabled ?? false, fraction: config.holdout?.fraction ?? null, kinds: config.holdout?.kinds ?? [] },
+    lease: { state: runtime.lease.current().state },
   };
 }
 

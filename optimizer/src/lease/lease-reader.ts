@@ -12,8 +12,8 @@ export type LeaseVerdict =
 
 /**
  * A memoized lease check: `current()` never touches a store, a timer refreshes it (spec 001 §5.1.5). The verified
- * reader (Ed25519 against a pinned key, read from the shared store) belongs with billing; until it exists the
- * optimizer runs with `noLeaseReader`, which is the spec's "no lease at all: served normally" row.
+ * reader is `StoredLeaseReader`; an optimizer with no gateway lease to read (no shared store or no deployment id)
+ * runs with `noLeaseReader`, the spec's "no lease at all: served normally" row.
  */
 export interface LeaseReader {
   current(): LeaseVerdict;

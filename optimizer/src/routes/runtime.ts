@@ -6,6 +6,7 @@ import type { OptimizerMetrics } from '../health/metrics.js';
 import type { RegressionGuard } from '../guard/regression-guard.js';
 import type { Telemetry } from '../health/telemetry.js';
 import type { HoldoutTelemetry } from '../holdout/holdout-telemetry.js';
+import type { LeaseReader } from '../lease/lease-reader.js';
 import type { TurnLog } from '../pipeline/turn-log.js';
 import type { RecallService } from '../recall/recall-service.js';
 import type { RecordStore } from '../record/record-store.js';
@@ -40,6 +41,8 @@ export interface OptimizerRuntime {
   /** Clock for `strategyTimingsMs`; unset keeps responses byte-identical for identical input (timings read 0). */
   strategyTimer: (() => number) | undefined;
   signaturesEnforced: boolean;
+  /** The entitlement lease gate of the value-delivering hooks (spec 001 §3.1); its state is on /health. */
+  lease: LeaseReader;
   /** The image implements the handle-free continuation path (`features.agentContinuationV1` on /health). */
   supportsAgentContinuation: boolean;
 }

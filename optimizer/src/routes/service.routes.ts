@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { healthReportSchema } from '@gw/contracts';
 import { healthReport } from '../health/health-report.js';
+import { optimizerHealthReportSchema } from '../health/health-report.schema.js';
 import type { ZodTypeProvider } from '../http/zod-schema.js';
 import type { OptimizerRuntime } from './runtime.js';
 
@@ -8,7 +8,7 @@ import type { OptimizerRuntime } from './runtime.js';
 export function serviceRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    app.get('/health', { schema: { summary: 'Health report', tags: ['service'], response: { 200: healthReportSchema } } }, async () => healthReport(runtime));
+    app.get('/health', { schema: { summary: 'Health report', tags: ['service'], response: { 200: optimizerHealthReportSchema } } }, async () => healthReport(runtime));
     app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
       const body = await runtime.metrics.registry.metrics();
       return reply.type(runtime.metrics.registry.contentType).send(body);
