@@ -29,6 +29,7 @@ import { supportBundleOperations } from './admin/settings/support-bundle.operati
 import { enrollmentOperations } from './admin/enrollment/enrollment.operations.js';
 import { playgroundOperations } from './admin/playground/playground.operations.js';
 import { mdmServerOperations } from './admin/endpoint/mdm-servers.operations.js';
+import { meteringOperations } from './admin/metering/metering.operations.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -52,7 +53,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   installFallbackErrors(app);
   await registerOpenApi(app);
 
-  await app.register(healthRoutes, { lifecycle: deps.lifecycle });
+  await app.register(healthRoutes, { lifecycle: deps.lifecycle, holdsNoLease: deps.entitlement.holdsNoLease });
   await app.register(metricsRoutes, { registry: deps.metrics });
 
   // Inference plane: the request chain applies to everything registered inside this scope.
@@ -65,7 +66,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
       done();
     });
-    registerChain(inference, { ...identityChainDeps(deps), admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend } });
+    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend } });
     installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
     inference.addHook('onSend', (_request, reply, payload, done) => {
       ensureProviderHeader(reply);
@@ -94,6 +95,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
     ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
+    ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...enrollmentOperations({ links: deps.enrollmentLinks, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock }),

@@ -27,6 +27,7 @@ import { SpendWriter } from './metering/spend-writer.js';
 import { InferenceMetrics } from './metering/inference-metrics.js';
 import { SpendSpill } from './metering/spend-spill.js';
 import { composeGovernance } from './governance/compose-governance.js';
+import { composeEntitlement } from './entitlement/entitlement-deps.js';
 import { createMetricsRegistry } from './metrics/metrics.js';
 
 export const gatewayMigrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -61,6 +62,8 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   lifecycle.onShutdown(() => spendWriter.stop());
   lifecycle.onShutdown(() => Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined));
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
+  const endpoint = composeEndpoint(config);
+  const entitlement = await composeEntitlement({ config, db, coord, clock, logger, lifecycle, settings: admin.settings, endpoint });
   const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS });
   const optimizer = config.GW_OPTIMIZER_URL
     ? new OptimizerClient({ baseUrl: config.GW_OPTIMIZER_URL, token: config.GW_OPTIMIZER_TOKEN, signingKey: config.GW_OPTIMIZER_SIGNING_KEY, optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS, callTimeoutMs: 5_000, clock, logger })
@@ -88,5 +91,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint: composeEndpoint(config), enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@gw/platform';
+import { deploymentTokenPrefix } from '@gw/contracts';
+import { deploymentIdSetting, env, leaseVerifyKeySetting, loadConfig } from '@gw/platform';
 
 // spec 000 §9 and ARCHITECTURE.md "Configuration": validated once at start, frozen; the only reader of process.env.
 const schema = z.object({
@@ -25,6 +26,18 @@ const schema = z.object({
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
   GW_DRAIN_DELAY_MS: env.positiveInt(0),
   GW_DRAIN_TIMEOUT_MS: env.positiveInt(30_000),
+  GW_BILLING_URL: env.url(['http', 'https']).optional(),
+  GW_DEPLOYMENT_TOKEN: env.secret(20).startsWith(deploymentTokenPrefix, `must start with ${deploymentTokenPrefix}`).optional(),
+  GW_DEPLOYMENT_ID: deploymentIdSetting.optional(),
+  GW_METER_INTERVAL_MS: env.positiveInt(300_000).pipe(z.number().min(10_000, 'must be at least 10000')),
+  GW_METER_SETTLE_MS: env.positiveInt(30_000),
+  GW_LEASE_VERIFY_KEY: leaseVerifyKeySetting.optional(),
+}).superRefine((config, context) => {
+  // A metered gateway needs all three: where billing is, who it is, and the bearer that proves it.
+  if (!config.GW_BILLING_URL) return;
+  for (const name of ['GW_DEPLOYMENT_TOKEN', 'GW_DEPLOYMENT_ID'] as const) {
+    if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'is required when GW_BILLING_URL is set' });
+  }
 });
 
 export type GatewayConfig = Readonly<z.infer<typeof schema>>;
@@ -61,4 +74,13 @@ export const configHelp = `gw gateway — environment variables
   GW_DRAIN_DELAY_MS              pause between readiness turning 503 and closing the listener (default 0)
   GW_DRAIN_TIMEOUT_MS            time in-flight requests get to finish on SIGTERM; streams still running then end
                                  with an SSE error event, unanswered calls with a retryable 503 (default 30000)
+  GW_BILLING_URL                 billing service URL; set, the gateway is metered: it reports usage every interval
+                                 and enforces the signed entitlement lease billing answers with (unset = unmetered)
+  GW_DEPLOYMENT_TOKEN            the deployment bearer toward billing (adt_…); required with GW_BILLING_URL
+  GW_DEPLOYMENT_ID               this deployment's id at billing; required with GW_BILLING_URL
+  GW_METER_INTERVAL_MS           time between usage reports (default 300000, at least 10000)
+  GW_METER_SETTLE_MS             spend rows younger than this wait for the next report, so a batch still committing
+                                 is never skipped (default 30000)
+  GW_LEASE_VERIFY_KEY            <keyId>:<Ed25519 public key> trusted for leases besides the pinned billing keys
+                                 (shown as leaseTrust: configured in /admin/health and in every report)
 `;

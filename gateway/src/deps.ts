@@ -19,6 +19,7 @@ import type { ScimDeps } from './scim/scim-deps.js';
 import type { SeatDeps } from './seats/seat-deps.js';
 import type { EndpointDeps } from './endpoint/endpoint-deps.js';
 import type { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
+import type { EntitlementDeps } from './entitlement/entitlement-deps.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
@@ -56,4 +57,6 @@ export interface GatewayDeps extends AdminDeps {
   endpoint: EndpointDeps | null;
   /** Enrollment links: minted on the admin plane, redeemed at `POST /connect/verify`. */
   enrollmentLinks: EnrollmentLinkStore;
+  /** The metering lane and entitlement gate (spec 000 §1.6b, §4.6; spec 001 §4.3); inert when unmetered. */
+  entitlement: EntitlementDeps;
 }

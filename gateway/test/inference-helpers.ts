@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import type { ManualClock } from '@gw/platform';
 import { startAnthropicSimulator, startOpenAiSimulator, type OpenAiSimulatorOptions, type SimulatorHandle } from '@gw/testkit';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 
@@ -16,10 +17,10 @@ export interface InferenceFixture {
 }
 
 /** A gateway with an OpenAI-style provider `openai` (default) and an Anthropic-style provider `anthropic`. */
-export async function startInferenceFixture(options: { env?: Record<string, string>; openai?: Omit<OpenAiSimulatorOptions, 'apiKey'> } = {}): Promise<InferenceFixture> {
+export async function startInferenceFixture(options: { env?: Record<string, string>; openai?: Omit<OpenAiSimulatorOptions, 'apiKey'>; clock?: ManualClock } = {}): Promise<InferenceFixture> {
   const openai = await startOpenAiSimulator({ ...options.openai, apiKey: openAiServerKey });
   const anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });
-  const gateway = await startTestGateway(options.env ? { env: options.env } : {});
+  const gateway = await startTestGateway({ ...(options.env ? { env: options.env } : {}), ...(options.clock ? { clock: options.clock } : {}) });
   const put = async (slug: string, body: Record<string, unknown>) => {
     const response = await gateway.app.inject({ method: 'PUT', url: `/admin/v1/providers/${slug}/key`, headers: adminHeaders, payload: body });
     if (response.statusCode !== 200) throw new Error(`provider ${slug}: ${response.statusCode} ${response.body}`);

@@ -2,10 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '@gw/platform';
 import { registerIdentityStage, type IdentityStageDeps } from './identity/identity.plugin.js';
 import { registerAdmissionStage, type AdmissionStageDeps } from './admission/admission.plugin.js';
+import { registerEntitlementStage, type EntitlementCheck } from './entitlement/entitlement.plugin.js';
 import './context.js';
 
 export interface ChainDeps extends IdentityStageDeps {
   clock: Clock;
+  /** Null on an unmetered gateway: no lease, no gate. */
+  entitlement: EntitlementCheck | null;
   admission: AdmissionStageDeps;
 }
 
@@ -13,6 +16,7 @@ export interface ChainDeps extends IdentityStageDeps {
  * The `/v1/*` request chain, registered in order; each stage fails fast (see README.md in this folder).
  *   1. edge       security headers and trace id (app-wide), body limit, auth-failure guard
  *   2. identity   key → user and team; 401 machine envelope; 503 when the key store is down
+ *      entitlement  metered gateways: suspended 403, expired or unverifiable lease 402 (no store call)
  *   3. admission  rate, concurrency, caps and budgets (402 before any model call)
  *   4. validation zod schema of the route
  *   5. handler    route, optimizer hook, forward
@@ -20,6 +24,7 @@ export interface ChainDeps extends IdentityStageDeps {
  */
 export function registerChain(app: FastifyInstance, deps: ChainDeps): void {
   registerIdentityChain(app, deps);
+  if (deps.entitlement) registerEntitlementStage(app, deps.entitlement);
   registerAdmissionStage(app, deps.admission);
 }
 

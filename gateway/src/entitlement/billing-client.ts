@@ -1,0 +1,86 @@
+import { billingError, entitlementResponse, meterResponse, type MeterReport, type MeterResponse, type SignedLease } from '@gw/contracts';
+
+/** Why a call to billing did not produce a lease; recorded on the report row and shown on the metering lane. */
+export class BillingCallFailed extends Error {
+  constructor(
+    readonly code: string,
+    readonly httpStatus: number | null,
+    message: string,
+    /** Seconds billing asked us to wait (429, 503), when it said. */
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'BillingCallFailed';
+  }
+}
+
+export interface BillingClientOptions {
+  baseUrl: string;
+  deploymentToken: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * The gateway's side of the billing machine API (spec 001 §4.3): `POST /v1/meter` and `GET /v1/entitlement`, with
+ * the deployment bearer (`adt_`). Only content-free rollups leave; nothing billing answers is trusted before the
+ * lease verifies (the caller's job).
+ */
+export class BillingClient {
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: BillingClientOptions) {
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  async meter(report: MeterReport): Promise<MeterResponse> {
+    const answer = await this.call('POST', '/v1/meter', JSON.stringify(report));
+    const parsed = meterResponse.safeParse(answer);
+    if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the usage report with a body that is not a lease');
+    return parsed.data;
+  }
+
+  async entitlement(deploymentId: string): Promise<SignedLease> {
+    const answer = await this.call('GET', `/v1/entitlement?deploymentId=${encodeURIComponent(deploymentId)}`);
+    const parsed = entitlementResponse.safeParse(answer);
+    if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the entitlement refresh with a body that is not a lease');
+    return parsed.data.lease;
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await this.fetch(new URL(path, this.options.baseUrl), {
+        method,
+        headers: { authorization: `Bearer ${this.options.deploymentToken}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body } : {}),
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      throw new BillingCallFailed(timedOut ? 'billing_timeout' : 'billing_unreachable', null, timedOut ? 'billing did not answer in time' : 'billing could not be reached');
+    }
+    const text = await response.text().catch(() => '');
+    const json = parseJson(text);
+    if (!response.ok) {
+      const envelope = billingError.safeParse(json);
+      const code = envelope.success ? envelope.data.error.code : `billing_http_${response.status}`;
+      throw new BillingCallFailed(code, response.status, `billing answered ${response.status} (${code})`, retryAfterOf(response.headers.get('retry-after')));
+    }
+    return json;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function retryAfterOf(value: string | null): number | null {
+  if (value === null || !/^\d{1,6}$/.test(value.trim())) return null;
+  return Number(value.trim());
+}

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type { FleetRollup, HeartbeatTier, MeterReport } from '@gw/contracts';
+import { verifyLease, writeStoredLease, type Clock, type Coord, type LeaseTrustStore, type Logger, type Queryable } from '@gw/platform';
+import { BillingCallFailed, type BillingClient } from './billing-client.js';
+import type { EntitlementGate } from './entitlement-gate.js';
+import type { MeteringReportStore } from './metering-reports.store.js';
+import { usageRollup } from './usage-rollup.js';
+
+/**
+ * `pending`: no round finished since start; `ok`: this replica's last report was accepted; `failing`: it was not;
+ * `standby`: another replica holds the reporting claim (this one reads the lease it stores).
+ */
+export type MeteringState = 'not-metered' | 'pending' | 'ok' | 'failing' | 'standby';
+
+export interface MeteringLaneOptions {
+  db: Queryable;
+  coord: Coord;
+  clock: Clock;
+  logger: Logger;
+  billing: BillingClient;
+  reports: MeteringReportStore;
+  gate: EntitlementGate;
+  trust: LeaseTrustStore;
+  leaseTrust: MeterReport['leaseTrust'];
+  deploymentId: string;
+  gatewayVersion: string;
+  heartbeatTier: () => Promise<HeartbeatTier>;
+  /** The endpoint evidence rollup (spec 001 §1.7), or null when no evidence service is configured. */
+  fleet: () => Promise<FleetRollup | null>;
+  intervalMs: number;
+  /** Rows younger than this are left to the next window: a batch insert may still be committing. */
+  settleMs: number;
+}
+
+const firstRetryMs = 30_000;
+
+/**
+ * The metering lane (spec 001 §4.3 `POST /v1/meter`): every interval one replica (a Coord claim) reports the usage
+ * since the last accepted report and stores the signed lease billing answers with, which every replica's gate then
+ * reads. Delivery is at least once and counted once: a window is reported with a fixed id, and a report that got no
+ * answer (billing down, a crash mid-call) is resent byte for byte until billing accepts it; only then does the next
+ * window start. A failure keeps the last lease: the gate closes only when that lease runs out.
+ */
+export class MeteringLane {
+  private timer: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private readonly replicaId = randomUUID();
+  state: MeteringState = 'pending';
+  lastError: { code: string; httpStatus: number | null; at: string } | null = null;
+
+  constructor(private readonly options: MeteringLaneOptions) {}
+
+  /** The first round starts at once (readiness waits on a lease); `firstRound` settles when it is done. */
+  start(): void {
+    this.firstRound = this.runOnce().then(() => this.scheduleNext());
+  }
+
+  firstRound: Promise<void> = Promise.resolve();
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One reporting round (also what the timer runs); resolves when it is done, whatever happened. */
+  runOnce(): Promise<void> {
+    this.running ??= this.round().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** The next round: one interval after a success, sooner after failures (30 s, doubling up to the interval). */
+  private scheduleNext(): void {
+    if (this.stopped) return;
+    const delayMs = this.failures === 0 ? this.options.intervalMs : Math.min(firstRetryMs * 2 ** (this.failures - 1), this.options.intervalMs);
+    this.timer = setTimeout(() => void this.runOnce().then(() => this.scheduleNext()), delayMs);
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    try {
+      if (!(await this.claim())) {
+        this.state = 'standby';
+        return;
+      }
+      const report = await this.nextReport();
+      await this.send(report);
+    } catch (error) {
+      this.fail(error instanceof BillingCallFailed ? error : new BillingCallFailed('metering_store_error', null, 'the metering lane could not read or write its store'));
+      if (!(error instanceof BillingCallFailed)) this.options.logger.warn({ err: error }, 'metering round failed in the store');
+    }
+  }
+
+  /** One replica reports per interval; the claim outlives the round so the others do not send a sliver right after. */
+  private async claim(): Promise<boolean> {
+    const key = `metering:${this.options.deploymentId}`;
+    const ttl = Math.max(Math.floor(this.options.intervalMs * 0.9), 1_000);
+    if (await this.options.coord.setIfAbsent(key, this.replicaId, ttl)) return true;
+    return (await this.options.coord.getValue(key)) === this.replicaId;
+  }
+
+  private async nextReport(): Promise<MeterReport> {
+    const { start, end } = await this.options.reports.nextWindow(this.options.settleMs);
+    const unsettled = await this.options.reports.unsettledAt(start);
+    if (unsettled) return unsettled.report;
+    const tier = await this.options.heartbeatTier();
+    const [usage, fleet] = await Promise.all([usageRollup(this.options.db, tier, start, end), this.options.fleet().catch(() => null)]);
+    return {
+      reportId: randomUUID(),
+      deploymentId: this.options.deploymentId,
+      gatewayVersion: this.options.gatewayVersion,
+      heartbeatTier: tier,
+      window: { start: start.toISOString(), end: end.toISOString() },
+      usage,
+      fleet,
+      leaseTrust: this.options.leaseTrust,
+    };
+  }
+
+  private async send(report: MeterReport): Promise<void> {
+    const { reports, billing, gate, deploymentId } = this.options;
+    await reports.recordAttempt(report, new Date(this.options.clock.now()));
+    let failure: BillingCallFailed;
+    try {
+      const answer = await billing.meter(report);
+      const check = verifyLease(answer.lease, this.options.trust, deploymentId);
+      if (check.ok) {
+        await writeStoredLease(this.options.db, deploymentId, answer.lease, check.payload.issuedAt, new Date(this.options.clock.now()));
+        gate.accept(check);
+        await reports.markAccepted(report.reportId, { status: check.payload.status, expiresAt: check.payload.expiresAt });
+        this.succeed();
+        return;
+      }
+      // Billing took the report but its lease does not verify: the report is counted, the lease is not trusted.
+      this.options.logger.error({ reason: check.reason }, 'billing answered with a lease that does not verify against the trusted keys');
+      failure = new BillingCallFailed('unverifiable_lease', 200, `the lease billing answered with does not verify (${check.reason})`);
+    } catch (error) {
+      if (!(error instanceof BillingCallFailed)) throw error;
+      failure = error;
+    }
+    await reports.markFailed(report.reportId, { httpStatus: failure.httpStatus, errorCode: failure.code });
+    this.fail(failure);
+  }
+
+  private succeed(): void {
+    this.failures = 0;
+    this.state = 'ok';
+    this.lastError = null;
+  }
+
+  private fail(failure: BillingCallFailed): void {
+    this.failures += 1;
+    this.state = 'failing';
+    this.lastError = { code: failure.code, httpStatus: failure.httpStatus, at: new Date(this.options.clock.now()).toISOString() };
+    if (this.failures === 1 || this.failures % 10 === 0) this.options.logger.warn({ code: failure.code, status: failure.httpStatus, failures: this.failures }, 'usage report not accepted by billing; keeping the last lease');
+  }
+}
