@@ -15,7 +15,9 @@ export async function installGwCrds(kubeConfig: KubeConfig): Promise<void> {
   for (const definition of crdDefinitions) {
     const manifest = crdManifest(definition);
     const name = `${definition.plural}.gw.dev`;
-    const response = await kubeRequest(kubeConfig, 'PATCH', `${crdPath}/${name}?fieldManager=gw-test&force=true`, manifest, 'application/apply-patch+yaml');
+    // Server-side apply is idempotent: a request cut by a timeout on a loaded machine is simply sent again.
+    const apply = () => kubeRequest(kubeConfig, 'PATCH', `${crdPath}/${name}?fieldManager=gw-test&force=true`, manifest, 'application/apply-patch+yaml');
+    const response = await apply().catch(apply);
     if (response.status >= 300) throw new Error(`applying ${name} failed (${response.status}): ${response.text}`);
   }
   for (const definition of crdDefinitions) {

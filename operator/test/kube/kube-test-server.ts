@@ -55,6 +55,8 @@ export function rawRequest(probe: HttpsProbe): Promise<{ status: number; body: s
         response.on('end', () => resolveRequest({ status: response.statusCode ?? 0, body }));
       },
     );
+    // A probe the server accepted but never answers must fail (and be retried), not hang the suite.
+    outgoing.setTimeout(10_000, () => outgoing.destroy(new Error(`${probe.path}: no answer within 10 s`)));
     outgoing.on('error', reject);
     outgoing.end(probe.body);
   });
@@ -119,6 +121,18 @@ export async function startKubeTestServer(): Promise<KubeTestServer> {
     return { kubeConfig, kubeconfigPath: process.env.KUBECONFIG, url: kubeConfig.getCurrentCluster()?.server ?? '', stop: async () => {} };
   }
   const binaries = await ensureKubeBinaries();
+  // The ports are probed free and bound later by other processes: on a busy machine another test's listener can take
+  // one in between (the API server then exits, or a probe meets a server that is not it). A fresh try picks new ports.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startLocalServer(binaries);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startLocalServer(binaries: Awaited<ReturnType<typeof ensureKubeBinaries>>): Promise<KubeTestServer> {
   const directory = await mkdtemp(join(tmpdir(), 'gw-kube-'));
   const started: Managed[] = [];
   const stopAll = async (): Promise<void> => {
@@ -155,6 +169,7 @@ export async function startKubeTestServer(): Promise<KubeTestServer> {
     };
   } catch (error) {
     await stopAll();
+    await rm(directory, { recursive: true, force: true });
     throw error;
   }
 }
