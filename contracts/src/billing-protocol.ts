@@ -97,3 +97,40 @@ export const entitlementResponse = z.object({ lease: signedLease }).strict();
 
 /** Billing's error envelope (its machine API shares the gateway's `{error: {code, message}}`). */
 export const billingError = z.object({ error: z.object({ code: z.string(), message: z.string() }).passthrough() }).passthrough();
+
+/**
+ * CLI login, billing's identity half (spec 001 §4.3 `/v1/cli-sso/*`, spec 000 §4.4). The gateway owns the session, the
+ * poll secret and the key; billing only verifies who signed in in the browser and which teams they may join. It
+ * never sees the poll secret and never returns a gateway key.
+ */
+export const cliSessionId = z.string().regex(/^cli_[A-Za-z0-9_-]{22,64}$/, 'a CLI login session id');
+export const cliUserCode = z.string().regex(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/, 'a user code like WDJB-MJHT');
+
+export const cliSsoStartRequest = z
+  .object({
+    sessionId: cliSessionId,
+    userCode: cliUserCode,
+    expiresAt: instant.describe('When the gateway forgets the session (ten minutes after start)'),
+  })
+  .strict();
+export type CliSsoStartRequest = z.infer<typeof cliSsoStartRequest>;
+
+export const cliSsoStartResponse = z.object({ browserUrl: z.string().url().max(2048).describe('The activation page the developer opens; it does not carry the user code') }).strict();
+
+export const cliSsoPollRequest = z.object({ sessionId: cliSessionId }).strict();
+
+export const cliSsoPollResponse = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('pending') }).strict(),
+  z.object({ status: z.literal('denied'), reason: z.enum(['access_denied', 'no_company', 'revoked', 'expired']) }).strict(),
+  z
+    .object({
+      status: z.literal('verified'),
+      identity: z.object({ subject: z.string().min(1).max(256), email: z.string().email().max(320) }).strict(),
+      teams: z.array(z.string().min(1).max(128)).max(100).describe('The teams this developer may join, as governed by the organization'),
+      defaultTeam: z.string().min(1).max(128).nullable(),
+      role: z.string().min(1).max(64).describe('The role the organization resolves for this developer'),
+      keyLifetimeHours: z.number().int().min(1).max(8760).describe('Lifetime of the key the gateway mints'),
+    })
+    .strict(),
+]);
+export type CliSsoPollResponse = z.infer<typeof cliSsoPollResponse>;

@@ -15,6 +15,8 @@ import { healthDepsOf, registerAdminPlane } from './admin/index.js';
 import { answerFrameworkError, installFallbackErrors } from './admin/fallback-errors.js';
 import { scimPlugin } from './scim/scim.plugin.js';
 import { devicePlugin } from './device/device.plugin.js';
+import { cliLoginPlugin } from './sso/cli-login/cli-login.plugin.js';
+import { CliSessionStore } from './sso/cli-login/cli-session.store.js';
 import { registerRetrievalSurfaces } from './retrieval/retrieval-surfaces.js';
 import { providerOperations } from './admin/providers/providers.operations.js';
 import { routingOperations } from './admin/routing/routing.operations.js';
@@ -81,6 +83,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.
   await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups });
+
+  // CLI login (spec 000 §4.4): pre-key; billing verifies the browser sign-in, the gateway mints the key.
+  await app.register(cliLoginPlugin, { billing: deps.entitlement.billing, sessions: new CliSessionStore(deps.coord, deps.clock), keys: deps.keys, db: deps.db, audit: deps.audit, coord: deps.coord, clock: deps.clock });
 
   // The developer device page (spec 000 §4.4), gated by the short-lived device token alone.
   await app.register(devicePlugin, { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger });

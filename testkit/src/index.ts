@@ -11,3 +11,5 @@ export { simulatedFileContent, DEFAULT_FILE_CONTENT_BYTES } from './openai/file-
 export { startBillingSimulator, type BillingSimulatorHandle, type BillingSimulatorOptions } from './billing/billing-simulator.js';
 export type { BillingRequestRecord } from './billing/billing-router.js';
 export type { BillingAccountChange } from './billing/billing-account.js';
+export type { CliDenialReason, CliDirectoryEntry, CliLoginIdentity } from './billing/cli-identity.js';
+export type { CliSession } from './billing/cli-sessions.js';

@@ -15,7 +15,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'gw gateway',
         version: interfaceVersion,
-        description: 'Inference (/v1/*), admin (/admin/*), Management API v1 (/admin/v1/*), inbound SCIM v2 (/scim/v2/*), the connect API (/connect/*), the device page (/device) and health routes of the gw gateway.',
+        description: 'Inference (/v1/*), admin (/admin/*), Management API v1 (/admin/v1/*), inbound SCIM v2 (/scim/v2/*), the connect API (/connect/*), CLI login (/sso/cli/*), the device page (/device) and health routes of the gw gateway.',
       },
       components: {
         securitySchemes: {

@@ -1,5 +1,6 @@
 import { randomToken, sha256Hex, type Clock, type Db, type Queryable } from '@gw/platform';
 import { enrollmentTokenPrefix, type EnrollmentLink } from './enrollment-link.schema.js';
+import { isUserBlocked } from '../users/user-blocked.js';
 
 interface LinkRow {
   id: string;
@@ -24,16 +25,6 @@ export interface RedeemedLink {
   link: EnrollmentLink;
   /** The developer the minted key is for. */
   user: string;
-}
-
-/** A developer an administrator revoked, or the identity provider deactivated, whatever the case of the address. */
-async function isBlocked(db: Queryable, user: string): Promise<boolean> {
-  const { rows } = await db.query<{ blocked: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM gw_revoked_users WHERE lower(email) = lower($1))
-         OR EXISTS (SELECT 1 FROM gw_users WHERE lower(user_id) = lower($1) AND NOT active) AS blocked`,
-    [user],
-  );
-  return rows[0]?.blocked === true;
 }
 
 /** An address someone already holds: a key was minted for it, or the identity provider provisioned it. */
@@ -125,7 +116,7 @@ export class EnrollmentLinkStore {
       if (link.user !== null && user !== undefined && link.user.toLowerCase() !== user.toLowerCase()) return 'user_mismatch';
       const redeemer = link.user ?? user?.toLowerCase();
       if (redeemer === undefined) return 'user_required';
-      if (await isBlocked(tx, redeemer)) return 'user_blocked';
+      if (await isUserBlocked(tx, redeemer)) return 'user_blocked';
       if (link.user === null && (await isClaimed(tx, redeemer))) return 'identity_taken';
       const updated = await tx.query<LinkRow>(`UPDATE gw_enrollment_links SET uses = uses + 1 WHERE id = $1 RETURNING ${columns}`, [row.id]);
       return mint(tx, { link: this.toLink(updated.rows[0]), user: redeemer });

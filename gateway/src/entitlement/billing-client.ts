@@ -1,4 +1,4 @@
-import { billingError, entitlementResponse, meterResponse, type MeterReport, type MeterResponse, type SignedLease } from '@gw/contracts';
+import { billingError, cliSsoPollResponse, cliSsoStartResponse, entitlementResponse, meterResponse, type CliSsoPollResponse, type CliSsoStartRequest, type MeterReport, type MeterResponse, type SignedLease } from '@gw/contracts';
 
 /** Why a call to billing did not produce a lease; recorded on the report row and shown on the metering lane. */
 export class BillingCallFailed extends Error {
@@ -45,6 +45,20 @@ export class BillingClient {
     const parsed = entitlementResponse.safeParse(answer);
     if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the entitlement refresh with a body that is not a lease');
     return parsed.data.lease;
+  }
+
+  /** CLI login, billing's half: the browser activation URL for a session the gateway opened. */
+  async cliSsoStart(request: CliSsoStartRequest): Promise<string> {
+    const parsed = cliSsoStartResponse.safeParse(await this.call('POST', '/v1/cli-sso/start', JSON.stringify(request)));
+    if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the CLI login start with a body that is not an activation URL');
+    return parsed.data.browserUrl;
+  }
+
+  /** Whether the developer finished the browser step, and if so who they are and which teams they may join. */
+  async cliSsoPoll(sessionId: string): Promise<CliSsoPollResponse> {
+    const parsed = cliSsoPollResponse.safeParse(await this.call('POST', '/v1/cli-sso/poll', JSON.stringify({ sessionId })));
+    if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the CLI login poll with a body that is not a login state');
+    return parsed.data;
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {

@@ -15,6 +15,8 @@ export interface EntitlementDeps {
   gate: EntitlementGate | null;
   lane: MeteringLane | null;
   reports: MeteringReportStore;
+  /** The billing machine API client (metering, CLI login); null without `GW_BILLING_URL`. */
+  billing: BillingClient | null;
   leaseTrust: 'pinned' | 'configured';
   /** `/admin/health` lease fields (spec 000 §4.6). */
   lease: () => LeaseFields;
@@ -39,17 +41,18 @@ export async function composeEntitlement(input: EntitlementInput): Promise<Entit
   const reports = new MeteringReportStore(db);
   const { trust, leaseTrust } = trustedLeaseKeys(config.GW_LEASE_VERIFY_KEY);
   if (!config.GW_BILLING_URL || !config.GW_DEPLOYMENT_ID || !config.GW_DEPLOYMENT_TOKEN) {
-    return { gate: null, lane: null, reports, leaseTrust, lease: () => ({ leaseStatus: 'none', leaseSource: 'none', leaseTrust: 'none', leaseAcquire: 'not-metered' }), holdsNoLease: () => false };
+    return { gate: null, lane: null, reports, billing: null, leaseTrust, lease: () => ({ leaseStatus: 'none', leaseSource: 'none', leaseTrust: 'none', leaseAcquire: 'not-metered' }), holdsNoLease: () => false };
   }
   const gate = new EntitlementGate({ db, deploymentId: config.GW_DEPLOYMENT_ID, trust, clock, logger });
   await gate.start();
   lifecycle.onShutdown(async () => gate.stop());
+  const billing = new BillingClient({ baseUrl: config.GW_BILLING_URL, deploymentToken: config.GW_DEPLOYMENT_TOKEN, ...(input.fetch ? { fetch: input.fetch } : {}) });
   const lane = new MeteringLane({
     db,
     coord,
     clock,
     logger,
-    billing: new BillingClient({ baseUrl: config.GW_BILLING_URL, deploymentToken: config.GW_DEPLOYMENT_TOKEN, ...(input.fetch ? { fetch: input.fetch } : {}) }),
+    billing,
     reports,
     gate,
     trust,
@@ -67,6 +70,7 @@ export async function composeEntitlement(input: EntitlementInput): Promise<Entit
     gate,
     lane,
     reports,
+    billing,
     leaseTrust,
     lease: () => ({ leaseStatus: gate.verdict().state, leaseSource: gate.leaseSource, leaseTrust, leaseAcquire: lane.state }),
     holdsNoLease: () => gate.verdict().state === 'none',

@@ -132,6 +132,7 @@ export class MeteringLane {
         await writeStoredLease(this.options.db, deploymentId, answer.lease, check.payload.issuedAt, new Date(this.options.clock.now()));
         gate.accept(check);
         await reports.markAccepted(report.reportId, { status: check.payload.status, expiresAt: check.payload.expiresAt });
+        await reports.prune();
         this.succeed();
         return;
       }

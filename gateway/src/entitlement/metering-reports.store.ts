@@ -96,6 +96,15 @@ export class MeteringReportStore {
     await this.db.query(`UPDATE gw_metering_reports SET state = 'failed', http_status = $2, error_code = $3 WHERE id = $1`, [id, failure.httpStatus, failure.errorCode]);
   }
 
+  /** Reports kept for the audit lane: a year and a month, then dropped (one row per interval otherwise grows forever). */
+  async prune(): Promise<void> {
+    // The newest accepted report stays whatever its age: it is where the next window starts.
+    await this.db.query(
+      `DELETE FROM gw_metering_reports WHERE state = 'accepted' AND attempted_at < now() - interval '400 days'
+         AND window_end < (SELECT max(window_end) FROM gw_metering_reports WHERE state = 'accepted')`,
+    );
+  }
+
   async lastAccepted(): Promise<MeteringReportView | null> {
     const { rows } = await this.db.query<ReportRow>(`SELECT ${columns} FROM gw_metering_reports WHERE state = 'accepted' ORDER BY window_end DESC LIMIT 1`);
     return rows[0] ? viewOf(rows[0]) : null;

@@ -1,3 +1,5 @@
+import type { CliDirectory } from './cli-directory.js';
+import type { CliSessions } from './cli-sessions.js';
 import type { EntitlementThrottle } from './entitlement-throttle.js';
 import type { LeaseIssuer } from './lease-issuer.js';
 import type { MeterLedger } from './meter-ledger.js';
@@ -7,7 +9,13 @@ export interface BillingContext {
   readonly deploymentId: string;
   readonly deploymentToken: string;
   now(): number;
+  /** The simulator's origin; known only once it listens, hence a function. */
+  url(): string;
   readonly leases: LeaseIssuer;
   readonly ledger: MeterLedger;
   readonly throttle: EntitlementThrottle;
+  readonly cliSessions: CliSessions;
+  readonly directory: CliDirectory;
+  /** Lifetime of the key the gateway mints for a developer verified in the browser. */
+  readonly cliKeyLifetimeHours: number;
 }

@@ -1,8 +1,11 @@
-/** What a billing route decides: a status and a JSON body. The server sends it; the router records its status. */
+/** What a billing route decides: a status and a body. The server sends it; the router records its status. */
 export interface BillingReply {
   status: number;
+  /** Sent as JSON, unless `html` is set. */
   body: unknown;
   headers?: Readonly<Record<string, string>>;
+  /** A page of the browser surface (`/sso/cli/*`), sent as text/html instead of `body`. */
+  html?: string;
 }
 
 /** Billing's error codes: one catalog, so a test can name exactly what the gateway got back. */
@@ -12,6 +15,7 @@ export type BillingErrorCode =
   | 'invalid_request'
   | 'payload_too_large'
   | 'deployment_mismatch'
+  | 'session_exists'
   | 'rate_limited'
   | 'not_found'
   | 'method_not_allowed'
@@ -28,4 +32,8 @@ export function errorReply(status: number, code: BillingErrorCode, message: stri
 
 export function okReply(body: unknown): BillingReply {
   return { status: 200, body };
+}
+
+export function htmlReply(status: number, html: string, headers?: Readonly<Record<string, string>>): BillingReply {
+  return { status, body: null, html, ...(headers ? { headers } : {}) };
 }

@@ -1,6 +1,8 @@
 import type { BillingContext } from './billing-context.js';
 import { errorReply, type BillingReply } from './billing-reply.js';
 import type { BillingHandler, BillingRequest } from './billing-server.js';
+import { CLI_CALLBACK_PATH, cliActivateRoute, cliAuthorizeRoute, cliCallbackRoute } from './cli-browser.routes.js';
+import { cliSsoPollRoute, cliSsoStartRoute } from './cli-sso.routes.js';
 import { entitlementRoute } from './entitlement.routes.js';
 import type { FailureQueue } from './fail-next.js';
 import { meterRoute } from './meter.routes.js';
@@ -14,12 +16,18 @@ export interface BillingRequestRecord {
 
 interface Route {
   method: string;
-  handle(request: BillingRequest, context: BillingContext): BillingReply;
+  /** `id` is the last path segment of a route registered as `…/:id`. */
+  handle(request: BillingRequest, context: BillingContext, id?: string): BillingReply;
 }
 
 const ROUTES: ReadonlyMap<string, Route> = new Map([
   ['/v1/meter', { method: 'POST', handle: meterRoute }],
   ['/v1/entitlement', { method: 'GET', handle: entitlementRoute }],
+  ['/v1/cli-sso/start', { method: 'POST', handle: cliSsoStartRoute }],
+  ['/v1/cli-sso/poll', { method: 'POST', handle: cliSsoPollRoute }],
+  ['/sso/cli/activate/:id', { method: 'GET', handle: cliActivateRoute }],
+  ['/sso/cli/authorize', { method: 'POST', handle: cliAuthorizeRoute }],
+  [CLI_CALLBACK_PATH, { method: 'GET', handle: cliCallbackRoute }],
 ]);
 
 /** Scripted failures first, then the route table; every answer's status is recorded, a simulator fault's too. */
@@ -39,8 +47,18 @@ export function createBillingRouter(context: BillingContext, failures: FailureQu
 function route(request: BillingRequest, context: BillingContext, failures: FailureQueue): BillingReply {
   const failure = request.path.startsWith('/v1/') ? failures.take() : null;
   if (failure) return failure;
-  const match = ROUTES.get(request.path);
+  const match = findRoute(request.path);
   if (!match) return errorReply(404, 'not_found', `no route ${request.path}`);
-  if (request.method !== match.method) return errorReply(405, 'method_not_allowed', `${request.path} takes ${match.method}`, { allow: match.method });
-  return match.handle(request, context);
+  const { method } = match.route;
+  if (request.method !== method) return errorReply(405, 'method_not_allowed', `${request.path} takes ${method}`, { allow: method });
+  return match.route.handle(request, context, match.id);
+}
+
+function findRoute(path: string): { route: Route; id?: string } | undefined {
+  const exact = ROUTES.get(path);
+  if (exact) return { route: exact };
+  const slash = path.lastIndexOf('/');
+  const id = path.slice(slash + 1);
+  const parameterized = ROUTES.get(`${path.slice(0, slash)}/:id`);
+  return parameterized && id !== '' ? { route: parameterized, id } : undefined;
 }

@@ -74,7 +74,8 @@ function readLimitedBody(request: IncomingMessage, maxBytes: number): Promise<Bu
 }
 
 function send(response: ServerResponse, reply: BillingReply): void {
-  const text = JSON.stringify(reply.body);
-  response.writeHead(reply.status, { ...reply.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  const text = reply.html ?? JSON.stringify(reply.body);
+  const type = reply.html === undefined ? 'application/json' : 'text/html; charset=utf-8';
+  response.writeHead(reply.status, { ...reply.headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
   response.end(text);
 }

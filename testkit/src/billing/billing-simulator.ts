@@ -3,6 +3,9 @@ import { deploymentTokenPrefix, entitlementLeasePayload, type MeterReport } from
 import { BillingAccount, positiveMs, type BillingAccountChange } from './billing-account.js';
 import { createBillingRouter, type BillingRequestRecord } from './billing-router.js';
 import { listenBilling } from './billing-server.js';
+import { CliDirectory } from './cli-directory.js';
+import { verifiedAnswer, type CliDenialReason, type CliDirectoryEntry, type CliLoginIdentity } from './cli-identity.js';
+import { CliSessions, type CliSession } from './cli-sessions.js';
 import { EntitlementThrottle } from './entitlement-throttle.js';
 import { FailureQueue } from './fail-next.js';
 import { createLeaseIssuer } from './lease-issuer.js';
@@ -20,7 +23,11 @@ export interface BillingSimulatorOptions {
   leaseTtlMs?: number;
   /** Per-deployment throttle of GET /v1/entitlement (default 60 000). */
   entitlementIntervalMs?: number;
-  /** Billing's clock: lease timestamps, `receivedAt` and the throttle all read it (default `Date.now`). */
+  /** Organization directory for CLI login, by email (default empty: every browser sign-in is denied `no_company`). */
+  directory?: Readonly<Record<string, CliDirectoryEntry>>;
+  /** Key lifetime billing returns for a developer verified in the browser (default 720, i.e. 30 days). */
+  cliKeyLifetimeHours?: number;
+  /** Billing's clock: lease timestamps, `receivedAt`, the throttle and CLI session expiry all read it (default `Date.now`). */
   now?: () => number;
   /** Default 127.0.0.1. */
   host?: string;
@@ -42,6 +49,15 @@ export interface BillingSimulatorHandle {
   reports: readonly MeterReport[];
   /** Method, path and status of every request, in order. */
   requests: readonly BillingRequestRecord[];
+  /** CLI logins the gateway started, in order (the user code included, so a test can type it into the form). */
+  cliSessions: readonly CliSession[];
+  /** Settle a CLI login as verified without the browser; replaces any earlier decision. */
+  approveCliLogin(sessionId: string, identity: CliLoginIdentity): void;
+  /** Settle a CLI login as denied without the browser; replaces any earlier decision. */
+  denyCliLogin(sessionId: string, reason: CliDenialReason): void;
+  /** Add or replace a directory entry; later browser sign-ins with that email see it. */
+  setDirectoryEntry(email: string, entry: CliDirectoryEntry): void;
+  removeDirectoryEntry(email: string): void;
   /** Change the subscription; every lease signed afterwards carries it. */
   setAccount(change: BillingAccountChange): void;
   /** The next `count` /v1/* requests answer `status` with the error envelope (503 and 429 with `retry-after: 1`). */
@@ -51,7 +67,10 @@ export interface BillingSimulatorHandle {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The billing service's gateway-facing machine API (spec 001 §4.3): `/v1/meter` and `/v1/entitlement`. */
+/**
+ * The billing service's gateway-facing machine API (spec 001 §4.3): `/v1/meter`, `/v1/entitlement`, and the identity
+ * half of CLI login (`/v1/cli-sso/*` with its browser pages under `/sso/cli/`).
+ */
 export async function startBillingSimulator(options: BillingSimulatorOptions = {}): Promise<BillingSimulatorHandle> {
   const deploymentId = entitlementLeasePayload.shape.deploymentId.parse(options.deploymentId ?? 'dep_sim');
   const deploymentToken = options.deploymentToken ?? `${deploymentTokenPrefix}${randomBytes(24).toString('base64url')}`;
@@ -62,14 +81,20 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
   const throttle = new EntitlementThrottle(positiveMs(options.entitlementIntervalMs ?? 60_000, 'entitlementIntervalMs'));
   const failures = new FailureQueue();
   const requests: BillingRequestRecord[] = [];
-  const context = { deploymentId, deploymentToken, now: options.now ?? Date.now, leases, ledger, throttle };
+  const cliSessions = new CliSessions();
+  const directory = new CliDirectory(options.directory);
+  const cliKeyLifetimeHours = keyLifetimeHours(options.cliKeyLifetimeHours ?? 720);
+  let url = '';
+  const now = options.now ?? Date.now;
+  const context = { deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, cliSessions, directory, cliKeyLifetimeHours };
   const server = await listenBilling(createBillingRouter(context, failures, requests), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     maxBodyBytes: MAX_METER_BODY_BYTES,
   });
+  url = server.url;
   return {
-    url: server.url,
+    url,
     deploymentId,
     deploymentToken,
     keyId: leases.keyId,
@@ -77,8 +102,20 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
     verifyKey: leases.verifyKey,
     reports: ledger.reports,
     requests,
+    cliSessions: cliSessions.started,
+    approveCliLogin: (sessionId, identity) => cliSessions.settle(sessionId, verifiedAnswer(identity, cliKeyLifetimeHours)),
+    denyCliLogin: (sessionId, reason) => cliSessions.settle(sessionId, { status: 'denied', reason }),
+    setDirectoryEntry: (email, entry) => directory.set(email, entry),
+    removeDirectoryEntry: (email) => {
+      directory.remove(email);
+    },
     setAccount: (change) => account.change(change),
     failNext: (count, status = 503) => failures.add(count, status),
     close: () => server.close(),
   };
+}
+
+function keyLifetimeHours(value: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > 8760) throw new Error(`cliKeyLifetimeHours must be a whole number of hours 1–8760, got ${value}`);
+  return value;
 }

@@ -3,14 +3,9 @@ import type { BillingContext } from './billing-context.js';
 import { errorReply, okReply, type BillingReply } from './billing-reply.js';
 import type { BillingRequest } from './billing-server.js';
 import { authenticateDeployment } from './deployment-auth.js';
+import { describeIssue, parseJson } from './json-body.js';
 
 export const MAX_METER_BODY_BYTES = 1024 * 1024;
-
-interface Issue {
-  readonly path: readonly PropertyKey[];
-  readonly message: string;
-  readonly keys?: readonly string[];
-}
 
 /** POST /v1/meter (spec 001 §4.3): ingest a usage rollup and heartbeat, answer with a freshly signed lease. */
 export function meterRoute(request: BillingRequest, context: BillingContext): BillingReply {
@@ -27,20 +22,4 @@ export function meterRoute(request: BillingRequest, context: BillingContext): Bi
   const now = context.now();
   const body: MeterResponse = { lease: context.leases.issue(now), receivedAt: new Date(now).toISOString() };
   return okReply(body);
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `usage.promptTokens: …`: the first bad field by its path, an unknown field by its own name. */
-function describeIssue(issue: Issue | undefined): string {
-  if (issue === undefined) return 'invalid report';
-  const path = issue.keys?.[0] === undefined ? issue.path : [...issue.path, issue.keys[0]];
-  const field = path.length === 0 ? 'body' : path.map(String).join('.');
-  return `${field}: ${issue.message}`;
 }
