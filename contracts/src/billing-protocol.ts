@@ -134,3 +134,18 @@ export const cliSsoPollResponse = z.discriminatedUnion('status', [
     .strict(),
 ]);
 export type CliSsoPollResponse = z.infer<typeof cliSsoPollResponse>;
+
+/** spec 001 §4.3, §8: the support-bundle intake takes at most 1,000,000 bytes, one bundle per deployment per minute. */
+export const supportBundleMaxBytes = 1_000_000;
+
+export const supportBundleUpload = z
+  .object({
+    deploymentId: z.string().min(1).max(128),
+    bundle: z.record(z.string(), z.unknown()).describe('The content-free bundle an administrator reviewed (GET /admin/v1/settings/support-bundle)'),
+    note: z.string().max(2000).optional().describe('What the administrator tells support, in their own words'),
+  })
+  .strict();
+export type SupportBundleUpload = z.infer<typeof supportBundleUpload>;
+
+export const supportBundleReceipt = z.object({ receiptId: z.string().min(1).max(128), receivedAt: instant }).strict();
+export type SupportBundleReceipt = z.infer<typeof supportBundleReceipt>;

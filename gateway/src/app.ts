@@ -103,7 +103,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...enrollmentOperations({ links: deps.enrollmentLinks, fleetMode: deps.config.GW_MULTI_TENANT }),
-    ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock }),
+    ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock, billing: deps.entitlement.billing, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
   ];
   // The admin plane mounts its own operations (keys, admin keys, users, settings, audit, traces) plus these.
   await registerAdminPlane(app, deps, operations);

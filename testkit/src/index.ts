@@ -13,3 +13,4 @@ export type { BillingRequestRecord } from './billing/billing-router.js';
 export type { BillingAccountChange } from './billing/billing-account.js';
 export type { CliDenialReason, CliDirectoryEntry, CliLoginIdentity } from './billing/cli-identity.js';
 export type { CliSession } from './billing/cli-sessions.js';
+export type { ReceivedSupportBundle } from './billing/support-bundle.routes.js';

@@ -1,4 +1,4 @@
-import { billingError, cliSsoPollResponse, cliSsoStartResponse, entitlementResponse, meterResponse, type CliSsoPollResponse, type CliSsoStartRequest, type MeterReport, type MeterResponse, type SignedLease } from '@gw/contracts';
+import { billingError, cliSsoPollResponse, cliSsoStartResponse, entitlementResponse, meterResponse, supportBundleReceipt, type CliSsoPollResponse, type CliSsoStartRequest, type MeterReport, type MeterResponse, type SignedLease, type SupportBundleReceipt, type SupportBundleUpload } from '@gw/contracts';
 
 /** Why a call to billing did not produce a lease; recorded on the report row and shown on the metering lane. */
 export class BillingCallFailed extends Error {
@@ -58,6 +58,13 @@ export class BillingClient {
   async cliSsoPoll(sessionId: string): Promise<CliSsoPollResponse> {
     const parsed = cliSsoPollResponse.safeParse(await this.call('POST', '/v1/cli-sso/poll', JSON.stringify({ sessionId })));
     if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the CLI login poll with a body that is not a login state');
+    return parsed.data;
+  }
+
+  /** Hand a reviewed support bundle to billing's intake; the receipt id is what support asks for. */
+  async uploadSupportBundle(upload: SupportBundleUpload): Promise<SupportBundleReceipt> {
+    const parsed = supportBundleReceipt.safeParse(await this.call('POST', '/v1/support-bundles', JSON.stringify(upload)));
+    if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the support bundle with a body that is not a receipt');
     return parsed.data;
   }
 

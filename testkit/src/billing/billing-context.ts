@@ -1,8 +1,9 @@
 import type { CliDirectory } from './cli-directory.js';
 import type { CliSessions } from './cli-sessions.js';
-import type { EntitlementThrottle } from './entitlement-throttle.js';
+import type { DeploymentThrottle } from './deployment-throttle.js';
 import type { LeaseIssuer } from './lease-issuer.js';
 import type { MeterLedger } from './meter-ledger.js';
+import type { ReceivedSupportBundle } from './support-bundle.routes.js';
 
 /** What the routes share: the one deployment billing knows, its clock, and the state the routes read and write. */
 export interface BillingContext {
@@ -13,7 +14,10 @@ export interface BillingContext {
   url(): string;
   readonly leases: LeaseIssuer;
   readonly ledger: MeterLedger;
-  readonly throttle: EntitlementThrottle;
+  readonly throttle: DeploymentThrottle;
+  /** One support bundle per deployment per minute (spec 001 §8). */
+  readonly bundleThrottle: DeploymentThrottle;
+  readonly supportBundles: ReceivedSupportBundle[];
   readonly cliSessions: CliSessions;
   readonly directory: CliDirectory;
   /** Lifetime of the key the gateway mints for a developer verified in the browser. */

@@ -6,11 +6,12 @@ import { listenBilling } from './billing-server.js';
 import { CliDirectory } from './cli-directory.js';
 import { verifiedAnswer, type CliDenialReason, type CliDirectoryEntry, type CliLoginIdentity } from './cli-identity.js';
 import { CliSessions, type CliSession } from './cli-sessions.js';
-import { EntitlementThrottle } from './entitlement-throttle.js';
+import { DeploymentThrottle } from './deployment-throttle.js';
 import { FailureQueue } from './fail-next.js';
 import { createLeaseIssuer } from './lease-issuer.js';
 import { MAX_METER_BODY_BYTES } from './meter.routes.js';
 import { MeterLedger } from './meter-ledger.js';
+import type { ReceivedSupportBundle } from './support-bundle.routes.js';
 
 export interface BillingSimulatorOptions {
   /** The one deployment billing knows (default `dep_sim`). */
@@ -47,6 +48,8 @@ export interface BillingSimulatorHandle {
   verifyKey: string;
   /** Accepted meter reports in arrival order, each `reportId` once. */
   reports: readonly MeterReport[];
+  /** Every support bundle the intake took, with its receipt. */
+  supportBundles: readonly ReceivedSupportBundle[];
   /** Method, path and status of every request, in order. */
   requests: readonly BillingRequestRecord[];
   /** CLI logins the gateway started, in order (the user code included, so a test can type it into the form). */
@@ -78,7 +81,7 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
   const account = new BillingAccount(options.leaseTtlMs ?? DAY_MS);
   const leases = createLeaseIssuer(deploymentId, options.keyId ?? 'sim-billing-1', account);
   const ledger = new MeterLedger();
-  const throttle = new EntitlementThrottle(positiveMs(options.entitlementIntervalMs ?? 60_000, 'entitlementIntervalMs'));
+  const throttle = new DeploymentThrottle(positiveMs(options.entitlementIntervalMs ?? 60_000, 'entitlementIntervalMs'));
   const failures = new FailureQueue();
   const requests: BillingRequestRecord[] = [];
   const cliSessions = new CliSessions();
@@ -86,7 +89,8 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
   const cliKeyLifetimeHours = keyLifetimeHours(options.cliKeyLifetimeHours ?? 720);
   let url = '';
   const now = options.now ?? Date.now;
-  const context = { deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, cliSessions, directory, cliKeyLifetimeHours };
+  const supportBundles: ReceivedSupportBundle[] = [];
+  const context = { deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, bundleThrottle: new DeploymentThrottle(60_000), supportBundles, cliSessions, directory, cliKeyLifetimeHours };
   const server = await listenBilling(createBillingRouter(context, failures, requests), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -101,6 +105,7 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
     publicKey: leases.publicKey,
     verifyKey: leases.verifyKey,
     reports: ledger.reports,
+    supportBundles,
     requests,
     cliSessions: cliSessions.started,
     approveCliLogin: (sessionId, identity) => cliSessions.settle(sessionId, verifiedAnswer(identity, cliKeyLifetimeHours)),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { Clock, Db } from '@gw/platform';
+import { AppError, type Clock, type Db } from '@gw/platform';
+import { supportBundleMaxBytes } from '@gw/contracts';
+import { BillingCallFailed, type BillingClient } from '../../entitlement/billing-client.js';
 import type { GatewayConfig } from '../../config.js';
 import { interfaceVersion } from '../../docs/openapi.plugin.js';
 import type { EndpointDeps } from '../../endpoint/endpoint-deps.js';
@@ -17,6 +19,9 @@ export interface SupportBundleDeps {
   routing: RoutingStore;
   endpoint: EndpointDeps | null;
   clock: Clock;
+  /** Billing's support intake; null when the gateway is not connected to billing. */
+  billing: BillingClient | null;
+  deploymentId: string | undefined;
 }
 
 const bundle = z
@@ -32,6 +37,23 @@ const bundle = z
     endpointControl: z.object({ configured: z.boolean(), reachable: z.boolean().optional() }),
   })
   .describe('A content-free diagnostic snapshot to review before sharing: no key, token, prompt, address or user');
+
+// What a shared bundle may hold: the bundle's own fields, values no richer than the gateway writes (a short scalar, or
+// one level of them), so sharing cannot carry a pasted file, a prompt or a key blob to support.
+const scalar = z.union([z.string().max(512), z.number(), z.boolean(), z.null()]);
+const flat = z.record(z.string().max(128), z.union([scalar, z.record(z.string().max(128), scalar)]));
+const shareableBundle = bundle
+  .extend({
+    health: flat,
+    configuration: flat,
+    inventory: z.record(z.string().max(128), z.number().int().nullable()),
+  })
+  .strict();
+const shareBody = z.strictObject({
+  bundle: shareableBundle.describe('The bundle as reviewed (GET /admin/v1/settings/support-bundle); fields may be removed, not added'),
+  note: z.string().max(2000).optional().describe('What you tell support, in your own words'),
+});
+const shareReceipt = z.object({ receiptId: z.string().describe('Quote it to support'), receivedAt: z.string() });
 
 // Each count is its own statement so a missing or unreadable table costs only its own figure.
 const inventoryQueries: Readonly<Record<string, string>> = {
@@ -57,8 +79,8 @@ async function inventoryOf(db: Db, now: Date): Promise<Record<string, number | n
 
 /**
  * `GET /admin/support/bundle` and `/admin/v1/settings/support-bundle` (spec 000 §4.6, §4.8): a one-shot diagnostic
- * snapshot an administrator reviews before sharing it with support. Sharing it (`/support-bundle/share`) needs the
- * billing-side intake, which this deployment does not reach.
+ * snapshot an administrator reviews before sharing it with support; `/support-bundle/share` sends the reviewed bundle
+ * to billing's intake (spec 001 §4.3 `POST /v1/support-bundles`).
  */
 export function supportBundleOperations(deps: SupportBundleDeps): AdminOperation[] {
   return [
@@ -96,7 +118,39 @@ export function supportBundleOperations(deps: SupportBundleDeps): AdminOperation
         return answer;
       },
     }),
+    defineOperation({
+      id: 'settings.supportBundleShare',
+      summary: 'Send a reviewed support bundle to support through billing\'s intake (1,000,000 bytes, one a minute)',
+      method: 'POST',
+      capability: 'content:manage',
+      legacy: [{ path: '/admin/support/bundle/share' }],
+      v1: { path: '/admin/v1/settings/support-bundle/share' },
+      xScope: 'deployment',
+      body: shareBody,
+      response: shareReceipt,
+      auditSubjects: ({ result }) => ({ target: (result as { receiptId: string }).receiptId, subject: null }),
+      handler: async ({ body }) => shareBundle(deps, body),
+    }),
   ];
+}
+
+async function shareBundle(deps: SupportBundleDeps, body: z.infer<typeof shareBody>): Promise<z.infer<typeof shareReceipt>> {
+  if (!deps.billing || !deps.deploymentId) {
+    throw new AppError({ status: 409, code: 'support_intake_not_configured', message: 'Sharing needs the billing service (GW_BILLING_URL); download the bundle and send it to support yourself.' });
+  }
+  const upload = { deploymentId: deps.deploymentId, bundle: body.bundle, ...(body.note === undefined ? {} : { note: body.note }) };
+  if (Buffer.byteLength(JSON.stringify(upload)) > supportBundleMaxBytes) {
+    throw new AppError({ status: 413, code: 'payload_too_large', message: `A shared bundle is at most ${supportBundleMaxBytes} bytes.` });
+  }
+  try {
+    return await deps.billing.uploadSupportBundle(upload);
+  } catch (error) {
+    if (!(error instanceof BillingCallFailed)) throw error;
+    if (error.httpStatus === 429) {
+      throw new AppError({ status: 429, code: 'support_bundle_throttled', message: 'Support takes one bundle a minute from a deployment; retry shortly.', headers: { 'retry-after': String(error.retryAfterSeconds ?? 60) } });
+    }
+    throw new AppError({ status: 502, code: 'billing_unavailable', message: `The support intake did not take the bundle (${error.code}).`, retryable: error.httpStatus === null || error.httpStatus >= 500 });
+  }
 }
 
 async function endpointStatus(endpoint: EndpointDeps | null): Promise<{ configured: boolean; reachable?: boolean }> {

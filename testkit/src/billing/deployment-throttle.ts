@@ -1,10 +1,10 @@
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * spec 001 §4.3: GET /v1/entitlement is throttled per deployment on billing's own clock. Only answered calls start a
- * window; a refused one does not push it further out.
+ * Per deployment, on billing's own clock: GET /v1/entitlement (spec 001 §4.3) and the support-bundle intake (§8).
+ * Only answered calls start a window; a refused one does not push it further out.
  */
-export class EntitlementThrottle {
+export class DeploymentThrottle {
   readonly #lastAnswered = new Map<string, number>();
 
   constructor(private readonly intervalMs: number) {}
