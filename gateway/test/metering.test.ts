@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock, MemoryCoord, createIsolatedPgDb, testDbUrl } from '@gw/platform';
+import { ManualClock, MemoryCoord, createIsolatedPgDb, createMemoryPgliteDb, testDbUrl } from '@gw/platform';
 import { startBillingSimulator, type BillingSimulatorHandle } from '@gw/testkit';
 import { readConfig } from '../src/config.js';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
@@ -155,6 +155,21 @@ describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1,
     const health = await Promise.all(replicas.map(async (replica) => (await replica.app.inject({ method: 'GET', url: '/admin/health', headers: adminHeaders })).json()));
     expect(health.map((report) => report.leaseStatus)).toEqual(['active', 'active']);
     expect(health.map((report) => report.leaseSource).sort()).toEqual(['billing', 'store']);
+  });
+
+  it('reports and stores the lease on the embedded store too', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
+    const billing = await startBillingSimulator({ now: () => clock.now() });
+    cleanups.push(() => billing.close());
+    const store = await createMemoryPgliteDb();
+    cleanups.push(() => store.dispose());
+    const gateway = await startTestGateway({ db: store.db, clock, env: meteredEnv(billing) });
+    cleanups.push(() => gateway.close());
+    await lane(gateway).firstRound;
+    await lane(gateway).runOnce();
+    expect(billing.reports).toHaveLength(2);
+    expect(billing.reports[1]?.window.start).toBe(billing.reports[0]?.window.end);
+    expect((await gateway.app.inject({ method: 'GET', url: '/admin/health', headers: adminHeaders })).json()).toMatchObject({ leaseStatus: 'active', leaseAcquire: 'ok' });
   });
 
   it('needs the deployment id and bearer once billing is configured', () => {
