@@ -149,3 +149,26 @@ export type SupportBundleUpload = z.infer<typeof supportBundleUpload>;
 
 export const supportBundleReceipt = z.object({ receiptId: z.string().min(1).max(128), receivedAt: instant }).strict();
 export type SupportBundleReceipt = z.infer<typeof supportBundleReceipt>;
+
+/**
+ * The current release of the deployment's release line (spec 001 §4.3 `GET /v1/releases/latest`), with a bounded
+ * requirements manifest the gateway checks before an update: the environment variables the release needs and its
+ * breaking notes. Null when billing has no manifest for the line.
+ */
+export const releaseManifest = z
+  .object({
+    version: z.string().regex(/^\d+\.\d+\.\d+$/, 'a release version like 1.10.360'),
+    releasedAt: instant,
+    updateClass: z.enum(['soft', 'hard']).describe('`soft`: no breaking change, may apply unattended; `hard`: needs an operator'),
+    requirements: z
+      .object({
+        env: z.array(z.string().regex(/^[A-Z][A-Z0-9_]{0,127}$/)).max(50).describe('Environment variables the release needs set'),
+        notes: z.array(z.string().max(500)).max(20).describe('Breaking notes an operator reads before updating'),
+      })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+export type ReleaseManifest = z.infer<typeof releaseManifest>;
+
+export const latestReleaseResponse = z.object({ release: releaseManifest.nullable() }).strict();

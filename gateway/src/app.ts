@@ -32,6 +32,9 @@ import { enrollmentOperations } from './admin/enrollment/enrollment.operations.j
 import { playgroundOperations } from './admin/playground/playground.operations.js';
 import { mdmServerOperations } from './admin/endpoint/mdm-servers.operations.js';
 import { meteringOperations } from './admin/metering/metering.operations.js';
+import { updatesOperations } from './admin/settings/updates.operations.js';
+import { environmentVariableSet } from './config.js';
+import { interfaceVersion } from './docs/openapi.plugin.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -101,6 +104,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
     ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
+    ...updatesOperations({ billing: deps.entitlement.billing, settings: deps.settings, clock: deps.clock, running: interfaceVersion, environmentHas: environmentVariableSet }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...enrollmentOperations({ links: deps.enrollmentLinks, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock, billing: deps.entitlement.billing, deploymentId: deps.config.GW_DEPLOYMENT_ID }),

@@ -45,6 +45,12 @@ export type GatewayConfig = Readonly<z.infer<typeof schema>>;
 /** Every variable the gateway reads, set or not (the support bundle lists them all). */
 export const gatewayConfigVariables = Object.keys(schema.shape) as ReadonlyArray<keyof GatewayConfig>;
 
+/** Whether the process was started with a variable set: a release's preflight names variables this build does not read. */
+export function environmentVariableSet(name: string): boolean {
+  const value = process.env[name];
+  return value !== undefined && value !== '';
+}
+
 export function readConfig(environment: Record<string, string | undefined>): GatewayConfig {
   return loadConfig(schema, environment);
 }

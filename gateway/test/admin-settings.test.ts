@@ -28,6 +28,7 @@ describe('runtime settings', () => {
         seatOverflowHourlyMaxRequests: 60,
         storeCapacityBytes: null,
         identityMode: 'enrolled',
+        autoSoftUpdates: true,
         updatedAt: null,
         updatedBy: null,
       });

@@ -1,4 +1,4 @@
-import { billingError, cliSsoPollResponse, cliSsoStartResponse, entitlementResponse, meterResponse, supportBundleReceipt, type CliSsoPollResponse, type CliSsoStartRequest, type MeterReport, type MeterResponse, type SignedLease, type SupportBundleReceipt, type SupportBundleUpload } from '@gw/contracts';
+import { billingError, cliSsoPollResponse, cliSsoStartResponse, entitlementResponse, latestReleaseResponse, meterResponse, supportBundleReceipt, type ReleaseManifest, type CliSsoPollResponse, type CliSsoStartRequest, type MeterReport, type MeterResponse, type SignedLease, type SupportBundleReceipt, type SupportBundleUpload } from '@gw/contracts';
 
 /** Why a call to billing did not produce a lease; recorded on the report row and shown on the metering lane. */
 export class BillingCallFailed extends Error {
@@ -66,6 +66,13 @@ export class BillingClient {
     const parsed = supportBundleReceipt.safeParse(await this.call('POST', '/v1/support-bundles', JSON.stringify(upload)));
     if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the support bundle with a body that is not a receipt');
     return parsed.data;
+  }
+
+  /** The release line's current release and its requirements, or null when billing publishes none. */
+  async latestRelease(): Promise<ReleaseManifest | null> {
+    const parsed = latestReleaseResponse.safeParse(await this.call('GET', '/v1/releases/latest'));
+    if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the release query with a body that is not a release');
+    return parsed.data.release;
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {

@@ -8,10 +8,11 @@ const heartbeatTier = z.enum(['full', 'aggregate', 'minimal']).describe('Detail 
 const seatOverflow = z.boolean().describe('spec 000 §1.13: retry a seat without subscription capacity on the organization provider key');
 const seatOverflowHourlyMaxRequests = z.number().int().min(1).max(1_000_000).describe('Cap on overflow retries per hour (default 60)');
 const storeCapacityBytes = z.number().int().min(oneGiB).nullable().describe('Declared store capacity in bytes, minimum 1 GiB; null clears. A declaration, not a measurement');
+const autoSoftUpdates = z.boolean().describe('Apply soft updates (no breaking change) unattended when an updater is installed (default on)');
 const identityMode = z.enum(['enrolled', 'network-trusted']).describe('enrolled: every /v1 request needs a minted key; network-trusted: isolated networks, single-tenant only');
 
 /** Runtime settings every replica reads from its cache (spec 000 §4.6). */
-export const runtimeSettings = z.object({ contentMode, heartbeatTier, seatOverflow, seatOverflowHourlyMaxRequests, storeCapacityBytes, identityMode });
+export const runtimeSettings = z.object({ contentMode, heartbeatTier, seatOverflow, seatOverflowHourlyMaxRequests, storeCapacityBytes, identityMode, autoSoftUpdates });
 export type RuntimeSettings = z.infer<typeof runtimeSettings>;
 
 export const defaultSettings: RuntimeSettings = Object.freeze({
@@ -21,6 +22,7 @@ export const defaultSettings: RuntimeSettings = Object.freeze({
   seatOverflowHourlyMaxRequests: 60,
   storeCapacityBytes: null,
   identityMode: 'enrolled',
+  autoSoftUpdates: true,
 });
 
 /** `PUT /admin/settings`: omitted fields are kept, `storeCapacityBytes: null` clears, unknown fields answer 400. */
@@ -42,6 +44,9 @@ export const settingsResponse = runtimeSettings.extend({
 });
 
 export const identityPutBody = z.strictObject({ identityMode });
+
+/** `PUT /admin/update/settings` (spec 000 §4.6): the self-update policy, `settings:update`. */
+export const updatesPutBody = z.strictObject({ autoSoftUpdates });
 
 /** Read a stored document field by field, so one bad or retired field never hides the others. */
 export function parseSettingsDocument(document: unknown): RuntimeSettings {

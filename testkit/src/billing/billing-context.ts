@@ -1,3 +1,4 @@
+import type { ReleaseManifest } from '@gw/contracts';
 import type { CliDirectory } from './cli-directory.js';
 import type { CliSessions } from './cli-sessions.js';
 import type { DeploymentThrottle } from './deployment-throttle.js';
@@ -18,6 +19,8 @@ export interface BillingContext {
   /** One support bundle per deployment per minute (spec 001 §8). */
   readonly bundleThrottle: DeploymentThrottle;
   readonly supportBundles: ReceivedSupportBundle[];
+  /** What `GET /v1/releases/latest` answers; tests set it. */
+  readonly release: { current: ReleaseManifest | null };
   readonly cliSessions: CliSessions;
   readonly directory: CliDirectory;
   /** Lifetime of the key the gateway mints for a developer verified in the browser. */

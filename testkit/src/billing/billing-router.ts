@@ -7,6 +7,7 @@ import { entitlementRoute } from './entitlement.routes.js';
 import type { FailureQueue } from './fail-next.js';
 import { meterRoute } from './meter.routes.js';
 import { supportBundleRoute } from './support-bundle.routes.js';
+import { latestReleaseRoute } from './releases.routes.js';
 
 /** One request as a test sees it: never a body, never a header. */
 export interface BillingRequestRecord {
@@ -27,6 +28,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map([
   ['/v1/cli-sso/start', { method: 'POST', handle: cliSsoStartRoute }],
   ['/v1/cli-sso/poll', { method: 'POST', handle: cliSsoPollRoute }],
   ['/v1/support-bundles', { method: 'POST', handle: supportBundleRoute }],
+  ['/v1/releases/latest', { method: 'GET', handle: latestReleaseRoute }],
   ['/sso/cli/activate/:id', { method: 'GET', handle: cliActivateRoute }],
   ['/sso/cli/authorize', { method: 'POST', handle: cliAuthorizeRoute }],
   [CLI_CALLBACK_PATH, { method: 'GET', handle: cliCallbackRoute }],

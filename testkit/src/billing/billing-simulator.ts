@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deploymentTokenPrefix, entitlementLeasePayload, type MeterReport } from '@gw/contracts';
+import { deploymentTokenPrefix, entitlementLeasePayload, releaseManifest, type MeterReport, type ReleaseManifest } from '@gw/contracts';
 import { BillingAccount, positiveMs, type BillingAccountChange } from './billing-account.js';
 import { createBillingRouter, type BillingRequestRecord } from './billing-router.js';
 import { listenBilling } from './billing-server.js';
@@ -14,6 +14,8 @@ import { MeterLedger } from './meter-ledger.js';
 import type { ReceivedSupportBundle } from './support-bundle.routes.js';
 
 export interface BillingSimulatorOptions {
+  /** What `GET /v1/releases/latest` answers (default null: no manifest for the line). */
+  latestRelease?: ReleaseManifest | null;
   /** The one deployment billing knows (default `dep_sim`). */
   deploymentId?: string;
   /** Its bearer; must start with `adt_` (default `adt_` + 32 random base64url characters). */
@@ -50,6 +52,8 @@ export interface BillingSimulatorHandle {
   reports: readonly MeterReport[];
   /** Every support bundle the intake took, with its receipt. */
   supportBundles: readonly ReceivedSupportBundle[];
+  /** What `GET /v1/releases/latest` answers from now on (null: no manifest for the line). */
+  setLatestRelease(manifest: ReleaseManifest | null): void;
   /** Method, path and status of every request, in order. */
   requests: readonly BillingRequestRecord[];
   /** CLI logins the gateway started, in order (the user code included, so a test can type it into the form). */
@@ -90,7 +94,8 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
   let url = '';
   const now = options.now ?? Date.now;
   const supportBundles: ReceivedSupportBundle[] = [];
-  const context = { deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, bundleThrottle: new DeploymentThrottle(60_000), supportBundles, cliSessions, directory, cliKeyLifetimeHours };
+  const release: { current: ReleaseManifest | null } = { current: options.latestRelease ? releaseManifest.parse(options.latestRelease) : null };
+  const context = { deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, bundleThrottle: new DeploymentThrottle(60_000), supportBundles, release, cliSessions, directory, cliKeyLifetimeHours };
   const server = await listenBilling(createBillingRouter(context, failures, requests), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -106,6 +111,9 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
     verifyKey: leases.verifyKey,
     reports: ledger.reports,
     supportBundles,
+    setLatestRelease: (manifest) => {
+      release.current = manifest === null ? null : releaseManifest.parse(manifest);
+    },
     requests,
     cliSessions: cliSessions.started,
     approveCliLogin: (sessionId, identity) => cliSessions.settle(sessionId, verifiedAnswer(identity, cliKeyLifetimeHours)),

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '@gw/platform';
+import { startBillingSimulator } from '@gw/testkit';
+import { interfaceVersion } from '../src/docs/openapi.plugin.js';
+import { isNewer } from '../src/admin/settings/updates.operations.js';
+import { adminHeaders, startTestGateway } from './helpers.js';
+
+const next = interfaceVersion.replace(/\d+$/, (patch) => String(Number(patch) + 7));
+
+describe('update status and policy (spec 000 §4.6, §4.8 settings/updates; spec 001 §4.3 /v1/releases/latest)', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    delete process.env.GW_UPDATE_TEST_PRESENT;
+  });
+
+  async function setup() {
+    const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
+    const billing = await startBillingSimulator({ now: () => clock.now() });
+    cleanups.push(() => billing.close());
+    const gateway = await startTestGateway({ clock, env: { GW_BILLING_URL: billing.url, GW_DEPLOYMENT_TOKEN: billing.deploymentToken, GW_DEPLOYMENT_ID: billing.deploymentId, GW_LEASE_VERIFY_KEY: billing.verifyKey } });
+    cleanups.push(() => gateway.close());
+    return { gateway, billing, clock };
+  }
+
+  it('reports the newer release, its class and a preflight that names missing variables only', async () => {
+    process.env.GW_UPDATE_TEST_PRESENT = 'yes';
+    const { gateway, billing, clock } = await setup();
+    billing.setLatestRelease({ version: next, releasedAt: '2026-11-25T00:00:00.000Z', updateClass: 'hard', requirements: { env: ['GW_UPDATE_TEST_PRESENT', 'GW_UPDATE_TEST_MISSING'], notes: ['The spend table gains a column.'] } });
+    const status = await gateway.app.inject({ method: 'GET', url: '/admin/update-status', headers: adminHeaders });
+    expect(status.statusCode).toBe(200);
+    expect(status.json()).toEqual({
+      running: interfaceVersion,
+      available: next,
+      updateAvailable: true,
+      updateClass: 'hard',
+      preflight: { ready: false, missingEnv: ['GW_UPDATE_TEST_MISSING'], notes: ['The spend table gains a column.'] },
+      autoSoftUpdates: true,
+      hasApplier: false,
+      lastApplyAttempt: null,
+      source: 'billing',
+      checkedAt: new Date(clock.now()).toISOString(),
+    });
+    expect(status.body).not.toContain('yes');
+
+    // Cached for a quarter of an hour; billing down afterwards keeps the last answer and says so.
+    billing.setLatestRelease(null);
+    expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json()).toMatchObject({ available: next });
+    clock.advance(16 * 60_000);
+    billing.failNext(1, 503);
+    expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json()).toMatchObject({ available: next, source: 'billing-unreachable' });
+    expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json()).toMatchObject({ available: null, updateAvailable: false, source: 'billing' });
+  });
+
+  it('sets the self-update policy through both surfaces and audits it', async () => {
+    const { gateway } = await setup();
+    const legacy = await gateway.app.inject({ method: 'PUT', url: '/admin/update/settings', headers: adminHeaders, payload: { autoSoftUpdates: false } });
+    expect(legacy.statusCode).toBe(200);
+    expect(legacy.json()).toMatchObject({ autoSoftUpdates: false });
+    expect((await gateway.app.inject({ method: 'PUT', url: '/admin/v1/settings/updates', headers: adminHeaders, payload: { autoSoftUpdates: true, extra: 1 } })).statusCode).toBe(400);
+    expect((await gateway.app.inject({ method: 'PUT', url: '/admin/v1/settings/updates', headers: adminHeaders, payload: { autoSoftUpdates: true } })).json()).toMatchObject({ autoSoftUpdates: true });
+    const audit = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/events?category=settings', headers: adminHeaders })).json();
+    expect(audit.data.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('knows nothing newer without billing', async () => {
+    const gateway = await startTestGateway();
+    cleanups.push(() => gateway.close());
+    expect((await gateway.app.inject({ method: 'GET', url: '/admin/update-status', headers: adminHeaders })).json()).toMatchObject({ available: null, updateAvailable: false, source: 'not-configured', preflight: { ready: true } });
+  });
+
+  it('compares release versions numerically', () => {
+    expect(isNewer('1.10.360', '1.10.99')).toBe(true);
+    expect(isNewer('1.10.353', '1.10.353')).toBe(false);
+    expect(isNewer('1.9.999', '1.10.0')).toBe(false);
+  });
+});
