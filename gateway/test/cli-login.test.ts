@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@gw/platform';
-import { startBillingSimulator, type BillingSimulatorHandle } from '@gw/testkit';
 import { adminHeaders, bearer, startTestGateway, type TestGateway } from './helpers.js';
+import { startBilledGateway } from './billing-fixture.js';
 import { everyStoredRow } from './inference-helpers.js';
 
 interface Started {
@@ -19,16 +18,10 @@ describe('CLI login (spec 000 §4.4; spec 001 §4.3 /v1/cli-sso/*)', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function setup(directory: Record<string, { teams: string[]; defaultTeam?: string }> = {}): Promise<{ gateway: TestGateway; billing: BillingSimulatorHandle; clock: ManualClock }> {
-    const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
-    const billing = await startBillingSimulator({ now: () => clock.now(), directory });
-    cleanups.push(() => billing.close());
-    const gateway = await startTestGateway({
-      clock,
-      env: { GW_BILLING_URL: billing.url, GW_DEPLOYMENT_TOKEN: billing.deploymentToken, GW_DEPLOYMENT_ID: billing.deploymentId, GW_LEASE_VERIFY_KEY: billing.verifyKey },
-    });
-    cleanups.push(() => gateway.close());
-    return { gateway, billing, clock };
+  async function setup(directory: Record<string, { teams: string[]; defaultTeam?: string }> = {}) {
+    const billed = await startBilledGateway({ billing: { directory } });
+    cleanups.push(() => billed.close());
+    return billed;
   }
 
   const start = async (gateway: TestGateway, ip = '203.0.113.7') => gateway.app.inject({ method: 'POST', url: '/sso/cli/start', remoteAddress: ip });

@@ -3,20 +3,10 @@ import { ManualClock, MemoryCoord, createIsolatedPgDb, createMemoryPgliteDb, tes
 import { startBillingSimulator, type BillingSimulatorHandle } from '@gw/testkit';
 import { readConfig } from '../src/config.js';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
+import { billingEnv } from './billing-fixture.js';
 import { startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
 const canary = `canary-${Math.random().toString(36).slice(2)}`;
-
-function meteredEnv(billing: BillingSimulatorHandle, options: { trustBilling?: boolean } = {}): Record<string, string> {
-  return {
-    GW_BILLING_URL: billing.url,
-    GW_DEPLOYMENT_TOKEN: billing.deploymentToken,
-    GW_DEPLOYMENT_ID: billing.deploymentId,
-    // Count what the test just wrote: no batch is in flight once the spend writer has drained.
-    GW_METER_SETTLE_MS: '0',
-    ...(options.trustBilling === false ? {} : { GW_LEASE_VERIFY_KEY: billing.verifyKey }),
-  };
-}
 
 const chat = (fixture: InferenceFixture, content = 'hello') =>
   fixture.gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: fixture.auth, payload: { model: 'gpt-4o-mini', messages: [{ role: 'user', content }] } });
@@ -40,7 +30,7 @@ describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1,
     const billing = await startBillingSimulator({ now: () => clock.now() });
     cleanups.push(() => billing.close());
     options.before?.(billing);
-    const fixture = await startInferenceFixture({ env: meteredEnv(billing, options), clock });
+    const fixture = await startInferenceFixture({ env: billingEnv(billing, options), clock });
     cleanups.push(() => fixture.close());
     await lane(fixture.gateway).firstRound;
     return { clock, billing, fixture };
@@ -144,7 +134,7 @@ describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1,
     const store = await createIsolatedPgDb(testDbUrl(process.env));
     cleanups.push(() => store.dispose());
     const coord = new MemoryCoord({ clock });
-    const replicas = [await startTestGateway({ db: store.db, coord, clock, env: meteredEnv(billing) }), await startTestGateway({ db: store.db, coord, clock, env: meteredEnv(billing) })];
+    const replicas = [await startTestGateway({ db: store.db, coord, clock, env: billingEnv(billing) }), await startTestGateway({ db: store.db, coord, clock, env: billingEnv(billing) })];
     for (const replica of replicas) cleanups.push(() => replica.close());
     await Promise.all(replicas.map((replica) => lane(replica).firstRound));
     await Promise.all(replicas.map((replica) => lane(replica).runOnce()));
@@ -163,7 +153,7 @@ describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1,
     cleanups.push(() => billing.close());
     const store = await createMemoryPgliteDb();
     cleanups.push(() => store.dispose());
-    const gateway = await startTestGateway({ db: store.db, clock, env: meteredEnv(billing) });
+    const gateway = await startTestGateway({ db: store.db, clock, env: billingEnv(billing) });
     cleanups.push(() => gateway.close());
     await lane(gateway).firstRound;
     await lane(gateway).runOnce();

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@gw/platform';
-import { startBillingSimulator } from '@gw/testkit';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
+import { startBilledGateway } from './billing-fixture.js';
 
 describe('sharing the support bundle (spec 000 §4.8 settings; spec 001 §4.3 /v1/support-bundles)', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -10,12 +9,9 @@ describe('sharing the support bundle (spec 000 §4.8 settings; spec 001 §4.3 /v
   });
 
   async function meteredGateway() {
-    const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
-    const billing = await startBillingSimulator({ now: () => clock.now() });
-    cleanups.push(() => billing.close());
-    const gateway = await startTestGateway({ clock, env: { GW_BILLING_URL: billing.url, GW_DEPLOYMENT_TOKEN: billing.deploymentToken, GW_DEPLOYMENT_ID: billing.deploymentId, GW_LEASE_VERIFY_KEY: billing.verifyKey } });
-    cleanups.push(() => gateway.close());
-    return { gateway, billing, clock };
+    const billed = await startBilledGateway();
+    cleanups.push(() => billed.close());
+    return billed;
   }
   const bundleOf = async (gateway: TestGateway) => (await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/support-bundle', headers: adminHeaders })).json<Record<string, unknown>>();
   const share = (gateway: TestGateway, payload: Record<string, unknown>) => gateway.app.inject({ method: 'POST', url: '/admin/v1/settings/support-bundle/share', headers: adminHeaders, payload });

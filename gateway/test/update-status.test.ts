@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@gw/platform';
-import { startBillingSimulator } from '@gw/testkit';
 import { interfaceVersion } from '../src/docs/openapi.plugin.js';
 import { isNewer } from '../src/admin/settings/updates.operations.js';
 import { adminHeaders, startTestGateway } from './helpers.js';
+import { startBilledGateway } from './billing-fixture.js';
 
 const next = interfaceVersion.replace(/\d+$/, (patch) => String(Number(patch) + 7));
 
@@ -15,12 +14,9 @@ describe('update status and policy (spec 000 §4.6, §4.8 settings/updates; spec
   });
 
   async function setup() {
-    const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
-    const billing = await startBillingSimulator({ now: () => clock.now() });
-    cleanups.push(() => billing.close());
-    const gateway = await startTestGateway({ clock, env: { GW_BILLING_URL: billing.url, GW_DEPLOYMENT_TOKEN: billing.deploymentToken, GW_DEPLOYMENT_ID: billing.deploymentId, GW_LEASE_VERIFY_KEY: billing.verifyKey } });
-    cleanups.push(() => gateway.close());
-    return { gateway, billing, clock };
+    const billed = await startBilledGateway();
+    cleanups.push(() => billed.close());
+    return billed;
   }
 
   it('reports the newer release, its class and a preflight that names missing variables only', async () => {
