@@ -35,11 +35,14 @@ describe('compare', () => {
     expect(gateway?.vsBareProxy).toEqual({ throughputRatio: { json: 0.6, sse: 0.6 }, cpuPerRequestRatio: { json: 3, sse: 3 }, p50DifferenceMsAtRate: { json: 0.5, sse: 0.5 }, ttfbDifferenceMs: 0.4 });
     expect(gateway?.vsPortkey).toMatchObject({ throughputRatio: { json: 6, sse: 6 }, ttfbDifferenceMs: -28 });
     expect(gateway?.targets).toEqual({ throughputAtLeastHalfOfBareProxy: true, addedP50UnderOneMs: true, ttfbWithinOneMsOfBareProxy: true, throughputAtLeastFiveTimesPortkey: true });
+    // 5 × 1,000 req/s of Portkey against 10,000 of the bare proxy: the target asks for half of the baseline.
+    expect(gateway?.fiveTimesPortkeyVsBareProxy).toEqual({ json: 0.5, sse: 0.5 });
   });
 
   it('leaves the Portkey comparison out when the peer was not measured', () => {
     const gateway = compare(run(false)).gateway;
     expect(gateway?.vsPortkey).toBeNull();
     expect(gateway?.targets.throughputAtLeastFiveTimesPortkey).toBeNull();
+    expect(gateway?.fiveTimesPortkeyVsBareProxy).toBeNull();
   });
 });

@@ -70,7 +70,7 @@ const rated = (summary: PhaseSummary) => [fixed(summary.p50Ms, 2), fixed(summary
 
 function describeComparison(id: TargetId, comparison: GatewayComparisons | undefined, rate: number): string[] {
   if (!comparison) return [];
-  const { vsBareProxy: bare, vsPortkey: portkey, targets } = comparison;
+  const { vsBareProxy: bare, vsPortkey: portkey, fiveTimesPortkeyVsBareProxy: bound, targets } = comparison;
   const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const lines = [
     `${TARGET_LABELS[id]} / bare proxy: throughput JSON ${times(bare.throughputRatio.json)} SSE ${times(bare.throughputRatio.sse)}; CPU per request JSON ${times(bare.cpuPerRequestRatio.json)} SSE ${times(bare.cpuPerRequestRatio.sse)}; added p50 at ${rate} req/s JSON ${signed(bare.p50DifferenceMsAtRate.json)} SSE ${signed(bare.p50DifferenceMsAtRate.sse)}; stream first byte ${signed(bare.ttfbDifferenceMs)}`,
@@ -79,6 +79,7 @@ function describeComparison(id: TargetId, comparison: GatewayComparisons | undef
     lines.push(
       `${TARGET_LABELS[id]} / Portkey: throughput JSON ${times(portkey.throughputRatio.json)} SSE ${times(portkey.throughputRatio.sse)}; CPU per request JSON ${times(portkey.cpuPerRequestRatio.json)} SSE ${times(portkey.cpuPerRequestRatio.sse)}; p50 at ${rate} req/s JSON ${signed(portkey.p50DifferenceMsAtRate.json)} SSE ${signed(portkey.p50DifferenceMsAtRate.sse)}; stream first byte ${signed(portkey.ttfbDifferenceMs)}`,
     );
+    if (bound) lines.push(`  5× Portkey in this run is JSON ${times(bound.json)} SSE ${times(bound.sse)} the bare proxy's throughput (above 1×, out of reach for any proxy that does more than the baseline)`);
   }
   const portkeyTarget = targets.throughputAtLeastFiveTimesPortkey === null ? 'not measured' : mark(targets.throughputAtLeastFiveTimesPortkey);
   lines.push(
