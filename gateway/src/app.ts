@@ -42,7 +42,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // fastify bundles its own pino typings; ours is the same logger at runtime.
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     bodyLimit: deps.config.GW_BODY_LIMIT_BYTES,
-    trustProxy: false,
+    // Forwarded headers are believed only from the proxies an operator names: anyone else could pick their own address.
+    trustProxy: deps.config.GW_TRUSTED_PROXIES ? [...deps.config.GW_TRUSTED_PROXIES] : false,
     requestIdHeader: false,
     logController: new QuietLogController(),
     genReqId: () => '',

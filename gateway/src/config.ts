@@ -1,8 +1,23 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { deploymentTokenPrefix } from '@gw/contracts';
 import { deploymentIdSetting, env, leaseVerifyKeySetting, loadConfig } from '@gw/platform';
 
 // spec 000 §9 and ARCHITECTURE.md "Configuration": validated once at start, frozen; the only reader of process.env.
+/** An address or a CIDR range, IPv4 or IPv6 (what fastify's `trustProxy` takes). */
+function isAddressOrRange(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || !address || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+const trustedProxies = z
+  .string()
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+  .refine((entries) => entries.length > 0 && entries.every(isAddressOrRange), 'must be a comma list of IP addresses or CIDR ranges');
+
 const schema = z.object({
   GW_PORT: env.port(8787),
   GW_HOST: z.string().default('0.0.0.0'),
@@ -24,6 +39,7 @@ const schema = z.object({
   GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
+  GW_TRUSTED_PROXIES: trustedProxies.optional(),
   GW_DRAIN_DELAY_MS: env.positiveInt(0),
   GW_DRAIN_TIMEOUT_MS: env.positiveInt(30_000),
   GW_BILLING_URL: env.url(['http', 'https']).optional(),
@@ -77,6 +93,9 @@ export const configHelp = `gw gateway — environment variables
   GW_ALLOW_PRIVATE_UPSTREAMS     allow http and private addresses for provider base URLs (default false)
   GW_LOG_LEVEL                   fatal|error|warn|info|debug|trace|silent (default info)
   GW_BODY_LIMIT_BYTES            largest accepted request body (default 33554432)
+  GW_TRUSTED_PROXIES             comma list of addresses or CIDR ranges of the proxies in front (an ingress): their
+                                 X-Forwarded-For and -Proto name the client (per-address limits, the auth-failure
+                                 guard, advertised URLs); unset, no forwarded header is believed
   GW_DRAIN_DELAY_MS              pause between readiness turning 503 and closing the listener (default 0)
   GW_DRAIN_TIMEOUT_MS            time in-flight requests get to finish on SIGTERM; streams still running then end
                                  with an SSE error event, unanswered calls with a retryable 503 (default 30000)

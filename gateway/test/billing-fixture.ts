@@ -22,11 +22,11 @@ export interface BilledGateway {
 }
 
 /** A billing simulator and a gateway connected to it, on one manual clock. */
-export async function startBilledGateway(options: { billing?: Omit<BillingSimulatorOptions, 'now'> } = {}): Promise<BilledGateway> {
+export async function startBilledGateway(options: { billing?: Omit<BillingSimulatorOptions, 'now'>; env?: Record<string, string> } = {}): Promise<BilledGateway> {
   const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
   const billing = await startBillingSimulator({ ...options.billing, now: () => clock.now() });
   try {
-    const gateway = await startTestGateway({ clock, env: billingEnv(billing) });
+    const gateway = await startTestGateway({ clock, env: { ...billingEnv(billing), ...options.env } });
     return {
       gateway,
       billing,

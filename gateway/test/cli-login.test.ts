@@ -118,6 +118,19 @@ describe('CLI login (spec 000 §4.4; spec 001 §4.3 /v1/cli-sso/*)', () => {
     expect(down.json()).toMatchObject({ status: 'failure', code: 'billing_unavailable' });
   });
 
+  it('counts starts per client behind a trusted proxy, and believes no forwarded header from anyone else', async () => {
+    const billed = await startBilledGateway({ env: { GW_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' } });
+    cleanups.push(() => billed.close());
+    const viaIngress = (client: string, from = '10.1.2.3') => billed.gateway.app.inject({ method: 'POST', url: '/sso/cli/start', remoteAddress: from, headers: { 'x-forwarded-for': client } });
+    for (let attempt = 0; attempt < 10; attempt += 1) expect((await viaIngress('203.0.113.7')).statusCode).toBe(200);
+    expect((await viaIngress('203.0.113.7')).statusCode).toBe(429);
+    // Another developer behind the same ingress has a budget of their own.
+    expect((await viaIngress('203.0.113.8')).statusCode).toBe(200);
+    // An untrusted peer cannot borrow a fresh address: its own is what counts.
+    for (let attempt = 0; attempt < 10; attempt += 1) await viaIngress(`198.51.100.${attempt}`, '192.0.2.50');
+    expect((await viaIngress('198.51.100.99', '192.0.2.50')).statusCode).toBe(429);
+  });
+
   it('is not offered by a gateway without billing', async () => {
     const gateway = await startTestGateway();
     cleanups.push(() => gateway.close());
