@@ -44,6 +44,8 @@ describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1,
 
     expect((await chat(fixture, `say ${canary}`)).statusCode).toBe(200);
     expect((await chat(fixture)).statusCode).toBe(200);
+    // A call admission refused (a cap, a rate limit) reached no model: the spend reports and billing do not count it.
+    await fixture.gateway.deps.db.query("INSERT INTO gw_spend (id, ts, endpoint, method, status, outcome, user_id) VALUES ('rejected-1', now(), '/v1/chat/completions', 'POST', 429, 'rejected', 'eve@example.com')");
     await settle(fixture.gateway);
     const { rows } = await fixture.gateway.deps.db.query<{ prompt: number; completion: number }>('SELECT sum(prompt_tokens)::int AS prompt, sum(completion_tokens)::int AS completion FROM gw_spend');
     await lane(fixture.gateway).runOnce();

@@ -1,3 +1,4 @@
+import { parseJson } from '../translate/parse-wire.js';
 import { billingError, cliSsoPollResponse, cliSsoStartResponse, entitlementResponse, latestReleaseResponse, meterResponse, supportBundleReceipt, type ReleaseManifest, type CliSsoPollResponse, type CliSsoStartRequest, type MeterReport, type MeterResponse, type SignedLease, type SupportBundleReceipt, type SupportBundleUpload } from '@gw/contracts';
 
 /** Why a call to billing did not produce a lease; recorded on the report row and shown on the metering lane. */
@@ -97,14 +98,6 @@ export class BillingClient {
       throw new BillingCallFailed(code, response.status, `billing answered ${response.status} (${code})`, retryAfterOf(response.headers.get('retry-after')));
     }
     return json;
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
   }
 }
 

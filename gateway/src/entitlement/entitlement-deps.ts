@@ -2,7 +2,7 @@ import { trustedLeaseKeys, type Clock, type Coord, type Db, type Lifecycle, type
 import type { GatewayConfig } from '../config.js';
 import { interfaceVersion } from '../docs/openapi.plugin.js';
 import type { EndpointDeps } from '../endpoint/endpoint-deps.js';
-import type { LeaseFields } from '../admin/settings/health.operations.js';
+import { unmeteredLease, type LeaseFields } from '../admin/settings/health.operations.js';
 import type { SettingsStore } from '../settings/settings.store.js';
 import { BillingClient } from './billing-client.js';
 import { EntitlementGate } from './entitlement-gate.js';
@@ -41,7 +41,7 @@ export async function composeEntitlement(input: EntitlementInput): Promise<Entit
   const reports = new MeteringReportStore(db);
   const { trust, leaseTrust } = trustedLeaseKeys(config.GW_LEASE_VERIFY_KEY);
   if (!config.GW_BILLING_URL || !config.GW_DEPLOYMENT_ID || !config.GW_DEPLOYMENT_TOKEN) {
-    return { gate: null, lane: null, reports, billing: null, leaseTrust, lease: () => ({ leaseStatus: 'none', leaseSource: 'none', leaseTrust: 'none', leaseAcquire: 'not-metered' }), holdsNoLease: () => false };
+    return { gate: null, lane: null, reports, billing: null, leaseTrust, lease: () => unmeteredLease, holdsNoLease: () => false };
   }
   const gate = new EntitlementGate({ db, deploymentId: config.GW_DEPLOYMENT_ID, trust, clock, logger });
   await gate.start();

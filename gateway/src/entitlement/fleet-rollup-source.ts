@@ -1,5 +1,6 @@
 import type { FleetRollup } from '@gw/contracts';
 import type { EndpointDeps } from '../endpoint/endpoint-deps.js';
+import { fetchFleetRollup } from '../endpoint/fleet-rollup.js';
 
 interface EvidenceRollup {
   packVersion?: unknown;
@@ -18,22 +19,15 @@ const count = (value: unknown) => (typeof value === 'number' && Number.isInteger
 export function fleetRollupSource(endpoint: EndpointDeps | null): () => Promise<FleetRollup | null> {
   return async () => {
     if (!endpoint) return null;
-    const unreachable: FleetRollup = { reachable: false, hosts: 0, compliantHosts: 0, failingPolicies: 0, policyPackVersion: null };
-    try {
-      await endpoint.orgs.bind(null);
-      const answer = await endpoint.client.request('GET', `/admin/orgs/${endpoint.orgs.orgIdOf(null)}/rollup`);
-      if (answer.status !== 200 || typeof answer.body !== 'object' || answer.body === null) return unreachable;
-      const rollup = answer.body as EvidenceRollup;
-      const failing = typeof rollup.failingPolicies === 'object' && rollup.failingPolicies !== null ? Object.values(rollup.failingPolicies).filter((hosts) => count(hosts) > 0).length : 0;
-      return {
-        reachable: true,
-        hosts: count(rollup.hosts?.total),
-        compliantHosts: count(rollup.compliance?.compliant),
-        failingPolicies: failing,
-        policyPackVersion: typeof rollup.packVersion === 'string' ? rollup.packVersion.slice(0, 128) : null,
-      };
-    } catch {
-      return unreachable;
-    }
+    const rollup = (await fetchFleetRollup(endpoint, null)) as EvidenceRollup | null;
+    if (!rollup) return { reachable: false, hosts: 0, compliantHosts: 0, failingPolicies: 0, policyPackVersion: null };
+    const failing = typeof rollup.failingPolicies === 'object' && rollup.failingPolicies !== null ? Object.values(rollup.failingPolicies).filter((hosts) => count(hosts) > 0).length : 0;
+    return {
+      reachable: true,
+      hosts: count(rollup.hosts?.total),
+      compliantHosts: count(rollup.compliance?.compliant),
+      failingPolicies: failing,
+      policyPackVersion: typeof rollup.packVersion === 'string' ? rollup.packVersion.slice(0, 128) : null,
+    };
   };
 }

@@ -10,7 +10,8 @@ import { usageRollup } from './usage-rollup.js';
  * `pending`: no round finished since start; `ok`: this replica's last report was accepted; `failing`: it was not;
  * `standby`: another replica holds the reporting claim (this one reads the lease it stores).
  */
-export type MeteringState = 'not-metered' | 'pending' | 'ok' | 'failing' | 'standby';
+export const meteringStates = ['not-metered', 'pending', 'ok', 'failing', 'standby'] as const;
+export type MeteringState = (typeof meteringStates)[number];
 
 export interface MeteringLaneOptions {
   db: Queryable;

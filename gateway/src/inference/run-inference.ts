@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { firstHeader } from '../shared/first-header.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, normalizeRequestError } from '@gw/platform';
 import type { UpstreamOperation } from '../providers/provider-types.js';
@@ -53,11 +54,6 @@ function balances(node: RoutingNode): boolean {
   return node.kind === 'group' && (node.mode === 'loadbalance' || node.targets.some(balances));
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /**
  * The handler stage for named inference operations: resolve the route (spec 000 §1.2), run its plan (fallback,
  * sticky load balancing, per-target retry), relay the final answer (same family byte-faithful, crossing translated)
@@ -72,11 +68,11 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
   try {
     const model = call.body?.model;
     if (typeof model !== 'string' || model.length === 0) throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id or alias is required' });
-    const route = resolveRoute({ headerProvider: header(request, 'x-gw-provider'), configHeader: header(request, 'x-gw-config'), model }, deps.providers, deps.routing);
+    const route = resolveRoute({ headerProvider: firstHeader(request, 'x-gw-provider'), configHeader: firstHeader(request, 'x-gw-config'), model }, deps.providers, deps.routing);
     const identity = request.gw.identity;
     // The conversation key drives sticky load balancing and the optimizer's session; skip the hashing when neither applies.
     const needsConversation = deps.optimizer !== null || balances(route.plan);
-    const sticky = needsConversation ? conversationKey({ sessionHeader: header(request, 'x-gw-session-id'), metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' }) : null;
+    const sticky = needsConversation ? conversationKey({ sessionHeader: firstHeader(request, 'x-gw-session-id'), metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' }) : null;
     outcome.sessionId = gatewaySessionIdOf(sticky);
     const firstProvider = deps.providers.get(firstTarget(route.plan).provider);
     const optimized = await optimizeCall(deps, call, request, { model: route.model, family: firstProvider?.family ?? 'openai', subscription: false }, sticky);

@@ -10,7 +10,8 @@ import type { LeaseCheck } from './lease-signature.js';
  *   expired       verified but past `expiresAt`, however long ago and whatever restarted since (402)
  *   unverifiable  a stored lease that does not verify against the trusted keys or this deployment (402)
  */
-export type LeaseState = 'none' | 'active' | 'paused' | 'suspended' | 'expired' | 'unverifiable';
+export const leaseStates = ['none', 'active', 'paused', 'suspended', 'expired', 'unverifiable'] as const;
+export type LeaseState = (typeof leaseStates)[number];
 
 export interface LeaseVerdict {
   state: LeaseState;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '@gw/platform';
 import type { EndpointControlClient } from '../../endpoint/endpoint-control.client.js';
 import type { EndpointOrgBinder } from '../../endpoint/endpoint-org.js';
+import { fetchFleetRollup } from '../../endpoint/fleet-rollup.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
 import { boundTenantOf } from '../tenant-reach.js';
 
@@ -26,14 +27,8 @@ export function fleetStatusOperations(deps: { endpoint: { client: EndpointContro
     const now = deps.clock.now();
     const cached = cache.get(orgId);
     if (cached && now - cached.at < fleetStatusCacheMs) return cached.status;
-    let status: FleetStatus;
-    try {
-      await endpoint.orgs.bind(tenant);
-      const answer = await endpoint.client.request('GET', `/admin/orgs/${orgId}/rollup`);
-      status = answer.status === 200 ? { configured: true, reachable: true, checkedAt: new Date(now).toISOString(), rollup: answer.body as Record<string, unknown> } : { configured: true, reachable: false };
-    } catch {
-      status = { configured: true, reachable: false };
-    }
+    const rollup = await fetchFleetRollup(endpoint, tenant);
+    const status: FleetStatus = rollup ? { configured: true, reachable: true, checkedAt: new Date(now).toISOString(), rollup } : { configured: true, reachable: false };
     cache.set(orgId, { at: now, status });
     return status;
   };

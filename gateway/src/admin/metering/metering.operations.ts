@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { heartbeatTiers, meterReport } from '@gw/contracts';
+import { leaseStates } from '@gw/platform';
 import type { EntitlementDeps } from '../../entitlement/entitlement-deps.js';
+import { meteringStates } from '../../entitlement/metering-lane.js';
 import type { SettingsStore } from '../../settings/settings.store.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
 
@@ -20,11 +22,11 @@ const reportView = z.object({
 
 const meteringLane = z.object({
   metered: z.boolean().describe('GW_BILLING_URL is set'),
-  state: z.enum(['not-metered', 'pending', 'ok', 'failing', 'standby']).describe('This replica\'s lane: `standby` while another replica holds the reporting claim'),
+  state: z.enum(meteringStates).describe('This replica\'s lane: `standby` while another replica holds the reporting claim'),
   heartbeatTier: z.enum(heartbeatTiers).describe('The tier the next report is sent at (`PUT /admin/settings` heartbeatTier)'),
   lastError: z.object({ code: z.string(), httpStatus: z.number().int().nullable(), at: z.string() }).nullable(),
   lease: z.object({
-    status: z.enum(['none', 'active', 'paused', 'suspended', 'expired', 'unverifiable']),
+    status: z.enum(leaseStates),
     source: z.enum(['billing', 'store', 'none']),
     trust: z.enum(['pinned', 'configured']),
     issuedAt: z.string().nullable(),

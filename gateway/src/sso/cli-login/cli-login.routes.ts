@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { firstHeader } from '../../shared/first-header.js';
 import { z } from 'zod';
 import { AppError, type Clock, type Coord, type Db } from '@gw/platform';
 import type { CliSsoPollResponse } from '@gw/contracts';
@@ -37,11 +38,6 @@ const denied = (reason: string) => failure(403, 'cli_login_denied', `The sign-in
 const pollParams = z.object({ id: z.string().max(80) });
 const teamHeader = z.string().min(1).max(128);
 
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /**
  * CLI login (spec 000 §4.4): the gateway opens a ten-minute session and hands the CLI a poll secret; billing hosts the
  * browser step (SSO sign-in, the user code) and tells the gateway who signed in and which teams they may join; the
@@ -76,7 +72,7 @@ export async function cliLoginRoutes(app: FastifyInstance, options: CliLoginOpti
       const billing = options.billing;
       if (!billing) throw notConfigured();
       const { id } = request.params as z.infer<typeof pollParams>;
-      const secret = header(request, 'x-gw-poll-secret');
+      const secret = firstHeader(request, 'x-gw-poll-secret');
       if (!secret) throw failure(400, 'invalid_request', 'The x-gw-poll-secret header is required.');
       if (!(await sessions.verify(id, secret))) throw notFound();
       let answer: CliSsoPollResponse;
@@ -106,7 +102,7 @@ async function complete(options: CliLoginOptions, request: FastifyRequest, id: s
     await options.sessions.close(id);
     throw denied('no_team');
   }
-  const chosen = header(request, 'x-gw-team');
+  const chosen = firstHeader(request, 'x-gw-team');
   if (chosen !== undefined && (!teamHeader.safeParse(chosen).success || !teams.includes(chosen))) {
     throw failure(400, 'team_not_allowed', `x-gw-team must be one of the teams this developer may join: ${teams.join(', ')}.`);
   }
