@@ -112,7 +112,7 @@ describe('CLI login (spec 000 §4.4; spec 001 §4.3 /v1/cli-sso/*)', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await start(gateway, '198.51.100.9')).statusCode).toBe(200);
 
-    billing.failNext(1, 503);
+    billing.failNext(1, 503, '/v1/cli-sso/start');
     const down = await start(gateway, '192.0.2.44');
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ status: 'failure', code: 'billing_unavailable' });

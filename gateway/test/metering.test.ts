@@ -109,7 +109,7 @@ describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1,
   });
 
   it('is not ready before the first lease, and resends an unanswered report with the same id until billing takes it', async () => {
-    const { billing, fixture } = await meteredFixture({ before: (sim) => sim.failNext(1, 503) });
+    const { billing, fixture } = await meteredFixture({ before: (sim) => sim.failNext(1, 503, '/v1/meter') });
     const { app } = fixture.gateway;
     expect((await app.inject({ method: 'GET', url: '/' })).json()).toEqual({ status: 'no_entitlement' });
     const failing = (await app.inject({ method: 'GET', url: '/admin/metering/last-report', headers: adminHeaders })).json();

@@ -43,7 +43,8 @@ describe('update status and policy (spec 000 §4.6, §4.8 settings/updates; spec
     billing.setLatestRelease(null);
     expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json()).toMatchObject({ available: next });
     clock.advance(16 * 60_000);
-    billing.failNext(1, 503);
+    // Only the release check fails: the metering lane's report, due after 16 minutes, may reach billing first.
+    billing.failNext(1, 503, '/v1/releases/latest');
     expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json()).toMatchObject({ available: next, source: 'billing-unreachable' });
     expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json()).toMatchObject({ available: null, updateAvailable: false, source: 'billing' });
   });

@@ -49,7 +49,7 @@ export function createBillingRouter(context: BillingContext, failures: FailureQu
 }
 
 function route(request: BillingRequest, context: BillingContext, failures: FailureQueue): BillingReply {
-  const failure = request.path.startsWith('/v1/') ? failures.take() : null;
+  const failure = request.path.startsWith('/v1/') ? failures.take(request.path) : null;
   if (failure) return failure;
   const match = findRoute(request.path);
   if (!match) return errorReply(404, 'not_found', `no route ${request.path}`);

@@ -266,6 +266,16 @@ describe('the billing simulator', () => {
     expect((await errorOf(response)).code).toBe('internal_error');
   });
 
+  it('keeps a failure scripted for one path from the requests to other paths', async () => {
+    await start();
+    simulator.failNext(1, 503, '/v1/entitlement');
+
+    expect((await meter(report())).status).toBe(200);
+    expect((await entitlement()).status).toBe(503);
+    expect((await entitlement()).status).toBe(200);
+    expect(() => simulator.failNext(1, 503, '/sso/cli/activate')).toThrow(/\/v1\//);
+  });
+
   it('answers an unknown path with 404 and a wrong method with 405', async () => {
     await start();
     const missing = await fetch(`${simulator.url}/v1/tenant-context`);

@@ -67,8 +67,11 @@ export interface BillingSimulatorHandle {
   removeDirectoryEntry(email: string): void;
   /** Change the subscription; every lease signed afterwards carries it. */
   setAccount(change: BillingAccountChange): void;
-  /** The next `count` /v1/* requests answer `status` with the error envelope (503 and 429 with `retry-after: 1`). */
-  failNext(count: number, status?: number): void;
+  /**
+   * The next `count` /v1/* requests, or with `path` the next `count` requests to that path, answer `status` with the
+   * error envelope (503 and 429 with `retry-after: 1`).
+   */
+  failNext(count: number, status?: number, path?: string): void;
   close(): Promise<void>;
 }
 
@@ -123,7 +126,7 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
       directory.remove(email);
     },
     setAccount: (change) => account.change(change),
-    failNext: (count, status = 503) => failures.add(count, status),
+    failNext: (count, status = 503, path) => failures.add(count, status, path),
     close: () => server.close(),
   };
 }
