@@ -14,6 +14,22 @@ export interface PackPolicy {
   resolution: string;
   /** osquery SQL; `{{…}}` placeholders are filled per organization when the catalog is served. */
   query: string;
+  /**
+   * The one remediation script this check dispatches on built-in agent hosts, by name (spec 001 §4.2 "each policy
+   * maps to exactly one script name"). A check without one is monitor-only everywhere.
+   */
+  script?: string;
+}
+
+export type ScriptInterpreter = 'sh' | 'powershell';
+
+/** A remediation script compiled into the image, listed with its whole contents before it can ever run. */
+export interface RemediationScript {
+  name: string;
+  platform: PolicyPlatform;
+  interpreter: ScriptInterpreter;
+  description: string;
+  contents: string;
 }
 
 /**
@@ -36,6 +52,7 @@ export const policyPack: readonly PackPolicy[] = [
     description: 'The screen locks after at most {{screen_lock_minutes}} minutes idle and asks for a password.',
     resolution: 'System Settings → Lock Screen: require a password immediately after the screen saver starts.',
     query: "SELECT 1 FROM screenlock WHERE enabled = 1 AND grace_period <= {{screen_lock_minutes}} * 60;",
+    script: 'macos-require-password-after-screensaver.sh',
   },
   {
     name: 'macos-firewall',
@@ -44,6 +61,7 @@ export const policyPack: readonly PackPolicy[] = [
     description: 'The application firewall is on.',
     resolution: 'System Settings → Network → Firewall → On.',
     query: 'SELECT 1 FROM alf WHERE global_state >= 1;',
+    script: 'macos-enable-firewall.sh',
   },
   {
     name: 'macos-system-integrity-protection',
@@ -68,6 +86,7 @@ export const policyPack: readonly PackPolicy[] = [
     description: 'The GNOME session locks when idle.',
     resolution: 'Settings → Privacy → Screen Lock → Automatic Screen Lock on.',
     query: "SELECT 1 FROM users u JOIN gnome_settings g ON g.uid = u.uid WHERE g.key = 'lock-enabled' AND g.value = 'true';",
+    script: 'linux-enable-gnome-screen-lock.sh',
   },
   {
     name: 'windows-disk-encryption',
@@ -86,3 +105,43 @@ export const policyPack: readonly PackPolicy[] = [
     query: 'SELECT 1 FROM windows_security_center WHERE firewall = \'Good\';',
   },
 ];
+
+/**
+ * The remediation scripts compiled into the image (spec 001 §4.2 "Scripts are compiled into the service image").
+ * Each is idempotent and changes one setting. The PowerShell script has no dispatching policy, so Windows hosts are
+ * monitor-only in practice: it is listed for review, never queued.
+ */
+export const remediationScripts: readonly RemediationScript[] = [
+  {
+    name: 'macos-enable-firewall.sh',
+    platform: 'darwin',
+    interpreter: 'sh',
+    description: 'Turns the application firewall on.',
+    contents: '#!/bin/sh\nset -eu\n/usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate on\n/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate\n',
+  },
+  {
+    name: 'macos-require-password-after-screensaver.sh',
+    platform: 'darwin',
+    interpreter: 'sh',
+    description: 'Asks for the password immediately after the screen saver or sleep starts.',
+    contents: '#!/bin/sh\nset -eu\n/usr/sbin/sysadminctl -screenLock immediate -password - </dev/null || /usr/bin/defaults write com.apple.screensaver askForPasswordDelay -int 0\n',
+  },
+  {
+    name: 'linux-enable-gnome-screen-lock.sh',
+    platform: 'linux',
+    interpreter: 'sh',
+    description: 'Turns on GNOME automatic screen lock for every signed-in session.',
+    contents:
+      '#!/bin/sh\nset -eu\nfor uid in $(loginctl list-users --no-legend | awk \'{print $1}\'); do\n  user=$(id -nu "$uid")\n  runuser -u "$user" -- env DBUS_SESSION_BUS_ADDRESS="unix:path=/run/user/$uid/bus" gsettings set org.gnome.desktop.screensaver lock-enabled true\ndone\n',
+  },
+  {
+    name: 'windows-enable-firewall.ps1',
+    platform: 'windows',
+    interpreter: 'powershell',
+    description: 'Turns Windows Defender Firewall on for every profile.',
+    contents: 'Set-NetFirewallProfile -Profile Domain,Public,Private -Enabled True\r\nGet-NetFirewallProfile | Select-Object Name, Enabled\r\n',
+  },
+];
+
+/** What the pack version hashes: the checks and the scripts they dispatch, so a script change is a new pack too. */
+export const packContent = { policies: policyPack, scripts: remediationScripts } as const;

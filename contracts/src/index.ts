@@ -2,3 +2,4 @@ export * from './optimizer-protocol.js';
 export * from './crds/index.js';
 export * from './evidence-pack.js';
 export * from './billing-protocol.js';
+export * from './agent-protocol.js';

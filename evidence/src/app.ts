@@ -3,11 +3,18 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { installBaseHooks, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform, type Clock, type Db, type Lifecycle } from '@gw/platform';
 import { adminRoutes } from './admin/admin.routes.js';
+import { AgentHostStore } from './agent/agent-host.store.js';
+import { AgentPolicies } from './agent/agent-policies.js';
+import { EnrollSecretStore } from './agent/enroll-secret.store.js';
+import { orbitRoutes } from './agent/orbit.routes.js';
+import { osqueryRoutes } from './agent/osquery.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { HostStore } from './hosts/host.store.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { ConnectorStore } from './orgs/connector.store.js';
 import { OrgStore } from './orgs/org.store.js';
+import type { OutputVault } from './remediation/output-vault.js';
+import { RemediationStore } from './remediation/remediation.store.js';
 import { reportRoutes } from './reports/report.routes.js';
 
 export interface EvidenceAppDeps {
@@ -17,6 +24,11 @@ export interface EvidenceAppDeps {
   logger: FastifyBaseLogger;
   /** The admin plane's bearer; none leaves `/admin/*` unregistered (404). */
   adminToken: string | undefined;
+  /**
+   * Remediation-output retention (spec 001 §4.2): `GW_CONTENT_KEY` of this service, null or absent when it is off
+   * (no key, or `GW_CONTENT_MODE=off`): output is then discarded unread.
+   */
+  outputVault?: OutputVault | null;
   clock?: Clock;
   lifecycle?: Lifecycle;
 }
@@ -34,7 +46,11 @@ export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> 
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'gw endpoint evidence service', version: '1', description: 'Customer-managed evidence reporting, the policy catalog, the admin plane and health (spec 001 §2.9, §4.2).' },
+      info: {
+        title: 'gw endpoint evidence service',
+        version: '1',
+        description: 'Customer-managed evidence reporting, the built-in agent lane (osquery and orbit), allowlisted remediation, the policy catalog, the admin plane and health (spec 001 §2.9, §3.5, §4.2).',
+      },
       components: {
         securitySchemes: {
           connectorBearer: { type: 'http', scheme: 'bearer', description: 'Evidence-connector token aer_… (minted on the admin plane, kept server-side)' },
@@ -50,9 +66,15 @@ export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> 
   const orgs = new OrgStore(deps.db, clock);
   const connectors = new ConnectorStore(deps.db, clock);
   const hosts = new HostStore(deps.db, clock);
+  const secrets = new EnrollSecretStore(deps.db, clock);
+  const agentHosts = new AgentHostStore(deps.db, clock);
+  const remediations = new RemediationStore(deps.db, clock);
+  const vault = deps.outputVault ?? null;
   await app.register(healthRoutes, { db: deps.db, lifecycle: deps.lifecycle });
   await app.register(reportRoutes, { connectors, orgs, hosts, clock });
+  await app.register(osqueryRoutes, { secrets, hosts: agentHosts, policies: new AgentPolicies(orgs, agentHosts) });
+  await app.register(orbitRoutes, { secrets, hosts: agentHosts, remediations, vault });
   const { adminToken } = deps;
-  if (adminToken) await app.register(adminRoutes, { adminToken, orgs, connectors, hosts, clock });
+  if (adminToken) await app.register(adminRoutes, { adminToken, orgs, connectors, hosts, secrets, remediations, vault, clock });
   return app;
 }

@@ -10,6 +10,8 @@ const schema = z.object({
   GW_SPEND_DB_URL: optionalText.pipe(env.url(['postgres', 'postgresql']).optional()),
   GW_ENDPOINT_CONTROL_ADMIN_TOKEN: optionalText.pipe(env.secret(16).optional()),
   GW_ADMIN_TOKEN: optionalText.pipe(env.secret(16).optional()),
+  GW_CONTENT_KEY: optionalText.pipe(env.hexKey(32).optional()),
+  GW_CONTENT_MODE: z.enum(['off', 'full']).default('full'),
   GW_DATA_DIR: z.string().min(1).default('./.gw-data'),
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -31,7 +33,7 @@ export function adminTokenOf(config: Pick<EvidenceServiceConfig, 'GW_ENDPOINT_CO
   return config.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN;
 }
 
-export const evidenceHelp = `gw evidence — endpoint evidence service (spec 001 §1.7, §2.9, §4.2)
+export const evidenceHelp = `gw evidence — endpoint evidence service (spec 001 §1.7, §2.9, §3.5, §4.2)
 
 Usage: node evidence/dist/main.js [--help]
 
@@ -45,6 +47,9 @@ Environment:
                                     the admin plane answers 404. Where the whole service origin is published, set a
                                     distinct high-entropy value: it is the only control on the admin plane
   GW_ADMIN_TOKEN                    the gateway's admin bearer, used when GW_ENDPOINT_CONTROL_ADMIN_TOKEN is unset
+  GW_CONTENT_KEY                    64 hex chars: turns remediation-output retention on (8 KiB, AES-256-GCM, readable
+                                    30 days); without it script output is discarded unread
+  GW_CONTENT_MODE                   off|full (default full); off disables remediation-output retention outright
   GW_DATA_DIR                       embedded store folder (default ./.gw-data)
   GW_LOG_LEVEL                      fatal|error|warn|info|debug|trace|silent (default info)
 `;

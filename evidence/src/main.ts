@@ -3,6 +3,7 @@ import { Lifecycle, configOrExit, createDb, createLogger, systemClock } from '@g
 import { buildApp } from './app.js';
 import { adminTokenOf, databaseUrlOf, evidenceHelp, loadEvidenceConfig } from './config.js';
 import { migrateEvidence } from './migrations.js';
+import { outputVaultOf } from './remediation/output-vault.js';
 
 const config = configOrExit({ help: evidenceHelp, load: () => loadEvidenceConfig() });
 const logger = createLogger({ name: 'evidence', level: config.GW_LOG_LEVEL });
@@ -11,7 +12,7 @@ if (!adminToken) logger.warn('neither GW_ENDPOINT_CONTROL_ADMIN_TOKEN nor GW_ADM
 const db = await createDb({ url: databaseUrlOf(config), dataDir: config.GW_DATA_DIR, embeddedName: 'evidence', onError: (error) => logger.warn({ err: error }, 'database connection error') });
 await migrateEvidence(db);
 const lifecycle = new Lifecycle();
-const app = await buildApp({ db, logger, adminToken, clock: systemClock, lifecycle });
+const app = await buildApp({ db, logger, adminToken, outputVault: outputVaultOf(config), clock: systemClock, lifecycle });
 lifecycle.onShutdown(() => db.close());
 lifecycle.installSignalHandlers(app, logger);
 const address = await app.listen({ port: config.GW_EVIDENCE_PORT, host: config.GW_EVIDENCE_HOST });

@@ -44,7 +44,7 @@ describe('the evidence admin plane and the fleet rollup (spec 001 §1.7, §4.2)'
 
     expect((await app.inject({ method: 'DELETE', url: `/admin/orgs/${orgId}`, headers: adminHeaders })).statusCode).toBe(204);
     for (const table of ['ev_credentials', 'ev_hosts', 'ev_policy_results', 'ev_policy_disabled']) {
-      expect((await store.db.query(`SELECT 1 FROM ${table}`)).rowCount, table).toBe(0);
+      expect((await store.db.query(`SELECT 1 FROM ${table}`)).rows, table).toHaveLength(0);
     }
     expect((await app.inject({ method: 'GET', url: `/admin/orgs/${orgId}`, headers: adminHeaders })).statusCode).toBe(404);
     expect((await app.inject({ method: 'POST', url: '/api/v1/evidence/report', headers: bearer(token), payload: { device: { id: 'd1' }, results: [{ policyName: 'macos-disk-encryption', response: 'pass' }] } })).statusCode).toBe(401);

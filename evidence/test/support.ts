@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { migrateEvidence } from '../src/migrations.js';
+import type { OutputVault } from '../src/remediation/output-vault.js';
 
 export const adminToken = 'evidence-admin-token-0123456789';
 export const adminHeaders = { authorization: `Bearer ${adminToken}` };
@@ -19,13 +20,13 @@ export interface TestEvidence {
 }
 
 /** A fresh store and evidence service for each test of the enclosing `describe`. */
-export function evidencePerTest(open: () => Promise<TestDb> = evidenceStores[0][1]): () => TestEvidence {
+export function evidencePerTest(open: () => Promise<TestDb> = evidenceStores[0][1], options: { outputVault?: OutputVault } = {}): () => TestEvidence {
   let current: TestEvidence | undefined;
   beforeEach(async () => {
     const store = await open();
     await migrateEvidence(store.db);
     const clock = new ManualClock(Date.UTC(2026, 10, 23, 12));
-    const app = await buildApp({ db: store.db, logger: createLogger({ name: 'evidence-test', level: 'silent' }), adminToken, clock });
+    const app = await buildApp({ db: store.db, logger: createLogger({ name: 'evidence-test', level: 'silent' }), adminToken, clock, outputVault: options.outputVault ?? null });
     await app.ready();
     current = { app, clock, store };
   });

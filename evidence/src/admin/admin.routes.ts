@@ -3,17 +3,25 @@ import { z } from 'zod';
 import { timingSafeEqualString, type Clock } from '@gw/platform';
 import { packVersion, policyPack, renderQuery } from '../catalog/policy-pack.js';
 import { errorEnvelope, evidenceErrors } from '../errors.js';
+import type { EnrollSecretStore } from '../agent/enroll-secret.store.js';
 import type { HostStore } from '../hosts/host.store.js';
 import { bearerOf } from '../http/bearer.js';
 import { evidenceSources, type ConnectorStore } from '../orgs/connector.store.js';
 import type { OrgStore } from '../orgs/org.store.js';
+import type { OutputVault } from '../remediation/output-vault.js';
+import type { RemediationStore } from '../remediation/remediation.store.js';
 import { fleetRollup, fleetRollupResponse } from '../rollup/fleet-rollup.js';
+import { enrollSecretRoutes } from './enroll-secret.routes.js';
+import { remediationRoutes } from './remediation.routes.js';
 
 export interface AdminRouteOptions {
   adminToken: string;
   orgs: OrgStore;
   connectors: ConnectorStore;
   hosts: HostStore;
+  secrets: EnrollSecretStore;
+  remediations: RemediationStore;
+  vault: OutputVault | null;
   clock: Clock;
 }
 
@@ -36,7 +44,8 @@ const host = z.object({ id: z.string(), hostname: z.string().nullable(), platfor
 
 /**
  * The admin plane (spec 001 §4.2; bodies "not shown", designed here): organizations, evidence-connector bearers,
- * policy switches, host views and the fleet rollup. The gateway re-serves it as `/admin/endpoint/*`.
+ * policy switches, host views, the fleet rollup, the agent enroll secret and remediation. The gateway re-serves it as
+ * `/admin/endpoint/*`.
  */
 export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptions): Promise<void> {
   const { orgs, connectors, hosts } = options;
@@ -136,15 +145,6 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
       return { policy: name, hosts: await hosts.byPolicy(orgId, name) };
     },
   );
-  app.post(
-    '/admin/orgs/:orgId/hosts/:hostId/remediate',
-    { schema: { tags, security, summary: 'Queue an allowlisted remediation script (built-in agent hosts only)', description: 'Customer-managed hosts are monitor-only: 409 `monitor_only`. Every host this service holds today reports through a connector.', params: hostParams, response: { 409: errorEnvelope, ...errors } } },
-    async (request) => {
-      const { orgId, hostId } = request.params as z.infer<typeof hostParams>;
-      if (!(await hosts.get(orgId, hostId))) throw evidenceErrors.notFound('The host');
-      throw evidenceErrors.monitorOnly();
-    },
-  );
   app.get('/admin/orgs/:orgId/hosts', { schema: { tags, security, summary: 'Hosts, most recently reporting first', params: orgParams, response: { 200: z.object({ hosts: z.array(host) }), ...errors } } }, async (request) => {
     const { orgId } = request.params as z.infer<typeof orgParams>;
     await existingOrg(orgId);
@@ -170,4 +170,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
     await existingOrg(orgId);
     return fleetRollup(hosts, orgId, options.clock.now());
   });
+  // Registered inside this scope, so the admin bearer check above guards them too.
+  await app.register(enrollSecretRoutes, { orgs, secrets: options.secrets });
+  await app.register(remediationRoutes, { orgs, hosts, remediations: options.remediations, vault: options.vault });
 }

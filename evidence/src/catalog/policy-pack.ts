@@ -1,4 +1,4 @@
-import { policyPack, type PackPolicy } from '@gw/contracts';
+import { packContent, policyPack, type PackPolicy } from '@gw/contracts';
 import { sha256Hex } from '@gw/platform';
 
 export { policyPack, type PackPolicy } from '@gw/contracts';
@@ -14,7 +14,7 @@ export function renderQuery(query: string): string {
  * The pack version is a content hash (spec 001 §9.5): a mismatch says the gateway and the service disagree, not
  * which one is behind.
  */
-export const packVersion = sha256Hex(JSON.stringify(policyPack)).slice(0, 16);
+export const packVersion = sha256Hex(JSON.stringify(packContent)).slice(0, 16);
 
 const byName = new Map(policyPack.map((policy) => [policy.name, policy]));
 

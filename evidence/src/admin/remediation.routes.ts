@@ -1,0 +1,161 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AppError, DecryptError } from '@gw/platform';
+import { builtInAgentSource } from '../agent/agent-host.store.js';
+import { packPolicy, policyPack } from '../catalog/policy-pack.js';
+import { remediationScripts, scriptOf } from '../catalog/remediation-scripts.js';
+import { errorEnvelope, evidenceErrors } from '../errors.js';
+import type { HostStore, HostWithResults } from '../hosts/host.store.js';
+import type { OrgStore } from '../orgs/org.store.js';
+import type { OutputVault } from '../remediation/output-vault.js';
+import { remediation } from '../remediation/remediation-row.js';
+import type { RemediationStore } from '../remediation/remediation.store.js';
+
+export interface RemediationRouteOptions {
+  orgs: OrgStore;
+  hosts: HostStore;
+  remediations: RemediationStore;
+  vault: OutputVault | null;
+}
+
+const security = [{ adminBearer: [] }];
+const tags = ['admin'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 404: errorEnvelope };
+const hostParams = z.object({ orgId: z.string().min(1).max(100), hostId: z.string().min(1).max(100) });
+const orgParams = z.object({ orgId: z.string().min(1).max(100) });
+const executionParams = orgParams.extend({ executionId: z.string().min(1).max(64) });
+const outputStates = ['retained', 'not-retained', 'expired', 'unreadable'] as const;
+
+const refused = (code: string, message: string) => new AppError({ status: 409, code, message });
+const queuedResponse = z.object({ remediations: z.array(remediation).describe('The executions queued, or already open, oldest check first') });
+
+interface RemediableCheck {
+  policyName: string;
+  scriptName: string;
+}
+
+/** A named check that may be remediated on this platform, or the 404/409 that says why not. */
+function remediableCheck(policyName: string, platform: string, disabled: ReadonlySet<string>): RemediableCheck {
+  const policy = packPolicy(policyName);
+  if (!policy) throw evidenceErrors.notFound(`Policy ${policyName}`);
+  const script = scriptOf(policy);
+  if (!script) throw refused('no_remediation', `Policy ${policyName} has no remediation script: it is monitor-only.`);
+  if (disabled.has(policyName)) throw refused('policy_disabled', `Policy ${policyName} is disabled for this organization.`);
+  if (policy.platform !== platform) throw refused('platform_mismatch', `Policy ${policyName} is a ${policy.platform} check; this host runs ${platform}.`);
+  return { policyName, scriptName: script.name };
+}
+
+/** Every check failing on the host that is enabled, of its platform and has a script. */
+function failingRemediable(host: HostWithResults, disabled: ReadonlySet<string>): RemediableCheck[] {
+  return host.results.flatMap((result) => {
+    const policy = result.response === 'fail' && !disabled.has(result.policyName) ? packPolicy(result.policyName) : undefined;
+    const script = policy && policy.platform === host.platform ? scriptOf(policy) : undefined;
+    return script ? [{ policyName: result.policyName, scriptName: script.name }] : [];
+  });
+}
+
+/**
+ * Allowlisted remediation on the admin plane (spec 001 §3.5, §4.2): the image's scripts listed for review, queueing a
+ * check's one script on a built-in agent host, and the remediation audit. Output is returned only when asked for;
+ * the gateway asks only for a principal holding the content-read capability.
+ */
+export async function remediationRoutes(app: FastifyInstance, options: RemediationRouteOptions): Promise<void> {
+  const { orgs, hosts, remediations, vault } = options;
+
+  app.get(
+    '/admin/scripts',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Every remediation script compiled into the image, with its whole contents and the checks that dispatch it',
+        response: { 200: z.object({ scripts: z.array(z.object({ name: z.string(), platform: z.string(), interpreter: z.string(), description: z.string(), contents: z.string(), dispatchedBy: z.array(z.string()) })) }), 401: errorEnvelope },
+      },
+    },
+    async () => ({ scripts: remediationScripts.map((script) => ({ ...script, dispatchedBy: policyPack.filter((policy) => policy.script === script.name).map((policy) => policy.name) })) }),
+  );
+
+  app.post(
+    '/admin/orgs/:orgId/hosts/:hostId/remediate',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Queue allowlisted scripts on a built-in agent host: one check’s, or (without a body) every failing check’s that has one',
+        description:
+          '202 when an execution was queued; 200 when each was already open for this host and check (one at a time). 409 `monitor_only` for a customer-managed host; for a named check `no_remediation` (it has no script), `policy_disabled` or `platform_mismatch`; without one, `nothing_to_remediate`.',
+        params: hostParams,
+        // Fastify hands an absent body over as null.
+        body: z.strictObject({ policyName: z.string().min(1).max(128) }).nullish(),
+        response: { 200: queuedResponse, 202: queuedResponse, 409: errorEnvelope, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, hostId } = request.params as z.infer<typeof hostParams>;
+      const host = await hosts.get(orgId, hostId);
+      if (!host) throw evidenceErrors.notFound('The host');
+      if (host.source !== builtInAgentSource) throw evidenceErrors.monitorOnly();
+      const disabled = await orgs.disabledPolicies(orgId);
+      const named = (request.body as { policyName: string } | null | undefined)?.policyName;
+      const targets = named === undefined ? failingRemediable(host, disabled) : [remediableCheck(named, host.platform, disabled)];
+      if (targets.length === 0) throw refused('nothing_to_remediate', 'No failing check on this host has a remediation script.');
+      const queued = [];
+      for (const target of targets) queued.push(await remediations.queue({ orgId, hostId, policyName: target.policyName, scriptName: target.scriptName, trigger: 'admin' }));
+      return reply.code(queued.some((entry) => entry.created) ? 202 : 200).send({ remediations: queued.map((entry) => entry.remediation) });
+    },
+  );
+
+  app.get(
+    '/admin/orgs/:orgId/remediations',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The remediation audit, newest first',
+        params: orgParams,
+        querystring: z.object({ hostId: z.string().min(1).max(100).optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }),
+        response: { 200: z.object({ remediations: z.array(remediation) }), ...errors },
+      },
+    },
+    async (request) => {
+      const { orgId } = request.params as z.infer<typeof orgParams>;
+      if (!(await orgs.get(orgId))) throw evidenceErrors.notFound(`Organization ${orgId}`);
+      const query = request.query as { hostId?: string; limit: number };
+      return { remediations: await remediations.list(orgId, query) };
+    },
+  );
+
+  app.get(
+    '/admin/orgs/:orgId/remediations/:executionId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One remediation; with `includeOutput=true` also its retained output',
+        description: '`outputState`: `retained` (output follows), `not-retained` (retention was off), `expired` (past 30 days), `unreadable` (sealed under a key this service no longer holds).',
+        params: executionParams,
+        querystring: z.object({ includeOutput: z.enum(['true', 'false']).default('false') }),
+        response: { 200: remediation.extend({ output: z.string().nullable().optional(), outputState: z.enum(outputStates).optional() }), ...errors },
+      },
+    },
+    async (request) => {
+      const { orgId, executionId } = request.params as z.infer<typeof executionParams>;
+      const found = await remediations.get(orgId, executionId);
+      if (!found) throw evidenceErrors.notFound('The remediation');
+      if ((request.query as { includeOutput: string }).includeOutput !== 'true') return found.remediation;
+      return { ...found.remediation, ...openOutput(executionId, found, vault) };
+    },
+  );
+}
+
+function openOutput(executionId: string, found: { sealedOutput: string | null; outputExpired: boolean }, vault: OutputVault | null): { output: string | null; outputState: (typeof outputStates)[number] } {
+  if (found.outputExpired) return { output: null, outputState: 'expired' };
+  if (found.sealedOutput === null) return { output: null, outputState: 'not-retained' };
+  if (!vault) return { output: null, outputState: 'unreadable' };
+  try {
+    return { output: vault.open(executionId, found.sealedOutput), outputState: 'retained' };
+  } catch (error) {
+    if (error instanceof DecryptError) return { output: null, outputState: 'unreadable' };
+    throw error;
+  }
+}

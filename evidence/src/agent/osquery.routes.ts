@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  osqueryConfigResponse,
+  osqueryDistributedReadResponse,
+  osqueryDistributedWriteRequest,
+  osqueryEnrollRequest,
+  osqueryEnrollResponse,
+  osqueryLogRequest,
+  osqueryNodeInvalid,
+  osqueryNodeRequest,
+  policyQueryName,
+  type OsqueryDistributedWrite,
+  type OsqueryEnrollRequest,
+} from '@gw/contracts';
+import { renderQuery } from '../catalog/policy-pack.js';
+import { agentErrors, installAgentErrorHandler } from './agent-errors.js';
+import type { AgentHost, AgentHostStore } from './agent-host.store.js';
+import { hostPlatformOf } from './agent-platform.js';
+import type { AgentPolicies } from './agent-policies.js';
+import type { EnrollSecretStore } from './enroll-secret.store.js';
+import { answeredPolicies } from './policy-results.js';
+
+export interface OsqueryRouteOptions {
+  secrets: EnrollSecretStore;
+  hosts: AgentHostStore;
+  policies: AgentPolicies;
+}
+
+const tags = ['agent'];
+const errors = { 400: osqueryNodeInvalid.extend({ node_invalid: z.boolean() }), 401: osqueryNodeInvalid, 503: osqueryNodeInvalid.extend({ node_invalid: z.boolean() }) };
+
+// osquery's own cadence: ask for distributed work every minute, refresh the config hourly. Nothing is scheduled and
+// result logs are discarded unread: the service keeps pass, fail or unknown per check, nothing else.
+const agentConfig = {
+  options: { distributed_plugin: 'tls', disable_distributed: false, distributed_interval: 60, distributed_tls_max_attempts: 3, config_refresh: 3600, logger_tls_period: 3600 },
+  schedule: {},
+  decorators: {},
+};
+
+/**
+ * osquery's TLS remote API (spec 001 §4.2 `/api/v1/osquery/*`, node-key gated): enrollment with the organization's
+ * enroll secret, configuration, the policy checks as distributed queries, and logs, whose content is discarded.
+ */
+export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteOptions): Promise<void> {
+  installAgentErrorHandler(app, 'osquery');
+  const { hosts, policies } = options;
+  const hostOf = async (nodeKey: string): Promise<AgentHost> => {
+    const host = await hosts.resolve(nodeKey, 'osquery');
+    if (!host) throw agentErrors.nodeInvalid();
+    return host;
+  };
+
+  app.post(
+    '/api/v1/osquery/enroll',
+    { schema: { tags, summary: 'Enroll osquery with the organization’s enroll secret', body: osqueryEnrollRequest, response: { 200: osqueryEnrollResponse, ...errors } } },
+    async (request) => {
+      const body = request.body as OsqueryEnrollRequest;
+      const orgId = await options.secrets.resolve(body.enroll_secret);
+      if (!orgId) throw agentErrors.enrollRefused();
+      const details = body.host_details;
+      // fleetd sets osquery's host identifier to the hardware UUID; system_info.uuid is the same value when present.
+      const hardwareUuid = details?.system_info?.uuid || body.host_identifier;
+      if (!hardwareUuid) throw agentErrors.invalid('host_identifier or host_details.system_info.uuid is required');
+      const enrolled = await hosts.enroll({
+        orgId,
+        kind: 'osquery',
+        hardwareUuid,
+        osqueryUuid: details?.osquery_info?.uuid,
+        hostname: details?.system_info?.hostname ?? details?.system_info?.computer_name,
+        platform: hostPlatformOf(details?.os_version?.platform, body.platform_type),
+      });
+      return { node_key: enrolled.nodeKey, node_invalid: false as const };
+    },
+  );
+
+  app.post('/api/v1/osquery/config', { schema: { tags, summary: 'The agent’s configuration', body: osqueryNodeRequest, response: { 200: osqueryConfigResponse, ...errors } } }, async (request) => {
+    await hostOf((request.body as { node_key: string }).node_key);
+    return agentConfig;
+  });
+
+  app.post(
+    '/api/v1/osquery/distributed/read',
+    { schema: { tags, summary: 'The policy checks to run now: every enabled check of the host’s platform, once they are due', body: osqueryNodeRequest, response: { 200: osqueryDistributedReadResponse, ...errors } } },
+    async (request) => {
+      const host = await hostOf((request.body as { node_key: string }).node_key);
+      if (!(await policies.due(host))) return { queries: {} };
+      const checks = await policies.applicable(host);
+      return { queries: Object.fromEntries(checks.map((policy) => [policyQueryName(policy.name), renderQuery(policy.query)])) };
+    },
+  );
+
+  app.post(
+    '/api/v1/osquery/distributed/write',
+    { schema: { tags, summary: 'Results of the policy checks: a row means pass, no row fail, a failed query unknown; rows are never stored', body: osqueryDistributedWriteRequest, response: { 200: z.object({}), ...errors } } },
+    async (request) => {
+      const write = request.body as OsqueryDistributedWrite;
+      const host = await hostOf(write.node_key);
+      const asked = new Set((await policies.applicable(host)).map((policy) => policy.name));
+      const answered = answeredPolicies(write, asked);
+      if (answered.length > 0) await hosts.recordPolicyResults(host.hostId, answered);
+      return {};
+    },
+  );
+
+  app.post('/api/v1/osquery/log', { schema: { tags, summary: 'Status and result logs: accepted for the protocol, discarded unread', body: osqueryLogRequest, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    await hostOf((request.body as { node_key: string }).node_key);
+    return {};
+  });
+}
