@@ -25,6 +25,7 @@ import { qualityParityOperations } from './admin/quality/quality-parity.operatio
 import { optimizerHoldoutConfig } from './admin/quality/holdout-config.js';
 import { desktopPolicyOperations } from './admin/policies/desktop-policy.operations.js';
 import { teamPolicyOperations } from './admin/policies/team-policy.operations.js';
+import { agentLaneOperations } from './admin/endpoint/agent-lane.operations.js';
 import { endpointOperations } from './admin/endpoint/endpoint.operations.js';
 import { fleetStatusOperations } from './admin/endpoint/fleet-status.operations.js';
 import { supportBundleOperations } from './admin/settings/support-bundle.operations.js';
@@ -102,6 +103,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
+    ...agentLaneOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
     ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),

@@ -62,7 +62,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   lifecycle.onShutdown(() => spendWriter.stop());
   lifecycle.onShutdown(() => Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined));
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
-  const endpoint = composeEndpoint(config);
+  const endpoint = composeEndpoint(config, { db, keyring, clock });
   const entitlement = await composeEntitlement({ config, db, coord, clock, logger, lifecycle, settings: admin.settings, endpoint });
   const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS });
   const optimizer = config.GW_OPTIMIZER_URL

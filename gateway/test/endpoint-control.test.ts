@@ -1,32 +1,8 @@
-import { createServer, type AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, createMemoryPgliteDb, type TestDb } from '@gw/platform';
-import { buildApp as buildEvidence, migrateEvidence } from '@gw/evidence';
 import { rolePrincipal } from '../src/admin/principal.js';
 import { sessionHeaders, startAdminGateway } from './admin-support.js';
+import { closedPort, evidenceToken, startEvidence } from './evidence-fixture.js';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
-
-const evidenceToken = 'evidence-admin-token-for-the-gateway';
-
-/** The real evidence service on an ephemeral port, as the gateway reaches it in a deployment. */
-async function startEvidence(): Promise<{ app: FastifyInstance; url: string; store: TestDb; close(): Promise<void> }> {
-  const store = await createMemoryPgliteDb();
-  await migrateEvidence(store.db);
-  const app = await buildEvidence({ db: store.db, logger: createLogger({ name: 'evidence-test', level: 'silent' }), adminToken: evidenceToken });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  return { app, url, store, close: async () => { await app.close(); await store.dispose(); } };
-}
-
-/** A loopback port nothing listens on: one the system just handed out and took back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('the endpoint evidence service re-served by the gateway (spec 000 §4.6, §4.8 fleet; spec 001 §4.2)', () => {
   let evidence: Awaited<ReturnType<typeof startEvidence>>;

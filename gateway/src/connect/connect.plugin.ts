@@ -5,6 +5,7 @@ import { connectAccountRoutes, type ConnectAccountOptions } from './connect-acco
 import { connectPolicyRoutes, type ConnectPolicyOptions } from './connect-policy.routes.js';
 import { connectOptimizeOutputRoutes, type ConnectOptimizeOutputOptions } from './connect-optimize-output.routes.js';
 import { connectDirectiveRoutes, type ConnectDirectiveOptions } from './connect-directive.routes.js';
+import { connectEndpointEnrollmentRoutes, type ConnectEndpointEnrollmentOptions } from './connect-endpoint-enrollment.routes.js';
 import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
 import { connectSeatRoutes, type ConnectSeatOptions } from './connect-seat.routes.js';
 
@@ -16,6 +17,7 @@ export interface ConnectPluginOptions {
   account: ConnectAccountOptions;
   policy: ConnectPolicyOptions;
   optimizeOutput: ConnectOptimizeOutputOptions;
+  endpointEnrollment: ConnectEndpointEnrollmentOptions;
 }
 
 // Connect bodies are small control messages.
@@ -52,4 +54,5 @@ export async function connectPlugin(app: FastifyInstance, options: ConnectPlugin
   await app.register(connectAccountRoutes, options.account);
   await app.register(connectPolicyRoutes, options.policy);
   await app.register(connectOptimizeOutputRoutes, options.optimizeOutput);
+  await app.register(connectEndpointEnrollmentRoutes, options.endpointEnrollment);
 }

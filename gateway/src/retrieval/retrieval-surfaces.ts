@@ -23,5 +23,6 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
     account: { governance: deps.governance, db: deps.db, routing: deps.routing, seats: deps.seats.store, hookSavings: deps.seats.hookSavings, enrollment: deps.enrollmentLinks, keys: deps.keys, audit: deps.audit },
     policy: { teamPolicies: deps.teamPolicies, routing: deps.routing, logger: deps.logger },
     optimizeOutput: { optimizer: deps.optimizer, hookSavings: deps.seats.hookSavings, routing: deps.routing, logger: deps.logger },
+    endpointEnrollment: { endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, audit: deps.audit },
   });
 }

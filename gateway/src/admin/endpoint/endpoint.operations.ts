@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { policyPack } from '@gw/contracts';
+import { packContent } from '@gw/contracts';
 import { sha256Hex } from '@gw/platform';
 import { gatewayErrors } from '../../errors.js';
-import type { EndpointControlClient } from '../../endpoint/endpoint-control.client.js';
-import type { EndpointOrgBinder } from '../../endpoint/endpoint-org.js';
+import type { EndpointDeps } from '../../endpoint/endpoint-deps.js';
 import { relayEndpointAnswer } from '../../endpoint/endpoint-relay.js';
 import { defineOperation, type AdminOperation, type HttpMethod } from '../operation.js';
 import type { Principal } from '../principal.js';
@@ -11,12 +10,12 @@ import { boundTenantOf } from '../tenant-reach.js';
 
 export interface EndpointOperationDeps {
   /** Null when `GW_ENDPOINT_CONTROL_URL` is unset: every `/admin/endpoint/*` route answers 404 (spec 000 §4.6). */
-  endpoint: { client: EndpointControlClient; orgs: EndpointOrgBinder } | null;
+  endpoint: EndpointDeps | null;
   fleetMode: boolean;
 }
 
 /** The pack this gateway image bundles; the evidence service's must match (`packSync`). */
-const bundledPackVersion = sha256Hex(JSON.stringify(policyPack)).slice(0, 16);
+const bundledPackVersion = sha256Hex(JSON.stringify(packContent)).slice(0, 16);
 
 const serviceAnswer = z.record(z.string(), z.unknown()).describe('The endpoint evidence service’s answer, as its own OpenAPI document describes it');
 // Identifiers only: a `.` or `..` segment would walk the evidence service's paths once the URL is normalised.
@@ -53,13 +52,15 @@ const routes: readonly Route[] = [
   { id: 'endpoint.hosts.delete', summary: 'Delete a host record', method: 'DELETE', capability: 'provisioning:manage', legacy: '/admin/endpoint/hosts/:id', v1: '/admin/v1/fleet/hosts/{id}', params: hostParams, upstream: (params) => `/hosts/${enc(params.id)}` },
   {
     id: 'endpoint.hosts.remediate',
-    summary: 'Queue an allowlisted remediation script; 409 monitor_only for customer-managed hosts',
+    summary: 'Queue allowlisted remediation scripts on a built-in agent host (one check’s, or every failing check’s); 409 monitor_only for customer-managed hosts',
     method: 'POST',
     capability: 'provisioning:manage',
     legacy: '/admin/endpoint/hosts/:id/remediate',
     v1: '/admin/v1/fleet/hosts/{id}/remediate',
     scope: 'fleet:remediate',
     params: hostParams,
+    // Fastify hands an absent body over as null: without one, every failing check's script is queued.
+    body: z.strictObject({ policyName: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a policy name').describe('One check to remediate; omit to remediate every failing check that has a script') }).nullish(),
     upstream: (params) => `/hosts/${enc(params.id)}/remediate`,
   },
   { id: 'endpoint.policies.list', summary: 'The policy pack with this organization’s switches', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/policies', v1: '/admin/v1/fleet/policies', upstream: () => '/policies' },
@@ -102,20 +103,29 @@ const routes: readonly Route[] = [
   },
 ];
 
+export type EndpointCall = (principal: Principal, method: string, path: string, body?: unknown) => Promise<unknown>;
+
+/** The evidence service, or the 404 every `/admin/endpoint/*` route answers when it is not configured. */
+export function connectedEndpoint(endpoint: EndpointOperationDeps['endpoint']): NonNullable<EndpointOperationDeps['endpoint']> {
+  if (!endpoint) throw gatewayErrors.notFound('endpoint control (GW_ENDPOINT_CONTROL_URL is not set)');
+  return endpoint;
+}
+
+/** A call on the caller's organization (`/admin/orgs/{org}{path}`), bound first, its answer relayed. */
+export function endpointCaller({ endpoint, fleetMode }: EndpointOperationDeps): EndpointCall {
+  return async (principal, method, path, body) => {
+    const { client, orgs } = connectedEndpoint(endpoint);
+    const orgId = await orgs.bind(boundTenantOf(fleetMode, principal));
+    return relayEndpointAnswer(await client.request(method, `/admin/orgs/${orgId}${path}`, body));
+  };
+}
+
 /**
  * The endpoint evidence service's admin plane, re-served (spec 000 §4.6 `/admin/endpoint/*`, §4.8 `/admin/v1/fleet/*`;
  * spec 001 §4.2). The caller's organization is the deployment's, or its tenant's in fleet mode.
  */
 export function endpointOperations({ endpoint, fleetMode }: EndpointOperationDeps): AdminOperation[] {
-  const connected = () => {
-    if (!endpoint) throw gatewayErrors.notFound('endpoint control (GW_ENDPOINT_CONTROL_URL is not set)');
-    return endpoint;
-  };
-  const call = async (principal: Principal, method: string, path: string, body?: unknown) => {
-    const { client, orgs } = connected();
-    const orgId = await orgs.bind(boundTenantOf(fleetMode, principal));
-    return relayEndpointAnswer(await client.request(method, `/admin/orgs/${orgId}${path}`, body));
-  };
+  const call = endpointCaller({ endpoint, fleetMode });
   const relayed = routes.map((route) =>
     defineOperation({
       id: route.id,
@@ -129,7 +139,7 @@ export function endpointOperations({ endpoint, fleetMode }: EndpointOperationDep
       ...(route.body ? { body: route.body } : {}),
       response: route.method === 'DELETE' ? z.object({ ok: z.literal(true) }) : serviceAnswer,
       handler: async ({ params, body, principal, reply }) => {
-        const answer = await call(principal, route.method, route.upstream((params ?? {}) as Record<string, string>), route.body ? body : undefined);
+        const answer = await call(principal, route.method, route.upstream((params ?? {}) as Record<string, string>), route.body ? (body ?? undefined) : undefined);
         if (route.noStore) void reply.header('cache-control', 'no-store');
         return route.method === 'DELETE' ? { ok: true } : answer;
       },

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '@gw/platform';
-import type { EndpointControlClient } from '../../endpoint/endpoint-control.client.js';
-import type { EndpointOrgBinder } from '../../endpoint/endpoint-org.js';
+import type { EndpointDeps } from '../../endpoint/endpoint-deps.js';
 import { fetchFleetRollup } from '../../endpoint/fleet-rollup.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
 import { boundTenantOf } from '../tenant-reach.js';
@@ -18,7 +17,7 @@ const fleetStatus = z.object({
 type FleetStatus = z.infer<typeof fleetStatus>;
 
 /** `GET /admin/endpoint-fleet/status` and `/admin/v1/fleet/status`: read-only, never an error for an unreachable service. */
-export function fleetStatusOperations(deps: { endpoint: { client: EndpointControlClient; orgs: EndpointOrgBinder } | null; fleetMode: boolean; clock: Clock }): AdminOperation[] {
+export function fleetStatusOperations(deps: { endpoint: EndpointDeps | null; fleetMode: boolean; clock: Clock }): AdminOperation[] {
   const cache = new Map<string, { at: number; status: FleetStatus }>();
   const read = async (tenant: string | null): Promise<FleetStatus> => {
     const { endpoint } = deps;

@@ -1,0 +1,41 @@
+import { AppError, DecryptError, type Clock, type Db, type Keyring } from '@gw/platform';
+
+const associatedData = (orgId: string) => `endpoint-enroll-secret:${orgId}`;
+
+/**
+ * The gateway's sealed copy of each evidence organization's agent enroll secret (migration 038): written when an
+ * administrator rotates it through the gateway, read when an enrolled developer asks for it at
+ * `/connect/endpoint-enrollment`. Sealed with the keystore key and bound to the organization, so a row copied to
+ * another organization does not open.
+ */
+export class EnrollSecretVault {
+  constructor(
+    private readonly db: Db,
+    private readonly keyring: Keyring,
+    private readonly clock: Clock,
+  ) {}
+
+  async store(orgId: string, secret: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO gw_endpoint_enroll_secrets (org_id, sealed, rotated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (org_id) DO UPDATE SET sealed = EXCLUDED.sealed, rotated_at = EXCLUDED.rotated_at`,
+      [orgId, this.keyring.encrypt(secret, associatedData(orgId)), new Date(this.clock.now())],
+    );
+  }
+
+  async has(orgId: string): Promise<boolean> {
+    return (await this.db.query('SELECT 1 FROM gw_endpoint_enroll_secrets WHERE org_id = $1', [orgId])).rows.length > 0;
+  }
+
+  /** The plaintext, or null when no rotation went through this gateway; 503 when the keystore key changed since. */
+  async read(orgId: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ sealed: string }>('SELECT sealed FROM gw_endpoint_enroll_secrets WHERE org_id = $1', [orgId]);
+    if (!rows[0]) return null;
+    try {
+      return this.keyring.decryptString(rows[0].sealed, associatedData(orgId));
+    } catch (error) {
+      if (!(error instanceof DecryptError)) throw error;
+      throw new AppError({ status: 503, code: 'enroll_secret_unreadable', message: 'The stored enroll secret does not open under the current GW_KEYSTORE_KEY: rotate it again.' });
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { createServer, type AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { createLogger, createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { buildApp as buildEvidence, migrateEvidence, OutputVault } from '@gw/evidence';
+
+export const evidenceToken = 'evidence-admin-token-for-the-gateway';
+
+export interface TestEvidence {
+  app: FastifyInstance;
+  url: string;
+  store: TestDb;
+  close(): Promise<void>;
+}
+
+/** The real evidence service on an ephemeral port, as the gateway reaches it in a deployment. */
+export async function startEvidence(options: { contentKey?: string } = {}): Promise<TestEvidence> {
+  const store = await createMemoryPgliteDb();
+  await migrateEvidence(store.db);
+  const app = await buildEvidence({
+    db: store.db,
+    logger: createLogger({ name: 'evidence-test', level: 'silent' }),
+    adminToken: evidenceToken,
+    outputVault: options.contentKey ? new OutputVault(options.contentKey) : null,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return {
+    app,
+    url,
+    store,
+    close: async () => {
+      await app.close();
+      await store.dispose();
+    },
+  };
+}
+
+/** A loopback port nothing listens on: one the system just handed out and took back. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
