@@ -1,36 +1,42 @@
 import { jsonRpcErrorCodes, type JsonRpcError, type JsonRpcParams } from './json-rpc.js';
-import { negotiateProtocolVersion, serverInfo, serverInstructions } from './mcp-protocol.js';
-import { callRetrievalTool, type ToolCallContext } from './mcp-tool-call.js';
-import { retrievalTools } from './retrieval-tools.js';
+import { negotiateProtocolVersion } from './mcp-protocol.js';
+import type { ToolResult } from './mcp-tool-call.js';
 
 export type DispatchResult = { result: unknown } | { error: JsonRpcError };
 
-const invalidParams = (message: string): DispatchResult => ({ error: { code: jsonRpcErrorCodes.invalidParams, message: `Invalid params: ${message}` } });
+/** What one MCP server offers: who it says it is, and its tools. `/mcp` and `/mcp/org` each have one. */
+export interface McpToolbox {
+  serverInfo: { name: string; title: string; version: string };
+  instructions: string;
+  tools: ReadonlyArray<{ name: string }>;
+  /** Called only with a listed tool's name; argument problems come back in-band as `isError` results. */
+  call(name: string, input: Record<string, unknown> | undefined): Promise<ToolResult>;
+}
 
-const toolNames = new Set<string>(retrievalTools.map((tool) => tool.name));
+const invalidParams = (message: string): DispatchResult => ({ error: { code: jsonRpcErrorCodes.invalidParams, message: `Invalid params: ${message}` } });
 
 /**
  * The four methods of spec 000 §4.2. Stateless: every message stands alone (no session), so `initialize` is
  * answered whenever it comes and nothing requires it first. Anything else is -32601.
  */
-export async function dispatchRequest(method: string, params: JsonRpcParams, context: ToolCallContext): Promise<DispatchResult> {
+export async function dispatchRequest(method: string, params: JsonRpcParams, toolbox: McpToolbox): Promise<DispatchResult> {
   switch (method) {
     case 'initialize':
-      return initialize(params);
+      return initialize(params, toolbox);
     case 'ping':
       return { result: {} };
     case 'tools/list':
       if (params.cursor !== undefined && typeof params.cursor !== 'string') return invalidParams('cursor must be a string');
-      // One page holds both tools: no nextCursor.
-      return { result: { tools: retrievalTools } };
+      // One page holds every tool: no nextCursor.
+      return { result: { tools: toolbox.tools } };
     case 'tools/call':
-      return toolsCall(params, context);
+      return toolsCall(params, toolbox);
     default:
       return { error: { code: jsonRpcErrorCodes.methodNotFound, message: `Method not found: ${method}` } };
   }
 }
 
-function initialize(params: JsonRpcParams): DispatchResult {
+function initialize(params: JsonRpcParams, toolbox: McpToolbox): DispatchResult {
   if (typeof params.protocolVersion !== 'string') return invalidParams('protocolVersion must be a string');
   for (const field of ['capabilities', 'clientInfo'] as const) {
     const value = params[field];
@@ -40,17 +46,17 @@ function initialize(params: JsonRpcParams): DispatchResult {
     result: {
       protocolVersion: negotiateProtocolVersion(params.protocolVersion),
       capabilities: { tools: { listChanged: false } },
-      serverInfo,
-      instructions: serverInstructions,
+      serverInfo: toolbox.serverInfo,
+      instructions: toolbox.instructions,
     },
   };
 }
 
-async function toolsCall(params: JsonRpcParams, context: ToolCallContext): Promise<DispatchResult> {
+async function toolsCall(params: JsonRpcParams, toolbox: McpToolbox): Promise<DispatchResult> {
   const { name, arguments: input } = params;
   if (typeof name !== 'string') return invalidParams('name must be a string');
   // An unknown tool is a protocol error (MCP tools, error handling); bad arguments are tool errors, in-band.
-  if (!toolNames.has(name)) return invalidParams(`Unknown tool: ${name}`);
+  if (!toolbox.tools.some((tool) => tool.name === name)) return invalidParams(`Unknown tool: ${name}`);
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) return invalidParams('arguments must be an object');
-  return { result: await callRetrievalTool(name as 'gw_retrieve' | 'gw_recall', input, context) };
+  return { result: await toolbox.call(name, input as Record<string, unknown> | undefined) };
 }

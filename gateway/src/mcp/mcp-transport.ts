@@ -1,5 +1,6 @@
-import type { FastifyRequest } from 'fastify';
-import { jsonRpcErrorCodes, type JsonRpcError } from './json-rpc.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorResponse, jsonRpcErrorCodes, type IncomingMessage, type JsonRpcError } from './json-rpc.js';
+import { isSupportedProtocolVersion, supportedProtocolVersions } from './mcp-protocol.js';
 
 export interface TransportRejection {
   status: number;
@@ -53,4 +54,19 @@ function acceptsJson(accept: string | undefined): boolean {
 export function headerValue(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** MCP transports: an unsupported `MCP-Protocol-Version` header answers 400 (initialize negotiates instead). */
+export function checkProtocolVersion(request: FastifyRequest, message: IncomingMessage): TransportRejection | null {
+  const version = headerValue(request, 'mcp-protocol-version');
+  if (version === undefined || isSupportedProtocolVersion(version)) return null;
+  if (message.kind === 'request' && message.method === 'initialize') return null;
+  return { status: 400, error: { code: jsonRpcErrorCodes.serverError, message: `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supportedProtocolVersions.join(', ')})` } };
+}
+
+export function sendRejection(reply: FastifyReply, rejection: TransportRejection) {
+  return reply
+    .code(rejection.status)
+    .headers(rejection.headers ?? {})
+    .send(errorResponse(null, rejection.error));
 }

@@ -4,11 +4,14 @@ import { registerIdentityChain, type IdentityChainDeps } from '../chain/index.js
 import { identityOf } from '../chain/identity/identity-of.js';
 import type { RetrievalLeaseStore } from '../retrieval/lease.store.js';
 import type { RetrievalService } from '../retrieval/retrieval-service.js';
-import { errorResponse, jsonRpcErrorCodes, parseMessage, resultResponse, type IncomingMessage } from './json-rpc.js';
-import { dispatchRequest } from './mcp-dispatch.js';
+import { errorResponse, jsonRpcErrorCodes } from './json-rpc.js';
+import type { McpToolbox } from './mcp-dispatch.js';
+import { answerMcpPost } from './mcp-post.js';
 import { installMcpErrorHandler } from './mcp-error-handler.js';
-import { isSupportedProtocolVersion, supportedProtocolVersions } from './mcp-protocol.js';
-import { checkOrigin, checkPostHeaders, headerValue, type TransportRejection } from './mcp-transport.js';
+import { serverInfo, serverInstructions } from './mcp-protocol.js';
+import { callRetrievalTool, type ToolCallContext } from './mcp-tool-call.js';
+import { retrievalTools } from './retrieval-tools.js';
+import { checkOrigin, sendRejection } from './mcp-transport.js';
 
 export interface McpPluginOptions {
   chain: IdentityChainDeps;
@@ -71,38 +74,13 @@ export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions)
 }
 
 async function handlePost(request: FastifyRequest, reply: FastifyReply, options: McpPluginOptions) {
-  const headerRejection = checkPostHeaders(request);
-  if (headerRejection) return sendRejection(reply, headerRejection);
-  const message = parseMessage(typeof request.body === 'string' ? request.body : undefined);
-  if (message.kind === 'invalid') {
-    // A request with a readable id and bad params is answered like any request; framing errors are HTTP 400.
-    const status = message.error.code === jsonRpcErrorCodes.invalidParams ? 200 : 400;
-    return reply.code(status).header('cache-control', 'no-store').send(errorResponse(message.id, message.error));
-  }
-  const versionRejection = checkProtocolVersion(request, message);
-  if (versionRejection) return sendRejection(reply, versionRejection);
   const identity = identityOf(request);
   // spec 000 §3: any valid /mcp message renews the key's retrieval lease. Best-effort: a Coord hiccup must not fail the tool.
-  await options.lease.renew(identity.keyId).catch((error: unknown) => options.logger.warn({ err: error }, 'retrieval lease renewal failed'));
-  if (message.kind !== 'request') return reply.code(202).send();
-  const outcome = await dispatchRequest(message.method, message.params, { identity, retrieval: options.retrieval });
-  return reply
-    .code(200)
-    .header('cache-control', 'no-store')
-    .send('error' in outcome ? errorResponse(message.id, outcome.error) : resultResponse(message.id, outcome.result));
+  const renewLease = () => options.lease.renew(identity.keyId).catch((error: unknown) => options.logger.warn({ err: error }, 'retrieval lease renewal failed'));
+  return answerMcpPost(request, reply, retrievalToolbox({ identity, retrieval: options.retrieval }), renewLease);
 }
 
-/** MCP transports: an unsupported `MCP-Protocol-Version` header answers 400 (initialize negotiates instead). */
-function checkProtocolVersion(request: FastifyRequest, message: IncomingMessage): TransportRejection | null {
-  const version = headerValue(request, 'mcp-protocol-version');
-  if (version === undefined || isSupportedProtocolVersion(version)) return null;
-  if (message.kind === 'request' && message.method === 'initialize') return null;
-  return { status: 400, error: { code: jsonRpcErrorCodes.serverError, message: `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supportedProtocolVersions.join(', ')})` } };
-}
-
-function sendRejection(reply: FastifyReply, rejection: TransportRejection) {
-  return reply
-    .code(rejection.status)
-    .headers(rejection.headers ?? {})
-    .send(errorResponse(null, rejection.error));
+/** `/mcp`'s tools: the two retrieval tools, for the caller's own stash. */
+function retrievalToolbox(context: ToolCallContext): McpToolbox {
+  return { serverInfo, instructions: serverInstructions, tools: retrievalTools, call: (name, input) => callRetrievalTool(name as 'gw_retrieve' | 'gw_recall', input, context) };
 }
