@@ -172,3 +172,36 @@ export const releaseManifest = z
 export type ReleaseManifest = z.infer<typeof releaseManifest>;
 
 export const latestReleaseResponse = z.object({ release: releaseManifest.nullable() }).strict();
+
+/**
+ * The organization hub's live identity check (spec 000 §5 "Organization hub token checks"; billing's route is not
+ * shown there, so it is ours: `POST /v1/org-hub/identity`, deployment bearer). After verifying a hosted
+ * identity-provider token the gateway sends only its `sub` and organization id, plus the exact `/mcp/org` URL the
+ * token was minted for, so billing can require the resource indicator the operator confirmed. The token itself never
+ * leaves the gateway.
+ */
+export const orgHubIdentityRequest = z
+  .object({
+    subject: z.string().min(1).max(256),
+    organizationId: z.string().min(1).max(256),
+    resource: z.string().url().max(2048).describe('This gateway’s exact /mcp/org URL'),
+  })
+  .strict();
+export type OrgHubIdentityRequest = z.infer<typeof orgHubIdentityRequest>;
+
+export const orgHubIdentityResponse = z
+  .object({
+    status: z.literal('active'),
+    email: z.string().email().max(320).describe('The member, as the organization’s directory names them'),
+    team: z.string().min(1).max(128).describe('The member’s one governed team'),
+  })
+  .strict();
+export type OrgHubIdentityResponse = z.infer<typeof orgHubIdentityResponse>;
+
+/**
+ * Why billing refused a verified token's subject (403): no activated SSO marker, no active connection, not exactly one
+ * active membership in the configured organization, a domain outside the allowed list, or a revoked member. Billing
+ * answers 503 `org_hub_unconfirmed` until an operator confirmed the organization policy and this resource indicator.
+ */
+export const orgHubRefusals = ['sso_not_activated', 'no_active_connection', 'membership_not_unique', 'domain_not_allowed', 'member_revoked'] as const;
+export type OrgHubRefusal = (typeof orgHubRefusals)[number];

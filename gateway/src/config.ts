@@ -49,7 +49,18 @@ const schema = z.object({
   GW_METER_INTERVAL_MS: env.positiveInt(300_000).pipe(z.number().min(10_000, 'must be at least 10000')),
   GW_METER_SETTLE_MS: env.positiveInt(30_000),
   GW_LEASE_VERIFY_KEY: leaseVerifyKeySetting.optional(),
+  GW_PUBLIC_URL: env.url(['https', 'http']).optional(),
+  GW_ORG_HUB_ISSUER: env.url(['https', 'http']).optional(),
+  GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
+  GW_ORG_HUB_ORG_CLAIM: z.string().regex(/^[A-Za-z0-9_:./-]{1,128}$/, 'a claim name').default('org_id'),
 }).superRefine((config, context) => {
+  // The organization hub's token lane checks tokens minted for this gateway's exact /mcp/org URL, and asks billing who
+  // the subject is: it needs both.
+  if (config.GW_ORG_HUB_ISSUER) {
+    for (const name of ['GW_PUBLIC_URL', 'GW_BILLING_URL'] as const) {
+      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'is required when GW_ORG_HUB_ISSUER is set' });
+    }
+  }
   // A metered gateway needs all three: where billing is, who it is, and the bearer that proves it.
   if (!config.GW_BILLING_URL) return;
   for (const name of ['GW_DEPLOYMENT_TOKEN', 'GW_DEPLOYMENT_ID'] as const) {
@@ -111,4 +122,10 @@ export const configHelp = `gw gateway — environment variables
                                  is never skipped (default 30000)
   GW_LEASE_VERIFY_KEY            <keyId>:<Ed25519 public key> trusted for leases besides the pinned billing keys
                                  (shown as leaseTrust: configured in /admin/health and in every report)
+  GW_PUBLIC_URL                  the gateway's public URL (scheme, host, optional path prefix); the organization
+                                 hub's resource is <GW_PUBLIC_URL>/mcp/org, exactly
+  GW_ORG_HUB_ISSUER              the managed authorization issuer whose RS256 access tokens /mcp/org accepts; set, the
+                                 organization hub runs (needs GW_PUBLIC_URL and GW_BILLING_URL)
+  GW_ORG_HUB_JWKS_URL            the issuer's key set (default: jwks_uri from <issuer>/.well-known/openid-configuration)
+  GW_ORG_HUB_ORG_CLAIM           the access-token claim carrying the organization id (default org_id)
 `;

@@ -14,3 +14,5 @@ export type { BillingAccountChange } from './billing/billing-account.js';
 export type { CliDenialReason, CliDirectoryEntry, CliLoginIdentity } from './billing/cli-identity.js';
 export type { CliSession } from './billing/cli-sessions.js';
 export type { ReceivedSupportBundle } from './billing/support-bundle.routes.js';
+export type { OrgHubDirectory, OrgHubMember } from './billing/org-hub-directory.js';
+export { startIdentityProvider, type AccessTokenClaims, type IdentityProviderHandle, type IdentityProviderOptions, type MintOptions } from './idp/identity-provider.js';

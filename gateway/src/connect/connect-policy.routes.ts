@@ -13,6 +13,8 @@ export interface ConnectPolicyOptions {
   teamPolicies: TeamPolicyStore;
   routing: RoutingStore;
   logger: Logger;
+  /** The organization hub's URL when its identity lane runs (spec 000 §4.3 `mcp.org.url`). */
+  orgHubUrl: string | null;
 }
 
 const policyQuery = z.looseObject({ model: z.string().regex(/^[\x21-\x7e]{1,256}$/).optional().describe('Adds modelContext.contextTokens for this model') });
@@ -28,6 +30,7 @@ const policyResponse = z.object({
     defaulted: z.literal(true).optional().describe('No tool policy was saved for the team or `*`'),
   }),
   modelContext: z.object({ model: z.string(), contextTokens: z.number().int().nullable().describe('null when the gateway does not know the model’s window') }).optional(),
+  mcp: z.object({ org: z.object({ url: z.string().describe('The organization hub (/mcp/org) to register with hosted assistants') }) }).optional().describe('Present when an organization hub runs'),
 });
 
 /** `GET /connect/policy` (spec 000 §4.3): the effective policy of the caller's team, never failing on the skills store. */
@@ -62,6 +65,7 @@ export async function connectPolicyRoutes(app: FastifyInstance, options: Connect
         ...(teams ? {} : { skillsIncomplete: true as const }),
         tools: effective.tools,
         ...(model === undefined ? {} : { modelContext: { model, contextTokens: lookupModel(model, models)?.contextTokens ?? null } }),
+        ...(options.orgHubUrl ? { mcp: { org: { url: options.orgHubUrl } } } : {}),
       };
     },
   );

@@ -1,5 +1,5 @@
 import { parseJson } from '../translate/parse-wire.js';
-import { billingError, cliSsoPollResponse, cliSsoStartResponse, entitlementResponse, latestReleaseResponse, meterResponse, supportBundleReceipt, type ReleaseManifest, type CliSsoPollResponse, type CliSsoStartRequest, type MeterReport, type MeterResponse, type SignedLease, type SupportBundleReceipt, type SupportBundleUpload } from '@gw/contracts';
+import { billingError, orgHubIdentityResponse, type OrgHubIdentityRequest, type OrgHubIdentityResponse, cliSsoPollResponse, cliSsoStartResponse, entitlementResponse, latestReleaseResponse, meterResponse, supportBundleReceipt, type ReleaseManifest, type CliSsoPollResponse, type CliSsoStartRequest, type MeterReport, type MeterResponse, type SignedLease, type SupportBundleReceipt, type SupportBundleUpload } from '@gw/contracts';
 
 /** Why a call to billing did not produce a lease; recorded on the report row and shown on the metering lane. */
 export class BillingCallFailed extends Error {
@@ -74,6 +74,13 @@ export class BillingClient {
     const parsed = latestReleaseResponse.safeParse(await this.call('GET', '/v1/releases/latest'));
     if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the release query with a body that is not a release');
     return parsed.data.release;
+  }
+
+  /** The organization hub's live identity check: who a verified token's subject is, or why billing refuses them. */
+  async orgHubIdentity(request: OrgHubIdentityRequest): Promise<OrgHubIdentityResponse> {
+    const parsed = orgHubIdentityResponse.safeParse(await this.call('POST', '/v1/org-hub/identity', JSON.stringify(request)));
+    if (!parsed.success) throw new BillingCallFailed('invalid_billing_response', 200, 'billing answered the organization hub identity check with a body that is not a member');
+    return parsed.data;
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {

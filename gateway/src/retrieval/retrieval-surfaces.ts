@@ -3,11 +3,13 @@ import type { GatewayDeps } from '../deps.js';
 import { identityChainDeps } from '../chain/chain-deps.js';
 import { connectPlugin } from '../connect/connect.plugin.js';
 import { mcpPlugin } from '../mcp/mcp.plugin.js';
+import { orgHubPlugin } from '../mcp/org/org-hub.plugin.js';
+import { composeOrgHub } from '../mcp/org/compose-org-hub.js';
 import { RetrievalMetrics } from './retrieval-metrics.js';
 import { RetrievalService } from './retrieval-service.js';
 
 /**
- * The retrieval tool server `/mcp` and the connect surface (spec 000 §4.2–4.3): its retrieval routes over the same
+ * The retrieval tool server `/mcp`, the organization hub `/mcp/org` and the connect surface (spec 000 §4.2–4.3): its retrieval routes over the same
  * retrieval service and per-key lease (`deps.retrievalLease`) as `/mcp`, and the seat's own routes (doctor reports,
  * offboarding, device token, directives).
  */
@@ -15,13 +17,15 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
   const chain = identityChainDeps(deps);
   const retrieval = new RetrievalService({ optimizer: deps.optimizer, metrics: new RetrievalMetrics(deps.metrics), logger: deps.logger });
   await app.register(mcpPlugin, { chain, retrieval, lease: deps.retrievalLease, logger: deps.logger });
+  const hub = composeOrgHub(deps);
+  await app.register(orgHubPlugin, { keys: deps.keys, teamPolicies: deps.teamPolicies, hub });
   await app.register(connectPlugin, {
     chain,
     retrieval: { retrieval, lease: deps.retrievalLease, logger: deps.logger },
     seats: { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger },
     directives: { directives: deps.seats.directives },
     account: { governance: deps.governance, db: deps.db, routing: deps.routing, seats: deps.seats.store, hookSavings: deps.seats.hookSavings, enrollment: deps.enrollmentLinks, keys: deps.keys, audit: deps.audit },
-    policy: { teamPolicies: deps.teamPolicies, routing: deps.routing, logger: deps.logger },
+    policy: { teamPolicies: deps.teamPolicies, routing: deps.routing, logger: deps.logger, orgHubUrl: hub?.settings.resource ?? null },
     optimizeOutput: { optimizer: deps.optimizer, hookSavings: deps.seats.hookSavings, routing: deps.routing, logger: deps.logger },
     endpointEnrollment: { endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, audit: deps.audit },
   });

@@ -4,6 +4,7 @@ import type { CliSessions } from './cli-sessions.js';
 import type { DeploymentThrottle } from './deployment-throttle.js';
 import type { LeaseIssuer } from './lease-issuer.js';
 import type { MeterLedger } from './meter-ledger.js';
+import type { OrgHubDirectory } from './org-hub-directory.js';
 import type { ReceivedSupportBundle } from './support-bundle.routes.js';
 
 /** What the routes share: the one deployment billing knows, its clock, and the state the routes read and write. */
@@ -25,4 +26,5 @@ export interface BillingContext {
   readonly directory: CliDirectory;
   /** Lifetime of the key the gateway mints for a developer verified in the browser. */
   readonly cliKeyLifetimeHours: number;
+  readonly orgHub: OrgHubDirectory;
 }

@@ -1,3 +1,5 @@
+import type { OrgHubRefusal } from '@gw/contracts';
+
 /** What a billing route decides: a status and a body. The server sends it; the router records its status. */
 export interface BillingReply {
   status: number;
@@ -23,7 +25,9 @@ export type BillingErrorCode =
   | 'bad_gateway'
   | 'service_unavailable'
   | 'gateway_timeout'
-  | 'simulated_failure';
+  | 'simulated_failure'
+  | 'org_hub_unconfirmed'
+  | OrgHubRefusal;
 
 /** Billing's machine API shares the gateway's envelope (`billingError` in contracts). */
 export function errorReply(status: number, code: BillingErrorCode, message: string, headers?: Readonly<Record<string, string>>): BillingReply {

@@ -6,6 +6,7 @@ import { cliSsoPollRoute, cliSsoStartRoute } from './cli-sso.routes.js';
 import { entitlementRoute } from './entitlement.routes.js';
 import type { FailureQueue } from './fail-next.js';
 import { meterRoute } from './meter.routes.js';
+import { orgHubIdentityRoute } from './org-hub.routes.js';
 import { supportBundleRoute } from './support-bundle.routes.js';
 import { latestReleaseRoute } from './releases.routes.js';
 
@@ -29,6 +30,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map([
   ['/v1/cli-sso/poll', { method: 'POST', handle: cliSsoPollRoute }],
   ['/v1/support-bundles', { method: 'POST', handle: supportBundleRoute }],
   ['/v1/releases/latest', { method: 'GET', handle: latestReleaseRoute }],
+  ['/v1/org-hub/identity', { method: 'POST', handle: orgHubIdentityRoute }],
   ['/sso/cli/activate/:id', { method: 'GET', handle: cliActivateRoute }],
   ['/sso/cli/authorize', { method: 'POST', handle: cliAuthorizeRoute }],
   [CLI_CALLBACK_PATH, { method: 'GET', handle: cliCallbackRoute }],

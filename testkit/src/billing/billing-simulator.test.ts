@@ -324,3 +324,27 @@ describe('the billing simulator', () => {
     await expect(startBillingSimulator({ deploymentToken: 'tok_123' })).rejects.toThrow(/adt_/);
   });
 });
+
+describe('the billing simulator’s organization hub directory', () => {
+  const lookup = (body: unknown) =>
+    fetch(`${simulator.url}/v1/org-hub/identity`, { method: 'POST', headers: { authorization: `Bearer ${simulator.deploymentToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const resource = 'https://gw.example/mcp/org';
+
+  it('answers 503 until confirmed, then the member, or 403 with the refusal', async () => {
+    await start();
+    const request = { subject: 'okta|ada', organizationId: 'org_1', resource };
+    expect((await lookup(request)).status).toBe(503);
+    simulator.orgHub.confirm('org_1', resource);
+    expect((await errorOf(await lookup(request))).code).toBe('membership_not_unique');
+    simulator.orgHub.setMember('okta|ada', { email: 'ada@acme.example', team: 'platform' });
+    expect(await (await lookup(request)).json()).toEqual({ status: 'active', email: 'ada@acme.example', team: 'platform' });
+    simulator.orgHub.setAllowedDomains(['other.example']);
+    expect((await errorOf(await lookup(request))).code).toBe('domain_not_allowed');
+    simulator.orgHub.setAllowedDomains(null);
+    simulator.orgHub.setMember('okta|ada', { email: 'ada@acme.example', team: 'platform', ssoActivated: false });
+    expect((await errorOf(await lookup(request))).code).toBe('sso_not_activated');
+    expect((await lookup({ ...request, resource: 'https://gw.example/other' })).status).toBe(503);
+    expect((await lookup({ ...request, token: 'eyJ…' })).status).toBe(400);
+    expect(simulator.orgHub.lookups).toHaveLength(6);
+  });
+});

@@ -11,6 +11,7 @@ import { FailureQueue } from './fail-next.js';
 import { createLeaseIssuer } from './lease-issuer.js';
 import { MAX_METER_BODY_BYTES } from './meter.routes.js';
 import { MeterLedger } from './meter-ledger.js';
+import { OrgHubDirectory } from './org-hub-directory.js';
 import type { ReceivedSupportBundle } from './support-bundle.routes.js';
 
 export interface BillingSimulatorOptions {
@@ -65,6 +66,8 @@ export interface BillingSimulatorHandle {
   /** Add or replace a directory entry; later browser sign-ins with that email see it. */
   setDirectoryEntry(email: string, entry: CliDirectoryEntry): void;
   removeDirectoryEntry(email: string): void;
+  /** The organization hub's directory (`POST /v1/org-hub/identity`): confirm, members, allowed domains, lookups seen. */
+  orgHub: OrgHubDirectory;
   /** Change the subscription; every lease signed afterwards carries it. */
   setAccount(change: BillingAccountChange): void;
   /**
@@ -93,12 +96,13 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
   const requests: BillingRequestRecord[] = [];
   const cliSessions = new CliSessions();
   const directory = new CliDirectory(options.directory);
+  const orgHub = new OrgHubDirectory();
   const cliKeyLifetimeHours = keyLifetimeHours(options.cliKeyLifetimeHours ?? 720);
   let url = '';
   const now = options.now ?? Date.now;
   const supportBundles: ReceivedSupportBundle[] = [];
   const release: { current: ReleaseManifest | null } = { current: options.latestRelease ? releaseManifest.parse(options.latestRelease) : null };
-  const context = { deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, bundleThrottle: new DeploymentThrottle(60_000), supportBundles, release, cliSessions, directory, cliKeyLifetimeHours };
+  const context = { deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, bundleThrottle: new DeploymentThrottle(60_000), supportBundles, release, cliSessions, directory, cliKeyLifetimeHours, orgHub };
   const server = await listenBilling(createBillingRouter(context, failures, requests), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -126,6 +130,7 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
       directory.remove(email);
     },
     setAccount: (change) => account.change(change),
+    orgHub,
     failNext: (count, status = 503, path) => failures.add(count, status, path),
     close: () => server.close(),
   };

@@ -2,8 +2,7 @@ import { cliSsoPollRequest, cliSsoStartRequest, cliSsoStartResponse } from '@gw/
 import type { BillingContext } from './billing-context.js';
 import { errorReply, okReply, type BillingReply } from './billing-reply.js';
 import type { BillingRequest } from './billing-server.js';
-import { authenticateDeployment } from './deployment-auth.js';
-import { describeIssue, parseJson, type BodySchema } from './json-body.js';
+import { authenticatedBody } from './authenticated-body.js';
 
 /** POST /v1/cli-sso/start (spec 001 §4.3): the gateway announces a session and its user code; billing answers the page the developer opens. */
 export function cliSsoStartRoute(request: BillingRequest, context: BillingContext): BillingReply {
@@ -21,18 +20,4 @@ export function cliSsoPollRoute(request: BillingRequest, context: BillingContext
   const answer = context.cliSessions.answer(body.data.sessionId, context.now());
   if (answer === undefined) return errorReply(404, 'not_found', `no session ${body.data.sessionId}`);
   return okReply(answer);
-}
-
-type BodyResult<T> = { ok: true; data: T } | { ok: false; reply: BillingReply };
-
-/** The deployment bearer first (same rule as /v1/meter), then a strict JSON body. */
-function authenticatedBody<T>(request: BillingRequest, context: BillingContext, schema: BodySchema<T>): BodyResult<T> {
-  const deploymentId = authenticateDeployment(request.authorization, context);
-  if (typeof deploymentId !== 'string') return { ok: false, reply: deploymentId };
-  if (request.body === 'too_large') return { ok: false, reply: errorReply(413, 'payload_too_large', 'body too large') };
-  const json = parseJson(request.body);
-  if (json === undefined) return { ok: false, reply: errorReply(400, 'invalid_request', 'body is not JSON') };
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) return { ok: false, reply: errorReply(400, 'invalid_request', describeIssue(parsed.error.issues[0])) };
-  return { ok: true, data: parsed.data };
 }

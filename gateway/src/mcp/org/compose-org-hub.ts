@@ -1,0 +1,13 @@
+import type { GatewayDeps } from '../../deps.js';
+import { orgHubSettingsOf, type OrgHubSettings } from './org-hub-settings.js';
+import { OrgMemberResolver } from './org-member-resolver.js';
+import { OrgTokenVerifier } from './org-token-verifier.js';
+
+/** The hosted-identity lane of `/mcp/org`: on when an issuer and the public URL are set and billing is connected. */
+export function composeOrgHub(deps: Pick<GatewayDeps, 'config' | 'entitlement' | 'coord' | 'db' | 'clock'>): { settings: OrgHubSettings; members: OrgMemberResolver } | null {
+  const settings = orgHubSettingsOf(deps.config);
+  const billing = deps.entitlement.billing;
+  if (!settings || !billing) return null;
+  const verifier = new OrgTokenVerifier(settings, deps.clock);
+  return { settings, members: new OrgMemberResolver({ settings, verifier, billing, coord: deps.coord, db: deps.db, clock: deps.clock }) };
+}

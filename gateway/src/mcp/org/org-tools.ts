@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { describeIssues } from '@gw/platform';
+import { interfaceVersion } from '../../docs/openapi.plugin.js';
+import { effectiveTeamPolicy } from '../../policies/effective-team-policy.js';
+import type { TeamPolicyStore } from '../../policies/team-policy.store.js';
+import type { McpToolbox } from '../mcp-dispatch.js';
+import type { ToolResult } from '../mcp-tool-call.js';
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/**
+ * The organization hub's tools (spec 000 §1.17 "an organization hub at /mcp/org"; its tool set is not shown, so it is
+ * ours): the organization's shared skills, as the caller's team receives them at `/connect/policy`, for assistants
+ * that run in a provider's cloud and cannot read the developer's machine.
+ */
+export const orgTools = [
+  {
+    name: 'gw_org_skills',
+    title: 'List the organization’s skills',
+    description: 'List the shared skills your organization publishes for your team: each skill’s name and what it is for. Read one with gw_org_skill.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: readOnly,
+  },
+  {
+    name: 'gw_org_skill',
+    title: 'Read one organization skill',
+    description: 'Read the full instructions of one shared skill of your organization, by the name gw_org_skills lists.',
+    inputSchema: { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 128, description: 'The skill’s name, as gw_org_skills lists it.' } }, required: ['name'], additionalProperties: false },
+    annotations: readOnly,
+  },
+] as const;
+
+const skillArguments = z.object({ name: z.string().min(1).max(128) });
+
+export const orgServerInfo = { name: 'gw-org-hub', title: 'gw organization hub', version: interfaceVersion } as const;
+const instructions =
+  'Your organization publishes shared skills through this hub. Call gw_org_skills to see which skills your team has, and gw_org_skill with a name to read one before following it.';
+
+const text = (value: string) => ({ type: 'text' as const, text: value });
+const toolError = (message: string): ToolResult => ({ content: [text(message)], isError: true });
+
+/** The hub's toolbox for one member's team. The skills store failing is a tool error the model can read, never a 5xx. */
+export function orgToolbox(team: string, teamPolicies: TeamPolicyStore): McpToolbox {
+  const skills = async () => effectiveTeamPolicy((await teamPolicies.read()).teams, team).skills;
+  return {
+    serverInfo: orgServerInfo,
+    instructions,
+    tools: orgTools,
+    call: async (name, input) => {
+      let available;
+      try {
+        available = await skills();
+      } catch {
+        return toolError(`${name}: the organization’s skills cannot be read right now; try again shortly.`);
+      }
+      if (name === 'gw_org_skills') {
+        if (available.length === 0) return { content: [text(`Your team (${team}) has no shared skills.`)] };
+        return { content: [text(available.map((skill) => `- ${skill.name}: ${skill.description}`).join('\n'))] };
+      }
+      const parsed = skillArguments.safeParse(input ?? {});
+      if (!parsed.success) return toolError(`gw_org_skill: invalid arguments: ${describeIssues('arguments', parsed.error.issues)}`);
+      const skill = available.find((entry) => entry.name === parsed.data.name);
+      if (!skill) return toolError(`gw_org_skill: your team has no skill named ${JSON.stringify(parsed.data.name)}; gw_org_skills lists the ones it has.`);
+      return { content: [text(skill.content)] };
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { createHmac, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { listen } from '../core/http-server.js';
+
+export interface IdentityProviderOptions {
+  host?: string;
+  /** The claim that carries the organization id (default `org_id`). */
+  organizationClaim?: string;
+}
+
+export interface AccessTokenClaims {
+  sub?: string;
+  /** One string, or a list (which the org hub refuses: `aud` must be exactly its URL). */
+  aud?: string | string[];
+  organizationId?: string;
+  /** Seconds; default now. */
+  issuedAt?: number;
+  /** Seconds after `issuedAt`; default 300. Negative makes an already expired token. */
+  expiresIn?: number;
+  /** Default this provider's issuer. */
+  issuer?: string;
+  /** Claims added as they are (e.g. `scope`). */
+  extra?: Record<string, unknown>;
+}
+
+export interface MintOptions {
+  /** `RS256` with the published key (default); `ES256` with another published key; `HS256` with a shared secret; `none`. */
+  algorithm?: 'RS256' | 'ES256' | 'HS256' | 'none';
+  /** Sign with an RSA key the JWKS never publishes, under the published key id. */
+  untrustedKey?: boolean;
+}
+
+export interface IdentityProviderHandle {
+  /** The issuer (`iss`), also the origin serving discovery and the JWKS. */
+  issuer: string;
+  jwksUrl: string;
+  mint(claims: AccessTokenClaims, options?: MintOptions): string;
+  /** Publish a new signing key (a new `kid`) and sign with it from now on; the old key stays published. */
+  rotateKey(): void;
+  /** While on, discovery and the JWKS answer 503 (a key-discovery outage). */
+  failKeyDiscovery(on: boolean): void;
+  /** How many times the JWKS was fetched. */
+  readonly jwksFetches: number;
+  close(): Promise<void>;
+}
+
+interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+  publicJwk: Record<string, unknown>;
+}
+
+const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
+
+function rsaKey(): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = `rsa-${randomBytes(6).toString('hex')}`;
+  return { kid, privateKey, publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' } };
+}
+
+function ecKey(): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const kid = `ec-${randomBytes(6).toString('hex')}`;
+  return { kid, privateKey, publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' } };
+}
+
+/**
+ * A hosted identity provider as the organization hub meets it (spec 000 §5 "Organization hub token checks"): OpenID
+ * discovery, a JWKS, and RS256 access tokens minted on demand, with the wrong algorithms, keys and claims a verifier
+ * must refuse. Plain node:crypto, so the verifier under test (jose) checks tokens it did not make.
+ */
+export async function startIdentityProvider(options: IdentityProviderOptions = {}): Promise<IdentityProviderHandle> {
+  const organizationClaim = options.organizationClaim ?? 'org_id';
+  const published: SigningKey[] = [rsaKey(), ecKey()];
+  let current = published[0];
+  const untrusted = rsaKey();
+  const sharedSecret = randomBytes(32);
+  let discoveryDown = false;
+  let jwksFetches = 0;
+  let issuer = '';
+
+  const server = await listen(
+    async (request, response) => {
+      const send = (status: number, body: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(body));
+      };
+      if (request.path === '/.well-known/jwks.json') jwksFetches += 1;
+      if (discoveryDown) return send(503, { error: 'temporarily_unavailable' });
+      if (request.path === '/.well-known/openid-configuration') {
+        return send(200, { issuer, jwks_uri: `${issuer}/.well-known/jwks.json`, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, id_token_signing_alg_values_supported: ['RS256'] });
+      }
+      if (request.path === '/.well-known/jwks.json') return send(200, { keys: published.map((key) => key.publicJwk) });
+      return send(404, { error: 'not_found' });
+    },
+    { host: options.host },
+  );
+  issuer = server.url;
+
+  const mint = (claims: AccessTokenClaims, mintOptions: MintOptions = {}): string => {
+    const algorithm = mintOptions.algorithm ?? 'RS256';
+    const key = algorithm === 'ES256' ? (published[1]) : mintOptions.untrustedKey ? { ...untrusted, kid: current.kid } : current;
+    const issuedAt = claims.issuedAt ?? Math.floor(Date.now() / 1000);
+    const payload = {
+      iss: claims.issuer ?? issuer,
+      ...(claims.sub === undefined ? {} : { sub: claims.sub }),
+      ...(claims.aud === undefined ? {} : { aud: claims.aud }),
+      iat: issuedAt,
+      exp: issuedAt + (claims.expiresIn ?? 300),
+      ...(claims.organizationId === undefined ? {} : { [organizationClaim]: claims.organizationId }),
+      ...claims.extra,
+    };
+    const header = { alg: algorithm, typ: 'at+jwt', ...(algorithm === 'HS256' || algorithm === 'none' ? {} : { kid: key.kid }) };
+    const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
+    if (algorithm === 'none') return `${signingInput}.`;
+    if (algorithm === 'HS256') return `${signingInput}.${createHmac('sha256', sharedSecret).update(signingInput).digest('base64url')}`;
+    // ES256 in a JWS is the raw r‖s pair, not DER.
+    const signature = algorithm === 'ES256' ? sign('sha256', Buffer.from(signingInput), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }) : sign('sha256', Buffer.from(signingInput), key.privateKey);
+    return `${signingInput}.${signature.toString('base64url')}`;
+  };
+
+  return {
+    issuer,
+    jwksUrl: `${issuer}/.well-known/jwks.json`,
+    mint,
+    rotateKey: () => {
+      current = rsaKey();
+      published.push(current);
+    },
+    failKeyDiscovery: (on) => {
+      discoveryDown = on;
+    },
+    get jwksFetches() {
+      return jwksFetches;
+    },
+    close: () => server.close(),
+  };
+}
