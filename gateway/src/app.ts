@@ -23,6 +23,7 @@ import { routingOperations } from './admin/routing/routing.operations.js';
 import { governanceOperations } from './admin/caps/governance.operations.js';
 import { qualityParityOperations } from './admin/quality/quality-parity.operations.js';
 import { optimizerHoldoutConfig } from './admin/quality/holdout-config.js';
+import { desktopConnectorOperations } from './admin/policies/desktop-connectors.operations.js';
 import { desktopPolicyOperations } from './admin/policies/desktop-policy.operations.js';
 import { teamPolicyOperations } from './admin/policies/team-policy.operations.js';
 import { agentLaneOperations } from './admin/endpoint/agent-lane.operations.js';
@@ -101,6 +102,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
+    ...desktopConnectorOperations({ mirror: deps.mcpHub, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...agentLaneOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),

@@ -9,6 +9,7 @@ import { composeAdmin } from './admin/stores.js';
 import { composeScim } from './scim/scim-deps.js';
 import { composeSeats } from './seats/seat-deps.js';
 import { composeEndpoint } from './endpoint/endpoint-deps.js';
+import { McpHubMirror } from './mcp/hub/mcp-hub-mirror.js';
 import { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
 import { TeamPolicyStore } from './policies/team-policy.store.js';
 import { resolveKeystore } from './bootstrap/keystore-key.js';
@@ -60,7 +61,12 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
   lifecycle.onShutdown(() => spendWriter.stop());
-  lifecycle.onShutdown(() => Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined));
+  const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS });
+  mcpHub.start();
+  lifecycle.onShutdown(() => {
+    mcpHub.stop();
+    return Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined);
+  });
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
   const endpoint = composeEndpoint(config, { db, keyring, clock });
   const entitlement = await composeEntitlement({ config, db, coord, clock, logger, lifecycle, settings: admin.settings, endpoint });
@@ -91,5 +97,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, mcpHub, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

@@ -18,6 +18,7 @@ import type { TeamPolicyStore } from './policies/team-policy.store.js';
 import type { ScimDeps } from './scim/scim-deps.js';
 import type { SeatDeps } from './seats/seat-deps.js';
 import type { EndpointDeps } from './endpoint/endpoint-deps.js';
+import type { McpHubMirror } from './mcp/hub/mcp-hub-mirror.js';
 import type { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
 import type { EntitlementDeps } from './entitlement/entitlement-deps.js';
 
@@ -47,6 +48,8 @@ export interface GatewayDeps extends AdminDeps {
   retrievalLease: RetrievalLeaseStore;
   /** The desktop-client policy (spec 000 §2): admin writes, cached reads for the client-facing routes. */
   desktopPolicy: DesktopPolicyStore;
+  /** The organization hub's mirror of the desktop policy's remote managed MCP servers. */
+  mcpHub: McpHubMirror;
   /** Team skills and tool policy (spec 000 §4.3 `/connect/policy`, §4.8 policies/teams). */
   teamPolicies: TeamPolicyStore;
   /** Inbound SCIM (spec 000 §4.9): provisioning settings, users and groups. */

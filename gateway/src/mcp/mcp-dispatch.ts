@@ -2,6 +2,9 @@ import { jsonRpcErrorCodes, type JsonRpcError, type JsonRpcParams } from './json
 import { negotiateProtocolVersion } from './mcp-protocol.js';
 import type { ToolResult } from './mcp-tool-call.js';
 
+/** A remote server's `CallToolResult`, relayed as it came (any content blocks, `structuredContent`, `isError`). */
+export type RelayedToolResult = Record<string, unknown> & { content: unknown[] };
+
 export type DispatchResult = { result: unknown } | { error: JsonRpcError };
 
 /** What one MCP server offers: who it says it is, and its tools. `/mcp` and `/mcp/org` each have one. */
@@ -10,7 +13,7 @@ export interface McpToolbox {
   instructions: string;
   tools: ReadonlyArray<{ name: string }>;
   /** Called only with a listed tool's name; argument problems come back in-band as `isError` results. */
-  call(name: string, input: Record<string, unknown> | undefined): Promise<ToolResult>;
+  call(name: string, input: Record<string, unknown> | undefined): Promise<ToolResult | RelayedToolResult>;
 }
 
 const invalidParams = (message: string): DispatchResult => ({ error: { code: jsonRpcErrorCodes.invalidParams, message: `Invalid params: ${message}` } });

@@ -18,7 +18,7 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
   const retrieval = new RetrievalService({ optimizer: deps.optimizer, metrics: new RetrievalMetrics(deps.metrics), logger: deps.logger });
   await app.register(mcpPlugin, { chain, retrieval, lease: deps.retrievalLease, logger: deps.logger });
   const hub = composeOrgHub(deps);
-  await app.register(orgHubPlugin, { keys: deps.keys, teamPolicies: deps.teamPolicies, hub });
+  await app.register(orgHubPlugin, { keys: deps.keys, teamPolicies: deps.teamPolicies, mirror: deps.mcpHub, hub });
   await app.register(connectPlugin, {
     chain,
     retrieval: { retrieval, lease: deps.retrievalLease, logger: deps.logger },

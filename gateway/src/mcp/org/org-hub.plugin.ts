@@ -5,6 +5,7 @@ import { extractClientKey } from '../../chain/identity/extract-key.js';
 import { looksLikeClientKey } from '../../keys/key-token.js';
 import type { KeyStore } from '../../keys/key.store.js';
 import type { TeamPolicyStore } from '../../policies/team-policy.store.js';
+import type { McpHubMirror } from '../hub/mcp-hub-mirror.js';
 import { errorResponse, jsonRpcErrorCodes } from '../json-rpc.js';
 import { installMcpErrorHandler } from '../mcp-error-handler.js';
 import { answerMcpPost } from '../mcp-post.js';
@@ -17,6 +18,8 @@ import { orgToolbox } from './org-tools.js';
 export interface OrgHubPluginOptions {
   keys: KeyStore;
   teamPolicies: TeamPolicyStore;
+  /** The remote servers' tools, relayed as `<server>__<tool>`. */
+  mirror: McpHubMirror;
   /** Null when the hosted-identity lane is off: `/mcp/org` then serves client keys only. */
   hub: { settings: OrgHubSettings; members: OrgMemberResolver } | null;
 }
@@ -65,7 +68,7 @@ export async function orgHubPlugin(app: FastifyInstance, options: OrgHubPluginOp
           tags: ['retrieval'],
           summary: 'Organization hub (MCP streamable HTTP, JSON-RPC 2.0): the organization’s shared skills',
           description:
-            'Tools gw_org_skills and gw_org_skill. A client key (ark_) takes precedence; otherwise an RS256 access token of the organization’s identity provider minted for exactly this URL, whose subject billing admits. ' +
+            'Tools gw_org_skills and gw_org_skill, and the tools of the organization’s remote MCP servers as <server>__<tool>, relayed. A client key (ark_) takes precedence; otherwise an RS256 access token of the organization’s identity provider minted for exactly this URL, whose subject billing admits. ' +
             '401 names the protected-resource metadata; 403 a refused member; 429 a throttle with Retry-After; 503 an identity provider, billing or key-discovery outage (fail closed).',
           security: [{ clientKey: [] }, { orgAccessToken: [] }],
         },
@@ -74,7 +77,7 @@ export async function orgHubPlugin(app: FastifyInstance, options: OrgHubPluginOp
         const rejection = checkOrigin(request);
         if (rejection) return sendRejection(reply, rejection);
         const team = await teamOf(request, options);
-        return answerMcpPost(request, reply, orgToolbox(team, options.teamPolicies));
+        return answerMcpPost(request, reply, orgToolbox(team, options.teamPolicies, options.mirror));
       },
     );
   });

@@ -5,6 +5,8 @@ import { effectiveTeamPolicy } from '../../policies/effective-team-policy.js';
 import type { TeamPolicyStore } from '../../policies/team-policy.store.js';
 import type { McpToolbox } from '../mcp-dispatch.js';
 import type { ToolResult } from '../mcp-tool-call.js';
+import type { McpHubMirror } from '../hub/mcp-hub-mirror.js';
+import { relayTool } from '../hub/relay-tool.js';
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -39,14 +41,21 @@ const instructions =
 const text = (value: string) => ({ type: 'text' as const, text: value });
 const toolError = (message: string): ToolResult => ({ content: [text(message)], isError: true });
 
-/** The hub's toolbox for one member's team. The skills store failing is a tool error the model can read, never a 5xx. */
-export function orgToolbox(team: string, teamPolicies: TeamPolicyStore): McpToolbox {
+/**
+ * The hub's toolbox for one member's team: the skills tools, then every tool the mirror holds from the organization's
+ * remote MCP servers (`<server>__<tool>`, relayed). The skills store or a remote server failing is a tool error the
+ * model can read, never a 5xx.
+ */
+export function orgToolbox(team: string, teamPolicies: TeamPolicyStore, mirror: McpHubMirror | null): McpToolbox {
   const skills = async () => effectiveTeamPolicy((await teamPolicies.read()).teams, team).skills;
+  const mirrored = mirror?.mirrored() ?? [];
   return {
     serverInfo: orgServerInfo,
     instructions,
-    tools: orgTools,
+    tools: [...orgTools, ...mirrored.map(({ hubName, tool }) => ({ ...tool, name: hubName }))],
     call: async (name, input) => {
+      const relayed = mirrored.find((entry) => entry.hubName === name);
+      if (relayed && mirror) return relayTool(mirror, relayed, input);
       let available;
       try {
         available = await skills();

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { McpHubMirror } from '../../mcp/hub/mcp-hub-mirror.js';
+import { RemoteMcpClient, RemoteMcpError, RemoteMcpNeedsAuth } from '../../mcp/hub/remote-mcp-client.js';
+import { defineOperation, type AdminOperation } from '../operation.js';
+
+export interface DesktopConnectorDeps {
+  mirror: McpHubMirror;
+  allowPrivate: boolean;
+  fetch?: typeof fetch;
+}
+
+const probedTools = 100;
+
+const counts = z.object({ servers: z.int(), ok: z.int(), needsAuth: z.int(), unreachable: z.int(), local: z.int().describe('Device-side servers (a command): counted, never reached'), tools: z.int() });
+const mcpHub = z
+  .object({
+    status: z.enum(['never-synced', 'ok', 'degraded', 'failed']),
+    lastSyncAt: z.string().nullable(),
+    lastSyncCounts: counts.nullable().describe('Null when the last round reached no server'),
+    servers: z.array(
+      z.object({
+        name: z.string(),
+        origin: z.string(),
+        outcome: z.enum(['ok', 'needs-auth', 'unreachable']),
+        toolCount: z.int(),
+        truncated: z.boolean(),
+        durationMs: z.int(),
+        failure: z.string().optional(),
+      }),
+    ),
+  })
+  .describe('Content-free state of the organization hub’s mirror of the remote managed MCP servers');
+
+const probeBody = z.strictObject({ url: z.string().url().max(2048).describe('The MCP server’s streamable-HTTP endpoint (https)') });
+const probeResponse = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('ok'),
+    name: z.string(),
+    version: z.string(),
+    tools: z.array(z.object({ name: z.string(), title: z.string().optional(), description: z.string().optional() })),
+    truncated: z.boolean().describe(`More than ${probedTools} tools: the list is cut`),
+  }),
+  z.object({ status: z.literal('needs-auth'), resourceMetadata: z.string().nullable().describe('The protected-resource metadata URL the server named, if any') }),
+  z.object({ status: z.literal('unreachable'), reason: z.enum(['refused_address', 'timeout', 'network', 'redirect', 'http_error', 'not_mcp', 'too_large']), message: z.string() }),
+]);
+
+/**
+ * The desktop policy's connectors (spec 000 §4.5 `connectors/probe`, `connectors/sync`): probe a remote MCP server
+ * before adding it (nothing stored), and run one mirror round of the organization hub now. Authorizing and revoking
+ * per-developer grants are not built.
+ */
+export function desktopConnectorOperations(deps: DesktopConnectorDeps): AdminOperation[] {
+  return [
+    defineOperation({
+      id: 'desktopPolicy.connectors.probe',
+      summary: 'Probe a remote MCP server: its name, version and tools, whether it needs authorization, or why it cannot be reached; nothing is stored',
+      method: 'POST',
+      capability: 'desktopconfig:write',
+      legacy: [{ path: '/admin/claude-desktop-policy/connectors/probe' }],
+      v1: { path: '/admin/v1/policies/claude-desktop/connectors/probe' },
+      xScope: 'deployment',
+      body: probeBody,
+      response: probeResponse,
+      handler: async ({ body }) => {
+        const client = new RemoteMcpClient({ url: body.url, allowPrivate: deps.allowPrivate, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+        try {
+          const server = await client.initialize();
+          const listed = await client.listTools(probedTools);
+          return { status: 'ok' as const, ...server, tools: listed.tools.map(({ name, title, description }) => ({ name, ...(title ? { title } : {}), ...(description ? { description } : {}) })), truncated: listed.truncated };
+        } catch (error) {
+          if (error instanceof RemoteMcpNeedsAuth) return { status: 'needs-auth' as const, resourceMetadata: error.resourceMetadata };
+          if (error instanceof RemoteMcpError) return { status: 'unreachable' as const, reason: error.failure, message: error.message };
+          throw error;
+        }
+      },
+    }),
+    defineOperation({
+      id: 'desktopPolicy.connectors.sync',
+      summary: 'Run one mirror round of the organization hub now and answer its content-free status',
+      method: 'POST',
+      capability: 'desktopconfig:write',
+      legacy: [{ path: '/admin/claude-desktop-policy/connectors/sync' }],
+      v1: { path: '/admin/v1/policies/claude-desktop/connectors/sync' },
+      xScope: 'deployment',
+      response: z.object({ mcpHub }),
+      handler: async () => ({ mcpHub: await deps.mirror.sync() }),
+    }),
+    defineOperation({
+      id: 'desktopPolicy.connectors.status',
+      summary: 'The organization hub mirror’s last round (content-free)',
+      method: 'GET',
+      capability: 'config:read',
+      legacy: [{ path: '/admin/claude-desktop-policy/connectors' }],
+      v1: { path: '/admin/v1/policies/claude-desktop/connectors' },
+      xScope: 'deployment',
+      response: z.object({ mcpHub }),
+      handler: async () => ({ mcpHub: deps.mirror.status() }),
+    }),
+  ];
+}
