@@ -20,7 +20,8 @@ export const osqueryEnrollRequest = z.looseObject({
     .looseObject({
       system_info: z.looseObject({ uuid: identifier.optional(), hostname: identifier.optional(), computer_name: identifier.optional() }).optional(),
       os_version: z.looseObject({ platform: z.string().max(64).optional(), name: z.string().max(128).optional(), version: z.string().max(64).optional() }).optional(),
-      osquery_info: z.looseObject({ uuid: identifier.optional(), version: z.string().max(64).optional() }).optional(),
+      // `uuid` is the system UUID osquery reads; `instance_id` is the id of this install of osquery.
+      osquery_info: z.looseObject({ uuid: identifier.optional(), instance_id: identifier.optional(), version: z.string().max(64).optional() }).optional(),
     })
     .optional(),
 });
@@ -32,6 +33,11 @@ export const osqueryNodeRequest = z.looseObject({ node_key: nodeKey });
 export const osqueryEnrollResponse = z.object({ node_key: z.string(), node_invalid: z.literal(false) });
 /** An unknown node key, or a refused enroll secret: osquery re-enrolls when it reads `node_invalid: true`. */
 export const osqueryNodeInvalid = z.object({ node_invalid: z.literal(true), error: z.string() });
+/** Any other osquery failure (a malformed body, a store outage): `node_invalid: false`, so osquery retries as it is. */
+export const osqueryErrorBody = z.object({ node_invalid: z.boolean(), error: z.string() });
+
+/** The empty object both agents receive for a call that returns nothing (a write, a log, a result, a token). */
+export const agentAcknowledgement = z.object({}).strict();
 
 export const osqueryConfigResponse = z.looseObject({
   options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
@@ -96,8 +102,9 @@ export const orbitScriptResultRequest = z.looseObject({
   execution_id: z.string().min(1).max(64),
   output: z.string(),
   runtime: z.number().int().min(0),
-  /** -1 with `timeout` set: the agent killed the script at its deadline. */
+  /** -1 when the agent killed the script at its deadline. */
   exit_code: z.number().int(),
+  /** The deadline the agent ran the script under (seconds); orbit sends it with every result. */
   timeout: z.number().int().optional(),
 });
 export type OrbitScriptResult = z.infer<typeof orbitScriptResultRequest>;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import {
+  agentAcknowledgement,
   agentErrorBody,
   orbitConfigResponse,
   orbitDeviceTokenRequest,
@@ -16,6 +16,7 @@ import {
 import { scriptNamed } from '../catalog/remediation-scripts.js';
 import type { OutputVault } from '../remediation/output-vault.js';
 import type { RemediationStore } from '../remediation/remediation.store.js';
+import { readAgentBodiesAsJson } from './agent-body.js';
 import { agentErrors, installAgentErrorHandler } from './agent-errors.js';
 import type { AgentHost, AgentHostStore } from './agent-host.store.js';
 import { hostPlatformOf } from './agent-platform.js';
@@ -40,6 +41,7 @@ const scriptTimeoutSeconds = 300;
  */
 export async function orbitRoutes(app: FastifyInstance, options: OrbitRouteOptions): Promise<void> {
   installAgentErrorHandler(app, 'orbit');
+  readAgentBodiesAsJson(app);
   const { hosts, remediations } = options;
   const hostOf = async (nodeKey: string): Promise<AgentHost> => {
     const host = await hosts.resolve(nodeKey, 'orbit');
@@ -68,7 +70,7 @@ export async function orbitRoutes(app: FastifyInstance, options: OrbitRouteOptio
 
   app.post(
     '/api/fleet/orbit/device_token',
-    { schema: { tags, summary: 'Accept the device token fleet desktop uses for this host (stored as a hash)', body: orbitDeviceTokenRequest, response: { 200: z.object({}), ...errors } } },
+    { schema: { tags, summary: 'Accept the device token fleet desktop uses for this host (stored as a hash)', body: orbitDeviceTokenRequest, response: { 200: agentAcknowledgement, ...errors } } },
     async (request) => {
       const body = request.body as { orbit_node_key: string; device_auth_token: string };
       const host = await hostOf(body.orbit_node_key);
@@ -105,7 +107,7 @@ export async function orbitRoutes(app: FastifyInstance, options: OrbitRouteOptio
         summary: 'Record a remediation’s exit code; output is kept (encrypted, 8 KiB, 30 days) only when retention is on',
         description: 'A repeated result for a finished execution is accepted and changes nothing (delivery is at-least-once).',
         body: orbitScriptResultRequest,
-        response: { 200: z.object({}), ...errors },
+        response: { 200: agentAcknowledgement, ...errors },
       },
     },
     async (request) => {

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import {
   osqueryConfigResponse,
   osqueryDistributedReadResponse,
@@ -7,13 +6,16 @@ import {
   osqueryEnrollRequest,
   osqueryEnrollResponse,
   osqueryLogRequest,
+  osqueryErrorBody,
   osqueryNodeInvalid,
+  agentAcknowledgement,
   osqueryNodeRequest,
   policyQueryName,
   type OsqueryDistributedWrite,
   type OsqueryEnrollRequest,
 } from '@gw/contracts';
 import { renderQuery } from '../catalog/policy-pack.js';
+import { readAgentBodiesAsJson } from './agent-body.js';
 import { agentErrors, installAgentErrorHandler } from './agent-errors.js';
 import type { AgentHost, AgentHostStore } from './agent-host.store.js';
 import { hostPlatformOf } from './agent-platform.js';
@@ -28,7 +30,7 @@ export interface OsqueryRouteOptions {
 }
 
 const tags = ['agent'];
-const errors = { 400: osqueryNodeInvalid.extend({ node_invalid: z.boolean() }), 401: osqueryNodeInvalid, 503: osqueryNodeInvalid.extend({ node_invalid: z.boolean() }) };
+const errors = { 400: osqueryErrorBody, 401: osqueryNodeInvalid, 503: osqueryErrorBody };
 
 // osquery's own cadence: ask for distributed work every minute, refresh the config hourly. Nothing is scheduled and
 // result logs are discarded unread: the service keeps pass, fail or unknown per check, nothing else.
@@ -44,6 +46,7 @@ const agentConfig = {
  */
 export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteOptions): Promise<void> {
   installAgentErrorHandler(app, 'osquery');
+  readAgentBodiesAsJson(app);
   const { hosts, policies } = options;
   const hostOf = async (nodeKey: string): Promise<AgentHost> => {
     const host = await hosts.resolve(nodeKey, 'osquery');
@@ -92,7 +95,7 @@ export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteO
 
   app.post(
     '/api/v1/osquery/distributed/write',
-    { schema: { tags, summary: 'Results of the policy checks: a row means pass, no row fail, a failed query unknown; rows are never stored', body: osqueryDistributedWriteRequest, response: { 200: z.object({}), ...errors } } },
+    { schema: { tags, summary: 'Results of the policy checks: a row means pass, no row fail, a failed query unknown; rows are never stored', body: osqueryDistributedWriteRequest, response: { 200: agentAcknowledgement, ...errors } } },
     async (request) => {
       const write = request.body as OsqueryDistributedWrite;
       const host = await hostOf(write.node_key);
@@ -103,7 +106,7 @@ export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteO
     },
   );
 
-  app.post('/api/v1/osquery/log', { schema: { tags, summary: 'Status and result logs: accepted for the protocol, discarded unread', body: osqueryLogRequest, response: { 200: z.object({}), ...errors } } }, async (request) => {
+  app.post('/api/v1/osquery/log', { schema: { tags, summary: 'Status and result logs: accepted for the protocol, discarded unread', body: osqueryLogRequest, response: { 200: agentAcknowledgement, ...errors } } }, async (request) => {
     await hostOf((request.body as { node_key: string }).node_key);
     return {};
   });

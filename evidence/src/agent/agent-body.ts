@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { agentErrors } from './agent-errors.js';
+
+/**
+ * The agents' bodies are JSON whatever they declare: orbit's Go client sends no `Content-Type` at all, and fastify
+ * would refuse that with 415. In the agent plugins' scope every body is read as JSON; anything else is a 400 in the
+ * agent's own error format.
+ */
+export function readAgentBodiesAsJson(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as unknown);
+    } catch {
+      done(agentErrors.invalid('The request body is not JSON.'), undefined);
+    }
+  });
+}
