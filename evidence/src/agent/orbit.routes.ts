@@ -16,8 +16,8 @@ import {
 import { scriptNamed } from '../catalog/remediation-scripts.js';
 import type { OutputVault } from '../remediation/output-vault.js';
 import type { RemediationStore } from '../remediation/remediation.store.js';
-import { readAgentBodiesAsJson } from './agent-body.js';
-import { agentErrors, installAgentErrorHandler } from './agent-errors.js';
+import { prepareAgentScope } from './agent-scope.js';
+import { agentErrors } from './agent-errors.js';
 import type { AgentHost, AgentHostStore } from './agent-host.store.js';
 import { hostPlatformOf } from './agent-platform.js';
 import type { EnrollSecretStore } from './enroll-secret.store.js';
@@ -40,14 +40,9 @@ const scriptTimeoutSeconds = 300;
  * pending remediation executions, device-token acceptance, and leased remediation delivery (spec 001 §3.5).
  */
 export async function orbitRoutes(app: FastifyInstance, options: OrbitRouteOptions): Promise<void> {
-  installAgentErrorHandler(app, 'orbit');
-  readAgentBodiesAsJson(app);
+  prepareAgentScope(app, 'orbit');
   const { hosts, remediations } = options;
-  const hostOf = async (nodeKey: string): Promise<AgentHost> => {
-    const host = await hosts.resolve(nodeKey, 'orbit');
-    if (!host) throw agentErrors.nodeInvalid();
-    return host;
-  };
+  const hostOf = (nodeKey: string): Promise<AgentHost> => hosts.authenticate(nodeKey, 'orbit');
 
   app.post('/api/fleet/orbit/enroll', { schema: { tags, summary: 'Enroll orbit with the organization’s enroll secret', body: orbitEnrollRequest, response: { 200: orbitEnrollResponse, ...errors } } }, async (request) => {
     const body = request.body as OrbitEnrollRequest;

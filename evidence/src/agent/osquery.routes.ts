@@ -15,8 +15,8 @@ import {
   type OsqueryEnrollRequest,
 } from '@gw/contracts';
 import { renderQuery } from '../catalog/policy-pack.js';
-import { readAgentBodiesAsJson } from './agent-body.js';
-import { agentErrors, installAgentErrorHandler } from './agent-errors.js';
+import { prepareAgentScope } from './agent-scope.js';
+import { agentErrors } from './agent-errors.js';
 import type { AgentHost, AgentHostStore } from './agent-host.store.js';
 import { hostPlatformOf } from './agent-platform.js';
 import type { AgentPolicies } from './agent-policies.js';
@@ -45,14 +45,9 @@ const agentConfig = {
  * enroll secret, configuration, the policy checks as distributed queries, and logs, whose content is discarded.
  */
 export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteOptions): Promise<void> {
-  installAgentErrorHandler(app, 'osquery');
-  readAgentBodiesAsJson(app);
+  prepareAgentScope(app, 'osquery');
   const { hosts, policies } = options;
-  const hostOf = async (nodeKey: string): Promise<AgentHost> => {
-    const host = await hosts.resolve(nodeKey, 'osquery');
-    if (!host) throw agentErrors.nodeInvalid();
-    return host;
-  };
+  const hostOf = (nodeKey: string): Promise<AgentHost> => hosts.authenticate(nodeKey, 'osquery');
 
   app.post(
     '/api/v1/osquery/enroll',
