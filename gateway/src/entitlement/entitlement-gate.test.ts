@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, createLogger, createMemoryPgliteDb, ed25519PrivateKey, generateEd25519KeyPair, leaseTrustStore, signLease, writeStoredLease, type TestDb } from '@gw/platform';
 import type { EntitlementLeasePayload } from '@gw/contracts';
@@ -68,6 +69,21 @@ describe('EntitlementGate', () => {
     await writeStoredLease(store.db, 'dep_1', lease({ deploymentId: 'dep_2', issuedAt: '2026-11-26T12:10:00.000Z' }).signed, '2026-11-26T12:10:00.000Z', new Date());
     await gate.refresh();
     expect(gate.verdict().state).toBe('unverifiable');
+  });
+
+  it('warns once about a stored lease that does not verify, not on every refresh, and again after it recovered', async () => {
+    const lines: string[] = [];
+    const recording = createLogger({ name: 'gate-test', level: 'warn', destination: new Writable({ write: (chunk: Buffer, _encoding, done) => { lines.push(chunk.toString('utf8')); done(); } }) });
+    const watched = new EntitlementGate({ db: store.db, deploymentId: 'dep_1', trust, clock, logger: recording });
+    await stored(lease({}, strangerKey, 'billing'));
+    for (let refresh = 0; refresh < 4; refresh += 1) await watched.refresh();
+    expect(lines.filter((line) => line.includes('does not verify'))).toHaveLength(1);
+    await stored(lease({ issuedAt: '2026-11-26T12:05:00.000Z' }));
+    await watched.refresh();
+    await stored(lease({ issuedAt: '2026-11-26T12:10:00.000Z' }, strangerKey, 'billing'));
+    await watched.refresh();
+    await watched.refresh();
+    expect(lines.filter((line) => line.includes('does not verify'))).toHaveLength(2);
   });
 
   it('keeps a good lease when a forged one replaces it in the store', async () => {

@@ -29,6 +29,8 @@ export class EntitlementGate {
   private source: LeaseSource = 'none';
   private timer: NodeJS.Timeout | null = null;
   private readFailed = false;
+  /** Why the stored lease was last refused; a warning is logged when this changes, not on every refresh. */
+  private rejectedFor: string | null = null;
 
   constructor(private readonly options: EntitlementGateOptions) {}
 
@@ -75,9 +77,11 @@ export class EntitlementGate {
       const check = verifyLease(stored.lease, this.options.trust, this.options.deploymentId);
       if (!check.ok) {
         if (this.check?.ok !== true) this.check = check;
-        this.options.logger.warn({ reason: check.reason }, 'stored entitlement lease does not verify');
+        if (this.rejectedFor !== check.reason) this.options.logger.warn({ reason: check.reason }, 'stored entitlement lease does not verify');
+        this.rejectedFor = check.reason;
         return;
       }
+      this.rejectedFor = null;
       if (this.isOlderThanHeld(check)) return;
       if (this.check?.ok !== true || this.check.payload.issuedAt !== check.payload.issuedAt) this.source = 'store';
       this.check = check;
