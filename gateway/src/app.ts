@@ -102,7 +102,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
-    ...desktopConnectorOperations({ mirror: deps.mcpHub, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
+    ...desktopConnectorOperations({ mirror: deps.mcpHub, connectors: deps.mcpConnectors, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...agentLaneOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),

@@ -10,6 +10,7 @@ import { composeScim } from './scim/scim-deps.js';
 import { composeSeats } from './seats/seat-deps.js';
 import { composeEndpoint } from './endpoint/endpoint-deps.js';
 import { McpHubMirror } from './mcp/hub/mcp-hub-mirror.js';
+import { composeConnectors } from './mcp/oauth/compose-connectors.js';
 import { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
 import { TeamPolicyStore } from './policies/team-policy.store.js';
 import { resolveKeystore } from './bootstrap/keystore-key.js';
@@ -61,7 +62,8 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
   lifecycle.onShutdown(() => spendWriter.stop());
-  const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS });
+  const mcpConnectors = composeConnectors({ db, coord, keyring, clock, policy: desktopPolicy, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, publicUrl: config.GW_PUBLIC_URL });
+  const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, grants: mcpConnectors.grants });
   mcpHub.start();
   lifecycle.onShutdown(() => {
     mcpHub.stop();
@@ -97,5 +99,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, mcpHub, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

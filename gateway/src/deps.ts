@@ -19,6 +19,7 @@ import type { ScimDeps } from './scim/scim-deps.js';
 import type { SeatDeps } from './seats/seat-deps.js';
 import type { EndpointDeps } from './endpoint/endpoint-deps.js';
 import type { McpHubMirror } from './mcp/hub/mcp-hub-mirror.js';
+import type { McpConnectors } from './mcp/oauth/compose-connectors.js';
 import type { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
 import type { EntitlementDeps } from './entitlement/entitlement-deps.js';
 
@@ -50,6 +51,8 @@ export interface GatewayDeps extends AdminDeps {
   desktopPolicy: DesktopPolicyStore;
   /** The organization hub's mirror of the desktop policy's remote managed MCP servers. */
   mcpHub: McpHubMirror;
+  /** Authorizations of the hub's connectors (the hub's own and each developer's). */
+  mcpConnectors: McpConnectors;
   /** Team skills and tool policy (spec 000 §4.3 `/connect/policy`, §4.8 policies/teams). */
   teamPolicies: TeamPolicyStore;
   /** Inbound SCIM (spec 000 §4.9): provisioning settings, users and groups. */

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import type { AuthorizationServerHandle } from '@gw/testkit';
 
 export interface RemoteMcpServer {
   url: string;
@@ -33,14 +34,30 @@ const closing = (server: Server) => () =>
  * A third-party remote MCP server, made with the official MCP SDK (stateless streamable HTTP, JSON or SSE answers):
  * one documentation-search tool. What the organization hub mirrors and relays to.
  */
-export async function startRemoteMcpServer(options: { json?: boolean } = {}): Promise<RemoteMcpServer> {
+export async function startRemoteMcpServer(options: { json?: boolean; authorizationServer?: AuthorizationServerHandle } = {}): Promise<RemoteMcpServer> {
   const calls: RemoteMcpServer['calls'] = [];
+  const { authorizationServer } = options;
+  let url = '';
   const server = createServer((request, response) => {
     void (async () => {
+      const origin = new URL(url).origin;
+      if (authorizationServer && request.url === '/.well-known/oauth-protected-resource') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ resource: url, authorization_servers: [authorizationServer.issuer], bearer_methods_supported: ['header'] }));
+        return;
+      }
+      // A protected server (MCP authorization): no valid bearer of its authorization server, no MCP.
+      const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+      const subject = authorizationServer && bearer ? authorizationServer.subjectOf(bearer) : null;
+      if (authorizationServer && subject === null) {
+        response.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"` });
+        response.end();
+        return;
+      }
       const mcp = new McpServer({ name: 'acme-docs', version: '2.3.0' });
       mcp.registerTool('search_docs', { description: 'Search Acme’s internal documentation', inputSchema: { query: z.string() } }, async ({ query }) => {
         calls.push({ tool: 'search_docs', input: { query } });
-        return { content: [{ type: 'text', text: `3 pages match "${query}": deploy.md, review.md, oncall.md` }] };
+        return { content: [{ type: 'text', text: `3 pages match "${query}": deploy.md, review.md, oncall.md${subject ? ` (as ${subject})` : ''}` }] };
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.json ?? false });
       response.on('close', () => {
@@ -53,7 +70,8 @@ export async function startRemoteMcpServer(options: { json?: boolean } = {}): Pr
       if (!response.headersSent) response.writeHead(500).end();
     });
   });
-  return { url: await listening(server), calls, close: closing(server) };
+  url = await listening(server);
+  return { url, calls, close: closing(server) };
 }
 
 /** A remote MCP server that wants OAuth: every call is 401 naming its protected-resource metadata. */

@@ -24,3 +24,4 @@ export type { QueryAnswer, QueryResolver, QueryRow, QueryRun } from './agents/di
 export type { HostIdentity, SimulatedPlatform } from './agents/host-identity.js';
 export type { OrbitAnswer, OrbitRefusal } from './agents/orbit-agent.js';
 export type { ScriptOutcome, ScriptRun, ScriptRunner } from './agents/script-runner.js';
+export { startAuthorizationServer, type AuthorizationServerHandle } from './oauth/authorization-server.js';

@@ -6,6 +6,7 @@ import { connectPolicyRoutes, type ConnectPolicyOptions } from './connect-policy
 import { connectOptimizeOutputRoutes, type ConnectOptimizeOutputOptions } from './connect-optimize-output.routes.js';
 import { connectDirectiveRoutes, type ConnectDirectiveOptions } from './connect-directive.routes.js';
 import { connectEndpointEnrollmentRoutes, type ConnectEndpointEnrollmentOptions } from './connect-endpoint-enrollment.routes.js';
+import { connectMcpOAuthRoutes, type ConnectMcpOAuthOptions } from './connect-mcp-oauth.routes.js';
 import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
 import { connectSeatRoutes, type ConnectSeatOptions } from './connect-seat.routes.js';
 
@@ -18,6 +19,7 @@ export interface ConnectPluginOptions {
   policy: ConnectPolicyOptions;
   optimizeOutput: ConnectOptimizeOutputOptions;
   endpointEnrollment: ConnectEndpointEnrollmentOptions;
+  mcpOAuth: ConnectMcpOAuthOptions;
 }
 
 // Connect bodies are small control messages.
@@ -55,4 +57,5 @@ export async function connectPlugin(app: FastifyInstance, options: ConnectPlugin
   await app.register(connectPolicyRoutes, options.policy);
   await app.register(connectOptimizeOutputRoutes, options.optimizeOutput);
   await app.register(connectEndpointEnrollmentRoutes, options.endpointEnrollment);
+  await app.register(connectMcpOAuthRoutes, options.mcpOAuth);
 }

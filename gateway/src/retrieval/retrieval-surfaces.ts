@@ -5,6 +5,7 @@ import { connectPlugin } from '../connect/connect.plugin.js';
 import { mcpPlugin } from '../mcp/mcp.plugin.js';
 import { orgHubPlugin } from '../mcp/org/org-hub.plugin.js';
 import { composeOrgHub } from '../mcp/org/compose-org-hub.js';
+import { mcpOAuthCallbackPlugin } from '../mcp/oauth/mcp-oauth-callback.plugin.js';
 import { RetrievalMetrics } from './retrieval-metrics.js';
 import { RetrievalService } from './retrieval-service.js';
 
@@ -18,7 +19,8 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
   const retrieval = new RetrievalService({ optimizer: deps.optimizer, metrics: new RetrievalMetrics(deps.metrics), logger: deps.logger });
   await app.register(mcpPlugin, { chain, retrieval, lease: deps.retrievalLease, logger: deps.logger });
   const hub = composeOrgHub(deps);
-  await app.register(orgHubPlugin, { keys: deps.keys, teamPolicies: deps.teamPolicies, mirror: deps.mcpHub, hub });
+  await app.register(orgHubPlugin, { keys: deps.keys, teamPolicies: deps.teamPolicies, mirror: deps.mcpHub, grants: deps.mcpConnectors.grants, hub });
+  await app.register(mcpOAuthCallbackPlugin, { authorizer: deps.mcpConnectors.authorizer, mirror: deps.mcpHub });
   await app.register(connectPlugin, {
     chain,
     retrieval: { retrieval, lease: deps.retrievalLease, logger: deps.logger },
@@ -27,6 +29,7 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
     account: { governance: deps.governance, db: deps.db, routing: deps.routing, seats: deps.seats.store, hookSavings: deps.seats.hookSavings, enrollment: deps.enrollmentLinks, keys: deps.keys, audit: deps.audit },
     policy: { teamPolicies: deps.teamPolicies, routing: deps.routing, logger: deps.logger, orgHubUrl: hub?.settings.resource ?? null },
     optimizeOutput: { optimizer: deps.optimizer, hookSavings: deps.seats.hookSavings, routing: deps.routing, logger: deps.logger },
+    mcpOAuth: { authorizer: deps.mcpConnectors.authorizer, audit: deps.audit },
     endpointEnrollment: { endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, audit: deps.audit },
   });
 }

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { AppError } from '@gw/platform';
 import type { McpHubMirror } from '../../mcp/hub/mcp-hub-mirror.js';
 import { RemoteMcpClient, RemoteMcpError, RemoteMcpNeedsAuth } from '../../mcp/hub/remote-mcp-client.js';
+import type { McpConnectors } from '../../mcp/oauth/compose-connectors.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
 
 export interface DesktopConnectorDeps {
   mirror: McpHubMirror;
+  connectors: McpConnectors;
   allowPrivate: boolean;
   fetch?: typeof fetch;
 }
@@ -31,6 +34,7 @@ const mcpHub = z
   })
   .describe('Content-free state of the organization hub’s mirror of the remote managed MCP servers');
 
+const connectorBody = z.strictObject({ name: z.string().min(1).max(128).describe('The connector, by its name in managedMcpServers') });
 const probeBody = z.strictObject({ url: z.string().url().max(2048).describe('The MCP server’s streamable-HTTP endpoint (https)') });
 const probeResponse = z.discriminatedUnion('status', [
   z.object({
@@ -46,8 +50,9 @@ const probeResponse = z.discriminatedUnion('status', [
 
 /**
  * The desktop policy's connectors (spec 000 §4.5 `connectors/probe`, `connectors/sync`): probe a remote MCP server
- * before adding it (nothing stored), and run one mirror round of the organization hub now. Authorizing and revoking
- * per-developer grants are not built.
+ * before adding it (nothing stored), run one mirror round of the organization hub now, and authorize or revoke the
+ * hub's own grant for a connector that wants authorization (with it the mirror lists the connector's tools; members'
+ * calls still go out under their own grants, `/connect/mcp-oauth/*`).
  */
 export function desktopConnectorOperations(deps: DesktopConnectorDeps): AdminOperation[] {
   return [
@@ -84,6 +89,34 @@ export function desktopConnectorOperations(deps: DesktopConnectorDeps): AdminOpe
       xScope: 'deployment',
       response: z.object({ mcpHub }),
       handler: async () => ({ mcpHub: await deps.mirror.sync() }),
+    }),
+    defineOperation({
+      id: 'desktopPolicy.connectors.authorize',
+      summary: 'Start the hub’s own authorization of a connector: the vendor’s authorization URL (no token is ever returned)',
+      method: 'POST',
+      capability: 'desktopconfig:write',
+      legacy: [{ path: '/admin/claude-desktop-policy/connectors/authorize' }],
+      v1: { path: '/admin/v1/policies/claude-desktop/connectors/authorize' },
+      xScope: 'deployment',
+      body: connectorBody,
+      response: z.object({ authorizationUrl: z.string() }),
+      handler: async ({ body, request }) => ({ authorizationUrl: await deps.connectors.authorizer.start({ kind: 'hub' }, body.name, `${request.protocol}://${request.host}`) }),
+    }),
+    defineOperation({
+      id: 'desktopPolicy.connectors.revoke',
+      summary: 'Remove the hub’s stored grant for a connector; answers once it is gone and the mirror dropped its tools',
+      method: 'POST',
+      capability: 'desktopconfig:write',
+      legacy: [{ path: '/admin/claude-desktop-policy/connectors/revoke' }],
+      v1: { path: '/admin/v1/policies/claude-desktop/connectors/revoke' },
+      xScope: 'deployment',
+      body: connectorBody,
+      response: z.object({ state: z.literal('needs-auth'), outcome: z.literal('hub-grant-removed') }),
+      handler: async ({ body }) => {
+        if (!(await deps.connectors.grants.remove({ kind: 'hub' }, body.name))) throw new AppError({ status: 404, code: 'grant_not_found', message: `The hub holds no grant for ${JSON.stringify(body.name)}.` });
+        await deps.mirror.sync();
+        return { state: 'needs-auth' as const, outcome: 'hub-grant-removed' as const };
+      },
     }),
     defineOperation({
       id: 'desktopPolicy.connectors.status',

@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '@gw/platform';
 import type { DesktopPolicyStore } from '../../policies/desktop-policy.store.js';
+import type { McpGrantStore } from '../oauth/mcp-grant.store.js';
 import { RemoteMcpClient, RemoteMcpError, RemoteMcpNeedsAuth, type RemoteTool } from './remote-mcp-client.js';
 import { remoteServersOf, type RemoteServer } from './remote-servers.js';
 
@@ -40,6 +41,8 @@ export interface HubTool {
   hubName: string;
   server: RemoteServer;
   tool: RemoteTool;
+  /** The server wanted authorization (the hub listed it under its own grant): calls need the member's own grant. */
+  authorized: boolean;
 }
 
 export interface McpHubMirrorOptions {
@@ -50,6 +53,8 @@ export interface McpHubMirrorOptions {
   fetch?: typeof fetch;
   /** Tools mirrored per server (default 100); more are cut and the server is marked truncated. */
   toolsPerServer?: number;
+  /** The hub's own grants: a server that wants authorization is listed under the hub's grant when there is one. */
+  grants?: McpGrantStore;
 }
 
 const refreshMs = 5 * 60_000;
@@ -99,8 +104,9 @@ export class McpHubMirror {
     return this.round;
   }
 
-  client(server: RemoteServer): RemoteMcpClient {
-    return new RemoteMcpClient({ url: server.url, allowPrivate: this.options.allowPrivate, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
+  /** A client of one server, optionally under a bearer (a grant); the bearer is never logged. */
+  client(server: RemoteServer, bearer?: string | null): RemoteMcpClient {
+    return new RemoteMcpClient({ url: server.url, allowPrivate: this.options.allowPrivate, ...(this.options.fetch ? { fetch: this.options.fetch } : {}), ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) });
   }
 
   private async runRound(): Promise<HubStatus> {
@@ -132,10 +138,11 @@ export class McpHubMirror {
     const base = { name: server.name, origin: new URL(server.url).origin };
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const client = this.client(server);
+      const hubBearer = (await this.options.grants?.bearer({ kind: 'hub' }, server.name)) ?? null;
+      const client = this.client(server, hubBearer);
       await client.initialize();
       const listed = await client.listTools(this.options.toolsPerServer ?? 100);
-      const tools = listed.tools.map((tool) => ({ hubName: hubToolName(server.name, tool.name), server, tool })).filter((entry) => entry.hubName.length <= 64);
+      const tools = listed.tools.map((tool) => ({ hubName: hubToolName(server.name, tool.name), server, tool, authorized: hubBearer !== null })).filter((entry) => entry.hubName.length <= 64);
       return { summary: { ...base, outcome: 'ok', toolCount: tools.length, truncated: listed.truncated, durationMs: elapsed() }, tools };
     } catch (error) {
       if (error instanceof RemoteMcpNeedsAuth) return { summary: { ...base, outcome: 'needs-auth', toolCount: 0, truncated: false, durationMs: elapsed() }, tools: [] };

@@ -6,6 +6,7 @@ import { looksLikeClientKey } from '../../keys/key-token.js';
 import type { KeyStore } from '../../keys/key.store.js';
 import type { TeamPolicyStore } from '../../policies/team-policy.store.js';
 import type { McpHubMirror } from '../hub/mcp-hub-mirror.js';
+import type { McpGrantStore } from '../oauth/mcp-grant.store.js';
 import { errorResponse, jsonRpcErrorCodes } from '../json-rpc.js';
 import { installMcpErrorHandler } from '../mcp-error-handler.js';
 import { answerMcpPost } from '../mcp-post.js';
@@ -13,13 +14,15 @@ import { checkOrigin, headerValue, sendRejection } from '../mcp-transport.js';
 import { orgHubErrors } from './org-hub-errors.js';
 import type { OrgHubSettings } from './org-hub-settings.js';
 import type { OrgMemberResolver } from './org-member-resolver.js';
-import { orgToolbox } from './org-tools.js';
+import { orgToolbox, type OrgCaller } from './org-tools.js';
 
 export interface OrgHubPluginOptions {
   keys: KeyStore;
   teamPolicies: TeamPolicyStore;
   /** The remote servers' tools, relayed as `<server>__<tool>`. */
   mirror: McpHubMirror;
+  /** Members' own connector grants, which relayed calls to servers that want authorization go out under. */
+  grants: McpGrantStore;
   /** Null when the hosted-identity lane is off: `/mcp/org` then serves client keys only. */
   hub: { settings: OrgHubSettings; members: OrgMemberResolver } | null;
 }
@@ -76,19 +79,23 @@ export async function orgHubPlugin(app: FastifyInstance, options: OrgHubPluginOp
       async (request, reply) => {
         const rejection = checkOrigin(request);
         if (rejection) return sendRejection(reply, rejection);
-        const team = await teamOf(request, options);
-        return answerMcpPost(request, reply, orgToolbox(team, options.teamPolicies, options.mirror));
+        const caller = await callerOf(request, options);
+        return answerMcpPost(request, reply, orgToolbox(caller, options.teamPolicies, options.mirror, options.grants));
       },
     );
   });
 }
 
-/** The caller's team: from the client key when one is presented, else from the member billing admits. */
-async function teamOf(request: FastifyRequest, options: OrgHubPluginOptions): Promise<string> {
+/** The caller's team and address: from the client key when one is presented, else from the member billing admits. */
+async function callerOf(request: FastifyRequest, options: OrgHubPluginOptions): Promise<OrgCaller> {
   const raw = extractClientKey(request.headers);
-  if (raw && looksLikeClientKey(raw)) return (await resolveIdentity(options.keys, raw)).team;
+  if (raw && looksLikeClientKey(raw)) {
+    const identity = await resolveIdentity(options.keys, raw);
+    return { team: identity.team, user: identity.keyType === 'service' ? null : identity.user };
+  }
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(request, 'authorization') ?? '')?.[1];
   if (!bearer) throw orgHubErrors.missingCredential();
   if (!options.hub) throw orgHubErrors.tokenLaneOff();
-  return (await options.hub.members.resolve(bearer, request.ip)).team;
+  const member = await options.hub.members.resolve(bearer, request.ip);
+  return { team: member.team, user: member.email };
 }

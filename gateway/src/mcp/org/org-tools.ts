@@ -6,6 +6,7 @@ import type { TeamPolicyStore } from '../../policies/team-policy.store.js';
 import type { McpToolbox } from '../mcp-dispatch.js';
 import type { ToolResult } from '../mcp-tool-call.js';
 import type { McpHubMirror } from '../hub/mcp-hub-mirror.js';
+import type { McpGrantStore } from '../oauth/mcp-grant.store.js';
 import { relayTool } from '../hub/relay-tool.js';
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -46,7 +47,14 @@ const toolError = (message: string): ToolResult => ({ content: [text(message)], 
  * remote MCP servers (`<server>__<tool>`, relayed). The skills store or a remote server failing is a tool error the
  * model can read, never a 5xx.
  */
-export function orgToolbox(team: string, teamPolicies: TeamPolicyStore, mirror: McpHubMirror | null): McpToolbox {
+export interface OrgCaller {
+  team: string;
+  /** The member's address; null for a key that names no developer (their connector grants are none). */
+  user: string | null;
+}
+
+export function orgToolbox(caller: OrgCaller, teamPolicies: TeamPolicyStore, mirror: McpHubMirror | null, grants: McpGrantStore | null): McpToolbox {
+  const { team } = caller;
   const skills = async () => effectiveTeamPolicy((await teamPolicies.read()).teams, team).skills;
   const mirrored = mirror?.mirrored() ?? [];
   return {
@@ -55,7 +63,10 @@ export function orgToolbox(team: string, teamPolicies: TeamPolicyStore, mirror: 
     tools: [...orgTools, ...mirrored.map(({ hubName, tool }) => ({ ...tool, name: hubName }))],
     call: async (name, input) => {
       const relayed = mirrored.find((entry) => entry.hubName === name);
-      if (relayed && mirror) return relayTool(mirror, relayed, input);
+      if (relayed && mirror) {
+        const bearer = relayed.authorized && caller.user !== null && grants ? await grants.bearer({ kind: 'user', user: caller.user }, relayed.server.name) : null;
+        return relayTool(mirror, relayed, input, bearer);
+      }
       let available;
       try {
         available = await skills();
