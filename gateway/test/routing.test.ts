@@ -116,6 +116,14 @@ describe('routing and resilience', () => {
     const listed = (await gateway.app.inject({ method: 'GET', url: '/v1/models', headers: auth })).json().data as Array<{ id: string; owned_by: string }>;
     expect(listed).toContainEqual(expect.objectContaining({ id: 'fast', object: 'model', owned_by: 'backup' }));
     expect(listed.filter((model) => model.id === 'backup/gpt-4.1-mini')).toHaveLength(1);
+    // GET /v1/models/{id} answers an alias and a listed <provider>/<model> itself, in the caller's shape.
+    const upstreamBefore = backup.requests.length + primary.requests.length;
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/fast', headers: auth })).json()).toEqual({ id: 'fast', object: 'model', created: 0, owned_by: 'backup' });
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/backup%2Fgpt-4.1-mini', headers: auth })).json()).toMatchObject({ id: 'backup/gpt-4.1-mini' });
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/backup/gpt-4.1-mini', headers: auth })).json()).toMatchObject({ id: 'backup/gpt-4.1-mini' });
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/fast', headers: { ...auth, 'anthropic-version': '2023-06-01' } })).json()).toEqual({ type: 'model', id: 'fast', display_name: 'fast', created_at: '2025-01-01T00:00:00Z' });
+    expect(backup.requests.length + primary.requests.length).toBe(upstreamBefore);
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/fast' })).statusCode).toBe(401);
     const models = await gateway.app.inject({ method: 'PUT', url: '/admin/pricing', headers: adminHeaders, payload: { models: { 'gpt-4.1-mini': { inputPerMTok: 100_000, outputPerMTok: 0 } } } });
     expect(models.statusCode, models.body).toBe(200);
     expect(models.headers.deprecation).toBe('true');

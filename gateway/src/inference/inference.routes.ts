@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { runCountTokens } from './run-count-tokens.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { chatCompletionBody, completionBody, countTokensBody, countTokensResponse, embeddingBody, messagesBody, modelListResponse } from './inference.schemas.js';
-import { listModels } from './models.js';
+import { describeModel, listModels } from './models.js';
 import { runInference, type InferenceCall } from './run-inference.js';
 import { runPassthrough } from './run-passthrough.js';
 import { runSubscription } from './seat/run-subscription.js';
@@ -46,6 +46,13 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
   app.get('/v1/models', { config: { unmetered: true }, schema: { tags: ['inference'], summary: 'Models of the configured providers and aliases', security, response: { 200: modelListResponse } } }, async (request) =>
     listModels(deps.providers, deps.routing, typeof request.headers['anthropic-version'] === 'string'),
   );
+
+  // Ids contain slashes (`openai/gpt-4o`); an id the gateway does not list goes upstream like any other path.
+  app.get('/v1/models/*', { schema: { tags: ['inference'], summary: 'One model: an alias or a model the gateway lists is answered here; any other id is proxied to the provider', security } }, async (request, reply) => {
+    const id = (request.params as { '*': string })['*'];
+    const model = describeModel(deps.providers, deps.routing, typeof request.headers['anthropic-version'] === 'string', id);
+    return model ?? runPassthrough(deps, request, reply);
+  });
 
   app.post('/v1/extensions/vscode/optimize', { schema: { tags: ['inference'], summary: 'Optimize a request for the VS Code extension (fail-open; no provider call; zero-token spend row)', security, body: vscodeOptimizeBody, response: { 200: vscodeOptimizeResponse } } }, (request, reply) =>
     runVscodeOptimize(deps, request, reply),

@@ -34,3 +34,19 @@ export function listModels(providers: ProviderStore, routing: RoutingStore, anth
   }
   return { object: 'list' as const, data: ids.map(({ id, ownedBy }) => ({ id, object: 'model' as const, created: 0, owned_by: ownedBy })) };
 }
+
+/**
+ * `GET /v1/models/{id}` for an id only the gateway knows (an alias, or `<provider>/<model>`): that one entry of the
+ * list, in the caller's shape. Null for any other id: a provider's own model id is proxied upstream, which describes it
+ * better than the gateway can.
+ */
+export function describeModel(providers: ProviderStore, routing: RoutingStore, anthropicClient: boolean, id: string) {
+  if (!Object.hasOwn(routing.documents.aliases, id) && !id.includes('/')) return null;
+  const listed = listModels(providers, routing, anthropicClient);
+  const entries: ReadonlyArray<{ id: string }> = listed.data;
+  const found = entries.find((entry) => entry.id === id);
+  if (!found) return null;
+  if (!anthropicClient) return found;
+  const { object: _object, owned_by: _ownedBy, ...anthropic } = found as Record<string, unknown>;
+  return anthropic;
+}
