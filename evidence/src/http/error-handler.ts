@@ -1,20 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, normalizeRequestError, type RequestFailure } from '@gw/platform';
+import { AppError, installEnvelopeErrorHandler, type RequestFailure } from '@gw/platform';
 import { evidenceErrors } from '../errors.js';
 
 /** One error handler for the whole service: `{error: {code, message}}` with a stable code, never a stack. */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((thrown, request, reply) => {
-    const error = fromFailure(normalizeRequestError(thrown, { refusedValues: true, storeOutages: true, service: 'evidence service' }), request.routeOptions.bodyLimit ?? 0);
-    if (error.status >= 500 && error.code !== 'store_unavailable') request.log.error({ err: thrown }, 'request failed');
-    void reply
-      .code(error.status)
-      .headers(error.headers)
-      .send({ error: { code: error.code, message: error.message } });
-  });
-  app.setNotFoundHandler((_request, reply) => {
-    const error = evidenceErrors.notFound('The route');
-    void reply.code(error.status).send({ error: { code: error.code, message: error.message } });
+  installEnvelopeErrorHandler(app, {
+    normalize: { refusedValues: true, storeOutages: true, service: 'evidence service' },
+    codeOf: fromFailure,
+    notFound: () => evidenceErrors.notFound('The route'),
+    // A store outage answers 503 and shows on /readyz; logging each refused request would only repeat it.
+    logs: (failure) => failure.kind !== 'store_unavailable',
   });
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, normalizeRequestError, type RequestFailure } from '@gw/platform';
+import { AppError, installEnvelopeErrorHandler, type RequestFailure } from '@gw/platform';
 import { optimizerErrors } from '../errors.js';
 
 /**
@@ -7,18 +7,11 @@ import { optimizerErrors } from '../errors.js';
  * Failures that carry no code of their own (body limit, media type, validation) are rendered from the catalog.
  */
 export function installErrorHandler(app: FastifyInstance, maxBodyBytes: number): void {
-  app.setErrorHandler((thrown, request, reply) => {
+  installEnvelopeErrorHandler(app, {
     // A value the store refused (SQLSTATE 22/23: a NUL, an out-of-range number) is what the caller sent, never a 500.
-    const mapped = fromFailure(normalizeRequestError(thrown, { refusedValues: true }), maxBodyBytes);
-    if (mapped.status >= 500) request.log.error({ err: thrown }, 'request failed');
-    void reply
-      .code(mapped.status)
-      .headers(mapped.headers)
-      .send({ error: { code: mapped.code, message: mapped.message } });
-  });
-  app.setNotFoundHandler((_request, reply) => {
-    const error = optimizerErrors.notFound();
-    void reply.code(error.status).send({ error: { code: error.code, message: error.message } });
+    normalize: { refusedValues: true },
+    codeOf: (failure) => fromFailure(failure, maxBodyBytes),
+    notFound: () => optimizerErrors.notFound(),
   });
 }
 
