@@ -14,6 +14,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { ConnectorStore } from './orgs/connector.store.js';
 import { OrgStore } from './orgs/org.store.js';
 import type { OutputVault } from './remediation/output-vault.js';
+import { AutoRemediation } from './remediation/auto-remediation.js';
 import { RemediationStore } from './remediation/remediation.store.js';
 import { reportRoutes } from './reports/report.routes.js';
 
@@ -72,7 +73,7 @@ export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> 
   const vault = deps.outputVault ?? null;
   await app.register(healthRoutes, { db: deps.db, lifecycle: deps.lifecycle });
   await app.register(reportRoutes, { connectors, orgs, hosts, clock });
-  await app.register(osqueryRoutes, { secrets, hosts: agentHosts, policies: new AgentPolicies(orgs, agentHosts) });
+  await app.register(osqueryRoutes, { secrets, hosts: agentHosts, policies: new AgentPolicies(orgs, agentHosts), autoRemediation: new AutoRemediation(orgs, remediations) });
   await app.register(orbitRoutes, { secrets, hosts: agentHosts, remediations, vault });
   const { adminToken } = deps;
   if (adminToken) await app.register(adminRoutes, { adminToken, orgs, connectors, hosts, secrets, remediations, vault, clock });

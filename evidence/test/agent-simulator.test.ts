@@ -100,6 +100,36 @@ describe('fleetd hosts against the evidence service (spec 001 §3.5, §4.2)', ()
     expect((await app.inject({ method: 'GET', url: `/admin/orgs/${orgId}/hosts`, headers: adminHeaders })).json().hosts).toHaveLength(1);
   });
 
+  it('remediates a check set to remediate itself on its own, once an hour at most per host, and never a monitor-only check', async () => {
+    const { orgId, enrollSecret } = await orgWithEnrollSecret(app);
+    const automation = (name: string, autoRemediate: boolean) => app.inject({ method: 'POST', url: `/admin/orgs/${orgId}/policies/${name}/automation`, headers: adminHeaders, payload: { autoRemediate } });
+    expect((await automation('macos-firewall', true)).json()).toEqual({ name: 'macos-firewall', autoRemediate: true });
+    expect((await automation('macos-disk-encryption', true)).json().error.code).toBe('no_remediation');
+    const listed = (await app.inject({ method: 'GET', url: `/admin/orgs/${orgId}/policies`, headers: adminHeaders })).json().policies;
+    expect(listed.find((policy: { name: string }) => policy.name === 'macos-firewall')).toMatchObject({ script: 'macos-enable-firewall.sh', autoRemediate: true });
+
+    // A script that does not fix the check: it is retried only after the hour's cooldown.
+    const host = startSimulatedHost({ baseUrl, enrollSecret, platform: 'darwin', hostname: 'stubborn-mac', answer: answersFor({ 'FROM alf': false, 'FROM disk_encryption': false }), runScript: () => ({ exitCode: 1, output: 'not permitted' }) });
+    const audit = async () => (await app.inject({ method: 'GET', url: `/admin/orgs/${orgId}/remediations`, headers: adminHeaders })).json().remediations as Array<{ policyName: string; trigger: string; status: string }>;
+    // One check-in: osquery reports the failure, which queues the script; orbit then fetches and runs it.
+    expect((await host.checkIn()).scripts).toEqual([expect.objectContaining({ outcome: 'exited', exitCode: 1 })]);
+    expect(await audit()).toEqual([expect.objectContaining({ policyName: 'macos-firewall', trigger: 'policy', status: 'error' })]);
+    // The script's result asked for the checks again; they still fail, but the hour's cooldown holds.
+    expect((await host.checkIn()).queries.length).toBeGreaterThan(0);
+    expect(await audit()).toHaveLength(1);
+    clock.advance(61 * minute);
+    await host.checkIn();
+    expect((await audit()).map((entry) => [entry.trigger, entry.status])).toEqual([
+      ['policy', 'error'],
+      ['policy', 'error'],
+    ]);
+
+    await automation('macos-firewall', false);
+    clock.advance(61 * minute);
+    await host.checkIn();
+    expect(await audit()).toHaveLength(2);
+  });
+
   it('refuses an agent with a wrong enroll secret, and a device token already held by another host', async () => {
     const { enrollSecret } = await orgWithEnrollSecret(app);
     const stranger = startSimulatedHost({ baseUrl, enrollSecret: 'not-the-enroll-secret' });

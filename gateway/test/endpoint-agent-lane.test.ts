@@ -78,6 +78,9 @@ describe('the built-in agent lane through the gateway (spec 000 §4.3 /connect/e
     expect((await admin('GET', `/admin/v1/fleet/remediations/${executionId}/output`, undefined, bearer(reader.key))).statusCode).toBe(403);
     const withOutput = await admin('GET', `/admin/v1/fleet/remediations/${executionId}/output`);
     expect(withOutput.json()).toMatchObject({ output: 'Firewall is enabled. (State = 1)', outputState: 'retained' });
+    expect((await admin('POST', '/admin/v1/fleet/policies/macos-firewall/automation', { autoRemediate: true }, bearer(reader.key))).statusCode).toBe(403);
+    expect((await admin('POST', '/admin/v1/fleet/policies/macos-firewall/automation', { autoRemediate: true })).json()).toEqual({ name: 'macos-firewall', autoRemediate: true });
+    expect((await admin('GET', '/admin/v1/fleet/policies')).json().policies).toContainEqual(expect.objectContaining({ name: 'macos-firewall', autoRemediate: true }));
     const audited = (await admin('GET', '/admin/v1/audit/events?category=fleet')).json().data.map((event: { action: string }) => event.action);
     expect(audited.some((action: string) => action.includes('remediations.output'))).toBe(true);
   });

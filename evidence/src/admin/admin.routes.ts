@@ -112,14 +112,20 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
         security,
         summary: 'The policy pack with this organization’s switches',
         params: orgParams,
-        response: { 200: z.object({ packVersion: z.string(), policies: z.array(z.object({ name: z.string(), platform: z.string(), critical: z.boolean(), description: z.string(), resolution: z.string(), query: z.string(), enabled: z.boolean() })) }), ...errors },
+        response: {
+          200: z.object({
+            packVersion: z.string(),
+            policies: z.array(z.object({ name: z.string(), platform: z.string(), critical: z.boolean(), description: z.string(), resolution: z.string(), query: z.string(), script: z.string().optional(), enabled: z.boolean(), autoRemediate: z.boolean() })),
+          }),
+          ...errors,
+        },
       },
     },
     async (request) => {
       const { orgId } = request.params as z.infer<typeof orgParams>;
       await existingOrg(orgId);
-      const disabled = await orgs.disabledPolicies(orgId);
-      return { packVersion, policies: policyPack.map((policy) => ({ ...policy, query: renderQuery(policy.query), enabled: !disabled.has(policy.name) })) };
+      const [disabled, automated] = await Promise.all([orgs.disabledPolicies(orgId), orgs.autoRemediated(orgId)]);
+      return { packVersion, policies: policyPack.map((policy) => ({ ...policy, query: renderQuery(policy.query), enabled: !disabled.has(policy.name), autoRemediate: automated.has(policy.name) })) };
     },
   );
   app.post(

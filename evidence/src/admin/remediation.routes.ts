@@ -24,6 +24,7 @@ const errors = { 400: errorEnvelope, 401: errorEnvelope, 404: errorEnvelope };
 const hostParams = z.object({ orgId: z.string().min(1).max(100), hostId: z.string().min(1).max(100) });
 const orgParams = z.object({ orgId: z.string().min(1).max(100) });
 const executionParams = orgParams.extend({ executionId: z.string().min(1).max(64) });
+const policyParams = orgParams.extend({ name: z.string().min(1).max(128) });
 const outputStates = ['retained', 'not-retained', 'expired', 'unreadable'] as const;
 
 const refused = (code: string, message: string) => new AppError({ status: 409, code, message });
@@ -102,6 +103,31 @@ export async function remediationRoutes(app: FastifyInstance, options: Remediati
       const queued = [];
       for (const target of targets) queued.push(await remediations.queue({ orgId, hostId, policyName: target.policyName, scriptName: target.scriptName, trigger: 'admin' }));
       return reply.code(queued.some((entry) => entry.created) ? 202 : 200).send({ remediations: queued.map((entry) => entry.remediation) });
+    },
+  );
+
+  app.post(
+    '/admin/orgs/:orgId/policies/:name/automation',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Turn automatic remediation of one check on or off: a failing result on a built-in agent host queues its script (trigger `policy`, at most once an hour per host)',
+        description: '409 `no_remediation` for a check without a script.',
+        params: policyParams,
+        body: z.strictObject({ autoRemediate: z.boolean() }),
+        response: { 200: z.object({ name: z.string(), autoRemediate: z.boolean() }), 409: errorEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      const { orgId, name } = request.params as z.infer<typeof policyParams>;
+      const { autoRemediate } = request.body as { autoRemediate: boolean };
+      if (!(await orgs.get(orgId))) throw evidenceErrors.notFound(`Organization ${orgId}`);
+      const policy = packPolicy(name);
+      if (!policy) throw evidenceErrors.notFound(`Policy ${name}`);
+      if (autoRemediate && !scriptOf(policy)) throw refused('no_remediation', `Policy ${name} has no remediation script: it is monitor-only.`);
+      await orgs.setAutoRemediate(orgId, name, autoRemediate);
+      return { name, autoRemediate };
     },
   );
 

@@ -15,6 +15,7 @@ import {
   type OsqueryEnrollRequest,
 } from '@gw/contracts';
 import { renderQuery } from '../catalog/policy-pack.js';
+import type { AutoRemediation } from '../remediation/auto-remediation.js';
 import { prepareAgentScope } from './agent-scope.js';
 import { agentErrors } from './agent-errors.js';
 import type { AgentHost, AgentHostStore } from './agent-host.store.js';
@@ -27,6 +28,8 @@ export interface OsqueryRouteOptions {
   secrets: EnrollSecretStore;
   hosts: AgentHostStore;
   policies: AgentPolicies;
+  /** Queues the script of a failing check set to remediate itself. */
+  autoRemediation: AutoRemediation;
 }
 
 const tags = ['agent'];
@@ -96,7 +99,10 @@ export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteO
       const host = await hostOf(write.node_key);
       const asked = new Set((await policies.applicable(host)).map((policy) => policy.name));
       const answered = answeredPolicies(write, asked);
-      if (answered.length > 0) await hosts.recordPolicyResults(host.hostId, answered);
+      if (answered.length > 0) {
+        await hosts.recordPolicyResults(host.hostId, answered);
+        await options.autoRemediation.onResults(host, answered);
+      }
       return {};
     },
   );

@@ -83,4 +83,15 @@ export class OrgStore {
     if (enabled) await this.db.query('DELETE FROM ev_policy_disabled WHERE org_id = $1 AND policy_name = $2', [orgId, policyName]);
     else await this.db.query('INSERT INTO ev_policy_disabled (org_id, policy_name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [orgId, policyName]);
   }
+
+  /** Checks whose failing result queues their script by itself (automatic remediation), by name. */
+  async autoRemediated(orgId: string): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ policy_name: string }>('SELECT policy_name FROM ev_policy_automation WHERE org_id = $1', [orgId]);
+    return new Set(rows.map((row) => row.policy_name));
+  }
+
+  async setAutoRemediate(orgId: string, policyName: string, on: boolean): Promise<void> {
+    if (!on) await this.db.query('DELETE FROM ev_policy_automation WHERE org_id = $1 AND policy_name = $2', [orgId, policyName]);
+    else await this.db.query('INSERT INTO ev_policy_automation (org_id, policy_name, updated_at) VALUES ($1, $2, $3) ON CONFLICT (org_id, policy_name) DO UPDATE SET updated_at = EXCLUDED.updated_at', [orgId, policyName, new Date(this.clock.now())]);
+  }
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+export const remediationTriggers = ['admin', 'policy'] as const;
+export type RemediationTrigger = (typeof remediationTriggers)[number];
+
 export const remediationStatuses = ['pending', 'delivered', 'ran', 'error', 'timed_out', 'exhausted', 'expired'] as const;
 export type RemediationStatus = (typeof remediationStatuses)[number];
 
@@ -10,7 +13,7 @@ export const remediation = z.object({
   hostId: z.string(),
   policyName: z.string(),
   scriptName: z.string(),
-  trigger: z.enum(['admin']).describe('Who queued it: `admin` (an administrator through the admin plane)'),
+  trigger: z.enum(remediationTriggers).describe('Who queued it: `admin` (an administrator through the admin plane) or `policy` (a failing result of a check set to remediate itself)'),
   status: z
     .enum(remediationStatuses)
     .describe('`pending` queued; `delivered` an agent holds it under a lease; `ran` exit 0; `error` non-zero exit; `timed_out` killed at its deadline; `exhausted` three leases ran out with no result; `expired` 24 hours passed first'),
@@ -30,7 +33,7 @@ export interface RemediationRow {
   host_id: string;
   policy_name: string;
   script_name: string;
-  trigger: 'admin';
+  trigger: RemediationTrigger;
   status: RemediationStatus;
   exit_code: number | null;
   attempts: number;

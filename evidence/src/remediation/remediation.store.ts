@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, Db, Queryable } from '@gw/platform';
 import { remediationLimits } from './remediation-limits.js';
-import { rowToRemediation, remediationColumns, type Remediation, type RemediationRow } from './remediation-row.js';
+import { rowToRemediation, remediationColumns, type Remediation, type RemediationRow, type RemediationTrigger } from './remediation-row.js';
 
 export interface QueueRemediation {
   orgId: string;
   hostId: string;
   policyName: string;
   scriptName: string;
-  trigger: 'admin';
+  trigger: RemediationTrigger;
 }
 
 export interface ScriptOutcome {
@@ -52,6 +52,21 @@ export class RemediationStore {
       );
       return { remediation: rowToRemediation(rows[0], now), created: true };
     });
+  }
+
+  /**
+   * Queue a check's script because its result failed (trigger `policy`), unless one is open for this host and check or
+   * the last automatic one is younger than `cooldownMs`: a check a script cannot fix is not retried every check-in.
+   */
+  async queueAutomatic(input: Omit<QueueRemediation, 'trigger'>, cooldownMs: number): Promise<Remediation | null> {
+    const since = new Date(this.clock.now() - cooldownMs);
+    const { rows } = await this.db.query<{ recent: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ev_remediations WHERE host_id = $1 AND policy_name = $2 AND trigger = 'policy' AND created_at > $3) AS recent`,
+      [input.hostId, input.policyName, since],
+    );
+    if (rows[0]?.recent) return null;
+    const queued = await this.queue({ ...input, trigger: 'policy' });
+    return queued.created ? queued.remediation : null;
   }
 
   /** The execution ids the host's agent should fetch now, oldest first (orbit's `pending_script_execution_ids`). */

@@ -77,6 +77,18 @@ const routes: readonly Route[] = [
     body: z.strictObject({ enabled: z.boolean() }),
     upstream: (params) => `/policies/${enc(params.name)}`,
   },
+  {
+    id: 'endpoint.policies.automation',
+    summary: 'Turn automatic remediation of one check on or off (a failing result on a built-in agent host queues its script)',
+    method: 'POST',
+    capability: 'provisioning:manage',
+    legacy: '/admin/endpoint/policies/:name/automation',
+    v1: '/admin/v1/fleet/policies/{name}/automation',
+    scope: 'fleet:remediate',
+    params: policyParams,
+    body: z.strictObject({ autoRemediate: z.boolean() }),
+    upstream: (params) => `/policies/${enc(params.name)}/automation`,
+  },
   { id: 'endpoint.connectors.list', summary: 'Evidence connectors and connectable sources', method: 'GET', capability: 'enrollment:manage', legacy: '/admin/endpoint/evidence-connectors', v1: '/admin/v1/fleet/evidence-connectors', scope: 'fleet:enroll', upstream: () => '/evidence-connectors' },
   {
     id: 'endpoint.connectors.rotate',
