@@ -25,9 +25,9 @@ describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1,
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function meteredFixture(options: { trustBilling?: boolean; before?: (billing: BillingSimulatorHandle) => void } = {}) {
+  async function meteredFixture(options: { trustBilling?: boolean; leaseTtlMs?: number; before?: (billing: BillingSimulatorHandle) => void } = {}) {
     const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
-    const billing = await startBillingSimulator({ now: () => clock.now() });
+    const billing = await startBillingSimulator({ now: () => clock.now(), ...(options.leaseTtlMs ? { leaseTtlMs: options.leaseTtlMs } : {}) });
     cleanups.push(() => billing.close());
     options.before?.(billing);
     const fixture = await startInferenceFixture({ env: billingEnv(billing, options), clock });
@@ -109,7 +109,13 @@ describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1,
   });
 
   it('is not ready before the first lease, and resends an unanswered report with the same id until billing takes it', async () => {
-    const { billing, fixture } = await meteredFixture({ before: (sim) => sim.failNext(1, 503, '/v1/meter') });
+    // Billing is down for the report and for the lease refresh that follows a failed report.
+    const { billing, fixture } = await meteredFixture({
+      before: (sim) => {
+        sim.failNext(1, 503, '/v1/meter');
+        sim.failNext(1, 503, '/v1/entitlement');
+      },
+    });
     const { app } = fixture.gateway;
     expect((await app.inject({ method: 'GET', url: '/' })).json()).toEqual({ status: 'no_entitlement' });
     const failing = (await app.inject({ method: 'GET', url: '/admin/metering/last-report', headers: adminHeaders })).json();
@@ -119,6 +125,36 @@ describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1,
     expect(billing.reports).toHaveLength(1);
     expect(billing.reports[0]?.reportId).toBe(failing.recent[0].id);
     expect((await app.inject({ method: 'GET', url: '/' })).json()).toEqual({ status: 'ready' });
+  });
+
+  it('gets a first lease without usage when the first report fails, so a new deployment becomes ready anyway', async () => {
+    const { billing, fixture } = await meteredFixture({ before: (sim) => sim.failNext(1, 503, '/v1/meter') });
+    expect((await fixture.gateway.app.inject({ method: 'GET', url: '/' })).json()).toEqual({ status: 'ready' });
+    expect(billing.reports).toHaveLength(0);
+    expect(billing.requests.map((request) => `${request.path} ${request.status}`)).toEqual(['/v1/meter 503', '/v1/entitlement 200']);
+  });
+
+  it('refreshes the lease without usage (GET /v1/entitlement) while billing refuses reports, before the held one runs out', async () => {
+    const hour = 60 * 60_000;
+    const { billing, fixture, clock } = await meteredFixture({ leaseTtlMs: 8 * hour });
+    const held = () => fixture.gateway.deps.entitlement.gate?.verdict().payload?.expiresAt;
+    const first = held();
+    // Billing refuses every report from now on (a report it cannot read); the lease still has hours left.
+    billing.failNext(100, 400, '/v1/meter');
+    await lane(fixture.gateway).runOnce();
+    expect(billing.requests.filter((request) => request.path === '/v1/entitlement')).toHaveLength(0);
+    clock.advance(3 * hour);
+    await lane(fixture.gateway).runOnce();
+    expect(billing.requests.filter((request) => request.path === '/v1/entitlement')).toEqual([expect.objectContaining({ status: 200 })]);
+    expect(Date.parse(held() as string)).toBeGreaterThan(Date.parse(first as string));
+    // Stored for every replica, and not asked again while the fresh lease has hours left.
+    expect((await fixture.gateway.deps.db.query('SELECT 1 FROM gw_entitlement_lease')).rows).toHaveLength(1);
+    await lane(fixture.gateway).runOnce();
+    expect(billing.requests.filter((request) => request.path === '/v1/entitlement')).toHaveLength(1);
+    expect((await chat(fixture)).statusCode).toBe(200);
+    clock.advance(7 * hour);
+    expect((await chat(fixture)).statusCode).toBe(200);
+    expect(lane(fixture.gateway).state).toBe('failing');
   });
 
   it('does not trust a lease signed by a key outside the pinned set', async () => {

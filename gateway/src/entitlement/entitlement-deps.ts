@@ -5,6 +5,7 @@ import type { EndpointDeps } from '../endpoint/endpoint-deps.js';
 import { unmeteredLease, type LeaseFields } from '../admin/settings/health.operations.js';
 import type { SettingsStore } from '../settings/settings.store.js';
 import { BillingClient } from './billing-client.js';
+import { LeaseRefresher } from './lease-refresher.js';
 import { EntitlementGate } from './entitlement-gate.js';
 import { MeteringLane } from './metering-lane.js';
 import { MeteringReportStore } from './metering-reports.store.js';
@@ -63,6 +64,7 @@ export async function composeEntitlement(input: EntitlementInput): Promise<Entit
     fleet: fleetRollupSource(input.endpoint),
     intervalMs: config.GW_METER_INTERVAL_MS,
     settleMs: config.GW_METER_SETTLE_MS,
+    refresher: new LeaseRefresher({ billing, logger, db, deploymentId: config.GW_DEPLOYMENT_ID, trust, gate, clock }),
   });
   lane.start();
   lifecycle.onShutdown(() => lane.stop());

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FleetRollup, HeartbeatTier, MeterReport } from '@gw/contracts';
-import { verifyLease, writeStoredLease, type Clock, type Coord, type LeaseTrustStore, type Logger, type Queryable } from '@gw/platform';
+import type { Clock, Coord, LeaseTrustStore, Logger, Queryable } from '@gw/platform';
 import { BillingCallFailed, type BillingClient } from './billing-client.js';
 import type { EntitlementGate } from './entitlement-gate.js';
+import { holdLease } from './lease-holder.js';
+import type { LeaseRefresher } from './lease-refresher.js';
 import type { MeteringReportStore } from './metering-reports.store.js';
 import { usageRollup } from './usage-rollup.js';
 
@@ -31,6 +33,8 @@ export interface MeteringLaneOptions {
   intervalMs: number;
   /** Rows younger than this are left to the next window: a batch insert may still be committing. */
   settleMs: number;
+  /** Asks billing for a lease without usage when reports keep failing and the held lease nears its end. */
+  refresher?: LeaseRefresher;
 }
 
 const firstRetryMs = 30_000;
@@ -128,10 +132,8 @@ export class MeteringLane {
     let failure: BillingCallFailed;
     try {
       const answer = await billing.meter(report);
-      const check = verifyLease(answer.lease, this.options.trust, deploymentId);
+      const check = await holdLease({ db: this.options.db, deploymentId, trust: this.options.trust, gate, clock: this.options.clock }, answer.lease);
       if (check.ok) {
-        await writeStoredLease(this.options.db, deploymentId, answer.lease, check.payload.issuedAt, new Date(this.options.clock.now()));
-        gate.accept(check);
         await reports.markAccepted(report.reportId, { status: check.payload.status, expiresAt: check.payload.expiresAt });
         await reports.prune();
         this.succeed();
@@ -146,6 +148,7 @@ export class MeteringLane {
     }
     await reports.markFailed(report.reportId, { httpStatus: failure.httpStatus, errorCode: failure.code });
     this.fail(failure);
+    await this.options.refresher?.afterFailedReport();
   }
 
   private succeed(): void {
