@@ -67,7 +67,7 @@ export const policyQueryName = (policyName: string): string => `${policyQueryPre
 
 export const orbitEnrollRequest = z.looseObject({
   enroll_secret: secret,
-  hardware_uuid: identifier.min(1),
+  hardware_uuid: identifier.regex(/\S/, 'a hardware UUID'),
   hardware_serial: identifier.optional(),
   hostname: identifier.optional(),
   platform: z.string().max(32).optional(),

@@ -34,7 +34,7 @@ CREATE TABLE ev_remediations (
   policy_name text NOT NULL,
   script_name text NOT NULL,
   trigger text NOT NULL,
-  status text NOT NULL CHECK (status IN ('pending', 'delivered', 'ran', 'error', 'timed_out', 'exhausted', 'expired')),
+  status text NOT NULL CHECK (status IN ('pending', 'delivered', 'ran', 'error', 'timed_out', 'exhausted', 'expired', 'cancelled')),
   exit_code integer,
   attempts integer NOT NULL DEFAULT 0,
   lease_expires_at timestamptz,

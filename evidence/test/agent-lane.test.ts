@@ -103,6 +103,7 @@ describe.each(evidenceStores)('the built-in agent lane: enrollment and policy ch
     const missing = await agentPost(app, '/api/fleet/orbit/enroll', { enroll_secret: enrollSecret });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ message: expect.stringContaining('hardware_uuid') });
+    expect((await agentPost(app, '/api/fleet/orbit/enroll', { enroll_secret: enrollSecret, hardware_uuid: '   ' })).statusCode).toBe(400);
     expect((await agentPost(app, '/api/v1/osquery/distributed/write', { node_key: 'x', queries: 'nope' })).json()).toMatchObject({ node_invalid: false });
 
     const first = (await agentPost(app, '/api/fleet/orbit/enroll', { enroll_secret: enrollSecret, hardware_uuid: 'uuid-one' })).json().orbit_node_key as string;

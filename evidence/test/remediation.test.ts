@@ -98,6 +98,37 @@ describe.each(evidenceStores)('remediation on built-in agent hosts (spec 001 §3
     expect((await app.inject({ method: 'GET', url: `/admin/orgs/${orgId}/remediations/${late}`, headers: adminHeaders })).json()).toMatchObject({ status: 'timed_out', exitCode: -1 });
   });
 
+  it('takes no result once the lifetime or the last lease ran out, whether or not anything read the audit in between', async () => {
+    const { app, clock } = service();
+    const { orgId, hostId, orbitKey } = await failingMac(app);
+    const post = (executionId: string) => agentPost(app, '/api/fleet/orbit/scripts/result', { orbit_node_key: orbitKey, execution_id: executionId, output: '', runtime: 1, exit_code: 0 });
+    const statusOf = async (executionId: string) => (await app.inject({ method: 'GET', url: `/admin/orgs/${orgId}/remediations/${executionId}`, headers: adminHeaders })).json().status as string;
+
+    const late = (await remediate(app, orgId, hostId, { policyName: 'macos-firewall' })).json().remediations[0].executionId as string;
+    await agentPost(app, '/api/fleet/orbit/scripts/request', { orbit_node_key: orbitKey, execution_id: late });
+    clock.advance(25 * hour);
+    expect((await post(late)).statusCode).toBe(200);
+    expect(await statusOf(late)).toBe('expired');
+
+    const exhausted = (await remediate(app, orgId, hostId, { policyName: 'macos-firewall' })).json().remediations[0].executionId as string;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await agentPost(app, '/api/fleet/orbit/scripts/request', { orbit_node_key: orbitKey, execution_id: exhausted });
+      clock.advance(11 * minute);
+    }
+    await post(exhausted);
+    expect(await statusOf(exhausted)).toBe('exhausted');
+  });
+
+  it('cancels the open executions of a check an administrator disables, so no agent runs them', async () => {
+    const { app } = service();
+    const { orgId, hostId, orbitKey } = await failingMac(app);
+    const executionId = (await remediate(app, orgId, hostId, { policyName: 'macos-firewall' })).json().remediations[0].executionId as string;
+    await app.inject({ method: 'POST', url: `/admin/orgs/${orgId}/policies/macos-firewall`, headers: adminHeaders, payload: { enabled: false } });
+    expect(await pendingIds(app, orbitKey)).toEqual([]);
+    expect((await agentPost(app, '/api/fleet/orbit/scripts/request', { orbit_node_key: orbitKey, execution_id: executionId })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/admin/orgs/${orgId}/remediations/${executionId}`, headers: adminHeaders })).json()).toMatchObject({ status: 'cancelled', completedAt: expect.any(String) });
+  });
+
   it('runs nothing on customer-managed hosts, checks without a script, disabled checks or another platform’s checks', async () => {
     const { app } = service();
     const { orgId, hostId, orbitKey } = await failingMac(app);

@@ -5,5 +5,7 @@
 CREATE TABLE gw_endpoint_enroll_secrets (
   org_id text PRIMARY KEY,
   sealed text NOT NULL,
+  -- The service's createdAt of this secret: a later rotation or revocation at the service makes the copy stale.
+  minted_at text NOT NULL,
   rotated_at timestamptz NOT NULL
 );

@@ -46,6 +46,16 @@ describe('the built-in agent lane through the gateway (spec 000 §4.3 /connect/e
     const stored = JSON.stringify([audit.json(), (await gateway.deps.db.query('SELECT * FROM gw_endpoint_enroll_secrets')).rows, (await gateway.deps.db.query('SELECT details, target FROM gw_audit_events')).rows, gateway.logs]);
     expect(stored).not.toContain(enrollSecret);
 
+    // Rotated, then revoked, at the service directly: the gateway's copy is stale and is not handed out.
+    const serviceAdmin = { authorization: `Bearer ${evidenceToken}` };
+    await evidence.app.inject({ method: 'POST', url: '/admin/orgs/default/enroll-secret/rotate', headers: serviceAdmin });
+    expect((await admin('GET', '/admin/v1/fleet/enroll-secret')).json()).toMatchObject({ hasSecret: true, deliverable: false });
+    expect((await enrollment(key)).json()).toMatchObject({ code: 'enroll_secret_unavailable' });
+    await evidence.app.inject({ method: 'DELETE', url: '/admin/orgs/default/enroll-secret', headers: serviceAdmin });
+    expect((await enrollment(key)).statusCode).toBe(409);
+    await admin('POST', '/admin/v1/fleet/enroll-secret/rotate');
+    expect((await enrollment(key)).statusCode).toBe(200);
+
     const service = await mintServiceKey(gateway.app, { name: 'ci-bot', team: 'platform' });
     expect((await enrollment(service.key)).json()).toMatchObject({ code: 'service_key_not_allowed' });
     expect((await gateway.app.inject({ method: 'POST', url: '/connect/endpoint-enrollment' })).statusCode).toBe(401);

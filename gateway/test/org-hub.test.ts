@@ -90,6 +90,7 @@ describe('the organization hub /mcp/org (spec 000 §1.17, §4.2, §5 organizatio
     await refused(token({ organizationId: undefined }), 'no organization');
     await refused(token({ organizationId: ' ' }), 'an empty organization');
     await refused('not.a.jwt', 'garbage');
+    await refused(token({ issuedAt: Math.floor(stack.clock.now() / 1000) + 3600 }), 'issued in the future');
   });
 
   it('answers 403 for a member billing refuses and 503 while billing or the identity provider is out, never admitting', async () => {
@@ -130,6 +131,20 @@ describe('the organization hub /mcp/org (spec 000 §1.17, §4.2, §5 organizatio
     expect(Number(throttled?.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is not throttled, and the same token again is answered from the verification cache.
     expect((await post(bearer(token()), rpc('ping'), '198.51.100.78')).statusCode).toBe(200);
+  });
+
+  it('refuses service keys, and a developer this gateway revoked at once, whatever billing cached', async () => {
+    const service = (await stack.gateway.app.inject({ method: 'POST', url: '/admin/v1/keys', headers: adminHeaders, payload: { type: 'service', name: 'bot', team: 'platform' } })).json().key as string;
+    const refused = await post(bearer(service));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('service_key_not_allowed');
+
+    stack.billing.orgHub.setMember('okta|gus', { email: 'gus@acme.example', team: 'platform' });
+    expect((await post(bearer(token({ sub: 'okta|gus' })))).statusCode).toBe(200);
+    expect((await stack.gateway.app.inject({ method: 'POST', url: '/admin/v1/users/revoked', headers: adminHeaders, payload: { email: 'gus@acme.example' } })).statusCode).toBe(201);
+    const revoked = await post(bearer(token({ sub: 'okta|gus', extra: { jti: 'after-revocation' } })));
+    expect(revoked.statusCode).toBe(403);
+    expect(revoked.json().code).toBe('user_deactivated');
   });
 
   it('names the hub in /connect/policy', async () => {

@@ -137,6 +137,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
       await existingOrg(orgId);
       if (!policyPack.some((policy) => policy.name === name)) throw evidenceErrors.notFound(`Policy ${name}`);
       await orgs.setPolicyEnabled(orgId, name, enabled);
+      // A disabled check runs nothing: scripts already queued for it are cancelled, not delivered.
+      if (!enabled) await options.remediations.cancelOpen(orgId, name);
       return { name, enabled };
     },
   );

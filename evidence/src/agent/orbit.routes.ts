@@ -49,7 +49,7 @@ export async function orbitRoutes(app: FastifyInstance, options: OrbitRouteOptio
     const orgId = await options.secrets.resolve(body.enroll_secret);
     if (!orgId) throw agentErrors.enrollRefused();
     // The hardware serial is read and dropped: serial numbers are never retained (spec 001 §2.9).
-    const enrolled = await hosts.enroll({ orgId, kind: 'orbit', hardwareUuid: body.hardware_uuid, osqueryUuid: undefined, hostname: body.hostname || body.computer_name, platform: hostPlatformOf(body.platform) });
+    const enrolled = await hosts.enroll({ orgId, kind: 'orbit', hardwareUuid: body.hardware_uuid.trim(), osqueryUuid: undefined, hostname: body.hostname || body.computer_name, platform: hostPlatformOf(body.platform) });
     return { orbit_node_key: enrolled.nodeKey };
   });
 

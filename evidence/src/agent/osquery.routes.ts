@@ -61,7 +61,7 @@ export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteO
       if (!orgId) throw agentErrors.enrollRefused();
       const details = body.host_details;
       // fleetd sets osquery's host identifier to the hardware UUID; system_info.uuid is the same value when present.
-      const hardwareUuid = details?.system_info?.uuid || body.host_identifier;
+      const hardwareUuid = details?.system_info?.uuid?.trim() || body.host_identifier.trim();
       if (!hardwareUuid) throw agentErrors.invalid('host_identifier or host_details.system_info.uuid is required');
       const enrolled = await hosts.enroll({
         orgId,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const remediationTriggers = ['admin', 'policy'] as const;
 export type RemediationTrigger = (typeof remediationTriggers)[number];
 
-export const remediationStatuses = ['pending', 'delivered', 'ran', 'error', 'timed_out', 'exhausted', 'expired'] as const;
+export const remediationStatuses = ['pending', 'delivered', 'ran', 'error', 'timed_out', 'exhausted', 'expired', 'cancelled'] as const;
 export type RemediationStatus = (typeof remediationStatuses)[number];
 
 /** One remediation audit entry (spec 001 §2.9): what ran where, why, and how it ended; never its output. */
@@ -16,7 +16,7 @@ export const remediation = z.object({
   trigger: z.enum(remediationTriggers).describe('Who queued it: `admin` (an administrator through the admin plane) or `policy` (a failing result of a check set to remediate itself)'),
   status: z
     .enum(remediationStatuses)
-    .describe('`pending` queued; `delivered` an agent holds it under a lease; `ran` exit 0; `error` non-zero exit; `timed_out` killed at its deadline; `exhausted` three leases ran out with no result; `expired` 24 hours passed first'),
+    .describe('`pending` queued; `delivered` an agent holds it under a lease; `ran` exit 0; `error` non-zero exit; `timed_out` killed at its deadline; `exhausted` three leases ran out with no result; `expired` 24 hours passed first; `cancelled` its check was disabled before it ran'),
   exitCode: z.number().int().nullable(),
   attempts: z.number().int(),
   leaseExpiresAt: z.string().nullable(),

@@ -110,14 +110,28 @@ export class RemediationStore {
   async complete(hostId: string, executionId: string, outcome: ScriptOutcome): Promise<'recorded' | 'duplicate' | 'unknown'> {
     const now = this.clock.now();
     const status = outcome.timedOut ? 'timed_out' : outcome.exitCode === 0 ? 'ran' : 'error';
-    const { rows } = await this.db.query<{ execution_id: string }>(
-      `UPDATE ev_remediations SET status = $3, exit_code = $4, completed_at = $5, lease_expires_at = NULL, output_sealed = $6, output_expires_at = $7
-        WHERE host_id = $1 AND execution_id = $2 AND status = 'delivered' RETURNING execution_id`,
-      [hostId, executionId, status, outcome.exitCode, new Date(now), outcome.sealedOutput, outcome.sealedOutput === null ? null : new Date(now + remediationLimits.outputRetentionMs)],
+    return this.db.transaction(async (tx) => {
+      // Close what ran out first: a result arriving after the lifetime or the last lease is too late, whatever else
+      // happened to be read in between.
+      await this.settle(tx, { hostId }, now);
+      const { rows } = await tx.query<{ execution_id: string }>(
+        `UPDATE ev_remediations SET status = $3, exit_code = $4, completed_at = $5, lease_expires_at = NULL, output_sealed = $6, output_expires_at = $7
+          WHERE host_id = $1 AND execution_id = $2 AND status = 'delivered' RETURNING execution_id`,
+        [hostId, executionId, status, outcome.exitCode, new Date(now), outcome.sealedOutput, outcome.sealedOutput === null ? null : new Date(now + remediationLimits.outputRetentionMs)],
+      );
+      if (rows[0]) return 'recorded';
+      const known = await tx.query('SELECT 1 FROM ev_remediations WHERE host_id = $1 AND execution_id = $2', [hostId, executionId]);
+      return known.rows.length > 0 ? 'duplicate' : 'unknown';
+    });
+  }
+
+  /** An administrator disabled the check: its open executions are cancelled, so no agent runs them any more. */
+  async cancelOpen(orgId: string, policyName: string): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `UPDATE ev_remediations SET status = 'cancelled', lease_expires_at = NULL, completed_at = $3 WHERE org_id = $1 AND policy_name = $2 AND status IN ('pending', 'delivered')`,
+      [orgId, policyName, new Date(this.clock.now())],
     );
-    if (rows[0]) return 'recorded';
-    const known = await this.db.query('SELECT 1 FROM ev_remediations WHERE host_id = $1 AND execution_id = $2', [hostId, executionId]);
-    return known.rows.length > 0 ? 'duplicate' : 'unknown';
+    return rowCount;
   }
 
   async list(orgId: string, options: { hostId?: string | undefined; limit: number }): Promise<Remediation[]> {

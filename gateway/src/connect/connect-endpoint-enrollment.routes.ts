@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '@gw/platform';
 import type { AuditStore } from '../audit/audit.store.js';
 import { identityOf } from '../chain/identity/identity-of.js';
+import { endpointControlUnreachable } from '../endpoint/endpoint-control.client.js';
 import type { EndpointDeps } from '../endpoint/endpoint-deps.js';
 import { connectErrorResponse } from './connect.schema.js';
 
@@ -37,8 +38,8 @@ export async function connectEndpointEnrollmentRoutes(app: FastifyInstance, opti
         tags: ['connect'],
         security: [{ clientKey: [] }],
         summary: 'The endpoint-control URL and the agent enroll secret, for installing the agent on this machine',
-        description: '404 `endpoint_control_not_configured` without an evidence service; 409 `enroll_secret_unavailable` until an administrator rotates the secret through the gateway; 403 for a service key.',
-        response: { 200: enrollmentResponse, 401: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse, 409: connectErrorResponse, 503: connectErrorResponse },
+        description: '404 `endpoint_control_not_configured` without an evidence service; 409 `enroll_secret_unavailable` until an administrator rotates the secret through the gateway (and again once it was rotated or revoked at the service directly); 502 when the service does not answer; 403 for a service key.',
+        response: { 200: enrollmentResponse, 401: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse, 409: connectErrorResponse, 502: connectErrorResponse, 503: connectErrorResponse },
       },
     },
     async (request, reply) => {
@@ -47,6 +48,11 @@ export async function connectEndpointEnrollmentRoutes(app: FastifyInstance, opti
       const { endpoint } = options;
       if (!endpoint) throw notConfigured();
       const orgId = endpoint.orgs.orgIdOf(options.fleetMode ? identity.key.tenant : null);
+      // Hand out only the secret the service holds now: one rotated or revoked there since would enroll nothing.
+      const status = await endpoint.client.request('GET', `/admin/orgs/${orgId}/enroll-secret`);
+      const serviceCreatedAt = status.status === 200 ? ((status.body as { createdAt?: unknown } | null)?.createdAt ?? null) : null;
+      if (status.status !== 200 && status.status !== 404) throw endpointControlUnreachable();
+      if (!(await endpoint.enrollSecrets.isCurrent(orgId, typeof serviceCreatedAt === 'string' ? serviceCreatedAt : null))) throw noSecret();
       const enrollSecret = await endpoint.enrollSecrets.read(orgId);
       if (enrollSecret === null) throw noSecret();
       await options.audit.record({ category: 'fleet', action: 'endpoint.enrollment.fetched', actor: identity.user ?? identity.keyId, target: orgId, subject: identity.user, requestId: request.id, outcome: 'success', status: 200 });

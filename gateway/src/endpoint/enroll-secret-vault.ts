@@ -15,16 +15,20 @@ export class EnrollSecretVault {
     private readonly clock: Clock,
   ) {}
 
-  async store(orgId: string, secret: string): Promise<void> {
+  /** Keep the secret the service just minted, with the service's own `createdAt` of it. */
+  async store(orgId: string, secret: string, mintedAt: string): Promise<void> {
     await this.db.query(
-      `INSERT INTO gw_endpoint_enroll_secrets (org_id, sealed, rotated_at) VALUES ($1, $2, $3)
-       ON CONFLICT (org_id) DO UPDATE SET sealed = EXCLUDED.sealed, rotated_at = EXCLUDED.rotated_at`,
-      [orgId, this.keyring.encrypt(secret, associatedData(orgId)), new Date(this.clock.now())],
+      `INSERT INTO gw_endpoint_enroll_secrets (org_id, sealed, minted_at, rotated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (org_id) DO UPDATE SET sealed = EXCLUDED.sealed, minted_at = EXCLUDED.minted_at, rotated_at = EXCLUDED.rotated_at`,
+      [orgId, this.keyring.encrypt(secret, associatedData(orgId)), mintedAt, new Date(this.clock.now())],
     );
   }
 
-  async has(orgId: string): Promise<boolean> {
-    return (await this.db.query('SELECT 1 FROM gw_endpoint_enroll_secrets WHERE org_id = $1', [orgId])).rows.length > 0;
+  /** Whether the copy is the secret the service holds now: none, or one rotated or revoked at the service since, is not. */
+  async isCurrent(orgId: string, serviceCreatedAt: string | null): Promise<boolean> {
+    if (serviceCreatedAt === null) return false;
+    const { rows } = await this.db.query<{ minted_at: string }>('SELECT minted_at FROM gw_endpoint_enroll_secrets WHERE org_id = $1', [orgId]);
+    return rows[0]?.minted_at === serviceCreatedAt;
   }
 
   /** The plaintext, or null when no rotation went through this gateway; 503 when the keystore key changed since. */

@@ -13,7 +13,7 @@ const remediationQuery = z.object({
 const enrollSecretStatus = z.object({
   hasSecret: z.boolean().describe('The evidence service holds an enroll secret for this organization'),
   createdAt: z.string().nullable(),
-  deliverable: z.boolean().describe('The gateway holds the secret too (it was rotated through the gateway), so /connect/endpoint-enrollment can hand it out'),
+  deliverable: z.boolean().describe('The gateway holds this very secret (it was last rotated through the gateway), so /connect/endpoint-enrollment can hand it out'),
 });
 
 /**
@@ -37,7 +37,7 @@ export function agentLaneOperations(deps: EndpointOperationDeps): AdminOperation
       response: enrollSecretStatus,
       handler: async ({ principal }) => {
         const status = (await call(principal, 'GET', '/enroll-secret')) as { hasSecret: boolean; createdAt: string | null };
-        const deliverable = status.hasSecret && (await connectedEndpoint(deps.endpoint).enrollSecrets.has(orgIdOf(principal)));
+        const deliverable = status.hasSecret && (await connectedEndpoint(deps.endpoint).enrollSecrets.isCurrent(orgIdOf(principal), status.createdAt));
         return { hasSecret: status.hasSecret, createdAt: status.createdAt, deliverable };
       },
     }),
@@ -54,7 +54,7 @@ export function agentLaneOperations(deps: EndpointOperationDeps): AdminOperation
       auditSubjects: () => ({ target: 'enroll-secret', subject: null }),
       handler: async ({ principal, reply }) => {
         const rotated = (await call(principal, 'POST', '/enroll-secret/rotate')) as { enrollSecret: string; createdAt: string };
-        await connectedEndpoint(deps.endpoint).enrollSecrets.store(orgIdOf(principal), rotated.enrollSecret);
+        await connectedEndpoint(deps.endpoint).enrollSecrets.store(orgIdOf(principal), rotated.enrollSecret, rotated.createdAt);
         void reply.header('cache-control', 'no-store');
         return { enrollSecret: rotated.enrollSecret, createdAt: rotated.createdAt };
       },

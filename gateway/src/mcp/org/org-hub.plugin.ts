@@ -91,7 +91,9 @@ async function callerOf(request: FastifyRequest, options: OrgHubPluginOptions): 
   const raw = extractClientKey(request.headers);
   if (raw && looksLikeClientKey(raw)) {
     const identity = await resolveIdentity(options.keys, raw);
-    return { team: identity.team, user: identity.keyType === 'service' ? null : identity.user };
+    // spec 000 §5: service keys are for /v1/* only; the hub serves people.
+    if (identity.keyType === 'service') throw orgHubErrors.serviceKeyRefused();
+    return { team: identity.team, user: identity.user };
   }
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(request, 'authorization') ?? '')?.[1];
   if (!bearer) throw orgHubErrors.missingCredential();

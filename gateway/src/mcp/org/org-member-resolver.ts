@@ -45,10 +45,11 @@ export class OrgMemberResolver {
     const key = `${verified.organizationId}\u0000${verified.subject}`;
     const now = this.deps.clock.now();
     const cached = this.members.get(key);
-    if (cached && cached.until > now) return cached.member;
-    const member = await this.lookUp(verified);
+    const member = cached && cached.until > now ? cached.member : await this.lookUp(verified);
+    if (member !== cached?.member) remember(this.members, key, { member, until: now + memberCacheMs });
+    // A revocation at this gateway (or SCIM deactivation) applies at once, as it does for client keys; only billing's
+    // verdict is cached.
     if (await isUserBlocked(this.deps.db, member.email)) throw orgHubErrors.userDeactivated();
-    remember(this.members, key, { member, until: now + memberCacheMs });
     return member;
   }
 

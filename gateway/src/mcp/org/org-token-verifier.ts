@@ -26,6 +26,7 @@ const refusedTokenCodes = new Set([
 ]);
 
 const discoveryTimeoutMs = 5_000;
+const clockToleranceSeconds = 30;
 
 /**
  * spec 000 §5 "Organization hub token checks": RS256 only, `iss` the managed issuer, `aud` one string equal to this
@@ -52,7 +53,7 @@ export class OrgTokenVerifier {
         algorithms: ['RS256'],
         requiredClaims: ['sub', 'iat', 'exp'],
         currentDate: new Date(this.clock.now()),
-        clockTolerance: 30,
+        clockTolerance: clockToleranceSeconds,
       }));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
@@ -64,6 +65,8 @@ export class OrgTokenVerifier {
     const organizationId = payload[this.settings.organizationClaim];
     if (typeof organizationId !== 'string' || organizationId.trim() === '') throw orgHubErrors.invalidToken(`the ${this.settings.organizationClaim} claim must name the organization`);
     if (typeof payload.sub !== 'string' || payload.sub.trim() === '') throw orgHubErrors.invalidToken('sub must name the member');
+    // jose checks iat against the clock only with maxTokenAge; a token issued in the future is not valid either.
+    if (typeof payload.iat !== 'number' || payload.iat > this.clock.now() / 1000 + clockToleranceSeconds) throw orgHubErrors.invalidToken('iat is in the future');
     return { subject: payload.sub, organizationId, expiresAt: payload.exp as number };
   }
 
