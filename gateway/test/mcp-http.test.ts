@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+import { mintClientKey, mintServiceKey, startTestGateway, type TestGateway } from './helpers.js';
 
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -27,6 +27,13 @@ describe('POST /mcp over raw HTTP', () => {
   const post = (payload: unknown, headers: Record<string, string> = {}) =>
     gateway.app.inject({ method: 'POST', url: '/mcp', headers: { ...jsonHeaders, authorization: `Bearer ${key}`, ...headers }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
   const call = (id: number | string, method: string, params?: unknown) => post({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+
+  it('refuses a service key with 403: the tool server serves people (spec 000 §5)', async () => {
+    const service = await mintServiceKey(gateway.app);
+    const response = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${service.key}` });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ status: 'failure', code: 'service_key_not_allowed' });
+  });
 
   it('answers initialize with the requested version when supported, else the latest, and never issues a session id', async () => {
     const response = await call(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '8' } });

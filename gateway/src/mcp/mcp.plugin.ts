@@ -6,6 +6,7 @@ import type { RetrievalLeaseStore } from '../retrieval/lease.store.js';
 import type { RetrievalService } from '../retrieval/retrieval-service.js';
 import { errorResponse, jsonRpcErrorCodes } from './json-rpc.js';
 import type { McpToolbox } from './mcp-dispatch.js';
+import { serviceKeyRefused } from './mcp-errors.js';
 import { answerMcpPost } from './mcp-post.js';
 import { installMcpErrorHandler } from './mcp-error-handler.js';
 import { serverInfo, serverInstructions } from './mcp-protocol.js';
@@ -75,6 +76,7 @@ export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions)
 
 async function handlePost(request: FastifyRequest, reply: FastifyReply, options: McpPluginOptions) {
   const identity = identityOf(request);
+  if (identity.keyType === 'service') throw serviceKeyRefused();
   // spec 000 §3: any valid /mcp message renews the key's retrieval lease. Best-effort: a Coord hiccup must not fail the tool.
   const renewLease = () => options.lease.renew(identity.keyId).catch((error: unknown) => options.logger.warn({ err: error }, 'retrieval lease renewal failed'));
   return answerMcpPost(request, reply, retrievalToolbox({ identity, retrieval: options.retrieval }), renewLease);

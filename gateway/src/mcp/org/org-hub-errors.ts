@@ -4,7 +4,6 @@ import { AppError } from '@gw/platform';
 export const orgHubErrors = {
   missingCredential: () => new AppError({ status: 401, code: 'missing_key', message: 'Send a client key, or an access token from the organization’s identity provider, as Authorization: Bearer.' }),
   invalidToken: (reason: string) => new AppError({ status: 401, code: 'invalid_token', message: `The access token was refused: ${reason}.` }),
-  serviceKeyRefused: () => new AppError({ status: 403, code: 'service_key_not_allowed', message: 'The organization hub serves people: use a client key or an access token, not a service key.' }),
   tokenLaneOff: () => new AppError({ status: 401, code: 'key_unknown', message: 'Only client keys are accepted here: this gateway runs no organization identity lane.' }),
   identityProviderUnavailable: () => new AppError({ status: 503, code: 'identity_provider_unavailable', message: 'The identity provider’s keys could not be fetched; retry shortly.', retryable: true, headers: { 'retry-after': '5' } }),
   billingUnavailable: () => new AppError({ status: 503, code: 'billing_unavailable', message: 'Membership could not be checked with billing; retry shortly.', retryable: true, headers: { 'retry-after': '5' } }),

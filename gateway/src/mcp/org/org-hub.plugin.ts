@@ -9,6 +9,7 @@ import type { McpHubMirror } from '../hub/mcp-hub-mirror.js';
 import type { McpGrantStore } from '../oauth/mcp-grant.store.js';
 import { errorResponse, jsonRpcErrorCodes } from '../json-rpc.js';
 import { installMcpErrorHandler } from '../mcp-error-handler.js';
+import { serviceKeyRefused } from '../mcp-errors.js';
 import { answerMcpPost } from '../mcp-post.js';
 import { checkOrigin, headerValue, sendRejection } from '../mcp-transport.js';
 import { orgHubErrors } from './org-hub-errors.js';
@@ -92,7 +93,7 @@ async function callerOf(request: FastifyRequest, options: OrgHubPluginOptions): 
   if (raw && looksLikeClientKey(raw)) {
     const identity = await resolveIdentity(options.keys, raw);
     // spec 000 §5: service keys are for /v1/* only; the hub serves people.
-    if (identity.keyType === 'service') throw orgHubErrors.serviceKeyRefused();
+    if (identity.keyType === 'service') throw serviceKeyRefused();
     return { team: identity.team, user: identity.user };
   }
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(request, 'authorization') ?? '')?.[1];
