@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, gatewayPerTest, mintClientKey, revokeKey } from './helpers.js';
+import { bearer, gatewayPerTest, mintClientKey, mintServiceKey, revokeKey } from './helpers.js';
 
 describe('connect verify, savings and hook savings (spec 000 §4.3)', () => {
   const gateway = gatewayPerTest();
@@ -27,6 +27,16 @@ describe('connect verify, savings and hook savings (spec 000 §4.3)', () => {
     const unknown = await post('/connect/verify', `ark_${'x'.repeat(40)}`);
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json()).toMatchObject({ status: 'failure', code: 'key_unknown' });
+  });
+
+  it('lets a service key verify itself and nothing else on /connect (spec 000 §5: service keys are for /v1/*)', async () => {
+    const { key, record } = await mintServiceKey(gateway.app, { name: 'ci-bot', team: 'platform' });
+    expect((await post('/connect/verify', key)).json()).toMatchObject({ status: 'ok', key: { id: record.id, type: 'service' } });
+    for (const [method, url] of [['GET', '/connect/policy'], ['GET', '/connect/savings'], ['POST', '/connect/mcp-heartbeat'], ['POST', '/connect/offboard']] as const) {
+      const refused = await gateway.app.inject({ method, url, headers: bearer(key) });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json(), url).toMatchObject({ status: 'failure', code: 'service_key_not_allowed' });
+    }
   });
 
   it('prices hook savings with the gateway’s own table and reports them beside the optimizer’s, by month and all time', async () => {

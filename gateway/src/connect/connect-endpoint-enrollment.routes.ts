@@ -23,7 +23,6 @@ const enrollmentResponse = z.object({
 const notConfigured = () => new AppError({ status: 404, code: 'endpoint_control_not_configured', message: 'This gateway has no endpoint evidence service (GW_ENDPOINT_CONTROL_URL is not set).' });
 const noSecret = () =>
   new AppError({ status: 409, code: 'enroll_secret_unavailable', message: 'No agent enroll secret is available yet: an administrator rotates one at POST /admin/v1/fleet/enroll-secret/rotate.' });
-const serviceKeyRefused = () => new AppError({ status: 403, code: 'service_key_not_allowed', message: 'Endpoint enrollment is for a developer’s machine: use a client key, not a service key.' });
 
 /**
  * `POST /connect/endpoint-enrollment` (spec 000 §4.3): the organization's endpoint-control URL and agent enroll secret,
@@ -44,7 +43,6 @@ export async function connectEndpointEnrollmentRoutes(app: FastifyInstance, opti
     },
     async (request, reply) => {
       const identity = identityOf(request);
-      if (identity.keyType === 'service') throw serviceKeyRefused();
       const { endpoint } = options;
       if (!endpoint) throw notConfigured();
       const orgId = endpoint.orgs.orgIdOf(options.fleetMode ? identity.key.tenant : null);

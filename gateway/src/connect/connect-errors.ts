@@ -28,6 +28,8 @@ export const connectErrors = {
   enrollmentUserBlocked: () => new AppError({ status: 403, code: 'user_deactivated', message: 'This developer’s access is revoked or deactivated; the link mints no key for them.' }),
   enrollmentIdentityTaken: () => new AppError({ status: 409, code: 'enrollment_identity_taken', message: 'This address already belongs to a developer; ask an administrator for a link made out to it.' }),
   enrollmentUserRequired: () => new AppError({ status: 400, code: 'invalid_request', message: 'body.user: this enrollment link names no developer; send your e-mail address.' }),
+  serviceKeyNotAllowed: () =>
+    new AppError({ status: 403, code: 'service_key_not_allowed', message: 'The connect API serves developers’ tools: use a developer’s client key, not a service key (service keys are for /v1/*).' }),
   unsupportedMediaType: () => new AppError({ status: 415, code: 'unsupported_media_type', message: 'Connect routes read JSON: send content-type application/json.' }),
   invalidJson: () => new AppError({ status: 400, code: 'invalid_json', message: 'The request body is not valid JSON.' }),
 } as const;

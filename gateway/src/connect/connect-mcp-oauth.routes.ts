@@ -22,7 +22,7 @@ const authorizeBody = z
   .refine((body) => (body.loopbackPort === undefined) === (body.loopbackNonce === undefined), { message: 'loopbackPort and loopbackNonce go together', path: ['loopbackNonce'] });
 const completeBody = z.strictObject({ name: connectorName, claimCode: z.string().length(claimCodeLength).regex(/^[A-Za-z0-9]+$/, 'letters and digits') });
 
-const developerOnly = () => new AppError({ status: 403, code: 'service_key_not_allowed', message: 'Connector authorization belongs to a developer: use a client key, not a service key.' });
+const developerOnly = () => new AppError({ status: 403, code: 'developer_required', message: 'Connector authorization belongs to a developer: use a key minted for a person.' });
 
 /**
  * A developer authorizes one of the organization hub's connectors for themselves (spec 000 §4.3
@@ -32,7 +32,8 @@ const developerOnly = () => new AppError({ status: 403, code: 'service_key_not_a
  */
 export async function connectMcpOAuthRoutes(app: FastifyInstance, options: ConnectMcpOAuthOptions): Promise<void> {
   const developerOf = (identity: ReturnType<typeof identityOf>) => {
-    if (identity.keyType === 'service' || identity.user === null) throw developerOnly();
+    // Service keys never get here (the connect scope refuses them); a key that names no developer has nobody to act as.
+    if (identity.user === null) throw developerOnly();
     return identity.user;
   };
 

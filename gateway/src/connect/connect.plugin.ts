@@ -32,6 +32,11 @@ const connectBodyLimitBytes = 256 * 1024;
 export async function connectPlugin(app: FastifyInstance, options: ConnectPluginOptions): Promise<void> {
   installConnectErrorHandler(app);
   registerIdentityChain(app, options.chain);
+  // spec 000 §5: service keys are for /v1/* only; /connect/* serves developers' tools. `/connect/verify` still reports
+  // any key's own details, so a pipeline can check the key it holds.
+  app.addHook('preHandler', async (request) => {
+    if (request.gw.identity?.keyType === 'service' && request.routeOptions.url !== '/connect/verify') throw connectErrors.serviceKeyNotAllowed();
+  });
   // "Authenticated empty POST" (the heartbeat) may still say `content-type: application/json`: an empty body is no body.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: connectBodyLimitBytes }, (_request, body, done) => {
