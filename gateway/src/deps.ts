@@ -1,27 +1,27 @@
 import type { Clock, Coord, Db, Lifecycle, Logger } from '@gw/platform';
 import type { Registry } from 'prom-client';
 import type { GatewayConfig } from './config.js';
-import type { KeyStore } from './keys/key.store.js';
-import type { AdminDeps } from './admin/stores.js';
+import type { KeyStore } from './identity/keys/key.store.js';
+import type { AdminDeps } from './admin-stores.js';
 import type { ProviderStore } from './providers/provider.store.js';
 import type { RoutingStore } from './routing/routing.store.js';
-import type { UpstreamClient } from './upstream/upstream-client.js';
+import type { UpstreamClient } from './providers/upstream/upstream-client.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
-import type { OptimizerClient } from './optimizer/optimizer-client.js';
+import type { OptimizerClient } from './optimization/hook/optimizer-client.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
-import type { RetrievalLeaseStore } from './retrieval/lease.store.js';
+import type { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
 import type { TeamPolicyStore } from './policies/team-policy.store.js';
-import type { ScimDeps } from './scim/scim-deps.js';
-import type { SeatDeps } from './seats/seat-deps.js';
-import type { EndpointDeps } from './endpoint/endpoint-deps.js';
+import type { ScimDeps } from './identity/scim/scim-deps.js';
+import type { SeatDeps } from './developer/seats/seat-deps.js';
+import type { EndpointDeps } from './fleet/endpoint-deps.js';
 import type { McpHubMirror } from './mcp/hub/mcp-hub-mirror.js';
 import type { McpConnectors } from './mcp/oauth/compose-connectors.js';
-import type { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
-import type { EntitlementDeps } from './entitlement/entitlement-deps.js';
+import type { EnrollmentLinkStore } from './identity/enrollment/enrollment-link.store.js';
+import type { EntitlementDeps } from './billing/entitlement-deps.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
