@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpKubeApi } from '../src/kube/http-kube-api.js';
-import { FakeManagementClient } from '../src/management/fake-management-client.js';
-import { silentLogger } from '../src/reconcilers/reconciler-fixture.js';
+import { FakeManagementClient } from './support/fake-management-client.js';
+import { silentLogger } from './support/reconciler-fixture.js';
 import { policyControllers } from '../src/reconcilers/registry.js';
 import type { Controller } from '../src/runtime/controller.js';
 import { EventRecorder } from '../src/runtime/events.js';

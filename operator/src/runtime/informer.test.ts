@@ -1,10 +1,10 @@
 import { createLogger } from '@gw/platform';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { FakeKubeApi } from '../kube/fake-kube-api.js';
+import { FakeKubeApi } from '../../test/support/fake-kube-api.js';
 import { KubeApiError, type KubeObject } from '../kube/kube-api.js';
 import { Informer } from './informer.js';
-import { FakeTimers, flushMicrotasks } from './timers.js';
+import { FakeTimers, flushMicrotasks } from '../../test/support/fake-timers.js';
 
 const logger = createLogger({ name: 'test', level: 'silent', destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
 

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { KubeApiError, keyOf, type KubeApi, type KubeObject, type ObjectList, type ObjectRef, type WatchEventType, type WatchHandlers } from './kube-api.js';
+import { KubeApiError, keyOf, type KubeApi, type KubeObject, type ObjectList, type ObjectRef, type WatchEventType, type WatchHandlers } from '../../src/kube/kube-api.js';
 
 type Json = Record<string, unknown>;
 
