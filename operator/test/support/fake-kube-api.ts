@@ -33,6 +33,8 @@ export class FakeKubeApi implements KubeApi {
   private uid = 1;
   /** Every write, as "VERB Kind namespace/name". */
   readonly writes: string[] = [];
+  /** Every list and watch call, as "LIST Kind namespace" or "WATCH Kind namespace" ("*" for every namespace). */
+  readonly reads: string[] = [];
 
   private storeKey(ref: ObjectRef): string {
     return `${ref.apiVersion}|${ref.kind}|${ref.namespace ?? ''}|${ref.name}`;
@@ -78,11 +80,13 @@ export class FakeKubeApi implements KubeApi {
   }
 
   async list(apiVersion: string, kind: string, namespace?: string): Promise<ObjectList> {
+    this.reads.push(`LIST ${kind} ${namespace ?? '*'}`);
     const items = [...this.objects.values()].filter((object) => object.apiVersion === apiVersion && object.kind === kind && (namespace === undefined || object.metadata.namespace === namespace));
     return { items: structuredClone(items), resourceVersion: String(this.version) };
   }
 
   async watch(apiVersion: string, kind: string, namespace: string | undefined, _resourceVersion: string, handlers: WatchHandlers): Promise<() => void> {
+    this.reads.push(`WATCH ${kind} ${namespace ?? '*'}`);
     const watcher = { apiVersion, kind, namespace, handlers };
     this.watchers.add(watcher);
     return () => this.watchers.delete(watcher);
@@ -102,6 +106,11 @@ export class FakeKubeApi implements KubeApi {
 
   watcherCount(): number {
     return this.watchers.size;
+  }
+
+  /** Open watches, one "Kind namespace" entry each ("*" for every namespace), sorted: what a shared informer saves. */
+  openWatches(): string[] {
+    return [...this.watchers].map((watcher) => `${watcher.kind} ${watcher.namespace ?? '*'}`).sort();
   }
 
   async create(object: KubeObject): Promise<KubeObject | null> {
