@@ -29,6 +29,7 @@ interface Watcher {
 export class FakeKubeApi implements KubeApi {
   private readonly objects = new Map<string, KubeObject>();
   private readonly watchers = new Set<Watcher>();
+  private readonly watchListeners = new Set<() => void>();
   private version = 1;
   private uid = 1;
   /** Every write, as "VERB Kind namespace/name". */
@@ -89,13 +90,18 @@ export class FakeKubeApi implements KubeApi {
     this.reads.push(`WATCH ${kind} ${namespace ?? '*'}`);
     const watcher = { apiVersion, kind, namespace, handlers };
     this.watchers.add(watcher);
-    return () => this.watchers.delete(watcher);
+    this.watchesChanged();
+    return () => {
+      this.watchers.delete(watcher);
+      this.watchesChanged();
+    };
   }
 
   /** Ends every open watch, as an API server restart or a dropped connection does. */
   breakWatches(error?: KubeApiError): void {
     const watchers = [...this.watchers];
     this.watchers.clear();
+    this.watchesChanged();
     for (const watcher of watchers) watcher.handlers.onDone(error);
   }
 
@@ -106,6 +112,23 @@ export class FakeKubeApi implements KubeApi {
 
   watcherCount(): number {
     return this.watchers.size;
+  }
+
+  /** Resolves once exactly `count` watches are open: a test waits for the re-watch itself, not for a number of ticks. */
+  untilWatching(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.watchers.size !== count) return;
+        this.watchListeners.delete(check);
+        resolve();
+      };
+      this.watchListeners.add(check);
+      check();
+    });
+  }
+
+  private watchesChanged(): void {
+    for (const listener of [...this.watchListeners]) listener();
   }
 
   /** Open watches, one "Kind namespace" entry each ("*" for every namespace), sorted: what a shared informer saves. */
