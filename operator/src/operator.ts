@@ -30,7 +30,7 @@ export interface OperatorOptions {
 const ownerGateway = (object: KubeObject): string[] =>
   (object.metadata.ownerReferences ?? []).filter((owner) => owner.kind === 'Gateway' && owner.apiVersion === crdApiVersion).map((owner) => `${object.metadata.namespace ?? ''}/${owner.name}`);
 
-/** Every controller, started only while this replica leads (issue 9 item 2: two replicas never both act). */
+/** Every controller, started only while this replica leads (two replicas never both act). */
 export class Operator {
   private controllers: Controller[] = [];
   private readonly elector: LeaderElector | null;

@@ -12,7 +12,7 @@ import { gatewaySecretRefs } from './secret-references.js';
 const rolloutPollMs = 15_000;
 
 /**
- * Gateway → the stack (issue 9 item 3): generated Secrets created once, Deployments, Services, PodDisruptionBudgets
+ * Gateway → the stack: generated Secrets created once, Deployments, Services, PodDisruptionBudgets
  * and HorizontalPodAutoscalers server-side applied, then, once the gateway serves, the operator's own scoped
  * `aak_` key minted with the admin token and kept in a Secret.
  */
