@@ -1,7 +1,7 @@
 import type { Logger } from '@gw/platform';
 import type { KubeObject } from '../kube/kube-api.js';
 import type { OperatorMetrics } from './metrics.js';
-import type { InformerRegistry, InformerView, SharedInformer } from './shared-informers.js';
+import type { InformerRegistry, SharedInformer } from './shared-informers.js';
 import type { Timers } from './timers.js';
 import { WorkQueue, type BackoffPolicy } from './work-queue.js';
 
@@ -56,11 +56,6 @@ export class Controller {
     this.queue = new WorkQueue(timers, options.backoff);
     this.primary = informers.informer(reconciler.apiVersion, reconciler.kind, namespace);
     this.secondary = (options.watches ?? []).map((watch) => ({ informer: informers.informer(watch.apiVersion, watch.kind, namespace), watch }));
-  }
-
-  /** The reconciled kind's cache (shared with every other controller reading that kind). */
-  get informer(): InformerView {
-    return this.primary;
   }
 
   enqueue(object: KubeObject): void {

@@ -1,12 +1,11 @@
-import { createLogger } from '@gw/platform';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FakeKubeApi } from '../../test/support/fake-kube-api.js';
 import { KubeApiError, type KubeObject } from '../kube/kube-api.js';
 import { Informer } from './informer.js';
 import { FakeTimers } from '../../test/support/fake-timers.js';
+import { silentLogger } from '../../test/support/reconciler-fixture.js';
 
-const logger = createLogger({ name: 'test', level: 'silent', destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+const logger = silentLogger;
 
 function secret(name: string): KubeObject {
   return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'ns' } };

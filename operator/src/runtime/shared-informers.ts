@@ -6,21 +6,13 @@ import type { BackoffPolicy } from './work-queue.js';
 
 export type InformerListener = (event: InformerEvent, object: KubeObject) => void;
 
-/** What a controller sees of a shared informer: the cache (read only) and its own subscription. */
-export interface InformerView {
-  readonly synced: boolean;
-  readonly restarts: number;
-  get(key: string): KubeObject | undefined;
-  list(): KubeObject[];
-}
-
 /**
  * One list + watch and one cache for one kind in one scope, whatever the number of controllers reading it. Each
  * listener gets every change; a listener that joins once the cache is filled is first handed the cached objects
  * as upserts (client-go's shared informer does the same), so it never misses what was there before it came. The
  * watch runs while at least one listener is subscribed and has asked it to start.
  */
-export class SharedInformer implements InformerView {
+export class SharedInformer {
   private readonly informer: Informer;
   private readonly listeners = new Set<InformerListener>();
   private starting: Promise<void> | undefined;
@@ -66,10 +58,6 @@ export class SharedInformer implements InformerView {
     this.starting ??= this.informer.start();
     return this.starting;
   }
-
-  get listenerCount(): number {
-    return this.listeners.size;
-  }
 }
 
 /** The informer key: one per API version, kind and namespace (undefined: every namespace). */
@@ -97,7 +85,7 @@ export class InformerRegistry {
     return informer;
   }
 
-  /** How many informers exist, for tests and the operator's log line. */
+  /** How many informers the registry holds (one per API version, kind and namespace asked for). */
   get size(): number {
     return this.informers.size;
   }
