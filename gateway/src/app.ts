@@ -23,6 +23,7 @@ import { routingOperations } from './routing/routing.operations.js';
 import { governanceOperations } from './governance/governance.operations.js';
 import { qualityParityOperations } from './optimization/quality/admin/quality-parity.operations.js';
 import { optimizerHoldoutConfig } from './optimization/quality/admin/holdout-config.js';
+import { optimizerAdminOperations } from './optimization/hook/optimizer-admin.operations.js';
 import { desktopConnectorOperations } from './mcp/hub/desktop-connectors.operations.js';
 import { desktopPolicyOperations } from './policies/admin/desktop-policy.operations.js';
 import { teamPolicyOperations } from './policies/admin/team-policy.operations.js';
@@ -100,7 +101,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...providerOperations({ providers: deps.providers, config: deps.config }),
     ...routingOperations({ routing: deps.routing }),
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
-    ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
+    ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_OPTIMIZER_ADMIN_TOKEN ?? deps.config.GW_ADMIN_TOKEN, deps.logger) }),
+    ...optimizerAdminOperations({ optimizer: deps.optimizerAdmin }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
     ...desktopConnectorOperations({ mirror: deps.mcpHub, connectors: deps.mcpConnectors, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),

@@ -22,6 +22,8 @@ import { ThrottleGate } from './routing/throttle-gate.js';
 import { AttemptMetrics } from './routing/attempt-metrics.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
 import { OptimizerClient } from './optimization/hook/optimizer-client.js';
+import { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
+import { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
 import { SessionPins } from './optimization/hook/session-pins.js';
 import { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
@@ -77,6 +79,17 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     ? new OptimizerClient({ baseUrl: config.GW_OPTIMIZER_URL, token: config.GW_OPTIMIZER_TOKEN, signingKey: config.GW_OPTIMIZER_SIGNING_KEY, optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS, callTimeoutMs: 5_000, clock, logger })
     : null;
   if (optimizer) lifecycle.onShutdown(() => optimizer.close());
+  const optimizerAdminToken = config.GW_OPTIMIZER_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN;
+  const optimizerAdmin = new OptimizerAdmin(optimizer, optimizerAdminToken);
+  // With a Postgres store, the optimizer keeps its durable stash beside the gateway's (pushed at boot and on heartbeat).
+  const durableBootstrap =
+    optimizer && optimizerAdminToken && config.GW_SPEND_DB_URL
+      ? new DurableBootstrap({ optimizer, adminToken: optimizerAdminToken, spendDbUrl: config.GW_SPEND_DB_URL, contentKey: config.GW_CONTENT_KEY, contentMode: () => admin.settings.get().contentMode, logger })
+      : null;
+  if (durableBootstrap) {
+    durableBootstrap.start();
+    lifecycle.onShutdown(async () => durableBootstrap.stop());
+  }
   // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it (spec 000 §3).
   const retrievalLease = new RetrievalLeaseStore(coord, clock);
   const inference: InferenceDeps = {
@@ -99,5 +112,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, optimizerAdmin, durableBootstrap, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

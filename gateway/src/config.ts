@@ -30,6 +30,7 @@ const schema = z.object({
   GW_OPTIMIZER_TOKEN: env.secret(16).optional(),
   GW_OPTIMIZER_SIGNING_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a raw Ed25519 private key, 43 base64url characters').optional(),
   GW_OPTIMIZER_TIMEOUT_MS: env.positiveInt(500),
+  GW_OPTIMIZER_ADMIN_TOKEN: env.secret(16).optional(),
   GW_CONTENT_KEY: env.hexKey(32).optional(),
   GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
   GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
@@ -96,6 +97,8 @@ export const configHelp = `gw gateway — environment variables
   GW_OPTIMIZER_TOKEN             bearer sent to the optimizer
   GW_OPTIMIZER_SIGNING_KEY       raw Ed25519 private key (base64url) to sign optimizer hooks; enable here first
   GW_OPTIMIZER_TIMEOUT_MS        hard timeout of the pre-call hook before failing open (default 500)
+  GW_OPTIMIZER_ADMIN_TOKEN       the optimizer's admin bearer (its GW_ADMIN_TOKEN) for /admin/v1/optimizer and the
+                                 durable-config push (default GW_ADMIN_TOKEN)
   GW_CONTENT_KEY                 64 hex chars: key for stored content (traces, stash)
   GW_CUSTOM_HOST_ALLOWLIST       comma list of hosts gw-upstream custom_host may target
   GW_ANTHROPIC_THROTTLE_WAIT_MS  longest provider-429 pause served server-side (default 60000; 0 = never wait)

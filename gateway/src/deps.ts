@@ -8,6 +8,8 @@ import type { RoutingStore } from './routing/routing.store.js';
 import type { UpstreamClient } from './providers/upstream/upstream-client.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
 import type { OptimizerClient } from './optimization/hook/optimizer-client.js';
+import type { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
+import type { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
@@ -45,6 +47,10 @@ export interface GatewayDeps extends AdminDeps {
   inference: InferenceDeps;
   /** Null when GW_OPTIMIZER_URL is unset. */
   optimizer: OptimizerClient | null;
+  /** The optimizer's admin routes, with its admin bearer (settings, purge); errors when none is configured. */
+  optimizerAdmin: OptimizerAdmin;
+  /** Pushes the durable store to the optimizer; null without an optimizer, its admin bearer or a Postgres store. */
+  durableBootstrap: DurableBootstrap | null;
   /** Per-key retrieval lease (spec 000 §3): renewed by /mcp and the connect routes, read for `clientCanRetrieve`. */
   retrievalLease: RetrievalLeaseStore;
   /** The desktop-client policy (spec 000 §2): admin writes, cached reads for the client-facing routes. */
