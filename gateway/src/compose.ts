@@ -33,6 +33,8 @@ import { SpendSpill } from './metering/spend-spill.js';
 import { composeGovernance } from './governance/compose-governance.js';
 import { composeEntitlement } from './billing/entitlement-deps.js';
 import { createMetricsRegistry } from './metering/metrics/metrics.js';
+import { OtlpSpanExport } from './metering/traces/otlp-export.js';
+import { otlpSettingsOf } from './metering/traces/otlp-settings.js';
 
 export const gatewayMigrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -63,6 +65,12 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   spendWriter.start();
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
+  const otlp = otlpSettingsOf(config);
+  if (otlp) {
+    const spans = new OtlpSpanExport(otlp, logger);
+    spend.onRecord((record) => spans.export(record));
+    lifecycle.onShutdown(() => spans.shutdown());
+  }
   lifecycle.onShutdown(() => spendWriter.stop());
   const mcpConnectors = composeConnectors({ db, coord, keyring, clock, policy: desktopPolicy, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, publicUrl: config.GW_PUBLIC_URL });
   const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, grants: mcpConnectors.grants });

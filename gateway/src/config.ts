@@ -18,6 +18,27 @@ const trustedProxies = z
   .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
   .refine((entries) => entries.length > 0 && entries.every(isAddressOrRange), 'must be a comma list of IP addresses or CIDR ranges');
 
+/** `key=value` pairs separated by commas, values percent-encoded: the OpenTelemetry exporters' headers format. */
+const otlpHeaders = z.string().transform((value, context) => {
+  const headers: Record<string, string> = {};
+  for (const pair of value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')) {
+    const at = pair.indexOf('=');
+    const name = at > 0 ? pair.slice(0, at).trim() : '';
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+      context.addIssue({ code: 'custom', message: 'must be a comma list of name=value pairs' });
+      return z.NEVER;
+    }
+    try {
+      headers[name.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      context.addIssue({ code: 'custom', message: `the value of ${name} is not valid percent-encoding` });
+      return z.NEVER;
+    }
+  }
+  return headers;
+});
+const otlpProtocol = z.enum(['http/protobuf', 'http/json', 'grpc']).refine((protocol) => protocol !== 'grpc', 'grpc is not supported: use http/protobuf or http/json');
+
 const schema = z.object({
   GW_PORT: env.port(8787),
   GW_HOST: z.string().default('0.0.0.0'),
@@ -54,6 +75,14 @@ const schema = z.object({
   GW_ORG_HUB_ISSUER: env.url(['https', 'http']).optional(),
   GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
   GW_ORG_HUB_ORG_CLAIM: z.string().regex(/^[A-Za-z0-9_:./-]{1,128}$/, 'a claim name').default('org_id'),
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).default('otlp'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: env.url(['http', 'https']).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: env.url(['http', 'https']).optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeaders.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('gw-gateway'),
 }).superRefine((config, context) => {
   // The organization hub's token lane checks tokens minted for this gateway's exact /mcp/org URL, and asks billing who
   // the subject is: it needs both.
@@ -131,4 +160,11 @@ export const configHelp = `gw gateway — environment variables
                                  organization hub runs (needs GW_PUBLIC_URL and GW_BILLING_URL)
   GW_ORG_HUB_JWKS_URL            the issuer's key set (default: jwks_uri from <issuer>/.well-known/openid-configuration)
   GW_ORG_HUB_ORG_CLAIM           the access-token claim carrying the organization id (default org_id)
+  OTEL_EXPORTER_OTLP_ENDPOINT    OpenTelemetry collector base URL; set, one content-free span per call is exported
+                                 over OTLP/HTTP to <endpoint>/v1/traces (OpenTelemetry GenAI attribute names)
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT  the full traces URL instead (wins over the base URL)
+  OTEL_EXPORTER_OTLP_PROTOCOL    http/protobuf (default) or http/json; _TRACES_PROTOCOL wins; grpc is refused
+  OTEL_EXPORTER_OTLP_HEADERS     name=value,… sent with every export (values percent-encoded); _TRACES_HEADERS wins
+  OTEL_SERVICE_NAME              the spans' service.name (default gw-gateway)
+  OTEL_TRACES_EXPORTER           otlp (default) or none (no export even with an endpoint set)
 `;
