@@ -24,6 +24,7 @@ import { governanceOperations } from './governance/governance.operations.js';
 import { qualityParityOperations } from './optimization/quality/admin/quality-parity.operations.js';
 import { optimizerHoldoutConfig } from './optimization/quality/admin/holdout-config.js';
 import { optimizerAdminOperations } from './optimization/hook/optimizer-admin.operations.js';
+import { guardrailOperations } from './governance/guardrails/guardrails.operations.js';
 import { desktopConnectorOperations } from './mcp/hub/desktop-connectors.operations.js';
 import { desktopPolicyOperations } from './policies/admin/desktop-policy.operations.js';
 import { teamPolicyOperations } from './policies/admin/team-policy.operations.js';
@@ -75,7 +76,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
       done();
     });
-    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend } });
+    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend, guardrails: deps.guardrails } });
     installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
     inference.addHook('onSend', (_request, reply, payload, done) => {
       ensureProviderHeader(reply);
@@ -103,6 +104,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_OPTIMIZER_ADMIN_TOKEN ?? deps.config.GW_ADMIN_TOKEN, deps.logger) }),
     ...optimizerAdminOperations({ optimizer: deps.optimizerAdmin }),
+    ...guardrailOperations({ store: deps.guardrailStore, contentMode: () => deps.settings.get().contentMode, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
     ...desktopConnectorOperations({ mirror: deps.mcpHub, connectors: deps.mcpConnectors, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),

@@ -31,6 +31,8 @@ import { SpendWriter } from './metering/spend-writer.js';
 import { InferenceMetrics } from './metering/inference-metrics.js';
 import { SpendSpill } from './metering/spend-spill.js';
 import { composeGovernance } from './governance/compose-governance.js';
+import { GuardrailStore } from './governance/guardrails/guardrail.store.js';
+import { Guardrails } from './governance/guardrails/guardrails.js';
 import { composeEntitlement } from './billing/entitlement-deps.js';
 import { createMetricsRegistry } from './metering/metrics/metrics.js';
 import { OtlpSpanExport } from './metering/traces/otlp-export.js';
@@ -80,6 +82,10 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     return Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined);
   });
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
+  const guardrailStore = new GuardrailStore(db, coord, clock, keyring, logger);
+  await guardrailStore.start();
+  lifecycle.onShutdown(() => guardrailStore.stop());
+  const guardrails = new Guardrails({ store: guardrailStore, contentMode: () => admin.settings.get().contentMode, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, metrics });
   const endpoint = composeEndpoint(config, { db, keyring, clock });
   const entitlement = await composeEntitlement({ config, db, coord, clock, logger, lifecycle, settings: admin.settings, endpoint });
   const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS });
@@ -120,5 +126,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, optimizerAdmin, durableBootstrap, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

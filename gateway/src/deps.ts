@@ -14,6 +14,8 @@ import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
+import type { Guardrails } from './governance/guardrails/guardrails.js';
+import type { GuardrailStore } from './governance/guardrails/guardrail.store.js';
 import type { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
 import type { TeamPolicyStore } from './policies/team-policy.store.js';
@@ -43,6 +45,9 @@ export interface GatewayDeps extends AdminDeps {
   inferenceMetrics: InferenceMetrics;
   /** Caps, budgets, limits and usage counters (chain admission, metering listener, /v1/me, admin routes). */
   governance: Governance;
+  /** Operator-configured guardrail hooks the admission stage asks (none configured: no cost). */
+  guardrails: Guardrails;
+  guardrailStore: GuardrailStore;
   /** The slice the inference routes use (routing, retries, throttling included). */
   inference: InferenceDeps;
   /** Null when GW_OPTIMIZER_URL is unset. */

@@ -27,3 +27,4 @@ export type { ScriptOutcome, ScriptRun, ScriptRunner } from './agents/script-run
 export { startAuthorizationServer, type AuthorizationServerHandle } from './oauth/authorization-server.js';
 export { startOtlpReceiver, type OtlpReceiverHandle } from './otlp/otlp-receiver.js';
 export type { ReceivedSpan } from './otlp/otlp-traces.js';
+export { startGuardrailHook, type GuardrailAnswer, type GuardrailHookHandle } from './guardrail-hook.js';
