@@ -33,6 +33,7 @@ import { supportBundleOperations } from './service/support-bundle.operations.js'
 import { enrollmentOperations } from './identity/enrollment/enrollment.operations.js';
 import { playgroundOperations } from './inference/playground/playground.operations.js';
 import { mdmServerOperations } from './fleet/admin/mdm-servers.operations.js';
+import { retiredServerLaneOperations } from './fleet/admin/retired-server-lane.operations.js';
 import { meteringOperations } from './billing/metering.operations.js';
 import { updatesOperations } from './service/updates.operations.js';
 import { environmentVariableSet } from './config.js';
@@ -108,6 +109,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...agentLaneOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
     ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
+    ...retiredServerLaneOperations(),
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
     ...updatesOperations({ billing: deps.entitlement.billing, settings: deps.settings, clock: deps.clock, running: interfaceVersion, environmentHas: environmentVariableSet }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),
