@@ -25,6 +25,8 @@ import { qualityParityOperations } from './optimization/quality/admin/quality-pa
 import { optimizerHoldoutConfig } from './optimization/quality/admin/holdout-config.js';
 import { desktopConnectorOperations } from './mcp/hub/desktop-connectors.operations.js';
 import { desktopPolicyOperations } from './policies/admin/desktop-policy.operations.js';
+import { desktopProfileOperations } from './policies/admin/desktop-profile.operations.js';
+import { connectOpenPlugin } from './developer/connect/connect-open.plugin.js';
 import { teamPolicyOperations } from './policies/admin/team-policy.operations.js';
 import { agentLaneOperations } from './fleet/admin/agent-lane.operations.js';
 import { endpointOperations } from './fleet/admin/endpoint.operations.js';
@@ -87,6 +89,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Client-key surfaces outside /v1/*: the retrieval tool server /mcp and /connect/* (spec 000 §4.2–4.3).
   await registerRetrievalSurfaces(app, deps);
+  // Connect routes outside the key chain, each checking its own caller (the desktop bootstrap).
+  await app.register(connectOpenPlugin, { desktopBootstrap: { policies: deps.desktopPolicy, keys: deps.keys, publicUrl: deps.config.GW_PUBLIC_URL } });
 
   // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.
   await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups });
@@ -103,6 +107,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
+    ...desktopProfileOperations({ policies: deps.desktopPolicy, publicUrl: deps.config.GW_PUBLIC_URL, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
     ...desktopConnectorOperations({ mirror: deps.mcpHub, connectors: deps.mcpConnectors, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
