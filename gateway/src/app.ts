@@ -28,6 +28,7 @@ import { desktopPolicyOperations } from './policies/admin/desktop-policy.operati
 import { desktopProfileOperations } from './policies/admin/desktop-profile.operations.js';
 import { connectOpenPlugin } from './developer/connect/connect-open.plugin.js';
 import { PolicyWebhookReceiver } from './fleet/policy-webhook/policy-webhook.js';
+import { AuthFailureGuard } from './chain/edge/auth-failure-guard.js';
 import { teamPolicyOperations } from './policies/admin/team-policy.operations.js';
 import { agentLaneOperations } from './fleet/admin/agent-lane.operations.js';
 import { endpointOperations } from './fleet/admin/endpoint.operations.js';
@@ -91,9 +92,10 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Client-key surfaces outside /v1/*: the retrieval tool server /mcp and /connect/* (spec 000 §4.2–4.3).
   await registerRetrievalSurfaces(app, deps);
   // Connect routes outside the key chain, each checking its own caller (the desktop bootstrap, the fleet webhook).
+  const authFailureGuard = new AuthFailureGuard(deps.coord);
   await app.register(connectOpenPlugin, {
-    desktopBootstrap: { policies: deps.desktopPolicy, keys: deps.keys, publicUrl: deps.config.GW_PUBLIC_URL },
-    fleetWebhook: { receiver: new PolicyWebhookReceiver({ configPath: deps.config.GW_FLEET_WEBHOOK_CONFIG, endpoint: deps.endpoint, coord: deps.coord, logger: deps.logger }) },
+    desktopBootstrap: { policies: deps.desktopPolicy, keys: deps.keys, publicUrl: deps.config.GW_PUBLIC_URL, authFailureGuard },
+    fleetWebhook: { receiver: new PolicyWebhookReceiver({ configPath: deps.config.GW_FLEET_WEBHOOK_CONFIG, endpoint: deps.endpoint, coord: deps.coord, logger: deps.logger }), authFailureGuard },
   });
 
   // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.

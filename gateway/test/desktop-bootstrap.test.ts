@@ -98,6 +98,20 @@ describe('the desktop bootstrap and trust profile', () => {
     expect(refused.json().code).toBe('service_key_not_allowed');
   });
 
+  it('throttles an address that keeps presenting bad keys, as the key chain does', async () => {
+    await enable();
+    const forged = { authorization: `Bearer ark_${'Z'.repeat(43)}` };
+    const answers = [];
+    for (let attempt = 0; attempt < 31; attempt += 1) answers.push((await gateway.app.inject({ method: 'GET', url: bootstrap, headers: forged })).statusCode);
+    expect(answers.slice(0, 30).every((status) => status === 401)).toBe(true);
+    const throttled = await gateway.app.inject({ method: 'GET', url: bootstrap, headers: forged });
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.headers['retry-after']).toBe('60');
+    expect(throttled.json()).toMatchObject({ status: 'failure', code: 'auth_failures_throttled' });
+    // Only failures count: a keyless fetch from the same address is still served.
+    expect((await gateway.app.inject({ method: 'GET', url: bootstrap })).statusCode).toBe(200);
+  });
+
   it('downloads a valid configuration profile that pins the bootstrap and helper, embeds no key, and is stable', async () => {
     await enable();
     const minted = await mintClientKey(gateway.app);

@@ -132,6 +132,16 @@ describe('the failing-policies webhook', () => {
     expect((await webhook(delivery(firewall, []), { authorization: `Bearer ${secret}-rotated` })).json()).toMatchObject({ status: 'ok', received: 0, mapped: false });
   });
 
+  it('throttles an address that keeps sending wrong secrets; the right secret still gets through', async () => {
+    gateway.clock.advance(60_000); // a fresh failure window: earlier tests sent wrong secrets too
+    const statuses = [];
+    for (let attempt = 0; attempt < 32; attempt += 1) statuses.push((await webhook(delivery(firewall, []), { authorization: `Bearer wrong-${attempt}` })).statusCode);
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await webhook(delivery(firewall, []))).statusCode).toBe(200);
+    gateway.clock.advance(60_000);
+  });
+
   it('answers 503 on a gateway without the evidence service, and documents the route', async () => {
     const bare = await startTestGateway({ env: { GW_FLEET_WEBHOOK_CONFIG: configPath } });
     try {

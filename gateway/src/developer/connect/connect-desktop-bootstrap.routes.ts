@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '@gw/platform';
+import type { AuthFailureGuard } from '../../chain/edge/auth-failure-guard.js';
+import { KeyFailure } from '../../errors.js';
 import { resolveIdentity } from '../../identity/caller.js';
 import type { KeyStore } from '../../identity/keys/key.store.js';
 import { extractClientKey } from '../../identity/keys/extract-key.js';
@@ -13,6 +15,8 @@ export interface ConnectDesktopBootstrapOptions {
   keys: KeyStore;
   /** `GW_PUBLIC_URL`, else the origin the client called. */
   publicUrl: string | undefined;
+  /** Counts rejected keys per address, as the key chain does, so the bootstrap is no key-guessing oracle. */
+  authFailureGuard: AuthFailureGuard;
 }
 
 const policyNotServed = () => new AppError({ status: 404, code: 'desktop_policy_disabled', message: 'No desktop policy is served: an administrator has not enabled it.' });
@@ -32,7 +36,7 @@ export async function connectDesktopBootstrapRoutes(app: FastifyInstance, option
         security: [{}, { clientKey: [] }],
         summary: 'The desktop assistant’s bootstrap: the secret-free effective policy for one OS, the gateway base URL and the headers-helper path; 404 while the policy is disabled',
         querystring: bootstrapQuery,
-        response: { 200: bootstrapResponse, 400: connectErrorResponse, 401: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse, 503: connectErrorResponse },
+        response: { 200: bootstrapResponse, 400: connectErrorResponse, 401: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse, 429: connectErrorResponse, 503: connectErrorResponse },
       },
     },
     async (request, reply): Promise<DesktopBootstrap> => {
@@ -40,7 +44,10 @@ export async function connectDesktopBootstrapRoutes(app: FastifyInstance, option
       const rawKey = extractClientKey(request.headers);
       let caller: DesktopBootstrap['caller'] = null;
       if (rawKey) {
-        const identity = await resolveIdentity(options.keys, rawKey);
+        const identity = await resolveIdentity(options.keys, rawKey).catch(async (error: unknown) => {
+          if (error instanceof KeyFailure && error.failure !== 'key_store_unavailable') throw (await options.authFailureGuard.recordFailure(request.ip)) ?? error;
+          throw error;
+        });
         if (identity.keyType === 'service') throw connectErrors.serviceKeyNotAllowed();
         caller = { user: identity.user, team: identity.team };
       }

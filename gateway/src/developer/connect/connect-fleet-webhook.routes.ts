@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { AuthFailureGuard } from '../../chain/edge/auth-failure-guard.js';
 import { failingPoliciesPayload, webhookCounts, type FailingPoliciesPayload } from '../../fleet/policy-webhook/failing-policies.schema.js';
 import type { PolicyWebhookReceiver, ReadyWebhook } from '../../fleet/policy-webhook/policy-webhook.js';
 import { connectErrorResponse } from './connect.schema.js';
 
 export interface ConnectFleetWebhookOptions {
   receiver: PolicyWebhookReceiver;
+  /** Counts wrong secrets per address, so the secret cannot be guessed at speed. */
+  authFailureGuard: AuthFailureGuard;
 }
 
 export const fleetWebhookPath = '/connect/fleet-policy-webhook';
@@ -40,11 +43,15 @@ export async function connectFleetWebhookRoutes(app: FastifyInstance, options: C
         summary: 'Receive a Fleet server’s failing-policies webhook: a mapped policy queues its remediation per failing host (per-host cooldown); answers content-free counts; 503 when unconfigured',
         querystring: webhookQuery,
         body: failingPoliciesPayload,
-        response: { 200: webhookCounts, 400: connectErrorResponse, 401: connectErrorResponse, 413: connectErrorResponse, 503: connectErrorResponse },
+        response: { 200: webhookCounts, 400: connectErrorResponse, 401: connectErrorResponse, 413: connectErrorResponse, 429: connectErrorResponse, 503: connectErrorResponse },
       },
       onRequest: async (request) => {
         const webhook = await options.receiver.ready();
-        options.receiver.verify(webhook.config, presentedSecret(request));
+        try {
+          options.receiver.verify(webhook.config, presentedSecret(request));
+        } catch (error) {
+          throw (await options.authFailureGuard.recordFailure(request.ip)) ?? error;
+        }
         ready.set(request, webhook);
       },
     },
