@@ -75,7 +75,8 @@ describe('the failing-policies webhook', () => {
   });
 
   it('refuses a missing or wrong secret in constant time, before reading the body', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${secret.slice(0, -1)}x` }, { authorization: 'Bearer ' }, { authorization: secret }]) {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: `Bearer ${secret.slice(0, -1)}x` }, { authorization: 'Bearer ' }, { authorization: secret }];
+    for (const headers of attempts) {
       const answer = await webhook(delivery(firewall, ['ada-mbp']), headers);
       expect(answer.statusCode).toBe(401);
       expect(answer.json()).toMatchObject({ status: 'failure', code: 'fleet_webhook_unauthorized' });
