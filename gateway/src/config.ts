@@ -59,6 +59,7 @@ const schema = z.object({
   GW_ENDPOINT_CONTROL_URL: env.url(['http', 'https']).optional(),
   GW_ENDPOINT_CONTROL_ADMIN_TOKEN: env.secret(16).optional(),
   GW_ENDPOINT_AGENT_URL: env.url(['https', 'http']).optional(),
+  GW_FLEET_WEBHOOK_CONFIG: z.string().min(1).optional(),
   GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
@@ -136,6 +137,9 @@ export const configHelp = `gw gateway — environment variables
   GW_ENDPOINT_CONTROL_ADMIN_TOKEN  the evidence service's admin bearer (default GW_ADMIN_TOKEN)
   GW_ENDPOINT_AGENT_URL          public URL agents enroll at (the evidence service's /api/* lane); default the
                                  gateway's own origin, where the edge routes /api/* to the evidence service
+  GW_FLEET_WEBHOOK_CONFIG        path of the JSON file configuring POST /connect/fleet-policy-webhook (its secret,
+                                 policy-to-check map and per-host cooldown; gateway/src/fleet/README.md); unset or
+                                 unreadable, the webhook answers 503
   GW_ALLOW_PRIVATE_UPSTREAMS     allow http and private addresses for provider base URLs (default false)
   GW_LOG_LEVEL                   fatal|error|warn|info|debug|trace|silent (default info)
   GW_BODY_LIMIT_BYTES            largest accepted request body (default 33554432)
