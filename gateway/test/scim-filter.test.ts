@@ -144,6 +144,9 @@ describe('SCIM attribute projection', () => {
     const team = await scim(gateway.app, 'GET', `/Users/${id}?attributes=${gatewayExtension}:team,emails`);
     expect(team.json()).toEqual({ schemas: expect.any(Array), id, [gatewayExtension]: { team: null }, emails: [{ value: 'ada@example.com', type: 'work', primary: true }] });
 
+    const everything = (await scim(gateway.app, 'GET', `/Users/${id}`)).json();
+    expect((await scim(gateway.app, 'GET', `/Users/${id}?attributes=&excludedAttributes=`)).json()).toEqual(everything);
+
     const listed = await scim(gateway.app, 'GET', `/Users?filter=${encodeURIComponent('userName eq "ada@example.com"')}&attributes=active`);
     expect(listed.json().Resources).toEqual([{ schemas: expect.any(Array), id, active: true }]);
   });

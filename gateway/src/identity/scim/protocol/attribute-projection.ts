@@ -28,7 +28,8 @@ const maxListLength = 4000;
 export function projectionOf(query: Readonly<Record<string, unknown>>, schema: ResourceSchema): Projection {
   const attributes = listOf(query.attributes, 'attributes');
   return {
-    attributes: attributes === null ? null : selectionsOf(attributes, schema),
+    // An empty list (`attributes=`) asks for no subset.
+    attributes: attributes === null || attributes.length === 0 ? null : selectionsOf(attributes, schema),
     excluded: selectionsOf(listOf(query.excludedAttributes, 'excludedAttributes') ?? [], schema),
   };
 }
