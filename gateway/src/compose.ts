@@ -37,6 +37,7 @@ import { composeEntitlement } from './billing/entitlement-deps.js';
 import { createMetricsRegistry } from './metering/metrics/metrics.js';
 import { OtlpSpanExport } from './metering/traces/otlp-export.js';
 import { otlpSettingsOf } from './metering/traces/otlp-settings.js';
+import { ContentRetention } from './metering/traces/content-retention.js';
 
 export const gatewayMigrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -82,6 +83,9 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     return Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined);
   });
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
+  const contentRetention = new ContentRetention({ db, clock, logger, retentionDays: () => admin.settings.get().contentRetentionDays });
+  contentRetention.start();
+  lifecycle.onShutdown(async () => contentRetention.stop());
   const guardrailStore = new GuardrailStore(db, coord, clock, keyring, logger);
   await guardrailStore.start();
   lifecycle.onShutdown(() => guardrailStore.stop());
@@ -126,5 +130,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, contentRetention, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

@@ -15,6 +15,7 @@ import type { SpendWriter } from './metering/spend-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
 import type { Guardrails } from './governance/guardrails/guardrails.js';
+import type { ContentRetention } from './metering/traces/content-retention.js';
 import type { GuardrailStore } from './governance/guardrails/guardrail.store.js';
 import type { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
@@ -48,6 +49,8 @@ export interface GatewayDeps extends AdminDeps {
   /** Operator-configured guardrail hooks the admission stage asks (none configured: no cost). */
   guardrails: Guardrails;
   guardrailStore: GuardrailStore;
+  /** Purges stored content past the deployment's retention (hourly, and when the retention is shortened). */
+  contentRetention: ContentRetention;
   /** The slice the inference routes use (routing, retries, throttling included). */
   inference: InferenceDeps;
   /** Null when GW_OPTIMIZER_URL is unset. */

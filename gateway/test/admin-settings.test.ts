@@ -23,6 +23,7 @@ describe('runtime settings', () => {
     for (const url of ['/admin/settings', '/admin/v1/settings']) {
       expect((await gateway.app.inject({ method: 'GET', url, headers: adminHeaders })).json()).toEqual({
         contentMode: 'full',
+        contentRetentionDays: 30,
         heartbeatTier: 'full',
         seatOverflow: false,
         seatOverflowHourlyMaxRequests: 60,
