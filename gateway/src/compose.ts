@@ -26,6 +26,8 @@ import { SessionPins } from './optimization/hook/session-pins.js';
 import { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
 import { SpendWriter } from './metering/spend-writer.js';
+import { TraceWriter } from './metering/traces/trace-writer.js';
+import { MeteringStage } from './chain/metering/metering.stage.js';
 import { InferenceMetrics } from './metering/inference-metrics.js';
 import { SpendSpill } from './metering/spend-spill.js';
 import { composeGovernance } from './governance/compose-governance.js';
@@ -62,6 +64,9 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
   lifecycle.onShutdown(() => spendWriter.stop());
+  const traceWriter = new TraceWriter(db, logger, { onDropped: (count) => inferenceMetrics.tracesDropped.inc(count) });
+  lifecycle.onShutdown(() => traceWriter.stop());
+  const meter = new MeteringStage({ spend, traces: traceWriter, clock });
   const mcpConnectors = composeConnectors({ db, coord, keyring, clock, policy: desktopPolicy, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, publicUrl: config.GW_PUBLIC_URL });
   const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, grants: mcpConnectors.grants });
   mcpHub.start();
@@ -83,7 +88,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     providers,
     routing,
     upstream,
-    spend,
+    meter,
     metrics: inferenceMetrics,
     throttle: new ThrottleGate(coord, clock, config.GW_ANTHROPIC_THROTTLE_WAIT_MS),
     coord,
@@ -99,5 +104,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, traceWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

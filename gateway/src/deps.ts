@@ -10,6 +10,7 @@ import type { InferenceDeps } from './inference/inference-deps.js';
 import type { OptimizerClient } from './optimization/hook/optimizer-client.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
+import type { TraceWriter } from './metering/traces/trace-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
 import type { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
@@ -38,6 +39,8 @@ export interface GatewayDeps extends AdminDeps {
   upstream: UpstreamClient;
   spend: SpendRecorder;
   spendWriter: SpendWriter;
+  /** One content-free trace per metered call, batched into `gw_traces`. */
+  traceWriter: TraceWriter;
   inferenceMetrics: InferenceMetrics;
   /** Caps, budgets, limits and usage counters (chain admission, metering listener, /v1/me, admin routes). */
   governance: Governance;

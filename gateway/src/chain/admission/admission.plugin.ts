@@ -1,21 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock, Coord } from '@gw/platform';
 import type { Governance } from '../../governance/governance.js';
-import type { SpendRecorder } from '../../metering/spend-recorder.js';
 import type { Denial } from './admission-input.js';
 import { admissionApplies, endpointOf } from './applies.js';
 import { firstDenial } from './checks.js';
 import { denialError } from './denial-error.js';
 import { loadAdmission, releaseHeld, slotLeaseMs, type HeldResources } from './load-admission.js';
-import { rejectionRecord } from './rejection-record.js';
-import { recordSpend } from '../../metering/record-spend.js';
 
 export interface AdmissionStageDeps {
   coord: Coord;
   clock: Clock;
   governance: Governance;
-  spend: SpendRecorder;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -33,7 +28,7 @@ export function registerAdmissionStage(app: FastifyInstance, deps: AdmissionStag
     const denial = firstDenial(input);
     if (denial) {
       await releaseHeld(held);
-      reject(deps, request, denial);
+      recordAuthEvent(deps, request, denial);
       throw denialError(denial);
     }
     hold(deps.governance, request, reply, held);
@@ -62,9 +57,11 @@ function hold(governance: Governance, request: FastifyRequest, reply: FastifyRep
   reply.raw.once('close', end);
 }
 
-/** Every rejection is recorded (content-free spend row, metrics through it); cap rejections feed auth events. */
-function reject(deps: AdmissionStageDeps, request: FastifyRequest, denial: Denial): void {
-  recordSpend(deps.spend, request, rejectionRecord({ request, denial, now: deps.clock.now(), id: randomUUID() }));
+/**
+ * Cap and budget rejections feed auth events. Every rejection's spend row (and the metrics through it) is the
+ * metering stage's, recorded from the denial error (`../metering/`).
+ */
+function recordAuthEvent(deps: AdmissionStageDeps, request: FastifyRequest, denial: Denial): void {
   if (denial.status !== 402) return;
   const identity = request.gw.identity;
   const subject = identity?.user ?? identity?.keyId ?? 'anonymous';
