@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Lifecycle, createDb, loadMigrations, migrate, systemClock, type Clock, type Db, type Logger } from '@gw/platform';
-import { createCoord } from '@gw/platform';
+import { Keyring, createCoord } from '@gw/platform';
 import type { GatewayConfig } from './config.js';
 import type { GatewayDeps } from './deps.js';
 import { KeyStore } from './identity/keys/key.store.js';
@@ -64,9 +64,9 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
   lifecycle.onShutdown(() => spendWriter.stop());
-  const traceWriter = new TraceWriter(db, logger, { onDropped: (count) => inferenceMetrics.tracesDropped.inc(count) });
+  const contentKeyring = config.GW_CONTENT_KEY ? Keyring.fromHexKey(config.GW_CONTENT_KEY) : null;
+  const traceWriter = new TraceWriter(db, logger, { keyring: contentKeyring, onDropped: (count) => inferenceMetrics.tracesDropped.inc(count) });
   lifecycle.onShutdown(() => traceWriter.stop());
-  const meter = new MeteringStage({ spend, traces: traceWriter, clock });
   const mcpConnectors = composeConnectors({ db, coord, keyring, clock, policy: desktopPolicy, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, publicUrl: config.GW_PUBLIC_URL });
   const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, grants: mcpConnectors.grants });
   mcpHub.start();
@@ -84,6 +84,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   if (optimizer) lifecycle.onShutdown(() => optimizer.close());
   // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it (spec 000 §3).
   const retrievalLease = new RetrievalLeaseStore(coord, clock);
+  const meter = new MeteringStage({ spend, traces: traceWriter, contentAllowed: () => contentKeyring !== null && admin.settings.get().contentMode === 'full', clock });
   const inference: InferenceDeps = {
     providers,
     routing,

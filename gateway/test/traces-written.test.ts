@@ -44,3 +44,44 @@ describe('traces written by calls', () => {
     expect((await get(`/admin/v1/traces/${String(row.id)}`)).json()).toMatchObject({ id: row.id, status: 400, endpoint: '/v1/chat/completions' });
   });
 });
+
+// With content mode `full` (the default) and GW_CONTENT_KEY set, the trace also keeps the call's request and answer,
+// sealed under the key; with the content mode `off`, it keeps metadata only.
+describe('trace content', () => {
+  let fixture: InferenceFixture;
+  const prompt = 'the launch slips to march';
+
+  beforeAll(async () => {
+    fixture = await startInferenceFixture({ env: { GW_CONTENT_KEY: 'cd'.repeat(32) } });
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
+
+  const call = async () => {
+    const response = await fixture.gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: fixture.auth, payload: { model: 'gpt-4.1', messages: [{ role: 'user', content: prompt }] } });
+    expect(response.statusCode).toBe(200);
+    const row = await spendRowOf(fixture.gateway, response);
+    await fixture.gateway.deps.traceWriter.drain();
+    return { id: String(row.id), answer: response.json<Record<string, unknown>>() };
+  };
+  const get = (url: string) => fixture.gateway.app.inject({ method: 'GET', url, headers: adminHeaders });
+
+  it('seals the request and the answer with the trace, readable through the content route only', async () => {
+    const { id, answer } = await call();
+    expect((await get(`/admin/v1/traces/${id}`)).json()).toMatchObject({ id, hasContent: true });
+    const { rows } = await fixture.gateway.deps.db.query<{ content_sealed: string }>('SELECT content_sealed FROM gw_traces WHERE id = $1', [id]);
+    expect(rows[0]?.content_sealed).not.toContain(prompt);
+    const content = await get(`/admin/v1/traces/${id}/content`);
+    expect(content.statusCode).toBe(200);
+    expect(content.json()).toEqual({ id, content: { request: { model: 'gpt-4.1', messages: [{ role: 'user', content: prompt }] }, response: answer } });
+  });
+
+  it('keeps no content while the content mode is off', async () => {
+    const off = await fixture.gateway.app.inject({ method: 'PUT', url: '/admin/settings', headers: adminHeaders, payload: { contentMode: 'off' } });
+    expect(off.statusCode).toBe(200);
+    const { id } = await call();
+    expect((await get(`/admin/v1/traces/${id}`)).json()).toMatchObject({ id, hasContent: false });
+    expect(await everyStoredRow(fixture.gateway)).not.toContain(prompt);
+  });
+});

@@ -15,6 +15,11 @@ export interface Relayed {
   stream: boolean;
   /** Streams: from the upstream send to the first byte the client got. */
   firstByteMs: number | null;
+  /**
+   * The answer the client got, when the gateway read it whole as JSON: content, for the trace only (and only when
+   * the content mode allows it), never the spend row. Absent for streams and opaque bodies.
+   */
+  answer?: unknown;
 }
 
 /** The request went to a provider at this time: the provider has the prompt, whatever happens next. */

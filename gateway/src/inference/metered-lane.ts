@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
 import { failureOf } from '../chain/metering/metering.stage.js';
 import { TranslationError } from '../providers/translate/translation-error.js';
+import { isPlainObject } from '../providers/translate/parse-wire.js';
 import { upstreamSourceHeaders } from '../providers/upstream/header-policy.js';
 import { abortCauseOf, abortedCallError, callSignal } from './call-signal.js';
 import { usageOfCutStream } from './cut-stream-usage.js';
@@ -48,7 +49,10 @@ export function meteredLane(deps: InferenceDeps, lane: Lane) {
     const signal = callSignal(reply, deps.shutdown);
     const report = await lane({ request, reply, signal });
     const { settled, rendered } = settle(report, signal);
-    deps.meter.record(request, buildSpendRecord({ request, report, settled, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
+    const record = buildSpendRecord({ request, report, settled, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models });
+    // The trace's content, kept only if the content mode allows it: the client's JSON request and the answer it got
+    // (an upload's bytes are not content a trace keeps).
+    deps.meter.record(request, record, { request: isPlainObject(request.body) ? request.body : null, response: settled.relayed.answer ?? null });
     if (report.end.kind === 'failed') throw rendered;
     return reply;
   };

@@ -101,7 +101,7 @@ async function relayJson(options: RelayOptions, result: Answered): Promise<Relay
     const answer = (await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: translated.body as Record<string, unknown> })) ?? (translated.body as Record<string, unknown>);
     if (streamAsked && response.status < 300) return sendAsStream(reply, call, answer, whole(response.status, null, translated.usage));
     reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(answer));
-    return whole(response.status, null, translated.usage);
+    return { ...whole(response.status, null, translated.usage), answer };
   }
   const usage = parsed === undefined ? undefined : lane.extractUsage(parsed);
   // A stream the provider answered with something that is not an answer (HTML, `{}`) cannot be re-told as one.
@@ -113,7 +113,7 @@ async function relayJson(options: RelayOptions, result: Answered): Promise<Relay
   if (streamAsked && answered) return sendAsStream(reply, call, rewritten ?? parsed, whole(response.status, null, usage));
   if (rewritten) reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(rewritten));
   else reply.code(response.status).header('content-type', String(response.headers['content-type'] ?? 'application/json')).send(raw);
-  return whole(response.status, null, usage);
+  return { ...whole(response.status, null, usage), answer: rewritten ?? parsed };
 }
 
 /** The least a whole answer has: a chat completion's `choices`, a Messages answer's `content`. */
@@ -126,7 +126,7 @@ function sendAsStream(reply: FastifyReply, call: InferenceCall, answer: Record<s
   const frames = answerAsStream(call.clientFormat, answer, { includeUsage: isPlainObject(streamOptions) && streamOptions.include_usage === true });
   openEventStream(reply).end(frames.map(serializeSseFrame).join(''));
   logStreamEnd(reply, { completed: true, errorCode: null });
-  return { ...relayed, stream: true };
+  return { ...relayed, stream: true, answer };
 }
 
 async function relayStreamed(options: RelayOptions, result: Answered, headersAfterMs: number): Promise<Relayed> {

@@ -57,8 +57,9 @@ export async function runVscodeOptimize(deps: InferenceDeps, scope: LaneScope): 
   const report = { call, billingMode: 'none', selection: null, sent: null, attempts: 0, sessionId: gatewaySessionIdOf(sticky) } as const;
   try {
     const { optimization } = await optimizeCall(deps, call, request, { model, family, subscription: false }, sticky);
-    reply.code(200).send({ request: optimization.body, optimization: optimizationObject(optimization) });
-    const relayed = { status: 200, errorCode: null, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, usageEstimated: false, stream: false, firstByteMs: null };
+    const answer = { request: optimization.body, optimization: optimizationObject(optimization) };
+    reply.code(200).send(answer);
+    const relayed = { status: 200, errorCode: null, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, usageEstimated: false, stream: false, firstByteMs: null, answer };
     return { ...report, optimization, end: { kind: 'relayed', relayed } };
   } catch (thrown) {
     return { ...report, end: { kind: 'failed', thrown } };

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normalizeRequestError, type Clock } from '@gw/platform';
 import type { SpendRecord } from '../../metering/spend-record.js';
 import type { SpendRecorder } from '../../metering/spend-recorder.js';
-import type { TraceWriter } from '../../metering/traces/trace-writer.js';
+import type { TraceContent, TraceWriter } from '../../metering/traces/trace-writer.js';
 import { rejectionRecord } from './rejection-record.js';
 
 /** What a call's failure is on the record: its status and reason code. The one mapping, for lanes and refusals alike. */
@@ -16,6 +16,8 @@ export interface MeteringStageDeps {
   spend: Pick<SpendRecorder, 'record'>;
   /** Null where traces are not written (a gateway without a store for them). */
   traces: Pick<TraceWriter, 'write'> | null;
+  /** Whether a call's content may be kept with its trace now: content mode `full` and `GW_CONTENT_KEY` set. */
+  contentAllowed: () => boolean;
   clock: Clock;
 }
 
@@ -29,12 +31,15 @@ export interface MeteringStageDeps {
 export class MeteringStage {
   constructor(private readonly deps: MeteringStageDeps) {}
 
-  /** Records the call's one row and trace; a request already recorded is left as it is. */
-  record(request: FastifyRequest, record: SpendRecord): void {
+  /**
+   * Records the call's one row and trace; a request already recorded is left as it is. The content goes with the
+   * trace only when the content mode allows it and the content key is set; never on the spend row.
+   */
+  record(request: FastifyRequest, record: SpendRecord, content: TraceContent | null = null): void {
     if (request.gw.metered) return;
     request.gw.metered = true;
     this.deps.spend.record(record);
-    this.deps.traces?.write(record);
+    this.deps.traces?.write(record, content && this.deps.contentAllowed() ? content : null);
   }
 
   /** The row of a request refused before a lane ran: outcome `rejected`, its status and code, no tokens. */

@@ -1,7 +1,7 @@
-import type { Db, Logger } from '@gw/platform';
+import type { Db, Keyring, Logger } from '@gw/platform';
 import type { SpendRecord } from '../spend-record.js';
 
-const columns = ['id', 'created_at', 'session_id', 'user_id', 'team', 'key_id', 'endpoint', 'provider', 'model', 'status', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost_usd', 'optimization_status'] as const;
+const columns = ['id', 'created_at', 'session_id', 'user_id', 'team', 'key_id', 'endpoint', 'provider', 'model', 'status', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost_usd', 'optimization_status', 'content_sealed'] as const;
 
 /** One batch is one JSON parameter expanded into `gw_traces` rows, as the spend writer does for `gw_spend`. */
 const insertSql = `INSERT INTO gw_traces (${columns.join(', ')})
@@ -30,8 +30,17 @@ export function traceOf(record: SpendRecord): Record<(typeof columns)[number], u
     completion_tokens: record.completionTokens,
     cost_usd: record.costUsd,
     optimization_status: record.optimizationStatus,
+    content_sealed: null,
   };
 }
+
+/** What a trace's content holds: the client's request body and the answer it got (null when not read whole). */
+export interface TraceContent {
+  request: unknown;
+  response: unknown;
+}
+
+type Row = Record<(typeof columns)[number], unknown>;
 
 export interface TraceWriterOptions {
   batchSize?: number;
@@ -39,15 +48,21 @@ export interface TraceWriterOptions {
   /** Traces held in memory while the store is slow; past it new traces are dropped (and counted). */
   maxBuffered?: number;
   onDropped?: (count: number) => void;
+  /** Seals content (`GW_CONTENT_KEY`); without it no content is written. */
+  keyring?: Keyring | null;
+  /** Traces with content held in memory at once; past it new traces are written without theirs. */
+  maxBufferedContent?: number;
 }
 
 /**
- * Writes one trace per metered call to `gw_traces` off the request path, in batches (every 200 ms or 200 traces).
+ * Writes one trace per metered call to `gw_traces` off the request path, in batches (every 200 ms or 200 traces),
+ * with the call's content sealed when the metering stage passes it (content mode `full` and `GW_CONTENT_KEY` set).
  * A trace is observability, not the ledger: the spend row is what must never be lost (`../spend-writer.ts`), so a
  * batch the store refuses is dropped and counted rather than retried, and a call never waits on this.
  */
 export class TraceWriter {
-  private buffer: Array<Record<(typeof columns)[number], unknown>> = [];
+  private buffer: Array<{ row: Row; content: TraceContent | null }> = [];
+  private bufferedContent = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private stopped = false;
@@ -58,13 +73,16 @@ export class TraceWriter {
     private readonly options: TraceWriterOptions = {},
   ) {}
 
-  write(record: SpendRecord): void {
+  /** Queues the call's trace; `content` is kept (sealed at the flush, off the request path) only with a key. */
+  write(record: SpendRecord, content: TraceContent | null = null): void {
     if (this.stopped) return;
     if (this.buffer.length >= (this.options.maxBuffered ?? 20_000)) {
       this.options.onDropped?.(1);
       return;
     }
-    this.buffer.push(traceOf(record));
+    const kept = content && this.options.keyring && this.bufferedContent < (this.options.maxBufferedContent ?? 1_000) ? content : null;
+    if (kept) this.bufferedContent += 1;
+    this.buffer.push({ row: traceOf(record), content: kept });
     if (this.buffer.length >= (this.options.batchSize ?? 200)) void this.flush();
     else this.schedule();
   }
@@ -100,11 +118,18 @@ export class TraceWriter {
   private async flushOnce(): Promise<void> {
     const batch = this.buffer.splice(0, this.options.batchSize ?? 200);
     if (batch.length === 0) return;
+    const rows = batch.map(({ row, content }) => (content ? { ...row, content_sealed: this.seal(String(row.id), content) } : row));
+    this.bufferedContent -= batch.filter((entry) => entry.content).length;
     try {
-      await this.db.query(insertSql, [JSON.stringify(batch)]);
+      await this.db.query(insertSql, [JSON.stringify(rows)]);
     } catch (error) {
       this.options.onDropped?.(batch.length);
       this.logger.warn({ err: error, dropped: batch.length }, 'trace write failed; batch dropped');
     }
+  }
+
+  /** AES-256-GCM under `GW_CONTENT_KEY`, bound to the trace's id (what the content read checks). */
+  private seal(id: string, content: TraceContent): string | null {
+    return this.options.keyring ? this.options.keyring.encrypt(JSON.stringify(content), `trace:${id}`) : null;
   }
 }
