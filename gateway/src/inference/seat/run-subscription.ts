@@ -21,8 +21,22 @@ import { organizationProvider, seatUpstream } from './seat-upstream.js';
 
 const hourMs = 3_600_000;
 
+/** One try on the developer's own seat, by name: the seat's provider, the developer's token, the seat's pause key. */
+interface SeatAttempt {
+  call: InferenceCall;
+  request: FastifyRequest;
+  provider: ProviderInstance;
+  credential: { header: string; value: string };
+  /** The seat's throttle key (a hash of the token, never the token). */
+  seat: string;
+  signal: AbortSignal;
+  /** The request is going to the provider now: the provider will see the prompt. */
+  onSend: (selection: Selection, at: number) => void;
+}
+
 /** One try on the developer's own seat: their token, the kept header families, the seat's throttle pause. */
-async function attemptSeat(deps: InferenceDeps, call: InferenceCall, request: FastifyRequest, provider: ProviderInstance, credential: { header: string; value: string }, seat: string, signal: AbortSignal, onSend: (selection: Selection, at: number) => void): Promise<Attempt<AttemptResult>> {
+async function attemptSeat(deps: InferenceDeps, options: SeatAttempt): Promise<Attempt<AttemptResult>> {
+  const { call, request, provider, credential, seat, signal, onSend } = options;
   const model = String(call.body?.model);
   const selection = { provider, model };
   const record = (status: number | null) => deps.attemptMetrics.record('anthropic-seat', status);
@@ -77,7 +91,7 @@ export async function runSubscription(deps: InferenceDeps, original: InferenceCa
     optimization = optimized.optimization;
     call = optimized.call;
     reply.header('x-gw-optimization', optimized.optimization.status);
-    let attempt = await attemptSeat(deps, call, request, provider, credential, seat, signal, onSend);
+    let attempt = await attemptSeat(deps, { call, request, provider, credential, seat, signal, onSend });
     attempts = 1;
     if (attempt.status === 429) {
       const organization = await overflowAllowed(deps, customHost !== undefined);

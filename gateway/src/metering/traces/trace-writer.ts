@@ -13,11 +13,10 @@ const insertSql = `INSERT INTO gw_traces (${columns.join(', ')})
  * carries only metadata. The call's conversation, when the optimizer named one, is the trace's session.
  */
 export function traceOf(record: SpendRecord): Record<(typeof columns)[number], unknown> {
-  const session = (record.attribution as { session?: unknown }).session;
   return {
     id: record.id,
     created_at: record.ts,
-    session_id: typeof session === 'string' ? session : null,
+    session_id: record.attribution.session ?? null,
     user_id: record.user,
     team: record.team,
     key_id: record.keyId,
