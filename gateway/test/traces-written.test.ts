@@ -77,6 +77,17 @@ describe('trace content', () => {
     expect(content.json()).toEqual({ id, content: { request: { model: 'gpt-4.1', messages: [{ role: 'user', content: prompt }] }, response: answer } });
   });
 
+  it('keeps a streamed answer as the whole answer the stream told', async () => {
+    fixture.openai.script({ reply: { text: 'march it is' } });
+    const response = await fixture.gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: fixture.auth, payload: { model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: prompt }] } });
+    expect(response.headers['content-type']).toContain('text/event-stream');
+    const row = await spendRowOf(fixture.gateway, response);
+    await fixture.gateway.deps.traceWriter.drain();
+    const content = (await get(`/admin/v1/traces/${String(row.id)}/content`)).json<{ content: { request: unknown; response: { choices: Array<{ message: { content: string } }> } } }>();
+    expect(content.content.request).toMatchObject({ stream: true, messages: [{ role: 'user', content: prompt }] });
+    expect(content.content.response.choices[0]?.message.content).toBe('march it is');
+  });
+
   it('keeps no content while the content mode is off', async () => {
     const off = await fixture.gateway.app.inject({ method: 'PUT', url: '/admin/settings', headers: adminHeaders, payload: { contentMode: 'off' } });
     expect(off.statusCode).toBe(200);

@@ -132,8 +132,10 @@ function sendAsStream(reply: FastifyReply, call: InferenceCall, answer: Record<s
 async function relayStreamed(options: RelayOptions, result: Answered, headersAfterMs: number): Promise<Relayed> {
   const { deps, call, reply } = options;
   const out = openEventStream(reply);
-  // A cache-eligible stream is reassembled (only then: it costs a decode per frame) for the shadow tier.
-  const reassembler = options.optimization?.cache.eligible ? (call.clientFormat === 'messages' ? new MessagesStreamReassembler() : new ChatStreamReassembler()) : null;
+  // A stream is reassembled only when something reads the whole answer (it costs a decode per frame): the cache's
+  // shadow tier for a cache-eligible call, the trace's content while the content mode keeps it.
+  const cacheEligible = options.optimization?.cache.eligible === true;
+  const reassembler = cacheEligible || deps.meter.keepsContent() ? (call.clientFormat === 'messages' ? new MessagesStreamReassembler() : new ChatStreamReassembler()) : null;
   const streamed = await relayStream({
     upstream: result.response.body as AsyncIterable<Buffer>,
     out,
@@ -148,9 +150,9 @@ async function relayStreamed(options: RelayOptions, result: Answered, headersAft
   if (!out.writableEnded) out.end();
   logStreamEnd(reply, streamed);
   const reassembled = streamed.completed ? reassembler?.result() : null;
-  if (reassembled) writeStreamShadow(deps.optimizer, deps.logger, { ...postCallInput(options), response: reassembled });
+  if (reassembled && cacheEligible) writeStreamShadow(deps.optimizer, deps.logger, { ...postCallInput(options), response: reassembled });
   const firstByteMs = streamed.firstByteMs === null ? null : headersAfterMs + streamed.firstByteMs;
-  if (streamed.completed) return { status: 200, errorCode: streamed.errorCode, usage: streamed.usage, usageEstimated: false, stream: true, firstByteMs };
+  if (streamed.completed) return { status: 200, errorCode: streamed.errorCode, usage: streamed.usage, usageEstimated: false, stream: true, firstByteMs, ...(reassembled ? { answer: reassembled } : {}) };
   // A stream cut before the provider reported its usage is billed anyway: record the estimate, flagged as one.
   const usage = usageOfCutStream(streamed.usage, call.body, Math.max(streamed.eventsSent - framingEvents[call.clientFormat], 0));
   return { status: statusOfCutStream(streamed.errorCode), errorCode: streamed.errorCode, usage, usageEstimated: true, stream: true, firstByteMs };

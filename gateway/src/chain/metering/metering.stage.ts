@@ -31,6 +31,11 @@ export interface MeteringStageDeps {
 export class MeteringStage {
   constructor(private readonly deps: MeteringStageDeps) {}
 
+  /** Whether a call's content would be kept now, so a lane reads a stream whole only when it will be. */
+  keepsContent(): boolean {
+    return this.deps.traces !== null && this.deps.contentAllowed();
+  }
+
   /**
    * Records the call's one row and trace; a request already recorded is left as it is. The content goes with the
    * trace only when the content mode allows it and the content key is set; never on the spend row.
@@ -39,7 +44,7 @@ export class MeteringStage {
     if (request.gw.metered) return;
     request.gw.metered = true;
     this.deps.spend.record(record);
-    this.deps.traces?.write(record, content && this.deps.contentAllowed() ? content : null);
+    this.deps.traces?.write(record, content && this.keepsContent() ? content : null);
   }
 
   /** The row of a request refused before a lane ran: outcome `rejected`, its status and code, no tokens. */
