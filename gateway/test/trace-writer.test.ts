@@ -86,7 +86,7 @@ describe('trace writer', () => {
 
   it('seals content under the key, bound to the trace id, only with a key and within the in-memory bound', async () => {
     const content = { request: { messages: [{ role: 'user', content: 'the secret plan' }] }, response: { text: 'ok' } };
-    const sealing = new TraceWriter(db, logger, { keyring, maxBufferedContent: 1 });
+    const sealing = new TraceWriter(db, logger, { keyring, maxBufferedContentChars: JSON.stringify(content).length });
     sealing.write(record(1), content);
     sealing.write(record(2), content);
     await sealing.drain();

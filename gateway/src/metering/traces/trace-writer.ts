@@ -49,8 +49,8 @@ export interface TraceWriterOptions {
   onDropped?: (count: number) => void;
   /** Seals content (`GW_CONTENT_KEY`); without it no content is written. */
   keyring?: Keyring | null;
-  /** Traces with content held in memory at once; past it new traces are written without theirs. */
-  maxBufferedContent?: number;
+  /** Characters of content held in memory at once (default 32 Mi); past it new traces are written without theirs. */
+  maxBufferedContentChars?: number;
 }
 
 /**
@@ -60,8 +60,8 @@ export interface TraceWriterOptions {
  * batch the store refuses is dropped and counted rather than retried, and a call never waits on this.
  */
 export class TraceWriter {
-  private buffer: Array<{ row: Row; content: TraceContent | null }> = [];
-  private bufferedContent = 0;
+  private buffer: Array<{ row: Row; content: string | null }> = [];
+  private bufferedContentChars = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private stopped = false;
@@ -72,15 +72,19 @@ export class TraceWriter {
     private readonly options: TraceWriterOptions = {},
   ) {}
 
-  /** Queues the call's trace; `content` is kept (sealed at the flush, off the request path) only with a key. */
+  /**
+   * Queues the call's trace. `content` is kept only with a key and within the in-memory bound; it is serialised here,
+   * after the call's answer went out, and sealed at the flush.
+   */
   write(record: SpendRecord, content: TraceContent | null = null): void {
     if (this.stopped) return;
     if (this.buffer.length >= (this.options.maxBuffered ?? 20_000)) {
       this.options.onDropped?.(1);
       return;
     }
-    const kept = content && this.options.keyring && this.bufferedContent < (this.options.maxBufferedContent ?? 1_000) ? content : null;
-    if (kept) this.bufferedContent += 1;
+    const text = content && this.options.keyring ? JSON.stringify(content) : null;
+    const kept = text !== null && this.bufferedContentChars + text.length <= (this.options.maxBufferedContentChars ?? 32 * 1024 * 1024) ? text : null;
+    if (kept) this.bufferedContentChars += kept.length;
     this.buffer.push({ row: traceOf(record), content: kept });
     if (this.buffer.length >= (this.options.batchSize ?? 200)) void this.flush();
     else this.schedule();
@@ -118,7 +122,7 @@ export class TraceWriter {
     const batch = this.buffer.splice(0, this.options.batchSize ?? 200);
     if (batch.length === 0) return;
     const rows = batch.map(({ row, content }) => (content ? { ...row, content_sealed: this.seal(String(row.id), content) } : row));
-    this.bufferedContent -= batch.filter((entry) => entry.content).length;
+    this.bufferedContentChars -= batch.reduce((total, entry) => total + (entry.content?.length ?? 0), 0);
     try {
       await this.db.query(insertSql, [JSON.stringify(rows)]);
     } catch (error) {
@@ -128,7 +132,7 @@ export class TraceWriter {
   }
 
   /** AES-256-GCM under `GW_CONTENT_KEY`, bound to the trace's id (what the content read checks). */
-  private seal(id: string, content: TraceContent): string | null {
-    return this.options.keyring ? this.options.keyring.encrypt(JSON.stringify(content), `trace:${id}`) : null;
+  private seal(id: string, content: string): string | null {
+    return this.options.keyring ? this.options.keyring.encrypt(content, `trace:${id}`) : null;
   }
 }
