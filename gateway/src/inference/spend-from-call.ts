@@ -9,16 +9,16 @@ import { reasoningEffortOf } from '../metering/reasoning-effort.js';
 import { propertiesFrom } from '../metering/attribution-properties.js';
 import { savingsUsd, type Optimization } from '../optimization/hook/pre-call-hook.js';
 
-function attributionOf(request: FastifyRequest, outcome: Pick<LaneReport, 'optimization' | 'sessionId'>): SpendRecord['attribution'] {
+function attributionOf(request: FastifyRequest, report: Pick<LaneReport, 'optimization' | 'sessionId'>): SpendRecord['attribution'] {
   const metadata = request.gw.identity?.metadata;
   const properties = propertiesFrom(request.headers);
-  const cohort = outcome.optimization?.cohort;
+  const cohort = report.optimization?.cohort;
   // The holdout arm travels with the row so quality parity can compare arms (spec 001 §2.8); never content.
   return {
     ...(metadata && Object.keys(metadata).length > 0 ? { metadata } : {}),
     ...(properties ? { properties } : {}),
     ...(cohort ? { optimizer: cohort } : {}),
-    ...(outcome.sessionId ? { session: outcome.sessionId } : {}),
+    ...(report.sessionId ? { session: report.sessionId } : {}),
   };
 }
 
