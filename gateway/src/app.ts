@@ -74,7 +74,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Inference plane: the request chain applies to everything registered inside this scope.
   await app.register(async (inference) => {
-    installInferenceErrorHandler(inference, { spend: deps.spend, clock: deps.clock });
+    installInferenceErrorHandler(inference);
     // Synchronous hooks in callback style: no promise or microtask per request. Added before the chain so a request
     // the chain refuses (a 401, a 429) carries the ids too.
     inference.addHook('onRequest', (request, reply, done) => {
@@ -82,7 +82,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
       done();
     });
-    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend, guardrails: deps.guardrails } });
+    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, guardrails: deps.guardrails }, metering: deps.inference.meter });
     installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
     inference.addHook('onSend', (_request, reply, payload, done) => {
       ensureProviderHeader(reply);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Lifecycle, createDb, loadMigrations, migrate, systemClock, type Clock, type Db, type Logger } from '@gw/platform';
-import { createCoord } from '@gw/platform';
+import { Keyring, createCoord } from '@gw/platform';
 import type { GatewayConfig } from './config.js';
 import type { GatewayDeps } from './deps.js';
 import { KeyStore } from './identity/keys/key.store.js';
@@ -28,6 +28,8 @@ import { SessionPins } from './optimization/hook/session-pins.js';
 import { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
 import { SpendWriter } from './metering/spend-writer.js';
+import { TraceWriter } from './metering/traces/trace-writer.js';
+import { MeteringStage } from './chain/metering/metering.stage.js';
 import { InferenceMetrics } from './metering/inference-metrics.js';
 import { SpendSpill } from './metering/spend-spill.js';
 import { composeGovernance } from './governance/compose-governance.js';
@@ -75,6 +77,9 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     lifecycle.onShutdown(() => spans.shutdown());
   }
   lifecycle.onShutdown(() => spendWriter.stop());
+  const contentKeyring = config.GW_CONTENT_KEY ? Keyring.fromHexKey(config.GW_CONTENT_KEY) : null;
+  const traceWriter = new TraceWriter(db, logger, { keyring: contentKeyring, onDropped: (count) => inferenceMetrics.tracesDropped.inc(count) });
+  lifecycle.onShutdown(() => traceWriter.stop());
   const mcpConnectors = composeConnectors({ db, coord, keyring, clock, policy: desktopPolicy, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, publicUrl: config.GW_PUBLIC_URL });
   const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, grants: mcpConnectors.grants });
   mcpHub.start();
@@ -110,11 +115,12 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   }
   // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it (spec 000 §3).
   const retrievalLease = new RetrievalLeaseStore(coord, clock);
+  const meter = new MeteringStage({ spend, traces: traceWriter, contentAllowed: () => contentKeyring !== null && admin.settings.get().contentMode === 'full', clock });
   const inference: InferenceDeps = {
     providers,
     routing,
     upstream,
-    spend,
+    meter,
     metrics: inferenceMetrics,
     throttle: new ThrottleGate(coord, clock, config.GW_ANTHROPIC_THROTTLE_WAIT_MS),
     coord,
@@ -130,5 +136,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, contentRetention, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, traceWriter, inferenceMetrics, inference, optimizer, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, contentRetention, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

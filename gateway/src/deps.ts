@@ -12,6 +12,7 @@ import type { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
 import type { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
+import type { TraceWriter } from './metering/traces/trace-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
 import type { Guardrails } from './governance/guardrails/guardrails.js';
@@ -43,6 +44,8 @@ export interface GatewayDeps extends AdminDeps {
   upstream: UpstreamClient;
   spend: SpendRecorder;
   spendWriter: SpendWriter;
+  /** One content-free trace per metered call, batched into `gw_traces`. */
+  traceWriter: TraceWriter;
   inferenceMetrics: InferenceMetrics;
   /** Caps, budgets, limits and usage counters (chain admission, metering listener, /v1/me, admin routes). */
   governance: Governance;

@@ -13,6 +13,7 @@ import { upstreamHeaders } from '../providers/upstream/header-policy.js';
 import { UpstreamUnreachable, type UpstreamResponse } from '../providers/upstream/upstream-client.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { prepareUpstreamBody, type PreparedBody } from './prepare-body.js';
+import { abortCauseOf, abortedCallError } from './call-signal.js';
 import type { InferenceCall } from './run-inference.js';
 
 /** What one try produced: an upstream answer to relay, or why there is none. */
@@ -29,7 +30,7 @@ export interface AttemptScope {
   signal: AbortSignal;
   onAttempt(selection: Selection, status: number | null): void;
   /** The request is going to this target now (after any throttle wait): the provider will see the prompt. */
-  onSend?(selection: Selection): void;
+  onSend?: (selection: Selection, at: number) => void;
 }
 
 /** One try against one target: pick the lane, prepare the body, honour the seat's throttle pause, send. */
@@ -50,8 +51,7 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
   const operation: UpstreamOperation = lane.kind === 'translate' ? { kind: provider.family === 'anthropic' ? 'messages' : 'chat' } : call.operation;
   const upstreamTarget = adapters[provider.type].target(provider, operation, selection.model);
   const headers = upstreamHeaders(request.headers, provider.family, upstreamTarget.headers, lane.kind === 'translate');
-  scope.onSend?.(selection);
-  return sendPrepared(deps, { selection, lane, prepared, url: upstreamTarget.url, headers, seat: provider.slug, signal: scope.signal, record });
+  return sendPrepared(deps, { selection, lane, prepared, url: upstreamTarget.url, headers, seat: provider.slug, signal: scope.signal, record, ...(scope.onSend ? { onSend: scope.onSend } : {}) });
 }
 
 /**
@@ -71,10 +71,14 @@ export async function passThrottle(deps: InferenceDeps, seat: string, selection:
 /** Send one prepared body and classify the answer; a provider 429 pauses the seat on every replica. */
 export async function sendPrepared(
   deps: InferenceDeps,
-  input: { selection: Selection; lane: Lane; prepared: PreparedBody; url: string; headers: Record<string, string>; seat: string; signal: AbortSignal; record: (status: number | null) => void },
+  input: { selection: Selection; lane: Lane; prepared: PreparedBody; url: string; headers: Record<string, string>; seat: string; signal: AbortSignal; record: (status: number | null) => void; onSend?: AttemptScope['onSend'] },
 ): Promise<Attempt<AttemptResult>> {
   const { selection, lane, prepared } = input;
+  // A call the client left (or the drain deadline ended) while it waited is not sent: the provider never sees it.
+  const cause = abortCauseOf(input.signal);
+  if (cause) throw abortedCallError(cause);
   const sentAt = deps.clock.now();
+  input.onSend?.(selection, sentAt);
   try {
     const response = await deps.upstream.send({ url: input.url, method: 'POST', headers: input.headers, body: prepared.body, signal: input.signal });
     const retryAfterMs = retryAfterMsOf(response.headers, deps.clock.now());

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock, Coord } from '@gw/platform';
 import type { Governance } from '../../governance/governance.js';
-import type { SpendRecorder } from '../../metering/spend-recorder.js';
 import type { Denial } from './admission-input.js';
 import { admissionApplies, endpointOf } from './applies.js';
 import { checksAfterGuardrails, checksBeforeGuardrails, firstDenial } from './checks.js';
@@ -10,14 +8,11 @@ import type { Guardrails } from '../../governance/guardrails/guardrails.js';
 import type { Identity } from '../../identity/caller.js';
 import { denialError } from './denial-error.js';
 import { loadAdmission, releaseHeld, slotLeaseMs, type HeldResources } from './load-admission.js';
-import { rejectionRecord } from './rejection-record.js';
-import { recordSpend } from '../../metering/record-spend.js';
 
 export interface AdmissionStageDeps {
   coord: Coord;
   clock: Clock;
   governance: Governance;
-  spend: SpendRecorder;
   /** Operator-configured guardrail hooks, asked between the limits and the caps; null when the gateway has none. */
   guardrails?: Guardrails | null;
 }
@@ -38,7 +33,7 @@ export function registerAdmissionStage(app: FastifyInstance, deps: AdmissionStag
     const denial = firstDenial(input, checksBeforeGuardrails) ?? (await guardrailDenial(deps.guardrails, request, identity, body)) ?? firstDenial(input, checksAfterGuardrails);
     if (denial) {
       await releaseHeld(held);
-      reject(deps, request, denial);
+      recordAuthEvent(deps, request, denial);
       throw denialError(denial);
     }
     hold(deps.governance, request, reply, held);
@@ -76,9 +71,11 @@ function hold(governance: Governance, request: FastifyRequest, reply: FastifyRep
   reply.raw.once('close', end);
 }
 
-/** Every rejection is recorded (content-free spend row, metrics through it); cap rejections feed auth events. */
-function reject(deps: AdmissionStageDeps, request: FastifyRequest, denial: Denial): void {
-  recordSpend(deps.spend, request, rejectionRecord({ request, denial, now: deps.clock.now(), id: randomUUID() }));
+/**
+ * Cap and budget rejections feed auth events. Every rejection's spend row (and the metrics through it) is the
+ * metering stage's, recorded from the denial error (`../metering/`).
+ */
+function recordAuthEvent(deps: AdmissionStageDeps, request: FastifyRequest, denial: Denial): void {
   if (denial.status !== 402) return;
   const identity = request.gw.identity;
   const subject = identity?.user ?? identity?.keyId ?? 'anonymous';
