@@ -6,7 +6,7 @@ import type { UpstreamOperation } from '../providers/provider-types.js';
 import { conversationKey } from '../routing/conversation-key.js';
 import { executePlan } from '../routing/execute-plan.js';
 import type { RoutingNode } from '../routing/routing-config.js';
-import { firstTarget, resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
+import { firstTarget, resolveRoute } from '../routing/resolve-route.js';
 import type { Lane } from '../providers/translate/lane.js';
 import { TranslationError } from '../providers/translate/translation-error.js';
 import { isPlainObject, parseJson } from '../providers/translate/parse-wire.js';
@@ -29,6 +29,7 @@ import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
 import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 import { logStreamEnd, openEventStream } from './event-stream-response.js';
 import { recordSpend } from '../metering/record-spend.js';
+import { requestCachePolicy, writableBy } from './request-cache-policy.js';
 
 export type ClientFormat = 'chat-completions' | 'messages';
 
@@ -75,11 +76,13 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
     const sticky = needsConversation ? conversationKey({ sessionHeader: firstHeader(request, 'x-gw-session-id'), metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' }) : null;
     outcome.sessionId = gatewaySessionIdOf(sticky);
     const firstProvider = deps.providers.get(firstTarget(route.plan).provider);
-    const optimized = await optimizeCall(deps, call, request, { model: route.model, family: firstProvider?.family ?? 'openai', subscription: false }, sticky);
+    const cache = requestCachePolicy(deps, call, request, route);
+    const optimized = await optimizeCall(deps, call, request, { model: route.model, family: firstProvider?.family ?? 'openai', subscription: false, cache }, sticky);
+    reply.header('x-gw-cache', optimized.cacheStatus);
     sent = optimized.call;
     outcome.optimization = optimized.optimization;
     reply.header('x-gw-optimization', optimized.optimization.status);
-    if (optimized.optimization.cache.hit) return serveCacheHit(optimized.optimization.cache.hit, route, outcome, reply);
+    if (optimized.optimization.cache.hit) return serveCacheHit(optimized.optimization.cache.hit, cache.producer, outcome, reply);
     const scope = {
       deps,
       call: sent,
@@ -93,6 +96,7 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, req
     const result = execution.attempt.result;
     outcome.selection = result.selection;
     outcome.attempts = execution.attempts;
+    outcome.optimization = writableBy(outcome.optimization, cache, result.selection);
     reply.header('x-gw-provider', result.selection.provider.slug).header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`).header('x-gw-attempts', String(execution.attempts));
     return await relay(deps, sent, result, outcome, reply, request, signal);
   } catch (thrown) {
@@ -122,12 +126,12 @@ function failedCall(thrown: unknown, context: { cause: AbortCause | null; sentTo
   return error;
 }
 
-/** A semantic-cache hit is served directly: no provider call, no provider cost (spec 000 §1.6e). */
-function serveCacheHit(hit: Record<string, unknown>, route: ResolvedRoute, outcome: CallOutcome, reply: FastifyReply): FastifyReply {
+/** A semantic-cache hit is served directly (no provider call, no provider cost), naming the target that produced it. */
+function serveCacheHit(hit: Record<string, unknown>, producer: { provider: string; model: string }, outcome: CallOutcome, reply: FastifyReply): FastifyReply {
   outcome.status = 200;
   outcome.stream = false;
   outcome.attempts = 0;
-  reply.header('x-gw-cache', 'hit').header('x-gw-target', `cache/${route.model}`);
+  reply.header('x-gw-cache', 'hit').header('x-gw-provider', producer.provider).header('x-gw-target', `${producer.provider}/${producer.model}`).header('x-gw-attempts', '0');
   return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(hit));
 }
 

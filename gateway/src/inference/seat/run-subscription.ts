@@ -69,7 +69,7 @@ export async function runSubscription(deps: InferenceDeps, call: InferenceCall, 
     const optimized = await optimizeCall(deps, call, request, { model, family: 'anthropic', subscription: true }, sticky);
     outcome.optimization = optimized.optimization;
     call = optimized.call;
-    reply.header('x-gw-optimization', optimized.optimization.status);
+    reply.header('x-gw-optimization', optimized.optimization.status).header('x-gw-cache', optimized.cacheStatus);
     let attempt = await attemptSeat(deps, call, request, provider, credential, seat, signal);
     outcome.attempts = 1;
     if (attempt.status === 429) {
