@@ -32,6 +32,7 @@ const modelsDocument = z.strictObject({
         cacheWritePerMTok: price.optional(),
         maxOutputTokens: z.number().int().min(1).max(10_000_000).optional(),
         contextTokens: z.number().int().min(1).max(100_000_000).optional(),
+        defaultOutputTokens: z.number().int().min(1).max(10_000_000).optional().describe('Output tokens a strict budget reserves for a request without max_tokens (default GW_STRICT_DEFAULT_OUTPUT_TOKENS)'),
       }),
     )
     .describe('Per-model list prices (USD per million tokens) and output ceilings; override and extend the built-in table'),
