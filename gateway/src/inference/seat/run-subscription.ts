@@ -6,7 +6,7 @@ import { singleTarget } from '../../routing/routing-config.js';
 import type { ProviderInstance } from '../../providers/provider-types.js';
 import { adapters } from '../../providers/adapters.js';
 import { pickTranslator } from '../../providers/translate/index.js';
-import { attemptTarget, passThrottle, sendPrepared, type AttemptResult } from '../attempt-target.js';
+import { attemptTarget, passThrottle, sendThroughThrottle, type AttemptResult } from '../attempt-target.js';
 import { abortCauseOf, abortedCallError, callSignal } from '../call-signal.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import { prepareUpstreamBody } from '../prepare-body.js';
@@ -22,17 +22,23 @@ import { recordSpend } from '../../metering/record-spend.js';
 const hourMs = 3_600_000;
 
 /** One try on the developer's own seat: their token, the kept header families, the seat's throttle pause. */
-async function attemptSeat(deps: InferenceDeps, call: InferenceCall, request: FastifyRequest, provider: ProviderInstance, credential: { header: string; value: string }, seat: string, signal: AbortSignal): Promise<Attempt<AttemptResult>> {
+// A paused or throttled seat with overflow on (`wait: false`) goes to the organization key at once instead of waiting.
+async function attemptSeat(deps: InferenceDeps, call: InferenceCall, request: FastifyRequest, provider: ProviderInstance, credential: { header: string; value: string }, seat: string, signal: AbortSignal, wait = true): Promise<Attempt<AttemptResult>> {
   const model = String(call.body?.model);
   const selection = { provider, model };
   const record = (status: number | null) => deps.attemptMetrics.record('anthropic-seat', status);
-  const refused = await passThrottle(deps, seat, selection, record);
+  const refused = await passThrottle(deps, seat, selection, record, { wait });
   if (refused) return refused;
   const lane = pickTranslator('messages', 'anthropic');
   const prepared = prepareUpstreamBody({ call, selection, lane, rawBody: call.rawBody === undefined ? request.rawBody : call.rawBody, clamp: false });
   const url = adapters.anthropic.target(provider, call.operation, model).url;
   const headers = subscriptionUpstreamHeaders(request.headers, credential, request.headers['x-gw-custom-host'] !== undefined);
-  return sendPrepared(deps, { selection, lane, prepared, url, headers, seat, signal, record });
+  return sendThroughThrottle(deps, { selection, lane, prepared, url, headers, seat, signal, record }, { wait });
+}
+
+/** Overflow is on and could be used (before its hourly cap is consulted): then a throttled seat is not waited for. */
+function overflowPossible(deps: InferenceDeps, customHost: boolean): boolean {
+  return deps.seatPolicy().seatOverflow && !customHost && organizationProvider(deps.providers) !== null;
 }
 
 /** spec 000 §1.13: overflow onto the organization key, off by default, never with a custom host, capped per hour. */
@@ -70,10 +76,16 @@ export async function runSubscription(deps: InferenceDeps, call: InferenceCall, 
     outcome.optimization = optimized.optimization;
     call = optimized.call;
     reply.header('x-gw-optimization', optimized.optimization.status).header('x-gw-cache', optimized.cacheStatus);
-    let attempt = await attemptSeat(deps, call, request, provider, credential, seat, signal);
+    const overflowOn = overflowPossible(deps, customHost !== undefined);
+    let attempt = await attemptSeat(deps, call, request, provider, credential, seat, signal, !overflowOn);
     outcome.attempts = 1;
     if (attempt.status === 429) {
       const organization = await overflowAllowed(deps, customHost !== undefined);
+      // Overflow's hourly cap is spent: the seat's short pause is waited out after all.
+      if (!organization && overflowOn) {
+        await attempt.discard();
+        attempt = await attemptSeat(deps, call, request, provider, credential, seat, signal);
+      }
       if (organization) {
         await attempt.discard();
         const route = { plan: singleTarget(organization.slug), via: 'default' as const, model };
