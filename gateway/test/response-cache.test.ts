@@ -144,6 +144,21 @@ describe('response cache: one route, one lane, one caller per entry', () => {
     await fixture.gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai' } });
   });
 
+  it('takes the opt-in from the stored routing config too, and validates its cache block when stored', async () => {
+    const refused = await fixture.gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai', config: { provider: 'openai', cache: { max_age: -1 } } } });
+    expect(refused.statusCode).toBe(400);
+    const stored = await fixture.gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai', config: { provider: 'openai', cache: { mode: 'semantic', max_age: 120 } } } });
+    expect(stored.statusCode).toBe(200);
+    try {
+      const messages = freshPrompt();
+      expect((await ask({ messages, temperature: 0.9 })).cache).toBe('miss');
+      await written();
+      expect((await ask({ messages, temperature: 0.9 })).cache).toBe('hit');
+    } finally {
+      await fixture.gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai' } });
+    }
+  });
+
   it('says bypass on a stream and refuses a malformed cache block in the request config', async () => {
     const stream = await fetch(`${baseUrl}/v1/chat/completions`, { method: 'POST', headers: { ...fixture.auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o', messages: freshPrompt(), temperature: 0, stream: true }) });
     expect(stream.headers.get('x-gw-cache')).toBe('bypass');

@@ -24,6 +24,14 @@ export function cacheSettingsOfConfigHeader(raw: string | undefined): CacheSetti
   } catch {
     return null; // the routing stage refuses the header with its own message
   }
+  return cacheSettingsOfConfig(value);
+}
+
+/**
+ * The `cache` block of a routing config (a request's or the stored default), if any; 400 in the config envelope when
+ * it is malformed. A config cannot set `share`: who shares entries is the stored routing's `cache.share` alone.
+ */
+export function cacheSettingsOfConfig(value: unknown): CacheSettings | null {
   if (typeof value !== 'object' || value === null || !('cache' in value)) return null;
   const parsed = cacheSettingsSchema.omit({ share: true }).safeParse(value.cache);
   if (!parsed.success) {

@@ -3,7 +3,7 @@ import { AppError } from '@gw/platform';
 import { modelId } from './model-id.js';
 import type { RoutingStore } from './routing.store.js';
 import { parseRoutingConfig } from './routing-config.js';
-import { cacheSettingsSchema } from './cache-settings.js';
+import { cacheSettingsOfConfig, cacheSettingsSchema } from './cache-settings.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/);
@@ -63,7 +63,10 @@ export function routingOperations({ routing }: { routing: RoutingStore }): Admin
       body: routingDocument,
       response: routingDocument,
       handler: async ({ body, principal }) => {
-        if (body.config) parseRoutingConfig(body.config);
+        if (body.config) {
+          parseRoutingConfig(body.config);
+          cacheSettingsOfConfig(body.config);
+        }
         await routing.put('default', { defaultProvider: body.defaultProvider, defaultModel: body.defaultModel ?? null, config: body.config ?? null, cache: body.cache ?? null }, principal.actor);
         return { defaultModel: null, config: null, cache: null, ...routing.documents.default };
       },
