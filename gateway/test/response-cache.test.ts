@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
-import { adminHeaders, mintClientKey, mintServiceKey } from './helpers.js';
+import { startAnthropicSimulator, startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
+import { adminHeaders, mintClientKey, mintServiceKey, startTestGateway, type TestGateway } from './helpers.js';
 import { optimizerToken, startTestOptimizer, type TestOptimizer } from './mcp-support.js';
 import { openAiServerKey, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
@@ -167,5 +167,51 @@ describe('response cache: one route, one lane, one caller per entry', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error).toMatchObject({ code: 'invalid_config' });
     expect(malformed.headers['x-gw-cache']).toBe('bypass');
+  });
+});
+
+describe('response cache: billing lanes', () => {
+  const orgKey = 'sk-ant-org-cache-0000';
+  const seatToken = `sk-ant-oat01-cache${'c'.repeat(24)}`;
+  let optimizer: TestOptimizer;
+  let anthropic: SimulatorHandle;
+  let gateway: TestGateway;
+  let clientKey: string;
+  const writes: Array<Promise<unknown>> = [];
+
+  beforeAll(async () => {
+    optimizer = await startTestOptimizer({ runPipeline: async (input) => ({ request: input.request, decisions: [], estimatedTokensSaved: 0, suppressedKinds: [], strategyTimingsMs: {} }) });
+    anthropic = await startAnthropicSimulator({ apiKey: [orgKey, seatToken] });
+    gateway = await startTestGateway({ env: { GW_OPTIMIZER_URL: optimizer.url, GW_OPTIMIZER_TOKEN: optimizerToken } });
+    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/anthropic/key', headers: adminHeaders, payload: { apiKey: orgKey, baseUrl: anthropic.url } });
+    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'anthropic' } });
+    clientKey = (await mintClientKey(gateway.app, { user: 'lane@example.com', team: 'a' })).key;
+    const hook = gateway.deps.optimizer;
+    if (!hook) throw new Error('the optimizer hook is configured');
+    const write = hook.cache.bind(hook);
+    hook.cache = (body) => {
+      const pending = write(body);
+      writes.push(pending.catch(() => undefined));
+      return pending;
+    };
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await anthropic?.close();
+    await optimizer?.close();
+  });
+
+  it('never serves an answer produced on a subscription seat to the same user on the organization key', async () => {
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 32, temperature: 0, messages: [{ role: 'user', content: 'a lane question' }] };
+    const seat = await gateway.app.inject({ method: 'POST', url: '/v1/messages', headers: { 'x-gw-api-key': clientKey, authorization: `Bearer ${seatToken}`, 'anthropic-version': '2023-06-01' }, payload: body });
+    expect(seat.statusCode).toBe(200);
+    expect(seat.headers['x-gw-cache']).toBe('bypass');
+    await Promise.all(writes.splice(0));
+    const organization = () => gateway.app.inject({ method: 'POST', url: '/v1/messages', headers: { authorization: `Bearer ${clientKey}`, 'anthropic-version': '2023-06-01' }, payload: body });
+    expect((await organization()).headers['x-gw-cache']).toBe('miss');
+    await Promise.all(writes.splice(0));
+    const again = await organization();
+    expect(again.headers).toMatchObject({ 'x-gw-cache': 'hit', 'x-gw-provider': 'anthropic', 'x-gw-target': 'anthropic/claude-sonnet-4-5' });
+    expect(anthropic.requests).toHaveLength(2);
   });
 });
