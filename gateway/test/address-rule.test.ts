@@ -33,6 +33,8 @@ describe('one address rule: caps and budgets ignore case like keys and SCIM', ()
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error).toMatchObject({ code: 'user_token_cap_exceeded' });
     expect((await admin(app(), 'GET', '/admin/user-caps')).json().usage).toMatchObject({ 'dev@example.com': 2_000 });
+    expect((await admin(app(), 'GET', '/admin/user-caps/Dev@EXAMPLE.com')).json()).toMatchObject({ user: 'dev@example.com', monthlyTokens: 1_500 });
+    expect((await app().inject({ method: 'GET', url: '/v1/me/limits', headers: { authorization: `Bearer ${upper.key}` } })).json()).toMatchObject({ userCap: { monthlyTokens: 1_500 } });
   });
 
   it('refuses a cap map that names one address in two spellings', async () => {

@@ -87,7 +87,7 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
       params: capUserParams,
       response: capView,
       handler: async ({ params }) => {
-        const cap = (await caps.read()).caps.get(params.user);
+        const cap = (await caps.read()).caps.get(addressKey(params.user));
         if (!cap) throw gatewayErrors.notFound(`cap entry for ${params.user}`);
         return viewOf(deps, cap);
       },
