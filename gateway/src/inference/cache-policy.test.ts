@@ -51,5 +51,6 @@ describe('response cache policy', () => {
     expect(policy({ storedSettings: { mode: 'off' } })).toMatchObject({ mode: 'bypass', reason: 'off', store: false });
     expect(policy({ storedSettings: { mode: 'off' }, modeHeader: 'simple' })).toMatchObject({ mode: 'use' });
     expect(policy({ body: { ...base.body, stream: true } })).toMatchObject({ mode: 'bypass', reason: 'stream' });
+    expect(policy({ body: { ...base.body, n: 2 } })).toMatchObject({ mode: 'bypass', reason: 'choices' });
   });
 });

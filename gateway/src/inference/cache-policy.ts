@@ -88,6 +88,8 @@ export function decideCachePolicy(input: CachePolicyInput): CachePolicy {
   if (directives.has('no-store')) return { ...base, mode: 'bypass', reason: 'no_store', store: false };
   if (modeHeader === 'off' || (modeHeader === undefined && settings.mode === 'off')) return { ...base, mode: 'bypass', reason: 'off', store: false };
   if (input.body?.stream === true) return { ...base, mode: 'bypass', reason: 'stream', store: true };
+  // Several choices are measured by the optimizer's shadow tier, never served.
+  if (typeof input.body?.n === 'number' && input.body.n > 1) return { ...base, mode: 'bypass', reason: 'choices', store: true };
   const optedIn = (modeHeader !== undefined && optIn.has(modeHeader)) || (settings.mode !== undefined && optIn.has(settings.mode));
   if (!optedIn && !isDeterministic(input.body, input.producer.family, input.endpoint)) return { ...base, mode: 'bypass', reason: 'sampled', store: true };
   if (directives.has('no-cache') || directives.has('max-age')) {
