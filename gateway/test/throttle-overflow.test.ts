@@ -37,6 +37,13 @@ describe('provider throttling on the organization-key lanes', () => {
     expect(fixture.anthropic.requests).toHaveLength(2);
   });
 
+  it('waits out a short 429 on the passthrough lane (/v1/responses) too', async () => {
+    fixture.openai.failNext(1, rateLimited({ retryAfterMs: 30 }));
+    const response = await send('/v1/responses', { model: 'gpt-4o', input: 'hi' }, 'openai');
+    expect(response.statusCode).toBe(200);
+    expect(fixture.openai.requests).toHaveLength(2);
+  });
+
   it('relays a 429 whose pause is longer than the allowed wait, with Retry-After, without a second try', async () => {
     await fixture.gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/slow/key', headers: adminHeaders, payload: { type: 'openai', apiKey: 'sk-server-held-openai-0000', baseUrl: fixture.openai.baseURL } });
     fixture.openai.failNext(1, rateLimited({ retryAfterSeconds: 30 }));
