@@ -85,7 +85,7 @@ export interface PreparedSend {
 
 /**
  * Send, and when the provider answers 429 with a pause that fits `GW_ANTHROPIC_THROTTLE_WAIT_MS`, wait it out here
- * and send once more: a short throttle never reaches the client (spec 000 §1.9, §1.12). The pause is shared with the
+ * and send once more: a short throttle never reaches the client (`../routing/README.md`). The pause is shared with the
  * other replicas through the throttle gate, so their requests to the seat wait too. `wait: false` relays the 429 at
  * once, for a caller that overflows elsewhere.
  */

@@ -2,7 +2,7 @@ import type { OptimizerMetadata } from '@gw/contracts';
 import { callerOwner, nonBlank } from '../http/caller-owner.js';
 
 /**
- * The caller partition of the semantic cache (spec 001 §2.4 cache rule 1): tenant plus, in order, the gateway's
+ * The caller partition of the semantic cache (optimizer README, "Semantic cache"): tenant plus, in order, the gateway's
  * `cacheScope`, the attributed user, the team, or the gateway-stamped session. The aliases `userId` and `teamId` are
  * never read. Null: no partition, nothing stored. `authoritativeTenant` comes from a per-tenant bearer and beats
  * metadata.
