@@ -167,6 +167,9 @@ describe('response cache: one route, one lane, one caller per entry', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error).toMatchObject({ code: 'invalid_config' });
     expect(malformed.headers['x-gw-cache']).toBe('bypass');
+    const unauthenticated = await fixture.gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: 'Bearer not-a-key' }, payload: { model: 'gpt-4o', messages: freshPrompt() } });
+    expect(unauthenticated.statusCode).toBe(401);
+    expect(unauthenticated.headers['x-gw-cache']).toBe('bypass');
   });
 });
 

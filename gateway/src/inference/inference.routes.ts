@@ -19,10 +19,6 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
   const call =
     (endpoint: string, operation: InferenceCall['operation'], clientFormat: InferenceCall['clientFormat'], requiresFamily?: 'openai') =>
     (body: unknown): InferenceCall => ({ endpoint, operation, clientFormat, body: body as Json, ...(requiresFamily ? { requiresFamily } : {}) });
-  // Every answer says whether the response cache served it; a lane that consults the cache overwrites this.
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('x-gw-cache', 'bypass');
-  });
 
   const chat = call('/v1/chat/completions', { kind: 'chat' }, 'chat-completions');
   app.post('/v1/chat/completions', { schema: { tags: ['inference'], summary: 'Chat completions (JSON or SSE of chat.completion.chunk ending with [DONE])', security, body: chatCompletionBody } }, (request, reply) =>
