@@ -24,6 +24,10 @@ export const optimizerMetadataSchema = z
     modelContextTokens: z.number().int().positive().optional().describe("Resolved model's context window in tokens, added by the gateway."),
     clientCanRetrieve: z.boolean().optional().describe('Gateway verdict that the client can call gw_retrieve.'),
     billingMode: z.string().optional().describe('Billing lane of the caller, for example `subscription` or `api_key`.'),
+    cacheScope: z
+      .string()
+      .optional()
+      .describe('Gateway-bound cache partition: a digest of the resolved route, the billing lane and who may share the entry. When present it replaces the user, team and session as the partition below the tenant.'),
   })
   .describe('Attribution (user, team, tenant, session); never content.');
 export type OptimizerMetadata = z.infer<typeof optimizerMetadataSchema>;

@@ -80,6 +80,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     inference.addHook('onRequest', (request, reply, done) => {
       // Both SDKs read a request id from the response: OpenAI `x-request-id`, Anthropic `request-id`.
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
+      // Every answer says whether the response cache served it; a lane that consults the cache overwrites this.
+      reply.header('x-gw-cache', 'bypass');
       done();
     });
     registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, guardrails: deps.guardrails }, metering: deps.inference.meter });

@@ -97,7 +97,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   const guardrails = new Guardrails({ store: guardrailStore, contentMode: () => admin.settings.get().contentMode, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, metrics });
   const endpoint = composeEndpoint(config, { db, keyring, clock });
   const entitlement = await composeEntitlement({ config, db, coord, clock, logger, lifecycle, settings: admin.settings, endpoint });
-  const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS });
+  const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS, defaultOutputTokens: config.GW_STRICT_DEFAULT_OUTPUT_TOKENS });
   const optimizer = config.GW_OPTIMIZER_URL
     ? new OptimizerClient({ baseUrl: config.GW_OPTIMIZER_URL, token: config.GW_OPTIMIZER_TOKEN, signingKey: config.GW_OPTIMIZER_SIGNING_KEY, optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS, callTimeoutMs: 5_000, clock, logger })
     : null;

@@ -55,6 +55,7 @@ const schema = z.object({
   GW_CONTENT_KEY: env.hexKey(32).optional(),
   GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
   GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
+  GW_STRICT_DEFAULT_OUTPUT_TOKENS: env.positiveInt(1_024),
   GW_MULTI_TENANT: env.boolean(false),
   GW_ENDPOINT_CONTROL_URL: env.url(['http', 'https']).optional(),
   GW_ENDPOINT_CONTROL_ADMIN_TOKEN: env.secret(16).optional(),
@@ -132,6 +133,8 @@ export const configHelp = `gw gateway — environment variables
   GW_CONTENT_KEY                 64 hex chars: key for stored content (traces, stash)
   GW_CUSTOM_HOST_ALLOWLIST       comma list of hosts gw-upstream custom_host may target
   GW_ANTHROPIC_THROTTLE_WAIT_MS  longest provider-429 pause served server-side (default 60000; 0 = never wait)
+  GW_STRICT_DEFAULT_OUTPUT_TOKENS  output tokens a strict budget reserves for a request without max_tokens, unless
+                                 the model's routing entry sets defaultOutputTokens (default 1024)
   GW_MULTI_TENANT                fleet mode (default false)
   GW_ENDPOINT_CONTROL_URL        endpoint evidence service URL; unset, /admin/endpoint/* answers 404
   GW_ENDPOINT_CONTROL_ADMIN_TOKEN  the evidence service's admin bearer (default GW_ADMIN_TOKEN)

@@ -15,6 +15,7 @@ import { drained } from './relay-stream.js';
 import type { Relayed } from './lane-report.js';
 import { readBounded, readHead } from './upstream-body.js';
 import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
+import { waitingOutShortThrottle } from './short-throttle.js';
 
 /**
  * A JSON answer up to this size is read whole, so its usage reaches the spend row; anything larger (a file's content,
@@ -63,7 +64,7 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, fo
     forward.onSend(sentAt);
     let response: UpstreamResponse;
     try {
-      response = await deps.upstream.send({ url: forward.url, method: forward.method, headers: forward.headers, ...(forward.body ? { body: forward.body } : {}), signal });
+      response = await waitingOutShortThrottle(deps, () => deps.upstream.send({ url: forward.url, method: forward.method, headers: forward.headers, ...(forward.body ? { body: forward.body } : {}), signal }));
     } catch (error) {
       if (error instanceof UpstreamUnreachable && !signal.aborted) throw upstreamUnreachableError(slug);
       throw error;

@@ -4,13 +4,14 @@ import type { UpstreamOperation } from '../providers/provider-types.js';
 import { conversationKey } from '../routing/conversation-key.js';
 import { executePlan } from '../routing/execute-plan.js';
 import type { RoutingNode } from '../routing/routing-config.js';
-import { firstTarget, resolveRoute, type ResolvedRoute, type Selection } from '../routing/resolve-route.js';
+import { firstTarget, resolveRoute, type Selection } from '../routing/resolve-route.js';
 import { attemptTarget } from './attempt-target.js';
 import { optimizeCall } from './optimize-call.js';
 import { gatewaySessionIdOf, type Optimization } from '../optimization/hook/pre-call-hook.js';
 import type { InferenceDeps } from './inference-deps.js';
 import type { LaneReport, LaneScope, Sent } from './lane-report.js';
 import { relayAnswer } from './relay-answer.js';
+import { requestCachePolicy, writableBy } from './request-cache-policy.js';
 
 export type ClientFormat = 'chat-completions' | 'messages';
 
@@ -61,11 +62,13 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, sco
     const sticky = needsConversation ? conversationKey({ sessionHeader: firstHeader(request, 'x-gw-session-id'), metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' }) : null;
     sessionId = gatewaySessionIdOf(sticky);
     const firstProvider = deps.providers.get(firstTarget(route.plan).provider);
-    const optimized = await optimizeCall(deps, call, request, { model: route.model, family: firstProvider?.family ?? 'openai', subscription: false }, sticky);
+    const cache = requestCachePolicy(deps, call, request, route);
+    const optimized = await optimizeCall(deps, call, request, { model: route.model, family: firstProvider?.family ?? 'openai', subscription: false, cache }, sticky);
+    reply.header('x-gw-cache', optimized.cacheStatus);
     sent = optimized.call;
     optimization = optimized.optimization;
     reply.header('x-gw-optimization', optimized.optimization.status);
-    if (optimized.optimization.cache.hit) return report({ kind: 'relayed', relayed: serveCacheHit(optimized.optimization.cache.hit, route, scope) });
+    if (optimized.optimization.cache.hit) return report({ kind: 'relayed', relayed: serveCacheHit(optimized.optimization.cache.hit, cache.producer, scope) });
     const attemptScope = {
       deps,
       call: sent,
@@ -78,6 +81,7 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, sco
     const execution = await executePlan(route.plan, (target) => attemptTarget(attemptScope, target), { conversationKey: sticky, random: deps.random, sleep: deps.sleep, maxRetryWaitMs });
     const result = execution.attempt.result;
     answered = { selection: result.selection, attempts: execution.attempts };
+    optimization = writableBy(optimization, cache, result.selection);
     reply.header('x-gw-provider', result.selection.provider.slug).header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`).header('x-gw-attempts', String(execution.attempts));
     const relayed = await relayAnswer({ deps, call: sent, result, reply, request, signal, optimization, sessionId });
     return report({ kind: 'relayed', relayed });
@@ -86,9 +90,9 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, sco
   }
 }
 
-/** A semantic-cache hit is served directly: no provider call, no provider cost (spec 000 §1.6e). */
-function serveCacheHit(hit: Record<string, unknown>, route: ResolvedRoute, scope: LaneScope) {
-  scope.reply.header('x-gw-cache', 'hit').header('x-gw-target', `cache/${route.model}`);
+/** A semantic-cache hit is served directly (no provider call, no provider cost), naming the target that produced it. */
+function serveCacheHit(hit: Record<string, unknown>, producer: { provider: string; model: string }, scope: LaneScope) {
+  scope.reply.header('x-gw-cache', 'hit').header('x-gw-provider', producer.provider).header('x-gw-target', `${producer.provider}/${producer.model}`).header('x-gw-attempts', '0');
   scope.reply.code(200).header('content-type', 'application/json').send(JSON.stringify(hit));
   return { status: 200, errorCode: null, usage: undefined, usageEstimated: false, stream: false, firstByteMs: null };
 }

@@ -3,6 +3,7 @@ import { AppError } from '@gw/platform';
 import { modelId } from './model-id.js';
 import type { RoutingStore } from './routing.store.js';
 import { parseRoutingConfig } from './routing-config.js';
+import { cacheSettingsOfConfig, cacheSettingsSchema } from './cache-settings.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/);
@@ -11,6 +12,7 @@ const routingDocument = z.strictObject({
   defaultProvider: slug.nullable().describe('Provider used when neither x-gw-provider nor x-gw-config selects one'),
   defaultModel: modelId.nullable().optional().describe('Model for requests that name none (`gw-default`)'),
   config: z.record(z.string(), z.unknown()).nullable().optional().describe('Default routing config: {mode, onStatusCodes, retry, targets} (Portkey spelling accepted); never credentials'),
+  cache: cacheSettingsSchema.nullable().optional().describe('Response cache: {mode, max_age} (Portkey spelling) and share (`user` default, or `team`)'),
 });
 
 const aliasDocument = z.strictObject({
@@ -30,6 +32,7 @@ const modelsDocument = z.strictObject({
         cacheWritePerMTok: price.optional(),
         maxOutputTokens: z.number().int().min(1).max(10_000_000).optional(),
         contextTokens: z.number().int().min(1).max(100_000_000).optional(),
+        defaultOutputTokens: z.number().int().min(1).max(10_000_000).optional().describe('Output tokens a strict budget reserves for a request without max_tokens (default GW_STRICT_DEFAULT_OUTPUT_TOKENS)'),
       }),
     )
     .describe('Per-model list prices (USD per million tokens) and output ceilings; override and extend the built-in table'),
@@ -47,7 +50,7 @@ export function routingOperations({ routing }: { routing: RoutingStore }): Admin
       v1: { path: '/admin/v1/routing' },
       xScope: 'deployment',
       response: routingDocument,
-      handler: async () => ({ defaultModel: null, config: null, ...routing.documents.default }),
+      handler: async () => ({ defaultModel: null, config: null, cache: null, ...routing.documents.default }),
     }),
     defineOperation({
       id: 'routing.put',
@@ -60,9 +63,12 @@ export function routingOperations({ routing }: { routing: RoutingStore }): Admin
       body: routingDocument,
       response: routingDocument,
       handler: async ({ body, principal }) => {
-        if (body.config) parseRoutingConfig(body.config);
-        await routing.put('default', { defaultProvider: body.defaultProvider, defaultModel: body.defaultModel ?? null, config: body.config ?? null }, principal.actor);
-        return { defaultModel: null, config: null, ...routing.documents.default };
+        if (body.config) {
+          parseRoutingConfig(body.config);
+          cacheSettingsOfConfig(body.config);
+        }
+        await routing.put('default', { defaultProvider: body.defaultProvider, defaultModel: body.defaultModel ?? null, config: body.config ?? null, cache: body.cache ?? null }, principal.actor);
+        return { defaultModel: null, config: null, cache: null, ...routing.documents.default };
       },
     }),
     defineOperation({

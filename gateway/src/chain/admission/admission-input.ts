@@ -66,3 +66,13 @@ export function exceeds(consumption: Consumption, limit: number, strict: boolean
 
 /** `2026-12-01T00:00:00Z` for messages. */
 export const utcInstant = (at: number) => new Date(at).toISOString().replace('.000Z', 'Z');
+
+/**
+ * A denial's account of usage against the limit. Strict mode names what it holds for calls in flight, this one
+ * included, so a caller refused below the cap sees why: `$0.00 spent + $0.02 reserved of $0.06`.
+ */
+export function usageAgainstLimit(consumption: Consumption, limit: number, strict: boolean, format: (amount: number) => string): string {
+  const spent = format(consumption.spent ?? 0);
+  if (!strict) return `${spent} of ${format(limit)}`;
+  return `${spent} spent + ${format(consumption.reserved)} reserved for calls in flight (this one included) of ${format(limit)}`;
+}

@@ -5,7 +5,7 @@ import { singleTarget } from '../../routing/routing-config.js';
 import type { ProviderInstance } from '../../providers/provider-types.js';
 import { adapters } from '../../providers/adapters.js';
 import { pickTranslator } from '../../providers/translate/index.js';
-import { attemptTarget, passThrottle, sendPrepared, type AttemptResult } from '../attempt-target.js';
+import { attemptTarget, passThrottle, sendThroughThrottle, type AttemptResult } from '../attempt-target.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import { prepareUpstreamBody } from '../prepare-body.js';
 import type { InferenceCall } from '../run-inference.js';
@@ -32,21 +32,29 @@ interface SeatAttempt {
   signal: AbortSignal;
   /** The request is going to the provider now: the provider will see the prompt. */
   onSend: (selection: Selection, at: number) => void;
+  /** Wait out a short pause or 429 on the seat; false when overflow is on, so a throttled seat overflows at once. */
+  wait?: boolean;
 }
 
 /** One try on the developer's own seat: their token, the kept header families, the seat's throttle pause. */
 async function attemptSeat(deps: InferenceDeps, options: SeatAttempt): Promise<Attempt<AttemptResult>> {
   const { call, request, provider, credential, seat, signal, onSend } = options;
+  const wait = options.wait ?? true;
   const model = String(call.body?.model);
   const selection = { provider, model };
   const record = (status: number | null) => deps.attemptMetrics.record('anthropic-seat', status);
-  const refused = await passThrottle(deps, seat, selection, record);
+  const refused = await passThrottle(deps, seat, selection, record, { wait });
   if (refused) return refused;
   const lane = pickTranslator('messages', 'anthropic');
   const prepared = prepareUpstreamBody({ call, selection, lane, rawBody: call.rawBody === undefined ? request.rawBody : call.rawBody, clamp: false });
   const url = adapters.anthropic.target(provider, call.operation, model).url;
   const headers = subscriptionUpstreamHeaders(request.headers, credential, request.headers['x-gw-custom-host'] !== undefined);
-  return sendPrepared(deps, { selection, lane, prepared, url, headers, seat, signal, record, onSend });
+  return sendThroughThrottle(deps, { selection, lane, prepared, url, headers, seat, signal, record, onSend }, { wait });
+}
+
+/** Overflow is on and could be used (before its hourly cap is consulted): then a throttled seat is not waited for. */
+function overflowPossible(deps: InferenceDeps, customHost: boolean): boolean {
+  return deps.seatPolicy().seatOverflow && !customHost && organizationProvider(deps.providers) !== null;
 }
 
 /** spec 000 §1.13: overflow onto the organization key, off by default, never with a custom host, capped per hour. */
@@ -90,11 +98,17 @@ export async function runSubscription(deps: InferenceDeps, original: InferenceCa
     const optimized = await optimizeCall(deps, call, request, { model, family: 'anthropic', subscription: true }, sticky);
     optimization = optimized.optimization;
     call = optimized.call;
-    reply.header('x-gw-optimization', optimized.optimization.status);
-    let attempt = await attemptSeat(deps, { call, request, provider, credential, seat, signal, onSend });
+    reply.header('x-gw-optimization', optimized.optimization.status).header('x-gw-cache', optimized.cacheStatus);
+    const overflowOn = overflowPossible(deps, customHost !== undefined);
+    let attempt = await attemptSeat(deps, { call, request, provider, credential, seat, signal, onSend, wait: !overflowOn });
     attempts = 1;
     if (attempt.status === 429) {
       const organization = await overflowAllowed(deps, customHost !== undefined);
+      // Overflow's hourly cap is spent: the seat's short pause is waited out after all.
+      if (!organization && overflowOn) {
+        await attempt.discard();
+        attempt = await attemptSeat(deps, { call, request, provider, credential, seat, signal, onSend });
+      }
       if (organization) {
         await attempt.discard();
         const route = { plan: singleTarget(organization.slug), via: 'default' as const, model };
