@@ -155,7 +155,15 @@ export const retrieveResponseSchema = z.looseObject({
   startLine: z.number().int().optional().describe('When partial: first line actually searched.'),
   endLine: z.number().int().optional().describe('When partial: last line actually searched.'),
   grepMatches: z.number().int().optional().describe('When grepping: every matching line, rendered or not.'),
-  grepTruncated: z.boolean().optional().describe('When grepping: more than 20 windows matched; only the first 20 render.'),
+  grepTruncated: z
+    .boolean()
+    .optional()
+    .describe('When grepping: more than 20 lines matched; only the context windows of the first 20 matches render (overlapping windows merged for display).'),
+  nextStartLine: z
+    .number()
+    .int()
+    .optional()
+    .describe('When `grepTruncated`: the line of the first match not rendered. Send the same grep with this `startLine` to page on.'),
 });
 export type RetrieveResponse = z.infer<typeof retrieveResponseSchema>;
 
