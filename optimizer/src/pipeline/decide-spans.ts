@@ -77,6 +77,8 @@ export function planChain(state: SpanState, context: RunContext, duplicates: Rea
   const steps: AppliedStep[] = [];
   for (const strategy of spanStrategies) {
     if (text.length < strategy.minChars || !inScope(strategy, scope) || (strategy.degradable && !placeholderFree)) continue;
+    // The fresh turn's output is the model's to read: never a reference to an earlier copy in its place.
+    if (strategy.kind === 'dedupe_tool_result' && !span.settled && !context.lane.freshEligible) continue;
     const policy = context.policy(strategy.kind);
     if (!policy.run) {
       if (policy.reason) context.suppress(strategy.kind, policy.reason);
@@ -98,7 +100,17 @@ export interface DecidePolicy {
   readonly scope: DecideScope;
   /** Share of the original's tokens a rewrite must save. */
   readonly minSavedShare: number;
+  /** Keep a rewrite only when its original is stashed behind a handle (the fresh turn's outputs). */
+  readonly requireHandle?: boolean;
 }
+
+/**
+ * A bulky output of the fresh turn on a qualified lane (docs/adr/0016-fresh-reversible-trimming.md): it has not been
+ * written to the provider's cache yet, so any real cut saves a first write; but the model has not read it either, so
+ * the original must stay one `gw_retrieve` away (a handle, never an in-place trim) and the cut must be deep enough
+ * to be worth a possible retrieval round trip.
+ */
+export const freshReversiblePolicy: DecidePolicy = { scope: 'all', minSavedShare: 0.5, requireHandle: true };
 
 /** A newly settled output whose stash write failed: no content dropped, a reference still welcome. */
 export const losslessOnly: DecidePolicy = { scope: 'lossless', minSavedShare: 0 };
@@ -115,6 +127,7 @@ function tokensOf(text: string): number {
 export function decideSpan(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, policy: DecidePolicy): boolean {
   const chain = planChain(state, context, duplicates, policy.scope);
   if (chain.steps.length === 0) return false;
+  if (policy.requireHandle === true && !chain.text.includes(handlePlaceholder)) return false;
   const before = state.tokensBefore ?? countTokens(state.span.text);
   state.tokensBefore = before;
   const saved = before - tokensOf(chain.text);

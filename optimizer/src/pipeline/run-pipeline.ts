@@ -5,7 +5,7 @@ import type { RequestView } from '../format/request-view.js';
 import { acquireHandles } from './acquire-handles.js';
 import { attributeSavings, buildDecisions } from './build-decisions.js';
 import { resolveCacheMode } from './cache-mode.js';
-import { decideSpan, findDuplicates, settlePolicy } from './decide-spans.js';
+import { decideSpan, findDuplicates, freshReversiblePolicy, settlePolicy, type DecidePolicy } from './decide-spans.js';
 import { fitWindow } from './fit-window.js';
 import { resolveLane } from './lanes.js';
 import { readPins, spanHash, type IncomingPins, type SpanPin, type ThrashGuardPin, type WatermarkPin } from './pins.js';
@@ -20,6 +20,7 @@ import { strategyKinds } from '../strategies/types.js';
 const noReplay: ReplayOutcome = { replayed: 0, discarded: 0, firstDiscardIndex: undefined, lastReplayedIndex: undefined };
 
 function unchanged(input: PipelineInput, format: string | null): PipelineResult {
+  // Not a request this optimizer can read: nothing in it can be retrieved, whatever the gateway saw.
   return {
     request: input.request,
     decisions: [],
@@ -31,6 +32,7 @@ function unchanged(input: PipelineInput, format: string | null): PipelineResult 
     agentContinuationV1: false,
     census: { format, toolOutputs: 0, rewrittenOutputs: 0 },
     rewrites: [],
+    ...(input.capabilities?.retrievalDiscovery === undefined ? {} : { evidenceClass: 'no_discovery' as const }),
   };
 }
 
@@ -85,10 +87,23 @@ function reportHeld(context: RunContext, frontier: Frontier, states: readonly Sp
   for (const kind of frontier.held) if (!context.suppressed.has(kind)) context.suppressed.set(kind, 'prefix_stabilizer');
 }
 
+/**
+ * The fresh turn is the model's, byte for byte, except on the connect hook's single-output request and, on a
+ * qualified lane of a pinning session, for a reversible compression that later turns replay byte for byte
+ * (docs/adr/0016-fresh-reversible-trimming.md).
+ */
+function freshTrimmable(context: RunContext): boolean {
+  return context.lane.freshEligible || (context.lane.freshReversible && context.pinning);
+}
+
 function isDecidable(state: SpanState, context: RunContext, frontier: Frontier): boolean {
   if (state.pinned) return false;
-  if (!state.span.settled && !context.lane.freshEligible) return false;
+  if (!state.span.settled && !freshTrimmable(context)) return false;
   return !state.span.settled || state.span.messageIndex >= frontier.index;
+}
+
+function policyFor(state: SpanState, context: RunContext, settle: DecidePolicy): DecidePolicy {
+  return state.span.settled || context.lane.freshEligible ? settle : freshReversiblePolicy;
 }
 
 function refreshReplayedHandles(states: readonly SpanState[], deps: PipelineDeps): void {
@@ -137,7 +152,7 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
   const frontier = resolveFrontier(context, pins, replay);
   const duplicates = findDuplicates(view.spans);
   const settle = settlePolicy(context, frontier.cold);
-  for (const state of states) if (isDecidable(state, context, frontier)) decideSpan(state, context, duplicates, settle);
+  for (const state of states) if (isDecidable(state, context, frontier)) decideSpan(state, context, duplicates, policyFor(state, context, settle));
   // After this turn's own suppressions, which name the live reason.
   reportHeld(context, frontier, states);
   await acquireHandles(states, context, duplicates);
@@ -156,6 +171,7 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
     agentContinuationV1: context.lane.continuation,
     census: { format: view.format, toolOutputs: view.spans.length, rewrittenOutputs: rewritten.length },
     rewrites: rewritesOf(rewritten),
+    ...(context.lane.evidence === undefined ? {} : { evidenceClass: context.lane.evidence }),
   };
   if (!Array.isArray(input.pins)) return result;
   if (!pins || !guard) return { ...result, pins: input.pins.filter(isRecord) };

@@ -1,5 +1,5 @@
 import type { Clock } from '@gw/platform';
-import type { OptimizeCapabilities, StrategyToggle } from '@gw/contracts';
+import type { EvidenceClass, OptimizeCapabilities, StrategyToggle } from '@gw/contracts';
 import type { JsonObject } from '../format/json-value.js';
 import type { StrategyKind } from '../strategies/types.js';
 import type { TurnTimes } from './turn-log.js';
@@ -94,6 +94,8 @@ export interface PipelineResult {
    * that produced it, the handle of its stashed original and the steps applied. Locations and ids, never content.
    */
   rewrites: SpanRewrite[];
+  /** Only when the request carried `capabilities.retrievalDiscovery`: the class the gateway records on the spend row. */
+  evidenceClass?: EvidenceClass;
 }
 
 export interface SpanRewrite {
