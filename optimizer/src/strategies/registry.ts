@@ -1,6 +1,7 @@
 import { ansiStrip } from './ansi-strip.js';
 import { dedupeToolResult } from './dedupe-tool-result.js';
 import { elideToolOutput } from './elide-tool-output.js';
+import { fileOutline } from './file-outline.js';
 import { jsonArraySummary } from './json-array-summary.js';
 import { jsonMinify } from './json-minify.js';
 import { logFold } from './log-fold.js';
@@ -14,6 +15,7 @@ import { windowBudget } from './window-budget.js';
  */
 export const spanStrategies: readonly SpanStrategy<Recipe>[] = [
   dedupeToolResult,
+  fileOutline,
   jsonArraySummary,
   jsonMinify,
   logFold,
