@@ -86,6 +86,24 @@ describe('fresh reversible trimming on a qualified lane', () => {
   });
 });
 
+describe('the regression guard on fresh trims', () => {
+  it('holds fresh trimming back when the guard closes its lane, while settled outputs are still trimmed', async () => {
+    const guard = (kind: string) => kind !== 'fresh_trim';
+    const request = chatSession([npmAnsi, tap], { retrieve: false });
+    const result = await runPipeline({ endpoint, request, pins: [], ...lease }, { stash: new FakeStash(), hmacKey, stableHandles: true, guard });
+    expect(messagesOf(result.request)[5]?.content).toBe(tap);
+    expect(messagesOf(result.request)[3]?.content).not.toBe(npmAnsi);
+    expect(result.suppressedKinds).toContainEqual({ kind: 'fresh_trim', reason: 'regret_guard' });
+  });
+
+  it('marks a fresh trim as fresh in the rewrites the guard learns from, and its replay as settled', async () => {
+    const first = await optimize(chatSession([npmAnsi, tap], { retrieve: false }), lease);
+    expect(first.rewrites.find((rewrite) => rewrite.messageIndex === 5)).toMatchObject({ fresh: true, steps: expect.arrayContaining([expect.objectContaining({ replayed: false, handle: true })]) });
+    const second = await optimize(chatSession([npmAnsi, tap, 'ok'], { retrieve: false }), { ...lease, pins: first.pins });
+    expect(second.rewrites.find((rewrite) => rewrite.messageIndex === 5)).toMatchObject({ fresh: false });
+  });
+});
+
 describe('classifyEvidence', () => {
   const tools = { declared: true, retrieveDeclared: false, choiceNone: false };
   it.each([

@@ -14,7 +14,7 @@ import { replayPins, type ReplayOutcome } from './replay-pins.js';
 import { RunContext } from './run-context.js';
 import { SpanState } from './span-state.js';
 import { updateThrashGuard } from './thrash-guard.js';
-import type { PipelineDeps, PipelineInput, PipelineResult, SpanRewrite, SuppressedKind } from './types.js';
+import { freshTrimLane, type PipelineDeps, type PipelineInput, type PipelineResult, type SpanRewrite, type SuppressedKind } from './types.js';
 import { strategyKinds } from '../strategies/types.js';
 
 const noReplay: ReplayOutcome = { replayed: 0, discarded: 0, firstDiscardIndex: undefined, lastReplayedIndex: undefined };
@@ -44,6 +44,7 @@ function rewritesOf(rewritten: readonly SpanState[]): SpanRewrite[] {
     toolInput: state.span.toolInput,
     handle: state.handle,
     steps: state.steps.map((step) => ({ kind: step.kind, replayed: step.replayed, handle: typeof (step.recipe as { handle?: unknown }).handle === 'string' })),
+    fresh: !state.span.settled,
   }));
 }
 
@@ -74,11 +75,12 @@ function outgoingPins(states: readonly SpanState[], context: RunContext, pins: I
   return out.filter(isRecord);
 }
 
-function suppressions(context: RunContext): SuppressedKind[] {
-  return strategyKinds.flatMap((kind) => {
+function suppressions(context: RunContext, freshHeld: boolean): SuppressedKind[] {
+  const kinds: SuppressedKind[] = strategyKinds.flatMap((kind) => {
     const reason = context.suppressed.get(kind);
     return reason ? [{ kind, reason }] : [];
   });
+  return freshHeld ? [...kinds, { kind: freshTrimLane, reason: 'regret_guard' }] : kinds;
 }
 
 function reportHeld(context: RunContext, frontier: Frontier, states: readonly SpanState[]): void {
@@ -120,11 +122,14 @@ function refreshReplayedHandles(states: readonly SpanState[], deps: PipelineDeps
   }
 }
 
-function createContext(input: PipelineInput, deps: PipelineDeps, view: RequestView): RunContext {
+function createContext(input: PipelineInput, deps: PipelineDeps, view: RequestView): { context: RunContext; freshHeld: boolean } {
   const capabilities = input.capabilities ?? {};
   const requireReversible = input.requireReversibleElision ?? input.settings?.requireReversibleElision;
-  const lane = resolveLane(view, capabilities, input.metadata ?? {}, requireReversible, input.agentContinuationActive === true);
-  return new RunContext(input, deps, view, lane, resolveCacheMode(capabilities, view));
+  const resolved = resolveLane(view, capabilities, input.metadata ?? {}, requireReversible, input.agentContinuationActive === true);
+  // The regression guard can hold fresh trimming back for a tenant while settled-history strategies keep running.
+  const freshHeld = resolved.freshReversible && deps.guard !== undefined && !deps.guard(freshTrimLane);
+  const lane = freshHeld ? { ...resolved, freshReversible: false } : resolved;
+  return { context: new RunContext(input, deps, view, lane, resolveCacheMode(capabilities, view)), freshHeld };
 }
 
 /**
@@ -137,7 +142,7 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
   const request: JsonObject = input.request;
   const view = buildRequestView(input.endpoint, request);
   if (!view) return unchanged(input, null);
-  const context = createContext(input, deps, view);
+  const { context, freshHeld } = createContext(input, deps, view);
   const states = view.spans.map((span) => new SpanState(span));
   const byKey = new Map(states.map((state) => [state.span.key, state]));
   const pinning = Array.isArray(input.pins) && context.lane.replay !== 'none';
@@ -165,7 +170,7 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
     request: applyTextRewrites(request, rewritten.map((state) => ({ path: state.span.path, text: state.text }))),
     decisions,
     estimatedTokensSaved: decisions.reduce((sum, decision) => sum + decision.estimatedTokensSaved, 0),
-    suppressedKinds: suppressions(context),
+    suppressedKinds: suppressions(context, freshHeld),
     strategyTimingsMs: context.timingsRecord(),
     failedKinds: strategyKinds.filter((kind) => context.failed.has(kind)),
     agentContinuationV1: context.lane.continuation,
