@@ -25,7 +25,8 @@ const maxKeptShare = 0.4;
 const minLines = 60;
 const minTokens = 1_000;
 
-const outlinePrefix = '[... outline of ';
+/** The first bytes of every outline's hint line (a file's, a listing's). */
+export const outlinePrefix = '[... outline of ';
 
 /** Text that is already an outline: later elision must not cut the map in half. */
 export function isOutline(text: string): boolean {

@@ -2,6 +2,7 @@ import { ansiStrip } from './ansi-strip.js';
 import { dedupeToolResult } from './dedupe-tool-result.js';
 import { elideToolOutput } from './elide-tool-output.js';
 import { fileOutline } from './file-outline.js';
+import { listingGroup } from './listing-group.js';
 import { jsonArraySummary } from './json-array-summary.js';
 import { jsonMinify } from './json-minify.js';
 import { logFold } from './log-fold.js';
@@ -16,6 +17,7 @@ import { windowBudget } from './window-budget.js';
 export const spanStrategies: readonly SpanStrategy<Recipe>[] = [
   dedupeToolResult,
   fileOutline,
+  listingGroup,
   jsonArraySummary,
   jsonMinify,
   logFold,

@@ -15,6 +15,8 @@ const inputs = [
   'npm-view-qs.txt',
   'read-file-listing.txt',
   'eslint-errors.txt',
+  'read-file-response-js.txt',
+  'find-listing.txt',
 ].map((name) => [name, fixture(name)] as const);
 
 function bind(recipe: Recipe, text: string, handle: string): { recipe: Recipe; text: string } {

@@ -4,6 +4,7 @@ import type { RequestView, ToolOutputSpan } from '../format/request-view.js';
 export const spanStrategyKinds = [
   'dedupe_tool_result',
   'file_outline',
+  'listing_group',
   'json_array_summary',
   'json_minify',
   'log_fold',
