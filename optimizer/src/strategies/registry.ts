@@ -3,6 +3,7 @@ import { dedupeToolResult } from './dedupe-tool-result.js';
 import { elideToolOutput } from './elide-tool-output.js';
 import { fileOutline } from './file-outline.js';
 import { listingGroup } from './listing-group.js';
+import { testLogFailures } from './test-log-failures.js';
 import { jsonArraySummary } from './json-array-summary.js';
 import { jsonMinify } from './json-minify.js';
 import { logFold } from './log-fold.js';
@@ -18,6 +19,7 @@ export const spanStrategies: readonly SpanStrategy<Recipe>[] = [
   dedupeToolResult,
   fileOutline,
   listingGroup,
+  testLogFailures,
   jsonArraySummary,
   jsonMinify,
   logFold,

@@ -17,6 +17,7 @@ const inputs = [
   'eslint-errors.txt',
   'read-file-response-js.txt',
   'find-listing.txt',
+  'mocha-failures.txt',
 ].map((name) => [name, fixture(name)] as const);
 
 function bind(recipe: Recipe, text: string, handle: string): { recipe: Recipe; text: string } {

@@ -5,6 +5,7 @@ export const spanStrategyKinds = [
   'dedupe_tool_result',
   'file_outline',
   'listing_group',
+  'test_log_failures',
   'json_array_summary',
   'json_minify',
   'log_fold',
