@@ -58,15 +58,22 @@ function referencedLines(context: SpanPlanContext): Set<number> {
   const name = fileNameOf(context.span.toolInput);
   const lines = new Set<number>();
   if (name === undefined) return lines;
-  const pattern = new RegExp(`(?<![\\w-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+)`, 'g');
+  const marker = `${name}:`;
   for (const span of context.view.spans) {
-    if (span.key === context.span.key || !span.text.includes(name)) continue;
-    for (const match of span.text.matchAll(pattern)) lines.add(Number(match[1]));
+    if (span.key === context.span.key) continue;
+    // Plain search, not a regex over every output: a request can carry megabytes of them.
+    for (let at = span.text.indexOf(marker); at !== -1; at = span.text.indexOf(marker, at + marker.length)) {
+      if (at > 0 && /[\w-]/.test(span.text[at - 1] ?? '')) continue;
+      const digits = /^\d+/.exec(span.text.slice(at + marker.length, at + marker.length + 8));
+      if (digits) lines.add(Number(digits[0]));
+    }
   }
   return lines;
 }
 
 function plan(text: string, context: SpanPlanContext): OutlineRecipe | null {
+  // A numbered read starts numbered: most outputs are turned away before being split.
+  if (!numbered.test(text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')))) return null;
   const lines = text.split('\n');
   if (lines.length < minLines) return null;
   let numberedCount = 0;
@@ -126,8 +133,8 @@ export const fileOutline: SpanStrategy<OutlineRecipe> = {
   degradable: true,
   minChars: minTokens * 2,
   plan(text, context) {
-    if (countTokens(text) < minTokens) return null;
     const recipe = plan(text, context);
+    if (recipe && countTokens(text) < minTokens) return null;
     if (!recipe) return null;
     const outlined = render(text, recipe);
     return outlined === null ? null : { recipe, text: outlined };

@@ -32,7 +32,14 @@ interface Grouped {
   readonly groups: number;
 }
 
+/** The first lines decide whether an output can be a listing at all, before all of it is split and tested. */
+function looksLikeListing(text: string): boolean {
+  const head = text.slice(0, 4_000).split('\n').slice(0, 20).filter((line) => line !== '');
+  return head.length > 0 && head.filter((line) => pathLine.test(line)).length >= head.length * 0.8;
+}
+
 function group(text: string): Grouped | null {
+  if (!looksLikeListing(text)) return null;
   const lines = text.split('\n');
   const content = lines.filter((line) => line !== '');
   if (content.length < minLines) return null;
@@ -81,10 +88,10 @@ export const listingGroup: SpanStrategy<ListingGroupRecipe> = {
   degradable: true,
   minChars: minTokens * 2,
   plan(text, context) {
-    if (countTokens(text) < minTokens) return null;
     const recipe: ListingGroupRecipe = { r: 1, handle: context.mode === 'handle' ? handlePlaceholder : null };
     const grouped = render(text, recipe);
-    return grouped === null || grouped.length > text.length * (1 - minSavedShare) ? null : { recipe, text: grouped };
+    if (grouped === null || grouped.length > text.length * (1 - minSavedShare) || countTokens(text) < minTokens) return null;
+    return { recipe, text: grouped };
   },
   render(text, recipe) {
     return render(text, recipe) ?? text;

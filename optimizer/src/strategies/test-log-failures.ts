@@ -43,7 +43,16 @@ function passingLines(lines: readonly string[]): Set<number> {
   return drop;
 }
 
+const passMarks = ['✔', '✓', '√', '--- PASS', '=== RUN', '... ok', ' PASSED'];
+const tapPass = /^\s*ok \d/m;
+
+/** Any pass mark at all, found by plain search: most outputs are not test runs and stop here. */
+function mayBeTestRun(text: string): boolean {
+  return passMarks.some((mark) => text.includes(mark)) || tapPass.test(text);
+}
+
 function render(text: string, recipe: TestLogRecipe): string | null {
+  if (!mayBeTestRun(text)) return null;
   const lines = text.split('\n');
   const drop = passingLines(lines);
   if (drop.size < minPassLines) return null;
@@ -64,10 +73,10 @@ export const testLogFailures: SpanStrategy<TestLogRecipe> = {
   degradable: true,
   minChars: minTokens * 2,
   plan(text, context) {
-    if (countTokens(text) < minTokens) return null;
     const recipe: TestLogRecipe = { r: 1, handle: context.mode === 'handle' ? handlePlaceholder : null };
     const cut = render(text, recipe);
-    return cut === null || cut.length > text.length * (1 - minSavedShare) ? null : { recipe, text: cut };
+    if (cut === null || cut.length > text.length * (1 - minSavedShare) || countTokens(text) < minTokens) return null;
+    return { recipe, text: cut };
   },
   render(text, recipe) {
     return render(text, recipe) ?? text;
