@@ -81,7 +81,7 @@ describe('/v1/optimize with the real pipeline', () => {
   it('counts the lines of a folded log as retrieve does, trailing newline included', async () => {
     const harness = await testApp({ db: store.db, runPipeline });
     const request = turn(2);
-    const optimized = (await optimize(harness, { endpoint: '/v1/chat/completions', request, metadata: { user: 'ada' }, capabilities: { retrieveEvidence: true } })).json();
+    const optimized = (await optimize(harness, { endpoint: '/v1/chat/completions', request, metadata: { user: 'ada' }, capabilities: { retrieveEvidence: true }, enabledKinds: ['log_fold'] })).json();
     const hints = [...JSON.stringify(optimized.request).matchAll(/log folded: [\d,]+ of ([\d,]+) lines[^"]*?handle \\"(ctx_[A-Za-z0-9_-]+)\\"/g)];
     expect(hints.length).toBeGreaterThan(0);
     for (const [, lines, handle] of hints) {
