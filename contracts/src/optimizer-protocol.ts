@@ -34,7 +34,7 @@ export type OptimizerMetadata = z.infer<typeof optimizerMetadataSchema>;
 
 /**
  * What the gateway saw of the caller's retrieval that the request body does not show (optimizer README, "Fresh
- * reversible trimming"; docs/adr/0016-fresh-reversible-trimming.md).
+ * reversible trimming"; docs/adr/0021-fresh-reversible-trimming.md).
  */
 export const retrievalDiscoverySchema = z
   .enum(['connector', 'lease_live', 'lease_lapsed', 'none'])

@@ -17,7 +17,7 @@ export interface SpanRewrite {
 }
 
 /**
- * The regression guard's lane for fresh reversible trims as a whole (docs/adr/0016-fresh-reversible-trimming.md): a
+ * The regression guard's lane for fresh reversible trims as a whole (docs/adr/0021-fresh-reversible-trimming.md): a
  * retrieve of a fresh-trimmed output's handle, or its call re-run with the same arguments, is charged here as well as
  * to the strategy, so a tenant whose model keeps undoing fresh trims loses fresh trimming first, not the strategy on
  * settled history.

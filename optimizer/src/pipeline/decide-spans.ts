@@ -119,7 +119,7 @@ export interface DecidePolicy {
 }
 
 /**
- * A bulky output of the fresh turn on a qualified lane (docs/adr/0016-fresh-reversible-trimming.md): it has not been
+ * A bulky output of the fresh turn on a qualified lane (docs/adr/0021-fresh-reversible-trimming.md): it has not been
  * written to the provider's cache yet, so any real cut saves a first write; but the model has not read it either, so
  * the original must stay one `gw_retrieve` away (a handle, never an in-place trim) and the cut must be deep enough
  * to be worth a possible retrieval round trip.

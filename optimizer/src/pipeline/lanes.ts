@@ -20,7 +20,7 @@ export interface Lane {
   readonly freshEligible: boolean;
   /**
    * Bulky outputs of the fresh turn may be compressed behind a handle, pinned and replayed on every later turn: the
-   * gateway sent `retrievalDiscovery` and the request qualifies (docs/adr/0016-fresh-reversible-trimming.md).
+   * gateway sent `retrievalDiscovery` and the request qualifies (docs/adr/0021-fresh-reversible-trimming.md).
    */
   readonly freshReversible: boolean;
   /** Only when the gateway sent `retrievalDiscovery`: the class it records on the spend row. */

@@ -92,7 +92,7 @@ function reportHeld(context: RunContext, frontier: Frontier, states: readonly Sp
 /**
  * The fresh turn is the model's, byte for byte, except on the connect hook's single-output request and, on a
  * qualified lane of a pinning session, for a reversible compression that later turns replay byte for byte
- * (docs/adr/0016-fresh-reversible-trimming.md).
+ * (docs/adr/0021-fresh-reversible-trimming.md).
  */
 function freshTrimmable(context: RunContext): boolean {
   return context.lane.freshEligible || (context.lane.freshReversible && context.pinning);

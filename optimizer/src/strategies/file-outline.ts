@@ -123,7 +123,7 @@ function render(text: string, recipe: OutlineRecipe): string | null {
 }
 
 /**
- * A long file read becomes its outline (docs/adr/0016-fresh-reversible-trimming.md): the imports, declarations
+ * A long file read becomes its outline (docs/adr/0021-fresh-reversible-trimming.md): the imports, declarations
  * (functions, classes, types, methods), `throw`/`raise` lines and the lines around any `file:line` another output
  * of the request points at, each with its own line number, behind a handle to the whole file. A model looking for
  * where to edit reads the map and fetches the range it needs. Only numbered reads (`cat -n`, read tools) qualify.
