@@ -1,7 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { installBaseHooks, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform, type Clock, type Db, type Lifecycle } from '@gw/platform';
+import { installBaseHooks, installJsonBodyParser, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform, type Clock, type Db, type Lifecycle } from '@gw/platform';
 import { adminRoutes } from './admin/admin.routes.js';
 import { AgentHostStore } from './agent/agent-host.store.js';
 import { AgentPolicies } from './agent/agent-policies.js';
@@ -42,6 +42,7 @@ export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> 
   const clock = deps.clock ?? systemClock;
   const app = Fastify({ loggerInstance: deps.logger, bodyLimit: bodyLimitBytes, logController: new QuietLogController(), routerOptions: { maxParamLength: 256 } });
   installZodCompilers(app);
+  installJsonBodyParser(app);
   installBaseHooks(app);
   installErrorHandler(app);
   await app.register(fastifySwagger, {

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { QuietLogController, installBaseHooks, installZodCompilers } from '@gw/platform';
+import { QuietLogController, installBaseHooks, installJsonBodyParser, installZodCompilers } from '@gw/platform';
 import type { GatewayDeps } from './deps.js';
 import { registerOpenApi } from './docs/openapi.plugin.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -57,6 +57,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
   });
   installZodCompilers(app);
+  installJsonBodyParser(app);
   installBaseHooks(app);
   installFallbackErrors(app);
   await registerOpenApi(app);

@@ -4,4 +4,5 @@ export { RequestValidationError, describeIssues, installZodCompilers, zodOpenApi
 export { normalizeRequestError } from './request-failure.js';
 export type { RequestFailure, RequestFailureKind, RequestFailureOptions } from './request-failure.js';
 export { QuietLogController } from './quiet-log-controller.js';
+export { installJsonBodyParser } from './json-body-parser.js';
 export { installEnvelopeErrorHandler, type EnvelopeErrorHandlerOptions } from './envelope-error-handler.js';
