@@ -23,6 +23,7 @@ import { AttemptMetrics } from './routing/attempt-metrics.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
 import { OptimizerClient } from './optimizer/optimizer-client.js';
 import { SessionPins } from './optimizer/session-pins.js';
+import { createOptimizerBreaker } from './optimizer/optimizer-breaker.js';
 import { RetrievalLeaseStore } from './retrieval/lease.store.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
 import { SpendWriter } from './metering/spend-writer.js';
@@ -77,6 +78,9 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     ? new OptimizerClient({ baseUrl: config.GW_OPTIMIZER_URL, token: config.GW_OPTIMIZER_TOKEN, signingKey: config.GW_OPTIMIZER_SIGNING_KEY, optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS, callTimeoutMs: 5_000, clock, logger })
     : null;
   if (optimizer) lifecycle.onShutdown(() => optimizer.close());
+  const optimizerBreaker = optimizer
+    ? createOptimizerBreaker({ failureThreshold: config.GW_OPTIMIZER_BREAKER_FAILURES, coolOffMs: config.GW_OPTIMIZER_BREAKER_COOLOFF_MS, clock, logger, registry: metrics })
+    : null;
   // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it (spec 000 §3).
   const retrievalLease = new RetrievalLeaseStore(coord, clock);
   const inference: InferenceDeps = {
@@ -91,6 +95,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     customHosts: { allowlist: config.GW_CUSTOM_HOST_ALLOWLIST, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS },
     attemptMetrics: new AttemptMetrics(metrics),
     optimizer,
+    optimizerBreaker,
     pins: new SessionPins(coord),
     retrievalLease,
     shutdown: lifecycle.drainDeadline,
@@ -99,5 +104,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, optimizerBreaker, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

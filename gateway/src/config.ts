@@ -30,6 +30,8 @@ const schema = z.object({
   GW_OPTIMIZER_TOKEN: env.secret(16).optional(),
   GW_OPTIMIZER_SIGNING_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a raw Ed25519 private key, 43 base64url characters').optional(),
   GW_OPTIMIZER_TIMEOUT_MS: env.positiveInt(500),
+  GW_OPTIMIZER_BREAKER_FAILURES: env.positiveInt(3).pipe(z.number().min(1, 'must be at least 1')),
+  GW_OPTIMIZER_BREAKER_COOLOFF_MS: env.positiveInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
   GW_CONTENT_KEY: env.hexKey(32).optional(),
   GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
   GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
@@ -96,6 +98,10 @@ export const configHelp = `gw gateway — environment variables
   GW_OPTIMIZER_TOKEN             bearer sent to the optimizer
   GW_OPTIMIZER_SIGNING_KEY       raw Ed25519 private key (base64url) to sign optimizer hooks; enable here first
   GW_OPTIMIZER_TIMEOUT_MS        hard timeout of the pre-call hook before failing open (default 500)
+  GW_OPTIMIZER_BREAKER_FAILURES  optimizer calls failing in a row (timeouts, unreachable, 5xx, 429, malformed) that
+                                 open the circuit: calls then skip the optimizer, unoptimized (default 3)
+  GW_OPTIMIZER_BREAKER_COOLOFF_MS  how long an open circuit skips the optimizer before one probe call tries it
+                                 again; the probe's success closes it (default 10000, at least 100)
   GW_CONTENT_KEY                 64 hex chars: key for stored content (traces, stash)
   GW_CUSTOM_HOST_ALLOWLIST       comma list of hosts gw-upstream custom_host may target
   GW_ANTHROPIC_THROTTLE_WAIT_MS  longest provider-429 pause served server-side (default 60000; 0 = never wait)

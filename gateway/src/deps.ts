@@ -8,6 +8,7 @@ import type { RoutingStore } from './routing/routing.store.js';
 import type { UpstreamClient } from './upstream/upstream-client.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
 import type { OptimizerClient } from './optimizer/optimizer-client.js';
+import type { CircuitBreaker } from './optimizer/circuit-breaker.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
@@ -45,6 +46,8 @@ export interface GatewayDeps extends AdminDeps {
   inference: InferenceDeps;
   /** Null when GW_OPTIMIZER_URL is unset. */
   optimizer: OptimizerClient | null;
+  /** The pre-call hook's circuit breaker (state on /admin/health and /metrics); null without an optimizer. */
+  optimizerBreaker: CircuitBreaker | null;
   /** Per-key retrieval lease (spec 000 §3): renewed by /mcp and the connect routes, read for `clientCanRetrieve`. */
   retrievalLease: RetrievalLeaseStore;
   /** The desktop-client policy (spec 000 §2): admin writes, cached reads for the client-facing routes. */

@@ -14,6 +14,7 @@ import type { AdminOperation } from './operation.js';
 import { adminTokenResolver, chainResolvers } from './principal.js';
 import { adminV1RateLimiter } from './rate-limit.js';
 import { registerOperations } from './registrar.js';
+import type { CircuitSnapshot } from '../optimizer/circuit-breaker.js';
 import { healthOperations, unmeteredLease, type HealthOperationDeps } from './settings/health.operations.js';
 import { settingsOperations } from './settings/settings.operations.js';
 import type { ScimDeps } from '../scim/scim-deps.js';
@@ -37,6 +38,7 @@ export interface AdminPlaneDeps extends AdminDeps {
   clock: Clock;
   lifecycle: Lifecycle;
   keys: KeyStore;
+  optimizerBreaker?: { snapshot(): CircuitSnapshot } | null;
 }
 
 // The newest migration shipped with this build: read from disk once per process, whoever asks (health, support bundle).
@@ -45,6 +47,7 @@ const schemaVersionOfBuild = () => (expectedSchemaVersion ??= loadMigrations(gat
 
 /** What the health report reads (also the support bundle's). */
 export async function healthDepsOf(deps: AdminPlaneDeps): Promise<HealthOperationDeps> {
+  const breaker = deps.optimizerBreaker;
   return {
     db: deps.db,
     coord: deps.coord,
@@ -55,6 +58,7 @@ export async function healthDepsOf(deps: AdminPlaneDeps): Promise<HealthOperatio
     optimizerToken: deps.config.GW_OPTIMIZER_TOKEN,
     lease: deps.leaseStatus ?? (() => unmeteredLease),
     now: () => Math.round(performance.now()),
+    optimizerCircuit: breaker ? () => breaker.snapshot() : undefined,
   };
 }
 

@@ -14,6 +14,6 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    void parseJson(request, body, done);
+    void parseJson(request, typeof body === 'string' ? body : body.toString('utf8'), done);
   });
 }

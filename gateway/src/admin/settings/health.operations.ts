@@ -2,6 +2,7 @@ import type { Coord, Db, Lifecycle } from '@gw/platform';
 import { migrationStatus } from '@gw/platform';
 import { z } from 'zod';
 import { defineOperation, type AdminOperation } from '../operation.js';
+import type { CircuitSnapshot } from '../../optimizer/circuit-breaker.js';
 
 /** Entitlement lease fields (spec 000 §4.6); the metering issue supplies real ones, an unmetered gateway has none. */
 export interface LeaseFields {
@@ -23,7 +24,19 @@ export interface HealthOperationDeps {
   optimizerToken: string | undefined;
   lease: () => LeaseFields;
   now: () => number;
+  /** The pre-call hook's circuit breaker, when an optimizer is configured. */
+  optimizerCircuit?: (() => CircuitSnapshot) | undefined;
 }
+
+const circuitReport = z
+  .object({
+    state: z.enum(['closed', 'open', 'half_open']).describe('closed: calls use the optimizer; open: calls skip it (unoptimized) until the cool-off ends; half_open: one probe call is trying it'),
+    consecutiveFailures: z.number().int().describe('Optimizer calls failed in a row (timeouts, unreachable, 5xx, 429, malformed answers)'),
+    openedAt: z.string().nullable().describe('When the circuit last opened; null while closed'),
+    probeAt: z.string().nullable().describe('When an open circuit lets its next probe call through; null unless open'),
+    skipped: z.number().int().describe('Calls forwarded without asking the optimizer because the circuit was open, since the process started'),
+  })
+  .describe('The circuit breaker in front of the pre-call hook, on this replica');
 
 const optimizerTimeoutMs = 1500;
 
@@ -36,13 +49,15 @@ const healthResponse = z.object({
   coordination: z.object({ kind: z.enum(['redis', 'in-process']), reachable: z.boolean() }),
   optimizer: z.union([
     z.object({ configured: z.literal(false) }),
-    z.object({ configured: z.literal(true), reachable: z.boolean(), status: z.number().nullable(), latencyMs: z.number() }),
+    z.object({ configured: z.literal(true), reachable: z.boolean(), status: z.number().nullable(), latencyMs: z.number(), circuit: circuitReport.optional() }),
   ]),
   leaseStatus: z.string(),
   leaseSource: z.string(),
   leaseTrust: z.string(),
   leaseAcquire: z.string(),
 });
+
+const circuitOf = (deps: HealthOperationDeps) => (deps.optimizerCircuit ? { circuit: deps.optimizerCircuit() } : {});
 
 async function probeOptimizer(deps: HealthOperationDeps) {
   if (!deps.optimizerUrl) return { configured: false as const };
@@ -53,9 +68,9 @@ async function probeOptimizer(deps: HealthOperationDeps) {
       headers: deps.optimizerToken ? { authorization: `Bearer ${deps.optimizerToken}` } : {},
     });
     await response.body?.cancel();
-    return { configured: true as const, reachable: response.ok, status: response.status, latencyMs: deps.now() - started };
+    return { configured: true as const, reachable: response.ok, status: response.status, latencyMs: deps.now() - started, ...circuitOf(deps) };
   } catch {
-    return { configured: true as const, reachable: false, status: null, latencyMs: deps.now() - started };
+    return { configured: true as const, reachable: false, status: null, latencyMs: deps.now() - started, ...circuitOf(deps) };
   }
 }
 
