@@ -43,6 +43,10 @@ const schema = z.object({
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
   GW_TRUSTED_PROXIES: trustedProxies.optional(),
+  GW_HEADERS_TIMEOUT_MS: env.positiveInt(10_000).pipe(z.number().min(1_000, 'must be at least 1000')),
+  GW_REQUEST_TIMEOUT_MS: env.positiveInt(30_000).pipe(z.number().min(1_000, 'must be at least 1000')),
+  GW_KEEP_ALIVE_TIMEOUT_MS: env.positiveInt(5_000).pipe(z.number().min(1, 'must be at least 1')),
+  GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: env.positiveInt(64),
   GW_DRAIN_DELAY_MS: env.positiveInt(0),
   GW_DRAIN_TIMEOUT_MS: env.positiveInt(30_000),
   GW_BILLING_URL: env.url(['http', 'https']).optional(),
@@ -56,6 +60,9 @@ const schema = z.object({
   GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
   GW_ORG_HUB_ORG_CLAIM: z.string().regex(/^[A-Za-z0-9_:./-]{1,128}$/, 'a claim name').default('org_id'),
 }).superRefine((config, context) => {
+  if (config.GW_HEADERS_TIMEOUT_MS > config.GW_REQUEST_TIMEOUT_MS) {
+    context.addIssue({ code: 'custom', path: ['GW_HEADERS_TIMEOUT_MS'], message: 'must not exceed GW_REQUEST_TIMEOUT_MS (the whole request, headers included, must arrive within it)' });
+  }
   // The organization hub's token lane checks tokens minted for this gateway's exact /mcp/org URL, and asks billing who
   // the subject is: it needs both.
   if (config.GW_ORG_HUB_ISSUER) {
@@ -116,6 +123,15 @@ export const configHelp = `gw gateway — environment variables
   GW_TRUSTED_PROXIES             comma list of addresses or CIDR ranges of the proxies in front (an ingress): their
                                  X-Forwarded-For and -Proto name the client (per-address limits, the auth-failure
                                  guard, advertised URLs); unset, no forwarded header is believed
+  GW_HEADERS_TIMEOUT_MS          time a client gets to send a request's headers (default 10000, at least 1000)
+  GW_REQUEST_TIMEOUT_MS          time a client gets to send a whole request, headers and body; past it the request
+                                 is answered 408 and the connection closed; a streamed response is not bound by it
+                                 (default 30000, at least 1000, not less than GW_HEADERS_TIMEOUT_MS)
+  GW_KEEP_ALIVE_TIMEOUT_MS       how long an idle keep-alive connection is kept between requests (default 5000;
+                                 behind a load balancer, set it above the balancer's own idle timeout)
+  GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS  connections one address may hold before a request on them
+                                 authenticated; past it a new one is answered 429 and closed (default 64; 0 = no cap;
+                                 GW_TRUSTED_PROXIES are exempt)
   GW_DRAIN_DELAY_MS              pause between readiness turning 503 and closing the listener (default 0)
   GW_DRAIN_TIMEOUT_MS            time in-flight requests get to finish on SIGTERM; streams still running then end
                                  with an SSE error event, unanswered calls with a retryable 503 (default 30000)

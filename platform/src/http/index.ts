@@ -6,3 +6,5 @@ export type { RequestFailure, RequestFailureKind, RequestFailureOptions } from '
 export { QuietLogController } from './quiet-log-controller.js';
 export { installJsonBodyParser } from './json-body-parser.js';
 export { installEnvelopeErrorHandler, type EnvelopeErrorHandlerOptions } from './envelope-error-handler.js';
+export { clientTimeoutOptions, defaultClientTimeouts, type ClientTimeouts } from './slow-clients.js';
+export { capUnauthenticatedConnections, markConnectionAuthenticated, plainAddress, type ConnectionCapOptions } from './connection-cap.js';
