@@ -10,7 +10,7 @@ describe('gateway configuration', () => {
   });
 
   it('bounds slow clients by default, and refuses timeouts that cannot work', () => {
-    expect(readConfig({})).toMatchObject({ GW_HEADERS_TIMEOUT_MS: 10_000, GW_REQUEST_TIMEOUT_MS: 30_000, GW_KEEP_ALIVE_TIMEOUT_MS: 5_000, GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: 64 });
+    expect(readConfig({})).toMatchObject({ GW_HEADERS_TIMEOUT_MS: 10_000, GW_REQUEST_TIMEOUT_MS: 30_000, GW_KEEP_ALIVE_TIMEOUT_MS: 5_000, GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: 256 });
     expect(readConfig({ GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: '0' }).GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS).toBe(0);
     expect(() => readConfig({ GW_HEADERS_TIMEOUT_MS: '20000', GW_REQUEST_TIMEOUT_MS: '10000' })).toThrow(/GW_HEADERS_TIMEOUT_MS.*must not exceed GW_REQUEST_TIMEOUT_MS/);
     for (const [name, value] of [['GW_REQUEST_TIMEOUT_MS', '0'], ['GW_HEADERS_TIMEOUT_MS', '999'], ['GW_KEEP_ALIVE_TIMEOUT_MS', '0'], ['GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS', '-1']] as const) {

@@ -46,7 +46,7 @@ const schema = z.object({
   GW_HEADERS_TIMEOUT_MS: env.positiveInt(10_000).pipe(z.number().min(1_000, 'must be at least 1000')),
   GW_REQUEST_TIMEOUT_MS: env.positiveInt(30_000).pipe(z.number().min(1_000, 'must be at least 1000')),
   GW_KEEP_ALIVE_TIMEOUT_MS: env.positiveInt(5_000).pipe(z.number().min(1, 'must be at least 1')),
-  GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: env.positiveInt(64),
+  GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: env.positiveInt(256),
   GW_DRAIN_DELAY_MS: env.positiveInt(0),
   GW_DRAIN_TIMEOUT_MS: env.positiveInt(30_000),
   GW_BILLING_URL: env.url(['http', 'https']).optional(),
@@ -130,7 +130,7 @@ export const configHelp = `gw gateway — environment variables
   GW_KEEP_ALIVE_TIMEOUT_MS       how long an idle keep-alive connection is kept between requests (default 5000;
                                  behind a load balancer, set it above the balancer's own idle timeout)
   GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS  connections one address may hold before a request on them
-                                 authenticated; past it a new one is answered 429 and closed (default 64; 0 = no cap;
+                                 authenticated; past it a new one is answered 429 and closed (default 256; 0 = no cap;
                                  GW_TRUSTED_PROXIES are exempt)
   GW_DRAIN_DELAY_MS              pause between readiness turning 503 and closing the listener (default 0)
   GW_DRAIN_TIMEOUT_MS            time in-flight requests get to finish on SIGTERM; streams still running then end

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken } from './helpers.js';
 import { startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
 /** A raw client: what it received, and a promise settled when the server closed the connection. */
@@ -83,7 +84,7 @@ describe('slow clients', () => {
     expect(client.received()).toMatch(/keep-alive: timeout=1/i);
   });
 
-  it('caps the unauthenticated connections of one address, and an authenticated one stops counting', async () => {
+  it('caps the unauthenticated connections of one address, and one authenticated by a client key or the admin bearer stops counting', async () => {
     const held = [rawClient(port), rawClient(port), rawClient(port)];
     await Promise.all(held.map((client) => client.opened));
     const refused = rawClient(port);
@@ -101,6 +102,16 @@ describe('slow clients', () => {
     accepted.socket.write('GET /livez HTTP/1.1\r\nhost: gw\r\nconnection: close\r\n\r\n');
     await accepted.closed;
     expect(accepted.received()).toMatch(/^HTTP\/1\.1 200 /);
-    for (const client of held) client.socket.destroy();
+    // So does one carrying the admin bearer.
+    const second = held[1];
+    second?.socket.write(`GET /admin/v1/keys HTTP/1.1\r\nhost: gw\r\nauthorization: Bearer ${adminToken}\r\n\r\n`);
+    await new Promise<void>((resolve) => second?.socket.once('data', () => resolve()));
+    expect(second?.received()).toMatch(/^HTTP\/1\.1 200 /);
+    const more = [rawClient(port), rawClient(port)];
+    await Promise.all(more.map((client) => client.opened));
+    more[1]?.socket.write('GET /livez HTTP/1.1\r\nhost: gw\r\nconnection: close\r\n\r\n');
+    await more[1]?.closed;
+    expect(more[1]?.received()).toMatch(/^HTTP\/1\.1 200 /);
+    for (const client of [...held, ...more]) client.socket.destroy();
   });
 });
