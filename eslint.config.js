@@ -2,6 +2,7 @@
 // providers never import fastify, contracts import only zod, no console, no floating promises.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { contextDirection } from './scripts/lint/context-direction.js';
 
 const services = ['gateway', 'optimizer', 'evidence', 'operator'];
 const serviceBoundaries = services.map((service) => ({
@@ -63,8 +64,14 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['gateway/src/providers/**/*.ts', 'gateway/src/translate/**/*.ts'],
+    files: ['gateway/src/providers/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['fastify', '@fastify/*'], message: 'Providers and translators are transport-free.' }] }] },
+  },
+  {
+    // The gateway's contexts import only downwards (scripts/lint/context-direction.js has the order).
+    files: ['gateway/src/**/*.ts'],
+    plugins: { gw: { rules: { 'context-direction': contextDirection } } },
+    rules: { 'gw/context-direction': 'error' },
   },
   {
     files: ['contracts/src/**/*.ts'],

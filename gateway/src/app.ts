@@ -1,43 +1,50 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { QuietLogController, capUnauthenticatedConnections, clientTimeoutOptions, installBaseHooks, installJsonBodyParser, installZodCompilers } from '@gw/platform';
 import type { GatewayDeps } from './deps.js';
-import { registerOpenApi } from './docs/openapi.plugin.js';
-import { healthRoutes } from './health/health.routes.js';
-import { metricsRoutes } from './metrics/metrics.js';
+import { registerOpenApi } from './service/docs/openapi.plugin.js';
+import { healthRoutes } from './service/health/health.routes.js';
+import { metricsRoutes } from './metering/metrics/metrics.js';
 import { registerChain } from './chain/index.js';
-import { identityChainDeps } from './chain/chain-deps.js';
+import { identityChainDeps } from './identity-chain-deps.js';
 import { installInferenceErrorHandler } from './inference/error-envelope.js';
 import { ensureProviderHeader } from './inference/event-stream-response.js';
-import { meRoutes } from './me/me.routes.js';
+import { meRoutes } from './developer/me/me.routes.js';
 import { installInferenceBodyParsers } from './inference/body-parser.js';
 import { inferenceRoutes } from './inference/inference.routes.js';
-import { healthDepsOf, registerAdminPlane } from './admin/index.js';
-import { answerFrameworkError, installFallbackErrors } from './admin/fallback-errors.js';
-import { scimPlugin } from './scim/scim.plugin.js';
-import { devicePlugin } from './device/device.plugin.js';
-import { cliLoginPlugin } from './sso/cli-login/cli-login.plugin.js';
-import { CliSessionStore } from './sso/cli-login/cli-session.store.js';
-import { registerRetrievalSurfaces } from './retrieval/retrieval-surfaces.js';
-import { providerOperations } from './admin/providers/providers.operations.js';
-import { routingOperations } from './admin/routing/routing.operations.js';
-import { governanceOperations } from './admin/caps/governance.operations.js';
-import { qualityParityOperations } from './admin/quality/quality-parity.operations.js';
-import { optimizerHoldoutConfig } from './admin/quality/holdout-config.js';
-import { desktopConnectorOperations } from './admin/policies/desktop-connectors.operations.js';
-import { desktopPolicyOperations } from './admin/policies/desktop-policy.operations.js';
-import { teamPolicyOperations } from './admin/policies/team-policy.operations.js';
-import { agentLaneOperations } from './admin/endpoint/agent-lane.operations.js';
-import { endpointOperations } from './admin/endpoint/endpoint.operations.js';
-import { fleetStatusOperations } from './admin/endpoint/fleet-status.operations.js';
-import { supportBundleOperations } from './admin/settings/support-bundle.operations.js';
-import { enrollmentOperations } from './admin/enrollment/enrollment.operations.js';
-import { playgroundOperations } from './admin/playground/playground.operations.js';
-import { mdmServerOperations } from './admin/endpoint/mdm-servers.operations.js';
-import { meteringOperations } from './admin/metering/metering.operations.js';
-import { updatesOperations } from './admin/settings/updates.operations.js';
+import { healthDepsOf, registerAdminPlane } from './admin-operations.js';
+import { answerFrameworkError, installFallbackErrors } from './service/fallback-errors.js';
+import { scimPlugin } from './identity/scim/scim.plugin.js';
+import { devicePlugin } from './developer/device/device.plugin.js';
+import { cliLoginPlugin } from './developer/cli-login/cli-login.plugin.js';
+import { CliSessionStore } from './developer/cli-login/cli-session.store.js';
+import { registerRetrievalSurfaces } from './retrieval-surfaces.js';
+import { providerOperations } from './providers/providers.operations.js';
+import { routingOperations } from './routing/routing.operations.js';
+import { governanceOperations } from './governance/governance.operations.js';
+import { qualityParityOperations } from './optimization/quality/admin/quality-parity.operations.js';
+import { optimizerHoldoutConfig } from './optimization/quality/admin/holdout-config.js';
+import { optimizerAdminOperations } from './optimization/hook/optimizer-admin.operations.js';
+import { guardrailOperations } from './governance/guardrails/guardrails.operations.js';
+import { desktopConnectorOperations } from './mcp/hub/desktop-connectors.operations.js';
+import { desktopPolicyOperations } from './policies/admin/desktop-policy.operations.js';
+import { desktopProfileOperations } from './policies/admin/desktop-profile.operations.js';
+import { connectOpenPlugin } from './developer/connect/connect-open.plugin.js';
+import { PolicyWebhookReceiver } from './fleet/policy-webhook/policy-webhook.js';
+import { AuthFailureGuard } from './chain/edge/auth-failure-guard.js';
+import { teamPolicyOperations } from './policies/admin/team-policy.operations.js';
+import { agentLaneOperations } from './fleet/admin/agent-lane.operations.js';
+import { endpointOperations } from './fleet/admin/endpoint.operations.js';
+import { fleetStatusOperations } from './fleet/admin/fleet-status.operations.js';
+import { supportBundleOperations } from './service/support-bundle.operations.js';
+import { enrollmentOperations } from './identity/enrollment/enrollment.operations.js';
+import { playgroundOperations } from './inference/playground/playground.operations.js';
+import { mdmServerOperations } from './fleet/admin/mdm-servers.operations.js';
+import { retiredServerLaneOperations } from './fleet/admin/retired-server-lane.operations.js';
+import { meteringOperations } from './billing/metering.operations.js';
+import { updatesOperations } from './service/updates.operations.js';
 import { environmentVariableSet } from './config.js';
+import { interfaceVersion } from './service/docs/openapi.plugin.js';
 import { addressMatcher } from './chain/edge/address-matcher.js';
-import { interfaceVersion } from './docs/openapi.plugin.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -83,7 +90,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
       done();
     });
-    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend } });
+    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend, guardrails: deps.guardrails } });
     installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
     inference.addHook('onSend', (_request, reply, payload, done) => {
       ensureProviderHeader(reply);
@@ -95,6 +102,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Client-key surfaces outside /v1/*: the retrieval tool server /mcp and /connect/* (spec 000 §4.2–4.3).
   await registerRetrievalSurfaces(app, deps);
+  // Connect routes outside the key chain, each checking its own caller (the desktop bootstrap, the fleet webhook).
+  const authFailureGuard = new AuthFailureGuard(deps.coord);
+  await app.register(connectOpenPlugin, {
+    desktopBootstrap: { policies: deps.desktopPolicy, keys: deps.keys, publicUrl: deps.config.GW_PUBLIC_URL, authFailureGuard },
+    fleetWebhook: { receiver: new PolicyWebhookReceiver({ configPath: deps.config.GW_FLEET_WEBHOOK_CONFIG, endpoint: deps.endpoint, coord: deps.coord, logger: deps.logger }), authFailureGuard },
+  });
 
   // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.
   await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups });
@@ -109,14 +122,18 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...providerOperations({ providers: deps.providers, config: deps.config }),
     ...routingOperations({ routing: deps.routing }),
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
-    ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
+    ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_OPTIMIZER_ADMIN_TOKEN ?? deps.config.GW_ADMIN_TOKEN, deps.logger) }),
+    ...optimizerAdminOperations({ optimizer: deps.optimizerAdmin }),
+    ...guardrailOperations({ store: deps.guardrailStore, contentMode: () => deps.settings.get().contentMode, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
+    ...desktopProfileOperations({ policies: deps.desktopPolicy, publicUrl: deps.config.GW_PUBLIC_URL, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
     ...desktopConnectorOperations({ mirror: deps.mcpHub, connectors: deps.mcpConnectors, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...agentLaneOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
     ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
+    ...retiredServerLaneOperations(),
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
     ...updatesOperations({ billing: deps.entitlement.billing, settings: deps.settings, clock: deps.clock, running: interfaceVersion, environmentHas: environmentVariableSet }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),

@@ -4,34 +4,40 @@ import { Lifecycle, createDb, loadMigrations, migrate, systemClock, type Clock, 
 import { createCoord } from '@gw/platform';
 import type { GatewayConfig } from './config.js';
 import type { GatewayDeps } from './deps.js';
-import { KeyStore } from './keys/key.store.js';
-import { composeAdmin } from './admin/stores.js';
-import { composeScim } from './scim/scim-deps.js';
-import { composeSeats } from './seats/seat-deps.js';
-import { composeEndpoint } from './endpoint/endpoint-deps.js';
+import { KeyStore } from './identity/keys/key.store.js';
+import { composeAdmin } from './admin-stores.js';
+import { composeScim } from './identity/scim/scim-deps.js';
+import { composeSeats } from './developer/seats/seat-deps.js';
+import { composeEndpoint } from './fleet/endpoint-deps.js';
 import { McpHubMirror } from './mcp/hub/mcp-hub-mirror.js';
 import { composeConnectors } from './mcp/oauth/compose-connectors.js';
-import { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
+import { EnrollmentLinkStore } from './identity/enrollment/enrollment-link.store.js';
 import { TeamPolicyStore } from './policies/team-policy.store.js';
-import { resolveKeystore } from './bootstrap/keystore-key.js';
+import { resolveKeystore } from './service/bootstrap/keystore-key.js';
 import { ProviderStore } from './providers/provider.store.js';
 import { RoutingStore } from './routing/routing.store.js';
 import { DesktopPolicyStore } from './policies/desktop-policy.store.js';
-import { UpstreamClient } from './upstream/upstream-client.js';
+import { UpstreamClient } from './providers/upstream/upstream-client.js';
 import { ThrottleGate } from './routing/throttle-gate.js';
 import { AttemptMetrics } from './routing/attempt-metrics.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
-import { OptimizerClient } from './optimizer/optimizer-client.js';
-import { SessionPins } from './optimizer/session-pins.js';
-import { createOptimizerBreaker } from './optimizer/optimizer-breaker.js';
-import { RetrievalLeaseStore } from './retrieval/lease.store.js';
+import { OptimizerClient } from './optimization/hook/optimizer-client.js';
+import { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
+import { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
+import { SessionPins } from './optimization/hook/session-pins.js';
+import { createOptimizerBreaker } from './optimization/hook/optimizer-breaker.js';
+import { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
 import { SpendWriter } from './metering/spend-writer.js';
 import { InferenceMetrics } from './metering/inference-metrics.js';
 import { SpendSpill } from './metering/spend-spill.js';
 import { composeGovernance } from './governance/compose-governance.js';
-import { composeEntitlement } from './entitlement/entitlement-deps.js';
-import { createMetricsRegistry } from './metrics/metrics.js';
+import { GuardrailStore } from './governance/guardrails/guardrail.store.js';
+import { Guardrails } from './governance/guardrails/guardrails.js';
+import { composeEntitlement } from './billing/entitlement-deps.js';
+import { createMetricsRegistry } from './metering/metrics/metrics.js';
+import { OtlpSpanExport } from './metering/traces/otlp-export.js';
+import { otlpSettingsOf } from './metering/traces/otlp-settings.js';
 
 export const gatewayMigrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -62,6 +68,12 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   spendWriter.start();
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
+  const otlp = otlpSettingsOf(config);
+  if (otlp) {
+    const spans = new OtlpSpanExport(otlp, logger);
+    spend.onRecord((record) => spans.export(record));
+    lifecycle.onShutdown(() => spans.shutdown());
+  }
   lifecycle.onShutdown(() => spendWriter.stop());
   const mcpConnectors = composeConnectors({ db, coord, keyring, clock, policy: desktopPolicy, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, publicUrl: config.GW_PUBLIC_URL });
   const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, grants: mcpConnectors.grants });
@@ -71,6 +83,10 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     return Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined);
   });
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
+  const guardrailStore = new GuardrailStore(db, coord, clock, keyring, logger);
+  await guardrailStore.start();
+  lifecycle.onShutdown(() => guardrailStore.stop());
+  const guardrails = new Guardrails({ store: guardrailStore, contentMode: () => admin.settings.get().contentMode, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, metrics });
   const endpoint = composeEndpoint(config, { db, keyring, clock });
   const entitlement = await composeEntitlement({ config, db, coord, clock, logger, lifecycle, settings: admin.settings, endpoint });
   const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS });
@@ -81,6 +97,17 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   const optimizerBreaker = optimizer
     ? createOptimizerBreaker({ failureThreshold: config.GW_OPTIMIZER_BREAKER_FAILURES, coolOffMs: config.GW_OPTIMIZER_BREAKER_COOLOFF_MS, clock, logger, registry: metrics })
     : null;
+  const optimizerAdminToken = config.GW_OPTIMIZER_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN;
+  const optimizerAdmin = new OptimizerAdmin(optimizer, optimizerAdminToken);
+  // With a Postgres store, the optimizer keeps its durable stash beside the gateway's (pushed at boot and on heartbeat).
+  const durableBootstrap =
+    optimizer && optimizerAdminToken && config.GW_SPEND_DB_URL
+      ? new DurableBootstrap({ optimizer, adminToken: optimizerAdminToken, spendDbUrl: config.GW_SPEND_DB_URL, contentKey: config.GW_CONTENT_KEY, contentMode: () => admin.settings.get().contentMode, logger })
+      : null;
+  if (durableBootstrap) {
+    durableBootstrap.start();
+    lifecycle.onShutdown(async () => durableBootstrap.stop());
+  }
   // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it (spec 000 §3).
   const retrievalLease = new RetrievalLeaseStore(coord, clock);
   const inference: InferenceDeps = {
@@ -104,5 +131,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, optimizerBreaker, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, optimizerBreaker, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

@@ -24,3 +24,13 @@ describe('gateway configuration', () => {
     expect(() => readConfig({ GW_OPTIMIZER_BREAKER_COOLOFF_MS: '50' })).toThrow(/GW_OPTIMIZER_BREAKER_COOLOFF_MS/);
   });
 });
+
+describe('the OpenTelemetry exporter variables', () => {
+  it('reads the standard names, percent-decodes header values and refuses grpc with a clear message', () => {
+    const config = readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%3Db, x-tenant = acme' });
+    expect(config.OTEL_EXPORTER_OTLP_HEADERS).toEqual({ 'api-key': 'a=b', 'x-tenant': 'acme' });
+    expect(config.OTEL_TRACES_EXPORTER).toBe('otlp');
+    expect(() => readConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/grpc is not supported/);
+    expect(() => readConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'no pair here' })).toThrow(/name=value/);
+  });
+});

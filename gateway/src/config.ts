@@ -18,6 +18,27 @@ const trustedProxies = z
   .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
   .refine((entries) => entries.length > 0 && entries.every(isAddressOrRange), 'must be a comma list of IP addresses or CIDR ranges');
 
+/** `key=value` pairs separated by commas, values percent-encoded: the OpenTelemetry exporters' headers format. */
+const otlpHeaders = z.string().transform((value, context) => {
+  const headers: Record<string, string> = {};
+  for (const pair of value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')) {
+    const at = pair.indexOf('=');
+    const name = at > 0 ? pair.slice(0, at).trim() : '';
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+      context.addIssue({ code: 'custom', message: 'must be a comma list of name=value pairs' });
+      return z.NEVER;
+    }
+    try {
+      headers[name.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      context.addIssue({ code: 'custom', message: `the value of ${name} is not valid percent-encoding` });
+      return z.NEVER;
+    }
+  }
+  return headers;
+});
+const otlpProtocol = z.enum(['http/protobuf', 'http/json', 'grpc']).refine((protocol) => protocol !== 'grpc', 'grpc is not supported: use http/protobuf or http/json');
+
 const schema = z.object({
   GW_PORT: env.port(8787),
   GW_HOST: z.string().default('0.0.0.0'),
@@ -32,6 +53,7 @@ const schema = z.object({
   GW_OPTIMIZER_TIMEOUT_MS: env.positiveInt(500),
   GW_OPTIMIZER_BREAKER_FAILURES: env.positiveInt(3).pipe(z.number().min(1, 'must be at least 1')),
   GW_OPTIMIZER_BREAKER_COOLOFF_MS: env.positiveInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
+  GW_OPTIMIZER_ADMIN_TOKEN: env.secret(16).optional(),
   GW_CONTENT_KEY: env.hexKey(32).optional(),
   GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
   GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
@@ -39,6 +61,7 @@ const schema = z.object({
   GW_ENDPOINT_CONTROL_URL: env.url(['http', 'https']).optional(),
   GW_ENDPOINT_CONTROL_ADMIN_TOKEN: env.secret(16).optional(),
   GW_ENDPOINT_AGENT_URL: env.url(['https', 'http']).optional(),
+  GW_FLEET_WEBHOOK_CONFIG: z.string().min(1).optional(),
   GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
@@ -59,6 +82,14 @@ const schema = z.object({
   GW_ORG_HUB_ISSUER: env.url(['https', 'http']).optional(),
   GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
   GW_ORG_HUB_ORG_CLAIM: z.string().regex(/^[A-Za-z0-9_:./-]{1,128}$/, 'a claim name').default('org_id'),
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).default('otlp'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: env.url(['http', 'https']).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: env.url(['http', 'https']).optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeaders.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('gw-gateway'),
 }).superRefine((config, context) => {
   if (config.GW_HEADERS_TIMEOUT_MS > config.GW_REQUEST_TIMEOUT_MS) {
     context.addIssue({ code: 'custom', path: ['GW_HEADERS_TIMEOUT_MS'], message: 'must not exceed GW_REQUEST_TIMEOUT_MS (the whole request, headers included, must arrive within it)' });
@@ -109,6 +140,8 @@ export const configHelp = `gw gateway — environment variables
                                  open the circuit: calls then skip the optimizer, unoptimized (default 3)
   GW_OPTIMIZER_BREAKER_COOLOFF_MS  how long an open circuit skips the optimizer before one probe call tries it
                                  again; the probe's success closes it (default 10000, at least 100)
+  GW_OPTIMIZER_ADMIN_TOKEN       the optimizer's admin bearer (its GW_ADMIN_TOKEN) for /admin/v1/optimizer and the
+                                 durable-config push (default GW_ADMIN_TOKEN)
   GW_CONTENT_KEY                 64 hex chars: key for stored content (traces, stash)
   GW_CUSTOM_HOST_ALLOWLIST       comma list of hosts gw-upstream custom_host may target
   GW_ANTHROPIC_THROTTLE_WAIT_MS  longest provider-429 pause served server-side (default 60000; 0 = never wait)
@@ -117,6 +150,9 @@ export const configHelp = `gw gateway — environment variables
   GW_ENDPOINT_CONTROL_ADMIN_TOKEN  the evidence service's admin bearer (default GW_ADMIN_TOKEN)
   GW_ENDPOINT_AGENT_URL          public URL agents enroll at (the evidence service's /api/* lane); default the
                                  gateway's own origin, where the edge routes /api/* to the evidence service
+  GW_FLEET_WEBHOOK_CONFIG        path of the JSON file configuring POST /connect/fleet-policy-webhook (its secret,
+                                 policy-to-check map and per-host cooldown; gateway/src/fleet/README.md); unset or
+                                 unreadable, the webhook answers 503
   GW_ALLOW_PRIVATE_UPSTREAMS     allow http and private addresses for provider base URLs (default false)
   GW_LOG_LEVEL                   fatal|error|warn|info|debug|trace|silent (default info)
   GW_BODY_LIMIT_BYTES            largest accepted request body (default 33554432)
@@ -150,4 +186,11 @@ export const configHelp = `gw gateway — environment variables
                                  organization hub runs (needs GW_PUBLIC_URL and GW_BILLING_URL)
   GW_ORG_HUB_JWKS_URL            the issuer's key set (default: jwks_uri from <issuer>/.well-known/openid-configuration)
   GW_ORG_HUB_ORG_CLAIM           the access-token claim carrying the organization id (default org_id)
+  OTEL_EXPORTER_OTLP_ENDPOINT    OpenTelemetry collector base URL; set, one content-free span per call is exported
+                                 over OTLP/HTTP to <endpoint>/v1/traces (OpenTelemetry GenAI attribute names)
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT  the full traces URL instead (wins over the base URL)
+  OTEL_EXPORTER_OTLP_PROTOCOL    http/protobuf (default) or http/json; _TRACES_PROTOCOL wins; grpc is refused
+  OTEL_EXPORTER_OTLP_HEADERS     name=value,… sent with every export (values percent-encoded); _TRACES_HEADERS wins
+  OTEL_SERVICE_NAME              the spans' service.name (default gw-gateway)
+  OTEL_TRACES_EXPORTER           otlp (default) or none (no export even with an endpoint set)
 `;

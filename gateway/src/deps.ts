@@ -1,28 +1,32 @@
 import type { Clock, Coord, Db, Lifecycle, Logger } from '@gw/platform';
 import type { Registry } from 'prom-client';
 import type { GatewayConfig } from './config.js';
-import type { KeyStore } from './keys/key.store.js';
-import type { AdminDeps } from './admin/stores.js';
+import type { KeyStore } from './identity/keys/key.store.js';
+import type { AdminDeps } from './admin-stores.js';
 import type { ProviderStore } from './providers/provider.store.js';
 import type { RoutingStore } from './routing/routing.store.js';
-import type { UpstreamClient } from './upstream/upstream-client.js';
+import type { UpstreamClient } from './providers/upstream/upstream-client.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
-import type { OptimizerClient } from './optimizer/optimizer-client.js';
-import type { CircuitBreaker } from './optimizer/circuit-breaker.js';
+import type { OptimizerClient } from './optimization/hook/optimizer-client.js';
+import type { CircuitBreaker } from './optimization/hook/circuit-breaker.js';
+import type { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
+import type { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
-import type { RetrievalLeaseStore } from './retrieval/lease.store.js';
+import type { Guardrails } from './governance/guardrails/guardrails.js';
+import type { GuardrailStore } from './governance/guardrails/guardrail.store.js';
+import type { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
 import type { TeamPolicyStore } from './policies/team-policy.store.js';
-import type { ScimDeps } from './scim/scim-deps.js';
-import type { SeatDeps } from './seats/seat-deps.js';
-import type { EndpointDeps } from './endpoint/endpoint-deps.js';
+import type { ScimDeps } from './identity/scim/scim-deps.js';
+import type { SeatDeps } from './developer/seats/seat-deps.js';
+import type { EndpointDeps } from './fleet/endpoint-deps.js';
 import type { McpHubMirror } from './mcp/hub/mcp-hub-mirror.js';
 import type { McpConnectors } from './mcp/oauth/compose-connectors.js';
-import type { EnrollmentLinkStore } from './enrollment/enrollment-link.store.js';
-import type { EntitlementDeps } from './entitlement/entitlement-deps.js';
+import type { EnrollmentLinkStore } from './identity/enrollment/enrollment-link.store.js';
+import type { EntitlementDeps } from './billing/entitlement-deps.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
@@ -42,12 +46,19 @@ export interface GatewayDeps extends AdminDeps {
   inferenceMetrics: InferenceMetrics;
   /** Caps, budgets, limits and usage counters (chain admission, metering listener, /v1/me, admin routes). */
   governance: Governance;
+  /** Operator-configured guardrail hooks the admission stage asks (none configured: no cost). */
+  guardrails: Guardrails;
+  guardrailStore: GuardrailStore;
   /** The slice the inference routes use (routing, retries, throttling included). */
   inference: InferenceDeps;
   /** Null when GW_OPTIMIZER_URL is unset. */
   optimizer: OptimizerClient | null;
   /** The pre-call hook's circuit breaker (state on /admin/health and /metrics); null without an optimizer. */
   optimizerBreaker: CircuitBreaker | null;
+  /** The optimizer's admin routes, with its admin bearer (settings, purge); errors when none is configured. */
+  optimizerAdmin: OptimizerAdmin;
+  /** Pushes the durable store to the optimizer; null without an optimizer, its admin bearer or a Postgres store. */
+  durableBootstrap: DurableBootstrap | null;
   /** Per-key retrieval lease (spec 000 §3): renewed by /mcp and the connect routes, read for `clientCanRetrieve`. */
   retrievalLease: RetrievalLeaseStore;
   /** The desktop-client policy (spec 000 §2): admin writes, cached reads for the client-facing routes. */

@@ -1,6 +1,6 @@
 import { ConfigError, createLogger } from '@gw/platform';
 import { buildApp } from './app.js';
-import { resolveAdminToken } from './bootstrap/admin-token.js';
+import { resolveAdminToken } from './service/bootstrap/admin-token.js';
 import { composeGateway } from './compose.js';
 import { configHelp, readConfig } from './config.js';
 

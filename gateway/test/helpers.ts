@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.js';
 import { composeGateway } from '../src/compose.js';
 import { readConfig } from '../src/config.js';
 import type { GatewayDeps } from '../src/deps.js';
-import type { KeyRecord, clientKeyCreateBody, serviceKeyCreateBody } from '../src/keys/key.schema.js';
+import type { KeyRecord, clientKeyCreateBody, serviceKeyCreateBody } from '../src/identity/keys/key.schema.js';
 
 export const adminToken = 'test-admin-token-0123456789';
 export const adminHeaders = { authorization: `Bearer ${adminToken}` };

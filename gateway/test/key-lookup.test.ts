@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock, type TestDb } from '@gw/platform';
 import { migrateGateway } from '../src/compose.js';
-import { KeyStore, lookupStatement } from '../src/keys/key.store.js';
+import { KeyStore, lookupStatement } from '../src/identity/keys/key.store.js';
 import { testStores } from './helpers.js';
 
 describe('lookupStatement', () => {

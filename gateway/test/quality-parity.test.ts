@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PgliteDb, type Db } from '@gw/platform';
-import { readQualityArms } from '../src/admin/quality/quality-parity.query.js';
-import { windowRange } from '../src/admin/spend/spend-window.js';
+import { readQualityArms } from '../src/optimization/quality/admin/quality-parity.query.js';
+import { windowRange } from '../src/governance/spend/spend-window.js';
 import { migrateGateway } from '../src/compose.js';
-import { assessQualityParity, summarizeSessions, type SessionTotals } from '../src/quality/index.js';
-import { baseShape, syntheticSessions, type ArmShape } from '../src/quality/synthetic-sessions.js';
+import { assessQualityParity, summarizeSessions, type SessionTotals } from '../src/optimization/quality/index.js';
+import { baseShape, syntheticSessions, type ArmShape } from '../src/optimization/quality/synthetic-sessions.js';
 import { mintAdminKey } from './admin-support.js';
 import { adminHeaders, adminToken, bearer, startTestGateway, type TestGateway } from './helpers.js';
 

@@ -69,7 +69,7 @@ describe('slow clients', () => {
   it('answers a normal client whose response takes longer than the request timeout, streamed or not', async () => {
     const plain = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: 'POST', headers: { ...fixture.auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }) });
     expect(plain.status).toBe(200);
-    expect((await plain.json()).choices).toHaveLength(1);
+    expect(((await plain.json()) as { choices: unknown[] }).choices).toHaveLength(1);
     const streamed = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: 'POST', headers: { ...fixture.auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }) });
     expect(streamed.status).toBe(200);
     expect(await streamed.text()).toContain('data: [DONE]');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { interfaceVersion } from '../src/docs/openapi.plugin.js';
-import { isNewer } from '../src/admin/settings/updates.operations.js';
+import { interfaceVersion } from '../src/service/docs/openapi.plugin.js';
+import { isNewer } from '../src/service/updates.operations.js';
 import { adminHeaders, startTestGateway } from './helpers.js';
 import { startBilledGateway } from './billing-fixture.js';
 

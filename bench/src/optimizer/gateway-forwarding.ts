@@ -3,7 +3,7 @@ import type { OptimizeResponse } from '@gw/contracts';
 type Json = Record<string, unknown>;
 
 /**
- * What the gateway forwards after its pre-call hook, as gateway/src/optimizer/pre-call-hook.ts (`interpret`) and
+ * What the gateway forwards after its pre-call hook, as gateway/src/optimization/hook/pre-call-hook.ts (`interpret`) and
  * retrieval-tool-forwarding.ts do it: the optimizer's body only when it reports a saving, and, for a client holding
  * a retrieval lease, the two retrieval tool definitions appended from the first request of the session that carries
  * a `ctx_` marker onward (a one-time change of the tool list, so one full cache write).
@@ -40,7 +40,7 @@ function declaresRetrieval(tools: unknown): boolean {
   });
 }
 
-// Stand-ins of the gateway's definitions (gateway/src/mcp/retrieval-tools.ts) with their shape and about their size:
+// Stand-ins of the gateway's definitions (gateway/src/optimization/retrieval/retrieval-tools.ts) with their shape and about their size:
 // the benchmark prices them, it does not serve them.
 const definitions = [
   {

@@ -43,11 +43,11 @@ export interface ReplayContext {
   readonly startAt: number;
 }
 
-// The gateway stores at most this much of a session's pins (gateway/src/optimizer/session-pins.ts).
+// The gateway stores at most this much of a session's pins (gateway/src/optimization/hook/session-pins.ts).
 const maxPinBytes = 256 * 1024;
 const verdictRank: Record<NeedleVerdict, number> = { verbatim: 0, grep: 1, retrieve: 2, lost: 3 };
 
-/** What the gateway's pre-call hook sends (gateway/src/optimizer/pre-call-hook.ts), pins aside. */
+/** What the gateway's pre-call hook sends (gateway/src/optimization/hook/pre-call-hook.ts), pins aside. */
 function hookBody(session: CorpusSession, context: ReplayContext): Omit<OptimizeRequest, 'request' | 'pins'> {
   const contextTokens = contextTokensOf(session.model);
   return {

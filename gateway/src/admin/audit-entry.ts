@@ -1,4 +1,4 @@
-import type { AuditEntryInput } from '../audit/audit.store.js';
+import type { AuditEntryInput } from './audit/audit.store.js';
 import { isWriteOperation, type AdminOperation } from './operation.js';
 import type { Principal } from './principal.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { markConnectionAuthenticated, type RateDecision } from '@gw/platform';
-import type { AuditEntryInput } from '../audit/audit.store.js';
+import type { AuditEntryInput } from './audit/audit.store.js';
 import { auditEntryFor, isAudited } from './audit-entry.js';
 import { adminErrors, adminRequestIdOf, classifyAdminError, legacyErrorBody, v1ErrorBody } from './error-envelope.js';
 import type { AdminOperation, LegacyMount } from './operation.js';

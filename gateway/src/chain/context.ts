@@ -1,4 +1,4 @@
-import type { Identity } from './identity/identity.js';
+import type { Identity } from '../identity/caller.js';
 
 /** Typed per-request state of the `/v1/*` chain; stages fill it in order, never ad-hoc keys on the request. */
 export interface RequestContext {

@@ -1,7 +1,7 @@
 import { ownValue, type Clock, type Coord, type Db, type Keyring, type Lifecycle, type Logger } from '@gw/platform';
 import type { GovernanceMetrics } from '../metering/governance-metrics.js';
 import type { SpendRecorder } from '../metering/spend-recorder.js';
-import { lookupModel } from '../pricing/known-models.js';
+import { lookupModel } from '../providers/pricing/known-models.js';
 import type { RoutingStore } from '../routing/routing.store.js';
 import { CapAlerts } from './cap-alerts.js';
 import { Governance, type AuthRejectionSink } from './governance.js';

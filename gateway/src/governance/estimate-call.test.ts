@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { knownModels } from '../pricing/known-models.js';
+import { knownModels } from '../providers/pricing/known-models.js';
 import { estimateCall } from './estimate-call.js';
 
 describe('estimateCall (strict reservations)', () => {

@@ -1,5 +1,5 @@
-import { estimateInputTokens } from '../inference/count-tokens.js';
-import type { ModelFacts } from '../pricing/known-models.js';
+import { estimateInputTokens } from '../providers/pricing/count-tokens.js';
+import type { ModelFacts } from '../providers/pricing/known-models.js';
 import { toMicros } from './money.js';
 
 type Json = Record<string, unknown>;

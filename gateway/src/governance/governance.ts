@@ -1,7 +1,7 @@
 import type { Clock, Coord, Logger } from '@gw/platform';
 import type { GovernanceMetrics } from '../metering/governance-metrics.js';
 import type { SpendRecord } from '../metering/spend-record.js';
-import type { ModelFacts } from '../pricing/known-models.js';
+import type { ModelFacts } from '../providers/pricing/known-models.js';
 import type { CapAlerts } from './cap-alerts.js';
 import type { LimitsStore } from './limits.store.js';
 import { meterBatch, type MeterBatchDeps } from './meter-batch.js';

@@ -1,5 +1,5 @@
 import type { Db } from '@gw/platform';
-import type { Identity } from '../chain/identity/identity.js';
+import type { Identity } from '../identity/caller.js';
 import { capUsages, capViewOf } from './cap-views.js';
 import type { Governance } from './governance.js';
 import { fromMicros, limitMicros } from './money.js';

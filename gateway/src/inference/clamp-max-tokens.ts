@@ -1,4 +1,4 @@
-import { lookupModel, type ModelFacts } from '../pricing/known-models.js';
+import { lookupModel, type ModelFacts } from '../providers/pricing/known-models.js';
 
 /**
  * spec 000 §1.15: on Messages lanes a `max_tokens` above the model's hard output ceiling is clamped down to the

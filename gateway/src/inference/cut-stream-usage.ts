@@ -1,4 +1,4 @@
-import type { Usage } from '../translate/usage.js';
+import type { Usage } from '../providers/translate/usage.js';
 
 /**
  * A stream that ended before the provider reported its usage (the client left, the drain deadline, a dropped

@@ -2,13 +2,13 @@ import type { Clock, Coord, Logger } from '@gw/platform';
 import type { ProviderStore } from '../providers/provider.store.js';
 import type { RoutingStore } from '../routing/routing.store.js';
 import type { SpendRecorder } from '../metering/spend-recorder.js';
-import type { UpstreamClient } from '../upstream/upstream-client.js';
+import type { UpstreamClient } from '../providers/upstream/upstream-client.js';
 import type { InferenceMetrics } from '../metering/inference-metrics.js';
 import type { ThrottleGate } from '../routing/throttle-gate.js';
 import type { AttemptMetrics } from '../routing/attempt-metrics.js';
-import type { OptimizerClient } from '../optimizer/optimizer-client.js';
-import type { SessionPins } from '../optimizer/session-pins.js';
-import type { CircuitBreaker } from '../optimizer/circuit-breaker.js';
+import type { OptimizerClient } from '../optimization/hook/optimizer-client.js';
+import type { SessionPins } from '../optimization/hook/session-pins.js';
+import type { CircuitBreaker } from '../optimization/hook/circuit-breaker.js';
 
 /** What the inference routes need; a slice of the gateway's deps. */
 export interface InferenceDeps {

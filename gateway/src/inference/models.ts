@@ -1,4 +1,4 @@
-import { knownModels } from '../pricing/known-models.js';
+import { knownModels } from '../providers/pricing/known-models.js';
 import type { ProviderStore } from '../providers/provider.store.js';
 import type { RoutingStore } from '../routing/routing.store.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { gatewaySessionIdOf, runPreCallHook, type Optimization } from '../optimizer/pre-call-hook.js';
-import { forwardRetrievalTools } from '../optimizer/retrieval-tool-forwarding.js';
+import { gatewaySessionIdOf, runPreCallHook, type Optimization } from '../optimization/hook/pre-call-hook.js';
+import { forwardRetrievalTools } from '../optimization/hook/retrieval-tool-forwarding.js';
 import type { ProviderFamily } from '../providers/provider-types.js';
 import type { InferenceDeps } from './inference-deps.js';
 import type { InferenceCall } from './run-inference.js';

@@ -1,7 +1,7 @@
-import type { Lane } from '../translate/lane.js';
-import type { TranslationContext } from '../translate/translator.js';
+import type { Lane } from '../providers/translate/lane.js';
+import type { TranslationContext } from '../providers/translate/translator.js';
 import type { Selection } from '../routing/resolve-route.js';
-import type { ModelFacts } from '../pricing/known-models.js';
+import type { ModelFacts } from '../providers/pricing/known-models.js';
 import { clampMaxTokens } from './clamp-max-tokens.js';
 import type { InferenceCall } from './run-inference.js';
 

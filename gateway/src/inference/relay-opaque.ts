@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { AnthropicStreamUsageTracker, extractAnthropicUsage } from '../translate/extract-anthropic-usage.js';
-import { OpenAiStreamUsageTracker, extractOpenAiUsage } from '../translate/extract-openai-usage.js';
-import { isPlainObject, parseJson } from '../translate/parse-wire.js';
-import type { StreamUsageTracker } from '../translate/translator.js';
-import { pickHeaders, relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
-import { UpstreamUnreachable, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { AnthropicStreamUsageTracker, extractAnthropicUsage } from '../providers/translate/extract-anthropic-usage.js';
+import { OpenAiStreamUsageTracker, extractOpenAiUsage } from '../providers/translate/extract-openai-usage.js';
+import { isPlainObject, parseJson } from '../providers/translate/parse-wire.js';
+import type { StreamUsageTracker } from '../providers/translate/translator.js';
+import { pickHeaders, relayHeaders, upstreamSourceHeaders } from '../providers/upstream/header-policy.js';
+import { UpstreamUnreachable, type UpstreamResponse } from '../providers/upstream/upstream-client.js';
 import { abortCauseOf, abortedCallError, callSignal, statusOfCutStream } from './call-signal.js';
 import { usageOfCutStream } from './cut-stream-usage.js';
 import { logStreamEnd, takeOverResponse } from './event-stream-response.js';

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type ServerResponse } from 'node:
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { pickTranslator } from '../translate/index.js';
+import { pickTranslator } from '../providers/translate/index.js';
 import { relayStream, type RelayStreamInput, type StreamOutcome } from './relay-stream.js';
 
 const usageChunk = 'data: {"id":"c1","choices":[],"usage":{"prompt_tokens":15,"completion_tokens":30,"total_tokens":45}}\n\n';

@@ -1,7 +1,7 @@
-import type { Lane } from '../translate/lane.js';
-import { SseParser, serializeSseFrame, type SseFrame } from '../translate/sse.js';
-import type { StreamTranslator, StreamUsageTracker, TranslationContext } from '../translate/translator.js';
-import type { Usage } from '../translate/usage.js';
+import type { Lane } from '../providers/translate/lane.js';
+import { SseParser, serializeSseFrame, type SseFrame } from '../providers/translate/sse.js';
+import type { StreamTranslator, StreamUsageTracker, TranslationContext } from '../providers/translate/translator.js';
+import type { Usage } from '../providers/translate/usage.js';
 import { abortCauseOf } from './call-signal.js';
 import { countEvents } from './cut-stream-usage.js';
 import { streamErrorFrame } from './stream-errors.js';

@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { SpendRecord } from '../metering/spend-record.js';
-import { costUsd } from '../pricing/cost.js';
-import { lookupModel, type ModelFacts } from '../pricing/known-models.js';
+import { costUsd } from '../providers/pricing/cost.js';
+import { lookupModel, type ModelFacts } from '../providers/pricing/known-models.js';
 import type { Selection } from '../routing/resolve-route.js';
-import type { Usage } from '../translate/usage.js';
+import type { Usage } from '../providers/translate/usage.js';
 import { reasoningEffortOf } from '../metering/reasoning-effort.js';
+import { propertiesFrom } from '../metering/attribution-properties.js';
 import type { InferenceCall } from './run-inference.js';
-import { savingsUsd, type Optimization } from '../optimizer/pre-call-hook.js';
+import { savingsUsd, type Optimization } from '../optimization/hook/pre-call-hook.js';
 
 /** What the handler learned about one call; turned into the spend record in `finally`, so no call goes unrecorded. */
 export interface CallOutcome {
@@ -29,21 +30,6 @@ export interface CallOutcome {
   sessionId?: string | null;
 }
 
-const propertyHeader = /^x-gw-property-([A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/;
-
-/** `x-gw-property-<name>` custom dimensions (spec 000 §4.7), bounded in count and length; never content. */
-export function propertiesFrom(headers: FastifyRequest['headers']): Record<string, string> | undefined {
-  let properties: Record<string, string> | undefined;
-  for (const [name, value] of Object.entries(headers)) {
-    if (!name.startsWith('x-gw-property-') || typeof value !== 'string') continue;
-    const match = propertyHeader.exec(name);
-    if (!match?.[1]) continue;
-    properties ??= {};
-    if (Object.keys(properties).length >= 16) break;
-    properties[match[1]] = value.slice(0, 128);
-  }
-  return properties;
-}
 
 function attributionOf(request: FastifyRequest, outcome: CallOutcome): SpendRecord['attribution'] {
   const metadata = request.gw.identity?.metadata;

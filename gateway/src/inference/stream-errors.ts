@@ -1,4 +1,4 @@
-import { serializeSseFrame } from '../translate/sse.js';
+import { serializeSseFrame } from '../providers/translate/sse.js';
 
 /**
  * An error inside a stream, as each client SDK recognises it: the OpenAI SDK raises on a `data:` object with an

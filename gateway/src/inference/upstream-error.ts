@@ -1,7 +1,7 @@
-import type { Lane } from '../translate/lane.js';
+import type { Lane } from '../providers/translate/lane.js';
 import { AppError } from '@gw/platform';
-import { parseJson } from '../translate/parse-wire.js';
-import { relayHeaders, upstreamSourceHeaders } from '../upstream/header-policy.js';
+import { parseJson } from '../providers/translate/parse-wire.js';
+import { relayHeaders, upstreamSourceHeaders } from '../providers/upstream/header-policy.js';
 
 export interface RelayedError {
   status: number;

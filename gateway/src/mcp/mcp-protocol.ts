@@ -1,4 +1,4 @@
-import { interfaceVersion } from '../docs/openapi.plugin.js';
+import { interfaceVersion } from '../shared/interface-version.js';
 
 /**
  * MCP revisions this server speaks, newest first. The JSON messages it uses (initialize, ping, tools/list,

@@ -1,7 +1,7 @@
 import { describeIssues } from '@gw/platform';
-import type { Identity } from '../chain/identity/identity.js';
-import type { RecallMatch, RetrievalService, RetrieveFailure, RetrievedOriginal } from '../retrieval/retrieval-service.js';
-import { gwRecallArguments, gwRetrieveArguments } from './retrieval-tools.js';
+import type { Identity } from '../identity/caller.js';
+import type { RecallMatch, RetrievalService, RetrieveFailure, RetrievedOriginal } from '../optimization/retrieval/retrieval-service.js';
+import { gwRecallArguments, gwRetrieveArguments } from '../optimization/retrieval/retrieval-tools.js';
 
 /** An MCP `CallToolResult`: text content, and `isError` for failures the model should read (never protocol errors). */
 export interface ToolResult {

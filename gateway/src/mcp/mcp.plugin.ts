@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@gw/platform';
 import { registerIdentityChain, type IdentityChainDeps } from '../chain/index.js';
 import { identityOf } from '../chain/identity/identity-of.js';
-import type { RetrievalLeaseStore } from '../retrieval/lease.store.js';
-import type { RetrievalService } from '../retrieval/retrieval-service.js';
+import type { RetrievalLeaseStore } from '../optimization/retrieval/lease.store.js';
+import type { RetrievalService } from '../optimization/retrieval/retrieval-service.js';
 import { errorResponse, jsonRpcErrorCodes } from './json-rpc.js';
 import type { McpToolbox } from './mcp-dispatch.js';
 import { serviceKeyRefused } from './mcp-errors.js';
@@ -11,7 +11,7 @@ import { answerMcpPost } from './mcp-post.js';
 import { installMcpErrorHandler } from './mcp-error-handler.js';
 import { serverInfo, serverInstructions } from './mcp-protocol.js';
 import { callRetrievalTool, type ToolCallContext } from './mcp-tool-call.js';
-import { retrievalTools } from './retrieval-tools.js';
+import { retrievalTools } from '../optimization/retrieval/retrieval-tools.js';
 import { checkOrigin, sendRejection } from './mcp-transport.js';
 
 export interface McpPluginOptions {

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
-import { LabeledCounter, LabeledHistogram, type CounterSeries, type HistogramSeries } from '../metrics/labeled-metrics.js';
-import { lookupModel } from '../pricing/known-models.js';
+import { LabeledCounter, LabeledHistogram, type CounterSeries, type HistogramSeries } from './metrics/labeled-metrics.js';
+import { lookupModel } from '../providers/pricing/known-models.js';
 import { GovernanceMetrics } from './governance-metrics.js';
 import { SpendQueueMetrics } from './spend-queue-metrics.js';
 import type { SpendRecord } from './spend-record.js';

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import { LabeledCounter } from '../metrics/labeled-metrics.js';
+import { LabeledCounter } from '../metering/metrics/labeled-metrics.js';
 
 /** Every upstream try is visible in metrics (issue 4): retries and fallbacks included, by provider and result. */
 export class AttemptMetrics {

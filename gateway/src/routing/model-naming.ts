@@ -1,5 +1,5 @@
 import { AppError } from '@gw/platform';
-import { lookupModel, type ModelFacts } from '../pricing/known-models.js';
+import { lookupModel, type ModelFacts } from '../providers/pricing/known-models.js';
 import type { ProviderInstance, ProviderType } from '../providers/provider-types.js';
 
 /**

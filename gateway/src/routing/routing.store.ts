@@ -1,7 +1,7 @@
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
 import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
 
-import type { ModelFacts } from '../pricing/known-models.js';
+import type { ModelFacts } from '../providers/pricing/known-models.js';
 
 export interface DefaultRouting {
   defaultProvider: string | null;

@@ -1,5 +1,5 @@
-import { auditEventsPage, auditEventsQuery, authEventsQuery, authEventsResponse } from '../../audit/audit.schema.js';
-import type { AuditStore } from '../../audit/audit.store.js';
+import { auditEventsPage, auditEventsQuery, authEventsQuery, authEventsResponse } from './audit.schema.js';
+import type { AuditStore } from './audit.store.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
 
 /** The audit lane (spec 000 §4.8 `audit`, §6.5): needs audit:read, which config:read does not imply. */

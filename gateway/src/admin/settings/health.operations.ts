@@ -2,7 +2,6 @@ import type { Coord, Db, Lifecycle } from '@gw/platform';
 import { migrationStatus } from '@gw/platform';
 import { z } from 'zod';
 import { defineOperation, type AdminOperation } from '../operation.js';
-import type { CircuitSnapshot } from '../../optimizer/circuit-breaker.js';
 
 /** Entitlement lease fields (spec 000 §4.6); the metering issue supplies real ones, an unmetered gateway has none. */
 export interface LeaseFields {
@@ -25,7 +24,7 @@ export interface HealthOperationDeps {
   lease: () => LeaseFields;
   now: () => number;
   /** The pre-call hook's circuit breaker, when an optimizer is configured. */
-  optimizerCircuit?: (() => CircuitSnapshot) | undefined;
+  optimizerCircuit?: (() => CircuitReport) | undefined;
 }
 
 const circuitReport = z
@@ -37,6 +36,9 @@ const circuitReport = z
     skipped: z.number().int().describe('Calls forwarded without asking the optimizer because the circuit was open, since the process started'),
   })
   .describe('The circuit breaker in front of the pre-call hook, on this replica');
+
+/** What the optimizer's circuit breaker reports (its snapshot has this shape). */
+export type CircuitReport = z.infer<typeof circuitReport>;
 
 const optimizerTimeoutMs = 1500;
 

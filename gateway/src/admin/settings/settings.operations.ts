@@ -1,6 +1,6 @@
 import { gatewayErrors } from '../../errors.js';
-import { identityPutBody, runtimeAllowlist, settingsPutBody, settingsResponse } from '../../settings/settings.schema.js';
-import type { SettingsStore, StoredSettings } from '../../settings/settings.store.js';
+import { identityPutBody, runtimeAllowlist, settingsPutBody, settingsResponse } from './settings.schema.js';
+import type { SettingsStore, StoredSettings } from './settings.store.js';
 import { adminErrors } from '../error-envelope.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
 import { hasScope } from '../principal.js';

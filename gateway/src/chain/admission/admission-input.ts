@@ -1,11 +1,12 @@
 import type { CapReset } from '../../governance/period.js';
 
 /** Reason codes of admission denials (spec 000 §7: 402 codes exact; 429 codes are ours, "not shown"). */
-export type AdmissionCode = 'rate_limit_exceeded' | 'concurrency_limit_exceeded' | 'user_token_cap_exceeded' | 'user_budget_exceeded' | 'service_key_budget_exceeded';
+export type AdmissionCode = 'rate_limit_exceeded' | 'concurrency_limit_exceeded' | 'user_token_cap_exceeded' | 'user_budget_exceeded' | 'service_key_budget_exceeded' | 'guardrail_denied' | 'guardrail_unavailable';
 
 /** What a check answers when the request must not go on. */
 export interface Denial {
-  status: 402 | 429;
+  /** 402 caps and budgets, 429 limits, 400/403 a guardrail's refusal, 503 a fail-closed guardrail that gave no verdict. */
+  status: 400 | 402 | 403 | 429 | 503;
   code: AdmissionCode;
   /** Shown to the caller. */
   message: string;

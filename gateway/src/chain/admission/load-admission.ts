@@ -5,7 +5,7 @@ import { monthPeriod, periodOf } from '../../governance/period.js';
 import { previousBucketKeys, type Reservation } from '../../governance/reservations.js';
 import { counterKey, type Subject } from '../../governance/usage-counters.js';
 import type { UserCap } from '../../governance/user-caps.store.js';
-import type { Identity } from '../identity/identity.js';
+import type { Identity } from '../../identity/caller.js';
 import type { AdmissionInput, Consumption } from './admission-input.js';
 
 export interface AdmissionLoaderDeps {

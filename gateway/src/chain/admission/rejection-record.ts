@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { propertiesFrom } from '../../inference/spend-from-call.js';
+import { propertiesFrom } from '../../metering/attribution-properties.js';
 import { reasoningEffortOf } from '../../metering/reasoning-effort.js';
 import type { SpendRecord } from '../../metering/spend-record.js';
 import { endpointOf } from './applies.js';

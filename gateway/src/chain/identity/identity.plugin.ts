@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { markConnectionAuthenticated } from '@gw/platform';
-import type { KeyStore } from '../../keys/key.store.js';
-import type { AuthRejectionInput } from '../../audit/audit.store.js';
+import type { KeyStore } from '../../identity/keys/key.store.js';
+import type { AuthRejectionInput } from '../../admin/audit/audit.store.js';
 import { KeyFailure } from '../../errors.js';
 import type { AuthFailureGuard } from '../edge/auth-failure-guard.js';
-import { enrollmentTokenPrefix, looksLikeEnrollmentToken } from '../../enrollment/enrollment-link.schema.js';
-import { extractClientKey } from './extract-key.js';
-import { networkTrustedIdentity, parseMetadataHeader, resolveIdentity, type Identity } from './identity.js';
+import { enrollmentTokenPrefix, looksLikeEnrollmentToken } from '../../identity/enrollment/enrollment-link.schema.js';
+import { extractClientKey } from '../../identity/keys/extract-key.js';
+import { networkTrustedIdentity, parseMetadataHeader, resolveIdentity, type Identity } from '../../identity/caller.js';
 
 export interface IdentityStageDeps {
   keys: KeyStore;

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { resolveIdentity } from '../../chain/identity/identity.js';
-import { extractClientKey } from '../../chain/identity/extract-key.js';
-import { looksLikeClientKey } from '../../keys/key-token.js';
-import type { KeyStore } from '../../keys/key.store.js';
+import { resolveIdentity } from '../../identity/caller.js';
+import { extractClientKey } from '../../identity/keys/extract-key.js';
+import { looksLikeClientKey } from '../../identity/keys/key-token.js';
+import type { KeyStore } from '../../identity/keys/key.store.js';
 import type { TeamPolicyStore } from '../../policies/team-policy.store.js';
 import type { McpHubMirror } from '../hub/mcp-hub-mirror.js';
 import type { McpGrantStore } from '../oauth/mcp-grant.store.js';

@@ -1,7 +1,7 @@
 import { orgHubRefusals } from '@gw/contracts';
 import { sha256Hex, type Clock, type Coord, type Db } from '@gw/platform';
-import { BillingCallFailed, type BillingClient } from '../../entitlement/billing-client.js';
-import { isUserBlocked } from '../../users/user-blocked.js';
+import { BillingCallFailed, type BillingClient } from '../../billing/billing-client.js';
+import { isUserBlocked } from '../../identity/users/user-blocked.js';
 import { orgHubErrors } from './org-hub-errors.js';
 import type { OrgHubSettings } from './org-hub-settings.js';
 import type { OrgTokenVerifier, VerifiedMember } from './org-token-verifier.js';

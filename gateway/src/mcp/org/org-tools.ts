@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssues } from '@gw/platform';
-import { interfaceVersion } from '../../docs/openapi.plugin.js';
+import { interfaceVersion } from '../../shared/interface-version.js';
 import { effectiveTeamPolicy } from '../../policies/effective-team-policy.js';
 import type { TeamPolicyStore } from '../../policies/team-policy.store.js';
 import type { McpToolbox } from '../mcp-dispatch.js';

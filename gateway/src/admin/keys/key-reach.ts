@@ -1,8 +1,0 @@
-import type { KeyReach } from '../../keys/key.store.js';
-import type { Principal } from '../principal.js';
-import { tenantReachOf } from '../tenant-reach.js';
-
-/** Which keys an admin call reaches (spec 000 §5): its tenant's in fleet mode for a tenant-bound principal, else all. */
-export function keyReachOf(fleetMode: boolean): (principal: Principal) => KeyReach {
-  return tenantReachOf(fleetMode);
-}

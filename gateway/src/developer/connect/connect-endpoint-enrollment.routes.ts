@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '@gw/platform';
+import type { AuditStore } from '../../admin/audit/audit.store.js';
+import { identityOf } from '../../chain/identity/identity-of.js';
+import { endpointControlUnreachable } from '../../fleet/endpoint-control.client.js';
+import type { EndpointDeps } from '../../fleet/endpoint-deps.js';
+import { connectErrorResponse } from './connect.schema.js';
+
+export interface ConnectEndpointEnrollmentOptions {
+  /** Null when `GW_ENDPOINT_CONTROL_URL` is unset. */
+  endpoint: EndpointDeps | null;
+  fleetMode: boolean;
+  audit: AuditStore;
+}
+
+const enrollmentResponse = z.object({
+  status: z.literal('ok'),
+  endpointControlUrl: z.string().describe('Where the agent enrolls: the origin serving /api/v1/osquery/* and /api/fleet/orbit/*'),
+  enrollSecret: z.string().describe('Live credential: give it to the agent installer only; never log or render it'),
+});
+
+const notConfigured = () => new AppError({ status: 404, code: 'endpoint_control_not_configured', message: 'This gateway has no endpoint evidence service (GW_ENDPOINT_CONTROL_URL is not set).' });
+const noSecret = () =>
+  new AppError({ status: 409, code: 'enroll_secret_unavailable', message: 'No agent enroll secret is available yet: an administrator rotates one at POST /admin/v1/fleet/enroll-secret/rotate.' });
+
+/**
+ * `POST /connect/endpoint-enrollment` (spec 000 §4.3): the organization's endpoint-control URL and agent enroll secret,
+ * for the connect CLI to install the agent on the developer's machine. The secret is a live credential: the answer
+ * is `no-store`, and the audit records who fetched it, never the value.
+ */
+export async function connectEndpointEnrollmentRoutes(app: FastifyInstance, options: ConnectEndpointEnrollmentOptions): Promise<void> {
+  app.post(
+    '/connect/endpoint-enrollment',
+    {
+      schema: {
+        tags: ['connect'],
+        security: [{ clientKey: [] }],
+        summary: 'The endpoint-control URL and the agent enroll secret, for installing the agent on this machine',
+        description: '404 `endpoint_control_not_configured` without an evidence service; 409 `enroll_secret_unavailable` until an administrator rotates the secret through the gateway (and again once it was rotated or revoked at the service directly); 502 when the service does not answer; 403 for a service key.',
+        response: { 200: enrollmentResponse, 401: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse, 409: connectErrorResponse, 502: connectErrorResponse, 503: connectErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const identity = identityOf(request);
+      const { endpoint } = options;
+      if (!endpoint) throw notConfigured();
+      const orgId = endpoint.orgs.orgIdOf(options.fleetMode ? identity.key.tenant : null);
+      // Hand out only the secret the service holds now: one rotated or revoked there since would enroll nothing.
+      const status = await endpoint.client.request('GET', `/admin/orgs/${orgId}/enroll-secret`);
+      const serviceCreatedAt = status.status === 200 ? ((status.body as { createdAt?: unknown } | null)?.createdAt ?? null) : null;
+      if (status.status !== 200 && status.status !== 404) throw endpointControlUnreachable();
+      if (!(await endpoint.enrollSecrets.isCurrent(orgId, typeof serviceCreatedAt === 'string' ? serviceCreatedAt : null))) throw noSecret();
+      const enrollSecret = await endpoint.enrollSecrets.read(orgId);
+      if (enrollSecret === null) throw noSecret();
+      await options.audit.record({ category: 'fleet', action: 'endpoint.enrollment.fetched', actor: identity.user ?? identity.keyId, target: orgId, subject: identity.user, requestId: request.id, outcome: 'success', status: 200 });
+      void reply.header('cache-control', 'no-store');
+      return { status: 'ok' as const, endpointControlUrl: endpoint.agentUrl ?? `${request.protocol}://${request.host}`, enrollSecret };
+    },
+  );
+}

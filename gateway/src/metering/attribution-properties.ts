@@ -1,0 +1,17 @@
+import type { FastifyRequest } from 'fastify';
+
+const propertyHeader = /^x-gw-property-([A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/;
+
+/** `x-gw-property-<name>` custom dimensions (spec 000 §4.7), bounded in count and length; never content. */
+export function propertiesFrom(headers: FastifyRequest['headers']): Record<string, string> | undefined {
+  let properties: Record<string, string> | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    if (!name.startsWith('x-gw-property-') || typeof value !== 'string') continue;
+    const match = propertyHeader.exec(name);
+    if (!match?.[1]) continue;
+    properties ??= {};
+    if (Object.keys(properties).length >= 16) break;
+    properties[match[1]] = value.slice(0, 128);
+  }
+  return properties;
+}

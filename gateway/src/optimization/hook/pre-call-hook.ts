@@ -1,0 +1,175 @@
+import { hash } from 'node:crypto';
+import type { Logger } from '@gw/platform';
+import type { OptimizeCapabilities, OptimizeResponse } from '@gw/contracts';
+import { lookupModel, type ModelFacts } from '../../providers/pricing/known-models.js';
+import type { ProviderFamily } from '../../providers/provider-types.js';
+import type { OptimizerClient } from './optimizer-client.js';
+import { OptimizerCallError } from './optimizer-client.js';
+import { answersEndpoint, preservesRequest } from './client-shapes.js';
+import type { SessionPins } from './session-pins.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+
+export type OptimizationStatus = 'applied' | 'skipped' | 'disabled' | 'timeout' | 'error';
+
+/** What the pre-call hook decided, for forwarding and for the spend row (spec 000 §2, §3 optimization outcome). */
+export interface Optimization {
+  status: OptimizationStatus;
+  reason: string | null;
+  latencyMs: number | null;
+  /** The body to forward: the optimizer's when applied, else the client's unchanged. */
+  body: Record<string, unknown>;
+  /** True when `body` is not the client's (raw bytes can no longer be forwarded). */
+  changed: boolean;
+  tokensSaved: number;
+  decisions: Array<{ kind: string; estimatedTokensSaved: number }>;
+  optimizationId: string | null;
+  cache: { hit: Record<string, unknown> | null; key: string | null; eligible: boolean; ttlSeconds: number | null; shadowOnly: boolean };
+  cohort: { cohort: string; cohortKind: string | null } | null;
+}
+
+export interface HookInput {
+  endpoint: string;
+  body: Record<string, unknown>;
+  model: string;
+  family: ProviderFamily;
+  user: string | null;
+  team: string | null;
+  gatewaySessionId: string | null;
+  clientCanRetrieve: boolean;
+  billingMode: 'api_key' | 'subscription';
+  /** Extra attribution the caller sent (`x-gw-metadata`), never user or team. */
+  metadata: Record<string, string>;
+  canShortCircuit: boolean;
+  modelFacts?: Readonly<Record<string, ModelFacts>>;
+}
+
+export interface HookDeps {
+  optimizer: OptimizerClient | null;
+  pins: SessionPins;
+  now: () => number;
+  logger: Logger;
+  /** Skips the optimizer while it keeps failing; absent = always call it. */
+  breaker?: CircuitBreaker | null;
+}
+
+/** Failures that say the optimizer is unwell (slow, down, overloaded, broken), not that it refused this request. */
+function countsAgainstOptimizer(error: OptimizerCallError): boolean {
+  return error.reason !== 'status' || error.status === null || error.status >= 500 || error.status === 429;
+}
+
+const untouched = (body: Record<string, unknown>, status: OptimizationStatus, reason: string | null, latencyMs: number | null): Optimization => ({
+  status,
+  reason,
+  latencyMs,
+  body,
+  changed: false,
+  tokensSaved: 0,
+  decisions: [],
+  optimizationId: null,
+  cache: { hit: null, key: null, eligible: false, ttlSeconds: null, shadowOnly: false },
+  cohort: null,
+});
+
+/** A stable gateway session id derived from the sticky conversation key; never content. */
+export function gatewaySessionIdOf(conversationKey: string | null): string | null {
+  return conversationKey ? `gws_${hash('sha256', conversationKey, 'base64url').slice(0, 24)}` : null;
+}
+
+function capabilitiesFor(input: HookInput): OptimizeCapabilities {
+  // OpenAI-family hosts cache prompt prefixes implicitly, whatever the model; Anthropic caches only where asked.
+  return { canShortCircuit: input.canShortCircuit, retrieveEvidence: input.clientCanRetrieve, providerPromptCache: input.family === 'openai', providerPromptCacheKnown: true };
+}
+
+function metadataFor(input: HookInput, contextTokens: number | undefined) {
+  return {
+    ...input.metadata,
+    ...(input.user ? { user: input.user } : {}),
+    ...(input.team ? { team: input.team } : {}),
+    ...(input.gatewaySessionId ? { gatewaySessionId: input.gatewaySessionId } : {}),
+    ...(contextTokens ? { modelContextTokens: contextTokens } : {}),
+    clientCanRetrieve: input.clientCanRetrieve,
+    billingMode: input.billingMode,
+  };
+}
+
+const nonNegative = (value: unknown) => Math.max(0, Math.round(Number(value ?? 0)));
+
+/**
+ * Turn a protocol-valid optimize response into what the gateway forwards and records. A cached answer is served only
+ * to a call that can be short-circuited (never a stream, spec 001 §2.4 rule 4) and only in the client's wire format.
+ */
+function interpret(response: OptimizeResponse, input: HookInput, latencyMs: number): Optimization {
+  const body = input.body;
+  const decisions = response.decisions.map((decision) => ({ kind: String(decision.kind), estimatedTokensSaved: nonNegative(decision.estimatedTokensSaved) }));
+  const tokensSaved = nonNegative(response.estimatedTokensSaved);
+  const cached = response.cacheHit === true ? response.cachedResponse : null;
+  const hit = cached && input.canShortCircuit && answersEndpoint(cached, input.endpoint) ? cached : null;
+  const changed = tokensSaved > 0;
+  return {
+    status: hit || changed ? 'applied' : 'skipped',
+    reason: hit ? 'cache_hit' : changed ? null : 'no_savings',
+    latencyMs,
+    body: changed ? response.request : body,
+    changed,
+    tokensSaved: hit ? 0 : tokensSaved,
+    decisions,
+    optimizationId: typeof response.optimizationId === 'string' ? response.optimizationId : null,
+    cache: {
+      hit,
+      key: typeof response.cacheKey === 'string' ? response.cacheKey : null,
+      eligible: response.cacheEligible === true,
+      ttlSeconds: typeof response.cacheTtlSeconds === 'number' ? response.cacheTtlSeconds : null,
+      shadowOnly: response.cacheShadowOnly === true,
+    },
+    cohort: typeof response.cohort === 'string' ? { cohort: response.cohort, cohortKind: typeof response.cohortKind === 'string' ? response.cohortKind : null } : null,
+  };
+}
+
+/**
+ * The pre-call hook (spec 000 §1.3, 001 §2.1–2.2): fail-open with a hard timeout, behind a circuit breaker that skips an
+ * optimizer that keeps failing (`circuit_open`). An absent, slow, refusing (401,
+ * 402, 403) or malformed optimizer leaves the request exactly as the client sent it, and says why.
+ */
+export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<Optimization> {
+  if (!deps.optimizer) return untouched(input.body, 'disabled', 'optimizer_not_configured', null);
+  const started = deps.now();
+  const pins = input.gatewaySessionId ? await deps.pins.load(input.gatewaySessionId) : undefined;
+  // Asked only now, right before the call, so every call let through reports its outcome below.
+  const breaker = deps.breaker ?? null;
+  if (breaker && !breaker.tryAcquire()) return untouched(input.body, 'error', 'circuit_open', null);
+  let response: OptimizeResponse;
+  try {
+    response = await deps.optimizer.optimize({
+      endpoint: input.endpoint,
+      request: input.body,
+      metadata: metadataFor(input, lookupModel(input.model, input.modelFacts)?.contextTokens),
+      capabilities: capabilitiesFor(input),
+      ...(pins ? { pins } : {}),
+    });
+  } catch (error) {
+    const latencyMs = deps.now() - started;
+    if (error instanceof OptimizerCallError) {
+      if (countsAgainstOptimizer(error)) breaker?.failed();
+      else breaker?.succeeded();
+      return untouched(input.body, error.reason === 'timeout' ? 'timeout' : 'error', error.reason === 'status' ? `http_${error.status}` : error.reason, latencyMs);
+    }
+    breaker?.failed();
+    deps.logger.warn({ err: error }, 'optimizer hook failed');
+    return untouched(input.body, 'error', 'exception', latencyMs);
+  }
+  breaker?.succeeded();
+  // Only a list the optimizer answered for the pins it was sent replaces the stored one (spec 001 §2.2, §2.3).
+  if (input.gatewaySessionId && pins && response.pins) await deps.pins.replace(input.gatewaySessionId, response.pins);
+  const latencyMs = deps.now() - started;
+  if (nonNegative(response.estimatedTokensSaved) > 0 && !preservesRequest(input.body, response.request)) {
+    deps.logger.warn({ endpoint: input.endpoint }, 'optimizer rewrite changed what the request asks for; forwarding the client body');
+    return untouched(input.body, 'error', 'malformed_request', latencyMs);
+  }
+  return interpret(response, input, latencyMs);
+}
+
+/** `savingsUsd`: tokens saved priced at the model's input price (spec 000 §2). */
+export function savingsUsd(tokensSaved: number, model: string, modelFacts?: Readonly<Record<string, ModelFacts>>): number {
+  const facts = lookupModel(model, modelFacts);
+  return facts ? Math.round(tokensSaved * facts.inputPerMTok * 10_000) / 10_000_000_000 : 0;
+}

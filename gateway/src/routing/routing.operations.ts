@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { AppError } from '@gw/platform';
+import { modelId } from './model-id.js';
+import type { RoutingStore } from './routing.store.js';
+import { parseRoutingConfig } from './routing-config.js';
+import { defineOperation, type AdminOperation } from '../admin/operation.js';
+
+const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/);
+
+const routingDocument = z.strictObject({
+  defaultProvider: slug.nullable().describe('Provider used when neither x-gw-provider nor x-gw-config selects one'),
+  defaultModel: modelId.nullable().optional().describe('Model for requests that name none (`gw-default`)'),
+  config: z.record(z.string(), z.unknown()).nullable().optional().describe('Default routing config: {mode, onStatusCodes, retry, targets} (Portkey spelling accepted); never credentials'),
+});
+
+const aliasDocument = z.strictObject({
+  aliases: z.record(modelId, z.strictObject({ provider: slug, model: modelId })).describe('Alias → provider and model'),
+});
+
+const price = z.number().min(0).max(100_000);
+const modelsDocument = z.strictObject({
+  models: z
+    .record(
+      modelId,
+      z.strictObject({
+        family: z.enum(['openai', 'anthropic']).default('openai'),
+        inputPerMTok: price,
+        outputPerMTok: price,
+        cacheReadPerMTok: price.optional(),
+        cacheWritePerMTok: price.optional(),
+        maxOutputTokens: z.number().int().min(1).max(10_000_000).optional(),
+        contextTokens: z.number().int().min(1).max(100_000_000).optional(),
+      }),
+    )
+    .describe('Per-model list prices (USD per million tokens) and output ceilings; override and extend the built-in table'),
+});
+
+/** Routing config, aliases and per-model pricing/ceilings (issue 4), each with its legacy twin. */
+export function routingOperations({ routing }: { routing: RoutingStore }): AdminOperation[] {
+  return [
+    defineOperation({
+      id: 'routing.get',
+      summary: 'Read the default routing (default provider, default model, routing config)',
+      method: 'GET',
+      capability: 'config:read',
+      legacy: [{ path: '/admin/routing-config' }],
+      v1: { path: '/admin/v1/routing' },
+      xScope: 'deployment',
+      response: routingDocument,
+      handler: async () => ({ defaultModel: null, config: null, ...routing.documents.default }),
+    }),
+    defineOperation({
+      id: 'routing.put',
+      summary: 'Replace the default routing; the config is validated (400 on credentials or bad shape)',
+      method: 'PUT',
+      capability: 'routing:manage',
+      legacy: [{ path: '/admin/routing-config' }],
+      v1: { path: '/admin/v1/routing' },
+      xScope: 'deployment',
+      body: routingDocument,
+      response: routingDocument,
+      handler: async ({ body, principal }) => {
+        if (body.config) parseRoutingConfig(body.config);
+        await routing.put('default', { defaultProvider: body.defaultProvider, defaultModel: body.defaultModel ?? null, config: body.config ?? null }, principal.actor);
+        return { defaultModel: null, config: null, ...routing.documents.default };
+      },
+    }),
+    defineOperation({
+      id: 'routing.aliases.get',
+      summary: 'Read model aliases',
+      method: 'GET',
+      capability: 'config:read',
+      legacy: [{ path: '/admin/model-aliases' }],
+      v1: { path: '/admin/v1/routing/aliases' },
+      xScope: 'deployment',
+      response: aliasDocument,
+      handler: async () => ({ aliases: routing.documents.aliases }),
+    }),
+    defineOperation({
+      id: 'routing.aliases.put',
+      summary: 'Replace model aliases',
+      method: 'PUT',
+      capability: 'routing:manage',
+      legacy: [{ path: '/admin/model-aliases' }],
+      v1: { path: '/admin/v1/routing/aliases' },
+      xScope: 'deployment',
+      body: aliasDocument,
+      response: aliasDocument,
+      handler: async ({ body, principal }) => {
+        await routing.put('aliases', body.aliases, principal.actor);
+        return { aliases: routing.documents.aliases };
+      },
+    }),
+    defineOperation({
+      id: 'routing.models.get',
+      summary: 'Read per-model pricing and ceilings (overrides of the built-in table)',
+      method: 'GET',
+      capability: 'config:read',
+      legacy: [{ path: '/admin/pricing' }],
+      v1: { path: '/admin/v1/routing/models' },
+      xScope: 'deployment',
+      response: modelsDocument,
+      handler: async () => ({ models: routing.documents.models }),
+    }),
+    defineOperation({
+      id: 'routing.models.put',
+      summary: 'Replace per-model pricing and ceilings',
+      method: 'PUT',
+      capability: 'routing:manage',
+      legacy: [{ path: '/admin/pricing' }],
+      v1: { path: '/admin/v1/routing/models' },
+      xScope: 'deployment',
+      body: modelsDocument,
+      response: modelsDocument,
+      handler: async ({ body, principal }) => {
+        const models = Object.fromEntries(
+          Object.entries(body.models).map(([model, facts]) => [
+            model,
+            { ...facts, cacheReadPerMTok: facts.cacheReadPerMTok ?? facts.inputPerMTok, cacheWritePerMTok: facts.cacheWritePerMTok ?? facts.inputPerMTok },
+          ]),
+        );
+        if (Object.keys(models).length > 5_000) throw new AppError({ status: 400, code: 'invalid_request', message: 'at most 5000 model entries' });
+        await routing.put('models', models, principal.actor);
+        return { models: routing.documents.models };
+      },
+    }),
+  ];
+}
