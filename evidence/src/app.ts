@@ -1,7 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { installBaseHooks, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform, type Clock, type Db, type Lifecycle } from '@gw/platform';
+import { clientTimeoutOptions, installBaseHooks, installJsonBodyParser, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform, type Clock, type Db, type Lifecycle } from '@gw/platform';
 import { adminRoutes } from './admin/admin.routes.js';
 import { AgentHostStore } from './agent/agent-host.store.js';
 import { AgentPolicies } from './agent/agent-policies.js';
@@ -40,8 +40,10 @@ const bodyLimitBytes = 512 * 1024;
 /** The endpoint evidence service's fastify app: surfaces in order, no listening, no side effects at import. */
 export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
-  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: bodyLimitBytes, logController: new QuietLogController(), routerOptions: { maxParamLength: 256 } });
+  // Agents report over the network: slow clients are cut (headers 10 s, whole request 30 s, idle 5 s).
+  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: bodyLimitBytes, logController: new QuietLogController(), routerOptions: { maxParamLength: 256 }, ...clientTimeoutOptions() });
   installZodCompilers(app);
+  installJsonBodyParser(app);
   installBaseHooks(app);
   installErrorHandler(app);
   await app.register(fastifySwagger, {

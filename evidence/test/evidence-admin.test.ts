@@ -32,7 +32,7 @@ describe('the evidence admin plane and the fleet rollup (spec 001 §1.7, §4.2)'
     });
   });
 
-  it('guards the admin plane with its bearer, and deleting an organization removes everything it held', async () => {
+  it('guards the admin plane with its bearer, and deleting an organization (a bodiless DELETE declared as JSON) removes everything it held', async () => {
     const { app, store } = service();
     expect((await app.inject({ method: 'GET', url: '/admin/orgs' })).statusCode).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/admin/orgs', headers: bearer('not-the-admin-token-at-all') })).statusCode).toBe(401);
@@ -42,7 +42,7 @@ describe('the evidence admin plane and the fleet rollup (spec 001 §1.7, §4.2)'
     expect(JSON.stringify(connectors.json())).not.toContain(token);
     await app.inject({ method: 'POST', url: '/api/v1/evidence/report', headers: bearer(token), payload: { device: { id: 'd1' }, results: [{ policyName: 'macos-disk-encryption', response: 'pass' }] } });
 
-    expect((await app.inject({ method: 'DELETE', url: `/admin/orgs/${orgId}`, headers: adminHeaders })).statusCode).toBe(204);
+    expect((await app.inject({ method: 'DELETE', url: `/admin/orgs/${orgId}`, headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '' })).statusCode).toBe(204);
     for (const table of ['ev_credentials', 'ev_hosts', 'ev_policy_results', 'ev_policy_disabled']) {
       expect((await store.db.query(`SELECT 1 FROM ${table}`)).rows, table).toHaveLength(0);
     }

@@ -14,7 +14,7 @@ import type { AdminOperation } from './admin/operation.js';
 import { adminTokenResolver, chainResolvers } from './admin/principal.js';
 import { adminV1RateLimiter } from './admin/rate-limit.js';
 import { registerOperations } from './admin/registrar.js';
-import { healthOperations, unmeteredLease, type HealthOperationDeps } from './admin/settings/health.operations.js';
+import { healthOperations, unmeteredLease, type CircuitReport, type HealthOperationDeps } from './admin/settings/health.operations.js';
 import { settingsOperations } from './admin/settings/settings.operations.js';
 import type { ScimDeps } from './identity/scim/scim-deps.js';
 import { scimSettingsOperations } from './identity/scim/scim-settings.operations.js';
@@ -40,6 +40,7 @@ export interface AdminPlaneDeps extends AdminDeps {
   lifecycle: Lifecycle;
   keys: KeyStore;
   providers: ProviderStore;
+  optimizerBreaker?: { snapshot(): CircuitReport } | null;
 }
 
 // The newest migration shipped with this build: read from disk once per process, whoever asks (health, support bundle).
@@ -48,6 +49,7 @@ const schemaVersionOfBuild = () => (expectedSchemaVersion ??= loadMigrations(gat
 
 /** What the health report reads (also the support bundle's). */
 export async function healthDepsOf(deps: AdminPlaneDeps): Promise<HealthOperationDeps> {
+  const breaker = deps.optimizerBreaker;
   return {
     db: deps.db,
     coord: deps.coord,
@@ -58,6 +60,7 @@ export async function healthDepsOf(deps: AdminPlaneDeps): Promise<HealthOperatio
     optimizerToken: deps.config.GW_OPTIMIZER_TOKEN,
     lease: deps.leaseStatus ?? (() => unmeteredLease),
     now: () => Math.round(performance.now()),
+    optimizerCircuit: breaker ? () => breaker.snapshot() : undefined,
   };
 }
 

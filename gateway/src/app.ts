@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { QuietLogController, installBaseHooks, installZodCompilers } from '@gw/platform';
+import { QuietLogController, capUnauthenticatedConnections, clientTimeoutOptions, installBaseHooks, installJsonBodyParser, installZodCompilers } from '@gw/platform';
 import type { GatewayDeps } from './deps.js';
 import { registerOpenApi } from './service/docs/openapi.plugin.js';
 import { healthRoutes } from './service/health/health.routes.js';
@@ -45,6 +45,7 @@ import { meteringOperations } from './billing/metering.operations.js';
 import { updatesOperations } from './service/updates.operations.js';
 import { environmentVariableSet } from './config.js';
 import { interfaceVersion } from './service/docs/openapi.plugin.js';
+import { addressMatcher } from './chain/edge/address-matcher.js';
 
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -63,8 +64,16 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // Path parameters carry ids and e-mail addresses (up to 320 characters, more once percent-encoded).
     routerOptions: { maxParamLength: 1_024 },
     frameworkErrors: answerFrameworkError,
+    // Slow clients: headers, whole-request and keep-alive idle timeouts; a response being streamed is not bound by them.
+    ...clientTimeoutOptions({ headersTimeoutMs: deps.config.GW_HEADERS_TIMEOUT_MS, requestTimeoutMs: deps.config.GW_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: deps.config.GW_KEEP_ALIVE_TIMEOUT_MS }),
+  });
+  const trustedProxies = addressMatcher(deps.config.GW_TRUSTED_PROXIES ?? []);
+  capUnauthenticatedConnections(app.server, {
+    maxPerAddress: deps.config.GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS,
+    exempt: trustedProxies,
   });
   installZodCompilers(app);
+  installJsonBodyParser(app);
   installBaseHooks(app);
   installFallbackErrors(app);
   await registerOpenApi(app);

@@ -25,6 +25,7 @@ import { OptimizerClient } from './optimization/hook/optimizer-client.js';
 import { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
 import { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
 import { SessionPins } from './optimization/hook/session-pins.js';
+import { createOptimizerBreaker } from './optimization/hook/optimizer-breaker.js';
 import { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
 import { SpendWriter } from './metering/spend-writer.js';
@@ -102,6 +103,9 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     ? new OptimizerClient({ baseUrl: config.GW_OPTIMIZER_URL, token: config.GW_OPTIMIZER_TOKEN, signingKey: config.GW_OPTIMIZER_SIGNING_KEY, optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS, callTimeoutMs: 5_000, clock, logger })
     : null;
   if (optimizer) lifecycle.onShutdown(() => optimizer.close());
+  const optimizerBreaker = optimizer
+    ? createOptimizerBreaker({ failureThreshold: config.GW_OPTIMIZER_BREAKER_FAILURES, coolOffMs: config.GW_OPTIMIZER_BREAKER_COOLOFF_MS, clock, logger, registry: metrics })
+    : null;
   const optimizerAdminToken = config.GW_OPTIMIZER_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN;
   const optimizerAdmin = new OptimizerAdmin(optimizer, optimizerAdminToken);
   // With a Postgres store, the optimizer keeps its durable stash beside the gateway's (pushed at boot and on heartbeat).
@@ -128,6 +132,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     customHosts: { allowlist: config.GW_CUSTOM_HOST_ALLOWLIST, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS },
     attemptMetrics: new AttemptMetrics(metrics),
     optimizer,
+    optimizerBreaker,
     pins: new SessionPins(coord),
     retrievalLease,
     shutdown: lifecycle.drainDeadline,
@@ -136,5 +141,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, traceWriter, inferenceMetrics, inference, optimizer, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, contentRetention, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, traceWriter, inferenceMetrics, inference, optimizer, optimizerBreaker, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, contentRetention, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

@@ -8,6 +8,21 @@ describe('gateway configuration', () => {
     expect(readConfig({}).GW_TRUSTED_PROXIES).toBeUndefined();
     for (const bad of ['10.0.0.0/33', 'ingress.internal', '10.0.0.1/8/2', ',']) expect(() => readConfig({ GW_TRUSTED_PROXIES: bad }), bad).toThrow(/GW_TRUSTED_PROXIES/);
   });
+
+  it('bounds slow clients by default, and refuses timeouts that cannot work', () => {
+    expect(readConfig({})).toMatchObject({ GW_HEADERS_TIMEOUT_MS: 10_000, GW_REQUEST_TIMEOUT_MS: 30_000, GW_KEEP_ALIVE_TIMEOUT_MS: 5_000, GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: 256 });
+    expect(readConfig({ GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: '0' }).GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS).toBe(0);
+    expect(() => readConfig({ GW_HEADERS_TIMEOUT_MS: '20000', GW_REQUEST_TIMEOUT_MS: '10000' })).toThrow(/GW_HEADERS_TIMEOUT_MS.*must not exceed GW_REQUEST_TIMEOUT_MS/);
+    for (const [name, value] of [['GW_REQUEST_TIMEOUT_MS', '0'], ['GW_HEADERS_TIMEOUT_MS', '999'], ['GW_KEEP_ALIVE_TIMEOUT_MS', '0'], ['GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS', '-1']] as const) {
+      expect(() => readConfig({ [name]: value }), name).toThrow(new RegExp(name));
+    }
+  });
+
+  it('configures the optimizer circuit breaker, refusing a threshold of zero', () => {
+    expect(readConfig({})).toMatchObject({ GW_OPTIMIZER_BREAKER_FAILURES: 3, GW_OPTIMIZER_BREAKER_COOLOFF_MS: 10_000 });
+    expect(() => readConfig({ GW_OPTIMIZER_BREAKER_FAILURES: '0' })).toThrow(/GW_OPTIMIZER_BREAKER_FAILURES/);
+    expect(() => readConfig({ GW_OPTIMIZER_BREAKER_COOLOFF_MS: '50' })).toThrow(/GW_OPTIMIZER_BREAKER_COOLOFF_MS/);
+  });
 });
 
 describe('the OpenTelemetry exporter variables', () => {

@@ -51,6 +51,8 @@ const schema = z.object({
   GW_OPTIMIZER_TOKEN: env.secret(16).optional(),
   GW_OPTIMIZER_SIGNING_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a raw Ed25519 private key, 43 base64url characters').optional(),
   GW_OPTIMIZER_TIMEOUT_MS: env.positiveInt(500),
+  GW_OPTIMIZER_BREAKER_FAILURES: env.positiveInt(3).pipe(z.number().min(1, 'must be at least 1')),
+  GW_OPTIMIZER_BREAKER_COOLOFF_MS: env.positiveInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
   GW_OPTIMIZER_ADMIN_TOKEN: env.secret(16).optional(),
   GW_CONTENT_KEY: env.hexKey(32).optional(),
   GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
@@ -65,6 +67,10 @@ const schema = z.object({
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
   GW_TRUSTED_PROXIES: trustedProxies.optional(),
+  GW_HEADERS_TIMEOUT_MS: env.positiveInt(10_000).pipe(z.number().min(1_000, 'must be at least 1000')),
+  GW_REQUEST_TIMEOUT_MS: env.positiveInt(30_000).pipe(z.number().min(1_000, 'must be at least 1000')),
+  GW_KEEP_ALIVE_TIMEOUT_MS: env.positiveInt(5_000).pipe(z.number().min(1, 'must be at least 1')),
+  GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: env.positiveInt(256),
   GW_DRAIN_DELAY_MS: env.positiveInt(0),
   GW_DRAIN_TIMEOUT_MS: env.positiveInt(30_000),
   GW_BILLING_URL: env.url(['http', 'https']).optional(),
@@ -86,6 +92,9 @@ const schema = z.object({
   OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeaders.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).max(200).default('gw-gateway'),
 }).superRefine((config, context) => {
+  if (config.GW_HEADERS_TIMEOUT_MS > config.GW_REQUEST_TIMEOUT_MS) {
+    context.addIssue({ code: 'custom', path: ['GW_HEADERS_TIMEOUT_MS'], message: 'must not exceed GW_REQUEST_TIMEOUT_MS (the whole request, headers included, must arrive within it)' });
+  }
   // The organization hub's token lane checks tokens minted for this gateway's exact /mcp/org URL, and asks billing who
   // the subject is: it needs both.
   if (config.GW_ORG_HUB_ISSUER) {
@@ -128,6 +137,10 @@ export const configHelp = `gw gateway — environment variables
   GW_OPTIMIZER_TOKEN             bearer sent to the optimizer
   GW_OPTIMIZER_SIGNING_KEY       raw Ed25519 private key (base64url) to sign optimizer hooks; enable here first
   GW_OPTIMIZER_TIMEOUT_MS        hard timeout of the pre-call hook before failing open (default 500)
+  GW_OPTIMIZER_BREAKER_FAILURES  optimizer calls failing in a row (timeouts, unreachable, 5xx, 429, malformed) that
+                                 open the circuit: calls then skip the optimizer, unoptimized (default 3)
+  GW_OPTIMIZER_BREAKER_COOLOFF_MS  how long an open circuit skips the optimizer before one probe call tries it
+                                 again; the probe's success closes it (default 10000, at least 100)
   GW_OPTIMIZER_ADMIN_TOKEN       the optimizer's admin bearer (its GW_ADMIN_TOKEN) for /admin/v1/optimizer and the
                                  durable-config push (default GW_ADMIN_TOKEN)
   GW_CONTENT_KEY                 64 hex chars: key for stored content (traces, stash)
@@ -149,6 +162,15 @@ export const configHelp = `gw gateway — environment variables
   GW_TRUSTED_PROXIES             comma list of addresses or CIDR ranges of the proxies in front (an ingress): their
                                  X-Forwarded-For and -Proto name the client (per-address limits, the auth-failure
                                  guard, advertised URLs); unset, no forwarded header is believed
+  GW_HEADERS_TIMEOUT_MS          time a client gets to send a request's headers (default 10000, at least 1000)
+  GW_REQUEST_TIMEOUT_MS          time a client gets to send a whole request, headers and body; past it the request
+                                 is answered 408 and the connection closed; a streamed response is not bound by it
+                                 (default 30000, at least 1000, not less than GW_HEADERS_TIMEOUT_MS)
+  GW_KEEP_ALIVE_TIMEOUT_MS       how long an idle keep-alive connection is kept between requests (default 5000;
+                                 behind a load balancer, set it above the balancer's own idle timeout)
+  GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS  connections one address may hold before a request on them
+                                 authenticated; past it a new one is answered 429 and closed (default 256; 0 = no cap;
+                                 GW_TRUSTED_PROXIES are exempt)
   GW_DRAIN_DELAY_MS              pause between readiness turning 503 and closing the listener (default 0)
   GW_DRAIN_TIMEOUT_MS            time in-flight requests get to finish on SIGTERM; streams still running then end
                                  with an SSE error event, unanswered calls with a retryable 503 (default 30000)

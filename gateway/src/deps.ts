@@ -8,6 +8,7 @@ import type { RoutingStore } from './routing/routing.store.js';
 import type { UpstreamClient } from './providers/upstream/upstream-client.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
 import type { OptimizerClient } from './optimization/hook/optimizer-client.js';
+import type { CircuitBreaker } from './optimization/hook/circuit-breaker.js';
 import type { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
 import type { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
@@ -58,6 +59,8 @@ export interface GatewayDeps extends AdminDeps {
   inference: InferenceDeps;
   /** Null when GW_OPTIMIZER_URL is unset. */
   optimizer: OptimizerClient | null;
+  /** The pre-call hook's circuit breaker (state on /admin/health and /metrics); null without an optimizer. */
+  optimizerBreaker: CircuitBreaker | null;
   /** The optimizer's admin routes, with its admin bearer (settings, purge); errors when none is configured. */
   optimizerAdmin: OptimizerAdmin;
   /** Pushes the durable store to the optimizer; null without an optimizer, its admin bearer or a Postgres store. */

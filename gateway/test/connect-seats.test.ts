@@ -47,12 +47,20 @@ describe.each(testStores)('developer seats on the connect API and the device pag
     expect(queried.json().seats).toEqual({ 'ADA@example.com': [expect.objectContaining({ user: 'ada@example.com', score: 67 })], 'nobody@example.com': null });
   });
 
-  it('answers 200 recorded:false to a body that is not a doctor report, and 401 without a key', async () => {
+  it('answers 200 recorded:false to a body that is not a doctor report (truncated JSON and other types included), and 401 without a key', async () => {
     const { key } = await mintClientKey(gateway.app);
     for (const body of [{ checks: 'all good' }, { checks: [{ name: 'has spaces', status: 'pass' }] }, { checks: [{ name: 'x', status: 'great' }] }, undefined]) {
       const response = await post('/connect/health', key, body);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ status: 'ok', recorded: false });
+    }
+    // Whatever the body: truncated JSON, a body of another type, an empty body declared as JSON.
+    const truncated = await post('/connect/health', key, '{"checks": [{"name": "gateway.reach', { 'content-type': 'application/json' });
+    expect(truncated.statusCode).toBe(200);
+    expect(truncated.json()).toEqual({ status: 'ok', recorded: false });
+    for (const [contentType, payload] of [['application/octet-stream', 'x'], ['application/json', ''], ['application/x-www-form-urlencoded', 'a=1']]) {
+      const response = await post('/connect/health', key, payload, { 'content-type': contentType ?? '' });
+      expect([response.statusCode, response.json()]).toEqual([200, { status: 'ok', recorded: false }]);
     }
     expect(await seats()).toEqual([]);
     const keyless = await gateway.app.inject({ method: 'POST', url: '/connect/health', payload: { checks: [] } });

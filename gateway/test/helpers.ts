@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
@@ -39,7 +42,10 @@ export async function startTestGateway(options: { db?: Db; coord?: Coord; env?: 
       done();
     },
   });
-  const config = readConfig({ GW_ADMIN_TOKEN: adminToken, GW_KEYSTORE_KEY: 'ab'.repeat(32), GW_ALLOW_PRIVATE_UPSTREAMS: 'true', GW_LOG_LEVEL: 'info', GW_DATA_DIR: '/tmp/gw-test-unused', ...options.env });
+  // A data folder of its own: the spend journal in it is replayed by whichever gateway starts on it, so gateways of
+  // different tests (on different stores) must never share one.
+  const ownDataDir = options.env?.GW_DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'gw-test-')) : null;
+  const config = readConfig({ GW_ADMIN_TOKEN: adminToken, GW_KEYSTORE_KEY: 'ab'.repeat(32), GW_ALLOW_PRIVATE_UPSTREAMS: 'true', GW_LOG_LEVEL: 'info', ...(ownDataDir ? { GW_DATA_DIR: ownDataDir } : {}), ...options.env });
   const logger = createLogger({ name: 'gw-gateway-test', destination, level: config.GW_LOG_LEVEL });
   const deps = await composeGateway(config, logger, { db, coord: options.coord ?? new MemoryCoord({ clock }), clock });
   const app = await buildApp(deps);
@@ -53,6 +59,7 @@ export async function startTestGateway(options: { db?: Db; coord?: Coord; env?: 
       await app.close();
       if (!options.coord) await deps.coord.close();
       if (isolated) await isolated.dispose();
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

@@ -115,6 +115,32 @@ describe('spend writer: nothing lost across a store outage or a restart', () => 
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('journals every record at once after a failed write, so a crash loses none, and the next process writes each once', async () => {
+    const { counts, hooks } = counting();
+    const crashed = new SpendWriter(db, logger, { ...hooks, flushIntervalMs: 10, spill: new SpendSpill(dir, logger) });
+    crashed.enqueue(record(0));
+    expect(await crashed.drain()).toBe(0);
+    db.down = true;
+    for (let index = 1; index < 4; index += 1) crashed.enqueue(record(index));
+    // The first failed write moves what waited in memory to disk...
+    expect(await crashed.drain(30)).toBe(0);
+    expect(counts.failures).toBeGreaterThan(0);
+    const journaled = () => readdirSync(dir).flatMap((name) => readFileSync(join(dir, name), 'utf8').trim().split('\n')).map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(journaled().sort()).toEqual(['rec-1', 'rec-2', 'rec-3']);
+    // ...and while the store keeps failing, a new record is on disk before `enqueue` returns.
+    crashed.enqueue(record(4));
+    expect(crashed.depth).toBe(0);
+    expect(journaled()).toContain('rec-4');
+    // A crash: the writer is never stopped. The next process replays the journal; record 0 stays written once.
+    db.down = false;
+    const next = new SpendWriter(db, logger, { flushIntervalMs: 10, spill: new SpendSpill(dir, logger) });
+    next.start();
+    expect(await next.drain()).toBe(0);
+    const { rows } = await isolated.db.query<{ id: string }>('SELECT id FROM gw_spend ORDER BY id');
+    expect(rows.map((row) => row.id)).toEqual(['rec-0', 'rec-1', 'rec-2', 'rec-3', 'rec-4']);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('retries a failed batch without writing it twice, and drops only when there is no spill file', async () => {
     const { counts, hooks } = counting();
     const writer = new SpendWriter(db, logger, { ...hooks, maxBuffered: 2, flushIntervalMs: 10 });

@@ -2,7 +2,7 @@ import { createHash, hkdfSync } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { type Clock, type Db, installBaseHooks, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform } from '@gw/platform';
+import { clientTimeoutOptions, defaultClientTimeouts, type Clock, type Db, installBaseHooks, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform } from '@gw/platform';
 import { CacheService } from './cache/cache-service.js';
 import { shadowFlushMs } from './cache/shadow-counters.js';
 import { PrefixLint } from './cache-lint/prefix-lint.js';
@@ -73,7 +73,9 @@ const stashSweepMs = 10 * 60_000;
 export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
-  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: config.GW_OPTIMIZER_MAX_BODY_BYTES, logController: new QuietLogController() });
+  // Slow clients are cut (headers 10 s, whole request 30 s); idle connections stay longer than the gateway's pool keeps
+  // them (30 s), so the gateway never reuses a socket the optimizer is closing.
+  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: config.GW_OPTIMIZER_MAX_BODY_BYTES, logController: new QuietLogController(), ...clientTimeoutOptions({ ...defaultClientTimeouts, keepAliveTimeoutMs: 72_000 }) });
   installZodCompilers(app);
   installBaseHooks(app);
   installRawJsonParser(app);

@@ -2,6 +2,7 @@ export { startOpenAiSimulator, DEFAULT_OPENAI_MODELS, type OpenAiSimulatorOption
 export { openAiError, type OpenAiErrorBody } from './openai/openai-errors.js';
 export { embeddingVector, toBase64Float32 } from './openai/embeddings.js';
 export { startAnthropicSimulator, DEFAULT_ANTHROPIC_MODELS, type AnthropicSimulatorOptions } from './anthropic/anthropic-simulator.js';
+export { startFrozenServer, type FrozenServerHandle } from './core/frozen-server.js';
 export { startWebhookSink, type WebhookSinkHandle, type WebhookSinkOptions } from './webhook-sink.js';
 export type { SimulatorHandle, SimulatorOptions } from './core/simulator.js';
 export { rateLimited, overloaded, serverError, type Behaviour, type ErrorSpec, type RequestPredicate } from './core/behaviour.js';

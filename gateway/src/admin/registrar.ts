@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
-import type { RateDecision } from '@gw/platform';
+import { markConnectionAuthenticated, type RateDecision } from '@gw/platform';
 import type { AuditEntryInput } from './audit/audit.store.js';
 import { auditEntryFor, isAudited } from './audit-entry.js';
 import { adminErrors, adminRequestIdOf, classifyAdminError, legacyErrorBody, v1ErrorBody } from './error-envelope.js';
@@ -90,6 +90,7 @@ async function authenticate(request: FastifyRequest, operation: AdminOperation, 
   const principal = await deps.principals.resolve(request);
   if (!principal) throw adminErrors.unauthenticated();
   request.adminPrincipal = principal;
+  markConnectionAuthenticated(request.raw.socket);
   return principal;
 }
 

@@ -8,6 +8,7 @@ import type { ThrottleGate } from '../routing/throttle-gate.js';
 import type { AttemptMetrics } from '../routing/attempt-metrics.js';
 import type { OptimizerClient } from '../optimization/hook/optimizer-client.js';
 import type { SessionPins } from '../optimization/hook/session-pins.js';
+import type { CircuitBreaker } from '../optimization/hook/circuit-breaker.js';
 
 /** What the inference routes need; a slice of the gateway's deps. */
 export interface InferenceDeps {
@@ -26,6 +27,8 @@ export interface InferenceDeps {
   attemptMetrics: AttemptMetrics;
   /** The optimizer's pre- and post-call hooks; null when GW_OPTIMIZER_URL is unset (status `disabled`). */
   optimizer: OptimizerClient | null;
+  /** Skips the pre-call hook while the optimizer keeps failing; absent = always call it. */
+  optimizerBreaker?: CircuitBreaker | null;
   pins: SessionPins;
   /** Whether a key holds a live retrieval lease (spec 000 §3): the client can call gw_retrieve. */
   retrievalLease?: { isLeased(keyId: string): Promise<boolean> };

@@ -25,7 +25,7 @@ export async function optimizeCall(
   const keyId = identity?.keyId ?? null;
   const clientCanRetrieve = deps.optimizer !== null && keyId !== null && deps.retrievalLease !== undefined ? await deps.retrievalLease.isLeased(keyId).catch(() => false) : false;
   const optimization = await runPreCallHook(
-    { optimizer: deps.optimizer, pins: deps.pins, now: () => deps.clock.now(), logger: deps.logger },
+    { optimizer: deps.optimizer, breaker: deps.optimizerBreaker ?? null, pins: deps.pins, now: () => deps.clock.now(), logger: deps.logger },
     {
       endpoint: call.endpoint,
       body: call.body ?? {},

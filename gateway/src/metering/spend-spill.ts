@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, createReadStream, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Logger } from '@gw/platform';
@@ -7,21 +7,27 @@ import type { SpendRecord } from './spend-record.js';
 const spillName = /^spend-[0-9a-z-]+\.ndjson$/;
 const claimedName = /^spend-[0-9a-z-]+\.ndjson\.claimed$/;
 
+/** The longest time an appended record waits for its fsync (the metering README states this bound). */
+export const defaultSyncIntervalMs = 100;
+
 /**
- * The spend writer's overflow (spec 000 §1.19 "never lost"): when the in-memory buffer is full, or the process stops
- * while the store is down, records are appended as NDJSON to a file under `GW_DATA_DIR/spend-spill/` and replayed
- * into `gw_spend` once the store answers again, including after a restart. Appends are synchronous so a record that
- * left memory is on disk before the request finishes; inserts are idempotent by id, so a replay cut short by a crash
- * is simply replayed again.
+ * The spend writer's on-disk journal (spec 000 §1.19 "never lost"): when a write to the store fails, when the in-memory
+ * buffer is full, or when the process stops while the store is down, records are appended as NDJSON to a file under
+ * `GW_DATA_DIR/spend-spill/` and replayed into `gw_spend` once the store answers again, including after a restart.
+ * Appends are synchronous writes, so a record that left memory survives the process being killed at once; the file is
+ * fsynced in batches at most `syncIntervalMs` after an append (and when it is closed), which bounds what a machine crash
+ * can take. Inserts are idempotent by id, so a replay cut short by a crash is simply replayed again.
  */
 export class SpendSpill {
   private fd: number | null = null;
   private sequence = 0;
   private pending = false;
+  private syncTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly dir: string,
     private readonly logger: Logger,
+    private readonly syncIntervalMs = defaultSyncIntervalMs,
   ) {}
 
   /** Whether spilled records wait for replay. */
@@ -46,9 +52,11 @@ export class SpendSpill {
         mkdirSync(this.dir, { recursive: true });
         this.sequence += 1;
         this.fd = openSync(join(this.dir, `spend-${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}.ndjson`), 'a');
+        this.syncDirectory();
       }
       writeSync(this.fd, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
       this.pending = true;
+      this.scheduleSync();
       return true;
     } catch (error) {
       this.logger.error({ err: error, records: records.length }, 'spend spill file not writable');
@@ -101,8 +109,43 @@ export class SpendSpill {
 
   private seal(): void {
     if (this.fd === null) return;
+    this.sync();
     closeSync(this.fd);
     this.fd = null;
+  }
+
+  /** One fsync for every append of the interval: a record is durable at most `syncIntervalMs` after it was written. */
+  private scheduleSync(): void {
+    if (this.syncTimer) return;
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = null;
+      this.sync();
+    }, this.syncIntervalMs);
+    this.syncTimer.unref();
+  }
+
+  private sync(): void {
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+    if (this.fd === null) return;
+    try {
+      fdatasyncSync(this.fd);
+    } catch (error) {
+      this.logger.error({ err: error }, 'spend journal fsync failed');
+    }
+  }
+
+  /** A new file's name is durable only once its folder is synced. Not every file system allows it; best effort. */
+  private syncDirectory(): void {
+    let dirFd: number | null = null;
+    try {
+      dirFd = openSync(this.dir, 'r');
+      fsyncSync(dirFd);
+    } catch {
+      // The records are still written; only a machine crash before the next sync could forget the file's name.
+    } finally {
+      if (dirFd !== null) closeSync(dirFd);
+    }
   }
 
   private files(): string[] {

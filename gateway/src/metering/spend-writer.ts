@@ -57,8 +57,11 @@ const maxBackoffMs = 10_000;
 
 /**
  * Writes spend records to `gw_spend` off the request path in batched multi-row inserts (spec 000 §1.19). Nothing is
- * lost across a Postgres outage or a restart:
- *   - a failed batch stays at the head of the buffer and is retried with exponential backoff (250 ms … 10 s);
+ * lost across a Postgres outage, a restart or a crash during an outage:
+ *   - a failed write moves every record waiting in memory to the on-disk journal (the spill file) at once, and while
+ *     the store keeps failing new records are appended there directly; the journal is retried with exponential
+ *     backoff (250 ms … 10 s) and replayed in order once the store answers (see `SpendSpill` for the fsync bound);
+ *   - without a journal (or when the disk refuses), a failed batch stays at the head of the buffer and is retried;
  *   - the buffer is bounded (`maxBuffered`); past it, new records are appended to the spill file instead;
  *   - on stop, whatever the store did not take within the drain timeout is spilled too;
  *   - spilled records are replayed after the next successful write, and at start.
@@ -73,6 +76,8 @@ export class SpendWriter {
   private replaying: Promise<void> | null = null;
   private backoffMs = 0;
   private stopped = false;
+  /** The last write failed: records go to the on-disk journal at once until one succeeds. */
+  private storeFailing = false;
 
   constructor(
     private readonly db: Db,
@@ -95,7 +100,17 @@ export class SpendWriter {
   }
 
   enqueue(record: SpendRecord): void {
-    if (this.stopped || this.buffer.length >= (this.options.maxBuffered ?? 100_000)) {
+    if (this.stopped) {
+      this.overflow([record]);
+      return;
+    }
+    // While the store is failing a record waits on disk, not in memory, so a crash cannot take it along; the retry
+    // loop replays the journal once the store answers.
+    if (this.storeFailing && this.journal([record])) {
+      this.schedule(this.options.flushIntervalMs ?? 200);
+      return;
+    }
+    if (this.buffer.length >= (this.options.maxBuffered ?? 100_000)) {
       this.overflow([record]);
       return;
     }
@@ -104,12 +119,23 @@ export class SpendWriter {
     this.schedule(this.buffer.length >= this.batchSize ? 0 : (this.options.flushIntervalMs ?? 200));
   }
 
+  /** Append to the on-disk journal; false without one or when the disk refuses (the caller keeps the records). */
+  private journal(records: SpendRecord[]): boolean {
+    if (records.length === 0 || this.options.spill?.append(records) !== true) return false;
+    this.options.onSpilled?.(records.length);
+    return true;
+  }
+
+  /** After a failed write: everything waiting in memory moves to the journal, where a crash cannot lose it. */
+  private journalBuffer(): void {
+    if (this.buffer.length === 0 || !this.journal(this.buffer)) return;
+    this.buffer = [];
+    this.options.onDepth?.(0);
+  }
+
   /** Policy when memory is full: the oldest records keep retrying in memory, newer ones go to disk. */
   private overflow(records: SpendRecord[]): void {
-    if (this.options.spill?.append(records)) {
-      this.options.onSpilled?.(records.length);
-      return;
-    }
+    if (this.journal(records)) return;
     this.options.onDropped?.(records.length);
     this.logger.error({ dropped: records.length }, 'spend buffer full and no spill file: records dropped');
   }
@@ -168,7 +194,10 @@ export class SpendWriter {
       }
       if (this.options.spill?.hasPending) await this.replaySpill();
       this.backoffMs = 0;
+      this.storeFailing = false;
     } catch (error) {
+      this.storeFailing = true;
+      this.journalBuffer();
       this.options.onWriteFailure?.();
       this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 250), maxBackoffMs);
       this.logger.warn({ err: error, buffered: this.buffer.length, retryInMs: this.backoffMs }, 'spend write failed; will retry');

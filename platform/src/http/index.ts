@@ -4,4 +4,7 @@ export { RequestValidationError, describeIssues, installZodCompilers, zodOpenApi
 export { normalizeRequestError } from './request-failure.js';
 export type { RequestFailure, RequestFailureKind, RequestFailureOptions } from './request-failure.js';
 export { QuietLogController } from './quiet-log-controller.js';
+export { installJsonBodyParser } from './json-body-parser.js';
 export { installEnvelopeErrorHandler, type EnvelopeErrorHandlerOptions } from './envelope-error-handler.js';
+export { clientTimeoutOptions, defaultClientTimeouts, type ClientTimeouts } from './slow-clients.js';
+export { capUnauthenticatedConnections, markConnectionAuthenticated, plainAddress, type ConnectionCapOptions } from './connection-cap.js';

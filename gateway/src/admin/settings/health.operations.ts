@@ -23,7 +23,22 @@ export interface HealthOperationDeps {
   optimizerToken: string | undefined;
   lease: () => LeaseFields;
   now: () => number;
+  /** The pre-call hook's circuit breaker, when an optimizer is configured. */
+  optimizerCircuit?: (() => CircuitReport) | undefined;
 }
+
+const circuitReport = z
+  .object({
+    state: z.enum(['closed', 'open', 'half_open']).describe('closed: calls use the optimizer; open: calls skip it (unoptimized) until the cool-off ends; half_open: one probe call is trying it'),
+    consecutiveFailures: z.number().int().describe('Optimizer calls failed in a row (timeouts, unreachable, 5xx, 429, malformed answers)'),
+    openedAt: z.string().nullable().describe('When the circuit last opened; null while closed'),
+    probeAt: z.string().nullable().describe('When an open circuit lets its next probe call through; null unless open'),
+    skipped: z.number().int().describe('Calls forwarded without asking the optimizer because the circuit was open, since the process started'),
+  })
+  .describe('The circuit breaker in front of the pre-call hook, on this replica');
+
+/** What the optimizer's circuit breaker reports (its snapshot has this shape). */
+export type CircuitReport = z.infer<typeof circuitReport>;
 
 const optimizerTimeoutMs = 1500;
 
@@ -36,7 +51,7 @@ const healthResponse = z.object({
   coordination: z.object({ kind: z.enum(['redis', 'in-process']), reachable: z.boolean() }),
   optimizer: z.union([
     z.object({ configured: z.literal(false) }),
-    z.object({ configured: z.literal(true), reachable: z.boolean(), status: z.number().nullable(), latencyMs: z.number() }),
+    z.object({ configured: z.literal(true), reachable: z.boolean(), status: z.number().nullable(), latencyMs: z.number(), circuit: circuitReport.optional() }),
   ]),
   addressConflicts: z.number().int().nullable().describe('Addresses whose caps are stored in more than one spelling, waiting for an administrator to set them once (PATCH /admin/user-caps/<address>); null when unknown'),
   leaseStatus: z.string(),
@@ -44,6 +59,8 @@ const healthResponse = z.object({
   leaseTrust: z.string(),
   leaseAcquire: z.string(),
 });
+
+const circuitOf = (deps: HealthOperationDeps) => (deps.optimizerCircuit ? { circuit: deps.optimizerCircuit() } : {});
 
 async function probeOptimizer(deps: HealthOperationDeps) {
   if (!deps.optimizerUrl) return { configured: false as const };
@@ -54,9 +71,9 @@ async function probeOptimizer(deps: HealthOperationDeps) {
       headers: deps.optimizerToken ? { authorization: `Bearer ${deps.optimizerToken}` } : {},
     });
     await response.body?.cancel();
-    return { configured: true as const, reachable: response.ok, status: response.status, latencyMs: deps.now() - started };
+    return { configured: true as const, reachable: response.ok, status: response.status, latencyMs: deps.now() - started, ...circuitOf(deps) };
   } catch {
-    return { configured: true as const, reachable: false, status: null, latencyMs: deps.now() - started };
+    return { configured: true as const, reachable: false, status: null, latencyMs: deps.now() - started, ...circuitOf(deps) };
   }
 }
 

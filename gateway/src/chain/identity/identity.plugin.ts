@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { markConnectionAuthenticated } from '@gw/platform';
 import type { KeyStore } from '../../identity/keys/key.store.js';
 import type { AuthRejectionInput } from '../../admin/audit/audit.store.js';
 import { KeyFailure } from '../../errors.js';
@@ -30,6 +31,9 @@ export function registerIdentityStage(app: FastifyInstance, deps: IdentityStageD
       const metadata = request.headers['x-gw-metadata'];
       identity.metadata = parseMetadataHeader(Array.isArray(metadata) ? metadata[0] : metadata);
       request.gw.identity = identity;
+      // A caller that proved who it is (or sits on the trusted network) no longer counts against its address's cap on
+      // unauthenticated connections.
+      markConnectionAuthenticated(request.raw.socket);
     } catch (error) {
       if (error instanceof KeyFailure) {
         deps.recordRejection({ code: error.code, status: error.status, endpoint: request.url.split('?')[0] ?? null, hint: error.hint, requestId: request.traceId }).catch(() => undefined);

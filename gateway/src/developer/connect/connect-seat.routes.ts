@@ -24,6 +24,18 @@ const deviceTokenBody = z.strictObject({
 });
 const deviceTokenResponse = z.object({ status: z.literal('ok'), expiresAt: z.string(), ttlSeconds: z.number().int().describe('The TTL applied, after clamping') });
 const deviceTokenRevokeResponse = z.object({ status: z.literal('ok'), revoked: z.boolean().describe('False when no live token was registered (the call is idempotent)') });
+// A doctor report is a few dozen checks; the connect surface's own limit.
+const healthReportLimitBytes = 256 * 1024;
+
+/** JSON when the text is JSON, otherwise nothing: the doctor report route never refuses its body. */
+function parsedOrNothing(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 const offboardResponse = z.object({ status: z.literal('ok'), recorded: z.boolean().describe('False when the store could not take the mark; the call still succeeds') });
 
 /**
@@ -43,24 +55,30 @@ export async function connectSeatRoutes(app: FastifyInstance, options: ConnectSe
     }
   };
 
-  app.post(
-    '/connect/health',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Record doctor-check results and the client version',
-        description: 'Best-effort, always 200 for an authenticated caller: a body that is not a doctor report, or a store that cannot take it, answers `recorded: false`. Only each check’s name and status are kept.',
-        response: { 200: connectHealthResponse, 401: connectErrorResponse },
+  // Reports are best-effort and always answer 200, whatever the body: a truncated or non-JSON report is read as no
+  // report (`recorded: false`) rather than refused, so this route reads its body leniently in a scope of its own.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: healthReportLimitBytes }, (_request, body, done) => done(null, parsedOrNothing(String(body))));
+    scope.post(
+      '/connect/health',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Record doctor-check results and the client version',
+          description: 'Best-effort, always 200 for an authenticated caller: a body that is not a doctor report (not JSON, truncated, any content type), or a store that cannot take it, answers `recorded: false`. Only each check’s name and status are kept.',
+          response: { 200: connectHealthResponse, 401: connectErrorResponse },
+        },
       },
-    },
-    async (request) => {
-      const report = connectHealthBody.safeParse(request.body);
-      if (!report.success) return { status: 'ok' as const, recorded: false };
-      const checks = report.data.checks.map(({ name, status }) => ({ name, status }));
-      return bestEffort('seat health report', () => seats.recordHealth(seatOf(identityOf(request)), checks, report.data.clientVersion ?? null));
-    },
-  );
+      async (request) => {
+        const report = connectHealthBody.safeParse(request.body);
+        if (!report.success) return { status: 'ok' as const, recorded: false };
+        const checks = report.data.checks.map(({ name, status }) => ({ name, status }));
+        return bestEffort('seat health report', () => seats.recordHealth(seatOf(identityOf(request)), checks, report.data.clientVersion ?? null));
+      },
+    );
+  });
 
   app.post(
     '/connect/offboard',

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createLogger, MemoryCoord, type Coord } from '@gw/platform';
 import type { OptimizeRequest, OptimizeResponse } from '@gw/contracts';
 import { parseMetadataHeader } from '../../identity/caller.js';
-import type { OptimizerClient } from './optimizer-client.js';
+import { OptimizerCallError, type OptimizerClient } from './optimizer-client.js';
+import { CircuitBreaker } from './circuit-breaker.js';
 import { runPreCallHook, type HookInput } from './pre-call-hook.js';
 import { SessionPins } from './session-pins.js';
 
@@ -76,5 +77,43 @@ describe('pre-call hook: what the gateway takes from the optimizer', () => {
     const big = [{ kind: 'k', recipe: 'é'.repeat(140_000) }] as unknown as OptimizeResponse['pins'];
     await hook(fakeOptimizer(() => answer({ pins: big })).client, {}, coord);
     expect(await coord.getValue('pins:gws_1')).toBeNull();
+  });
+});
+
+describe('pre-call hook: the circuit breaker', () => {
+  const input: HookInput = { endpoint: '/v1/chat/completions', body: chatBody, model: 'gpt-4.1', family: 'openai', user: 'ada', team: 'compilers', gatewaySessionId: null, clientCanRetrieve: false, billingMode: 'api_key', metadata: {}, canShortCircuit: true, cache: { scope: 'scope-1', serve: true, store: true, maxAgeSeconds: null } };
+  const failing = (error: OptimizerCallError) => {
+    let calls = 0;
+    const client = {
+      optimize: async () => {
+        calls += 1;
+        throw error;
+      },
+    } as unknown as OptimizerClient;
+    return { client, calls: () => calls };
+  };
+  const run = (client: OptimizerClient, breaker: CircuitBreaker) => runPreCallHook({ optimizer: client, breaker, pins: new SessionPins(new MemoryCoord()), now: () => 0, logger }, input);
+
+  it.each([
+    ['a timeout', new OptimizerCallError('timeout', null, 'timed out'), 'timeout', 'timeout'],
+    ['an unreachable optimizer', new OptimizerCallError('unreachable', null, 'down'), 'error', 'unreachable'],
+    ['a 503', new OptimizerCallError('status', 503, 'answered 503'), 'error', 'http_503'],
+    ['a 429', new OptimizerCallError('status', 429, 'answered 429'), 'error', 'http_429'],
+    ['a malformed answer', new OptimizerCallError('malformed', 200, 'not the protocol'), 'error', 'malformed'],
+  ])('opens on %s repeated, then skips the optimizer', async (_name, error, status, reason) => {
+    const breaker = new CircuitBreaker({ failureThreshold: 2, coolOffMs: 1_000, now: () => 0 });
+    const { client, calls } = failing(error);
+    expect(await run(client, breaker)).toMatchObject({ status, reason });
+    expect(await run(client, breaker)).toMatchObject({ status, reason });
+    expect(await run(client, breaker)).toMatchObject({ status: 'error', reason: 'circuit_open', latencyMs: null, body: chatBody, changed: false });
+    expect(calls()).toBe(2);
+  });
+
+  it('does not count a refusal (401, 403, 402) against the optimizer: it answered', async () => {
+    const breaker = new CircuitBreaker({ failureThreshold: 2, coolOffMs: 1_000, now: () => 0 });
+    const { client, calls } = failing(new OptimizerCallError('status', 401, 'answered 401'));
+    for (let call = 0; call < 4; call += 1) expect(await run(client, breaker)).toMatchObject({ status: 'error', reason: 'http_401' });
+    expect(calls()).toBe(4);
+    expect(breaker.state).toBe('closed');
   });
 });

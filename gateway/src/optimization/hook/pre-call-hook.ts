@@ -7,6 +7,7 @@ import type { OptimizerClient } from './optimizer-client.js';
 import { OptimizerCallError } from './optimizer-client.js';
 import { answersEndpoint, preservesRequest } from './client-shapes.js';
 import type { SessionPins } from './session-pins.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
 
 export type OptimizationStatus = 'applied' | 'skipped' | 'disabled' | 'timeout' | 'error';
 
@@ -53,6 +54,13 @@ export interface HookDeps {
   pins: SessionPins;
   now: () => number;
   logger: Logger;
+  /** Skips the optimizer while it keeps failing; absent = always call it. */
+  breaker?: CircuitBreaker | null;
+}
+
+/** Failures that say the optimizer is unwell (slow, down, overloaded, broken), not that it refused this request. */
+function countsAgainstOptimizer(error: OptimizerCallError): boolean {
+  return error.reason !== 'status' || error.status === null || error.status >= 500 || error.status === 429;
 }
 
 const untouched = (body: Record<string, unknown>, status: OptimizationStatus, reason: string | null, latencyMs: number | null): Optimization => ({
@@ -128,13 +136,17 @@ function interpret(response: OptimizeResponse, input: HookInput, latencyMs: numb
 }
 
 /**
- * The pre-call hook (spec 000 §1.3, 001 §2.1–2.2): fail-open with a hard timeout. An absent, slow, refusing (401,
+ * The pre-call hook (spec 000 §1.3, 001 §2.1–2.2): fail-open with a hard timeout, behind a circuit breaker that skips an
+ * optimizer that keeps failing (`circuit_open`). An absent, slow, refusing (401,
  * 402, 403) or malformed optimizer leaves the request exactly as the client sent it, and says why.
  */
 export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<Optimization> {
   if (!deps.optimizer) return untouched(input.body, 'disabled', 'optimizer_not_configured', null);
   const started = deps.now();
   const pins = input.gatewaySessionId ? await deps.pins.load(input.gatewaySessionId) : undefined;
+  // Asked only now, right before the call, so every call let through reports its outcome below.
+  const breaker = deps.breaker ?? null;
+  if (breaker && !breaker.tryAcquire()) return untouched(input.body, 'error', 'circuit_open', null);
   let response: OptimizeResponse;
   try {
     response = await deps.optimizer.optimize({
@@ -146,10 +158,16 @@ export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<
     });
   } catch (error) {
     const latencyMs = deps.now() - started;
-    if (error instanceof OptimizerCallError) return untouched(input.body, error.reason === 'timeout' ? 'timeout' : 'error', error.reason === 'status' ? `http_${error.status}` : error.reason, latencyMs);
+    if (error instanceof OptimizerCallError) {
+      if (countsAgainstOptimizer(error)) breaker?.failed();
+      else breaker?.succeeded();
+      return untouched(input.body, error.reason === 'timeout' ? 'timeout' : 'error', error.reason === 'status' ? `http_${error.status}` : error.reason, latencyMs);
+    }
+    breaker?.failed();
     deps.logger.warn({ err: error }, 'optimizer hook failed');
     return untouched(input.body, 'error', 'exception', latencyMs);
   }
+  breaker?.succeeded();
   // Only a list the optimizer answered for the pins it was sent replaces the stored one (spec 001 §2.2, §2.3).
   if (input.gatewaySessionId && pins && response.pins) await deps.pins.replace(input.gatewaySessionId, response.pins);
   const latencyMs = deps.now() - started;
