@@ -36,6 +36,7 @@ import { agentLaneOperations } from './fleet/admin/agent-lane.operations.js';
 import { endpointOperations } from './fleet/admin/endpoint.operations.js';
 import { fleetStatusOperations } from './fleet/admin/fleet-status.operations.js';
 import { supportBundleOperations } from './service/support-bundle.operations.js';
+import { provisioningTokenOperations } from './identity/provisioning/provisioning-tokens.operations.js';
 import { enrollmentOperations } from './identity/enrollment/enrollment.operations.js';
 import { playgroundOperations } from './inference/playground/playground.operations.js';
 import { mdmServerOperations } from './fleet/admin/mdm-servers.operations.js';
@@ -101,7 +102,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
 
   // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.
-  await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups });
+  await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups, provisioningTokens: deps.scim.provisioningTokens });
 
   // CLI login (spec 000 §4.4): pre-key; billing verifies the browser sign-in, the gateway mints the key.
   await app.register(cliLoginPlugin, { billing: deps.entitlement.billing, sessions: new CliSessionStore(deps.coord, deps.clock), keys: deps.keys, db: deps.db, audit: deps.audit, coord: deps.coord, clock: deps.clock });
@@ -128,6 +129,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
     ...updatesOperations({ billing: deps.entitlement.billing, settings: deps.settings, clock: deps.clock, running: interfaceVersion, environmentHas: environmentVariableSet }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),
+    ...provisioningTokenOperations({ tokens: deps.scim.provisioningTokens }),
     ...enrollmentOperations({ links: deps.enrollmentLinks, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock, billing: deps.entitlement.billing, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
   ];
