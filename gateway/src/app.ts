@@ -24,6 +24,7 @@ import { governanceOperations } from './governance/governance.operations.js';
 import { qualityParityOperations } from './optimization/quality/admin/quality-parity.operations.js';
 import { optimizerHoldoutConfig } from './optimization/quality/admin/holdout-config.js';
 import { optimizerAdminOperations } from './optimization/hook/optimizer-admin.operations.js';
+import { spendConnectorOperations } from './governance/spend/connectors/spend-connectors.operations.js';
 import { guardrailOperations } from './governance/guardrails/guardrails.operations.js';
 import { desktopConnectorOperations } from './mcp/hub/desktop-connectors.operations.js';
 import { desktopPolicyOperations } from './policies/admin/desktop-policy.operations.js';
@@ -116,6 +117,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_OPTIMIZER_ADMIN_TOKEN ?? deps.config.GW_ADMIN_TOKEN, deps.logger) }),
     ...optimizerAdminOperations({ optimizer: deps.optimizerAdmin }),
+    ...spendConnectorOperations({ db: deps.db, store: deps.spendConnectors.store, sync: deps.spendConnectors.sync, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...guardrailOperations({ store: deps.guardrailStore, contentMode: () => deps.settings.get().contentMode, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
     ...desktopProfileOperations({ policies: deps.desktopPolicy, publicUrl: deps.config.GW_PUBLIC_URL, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
