@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolePrincipal } from '../src/admin/principal.js';
 import { sessionHeaders, startAdminGateway } from './admin-support.js';
-import { adminHeaders, bearer, gatewayPerTest } from './helpers.js';
+import { adminHeaders, bearer, gatewayPerTest, startGatewayOnSwitchableStore, type SwitchableDb, type TestGateway } from './helpers.js';
 import { oktaUser } from './scim-support.js';
 
 const scimAs = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' });
@@ -140,5 +140,36 @@ describe('provisioning tokens', () => {
     const stored = JSON.stringify((await gateway.deps.db.query('SELECT * FROM gw_audit_events')).rows);
     expect(stored).not.toContain(token);
     expect(stored).not.toContain(second);
+  });
+});
+
+describe('provisioning tokens during a store outage', () => {
+  let stack: Awaited<ReturnType<typeof startGatewayOnSwitchableStore>>;
+  let gateway: TestGateway;
+  let db: SwitchableDb;
+  beforeAll(async () => {
+    stack = await startGatewayOnSwitchableStore();
+    ({ gateway, db } = stack);
+  });
+  afterAll(async () => {
+    db.down = false;
+    await stack.close();
+  });
+
+  it('fails closed with 503 on both surfaces, never accepting an unverified token', async () => {
+    const enrollment = (await gateway.app.inject({ method: 'POST', url: '/admin/v1/provisioning/tokens', headers: adminHeaders, payload: { scopes: ['scim', 'enrollment'] } })).json().token;
+    db.down = true;
+    try {
+      const scim = await gateway.app.inject({ method: 'GET', url: '/scim/v2/Users', headers: scimAs(enrollment) });
+      expect(scim.statusCode).toBe(503);
+      expect(scim.json().detail).toBe('The SCIM store is unavailable; retry shortly.');
+      const admin = await gateway.app.inject({ method: 'GET', url: '/admin/v1/enrollment/links', headers: bearer(enrollment) });
+      expect(admin.statusCode).toBe(503);
+      expect(admin.json().error).toMatchObject({ code: 'provisioning_token_store_unavailable' });
+      expect(admin.body).not.toContain(enrollment);
+    } finally {
+      db.down = false;
+    }
+    expect((await gateway.app.inject({ method: 'GET', url: '/scim/v2/Users', headers: scimAs(enrollment) })).statusCode).toBe(200);
   });
 });

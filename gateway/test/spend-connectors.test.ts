@@ -113,6 +113,11 @@ describe('spend connectors: the providers’ own usage reports beside gw’s spe
     const views = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/providers/connectors', headers: adminHeaders })).json().connectors;
     expect(views[0].lastSync).toEqual({ at: new Date(gateway.clock.now()).toISOString(), outcome: 'synced', rows: 3, error: null });
 
+    // Two syncs at once take turns: both succeed and the totals are stored once.
+    const [first, second] = await Promise.all([sync({ days: 40 }), sync({ days: 40 })]);
+    expect([first?.json().connectors[0].outcome, second?.json().connectors[0].outcome]).toEqual(['synced', 'synced']);
+    expect(await stored()).toHaveLength(4);
+
     // A later sync of a shorter window replaces only that window's days.
     openAi.setDays(openAiDays.map((day) => (day.day === '2026-11-21' ? { ...day, costUsd: 1.5 } : day)));
     await sync({ days: 7 });
@@ -176,7 +181,7 @@ describe('spend connectors: the providers’ own usage reports beside gw’s spe
       outcome: 'failed',
       from: '2026-10-25',
       to: '2026-11-23',
-      error: { code: 'rate_limited', message: 'OpenAI rate-limited the usage report (retry-after 3600s after 1 attempts); nothing was stored, sync again later.' },
+      error: { code: 'rate_limited', message: 'OpenAI rate-limited the usage report (retry-after 3600s after 1 attempt); nothing was stored, sync again later.' },
     });
     expect(limited[1]).toMatchObject({ vendor: 'anthropic', outcome: 'synced' });
     expect(await stored()).toEqual(before);

@@ -53,7 +53,7 @@ async function fetchPage<Item>(report: PagedReport<Item>, url: URL, http: Report
       await response.body?.cancel();
       const wait = retryAfterMs(response.headers.get('retry-after'), Date.now());
       if (attempt >= limits.maxRateLimitRetries || wait > limits.maxRetryAfterMs) {
-        throw new UsageReportError('rate_limited', `${report.vendorName} rate-limited the usage report (retry-after ${Math.ceil(wait / 1000)}s after ${attempt + 1} attempts); nothing was stored, sync again later.`);
+        throw new UsageReportError('rate_limited', `${report.vendorName} rate-limited the usage report (retry-after ${Math.ceil(wait / 1000)}s after ${attempt + 1} ${attempt === 0 ? 'attempt' : 'attempts'}); nothing was stored, sync again later.`);
       }
       await http.sleep(wait);
       continue;

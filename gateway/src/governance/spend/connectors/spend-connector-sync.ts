@@ -62,7 +62,7 @@ export class SpendConnectorSync {
       await this.deps.store.recordFailure(vendor, error.message);
       return { vendor, outcome: 'failed', ...range, error: { code: error.code, message: error.message } };
     }
-    await this.deps.store.replaceTotals(vendor, window, totals);
+    if (!(await this.deps.store.replaceTotals(vendor, window, totals))) return { vendor, outcome: 'skipped', reason: 'connector removed during the sync' };
     return { vendor, outcome: 'synced', ...range, rows: totals.length };
   }
 }

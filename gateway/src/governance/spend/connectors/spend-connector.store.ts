@@ -92,10 +92,17 @@ export class SpendConnectorStore {
     return { vendor, adminKey: this.keyring.decryptString(row.admin_key_sealed, sealContext(vendor)), baseUrl: row.base_url ?? vendorDefaultBaseUrl[vendor] };
   }
 
-  /** One transaction: the window's totals replace what an earlier sync stored for it, or nothing changes. */
-  async replaceTotals(vendor: UsageReportVendor, window: ReportWindow, totals: readonly DailyModelTotal[]): Promise<void> {
+  /**
+   * One transaction: the window's totals replace what an earlier sync stored for it, or nothing changes. False when
+   * the connector was removed while its reports were read (nothing is stored for a removed connector).
+   */
+  async replaceTotals(vendor: UsageReportVendor, window: ReportWindow, totals: readonly DailyModelTotal[]): Promise<boolean> {
     const now = new Date(this.clock.now());
-    await this.db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
+      // Two syncs of one vendor (two administrators, two replicas) take turns on the connector's row instead of
+      // interleaving their deletes and inserts.
+      const { rows } = await tx.query('SELECT vendor FROM gw_spend_connectors WHERE vendor = $1 FOR UPDATE', [vendor]);
+      if (rows.length === 0) return false;
       await tx.query('DELETE FROM gw_external_spend WHERE vendor = $1 AND day >= $2::date AND day < $3::date', [vendor, window.startDay, window.endDay]);
       for (const total of totals) {
         await tx.query(
@@ -104,6 +111,7 @@ export class SpendConnectorStore {
         );
       }
       await tx.query('UPDATE gw_spend_connectors SET last_sync_at = $2, last_sync_outcome = $3, last_sync_rows = $4, last_sync_error = NULL WHERE vendor = $1', [vendor, now, 'synced', totals.length]);
+      return true;
     });
   }
 
