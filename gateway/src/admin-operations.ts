@@ -17,6 +17,7 @@ import { registerOperations } from './admin/registrar.js';
 import { healthOperations, unmeteredLease, type CircuitReport, type HealthOperationDeps } from './admin/settings/health.operations.js';
 import { settingsOperations } from './admin/settings/settings.operations.js';
 import type { ScimDeps } from './identity/scim/scim-deps.js';
+import { provisioningTokenResolver } from './identity/provisioning/provisioning-token.resolver.js';
 import { scimSettingsOperations } from './identity/scim/scim-settings.operations.js';
 import type { SeatDeps } from './developer/seats/seat-deps.js';
 import { seatOperations } from './developer/seats/seats.operations.js';
@@ -30,7 +31,7 @@ export type { AdminDeps } from './admin-stores.js';
 export type { AdminOperation } from './admin/operation.js';
 
 export interface AdminPlaneDeps extends AdminDeps {
-  scim: Pick<ScimDeps, 'settings'>;
+  scim: Pick<ScimDeps, 'settings' | 'provisioningTokens'>;
   seats: Pick<SeatDeps, 'store' | 'directives'>;
   config: GatewayConfig;
   logger: Logger;
@@ -87,7 +88,7 @@ async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
  * mode and the automatic audit of every write.
  */
 export async function registerAdminPlane(app: FastifyInstance, deps: AdminPlaneDeps, extraOperations: AdminOperation[] = []): Promise<void> {
-  const principals = chainResolvers([adminTokenResolver(deps.config.GW_ADMIN_TOKEN), adminKeyResolver(deps.adminKeys), ...(deps.adminSessionResolver ? [deps.adminSessionResolver] : [])]);
+  const principals = chainResolvers([adminTokenResolver(deps.config.GW_ADMIN_TOKEN), adminKeyResolver(deps.adminKeys), provisioningTokenResolver(deps.scim.provisioningTokens), ...(deps.adminSessionResolver ? [deps.adminSessionResolver] : [])]);
   await registerOperations(app, [...(await coreOperations(deps)), ...extraOperations], {
     principals,
     rateLimit: adminV1RateLimiter(deps.coord, deps.logger),

@@ -24,6 +24,7 @@ import { governanceOperations } from './governance/governance.operations.js';
 import { qualityParityOperations } from './optimization/quality/admin/quality-parity.operations.js';
 import { optimizerHoldoutConfig } from './optimization/quality/admin/holdout-config.js';
 import { optimizerAdminOperations } from './optimization/hook/optimizer-admin.operations.js';
+import { spendConnectorOperations } from './governance/spend/connectors/spend-connectors.operations.js';
 import { guardrailOperations } from './governance/guardrails/guardrails.operations.js';
 import { contentSettingsOperations } from './metering/traces/content-settings.operations.js';
 import { desktopConnectorOperations } from './mcp/hub/desktop-connectors.operations.js';
@@ -37,6 +38,7 @@ import { agentLaneOperations } from './fleet/admin/agent-lane.operations.js';
 import { endpointOperations } from './fleet/admin/endpoint.operations.js';
 import { fleetStatusOperations } from './fleet/admin/fleet-status.operations.js';
 import { supportBundleOperations } from './service/support-bundle.operations.js';
+import { provisioningTokenOperations } from './identity/provisioning/provisioning-tokens.operations.js';
 import { enrollmentOperations } from './identity/enrollment/enrollment.operations.js';
 import { playgroundOperations } from './inference/playground/playground.operations.js';
 import { mdmServerOperations } from './fleet/admin/mdm-servers.operations.js';
@@ -113,7 +115,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
 
   // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.
-  await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups });
+  await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups, provisioningTokens: deps.scim.provisioningTokens });
 
   // CLI login (spec 000 §4.4): pre-key; billing verifies the browser sign-in, the gateway mints the key.
   await app.register(cliLoginPlugin, { billing: deps.entitlement.billing, sessions: new CliSessionStore(deps.coord, deps.clock), keys: deps.keys, db: deps.db, audit: deps.audit, coord: deps.coord, clock: deps.clock });
@@ -128,6 +130,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_OPTIMIZER_ADMIN_TOKEN ?? deps.config.GW_ADMIN_TOKEN, deps.logger) }),
     ...optimizerAdminOperations({ optimizer: deps.optimizerAdmin }),
     ...contentSettingsOperations({ settings: deps.settings, retention: deps.contentRetention, contentKeyConfigured: deps.config.GW_CONTENT_KEY !== undefined }),
+    ...spendConnectorOperations({ db: deps.db, store: deps.spendConnectors.store, sync: deps.spendConnectors.sync, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...guardrailOperations({ store: deps.guardrailStore, contentMode: () => deps.settings.get().contentMode, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
     ...desktopProfileOperations({ policies: deps.desktopPolicy, publicUrl: deps.config.GW_PUBLIC_URL, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
@@ -141,6 +144,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
     ...updatesOperations({ billing: deps.entitlement.billing, settings: deps.settings, clock: deps.clock, running: interfaceVersion, environmentHas: environmentVariableSet }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),
+    ...provisioningTokenOperations({ tokens: deps.scim.provisioningTokens }),
     ...enrollmentOperations({ links: deps.enrollmentLinks, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock, billing: deps.entitlement.billing, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
   ];

@@ -34,6 +34,7 @@ import { MeteringStage } from './chain/metering/metering.stage.js';
 import { InferenceMetrics } from './metering/inference-metrics.js';
 import { SpendSpill } from './metering/spend-spill.js';
 import { composeGovernance } from './governance/compose-governance.js';
+import { composeSpendConnectors } from './governance/spend/connectors/compose-spend-connectors.js';
 import { GuardrailStore } from './governance/guardrails/guardrail.store.js';
 import { Guardrails } from './governance/guardrails/guardrails.js';
 import { composeEntitlement } from './billing/entitlement-deps.js';
@@ -141,5 +142,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, traceWriter, inferenceMetrics, inference, optimizer, optimizerBreaker, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, contentRetention, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, traceWriter, inferenceMetrics, inference, optimizer, optimizerBreaker, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, contentRetention, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock), spendConnectors: composeSpendConnectors({ db, keyring, clock, logger }) };
 }

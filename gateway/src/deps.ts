@@ -29,6 +29,7 @@ import type { McpHubMirror } from './mcp/hub/mcp-hub-mirror.js';
 import type { McpConnectors } from './mcp/oauth/compose-connectors.js';
 import type { EnrollmentLinkStore } from './identity/enrollment/enrollment-link.store.js';
 import type { EntitlementDeps } from './billing/entitlement-deps.js';
+import type { SpendConnectors } from './governance/spend/connectors/compose-spend-connectors.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
 export interface GatewayDeps extends AdminDeps {
@@ -85,4 +86,6 @@ export interface GatewayDeps extends AdminDeps {
   enrollmentLinks: EnrollmentLinkStore;
   /** The metering lane and entitlement gate (spec 000 §1.6b, §4.6; spec 001 §4.3); inert when unmetered. */
   entitlement: EntitlementDeps;
+  /** The providers' own organisation usage reports, pulled with write-only admin keys, beside gw's spend. */
+  spendConnectors: SpendConnectors;
 }

@@ -29,3 +29,7 @@ export { startAuthorizationServer, type AuthorizationServerHandle } from './oaut
 export { startOtlpReceiver, type OtlpReceiverHandle } from './otlp/otlp-receiver.js';
 export type { ReceivedSpan } from './otlp/otlp-traces.js';
 export { startGuardrailHook, type GuardrailAnswer, type GuardrailHookHandle } from './guardrail-hook.js';
+export { startOpenAiUsageSimulator, type OpenAiUsageSimulatorOptions } from './usage-reports/openai-usage-simulator.js';
+export { startAnthropicUsageSimulator, type AnthropicUsageSimulatorOptions } from './usage-reports/anthropic-usage-simulator.js';
+export type { UsageReportSimulatorHandle } from './usage-reports/usage-report-server.js';
+export type { VendorUsageDay } from './usage-reports/usage-report-days.js';

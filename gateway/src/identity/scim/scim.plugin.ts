@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, normalizeRequestError, type Db } from '@gw/platform';
 import { ScimError, badRequest, notFound, scimErrorBody } from './protocol/scim-error.js';
+import type { ProvisioningTokenStore } from '../provisioning/provisioning-token.store.js';
 import { authenticateScim } from './scim-auth.js';
 import { discoveryList, resourceTypes, schemaDocuments, serviceProviderConfig } from './scim-discovery.js';
 import { scimGroupRoutes } from './scim-groups.routes.js';
@@ -13,6 +14,8 @@ export interface ScimPluginOptions {
   db: Db;
   users: ScimUserStore;
   groups: ScimGroupStore;
+  /** `prv_` tokens with the `scim` scope are accepted beside the configured bearer. */
+  provisioningTokens?: ProvisioningTokenStore;
 }
 
 const scimMediaType = 'application/scim+json';
@@ -55,7 +58,7 @@ export async function scimPlugin(app: FastifyInstance, options: ScimPluginOption
       done(badRequest('The request body is not valid JSON.', 'invalidSyntax'), undefined);
     }
   });
-  app.addHook('onRequest', async (request) => authenticateScim(options.db, request));
+  app.addHook('onRequest', async (request) => authenticateScim(options.db, request, options.provisioningTokens));
   app.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode !== 204) reply.type(scimMediaType);
     return payload;
