@@ -99,7 +99,7 @@ const defaultRequests = { cpu: '100m', memory: '128Mi' };
 export function buildDeployment(gateway: GatewayResource, component: ComponentName, configHash: string): KubeObject {
   const { spec } = gateway;
   const settings = spec.components[component];
-  const { port, entry, probes } = components[component];
+  const { port, probes } = components[component];
   const image = `${spec.image.repository}:${spec.version}`;
   const drain = drainEnv(spec, component);
   const probe = (path: string, periodSeconds: number) => ({ httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds: 2, failureThreshold: 3 });
@@ -125,7 +125,8 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
               name: component,
               image,
               imagePullPolicy: spec.image.pullPolicy,
-              command: ['node', entry],
+              // The image's entry point runs the service its first argument names.
+              args: [component],
               ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }],
               env: [...componentEnv(gateway, component), ...drain.env, ...extraEnv(spec, component)],
               livenessProbe: probe(probes.liveness, 10),

@@ -22,7 +22,7 @@ function gateway(spec: Record<string, unknown> = {}): GatewayResource {
 }
 
 const named = (objects: KubeObject[], kind: string) => objects.filter((object) => object.kind === kind).map((object) => object.metadata.name);
-type Container = { env: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[]; securityContext: unknown; livenessProbe: { httpGet: { path: string } }; readinessProbe: { httpGet: { path: string } }; resources: unknown; image: string };
+type Container = { env: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[]; securityContext: unknown; livenessProbe: { httpGet: { path: string } }; readinessProbe: { httpGet: { path: string } }; resources: unknown; image: string; command?: string[]; args?: string[] };
 const podOf = (deployment: KubeObject) => (deployment.spec as { template: { metadata: { annotations: Record<string, string> }; spec: { containers: Container[]; securityContext: unknown } } }).template;
 
 describe('planStack', () => {
@@ -52,6 +52,16 @@ describe('planStack', () => {
     // Each service is probed where it answers: the optimizer has its health report, the evidence service /readyz.
     expect(probesOf('gw-optimizer')).toEqual(['/health', '/health']);
     expect(probesOf('gw-evidence')).toEqual(['/livez', '/readyz']);
+    // The component image's entry point picks the service from its first argument; no command overrides it.
+    const invocationOf = (name: string) => {
+      const [other] = podOf(planStack(gateway(), {}).apply.find((object) => object.metadata.name === name)!).spec.containers;
+      return [other.image, other.command, other.args];
+    };
+    expect(['gw-gateway', 'gw-optimizer', 'gw-evidence'].map(invocationOf)).toEqual([
+      ['ghcr.io/example/gw:1.10.353', undefined, ['gateway']],
+      ['ghcr.io/example/gw:1.10.353', undefined, ['optimizer']],
+      ['ghcr.io/example/gw:1.10.353', undefined, ['evidence']],
+    ]);
     expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
     expect(container.resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' } });
     expect(pod.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
