@@ -74,12 +74,13 @@ const freePort = () =>
   });
 
 /** Seconds from `run` to the readiness probe answering 200, then SIGTERM's exit code and seconds to exit. */
-async function startTime(tag, component, portVariable, readinessPath) {
+async function startTime(tag, component, portVariable, readinessPath, extraEnv = {}) {
   const port = await freePort();
   const name = `gw-image-measure-${component}-${process.pid}`;
   const started = performance.now();
-  const args = ['run', '--detach', '--name', name, '--read-only', '--network', 'host', '--env', `${portVariable}=${port}`, tag, component];
-  spawnSync(engine, args, { env: environment, stdio: 'ignore' });
+  const variables = { ...extraEnv, [portVariable]: String(port) };
+  const args = ['run', '--detach', '--name', name, '--read-only', '--network', 'host', ...Object.keys(variables).flatMap((variable) => ['--env', variable]), tag, component];
+  spawnSync(engine, args, { env: { ...environment, ...variables }, stdio: 'ignore' });
   let ready = null;
   while (performance.now() - started < 60_000) {
     try {
@@ -102,6 +103,27 @@ async function startTime(tag, component, portVariable, readinessPath) {
   return { ready, exit, stopped };
 }
 
+/** A fresh schema on the test Postgres (GW_TEST_DB_URL, else the local one), or null when none answers. */
+async function postgresSchema() {
+  const url = process.env.GW_TEST_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  try {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+    await client.connect();
+    const schema = `image_measure_${process.pid}`;
+    await client.query(`CREATE SCHEMA ${schema}`);
+    return {
+      env: { GW_SPEND_DB_URL: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, GW_KEYSTORE_KEY: 'c3'.repeat(32), GW_ADMIN_TOKEN: 'image-measure-admin-token-0123456789' },
+      drop: async () => {
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        await client.end();
+      },
+    };
+  } catch {
+    return null;
+  }
+}
+
 const size = (tag) => Number(run(engine, ['image', 'inspect', '--format', '{{.Size}}', tag], { capture: true }).trim());
 
 const base = bases();
@@ -116,5 +138,13 @@ if (measure) {
   for (const [component, portVariable, readinessPath] of [['gateway', 'GW_PORT', '/'], ['optimizer', 'GW_OPTIMIZER_PORT', '/health'], ['evidence', 'GW_EVIDENCE_PORT', '/readyz']]) {
     const { ready, exit, stopped } = await startTime(images.component, component, portVariable, readinessPath);
     process.stdout.write(`  ${component.padEnd(9)} ready ${ready === null ? 'NOT READY in 60 s' : `${ready.toFixed(2)} s`}, exit ${exit} after ${stopped.toFixed(2)} s\n`);
+  }
+  // The embedded store (PGlite, Postgres compiled to WebAssembly) initialises a database on first start; a
+  // production gateway runs on Postgres.
+  const postgres = await postgresSchema();
+  if (postgres) {
+    const { ready, exit, stopped } = await startTime(images.component, 'gateway', 'GW_PORT', '/', postgres.env);
+    await postgres.drop();
+    process.stdout.write(`start time, gateway on Postgres\n  gateway   ready ${ready === null ? 'NOT READY in 60 s' : `${ready.toFixed(2)} s`}, exit ${exit} after ${stopped.toFixed(2)} s\n`);
   }
 }
