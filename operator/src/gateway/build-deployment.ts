@@ -90,6 +90,13 @@ function extraEnv(spec: GatewaySpec, component: ComponentName): EnvVar[] {
 
 const defaultRequests = { cpu: '100m', memory: '128Mi' };
 
+/** Where a Prometheus that discovers pods by annotation scrapes a component (none for the evidence service). */
+function scrapeAnnotations(spec: GatewaySpec, component: ComponentName): Record<string, string> {
+  const { port, metricsPath } = components[component];
+  if (metricsPath === null || spec.metrics?.scrapeAnnotations === false) return {};
+  return { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': metricsPath };
+}
+
 /**
  * One component's Deployment: liveness and readiness probes on the component's own paths (`stack-names.ts`), rolling updates
  * that never drop below the desired count, a config-hash annotation that rolls pods when wiring or referenced
@@ -113,7 +120,7 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
       selector: { matchLabels: selectorLabels(gateway, component) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
-        metadata: { labels: labels(gateway, component), annotations: { [configHashAnnotation]: configHash } },
+        metadata: { labels: labels(gateway, component), annotations: { [configHashAnnotation]: configHash, ...scrapeAnnotations(spec, component) } },
         spec: {
           automountServiceAccountToken: false,
           enableServiceLinks: false,

@@ -110,6 +110,40 @@ describe('planStack', () => {
     expect(planStack(gateway(), {}).remove.filter((ref) => ref.kind === 'HorizontalPodAutoscaler').map((ref) => ref.name)).toEqual(['gw-gateway', 'gw-optimizer', 'gw-evidence']);
   });
 
+  it('tells Prometheus where to scrape: pod annotations by default, a ServiceMonitor when enabled, removed when disabled', () => {
+    const annotationsOf = (plan: ReturnType<typeof planStack>, name: string) => {
+      const { [configHashAnnotation]: _hash, ...rest } = podOf(plan.apply.find((object) => object.metadata.name === name)!).metadata.annotations;
+      return rest;
+    };
+    const defaults = planStack(gateway(), {});
+    expect(annotationsOf(defaults, 'gw-gateway')).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8787', 'prometheus.io/path': '/metrics' });
+    expect(annotationsOf(defaults, 'gw-optimizer')).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8088', 'prometheus.io/path': '/metrics' });
+    expect(annotationsOf(defaults, 'gw-evidence')).toEqual({});
+    expect(named(defaults.apply, 'ServiceMonitor')).toEqual([]);
+    expect(defaults.remove.filter((ref) => ref.kind === 'ServiceMonitor')).toEqual([]);
+
+    const monitored = planStack(gateway({ metrics: { scrapeAnnotations: false, serviceMonitor: { enabled: true, labels: { release: 'prometheus' } } } }), {});
+    expect(annotationsOf(monitored, 'gw-gateway')).toEqual({});
+    const [monitor] = monitored.apply.filter((object) => object.kind === 'ServiceMonitor');
+    expect(monitor).toMatchObject({
+      apiVersion: 'monitoring.coreos.com/v1',
+      metadata: { name: 'gw-metrics', namespace: 'team', labels: { release: 'prometheus', 'app.kubernetes.io/instance': 'gw' }, ownerReferences: [{ kind: 'Gateway', name: 'gw' }] },
+      spec: {
+        selector: { matchLabels: { 'app.kubernetes.io/name': 'gw', 'app.kubernetes.io/instance': 'gw' }, matchExpressions: [{ key: 'app.kubernetes.io/component', operator: 'In', values: ['gateway', 'optimizer'] }] },
+        namespaceSelector: { matchNames: ['team'] },
+        endpoints: [{ port: 'http', path: '/metrics', interval: '30s' }],
+      },
+    });
+    // The Services it selects carry the labels and the port name it names.
+    const service = monitored.apply.find((object) => object.kind === 'Service' && object.metadata.name === 'gw-gateway')!;
+    expect(service.metadata.labels).toMatchObject({ 'app.kubernetes.io/name': 'gw', 'app.kubernetes.io/instance': 'gw', 'app.kubernetes.io/component': 'gateway' });
+    expect((service.spec as { ports: { name: string }[] }).ports[0]?.name).toBe('http');
+
+    const turnedOff = planStack(gateway({ metrics: { serviceMonitor: { enabled: false } } }), {});
+    expect(turnedOff.remove.filter((ref) => ref.kind === 'ServiceMonitor')).toEqual([{ apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', name: 'gw-metrics', namespace: 'team' }]);
+    expect(() => gatewaySpec.parse({ image: { repository: 'r' }, version: '1', publicUrl: 'https://gw.example.com', database: { urlSecretRef: { name: 'db', key: 'url' } }, metrics: { serviceMonitor: { enabled: true, interval: 'often' } } })).toThrow(/interval/);
+  });
+
   it('removes a disabled component', () => {
     const plan = planStack(gateway({ components: { evidence: { enabled: false } } }), {});
     expect(named(plan.apply, 'Deployment')).not.toContain('gw-evidence');
