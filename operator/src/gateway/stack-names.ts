@@ -4,9 +4,9 @@ import type { KubeObject, OwnerReference } from '../kube/kube-api.js';
 /**
  * The three services a Gateway runs (ARCHITECTURE.md layout), all from the one component image whose first argument
  * picks the service (Containerfile, README "Container images"), how each listens, and its probe paths: the gateway's
- * `/livez` and readiness `/` (spec 000 §4.6), the optimizer's health report `/health` (spec 001 §2.7, answered while
- * the process serves), the evidence service's `/livez` and `/readyz` (spec 001 §4.2); the gateway and the optimizer
- * serve Prometheus metrics, the evidence service none.
+ * `/livez` and readiness `/` (its health endpoints), the optimizer's health report `/health` (answered while the
+ * process serves), the evidence service's `/livez` and `/readyz`; the gateway and the optimizer serve Prometheus
+ * metrics, the evidence service none. e2e/test/images.test.ts probes the images on these paths.
  */
 export const components = {
   gateway: { port: 8787, probes: { liveness: '/livez', readiness: '/' }, metricsPath: '/metrics' },
