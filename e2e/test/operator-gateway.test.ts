@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -8,14 +8,16 @@ import { generateCertificates, installGwCrds, startKubeTestServer, type KubeTest
 import { createIsolatedPgDb, createLogger, testDbUrl } from '@gw/platform';
 import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { adminRequest } from './gateway-stack.js';
-import { PartitionableKubeApi, runDeploymentLocally, startTlsFront } from './operator-support.js';
-import type { RunningService } from './process.js';
+import { freePort, images, requireImages } from './containers.js';
+import { PartitionableKubeApi, runDeploymentContainer, startTlsFront, type DeploymentContainer } from './operator-support.js';
 
 // Issue 9 item 7: the operator against the real CRD API server and a real gateway process on Postgres. The six
 // resources become gateway state through Management API v1; a minted service key serves the official OpenAI SDK;
 // a rotated Secret re-applies the provider key; drift made through the admin API is corrected on the next resync;
 // of two operator replicas one leads, and the standby takes over when the leader is cut off; deletion revokes and
-// clears. The test plays the kubelet: it runs the gateway Deployment's container as a local process.
+// clears. The test plays the kubelet: it runs the container the gateway Deployment describes from the image
+// `npm run image` built (image, args, env, Secret references, probes, volumes, security context), so a wrong image,
+// argument, variable or probe path in the generated Deployment fails here.
 
 const namespace = 'gw-e2e';
 const api = 'gw.dev/v1alpha1';
@@ -32,7 +34,7 @@ describe('the operator drives a real gateway', () => {
   let provider: SimulatorHandle;
   let front: { url: string; close(): Promise<void> };
   let caFile = '';
-  let gateway: RunningService | undefined;
+  let gateway: DeploymentContainer | undefined;
   let workDir: string;
   let adminToken = '';
   const gatewayUrls = new Map<string, string>();
@@ -63,6 +65,7 @@ describe('the operator drives a real gateway', () => {
   const leading = async (metrics: OperatorMetrics) => (await metrics.leader.get()).values[0]?.value ?? 0;
 
   beforeAll(async () => {
+    requireImages(images.component);
     workDir = await mkdtemp(join(tmpdir(), 'gw-operator-e2e-'));
     [server, database, provider] = await Promise.all([
       startKubeTestServer(),
@@ -73,6 +76,8 @@ describe('the operator drives a real gateway', () => {
     kube = new HttpKubeApi(server.kubeConfig);
     const certificates = await generateCertificates(await mkdtemp(join(workDir, 'tls-')));
     caFile = certificates.caFile;
+    // The gateway container runs as 65532 and reads the CA (public) through a read-only mount.
+    await chmod(caFile, 0o644);
     front = await startTlsFront(provider.url, certificates);
 
     for (const identity of ['operator-a', 'operator-b']) {
@@ -99,7 +104,7 @@ describe('the operator drives a real gateway', () => {
       partitionable.heal();
       await operator.stop();
     }
-    await gateway?.stop('SIGTERM');
+    await gateway?.stop();
     await Promise.all([front?.close(), provider?.close(), server?.stop(), database?.dispose()]);
     await rm(workDir, { recursive: true, force: true });
   }, 60_000);
@@ -113,8 +118,8 @@ describe('the operator drives a real gateway', () => {
   it('runs the Gateway and mints its own scoped admin key once the gateway serves', async () => {
     await putSecret('gw-database', { url: `${database.url}?options=${encodeURIComponent(`-c search_path=${database.schema}`)}` });
     await create('Gateway', 'gw', {
-      image: { repository: 'ghcr.io/example/gw' },
-      version: '1.10.353',
+      image: { repository: images.repository, pullPolicy: 'Never' },
+      version: images.version,
       publicUrl: 'https://gw.example.com',
       database: { urlSecretRef: { name: 'gw-database', key: 'url' } },
       components: {
@@ -126,10 +131,10 @@ describe('the operator drives a real gateway', () => {
     await expect.poll(async () => (await get('Deployment', 'gw-gateway', 'apps/v1')) !== null, { timeout: 15_000 }).toBe(true);
     await expect.poll(() => ready('Gateway', 'gw'), { timeout: 10_000 }).toBe('False:RollingOut');
 
-    // The kubelet's part: run the container with the env the Deployment declares (generated Secrets included).
-    gateway = await runDeploymentLocally(kube, (await get('Deployment', 'gw-gateway', 'apps/v1'))!, {
-      listen: { GW_PORT: '0', GW_HOST: '127.0.0.1' },
-      volumes: { '/data': await mkdtemp(join(workDir, 'data-')) },
+    // The kubelet's part: run the container the Deployment declares (generated Secrets included).
+    gateway = await runDeploymentContainer(kube, (await get('Deployment', 'gw-gateway', 'apps/v1'))!, {
+      listen: { variable: 'GW_PORT', port: await freePort() },
+      readOnlyMounts: [caFile],
     });
     gatewayUrls.set(serviceUrl((await get('Gateway', 'gw'))!, 'gateway'), gateway.url);
     adminToken = await secretValue('gw-admin-token', 'token');

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { loadOperatorConfig } from './config.js';
+import { gatewayUrlFor, loadOperatorConfig } from './config.js';
 import { createHealthServer } from './health-server.js';
 import { OperatorMetrics } from './runtime/metrics.js';
 
@@ -32,5 +32,15 @@ describe('loadOperatorConfig', () => {
 
   it('names each bad variable', () => {
     expect(() => loadOperatorConfig({ GW_OPERATOR_RESYNC_SECONDS: '5' })).toThrow(/GW_OPERATOR_RESYNC_SECONDS: must be at least 30/);
+    expect(() => loadOperatorConfig({ GW_OPERATOR_GATEWAY_URLS: 'http://gw-gateway.team.svc:8787' })).toThrow(/GW_OPERATOR_GATEWAY_URLS: "http:\/\/gw-gateway.team.svc:8787" is not <in-cluster URL>=<URL to use>/);
+    expect(() => loadOperatorConfig({ GW_OPERATOR_GATEWAY_URLS: 'ftp://a=http://b' })).toThrow(/GW_OPERATOR_GATEWAY_URLS/);
+  });
+
+  it('sends calls for an overridden gateway Service where the override says, and others to the Service', () => {
+    const { GW_OPERATOR_GATEWAY_URLS: overrides } = loadOperatorConfig({ GW_OPERATOR_GATEWAY_URLS: 'http://gw-gateway.team.svc:8787=http://127.0.0.1:18787/, http://b-gateway.x.svc:8787=https://b.example.com' });
+    expect(gatewayUrlFor(overrides, 'http://gw-gateway.team.svc:8787')).toBe('http://127.0.0.1:18787');
+    expect(gatewayUrlFor(overrides, 'http://b-gateway.x.svc:8787')).toBe('https://b.example.com');
+    expect(gatewayUrlFor(overrides, 'http://other-gateway.team.svc:8787')).toBe('http://other-gateway.team.svc:8787');
+    expect(gatewayUrlFor(loadOperatorConfig({}).GW_OPERATOR_GATEWAY_URLS, 'http://gw-gateway.team.svc:8787')).toBe('http://gw-gateway.team.svc:8787');
   });
 });

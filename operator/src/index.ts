@@ -6,5 +6,5 @@ export * from './management/management-client.js';
 export { crdManifest, crdYaml, generatedCrdFiles } from './gen/crd-yaml.js';
 export { OperatorMetrics } from './runtime/metrics.js';
 export { systemTimers, type Timers } from './runtime/timers.js';
-export { serviceUrl } from './gateway/stack-names.js';
+export { components, serviceUrl, type ComponentName } from './gateway/stack-names.js';
 export type { ManagementClientFactory } from './reconcilers/gateway-clients.js';

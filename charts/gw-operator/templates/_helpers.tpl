@@ -57,4 +57,8 @@ app.kubernetes.io/part-of: gw
 - apiGroups: [autoscaling]
   resources: [horizontalpodautoscalers]
   verbs: [get, list, watch, create, update, patch, delete]
+# A Gateway's metrics.serviceMonitor (Prometheus Operator); unused where that CRD is not installed.
+- apiGroups: [monitoring.coreos.com]
+  resources: [servicemonitors]
+  verbs: [get, list, watch, create, update, patch, delete]
 {{- end -}}

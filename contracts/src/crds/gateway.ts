@@ -133,6 +133,25 @@ export const gatewaySpec = z
       .optional()
       .describe('Required for more than one gateway replica: limits and counters are shared through Redis.'),
     publicUrl: httpsUrl.describe('The URL developers and SDKs use to reach the gateway.'),
+    metrics: z
+      .object({
+        scrapeAnnotations: z
+          .boolean()
+          .default(true)
+          .describe('prometheus.io/scrape, /port and /path annotations on the gateway and optimizer pods, for a Prometheus that discovers pods by annotation.'),
+        serviceMonitor: z
+          .object({
+            enabled: z.boolean().describe('Create a Prometheus Operator ServiceMonitor (its CRD must be installed); false removes one the operator created.'),
+            interval: z.string().max(8).regex(/^[1-9][0-9]*(s|m)$/).default('30s').describe('Scrape interval, e.g. "30s".'),
+            labels: z.record(z.string(), z.string().max(63)).meta({ maxProperties: 16 }).optional().describe('Extra labels, e.g. the release label your Prometheus selects ServiceMonitors by.'),
+          })
+          .strict()
+          .optional()
+          .describe('A ServiceMonitor for the gateway and optimizer Services (both serve /metrics).'),
+      })
+      .strict()
+      .default({ scrapeAnnotations: true })
+      .describe('How Prometheus finds the stack\'s metrics.'),
   })
   .strict();
 

@@ -90,6 +90,13 @@ function extraEnv(spec: GatewaySpec, component: ComponentName): EnvVar[] {
 
 const defaultRequests = { cpu: '100m', memory: '128Mi' };
 
+/** Where a Prometheus that discovers pods by annotation scrapes a component (none for the evidence service). */
+function scrapeAnnotations(spec: GatewaySpec, component: ComponentName): Record<string, string> {
+  const { port, metricsPath } = components[component];
+  if (metricsPath === null || spec.metrics?.scrapeAnnotations === false) return {};
+  return { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': metricsPath };
+}
+
 /**
  * One component's Deployment: liveness and readiness probes on the component's own paths (`stack-names.ts`), rolling updates
  * that never drop below the desired count, a config-hash annotation that rolls pods when wiring or referenced
@@ -99,7 +106,7 @@ const defaultRequests = { cpu: '100m', memory: '128Mi' };
 export function buildDeployment(gateway: GatewayResource, component: ComponentName, configHash: string): KubeObject {
   const { spec } = gateway;
   const settings = spec.components[component];
-  const { port, entry, probes } = components[component];
+  const { port, probes } = components[component];
   const image = `${spec.image.repository}:${spec.version}`;
   const drain = drainEnv(spec, component);
   const probe = (path: string, periodSeconds: number) => ({ httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds: 2, failureThreshold: 3 });
@@ -113,7 +120,7 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
       selector: { matchLabels: selectorLabels(gateway, component) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
-        metadata: { labels: labels(gateway, component), annotations: { [configHashAnnotation]: configHash } },
+        metadata: { labels: labels(gateway, component), annotations: { [configHashAnnotation]: configHash, ...scrapeAnnotations(spec, component) } },
         spec: {
           automountServiceAccountToken: false,
           enableServiceLinks: false,
@@ -125,7 +132,8 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
               name: component,
               image,
               imagePullPolicy: spec.image.pullPolicy,
-              command: ['node', entry],
+              // The image's entry point runs the service its first argument names.
+              args: [component],
               ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }],
               env: [...componentEnv(gateway, component), ...drain.env, ...extraEnv(spec, component)],
               livenessProbe: probe(probes.liveness, 10),

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../kube/kube-api.js';
-import { components, objectName, ownedMetadata, selectorLabels, type ComponentName, type GatewayResource } from './stack-names.js';
+import { componentNames, components, objectName, ownedMetadata, selectorLabels, type ComponentName, type GatewayResource } from './stack-names.js';
 
 export function buildService(gateway: GatewayResource, component: ComponentName): KubeObject {
   return {
@@ -36,6 +36,28 @@ export function buildHorizontalPodAutoscaler(gateway: GatewayResource, component
       minReplicas: autoscaling.minReplicas,
       maxReplicas: autoscaling.maxReplicas,
       metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: autoscaling.targetCPUUtilizationPercentage } } }],
+    },
+  };
+}
+
+/** The name of the Gateway's ServiceMonitor. */
+export const serviceMonitorName = (gateway: GatewayResource) => objectName(gateway, 'metrics');
+
+/** A Prometheus Operator ServiceMonitor over the Services of the components that serve metrics. */
+export function buildServiceMonitor(gateway: GatewayResource, settings: { interval: string; labels?: Record<string, string> }): KubeObject {
+  const metadata = ownedMetadata(gateway, serviceMonitorName(gateway));
+  const scraped = componentNames.filter((component) => components[component].metricsPath !== null);
+  return {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'ServiceMonitor',
+    metadata: { ...metadata, labels: { ...settings.labels, ...metadata.labels } },
+    spec: {
+      selector: {
+        matchLabels: { 'app.kubernetes.io/name': 'gw', 'app.kubernetes.io/instance': gateway.metadata.name },
+        matchExpressions: [{ key: 'app.kubernetes.io/component', operator: 'In', values: scraped }],
+      },
+      namespaceSelector: { matchNames: [gateway.metadata.namespace ?? 'default'] },
+      endpoints: [{ port: 'http', path: '/metrics', interval: settings.interval }],
     },
   };
 }

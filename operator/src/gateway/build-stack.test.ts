@@ -22,7 +22,7 @@ function gateway(spec: Record<string, unknown> = {}): GatewayResource {
 }
 
 const named = (objects: KubeObject[], kind: string) => objects.filter((object) => object.kind === kind).map((object) => object.metadata.name);
-type Container = { env: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[]; securityContext: unknown; livenessProbe: { httpGet: { path: string } }; readinessProbe: { httpGet: { path: string } }; resources: unknown; image: string };
+type Container = { env: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[]; securityContext: unknown; livenessProbe: { httpGet: { path: string } }; readinessProbe: { httpGet: { path: string } }; resources: unknown; image: string; command?: string[]; args?: string[] };
 const podOf = (deployment: KubeObject) => (deployment.spec as { template: { metadata: { annotations: Record<string, string> }; spec: { containers: Container[]; securityContext: unknown } } }).template;
 
 describe('planStack', () => {
@@ -52,6 +52,16 @@ describe('planStack', () => {
     // Each service is probed where it answers: the optimizer has its health report, the evidence service /readyz.
     expect(probesOf('gw-optimizer')).toEqual(['/health', '/health']);
     expect(probesOf('gw-evidence')).toEqual(['/livez', '/readyz']);
+    // The component image's entry point picks the service from its first argument; no command overrides it.
+    const invocationOf = (name: string) => {
+      const [other] = podOf(planStack(gateway(), {}).apply.find((object) => object.metadata.name === name)!).spec.containers;
+      return [other.image, other.command, other.args];
+    };
+    expect(['gw-gateway', 'gw-optimizer', 'gw-evidence'].map(invocationOf)).toEqual([
+      ['ghcr.io/example/gw:1.10.353', undefined, ['gateway']],
+      ['ghcr.io/example/gw:1.10.353', undefined, ['optimizer']],
+      ['ghcr.io/example/gw:1.10.353', undefined, ['evidence']],
+    ]);
     expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
     expect(container.resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' } });
     expect(pod.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
@@ -98,6 +108,40 @@ describe('planStack', () => {
     expect(hpa.spec).toMatchObject({ minReplicas: 2, maxReplicas: 5, scaleTargetRef: { kind: 'Deployment', name: 'gw-optimizer' } });
     expect(autoscaled.apply.find((object) => object.kind === 'Deployment' && object.metadata.name === 'gw-optimizer')!.spec).not.toHaveProperty('replicas');
     expect(planStack(gateway(), {}).remove.filter((ref) => ref.kind === 'HorizontalPodAutoscaler').map((ref) => ref.name)).toEqual(['gw-gateway', 'gw-optimizer', 'gw-evidence']);
+  });
+
+  it('tells Prometheus where to scrape: pod annotations by default, a ServiceMonitor when enabled, removed when disabled', () => {
+    const annotationsOf = (plan: ReturnType<typeof planStack>, name: string) => {
+      const { [configHashAnnotation]: _hash, ...rest } = podOf(plan.apply.find((object) => object.metadata.name === name)!).metadata.annotations;
+      return rest;
+    };
+    const defaults = planStack(gateway(), {});
+    expect(annotationsOf(defaults, 'gw-gateway')).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8787', 'prometheus.io/path': '/metrics' });
+    expect(annotationsOf(defaults, 'gw-optimizer')).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8088', 'prometheus.io/path': '/metrics' });
+    expect(annotationsOf(defaults, 'gw-evidence')).toEqual({});
+    expect(named(defaults.apply, 'ServiceMonitor')).toEqual([]);
+    expect(defaults.remove.filter((ref) => ref.kind === 'ServiceMonitor')).toEqual([]);
+
+    const monitored = planStack(gateway({ metrics: { scrapeAnnotations: false, serviceMonitor: { enabled: true, labels: { release: 'prometheus' } } } }), {});
+    expect(annotationsOf(monitored, 'gw-gateway')).toEqual({});
+    const [monitor] = monitored.apply.filter((object) => object.kind === 'ServiceMonitor');
+    expect(monitor).toMatchObject({
+      apiVersion: 'monitoring.coreos.com/v1',
+      metadata: { name: 'gw-metrics', namespace: 'team', labels: { release: 'prometheus', 'app.kubernetes.io/instance': 'gw' }, ownerReferences: [{ kind: 'Gateway', name: 'gw' }] },
+      spec: {
+        selector: { matchLabels: { 'app.kubernetes.io/name': 'gw', 'app.kubernetes.io/instance': 'gw' }, matchExpressions: [{ key: 'app.kubernetes.io/component', operator: 'In', values: ['gateway', 'optimizer'] }] },
+        namespaceSelector: { matchNames: ['team'] },
+        endpoints: [{ port: 'http', path: '/metrics', interval: '30s' }],
+      },
+    });
+    // The Services it selects carry the labels and the port name it names.
+    const service = monitored.apply.find((object) => object.kind === 'Service' && object.metadata.name === 'gw-gateway')!;
+    expect(service.metadata.labels).toMatchObject({ 'app.kubernetes.io/name': 'gw', 'app.kubernetes.io/instance': 'gw', 'app.kubernetes.io/component': 'gateway' });
+    expect((service.spec as { ports: { name: string }[] }).ports[0]?.name).toBe('http');
+
+    const turnedOff = planStack(gateway({ metrics: { serviceMonitor: { enabled: false } } }), {});
+    expect(turnedOff.remove.filter((ref) => ref.kind === 'ServiceMonitor')).toEqual([{ apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', name: 'gw-metrics', namespace: 'team' }]);
+    expect(() => gatewaySpec.parse({ image: { repository: 'r' }, version: '1', publicUrl: 'https://gw.example.com', database: { urlSecretRef: { name: 'db', key: 'url' } }, metrics: { serviceMonitor: { enabled: true, interval: 'often' } } })).toThrow(/interval/);
   });
 
   it('removes a disabled component', () => {

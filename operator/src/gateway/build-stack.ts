@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { KubeObject, ObjectRef } from '../kube/kube-api.js';
 import type { Outcome } from '../runtime/conditions.js';
 import { buildDeployment } from './build-deployment.js';
-import { buildHorizontalPodAutoscaler, buildPodDisruptionBudget, buildService } from './build-network.js';
+import { buildHorizontalPodAutoscaler, buildPodDisruptionBudget, buildService, buildServiceMonitor, serviceMonitorName } from './build-network.js';
 import { componentNames, objectName, type ComponentName, type GatewayResource } from './stack-names.js';
 
 export interface StackPlan {
@@ -59,6 +59,13 @@ export function planStack(gateway: GatewayResource, referencedSecretVersions: Re
     const autoscaler = buildHorizontalPodAutoscaler(gateway, component);
     if (autoscaler) plan.apply.push(autoscaler);
     else plan.remove.push(ref(gateway, 'autoscaling/v2', 'HorizontalPodAutoscaler', component));
+  }
+  // Only an explicit `enabled: false` removes the ServiceMonitor: without the Prometheus Operator's CRD there is
+  // nothing to remove, and the kind does not exist to ask about.
+  const serviceMonitor = gateway.spec.metrics?.serviceMonitor;
+  if (serviceMonitor?.enabled) plan.apply.push(buildServiceMonitor(gateway, serviceMonitor));
+  else if (serviceMonitor?.enabled === false) {
+    plan.remove.push({ apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', name: serviceMonitorName(gateway), ...(gateway.metadata.namespace === undefined ? {} : { namespace: gateway.metadata.namespace }) });
   }
   return plan;
 }

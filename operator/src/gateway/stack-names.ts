@@ -2,14 +2,16 @@ import type { GatewaySpec } from '@gw/contracts';
 import type { KubeObject, OwnerReference } from '../kube/kube-api.js';
 
 /**
- * The three services a Gateway runs (ARCHITECTURE.md layout), how each listens, and its probe paths: the gateway's
- * `/livez` and readiness `/` (spec 000 §4.6), the optimizer's health report `/health` (spec 001 §2.7, answered while
- * the process serves), the evidence service's `/livez` and `/readyz` (spec 001 §4.2).
+ * The three services a Gateway runs (ARCHITECTURE.md layout), all from the one component image whose first argument
+ * picks the service (Containerfile, README "Container images"), how each listens, and its probe paths: the gateway's
+ * `/livez` and readiness `/` (its health endpoints), the optimizer's health report `/health` (answered while the
+ * process serves), the evidence service's `/livez` and `/readyz`; the gateway and the optimizer serve Prometheus
+ * metrics, the evidence service none. e2e/test/images.test.ts probes the images on these paths.
  */
 export const components = {
-  gateway: { port: 8787, entry: 'gateway/dist/main.js', probes: { liveness: '/livez', readiness: '/' } },
-  optimizer: { port: 8088, entry: 'optimizer/dist/main.js', probes: { liveness: '/health', readiness: '/health' } },
-  evidence: { port: 8089, entry: 'evidence/dist/main.js', probes: { liveness: '/livez', readiness: '/readyz' } },
+  gateway: { port: 8787, probes: { liveness: '/livez', readiness: '/' }, metricsPath: '/metrics' },
+  optimizer: { port: 8088, probes: { liveness: '/health', readiness: '/health' }, metricsPath: '/metrics' },
+  evidence: { port: 8089, probes: { liveness: '/livez', readiness: '/readyz' }, metricsPath: null },
 } as const;
 
 export type ComponentName = keyof typeof components;

@@ -12,13 +12,15 @@ import {
   type BuiltinKind,
 } from './builtin-kinds.js';
 import { apiGroup, apiResourceList, apiVersions, mergedGroupList } from './discovery.js';
+import { crdResources, openApiV2, openApiV3, openApiV3Index } from './openapi.js';
 import type { TestCertificates } from './certificates.js';
 
 /**
  * An HTTPS front for the CRD server that makes it look like a kube-apiserver for the built-in kinds the operator
  * uses: it serves their discovery documents, maps `/api/v1/...` and `/apis/<group>/...` onto the shadow CRDs, and
- * rewrites apiVersions in both directions (bodies, lists, watch streams, Status messages, managedFields). Everything
- * else (gw.dev kinds, CRDs, /openapi, /version) passes through untouched.
+ * rewrites apiVersions in both directions (bodies, lists, watch streams, Status messages, managedFields), and serves
+ * `/openapi/v2` and the CRDs' `/openapi/v3` documents (which the CRD server lacks, `openapi.ts`). Everything else
+ * (gw.dev kinds, CRDs, /version) passes through untouched.
  */
 
 export interface BuiltinProxy {
@@ -39,10 +41,16 @@ interface GroupList {
   kind: 'group-list';
 }
 
-type Resolved = Route | Forward | GroupList | { kind: 'not-found' };
+type Resolved = Route | Forward | GroupList | { kind: 'openapi'; version: 'v2' | 'v3'; groupVersionPath: string } | { kind: 'not-found' };
 
 function resolve(pathname: string, serverAddress: string): Resolved {
   const segments = pathname.split('/').filter((segment) => segment !== '');
+  if (segments[0] === 'openapi' && (segments[1] === 'v2' || segments[1] === 'v3')) {
+    const groupVersionPath = segments.slice(2).join('/');
+    // The CRD server's own documents (its API group, /version) pass through.
+    const own = groupVersionPath === 'version' || groupVersionPath.startsWith('apis/apiextensions.k8s.io');
+    if (!own) return { kind: 'openapi', version: segments[1], groupVersionPath };
+  }
   if (segments[0] === 'api') {
     if (segments.length === 1) return { kind: 'discovery', body: apiVersions(serverAddress) };
     return resolveGroupVersion('', segments[1], segments.slice(2));
@@ -185,6 +193,20 @@ export async function startBuiltinProxy(options: BuiltinProxyOptions): Promise<B
     const headers = { ...request.headers };
     delete headers.host;
     delete headers['accept-encoding']; // bodies are rewritten as text
+    if (resolved.kind === 'openapi') {
+      const answer = await upstream('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }, Buffer.alloc(0));
+      const suffix = `.${shadowSuffix}`;
+      const resources = crdResources(JSON.parse((await readBody(answer)).toString('utf8')) as Parameters<typeof crdResources>[0], (group) =>
+        group === `core${suffix}` ? '' : group.endsWith(suffix) ? group.slice(0, -suffix.length) : group,
+      );
+      if (resolved.version === 'v2') return sendJson(response, 200, openApiV2(resources));
+      if (resolved.groupVersionPath === '') {
+        const own = JSON.parse((await readBody(await upstream('GET', '/openapi/v3', { accept: 'application/json' }, Buffer.alloc(0)))).toString('utf8')) as { paths?: Json };
+        return sendJson(response, 200, { paths: { ...own.paths, ...openApiV3Index(resources) } });
+      }
+      const document = openApiV3(resources, resolved.groupVersionPath);
+      return document ? sendJson(response, 200, document) : sendJson(response, 404, notFound);
+    }
     if (resolved.kind === 'group-list') {
       const answer = await upstream('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }, Buffer.alloc(0));
       const upstreamList = JSON.parse((await readBody(answer)).toString('utf8')) as Parameters<typeof mergedGroupList>[0];

@@ -3,3 +3,4 @@ export { startKubeTestServer, type KubeTestServer } from './kube-test-server.js'
 export { installGwCrds } from './gw-crds.js';
 export { kubeRequest, type KubeResponse } from './kube-request.js';
 export { generateCertificates, type TestCertificates } from './certificates.js';
+export { ensureKubeTools } from './binaries.js';

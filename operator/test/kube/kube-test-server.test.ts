@@ -78,4 +78,28 @@ describe('kube test server', () => {
     expect(names).toEqual(expect.arrayContaining(['gateways.gw.dev', 'providerkeys.gw.dev', 'secrets', 'deployments.apps', 'leases.coordination.k8s.io', 'horizontalpodautoscalers.autoscaling', 'poddisruptionbudgets.policy']));
     expect(names.some((name) => name.includes('builtin.gw-test'))).toBe(false);
   });
+
+  it('lets a plain kubectl apply validate through /openapi/v2 and /openapi/v3, refusing an unknown field by name', async () => {
+    const { kubectl } = await ensureKubeTools();
+    const apply = (manifest: string) =>
+      new Promise<{ code: number; output: string }>((resolve) => {
+        const child = execFile(kubectl, ['--kubeconfig', server.kubeconfigPath, 'apply', '-n', namespace, '-f', '-'], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }));
+        child.stdin?.end(manifest);
+      });
+    const swagger = JSON.parse((await run(kubectl, ['--kubeconfig', server.kubeconfigPath, 'get', '--raw', '/openapi/v2'])).stdout) as { swagger: string; definitions: Record<string, { 'x-kubernetes-group-version-kind'?: { group: string; kind: string }[] }> };
+    expect(swagger.swagger).toBe('2.0');
+    const kinds = Object.values(swagger.definitions).flatMap((definition) => definition['x-kubernetes-group-version-kind'] ?? []).map(({ group, kind }) => `${kind}.${group}`);
+    expect(kinds).toEqual(expect.arrayContaining(['Gateway.gw.dev', 'Secret.', 'Deployment.apps']));
+    expect(kinds.some((kind) => kind.includes('builtin.gw-test'))).toBe(false);
+
+    const secret = await apply('apiVersion: v1\nkind: Secret\nmetadata: { name: validated }\nstringData: { url: postgres://db }\n');
+    expect(secret).toEqual({ code: 0, output: 'secret/validated created\n' });
+    const gateway = (extra: string) =>
+      `apiVersion: gw.dev/v1alpha1\nkind: Gateway\nmetadata: { name: validated }\nspec:\n  image: { repository: localhost/gw }\n  version: "1.10.353"\n  publicUrl: https://gw.example.com\n  database: { urlSecretRef: { name: validated, key: url } }\n${extra}`;
+    expect(await apply(gateway(''))).toEqual({ code: 0, output: 'gateway.gw.dev/validated created\n' });
+    // An unknown field is refused by kubectl's default (strict) validation, naming the field.
+    const refused = await apply(gateway('  replicas: 3\n'));
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/unknown field "spec\.replicas"/);
+  });
 });
