@@ -28,3 +28,6 @@ export { startAuthorizationServer, type AuthorizationServerHandle } from './oaut
 export { startOtlpReceiver, type OtlpReceiverHandle } from './otlp/otlp-receiver.js';
 export type { ReceivedSpan } from './otlp/otlp-traces.js';
 export { startGuardrailHook, type GuardrailAnswer, type GuardrailHookHandle } from './guardrail-hook.js';
+export { startRealtimeSimulator, type RealtimeSimulatorHandle, type RealtimeSimulatorOptions, type RealtimeSessionRecord, type RealtimeUsageSpec } from './openai/realtime-simulator.js';
+export { startTlsTerminator, type TlsTerminatorHandle } from './tls/tls-terminator.js';
+export { localhostCertificate } from './tls/localhost-certificate.js';
