@@ -103,6 +103,15 @@ describe('GET /v1/realtime through the official SDK', () => {
     expect(refused.body).toMatchObject({ error: { code: 'unsupported_by_provider', type: 'invalid_request_error' } });
   });
 
+  it('answers a provider’s refusal of the session with 502 upstream_refused before the upgrade', async () => {
+    const put = await admin(fixture.gateway.app, 'PUT', '/admin/v1/providers/openai-stale/key', { type: 'openai', apiKey: 'sk-stale-0000', baseUrl: fixture.simulator.baseURL });
+    expect(put.statusCode).toBe(200);
+    const refused = await refusal(fixture, { authorization: `Bearer ${fixture.key}`, 'x-gw-provider': 'openai-stale' });
+    expect(refused.status).toBe(502);
+    expect(refused.headers['x-gw-upstream-status']).toBe('401');
+    expect(refused.body).toMatchObject({ error: { code: 'upstream_refused' } });
+  });
+
   it('closes a session whose client sends a message over the size limit with 1009', async () => {
     const session = sdkSession(fixture);
     await opened(session);

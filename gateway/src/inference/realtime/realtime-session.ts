@@ -41,7 +41,7 @@ export class RealtimeSession {
     private readonly upstream: WebSocket,
     private readonly hooks: RealtimeSessionHooks,
   ) {
-    this.idleTimer = setTimeout(() => this.closeNow(realtimeCloseCodes.idle, `idle_timeout: no message for ${Math.round(hooks.idleTimeoutMs / 1000)} s`), hooks.idleTimeoutMs);
+    this.idleTimer = setTimeout(() => this.closeNow(realtimeCloseCodes.idle, `idle_timeout: no message either way for ${hooks.idleTimeoutMs} ms`), hooks.idleTimeoutMs);
     this.idleTimer.unref();
     client.on('message', (data, isBinary) => {
       this.idleTimer.refresh();
