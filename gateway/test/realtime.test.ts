@@ -95,6 +95,23 @@ describe('GET /v1/realtime through the official SDK', () => {
     expect(revoked.body).toMatchObject({ status: 'failure', code: 'key_revoked' });
   });
 
+  it('opens a session on an azure-openai provider with its api-key header and deployment', async () => {
+    const put = await admin(fixture.gateway.app, 'PUT', '/admin/v1/providers/azure/key', { type: 'azure-openai', apiKey: realtimeServerKey, baseUrl: new URL(fixture.simulator.baseURL).origin });
+    expect(put.statusCode).toBe(200);
+    const socket = new WebSocket(`${fixture.tls.url.replace('https', 'wss')}/v1/realtime?model=gpt-realtime`, { headers: { authorization: `Bearer ${fixture.key}`, 'x-gw-provider': 'azure' }, ca: localhostCertificate.cert });
+    const first = new Promise<string>((resolve) => socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
+    expect(JSON.parse(await first)).toMatchObject({ type: 'session.created' });
+    const upstream = fixture.simulator.sessions.at(-1);
+    expect(upstream?.headers['api-key']).toBe(realtimeServerKey);
+    expect(upstream?.headers.authorization).toBeUndefined();
+    const url = new URL(upstream?.url ?? '', 'http://simulator.invalid');
+    expect(url.pathname).toBe('/openai/realtime');
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ model: 'gpt-realtime', deployment: 'gpt-realtime', 'api-version': expect.any(String) });
+    const end = closed(socket);
+    socket.close();
+    await end;
+  });
+
   it('refuses a provider that does not speak realtime with 400 before the upgrade', async () => {
     const put = await admin(fixture.gateway.app, 'PUT', '/admin/v1/providers/anthropic/key', { apiKey: 'sk-ant-0000', baseUrl: fixture.simulator.baseURL });
     expect(put.statusCode).toBe(200);

@@ -32,6 +32,8 @@ export async function openRealtimeUpstream(deps: Pick<InferenceDeps, 'providers'
     throw new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${provider.slug}" (${provider.type}) does not serve /v1/realtime; realtime sessions need an openai or azure-openai provider.` });
   }
   if (selection.model) url.searchParams.set('model', selection.model);
+  // Azure names the deployment: `deployment` on its preview realtime path, `model` on the v1 one; both are sent.
+  if (provider.type === 'azure-openai' && selection.model) url.searchParams.set('deployment', selection.model);
   const target = adapters[provider.type].target(provider, { kind: 'passthrough', path: '/realtime', search: url.search }, selection.model);
   const beta = request.headers['openai-beta'];
   const headers = { ...target.headers, ...(typeof beta === 'string' ? { 'openai-beta': beta } : {}) };
