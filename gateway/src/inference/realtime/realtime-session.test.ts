@@ -26,7 +26,7 @@ async function startSession(hooks: Partial<RealtimeSessionHooks> = {}) {
   const provider = await pair();
   servers.push(client.server, provider.server);
   provider.far.pause();
-  const session = new RealtimeSession(client.near, provider.far, { idleTimeoutMs: 60_000, now: () => 0, onResponseDone: async () => null, onEnd: () => undefined, ...hooks });
+  const session = new RealtimeSession(client.near, provider.far, { idleTimeoutMs: 60_000, now: () => 0, onResponseDone: async () => null, onResponseCut: () => undefined, onEnd: () => undefined, ...hooks });
   const user = client.far;
   const received: string[] = [];
   user.on('message', (data: Buffer) => received.push((JSON.parse(data.toString('utf8')) as { type: string }).type));
@@ -86,6 +86,18 @@ describe('RealtimeSession', () => {
     const providerClosed = new Promise<number>((resolve) => provider.once('close', (code) => resolve(code)));
     expect(await userClosed).toMatchObject({ code: 1000, reason: expect.stringMatching(/^idle_timeout: /) });
     expect(await providerClosed).toBe(1000);
+  });
+
+  it('reports a response the client left in the middle of, once, as cut by the client', async () => {
+    const cuts: string[] = [];
+    let ended!: () => void;
+    const end = new Promise<void>((resolve) => (ended = resolve));
+    const { user, fromProvider, reached } = await startSession({ onResponseCut: (_startedAt, cause) => cuts.push(cause), onEnd: () => ended() });
+    fromProvider({ type: 'response.created', response: { id: 'resp_1' } });
+    await reached('response.created');
+    user.terminate();
+    await end;
+    expect(cuts).toEqual(['client_closed']);
   });
 
   it('closes the client with 1011 when the provider connection is lost mid-session', async () => {

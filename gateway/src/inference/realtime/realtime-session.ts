@@ -19,8 +19,13 @@ export interface RealtimeSessionHooks {
   now(): number;
   /** A response finished: record it; a denial means the caller is now over a cap or budget. */
   onResponseDone(usage: Usage | undefined, startedAt: number): Promise<{ code: string; message: string } | null>;
+  /** The session ended with a response still in flight: it has no usage, but it still gets its row. */
+  onResponseCut(startedAt: number, cause: CutCause): void;
   onEnd(): void;
 }
+
+/** Who ended a session under a response in flight: the client, the gateway (drain deadline, idle) or the provider. */
+export type CutCause = 'client_closed' | 'gateway_draining' | 'upstream_failed';
 
 // Frames queue on a slow side up to this much before the other side is paused: relayed as they come, never collected.
 const highWaterBytes = 1024 * 1024;
@@ -53,9 +58,9 @@ export class RealtimeSession {
       relay(data, isBinary, upstream, client);
       if (!isBinary && Buffer.isBuffer(data)) this.observe(data);
     });
-    client.on('close', () => this.end(() => closeSocket(upstream, 1000, 'client closed')));
-    upstream.on('close', (code, reason) => this.end(() => closeSocket(client, sendable(code), reason.toString())));
-    upstream.on('error', () => this.end(() => closeSocket(client, realtimeCloseCodes.upstreamFailed, 'upstream_failed: the provider connection failed')));
+    client.on('close', () => this.end('client_closed', () => closeSocket(upstream, 1000, 'client closed')));
+    upstream.on('close', (code, reason) => this.end('upstream_failed', () => closeSocket(client, sendable(code), reason.toString())));
+    upstream.on('error', () => this.end('upstream_failed', () => closeSocket(client, realtimeCloseCodes.upstreamFailed, 'upstream_failed: the provider connection failed')));
     upstream.resume();
   }
 
@@ -66,7 +71,7 @@ export class RealtimeSession {
   }
 
   closeNow(code: number, reason: string): void {
-    this.end(() => {
+    this.end('gateway_draining', () => {
       closeSocket(this.client, code, reason);
       closeSocket(this.upstream, 1000, 'session ended by the gateway');
     });
@@ -87,11 +92,13 @@ export class RealtimeSession {
     });
   }
 
-  private end(close: () => void): void {
+  private end(cause: CutCause, close: () => void): void {
     if (this.ended) return;
     this.ended = true;
     clearTimeout(this.idleTimer);
     close();
+    for (const startedAt of this.started.values()) this.hooks.onResponseCut(startedAt, cause);
+    this.started.clear();
     this.hooks.onEnd();
   }
 }

@@ -87,6 +87,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRout
           await options.standing.governance.idle();
           return standingDenial({ ...options.standing, clock: inference.clock }, identity);
         },
+        onResponseCut: (startedAt, cause) => recordRealtimeResponse(inference.spend, request, { selection: upstream.selection, usage: undefined, startedAt, now: inference.clock.now(), cut: cause }),
         onEnd: () => sessions.delete(session),
       });
       sessions.add(session);
