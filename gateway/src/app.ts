@@ -11,6 +11,7 @@ import { ensureProviderHeader } from './inference/event-stream-response.js';
 import { meRoutes } from './developer/me/me.routes.js';
 import { installInferenceBodyParsers } from './inference/body-parser.js';
 import { inferenceRoutes } from './inference/inference.routes.js';
+import { realtimeRoutes } from './inference/realtime/realtime.routes.js';
 import { healthDepsOf, registerAdminPlane } from './admin-operations.js';
 import { answerFrameworkError, installFallbackErrors } from './service/fallback-errors.js';
 import { scimPlugin } from './identity/scim/scim.plugin.js';
@@ -102,6 +103,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       done(null, payload);
     });
     await inference.register(meRoutes, { governance: deps.governance, db: deps.db });
+    await inference.register(realtimeRoutes, { inference: deps.inference, standing: { coord: deps.coord, governance: deps.governance }, maxMessageBytes: deps.config.GW_REALTIME_MAX_MESSAGE_BYTES, idleTimeoutMs: deps.config.GW_REALTIME_IDLE_TIMEOUT_MS });
     await inference.register(inferenceRoutes, deps.inference);
   });
 

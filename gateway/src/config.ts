@@ -66,6 +66,8 @@ const schema = z.object({
   GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
+  GW_REALTIME_MAX_MESSAGE_BYTES: env.positiveInt(16 * 1024 * 1024),
+  GW_REALTIME_IDLE_TIMEOUT_MS: env.positiveInt(300_000),
   GW_TRUSTED_PROXIES: trustedProxies.optional(),
   GW_HEADERS_TIMEOUT_MS: env.positiveInt(10_000).pipe(z.number().min(1_000, 'must be at least 1000')),
   GW_REQUEST_TIMEOUT_MS: env.positiveInt(30_000).pipe(z.number().min(1_000, 'must be at least 1000')),
@@ -159,6 +161,10 @@ export const configHelp = `gw gateway — environment variables
   GW_ALLOW_PRIVATE_UPSTREAMS     allow http and private addresses for provider base URLs (default false)
   GW_LOG_LEVEL                   fatal|error|warn|info|debug|trace|silent (default info)
   GW_BODY_LIMIT_BYTES            largest accepted request body (default 33554432)
+  GW_REALTIME_MAX_MESSAGE_BYTES  largest client message on a /v1/realtime session; a larger one closes the session
+                                 with 1009 (default 16777216)
+  GW_REALTIME_IDLE_TIMEOUT_MS    a /v1/realtime session with no message either way for this long is closed
+                                 (default 300000)
   GW_TRUSTED_PROXIES             comma list of addresses or CIDR ranges of the proxies in front (an ingress): their
                                  X-Forwarded-For and -Proto name the client (per-address limits, the auth-failure
                                  guard, advertised URLs); unset, no forwarded header is believed

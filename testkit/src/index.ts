@@ -33,3 +33,6 @@ export { startOpenAiUsageSimulator, type OpenAiUsageSimulatorOptions } from './u
 export { startAnthropicUsageSimulator, type AnthropicUsageSimulatorOptions } from './usage-reports/anthropic-usage-simulator.js';
 export type { UsageReportSimulatorHandle } from './usage-reports/usage-report-server.js';
 export type { VendorUsageDay } from './usage-reports/usage-report-days.js';
+export { startRealtimeSimulator, type RealtimeSimulatorHandle, type RealtimeSimulatorOptions, type RealtimeSessionRecord, type RealtimeUsageSpec } from './openai/realtime-simulator.js';
+export { startTlsTerminator, type TlsTerminatorHandle } from './tls/tls-terminator.js';
+export { localhostCertificate } from './tls/localhost-certificate.js';

@@ -42,7 +42,7 @@ interface Plan {
   budget: { subject: Subject; key: string; strict: boolean; name: string; monthlyBudgetUsd: number; resetsAt: number } | null;
 }
 
-function planOf(governance: Governance, identity: Identity, now: number, strictBudget: boolean): Plan {
+export function planOf(governance: Governance, identity: Identity, now: number, strictBudget: boolean): Plan {
   const entry = identity.keyType === 'client' && identity.user ? governance.deps.caps.get(identity.user) : undefined;
   const capLimited = entry !== undefined && (entry.monthlyTokens !== null || entry.maxUsd !== null);
   const budgetUsd = identity.keyType === 'service' ? (identity.key.monthlyBudgetUsd ?? 0) : 0;
@@ -95,7 +95,7 @@ export async function loadAdmission(deps: AdmissionLoaderDeps, identity: Identit
 }
 
 /** The counters the checks read, in the order `buildInput` consumes them. */
-function counterKeysOf(plan: Plan, now: number): string[] {
+export function counterKeysOf(plan: Plan, now: number): string[] {
   return [
     ...(plan.cap ? plan.cap.keys : []),
     ...(plan.budget ? [plan.budget.key] : []),
@@ -132,7 +132,7 @@ interface Loaded {
   reservations: Reservation[];
 }
 
-function buildInput({ plan, limits, rate, slot, counters, reservations }: Loaded): AdmissionInput {
+export function buildInput({ plan, limits, rate, slot, counters, reservations }: Loaded): AdmissionInput {
   const values = counters ?? null;
   let index = 0;
   const next = (): number | null => {

@@ -47,6 +47,16 @@ export class MeteringStage {
     this.deps.traces?.write(record, content && this.keepsContent() ? content : null);
   }
 
+  /**
+   * A long-lived session (a realtime socket) carries many calls on one request: each of its responses is its own
+   * row and trace, recorded as it completes. The request itself is marked metered so nothing else records it.
+   */
+  recordSessionCall(request: FastifyRequest, record: SpendRecord): void {
+    request.gw.metered = true;
+    this.deps.spend.record(record);
+    this.deps.traces?.write(record, null);
+  }
+
   /** The row of a request refused before a lane ran: outcome `rejected`, its status and code, no tokens. */
   refusal(request: FastifyRequest, thrown: unknown): void {
     if (!request.gw?.identity || request.gw.metered || request.routeOptions.config.unmetered === true) return;

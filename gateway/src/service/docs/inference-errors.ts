@@ -16,7 +16,7 @@ const codesByStatus: ReadonlyArray<[status: string, summary: string, codes: read
   ['415', 'Content-Encoding the gateway cannot decode, or a body that is not JSON on a route that reads JSON', ['unsupported_content_encoding', 'unsupported_media_type']],
   ['429', 'Rate limited; `Retry-After` (at most 60 s) says when to retry', ['rate_limit_exceeded', 'concurrency_limit_exceeded', 'upstream_throttled', 'auth_failures_throttled']],
   ['500', 'A `/v1/*` path no provider serves (`x-should-retry: false`), or a gateway failure', ['unrecognized_path', 'internal_error']],
-  ['502', 'The provider could not be reached, dropped its answer midway, or answered unusably (`x-gw-error-source: upstream`)', ['upstream_unreachable', 'upstream_interrupted', 'invalid_upstream_response']],
+  ['502', 'The provider could not be reached, dropped its answer midway, or answered unusably or refused a realtime session (`x-gw-error-source: upstream`)', ['upstream_unreachable', 'upstream_interrupted', 'invalid_upstream_response', 'upstream_refused']],
   ['503', 'A dependency is unreachable (`key_store_unavailable` arrives in the key-failure envelope), or the replica is shutting down and stopped a call the provider had not answered by its drain deadline (`gateway_draining`: `retry-after: 1`, `x-should-retry: true`; a stream already under way ends with an SSE error event of that code instead)', ['governance_unavailable', 'gateway_draining']],
 ];
 
