@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '@gw/platform';
-import { modelId } from './model-id.js';
+import { modelId } from '@gw/contracts/management';
 
 /** Status codes worth another try or another target when a config names none (spec 000 §1.9). */
 export const transientStatusCodes: readonly number[] = [429, 500, 502, 503, 504, 529];

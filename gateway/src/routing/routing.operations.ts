@@ -1,39 +1,8 @@
-import { z } from 'zod';
+import { aliasDocument, modelsDocument, routingDocument } from '@gw/contracts/management';
 import { AppError } from '@gw/platform';
-import { modelId } from './model-id.js';
 import type { RoutingStore } from './routing.store.js';
 import { parseRoutingConfig } from './routing-config.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
-
-const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/);
-
-const routingDocument = z.strictObject({
-  defaultProvider: slug.nullable().describe('Provider used when neither x-gw-provider nor x-gw-config selects one'),
-  defaultModel: modelId.nullable().optional().describe('Model for requests that name none (`gw-default`)'),
-  config: z.record(z.string(), z.unknown()).nullable().optional().describe('Default routing config: {mode, onStatusCodes, retry, targets} (Portkey spelling accepted); never credentials'),
-});
-
-const aliasDocument = z.strictObject({
-  aliases: z.record(modelId, z.strictObject({ provider: slug, model: modelId })).describe('Alias → provider and model'),
-});
-
-const price = z.number().min(0).max(100_000);
-const modelsDocument = z.strictObject({
-  models: z
-    .record(
-      modelId,
-      z.strictObject({
-        family: z.enum(['openai', 'anthropic']).default('openai'),
-        inputPerMTok: price,
-        outputPerMTok: price,
-        cacheReadPerMTok: price.optional(),
-        cacheWritePerMTok: price.optional(),
-        maxOutputTokens: z.number().int().min(1).max(10_000_000).optional(),
-        contextTokens: z.number().int().min(1).max(100_000_000).optional(),
-      }),
-    )
-    .describe('Per-model list prices (USD per million tokens) and output ceilings; override and extend the built-in table'),
-});
 
 /** Routing config, aliases and per-model pricing/ceilings (issue 4), each with its legacy twin. */
 export function routingOperations({ routing }: { routing: RoutingStore }): AdminOperation[] {

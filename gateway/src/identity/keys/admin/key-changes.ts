@@ -1,5 +1,5 @@
 import { gatewayErrors } from '../../../errors.js';
-import { keyExpiryRangeMessage, parseKeyExpiry } from '../key-expiry.js';
+import { keyExpiryRangeMessage, parseKeyExpiry } from '@gw/contracts/management';
 import { serviceKeyOnlyFields, type KeyRecord, type keyPatchBody } from '../key.schema.js';
 import type { KeyChanges } from '../key.store.js';
 import type { z } from 'zod';
