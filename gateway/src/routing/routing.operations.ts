@@ -1,8 +1,8 @@
 import { aliasDocument, modelsDocument, routingDocument } from '@gw/contracts/management';
-import { AppError } from '@gw/platform';
 import type { RoutingStore } from './routing.store.js';
 import { parseRoutingConfig } from './routing-config.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
+import { gatewayError } from '../errors.js';
 
 /** Routing config, aliases and per-model pricing/ceilings (issue 4), each with its legacy twin. */
 export function routingOperations({ routing }: { routing: RoutingStore }): AdminOperation[] {
@@ -88,7 +88,7 @@ export function routingOperations({ routing }: { routing: RoutingStore }): Admin
             { ...facts, cacheReadPerMTok: facts.cacheReadPerMTok ?? facts.inputPerMTok, cacheWritePerMTok: facts.cacheWritePerMTok ?? facts.inputPerMTok },
           ]),
         );
-        if (Object.keys(models).length > 5_000) throw new AppError({ status: 400, code: 'invalid_request', message: 'at most 5000 model entries' });
+        if (Object.keys(models).length > 5_000) throw gatewayError('invalid_request', 'at most 5000 model entries');
         await routing.put('models', models, principal.actor);
         return { models: routing.documents.models };
       },

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { optimizerErrors } from '../errors.js';
+import { optimizerError } from '../errors.js';
 
 /**
  * JSON bodies parsed from the raw bytes, which are kept: request signing hashes exactly what was sent (spec 001
@@ -17,13 +17,13 @@ function parseRawJson(request: FastifyRequest, body: string | Buffer, done: (err
   const raw = typeof body === 'string' ? Buffer.from(body) : body;
   request.rawBody = raw;
   if (raw.length === 0) {
-    done(optimizerErrors.invalidRequest('empty JSON body'), undefined);
+    done(optimizerError('invalid_request', 'empty JSON body'), undefined);
     return;
   }
   try {
     done(null, JSON.parse(raw.toString('utf8')));
   } catch {
-    done(optimizerErrors.invalidRequest('body is not valid JSON'), undefined);
+    done(optimizerError('invalid_request', 'body is not valid JSON'), undefined);
   }
 }
 
