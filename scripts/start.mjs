@@ -28,14 +28,16 @@ const shared = {
   GW_CONTENT_KEY: process.env.GW_CONTENT_KEY ?? secret('content-key', () => randomBytes(32).toString('hex')),
 };
 const evidencePort = process.env.GW_EVIDENCE_PORT ?? '8089';
+// The optimizer's admin routes (settings, purge) are re-served by the gateway with a bearer of their own.
+const optimizerAdminToken = process.env.GW_OPTIMIZER_ADMIN_TOKEN ?? process.env.GW_ADMIN_TOKEN ?? secret('optimizer-admin-token', () => randomBytes(32).toString('base64url'));
 const evidenceAdmin = { GW_ENDPOINT_CONTROL_ADMIN_TOKEN: process.env.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? secret('evidence-admin-token', () => randomBytes(32).toString('base64url')) };
 const services = [
-  { name: 'optimizer', main: 'optimizer/dist/main.js', env: { GW_OPTIMIZER_PORT: optimizerPort } },
+  { name: 'optimizer', main: 'optimizer/dist/main.js', env: { GW_OPTIMIZER_PORT: optimizerPort, GW_ADMIN_TOKEN: optimizerAdminToken } },
   { name: 'evidence', main: 'evidence/dist/main.js', env: { GW_EVIDENCE_PORT: evidencePort, ...evidenceAdmin } },
   {
     name: 'gateway',
     main: 'gateway/dist/main.js',
-    env: { GW_OPTIMIZER_URL: process.env.GW_OPTIMIZER_URL ?? `http://127.0.0.1:${optimizerPort}`, GW_ENDPOINT_CONTROL_URL: process.env.GW_ENDPOINT_CONTROL_URL ?? `http://127.0.0.1:${evidencePort}`, ...evidenceAdmin },
+    env: { GW_OPTIMIZER_URL: process.env.GW_OPTIMIZER_URL ?? `http://127.0.0.1:${optimizerPort}`, GW_ENDPOINT_CONTROL_URL: process.env.GW_ENDPOINT_CONTROL_URL ?? `http://127.0.0.1:${evidencePort}`, ...evidenceAdmin, GW_OPTIMIZER_ADMIN_TOKEN: optimizerAdminToken },
   },
 ].filter((service) => existsSync(join(root, service.main)));
 

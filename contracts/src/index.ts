@@ -3,3 +3,4 @@ export * from './crds/index.js';
 export * from './evidence-pack.js';
 export * from './billing-protocol.js';
 export * from './agent-protocol.js';
+export * from './optimizer-admin.js';

@@ -24,9 +24,32 @@ export const optimizerMetadataSchema = z
     modelContextTokens: z.number().int().positive().optional().describe("Resolved model's context window in tokens, added by the gateway."),
     clientCanRetrieve: z.boolean().optional().describe('Gateway verdict that the client can call gw_retrieve.'),
     billingMode: z.string().optional().describe('Billing lane of the caller, for example `subscription` or `api_key`.'),
+    cacheScope: z
+      .string()
+      .optional()
+      .describe('Gateway-bound cache partition: a digest of the resolved route, the billing lane and who may share the entry. When present it replaces the user, team and session as the partition below the tenant.'),
   })
   .describe('Attribution (user, team, tenant, session); never content.');
 export type OptimizerMetadata = z.infer<typeof optimizerMetadataSchema>;
+
+/**
+ * What the gateway saw of the caller's retrieval that the request body does not show (optimizer README, "Fresh
+ * reversible trimming"; docs/adr/0021-fresh-reversible-trimming.md).
+ */
+export const retrievalDiscoverySchema = z
+  .enum(['connector', 'lease_live', 'lease_lapsed', 'none'])
+  .describe(
+    'The gateway’s verdict on retrieval for this caller, sent only by a gateway that decides qualification for fresh reversible trimming. `connector`: the request carries a hosted connector aimed at the gateway’s own /mcp (retrieval declared directly). `lease_live`: the caller’s deferred tool catalog has authenticated retrieval activity less than 6 hours old (a /connect/mcp-heartbeat, a retrieve, or the first request of a connected session). `lease_lapsed`: a deferred catalog whose last activity is older. `none`: the gateway knows of no retrieval beyond what the body declares. Present (any value): bulky tool outputs of the fresh turn may be compressed behind a `ctx_` handle when the request qualifies (an exact `gw_retrieve` declaration, `connector` or `lease_live`, a callable tool catalog, no forced tool), and the response carries `evidenceClass`. Absent: the fresh turn is forwarded byte for byte.',
+  );
+export type RetrievalDiscovery = z.infer<typeof retrievalDiscoverySchema>;
+
+/** Why a request did or did not qualify for fresh reversible trimming; the gateway records it on the spend row. */
+export const evidenceClassSchema = z
+  .enum(['direct', 'deferral_latched', 'unlatched_deferred', 'no_discovery', 'toolless', 'forced_handler'])
+  .describe(
+    'How the request stands on retrieval: `direct` (the turn declares `gw_retrieve` exactly, or a connector to the gateway’s /mcp), `deferral_latched` (a deferred catalog with a live retrieval lease), `unlatched_deferred` (a deferred catalog whose lease lapsed), `no_discovery` (tools, but no retrieval in sight), `toolless` (no callable tool: none declared or `tool_choice` none), `forced_handler` (`tool_choice` forces one tool other than `gw_retrieve`). Only `direct` and `deferral_latched` qualify for fresh reversible trimming.',
+  );
+export type EvidenceClass = z.infer<typeof evidenceClassSchema>;
 
 /** Gateway-owned controls, outside the honor-system metadata (spec 001 §2.1). */
 export const optimizeCapabilitiesSchema = z
@@ -41,6 +64,7 @@ export const optimizeCapabilitiesSchema = z
     singleOutput: z.boolean().optional().describe('Synthetic request of an intent plus one tool output (connect hook).'),
     agentContinuation: z.boolean().optional().describe('Verified Responses continuation transcript; permits handle-free pin replay.'),
     clientContextBudgetTokens: z.number().int().positive().optional().describe('Client-local context ceiling; the window budget uses the lower of this and the model window.'),
+    retrievalDiscovery: retrievalDiscoverySchema.optional(),
   })
   .describe('Gateway-owned controls; never read from metadata.');
 export type OptimizeCapabilities = z.infer<typeof optimizeCapabilitiesSchema>;
@@ -96,6 +120,7 @@ export const optimizeResponseSchema = z.looseObject({
   pins: z.array(decisionPinSchema).optional().describe('Present only when the request carried pins: a full replace of the stored list.'),
   suppressedKinds: z.array(suppressedKindSchema),
   strategyTimingsMs: z.record(z.string(), z.number()).describe('Strategy id to milliseconds for strategies that ran.'),
+  evidenceClass: evidenceClassSchema.optional().describe('Present when the request carried `capabilities.retrievalDiscovery`: the evidence class to record on the spend row.'),
 });
 export type OptimizeResponse = z.infer<typeof optimizeResponseSchema>;
 
@@ -155,7 +180,15 @@ export const retrieveResponseSchema = z.looseObject({
   startLine: z.number().int().optional().describe('When partial: first line actually searched.'),
   endLine: z.number().int().optional().describe('When partial: last line actually searched.'),
   grepMatches: z.number().int().optional().describe('When grepping: every matching line, rendered or not.'),
-  grepTruncated: z.boolean().optional().describe('When grepping: more than 20 windows matched; only the first 20 render.'),
+  grepTruncated: z
+    .boolean()
+    .optional()
+    .describe('When grepping: more than 20 lines matched; only the context windows of the first 20 matches render (overlapping windows merged for display).'),
+  nextStartLine: z
+    .number()
+    .int()
+    .optional()
+    .describe('When `grepTruncated`: the line of the first match not rendered. Send the same grep with this `startLine` to page on.'),
 });
 export type RetrieveResponse = z.infer<typeof retrieveResponseSchema>;
 

@@ -23,6 +23,8 @@ import { seatOperations } from './developer/seats/seats.operations.js';
 import type { AdminDeps } from './admin-stores.js';
 import { traceOperations } from './metering/traces/traces.operations.js';
 import { userOperations } from './identity/users/users.operations.js';
+import type { ProviderStore } from './providers/provider.store.js';
+import { organizationProvider } from './inference/seat/seat-upstream.js';
 
 export type { AdminDeps } from './admin-stores.js';
 export type { AdminOperation } from './admin/operation.js';
@@ -37,6 +39,7 @@ export interface AdminPlaneDeps extends AdminDeps {
   clock: Clock;
   lifecycle: Lifecycle;
   keys: KeyStore;
+  providers: ProviderStore;
 }
 
 // The newest migration shipped with this build: read from disk once per process, whoever asks (health, support bundle).
@@ -66,7 +69,7 @@ async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
     ...keyOperations({ keys: deps.keys, clock: deps.clock, fleetMode }),
     ...adminKeyOperations({ adminKeys: deps.adminKeys, clock: deps.clock }),
     ...userOperations({ revokedUsers: deps.revokedUsers, userData: deps.userData, keys: deps.keys, fleetMode }),
-    ...settingsOperations({ settings: deps.settings, fleetMode }),
+    ...settingsOperations({ settings: deps.settings, fleetMode, organizationKeyStored: () => organizationProvider(deps.providers) !== null }),
     ...scimSettingsOperations({ settings: deps.scim.settings }),
     ...seatOperations({ seats: deps.seats.store, directives: deps.seats.directives, fleetMode }),
     ...healthOperations(await healthDepsOf(deps)),

@@ -23,8 +23,15 @@ import { routingOperations } from './routing/routing.operations.js';
 import { governanceOperations } from './governance/governance.operations.js';
 import { qualityParityOperations } from './optimization/quality/admin/quality-parity.operations.js';
 import { optimizerHoldoutConfig } from './optimization/quality/admin/holdout-config.js';
+import { optimizerAdminOperations } from './optimization/hook/optimizer-admin.operations.js';
+import { guardrailOperations } from './governance/guardrails/guardrails.operations.js';
+import { contentSettingsOperations } from './metering/traces/content-settings.operations.js';
 import { desktopConnectorOperations } from './mcp/hub/desktop-connectors.operations.js';
 import { desktopPolicyOperations } from './policies/admin/desktop-policy.operations.js';
+import { desktopProfileOperations } from './policies/admin/desktop-profile.operations.js';
+import { connectOpenPlugin } from './developer/connect/connect-open.plugin.js';
+import { PolicyWebhookReceiver } from './fleet/policy-webhook/policy-webhook.js';
+import { AuthFailureGuard } from './chain/edge/auth-failure-guard.js';
 import { teamPolicyOperations } from './policies/admin/team-policy.operations.js';
 import { agentLaneOperations } from './fleet/admin/agent-lane.operations.js';
 import { endpointOperations } from './fleet/admin/endpoint.operations.js';
@@ -33,6 +40,7 @@ import { supportBundleOperations } from './service/support-bundle.operations.js'
 import { enrollmentOperations } from './identity/enrollment/enrollment.operations.js';
 import { playgroundOperations } from './inference/playground/playground.operations.js';
 import { mdmServerOperations } from './fleet/admin/mdm-servers.operations.js';
+import { retiredServerLaneOperations } from './fleet/admin/retired-server-lane.operations.js';
 import { meteringOperations } from './billing/metering.operations.js';
 import { updatesOperations } from './service/updates.operations.js';
 import { environmentVariableSet } from './config.js';
@@ -66,15 +74,17 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Inference plane: the request chain applies to everything registered inside this scope.
   await app.register(async (inference) => {
-    installInferenceErrorHandler(inference, { spend: deps.spend, clock: deps.clock });
+    installInferenceErrorHandler(inference);
     // Synchronous hooks in callback style: no promise or microtask per request. Added before the chain so a request
     // the chain refuses (a 401, a 429) carries the ids too.
     inference.addHook('onRequest', (request, reply, done) => {
       // Both SDKs read a request id from the response: OpenAI `x-request-id`, Anthropic `request-id`.
       reply.header('x-request-id', request.traceId).header('request-id', request.traceId);
+      // Every answer says whether the response cache served it; a lane that consults the cache overwrites this.
+      reply.header('x-gw-cache', 'bypass');
       done();
     });
-    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, spend: deps.spend } });
+    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, guardrails: deps.guardrails }, metering: deps.inference.meter });
     installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
     inference.addHook('onSend', (_request, reply, payload, done) => {
       ensureProviderHeader(reply);
@@ -86,6 +96,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Client-key surfaces outside /v1/*: the retrieval tool server /mcp and /connect/* (spec 000 §4.2–4.3).
   await registerRetrievalSurfaces(app, deps);
+  // Connect routes outside the key chain, each checking its own caller (the desktop bootstrap, the fleet webhook).
+  const authFailureGuard = new AuthFailureGuard(deps.coord);
+  await app.register(connectOpenPlugin, {
+    desktopBootstrap: { policies: deps.desktopPolicy, keys: deps.keys, publicUrl: deps.config.GW_PUBLIC_URL, authFailureGuard },
+    fleetWebhook: { receiver: new PolicyWebhookReceiver({ configPath: deps.config.GW_FLEET_WEBHOOK_CONFIG, endpoint: deps.endpoint, coord: deps.coord, logger: deps.logger }), authFailureGuard },
+  });
 
   // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.
   await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups });
@@ -100,14 +116,19 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...providerOperations({ providers: deps.providers, config: deps.config }),
     ...routingOperations({ routing: deps.routing }),
     ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
-    ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_ADMIN_TOKEN, deps.logger) }),
+    ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_OPTIMIZER_ADMIN_TOKEN ?? deps.config.GW_ADMIN_TOKEN, deps.logger) }),
+    ...optimizerAdminOperations({ optimizer: deps.optimizerAdmin }),
+    ...contentSettingsOperations({ settings: deps.settings, retention: deps.contentRetention, contentKeyConfigured: deps.config.GW_CONTENT_KEY !== undefined }),
+    ...guardrailOperations({ store: deps.guardrailStore, contentMode: () => deps.settings.get().contentMode, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
+    ...desktopProfileOperations({ policies: deps.desktopPolicy, publicUrl: deps.config.GW_PUBLIC_URL, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
     ...desktopConnectorOperations({ mirror: deps.mcpHub, connectors: deps.mcpConnectors, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...agentLaneOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
     ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
+    ...retiredServerLaneOperations(),
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
     ...updatesOperations({ billing: deps.entitlement.billing, settings: deps.settings, clock: deps.clock, running: interfaceVersion, environmentHas: environmentVariableSet }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Lifecycle, createDb, loadMigrations, migrate, systemClock, type Clock, type Db, type Logger } from '@gw/platform';
-import { createCoord } from '@gw/platform';
+import { Keyring, createCoord } from '@gw/platform';
 import type { GatewayConfig } from './config.js';
 import type { GatewayDeps } from './deps.js';
 import { KeyStore } from './identity/keys/key.store.js';
@@ -22,15 +22,24 @@ import { ThrottleGate } from './routing/throttle-gate.js';
 import { AttemptMetrics } from './routing/attempt-metrics.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
 import { OptimizerClient } from './optimization/hook/optimizer-client.js';
+import { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
+import { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
 import { SessionPins } from './optimization/hook/session-pins.js';
 import { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
 import { SpendWriter } from './metering/spend-writer.js';
+import { TraceWriter } from './metering/traces/trace-writer.js';
+import { MeteringStage } from './chain/metering/metering.stage.js';
 import { InferenceMetrics } from './metering/inference-metrics.js';
 import { SpendSpill } from './metering/spend-spill.js';
 import { composeGovernance } from './governance/compose-governance.js';
+import { GuardrailStore } from './governance/guardrails/guardrail.store.js';
+import { Guardrails } from './governance/guardrails/guardrails.js';
 import { composeEntitlement } from './billing/entitlement-deps.js';
 import { createMetricsRegistry } from './metering/metrics/metrics.js';
+import { OtlpSpanExport } from './metering/traces/otlp-export.js';
+import { otlpSettingsOf } from './metering/traces/otlp-settings.js';
+import { ContentRetention } from './metering/traces/content-retention.js';
 
 export const gatewayMigrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -61,7 +70,16 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   spendWriter.start();
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
+  const otlp = otlpSettingsOf(config);
+  if (otlp) {
+    const spans = new OtlpSpanExport(otlp, logger);
+    spend.onRecord((record) => spans.export(record));
+    lifecycle.onShutdown(() => spans.shutdown());
+  }
   lifecycle.onShutdown(() => spendWriter.stop());
+  const contentKeyring = config.GW_CONTENT_KEY ? Keyring.fromHexKey(config.GW_CONTENT_KEY) : null;
+  const traceWriter = new TraceWriter(db, logger, { keyring: contentKeyring, onDropped: (count) => inferenceMetrics.tracesDropped.inc(count) });
+  lifecycle.onShutdown(() => traceWriter.stop());
   const mcpConnectors = composeConnectors({ db, coord, keyring, clock, policy: desktopPolicy, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, publicUrl: config.GW_PUBLIC_URL });
   const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, grants: mcpConnectors.grants });
   mcpHub.start();
@@ -70,20 +88,39 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     return Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined);
   });
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
+  const contentRetention = new ContentRetention({ db, clock, logger, retentionDays: () => admin.settings.get().contentRetentionDays });
+  contentRetention.start();
+  lifecycle.onShutdown(async () => contentRetention.stop());
+  const guardrailStore = new GuardrailStore(db, coord, clock, keyring, logger);
+  await guardrailStore.start();
+  lifecycle.onShutdown(() => guardrailStore.stop());
+  const guardrails = new Guardrails({ store: guardrailStore, contentMode: () => admin.settings.get().contentMode, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, metrics });
   const endpoint = composeEndpoint(config, { db, keyring, clock });
   const entitlement = await composeEntitlement({ config, db, coord, clock, logger, lifecycle, settings: admin.settings, endpoint });
-  const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS });
+  const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS, defaultOutputTokens: config.GW_STRICT_DEFAULT_OUTPUT_TOKENS });
   const optimizer = config.GW_OPTIMIZER_URL
     ? new OptimizerClient({ baseUrl: config.GW_OPTIMIZER_URL, token: config.GW_OPTIMIZER_TOKEN, signingKey: config.GW_OPTIMIZER_SIGNING_KEY, optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS, callTimeoutMs: 5_000, clock, logger })
     : null;
   if (optimizer) lifecycle.onShutdown(() => optimizer.close());
+  const optimizerAdminToken = config.GW_OPTIMIZER_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN;
+  const optimizerAdmin = new OptimizerAdmin(optimizer, optimizerAdminToken);
+  // With a Postgres store, the optimizer keeps its durable stash beside the gateway's (pushed at boot and on heartbeat).
+  const durableBootstrap =
+    optimizer && optimizerAdminToken && config.GW_SPEND_DB_URL
+      ? new DurableBootstrap({ optimizer, adminToken: optimizerAdminToken, spendDbUrl: config.GW_SPEND_DB_URL, contentKey: config.GW_CONTENT_KEY, contentMode: () => admin.settings.get().contentMode, logger })
+      : null;
+  if (durableBootstrap) {
+    durableBootstrap.start();
+    lifecycle.onShutdown(async () => durableBootstrap.stop());
+  }
   // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it (spec 000 §3).
   const retrievalLease = new RetrievalLeaseStore(coord, clock);
+  const meter = new MeteringStage({ spend, traces: traceWriter, contentAllowed: () => contentKeyring !== null && admin.settings.get().contentMode === 'full', clock });
   const inference: InferenceDeps = {
     providers,
     routing,
     upstream,
-    spend,
+    meter,
     metrics: inferenceMetrics,
     throttle: new ThrottleGate(coord, clock, config.GW_ANTHROPIC_THROTTLE_WAIT_MS),
     coord,
@@ -99,5 +136,5 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, inferenceMetrics, inference, optimizer, governance, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
+  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, traceWriter, inferenceMetrics, inference, optimizer, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, contentRetention, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock) };
 }

@@ -9,3 +9,13 @@ describe('gateway configuration', () => {
     for (const bad of ['10.0.0.0/33', 'ingress.internal', '10.0.0.1/8/2', ',']) expect(() => readConfig({ GW_TRUSTED_PROXIES: bad }), bad).toThrow(/GW_TRUSTED_PROXIES/);
   });
 });
+
+describe('the OpenTelemetry exporter variables', () => {
+  it('reads the standard names, percent-decodes header values and refuses grpc with a clear message', () => {
+    const config = readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%3Db, x-tenant = acme' });
+    expect(config.OTEL_EXPORTER_OTLP_HEADERS).toEqual({ 'api-key': 'a=b', 'x-tenant': 'acme' });
+    expect(config.OTEL_TRACES_EXPORTER).toBe('otlp');
+    expect(() => readConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/grpc is not supported/);
+    expect(() => readConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'no pair here' })).toThrow(/name=value/);
+  });
+});

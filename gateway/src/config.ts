@@ -18,6 +18,27 @@ const trustedProxies = z
   .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
   .refine((entries) => entries.length > 0 && entries.every(isAddressOrRange), 'must be a comma list of IP addresses or CIDR ranges');
 
+/** `key=value` pairs separated by commas, values percent-encoded: the OpenTelemetry exporters' headers format. */
+const otlpHeaders = z.string().transform((value, context) => {
+  const headers: Record<string, string> = {};
+  for (const pair of value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')) {
+    const at = pair.indexOf('=');
+    const name = at > 0 ? pair.slice(0, at).trim() : '';
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+      context.addIssue({ code: 'custom', message: 'must be a comma list of name=value pairs' });
+      return z.NEVER;
+    }
+    try {
+      headers[name.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      context.addIssue({ code: 'custom', message: `the value of ${name} is not valid percent-encoding` });
+      return z.NEVER;
+    }
+  }
+  return headers;
+});
+const otlpProtocol = z.enum(['http/protobuf', 'http/json', 'grpc']).refine((protocol) => protocol !== 'grpc', 'grpc is not supported: use http/protobuf or http/json');
+
 const schema = z.object({
   GW_PORT: env.port(8787),
   GW_HOST: z.string().default('0.0.0.0'),
@@ -30,13 +51,16 @@ const schema = z.object({
   GW_OPTIMIZER_TOKEN: env.secret(16).optional(),
   GW_OPTIMIZER_SIGNING_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a raw Ed25519 private key, 43 base64url characters').optional(),
   GW_OPTIMIZER_TIMEOUT_MS: env.positiveInt(500),
+  GW_OPTIMIZER_ADMIN_TOKEN: env.secret(16).optional(),
   GW_CONTENT_KEY: env.hexKey(32).optional(),
   GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
   GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
+  GW_STRICT_DEFAULT_OUTPUT_TOKENS: env.positiveInt(1_024),
   GW_MULTI_TENANT: env.boolean(false),
   GW_ENDPOINT_CONTROL_URL: env.url(['http', 'https']).optional(),
   GW_ENDPOINT_CONTROL_ADMIN_TOKEN: env.secret(16).optional(),
   GW_ENDPOINT_AGENT_URL: env.url(['https', 'http']).optional(),
+  GW_FLEET_WEBHOOK_CONFIG: z.string().min(1).optional(),
   GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
   GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
@@ -53,6 +77,14 @@ const schema = z.object({
   GW_ORG_HUB_ISSUER: env.url(['https', 'http']).optional(),
   GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
   GW_ORG_HUB_ORG_CLAIM: z.string().regex(/^[A-Za-z0-9_:./-]{1,128}$/, 'a claim name').default('org_id'),
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).default('otlp'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: env.url(['http', 'https']).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: env.url(['http', 'https']).optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeaders.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('gw-gateway'),
 }).superRefine((config, context) => {
   // The organization hub's token lane checks tokens minted for this gateway's exact /mcp/org URL, and asks billing who
   // the subject is: it needs both.
@@ -96,14 +128,21 @@ export const configHelp = `gw gateway — environment variables
   GW_OPTIMIZER_TOKEN             bearer sent to the optimizer
   GW_OPTIMIZER_SIGNING_KEY       raw Ed25519 private key (base64url) to sign optimizer hooks; enable here first
   GW_OPTIMIZER_TIMEOUT_MS        hard timeout of the pre-call hook before failing open (default 500)
+  GW_OPTIMIZER_ADMIN_TOKEN       the optimizer's admin bearer (its GW_ADMIN_TOKEN) for /admin/v1/optimizer and the
+                                 durable-config push (default GW_ADMIN_TOKEN)
   GW_CONTENT_KEY                 64 hex chars: key for stored content (traces, stash)
   GW_CUSTOM_HOST_ALLOWLIST       comma list of hosts gw-upstream custom_host may target
   GW_ANTHROPIC_THROTTLE_WAIT_MS  longest provider-429 pause served server-side (default 60000; 0 = never wait)
+  GW_STRICT_DEFAULT_OUTPUT_TOKENS  output tokens a strict budget reserves for a request without max_tokens, unless
+                                 the model's routing entry sets defaultOutputTokens (default 1024)
   GW_MULTI_TENANT                fleet mode (default false)
   GW_ENDPOINT_CONTROL_URL        endpoint evidence service URL; unset, /admin/endpoint/* answers 404
   GW_ENDPOINT_CONTROL_ADMIN_TOKEN  the evidence service's admin bearer (default GW_ADMIN_TOKEN)
   GW_ENDPOINT_AGENT_URL          public URL agents enroll at (the evidence service's /api/* lane); default the
                                  gateway's own origin, where the edge routes /api/* to the evidence service
+  GW_FLEET_WEBHOOK_CONFIG        path of the JSON file configuring POST /connect/fleet-policy-webhook (its secret,
+                                 policy-to-check map and per-host cooldown; gateway/src/fleet/README.md); unset or
+                                 unreadable, the webhook answers 503
   GW_ALLOW_PRIVATE_UPSTREAMS     allow http and private addresses for provider base URLs (default false)
   GW_LOG_LEVEL                   fatal|error|warn|info|debug|trace|silent (default info)
   GW_BODY_LIMIT_BYTES            largest accepted request body (default 33554432)
@@ -128,4 +167,11 @@ export const configHelp = `gw gateway — environment variables
                                  organization hub runs (needs GW_PUBLIC_URL and GW_BILLING_URL)
   GW_ORG_HUB_JWKS_URL            the issuer's key set (default: jwks_uri from <issuer>/.well-known/openid-configuration)
   GW_ORG_HUB_ORG_CLAIM           the access-token claim carrying the organization id (default org_id)
+  OTEL_EXPORTER_OTLP_ENDPOINT    OpenTelemetry collector base URL; set, one content-free span per call is exported
+                                 over OTLP/HTTP to <endpoint>/v1/traces (OpenTelemetry GenAI attribute names)
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT  the full traces URL instead (wins over the base URL)
+  OTEL_EXPORTER_OTLP_PROTOCOL    http/protobuf (default) or http/json; _TRACES_PROTOCOL wins; grpc is refused
+  OTEL_EXPORTER_OTLP_HEADERS     name=value,… sent with every export (values percent-encoded); _TRACES_HEADERS wins
+  OTEL_SERVICE_NAME              the spans' service.name (default gw-gateway)
+  OTEL_TRACES_EXPORTER           otlp (default) or none (no export even with an endpoint set)
 `;

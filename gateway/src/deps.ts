@@ -8,10 +8,16 @@ import type { RoutingStore } from './routing/routing.store.js';
 import type { UpstreamClient } from './providers/upstream/upstream-client.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
 import type { OptimizerClient } from './optimization/hook/optimizer-client.js';
+import type { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
+import type { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
 import type { SpendRecorder } from './metering/spend-recorder.js';
 import type { SpendWriter } from './metering/spend-writer.js';
+import type { TraceWriter } from './metering/traces/trace-writer.js';
 import type { InferenceMetrics } from './metering/inference-metrics.js';
 import type { Governance } from './governance/governance.js';
+import type { Guardrails } from './governance/guardrails/guardrails.js';
+import type { ContentRetention } from './metering/traces/content-retention.js';
+import type { GuardrailStore } from './governance/guardrails/guardrail.store.js';
 import type { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
 import type { DesktopPolicyStore } from './policies/desktop-policy.store.js';
 import type { TeamPolicyStore } from './policies/team-policy.store.js';
@@ -38,13 +44,24 @@ export interface GatewayDeps extends AdminDeps {
   upstream: UpstreamClient;
   spend: SpendRecorder;
   spendWriter: SpendWriter;
+  /** One content-free trace per metered call, batched into `gw_traces`. */
+  traceWriter: TraceWriter;
   inferenceMetrics: InferenceMetrics;
   /** Caps, budgets, limits and usage counters (chain admission, metering listener, /v1/me, admin routes). */
   governance: Governance;
+  /** Operator-configured guardrail hooks the admission stage asks (none configured: no cost). */
+  guardrails: Guardrails;
+  guardrailStore: GuardrailStore;
+  /** Purges stored content past the deployment's retention (hourly, and when the retention is shortened). */
+  contentRetention: ContentRetention;
   /** The slice the inference routes use (routing, retries, throttling included). */
   inference: InferenceDeps;
   /** Null when GW_OPTIMIZER_URL is unset. */
   optimizer: OptimizerClient | null;
+  /** The optimizer's admin routes, with its admin bearer (settings, purge); errors when none is configured. */
+  optimizerAdmin: OptimizerAdmin;
+  /** Pushes the durable store to the optimizer; null without an optimizer, its admin bearer or a Postgres store. */
+  durableBootstrap: DurableBootstrap | null;
   /** Per-key retrieval lease (spec 000 §3): renewed by /mcp and the connect routes, read for `clientCanRetrieve`. */
   retrievalLease: RetrievalLeaseStore;
   /** The desktop-client policy (spec 000 §2): admin writes, cached reads for the client-facing routes. */

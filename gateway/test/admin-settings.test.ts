@@ -8,6 +8,12 @@ import { adminHeaders, bearer, startTestGateway, SwitchableDb, type TestGateway 
 
 const gib = 1024 ** 3;
 
+/** Seat overflow bills the organization key, so enabling it needs one stored first. */
+async function storeOrganizationKey(gateway: TestGateway): Promise<void> {
+  const stored = await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/anthropic/key', headers: adminHeaders, payload: { apiKey: 'sk-ant-org-key-0000', baseUrl: 'http://127.0.0.1:9' } });
+  expect(stored.statusCode).toBe(200);
+}
+
 describe('runtime settings', () => {
   let gateway: TestGateway;
   beforeEach(async () => {
@@ -23,6 +29,7 @@ describe('runtime settings', () => {
     for (const url of ['/admin/settings', '/admin/v1/settings']) {
       expect((await gateway.app.inject({ method: 'GET', url, headers: adminHeaders })).json()).toEqual({
         contentMode: 'full',
+        contentRetentionDays: 30,
         heartbeatTier: 'full',
         seatOverflow: false,
         seatOverflowHourlyMaxRequests: 60,
@@ -33,6 +40,7 @@ describe('runtime settings', () => {
         updatedBy: null,
       });
     }
+    await storeOrganizationKey(gateway);
     const first = await put({ seatOverflow: true, storeCapacityBytes: 2 * gib, contentMode: 'off' });
     expect(first.statusCode).toBe(200);
     expect(first.headers.deprecation).toBe('true');
@@ -51,6 +59,7 @@ describe('runtime settings', () => {
 
   it('lets settings:write change only the runtime allowlist; every other field needs settings:content', async () => {
     const { key, record } = await mintAdminKey(gateway.app, { scopes: ['settings:write', 'settings:read'] });
+    await storeOrganizationKey(gateway);
     const runtime = await put({ seatOverflow: true, seatOverflowHourlyMaxRequests: 30 }, bearer(key), '/admin/v1/settings');
     expect(runtime.statusCode).toBe(200);
     expect(runtime.json()).toMatchObject({ seatOverflow: true, seatOverflowHourlyMaxRequests: 30, updatedBy: `apikey:${record.id}` });
@@ -95,6 +104,7 @@ describe('settings across replicas', () => {
     const second = await startTestGateway({ db: isolated.db, coord: coords.replica() });
     try {
       expect(second.deps.settings.get().seatOverflow).toBe(false);
+      await storeOrganizationKey(first);
       const response = await first.app.inject({ method: 'PUT', url: '/admin/v1/settings', headers: adminHeaders, payload: { seatOverflow: true } });
       expect(response.statusCode).toBe(200);
       await vi.waitFor(() => expect(second.deps.settings.get().seatOverflow).toBe(true), { timeout: 5000, interval: 20 });

@@ -86,17 +86,4 @@ export async function configureProviders(gateway: TestGateway, openai: Simulator
   await admin(gateway.app, 'PUT', '/admin/v1/routing', { defaultProvider: 'openai' });
 }
 
-/**
- * The spend row of a response. A stream's row is recorded as the handler returns, which can be just after the last
- * byte reached the client, so this polls briefly instead of assuming it is already buffered.
- */
-export async function spendRowEventually(gateway: TestGateway, response: { headers: Record<string, unknown> }): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 2_000;
-  for (;;) {
-    await gateway.deps.spendWriter.drain();
-    const { rows } = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_spend WHERE trace_id = $1', [response.headers['x-gw-trace-id']]);
-    if (rows.length === 1 && rows[0]) return rows[0];
-    if (rows.length > 1 || Date.now() > deadline) throw new Error(`expected one spend row for the response, found ${rows.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { spendRowOf as spendRowEventually } from './spend-signals.js';

@@ -53,18 +53,7 @@ export async function listenWithSdks(fixture: InferenceFixture): Promise<{ baseU
   };
 }
 
-/** The spend row of one response (matched by its trace id), after flushing the writer. */
-export async function spendRowOf(gateway: TestGateway, response: { headers: Record<string, unknown> }): Promise<Record<string, unknown>> {
-  // A stream's row is recorded just after its last byte reached the client: poll briefly for it.
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    await gateway.deps.spendWriter.drain();
-    const { rows } = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_spend WHERE trace_id = $1', [response.headers['x-gw-trace-id']]);
-    if (rows.length > 1) throw new Error(`expected one spend row for the response, found ${rows.length}`);
-    if (rows[0]) return rows[0];
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('no spend row for the response');
-}
+export { spendRowOf } from './spend-signals.js';
 
 /** Flush buffered spend rows and read them back. */
 export async function spendRows(gateway: TestGateway) {

@@ -30,7 +30,7 @@ export interface TestOptimizer {
 }
 
 /** The optimizer service on port 0 with its durable stash on an isolated Postgres schema (the stash-everything pipeline unless given). */
-export async function startTestOptimizer(options: { runPipeline?: RunPipeline } = {}): Promise<TestOptimizer> {
+export async function startTestOptimizer(options: { runPipeline?: RunPipeline; adminToken?: string } = {}): Promise<TestOptimizer> {
   const store: TestDb = await createIsolatedPgDb(testDbUrl(process.env));
   await migrateOptimizer(store.db);
   const app = await buildOptimizer({
@@ -41,7 +41,7 @@ export async function startTestOptimizer(options: { runPipeline?: RunPipeline } 
     config: {
       GW_OPTIMIZER_TOKEN: optimizerToken,
       GW_OPTIMIZER_TENANT_TOKENS: [],
-      GW_ADMIN_TOKEN: undefined,
+      GW_ADMIN_TOKEN: options.adminToken,
       GW_CONTENT_KEY: contentKey,
       GW_OPTIMIZER_MAX_BODY_BYTES: 32 * 1024 * 1024,
       GW_OPTIMIZER_VERIFY_KEY: undefined,

@@ -86,8 +86,8 @@ describe.each(testStores)('SCIM users on %s (spec 000 §4.9)', (_name, open) => 
     const cases = [
       { response: await scim(gateway.app, 'GET', '/Users/no-such-user'), status: 404 },
       { response: await scim(gateway.app, 'POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'] }), status: 400, scimType: 'invalidValue' },
-      { response: await scim(gateway.app, 'GET', `/Users?filter=${encodeURIComponent('userName co "ada"')}`), status: 400, scimType: 'invalidFilter' },
-      { response: await scim(gateway.app, 'GET', `/Users?filter=${encodeURIComponent('title eq "x"')}`), status: 400, scimType: 'invalidFilter' },
+      { response: await scim(gateway.app, 'GET', `/Users?filter=${encodeURIComponent('userName lw "ada"')}`), status: 400, scimType: 'invalidFilter' },
+      { response: await scim(gateway.app, 'GET', `/Users?filter=${encodeURIComponent('favouriteColour eq "x"')}`), status: 400, scimType: 'invalidFilter' },
       { response: await gateway.app.inject({ method: 'POST', url: '/scim/v2/Users', headers: { authorization: `Bearer ${scimBearer}`, 'content-type': 'application/scim+json' }, payload: '{"userName":' }), status: 400, scimType: 'invalidSyntax' },
       { response: await scim(gateway.app, 'GET', '/Bulk'), status: 404 },
     ];

@@ -6,7 +6,7 @@ export interface HealthState {
   healthy(): boolean;
 }
 
-/** `/metrics` (Prometheus) and `/healthz` on one port (issue 9 item 4); nothing else is served. */
+/** `/metrics` (Prometheus) and `/healthz` on one port; nothing else is served. */
 export function createHealthServer(metrics: OperatorMetrics, state: HealthState): Server {
   return createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://operator').pathname;

@@ -5,11 +5,12 @@ import { HttpManagementClient } from './management/http-management-client.js';
 import type { ReconcilerDeps } from './reconcilers/context.js';
 import { KubeGatewayClients, type ManagementClientFactory } from './reconcilers/gateway-clients.js';
 import { GatewayReconciler } from './reconcilers/gateway.reconciler.js';
-import { policyControllers } from './reconcilers/registry.js';
+import { policyControllers, secretWatch } from './reconcilers/registry.js';
 import { Controller } from './runtime/controller.js';
 import { EventRecorder } from './runtime/events.js';
 import { LeaderElector } from './runtime/leader-election.js';
 import type { OperatorMetrics } from './runtime/metrics.js';
+import { InformerRegistry } from './runtime/shared-informers.js';
 import { StatusWriter } from './runtime/status-writer.js';
 import type { Timers } from './runtime/timers.js';
 
@@ -29,7 +30,7 @@ export interface OperatorOptions {
 const ownerGateway = (object: KubeObject): string[] =>
   (object.metadata.ownerReferences ?? []).filter((owner) => owner.kind === 'Gateway' && owner.apiVersion === crdApiVersion).map((owner) => `${object.metadata.namespace ?? ''}/${owner.name}`);
 
-/** Every controller, started only while this replica leads (issue 9 item 2: two replicas never both act). */
+/** Every controller, started only while this replica leads (two replicas never both act). */
 export class Operator {
   private controllers: Controller[] = [];
   private readonly elector: LeaderElector | null;
@@ -52,18 +53,17 @@ export class Operator {
     const { api, timers, logger, metrics, resyncMs } = this.options;
     const factory = this.options.clientFactory ?? ((baseUrl, bearer) => new HttpManagementClient({ baseUrl, bearer }));
     const deps: ReconcilerDeps = { api, timers, logger, events: new EventRecorder(api, timers), status: new StatusWriter(api, timers), clients: new KubeGatewayClients(api, factory) };
+    // One registry per leadership term: every controller below shares one watch and one cache per kind and namespace.
+    const informers = new InformerRegistry({ api, timers, logger });
     const scopes: (string | undefined)[] = this.options.namespaces.length === 0 ? [undefined] : this.options.namespaces;
     return scopes.flatMap((namespace) => {
       const scope = namespace === undefined ? {} : { namespace };
       const gateway = new Controller({
-        api, timers, logger, metrics, resyncMs, ...scope,
+        informers, timers, logger, metrics, resyncMs, ...scope,
         reconciler: new GatewayReconciler(deps, factory),
-        watches: [
-          { apiVersion: 'apps/v1', kind: 'Deployment', map: ownerGateway },
-          { apiVersion: 'v1', kind: 'Secret', map: (secret, gateways) => gateways.filter((candidate) => JSON.stringify(candidate.spec ?? {}).includes(`"name":"${secret.metadata.name}"`) && candidate.metadata.namespace === secret.metadata.namespace).map((candidate) => `${candidate.metadata.namespace ?? ''}/${candidate.metadata.name}`) },
-        ],
+        watches: [{ apiVersion: 'apps/v1', kind: 'Deployment', map: ownerGateway }, secretWatch],
       });
-      return [gateway, ...policyControllers(deps, { metrics, resyncMs, ...scope })];
+      return [gateway, ...policyControllers(deps, { informers, metrics, resyncMs, ...scope })];
     });
   }
 

@@ -1,12 +1,11 @@
-import { createLogger } from '@gw/platform';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpKubeApi } from '../src/kube/http-kube-api.js';
 import { LeaderElector } from '../src/runtime/leader-election.js';
-import { FakeTimers } from '../src/runtime/timers.js';
+import { FakeTimers } from './support/fake-timers.js';
 import { startKubeTestServer, type KubeTestServer } from './kube/kube-test-server.js';
+import { silentLogger } from './support/reconciler-fixture.js';
 
-const logger = createLogger({ name: 'test', level: 'silent', destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+const logger = silentLogger;
 
 describe('Lease leader election against the test API server', () => {
   let server: KubeTestServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, startTestGateway, type TestGateway } from '../../gateway/test/helpers.js';
-import { FakeManagementClient } from '../src/management/fake-management-client.js';
+import { FakeManagementClient } from './support/fake-management-client.js';
 import { HttpManagementClient } from '../src/management/http-management-client.js';
 import { ManagementError, operatorScopes, type ManagementClient } from '../src/management/management-client.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpKubeApi } from '../src/kube/http-kube-api.js';
-import { FakeManagementClient } from '../src/management/fake-management-client.js';
+import { FakeManagementClient } from './support/fake-management-client.js';
 import { Operator } from '../src/operator.js';
-import { silentLogger } from '../src/reconcilers/reconciler-fixture.js';
+import { silentLogger } from './support/reconciler-fixture.js';
 import { OperatorMetrics } from '../src/runtime/metrics.js';
 import { systemTimers } from '../src/runtime/timers.js';
 import { installGwCrds } from './kube/gw-crds.js';

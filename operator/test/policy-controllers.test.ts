@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpKubeApi } from '../src/kube/http-kube-api.js';
-import { FakeManagementClient } from '../src/management/fake-management-client.js';
-import { silentLogger } from '../src/reconcilers/reconciler-fixture.js';
+import { FakeManagementClient } from './support/fake-management-client.js';
+import { silentLogger } from './support/reconciler-fixture.js';
 import { policyControllers } from '../src/reconcilers/registry.js';
 import type { Controller } from '../src/runtime/controller.js';
 import { EventRecorder } from '../src/runtime/events.js';
 import { OperatorMetrics } from '../src/runtime/metrics.js';
+import { InformerRegistry } from '../src/runtime/shared-informers.js';
 import { StatusWriter } from '../src/runtime/status-writer.js';
 import { systemTimers } from '../src/runtime/timers.js';
 import { installGwCrds } from './kube/gw-crds.js';
@@ -29,7 +30,7 @@ describe('policy controllers against the test API server', () => {
     await installGwCrds(server.kubeConfig);
     const api = new HttpKubeApi(server.kubeConfig);
     const deps = { api, timers: systemTimers, logger: silentLogger, events: new EventRecorder(api, systemTimers), status: new StatusWriter(api, systemTimers), clients: { forGateway: async () => gateway } };
-    controllers = policyControllers(deps, { metrics, resyncMs: 60_000 });
+    controllers = policyControllers(deps, { informers: new InformerRegistry({ api, timers: systemTimers, logger: silentLogger }), metrics, resyncMs: 60_000 });
     await Promise.all(controllers.map((controller) => controller.start()));
     await kubeRequest(server.kubeConfig, 'POST', `${base}/gateways`, { apiVersion: 'gw.dev/v1alpha1', kind: 'Gateway', metadata: { name: 'gw' }, spec: { image: { repository: 'ghcr.io/example/gw' }, version: '1.10.353', publicUrl: 'https://gw.example.com', database: { urlSecretRef: { name: 'db', key: 'url' } } } });
     await kubeRequest(server.kubeConfig, 'POST', `/api/v1/namespaces/${namespace}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'openai-key' }, stringData: { apiKey: 'sk-first' } });

@@ -36,7 +36,7 @@ function retrieve(harness: TestApp, handle: string, metadata?: Record<string, st
   return harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle, ...(metadata ? { metadata } : {}) } });
 }
 
-/** Two sessions whose elided originals the model fetched back: enough regret to open `log_fold` at small thresholds. */
+/** Two sessions whose elided originals the model fetched back: enough regret to open `test_log_failures` at small thresholds. */
 async function regretTwice(harness: TestApp): Promise<void> {
   for (const session of ['a', 'b']) {
     const response = (await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(2, undefined, session === 'a' ? 0 : 100), metadata: { user: 'ada', gatewaySessionId: session } })).json();
@@ -57,23 +57,23 @@ describe('regression guard in /v1/optimize', () => {
   it('suppresses a strategy whose elisions the model keeps retrieving, with a guard_suppressed decision', async () => {
     const harness = await guardedApp();
     await regretTwice(harness);
-    expect(await lane(harness, 'log_fold')).toMatchObject({ tenant: 'default', state: 'open', regretRate: 1, reason: 'window' });
+    expect(await lane(harness, 'test_log_failures')).toMatchObject({ tenant: 'default', state: 'open', regretRate: 1, reason: 'window' });
     const response = (await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(2, undefined, 200), metadata: { user: 'ada', gatewaySessionId: 'c' } })).json();
-    expect(response.suppressedKinds).toContainEqual({ kind: 'log_fold', reason: 'regret_guard' });
-    expect(response.decisions).toContainEqual({ kind: 'guard_suppressed', summary: 'regression guard held back log_fold (open)', estimatedTokensSaved: 0, estimatedSavingsUsd: 0 });
-    expect(response.decisions.map((decision: { kind: string }) => decision.kind)).not.toContain('log_fold');
+    expect(response.suppressedKinds).toContainEqual({ kind: 'test_log_failures', reason: 'regret_guard' });
+    expect(response.decisions).toContainEqual({ kind: 'guard_suppressed', summary: 'regression guard held back test_log_failures (open)', estimatedTokensSaved: 0, estimatedSavingsUsd: 0 });
+    expect(response.decisions.map((decision: { kind: string }) => decision.kind)).not.toContain('test_log_failures');
     const health = (await harness.app.inject({ method: 'GET', url: '/health' })).json();
     expect(health.guard).toEqual({ enabled: true, open: 1, halfOpen: 0, closed: expect.any(Number) });
     const metrics = (await harness.app.inject({ method: 'GET', url: '/metrics' })).body;
-    expect(metrics).toContain('gw_optimizer_guard_regrets_total{signal="retrieve",kind="log_fold"} 2');
-    expect(metrics).toContain('gw_optimizer_guard_transitions_total{kind="log_fold",to="open"} 1');
+    expect(metrics).toContain('gw_optimizer_guard_regrets_total{signal="retrieve",kind="test_log_failures"} 2');
+    expect(metrics).toContain('gw_optimizer_guard_transitions_total{kind="test_log_failures",to="open"} 1');
   });
 
   it('turns half-open after the cool-off and answers identical requests identically while probing', async () => {
     const harness = await guardedApp();
     await regretTwice(harness);
     harness.clock.advance(10 * minute);
-    expect((await lane(harness, 'log_fold'))?.state).toBe('half_open');
+    expect((await lane(harness, 'test_log_failures'))?.state).toBe('half_open');
     const body = { endpoint: '/v1/chat/completions', request: turn(2, undefined, 300), metadata: { user: 'ada', gatewaySessionId: 'd' } };
     expect((await optimize(harness, body)).body).toBe((await optimize(harness, body)).body);
   });
@@ -81,13 +81,13 @@ describe('regression guard in /v1/optimize', () => {
   it('never counts automated retrieves that set metadata.source', async () => {
     const harness = await guardedApp();
     await retrieveEachSession(harness, { source: 'console' }, 200);
-    expect(await lane(harness, 'log_fold')).toMatchObject({ state: 'closed', fired: 2, regrets: 0, regretRate: 0 });
+    expect(await lane(harness, 'test_log_failures')).toMatchObject({ state: 'closed', fired: 2, regrets: 0, regretRate: 0 });
   });
 
   it("never counts another caller's refused retrieve as a regret", async () => {
     const harness = await guardedApp();
     await retrieveEachSession(harness, { user: 'bob' }, 404);
-    expect(await lane(harness, 'log_fold')).toMatchObject({ state: 'closed', fired: 2, regrets: 0, regretRate: 0 });
+    expect(await lane(harness, 'test_log_failures')).toMatchObject({ state: 'closed', fired: 2, regrets: 0, regretRate: 0 });
   });
 
   it('charges a tool re-run with the same arguments after its result was replaced', async () => {
@@ -96,12 +96,12 @@ describe('regression guard in /v1/optimize', () => {
     const metadata = { user: 'ada', gatewaySessionId: 'rerun' };
     expect(handlesOf((await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(2, same), metadata })).json().request)).toHaveLength(1);
     await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(3, same), metadata });
-    expect((await lane(harness, 'log_fold'))?.regrets).toBe(1);
+    expect((await lane(harness, 'test_log_failures'))?.regrets).toBe(1);
     // New arguments are new work, not a regret.
     const other = { user: 'ada', gatewaySessionId: 'fresh-args' };
     await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(2), metadata: other });
     await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(3), metadata: other });
-    expect((await lane(harness, 'log_fold'))?.regrets).toBe(1);
+    expect((await lane(harness, 'test_log_failures'))?.regrets).toBe(1);
   });
 
   it('charges the same request retried in session after a window crop', async () => {
@@ -120,10 +120,10 @@ describe('regression guard in /v1/optimize', () => {
   it('holds nothing back when switched off, while still counting', async () => {
     const harness = await guardedApp(small, false);
     await regretTwice(harness);
-    expect((await lane(harness, 'log_fold'))?.state).toBe('open');
+    expect((await lane(harness, 'test_log_failures'))?.state).toBe('open');
     const response = (await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(2, undefined, 200), metadata: { user: 'ada', gatewaySessionId: 'c' } })).json();
     expect(response.suppressedKinds).toEqual([]);
-    expect(response.decisions.map((decision: { kind: string }) => decision.kind)).toContain('log_fold');
+    expect(response.decisions.map((decision: { kind: string }) => decision.kind)).toContain('test_log_failures');
   });
 });
 
@@ -145,7 +145,7 @@ describe('guard settings and wiring', () => {
     const first = await optimize(harness, body);
     const second = await optimize(harness, body);
     expect(second.body).toBe(first.body);
-    const fold = first.json().decisions.find((decision: { kind: string }) => decision.kind === 'log_fold');
+    const fold = first.json().decisions.find((decision: { kind: string }) => decision.kind === 'test_log_failures');
     // gpt-4o lists input at $2.50 per million tokens.
     expect(fold.estimatedSavingsUsd).toBe(Math.round(fold.estimatedTokensSaved * 2.5e-6 * 1e8) / 1e8);
     expect(Object.values(first.json().strategyTimingsMs).every((milliseconds) => milliseconds === 0)).toBe(true);

@@ -81,7 +81,7 @@ describe('/v1/optimize with the real pipeline', () => {
   it('counts the lines of a folded log as retrieve does, trailing newline included', async () => {
     const harness = await testApp({ db: store.db, runPipeline });
     const request = turn(2);
-    const optimized = (await optimize(harness, { endpoint: '/v1/chat/completions', request, metadata: { user: 'ada' }, capabilities: { retrieveEvidence: true } })).json();
+    const optimized = (await optimize(harness, { endpoint: '/v1/chat/completions', request, metadata: { user: 'ada' }, capabilities: { retrieveEvidence: true }, enabledKinds: ['log_fold'] })).json();
     const hints = [...JSON.stringify(optimized.request).matchAll(/log folded: [\d,]+ of ([\d,]+) lines[^"]*?handle \\"(ctx_[A-Za-z0-9_-]+)\\"/g)];
     expect(hints.length).toBeGreaterThan(0);
     for (const [, lines, handle] of hints) {
@@ -106,5 +106,23 @@ describe('/v1/optimize with the real pipeline', () => {
       });
     }
     expect(seen.size).toBeGreaterThan(0);
+  });
+
+  it('compresses a fresh test log behind a retrievable handle on a latched lane and names the evidence class', async () => {
+    const harness = await testApp({ db: store.db, runPipeline });
+    const request = turn(1);
+    const fresh = { ...request, messages: request.messages.slice(0, -1), tools: [bashTool] };
+    const body = { endpoint: '/v1/chat/completions', request: fresh, pins: [], metadata: { user: 'ada', gatewaySessionId: 'g-fresh' }, capabilities: { retrievalDiscovery: 'lease_live' } };
+    const answer = (await optimize(harness, body)).json();
+    expect(answer.evidenceClass).toBe('deferral_latched');
+    const content = answer.request.messages[3].content as string;
+    expect(content).toContain("AssertionError: expected 'foo%2Fbar' to equal 'foo/bar'");
+    const handle = /ctx_[A-Za-z0-9_-]+/.exec(content)?.[0];
+    expect(handle).toBeDefined();
+    const original = await harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ handle, metadata: { user: 'ada' } }) });
+    expect(original.json().content).toBe(fresh.messages[3]?.content);
+    const unqualified = (await optimize(harness, { ...body, capabilities: { retrievalDiscovery: 'lease_lapsed' } })).json();
+    expect(unqualified.evidenceClass).toBe('unlatched_deferred');
+    expect(unqualified.request.messages[3].content).toBe(fresh.messages[3]?.content);
   });
 });

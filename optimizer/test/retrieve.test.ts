@@ -80,6 +80,18 @@ describe('POST /v1/retrieve', () => {
     expect(response.content.split('\n--\n')).toHaveLength(20);
     expect(response.content).toContain('191:Error: boom 191');
     expect(response.content).not.toContain('Error: boom 201');
+    expect(response.nextStartLine).toBe(201);
+  });
+
+  it('answers a grep matching nearly every line of a 3,000-line log with 20 matches and the next startLine', async () => {
+    const harness = await testApp({ db: store.db });
+    const log = [...Array.from({ length: 2_999 }, (_, index) => `ok ${index + 1} - test_case_${index + 1}`), '# pass 2999'].join('\n');
+    const handle = await stashed(harness, log);
+    const response = (await retrieve(harness, { handle, grep: 'test_case_' })).json();
+    expect(response).toMatchObject({ partial: true, grepMatches: 2_999, grepTruncated: true, nextStartLine: 21, totalLines: 3_000 });
+    expect(response.content.split('\n')).toHaveLength(23);
+    const next = (await retrieve(harness, { handle, grep: 'test_case_', startLine: response.nextStartLine })).json();
+    expect(next.content.split('\n')[0]).toBe('21:ok 21 - test_case_21');
   });
 
   it('greps within the requested range only', async () => {

@@ -25,3 +25,6 @@ export type { HostIdentity, SimulatedPlatform } from './agents/host-identity.js'
 export type { OrbitAnswer, OrbitRefusal } from './agents/orbit-agent.js';
 export type { ScriptOutcome, ScriptRun, ScriptRunner } from './agents/script-runner.js';
 export { startAuthorizationServer, type AuthorizationServerHandle } from './oauth/authorization-server.js';
+export { startOtlpReceiver, type OtlpReceiverHandle } from './otlp/otlp-receiver.js';
+export type { ReceivedSpan } from './otlp/otlp-traces.js';
+export { startGuardrailHook, type GuardrailAnswer, type GuardrailHookHandle } from './guardrail-hook.js';

@@ -9,6 +9,7 @@ describe('parseOptimizerOptions', () => {
       limit: undefined,
       only: undefined,
       retrieveEvidence: false,
+      lane: 'default',
       pgUrl: undefined,
       perSession: false,
     });
@@ -17,6 +18,11 @@ describe('parseOptimizerOptions', () => {
   it('takes several corpora, a think time past the cache lifetime and the retrieval lease', () => {
     const options = parseOptimizerOptions(['--corpus', '/a', '--corpus', '/b', '--think-seconds', '400', '--retrieve-evidence', '--limit', '3'], '/repo');
     expect(options).toMatchObject({ corpusDirs: ['/a', '/b'], thinkMs: 400_000, retrieveEvidence: true, limit: 3 });
+  });
+
+  it('takes the connected lane and refuses any other name', () => {
+    expect(parseOptimizerOptions(['--lane', 'connected'], '/repo').lane).toBe('connected');
+    expect(() => parseOptimizerOptions(['--lane', 'turbo'], '/repo')).toThrow('--lane must be one of default, connected, got turbo');
   });
 
   it('rejects unknown flags and nonsense numbers', () => {

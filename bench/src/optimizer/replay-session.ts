@@ -5,7 +5,10 @@ import { GatewayForwarding } from './gateway-forwarding.js';
 import { contextTokensOf, inputPricePerMTok } from './models.js';
 import type { OptimizerService } from './optimizer-service.js';
 import { billUnits, cacheTtlMs, PromptCache } from './prompt-cache.js';
-import { promptUnits, requestTexts, totalTokens, type TokenCounter } from './prompt-units.js';
+import { messageText, promptUnits, requestTexts, totalTokens, type TokenCounter } from './prompt-units.js';
+import type { BenchLane } from './options.js';
+import { outputKindsByMessage, type OutputKind } from './output-kinds.js';
+import { cacheReadMultiplier, cacheWriteMultiplier } from './prompt-cache.js';
 import { ErrorLineAudit, handlesIn, needleVerdict, Recovery, type NeedleVerdict } from './retention.js';
 import { freshStart, requestPrefixes } from './turns.js';
 
@@ -15,6 +18,9 @@ export interface RequestRecord {
   /** Input-token units billed (reads 0.1×, writes 1.25×), unoptimized and as forwarded. */
   readonly baselineUnits: number;
   readonly optimizedUnits: number;
+  /** Retrieval round trips this request made the model pay for, and their units (included in `optimizedUnits`). */
+  readonly retrievalRoundTrips: number;
+  readonly retrievalUnits: number;
   readonly ms: number;
   readonly roundTripMs: number;
   readonly pipelineMs: number;
@@ -32,6 +38,14 @@ export interface SessionResult {
   readonly errorLines: { readonly checked: number; readonly lost: number };
   /** Tokens each strategy kind reported saving, summed over the session's requests. */
   readonly savedByKind: Readonly<Record<string, number>>;
+  /** Per kind of tool output: its tokens on first appearance, and the units saved (approximate attribution). */
+  readonly byOutputKind: Readonly<Partial<Record<OutputKind, OutputKindTally>>>;
+}
+
+export interface OutputKindTally {
+  firstSeenTokens: number;
+  /** Tokens removed × 1.25 on the turn an output first appears, × 0.1 on every later turn with a warm cache. */
+  savedUnits: number;
 }
 
 export interface ReplayContext {
@@ -39,6 +53,7 @@ export interface ReplayContext {
   readonly counter: TokenCounter;
   readonly thinkMs: number;
   readonly retrieveEvidence: boolean;
+  readonly lane: BenchLane;
   /** Clock time of the session's first request. */
   readonly startAt: number;
 }
@@ -56,12 +71,23 @@ function hookBody(session: CorpusSession, context: ReplayContext): Omit<Optimize
       user: `bench-${session.name}`,
       gatewaySessionId: `gws_${createHash('sha256').update(session.name).digest('base64url').slice(0, 24)}`,
       ...(contextTokens ? { modelContextTokens: contextTokens } : {}),
-      clientCanRetrieve: context.retrieveEvidence,
+      clientCanRetrieve: leased(context),
       billingMode: 'api_key',
     },
-    // The benchmark prices every provider with a prompt cache, so the optimizer is told the upstream caches.
-    capabilities: { canShortCircuit: true, retrieveEvidence: context.retrieveEvidence, providerPromptCache: true, providerPromptCacheKnown: true },
+    // The benchmark prices every provider with a prompt cache, so the optimizer is told the upstream caches. A
+    // connected session holds the retrieval lease from its first request, and the gateway says so as a capability.
+    capabilities: {
+      canShortCircuit: true,
+      retrieveEvidence: leased(context),
+      providerPromptCache: true,
+      providerPromptCacheKnown: true,
+      ...(context.lane === 'connected' ? { retrievalDiscovery: 'lease_live' as const } : {}),
+    },
   };
+}
+
+function leased(context: ReplayContext): boolean {
+  return context.retrieveEvidence || context.lane === 'connected';
 }
 
 function headOf(request: Record<string, unknown>): string {
@@ -89,16 +115,28 @@ class NeedleTally {
     this.worst = needles.map(() => 'verbatim');
   }
 
-  async check(request: Record<string, unknown>, messageCount: number, recovery: Recovery): Promise<void> {
+  private readonly paid = new Set<number>();
+
+  /**
+   * Judges every needle the request carries; returns what the model read back for each needle that became
+   * recoverable only through a handle in this request (one retrieval round trip each, paid once per needle).
+   */
+  async check(request: Record<string, unknown>, messageCount: number, recovery: Recovery): Promise<string[]> {
     const live = this.needles.map((needle, index) => ({ needle, index })).filter(({ needle }) => needle.where < messageCount);
-    if (live.length === 0) return;
+    if (live.length === 0) return [];
     const texts = requestTexts(request);
     const joined = texts.join('\n');
     const handles = handlesIn(texts);
+    const retrieved: string[] = [];
     for (const { needle, index } of live) {
-      const verdict = await needleVerdict(needle, joined, handles, recovery);
-      if (verdictRank[verdict] > verdictRank[this.worst[index] ?? 'verbatim']) this.worst[index] = verdict;
+      const outcome = await needleVerdict(needle, joined, handles, recovery);
+      if (verdictRank[outcome.verdict] > verdictRank[this.worst[index] ?? 'verbatim']) this.worst[index] = outcome.verdict;
+      if (outcome.retrieved !== undefined && !this.paid.has(index)) {
+        this.paid.add(index);
+        retrieved.push(outcome.retrieved);
+      }
     }
+    return retrieved;
   }
 
   verdicts(): NeedleVerdict[] {
@@ -121,10 +159,13 @@ export async function replaySession(session: CorpusSession, context: ReplayConte
   const savedByKind: Record<string, number> = {};
   const requests: RequestRecord[] = [];
   const errorLines = { checked: 0, lost: 0 };
-  const gateway = new GatewayForwarding(context.retrieveEvidence, session.format);
+  const gateway = new GatewayForwarding(leased(context), session.format);
+  const byOutputKind: Partial<Record<OutputKind, OutputKindTally>> = {};
+  const outputKinds = outputKindsByMessage(messagesOf(session.request));
   let pins: Record<string, unknown>[] = [];
-  let previous: { forwarded: Record<string, unknown>; at: number } | null = null;
-  for (const [turn, original] of requestPrefixes(session.request).entries()) {
+  let previous: { forwarded: Record<string, unknown>; at: number; messageCount: number } | null = null;
+  const prefixes = requestPrefixes(session.request);
+  for (const [turn, original] of prefixes.entries()) {
     const at = context.startAt + turn * context.thinkMs;
     service.clock.set(at);
     const { response, ms, roundTripMs, pipelineMs } = await service.optimize({ ...base, request: original, pins });
@@ -135,22 +176,54 @@ export async function replaySession(session: CorpusSession, context: ReplayConte
     // Billed as sent upstream; stability and retention are judged on the optimizer's part of it.
     const after = promptUnits(gateway.forward(forwarded), counter);
     const cold = previous !== null && at - previous.at >= cacheTtlMs;
+    const originalMessages = messagesOf(original);
+    tallyOutputKinds(byOutputKind, outputKinds, originalMessages, messagesOf(forwarded), previous?.messageCount ?? 0, counter);
+    const retrieved = await needles.check(forwarded, originalMessages.length, recovery);
+    const retrievalUnits = retrieved.reduce((sum, text) => sum + roundTripUnits(totalTokens(after), counter.count(text), prefixes.length - 1 - turn), 0);
     requests.push({
       tokensBefore: totalTokens(before),
       tokensAfter: totalTokens(after),
       baselineUnits: billUnits(caches.baseline.bill(before, at)),
-      optimizedUnits: billUnits(caches.optimized.bill(after, at)),
+      optimizedUnits: billUnits(caches.optimized.bill(after, at)) + retrievalUnits,
+      retrievalRoundTrips: retrieved.length,
+      retrievalUnits,
       ms,
       roundTripMs,
       pipelineMs,
       stable: previous === null || cold ? null : replayedExactly(previous.forwarded, forwarded),
     });
-    const originalMessages = messagesOf(original);
-    await needles.check(forwarded, originalMessages.length, recovery);
     const lines = await audit.check(originalMessages, messagesOf(forwarded), recovery);
     errorLines.checked += lines.checked;
     errorLines.lost += lines.lost;
-    previous = { forwarded, at };
+    previous = { forwarded, at, messageCount: originalMessages.length };
   }
-  return { name: session.name, model: session.model, pricePerMTok: inputPricePerMTok(session.model), requests, needles: needles.verdicts(), errorLines, savedByKind };
+  return { name: session.name, model: session.model, pricePerMTok: inputPricePerMTok(session.model), requests, needles: needles.verdicts(), errorLines, savedByKind, byOutputKind };
+}
+
+/**
+ * One retrieval round trip, priced as it would be billed: the model's call re-reads the whole request from the
+ * cache (0.1×), the retrieved text is written (1.25×) and then read again on every later turn of the session (0.1×).
+ * The model's short tool call itself is left out.
+ */
+export function roundTripUnits(requestTokens: number, retrievedTokens: number, laterTurns: number): number {
+  return requestTokens * cacheReadMultiplier + retrievedTokens * cacheWriteMultiplier + retrievedTokens * cacheReadMultiplier * Math.max(0, laterTurns);
+}
+
+/** Attributes what each tool message lost in this request to its kind of output (see `OutputKindTally`). */
+function tallyOutputKinds(
+  tallies: Partial<Record<OutputKind, OutputKindTally>>,
+  kinds: ReadonlyMap<number, OutputKind>,
+  original: readonly unknown[],
+  forwarded: readonly unknown[],
+  firstNew: number,
+  counter: TokenCounter,
+): void {
+  for (const [index, kind] of kinds) {
+    if (index >= original.length) continue;
+    const tally = (tallies[kind] ??= { firstSeenTokens: 0, savedUnits: 0 });
+    const before = counter.count(messageText(original[index]));
+    if (index >= firstNew) tally.firstSeenTokens += before;
+    const after = JSON.stringify(forwarded[index]) === JSON.stringify(original[index]) ? before : counter.count(messageText(forwarded[index]));
+    tally.savedUnits += (before - after) * (index >= firstNew ? cacheWriteMultiplier : cacheReadMultiplier);
+  }
 }

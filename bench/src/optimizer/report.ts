@@ -1,6 +1,8 @@
+import type { BenchLane } from './options.js';
+import { outputKinds } from './output-kinds.js';
 import { cacheReadMultiplier, cacheTtlMs, cacheWriteMultiplier } from './prompt-cache.js';
 import type { SessionResult } from './replay-session.js';
-import { sessionCost, summarize, type Totals } from './summary.js';
+import { sessionCost, summarize, usd, type Totals } from './summary.js';
 
 export interface CorpusRun {
   readonly label: string;
@@ -11,6 +13,7 @@ export interface OptimizerBenchRun {
   readonly corpora: readonly CorpusRun[];
   readonly thinkMs: number;
   readonly retrieveEvidence: boolean;
+  readonly lane: BenchLane;
   readonly store: 'pglite' | 'postgres';
   readonly durationMs: number;
 }
@@ -28,6 +31,9 @@ export interface OptimizerBenchResult {
   errorLinesLost: number;
   largeRequests: { minTokens: number; count: number; p50Ms: number | null; p99Ms: number | null };
   thinkSeconds: number;
+  lane: BenchLane;
+  /** Needles recoverable only through a handle, each paid as one round trip (included in `costRatio`). */
+  retrievalRoundTrips: number;
 }
 
 const round = (value: number | null, digits = 4) => (value === null ? null : Number(value.toFixed(digits)));
@@ -47,6 +53,8 @@ export function toResult(run: OptimizerBenchRun): OptimizerBenchResult {
     errorLinesLost: all.errorLines.lost,
     largeRequests: { minTokens: 100_000, count: large?.count ?? 0, p50Ms: round(large?.p50Ms ?? null, 2), p99Ms: round(large?.p99Ms ?? null, 2) },
     thinkSeconds: run.thinkMs / 1000,
+    lane: run.lane,
+    retrievalRoundTrips: all.retrievalRoundTrips,
   };
 }
 
@@ -90,6 +98,25 @@ function corpusRow(label: string, totals: Totals): string[] {
   ];
 }
 
+/** Cached-cost dollars by kind of tool output: what it costs on first sight, and what the optimizer saved on it. */
+function outputKindRows(sessions: readonly SessionResult[], totals: Totals): string[][] {
+  const rows = outputKinds.map((kind) => {
+    let firstSeenUsd = 0;
+    let savedUsd = 0;
+    for (const session of sessions) {
+      const tally = session.byOutputKind[kind];
+      if (!tally) continue;
+      firstSeenUsd += usd(tally.firstSeenTokens * cacheWriteMultiplier, session.pricePerMTok);
+      savedUsd += usd(tally.savedUnits, session.pricePerMTok);
+    }
+    return { kind, firstSeenUsd, savedUsd };
+  });
+  return rows
+    .filter((row) => row.firstSeenUsd > 0)
+    .sort((a, b) => b.savedUsd - a.savedUsd)
+    .map((row) => [row.kind, fixed(row.firstSeenUsd, 3), fixed(row.savedUsd, 3), share(row.savedUsd, row.firstSeenUsd), share(row.savedUsd, totals.baselineUsd)]);
+}
+
 function savedByKind(sessions: readonly SessionResult[]): string {
   const totals = new Map<string, number>();
   for (const session of sessions) for (const [kind, saved] of Object.entries(session.savedByKind)) totals.set(kind, (totals.get(kind) ?? 0) + saved);
@@ -102,7 +129,7 @@ export function formatReport(run: OptimizerBenchRun, perSession: boolean): strin
   const totals = summarize(all);
   const lines = [
     `optimizer benchmark: ${totals.sessions} sessions, ${totals.requests} requests replayed turn by turn through the optimizer service (in process, stash on ${run.store}); ${(run.durationMs / 1000).toFixed(1)} s`,
-    `pricing: list input price per model; a ${cacheTtlMs / 60_000}-minute prompt cache per session, cached reads ${cacheReadMultiplier}×, cache writes ${cacheWriteMultiplier}×; ${run.thinkMs / 1000} s between turns; retrieval ${run.retrieveEvidence ? 'granted to every request' : 'only where the request declares gw_retrieve'}`,
+    `pricing: list input price per model; a ${cacheTtlMs / 60_000}-minute prompt cache per session, cached reads ${cacheReadMultiplier}×, cache writes ${cacheWriteMultiplier}×; ${run.thinkMs / 1000} s between turns; lane ${run.lane}: retrieval ${run.lane === 'connected' ? 'leased to every session from its first request (fresh reversible trimming; each needle recoverable only through a handle paid as one round trip)' : run.retrieveEvidence ? 'granted to every request' : 'only where the request declares gw_retrieve'}`,
     '',
   ];
   for (const corpus of run.corpora) {
@@ -132,7 +159,10 @@ export function formatReport(run: OptimizerBenchRun, perSession: boolean): strin
       ]),
     ),
   );
-  lines.push('', `tokens saved by strategy (summed over requests): ${savedByKind(all)}`, '');
+  lines.push('', `tokens saved by strategy (summed over requests): ${savedByKind(all)}`);
+  lines.push(`retrieval round trips paid: ${totals.retrievalRoundTrips} ($${fixed(totals.retrievalUsd, 3)}, in the optimized cost)`, '');
+  lines.push('Cached-cost dollars by kind of tool output (first write of the original at 1.25×; saved: tokens removed × 1.25 on first sight, × 0.1 on later turns; approximate, before round trips)');
+  lines.push(table(['output kind', 'first-write $', 'saved $', 'saved share', 'of session cost'], outputKindRows(all, totals)), '');
   lines.push(JSON.stringify(toResult(run)));
   return `${lines.join('\n')}\n`;
 }

@@ -5,6 +5,12 @@ import { messageText } from './prompt-units.js';
 /** How a needle survived: verbatim in the request, in a grep window of a carried handle, or in a full retrieve. */
 export type NeedleVerdict = 'verbatim' | 'grep' | 'retrieve' | 'lost';
 
+/** A verdict with what the model would have read back to recover the needle (grep windows or the whole original). */
+export interface NeedleOutcome {
+  readonly verdict: NeedleVerdict;
+  readonly retrieved?: string;
+}
+
 const handlePattern = /ctx_[A-Za-z0-9_-]{24,}/g;
 // eslint-disable-next-line no-control-regex -- terminal escapes are what is being removed
 const ansiPattern = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -51,20 +57,27 @@ export class Recovery {
     return this.originals.get(handle) ?? null;
   }
 
-  async grepFinds(handle: string, needle: string): Promise<boolean> {
+  /** The grep answer's content when its windows (the first 20 matches only) show the needle, else null. */
+  async grepFinds(handle: string, needle: string): Promise<string | null> {
     const term = grepTermOf(needle);
-    if (term === null) return false;
+    if (term === null) return null;
     const answer = await this.service.retrieve(handle, term);
-    return answer !== null && grepWindows(answer.content).some((window) => window.includes(needle));
+    return answer !== null && grepWindows(answer.content).some((window) => window.includes(needle)) ? answer.content : null;
   }
 }
 
-/** Where a needle stands in one forwarded request. */
-export async function needleVerdict(needle: Needle, joined: string, handles: readonly string[], recovery: Recovery): Promise<NeedleVerdict> {
-  if (joined.includes(needle.needle)) return 'verbatim';
-  for (const handle of handles) if (await recovery.grepFinds(handle, needle.needle)) return 'grep';
-  for (const handle of handles) if ((await recovery.original(handle))?.includes(needle.needle)) return 'retrieve';
-  return 'lost';
+/** Where a needle stands in one forwarded request, and what a model would read back to recover it. */
+export async function needleVerdict(needle: Needle, joined: string, handles: readonly string[], recovery: Recovery): Promise<NeedleOutcome> {
+  if (joined.includes(needle.needle)) return { verdict: 'verbatim' };
+  for (const handle of handles) {
+    const windows = await recovery.grepFinds(handle, needle.needle);
+    if (windows !== null) return { verdict: 'grep', retrieved: windows };
+  }
+  for (const handle of handles) {
+    const original = await recovery.original(handle);
+    if (original?.includes(needle.needle)) return { verdict: 'retrieve', retrieved: original };
+  }
+  return { verdict: 'lost' };
 }
 
 export interface ErrorLineCheck {

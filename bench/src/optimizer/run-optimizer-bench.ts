@@ -27,7 +27,7 @@ export async function runOptimizerBench(options: OptimizerBenchOptions, deps: Op
       const sessions: SessionResult[] = [];
       for (const [index, session] of corpus.sessions.entries()) {
         deps.progress?.(`${corpus.label} ${index + 1}/${corpus.sessions.length} ${session.name}`);
-        sessions.push(await replaySession(session, { service, counter, thinkMs: options.thinkMs, retrieveEvidence: options.retrieveEvidence, startAt }));
+        sessions.push(await replaySession(session, { service, counter, thinkMs: options.thinkMs, retrieveEvidence: options.retrieveEvidence, lane: options.lane, startAt }));
         startAt += sessionGapMs;
       }
       runs.push({ label: corpus.label, sessions });
@@ -35,5 +35,5 @@ export async function runOptimizerBench(options: OptimizerBenchOptions, deps: Op
   } finally {
     await service.close();
   }
-  return { corpora: runs, thinkMs: options.thinkMs, retrieveEvidence: options.retrieveEvidence, store: options.pgUrl ? 'postgres' : 'pglite', durationMs: performance.now() - started };
+  return { corpora: runs, thinkMs: options.thinkMs, retrieveEvidence: options.retrieveEvidence, lane: options.lane, store: options.pgUrl ? 'postgres' : 'pglite', durationMs: performance.now() - started };
 }

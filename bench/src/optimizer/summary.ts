@@ -33,6 +33,9 @@ export interface Totals {
   readonly needles: Readonly<Record<'verbatim' | 'grep' | 'retrieve' | 'lost', number>> & { readonly total: number };
   readonly replay: { readonly checked: number; readonly stable: number; readonly cold: number };
   readonly errorLines: { readonly checked: number; readonly lost: number };
+  /** Round trips the model needed to recover needles only a handle held; their cost is in `optimizedUsd`. */
+  readonly retrievalRoundTrips: number;
+  readonly retrievalUsd: number;
   readonly latency: Latency;
   readonly latencyBySize: readonly (Latency & { readonly label: string })[];
 }
@@ -101,6 +104,8 @@ export function summarize(sessions: readonly SessionResult[]): Totals {
       checked: sessions.reduce((sum, session) => sum + session.errorLines.checked, 0),
       lost: sessions.reduce((sum, session) => sum + session.errorLines.lost, 0),
     },
+    retrievalRoundTrips: requests.reduce((sum, request) => sum + request.retrievalRoundTrips, 0),
+    retrievalUsd: sessions.reduce((sum, session) => sum + usd(session.requests.reduce((units, request) => units + request.retrievalUnits, 0), session.pricePerMTok), 0),
     latency: latencyOf(requests),
     latencyBySize: sizeClasses.map((size) => ({ label: size.label, ...latencyOf(requests.filter((request) => sizeClassOf(request.tokensBefore) === size.label)) })),
   };

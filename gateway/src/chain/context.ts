@@ -4,7 +4,7 @@ import type { Identity } from '../identity/caller.js';
 export interface RequestContext {
   startedAt: number;
   identity: Identity | null;
-  /** A spend row was recorded for this request (`recordSpend`); the error handler records one for those that ended before. */
+  /** The metering stage recorded this request's spend row and trace (`metering/metering.stage.ts`): never twice. */
   metered: boolean;
 }
 

@@ -3,6 +3,7 @@ import type { Clock } from '@gw/platform';
 import { registerIdentityStage, type IdentityStageDeps } from './identity/identity.plugin.js';
 import { registerAdmissionStage, type AdmissionStageDeps } from './admission/admission.plugin.js';
 import { registerEntitlementStage, type EntitlementCheck } from './entitlement/entitlement.plugin.js';
+import { registerMeteringStage, type MeteringStage } from './metering/metering.stage.js';
 import './context.js';
 
 export interface ChainDeps extends IdentityStageDeps {
@@ -10,6 +11,8 @@ export interface ChainDeps extends IdentityStageDeps {
   /** Null on an unmetered gateway: no lease, no gate. */
   entitlement: EntitlementCheck | null;
   admission: AdmissionStageDeps;
+  /** Records each call's one spend row and trace; the lanes report to it, refusals reach it through its error hook. */
+  metering: MeteringStage;
 }
 
 /**
@@ -20,10 +23,11 @@ export interface ChainDeps extends IdentityStageDeps {
  *   3. admission  rate, concurrency, caps and budgets (402 before any model call)
  *   4. validation zod schema of the route
  *   5. handler    route, optimizer hook, forward
- *   6. metering   one spend record per call
+ *   6. metering   one spend record and one trace per call, whatever the lane, the failure or the refusal
  */
 export function registerChain(app: FastifyInstance, deps: ChainDeps): void {
   registerIdentityChain(app, deps);
+  registerMeteringStage(app, deps.metering);
   if (deps.entitlement) registerEntitlementStage(app, deps.entitlement);
   registerAdmissionStage(app, deps.admission);
 }

@@ -85,7 +85,7 @@ export class CapAlerts {
 
   private async deliver(cap: UserCap, sealed: string, crossing: CapCrossing, period: Period, claimed: CapCrossing[]): Promise<void> {
     try {
-      const url = this.deps.caps.unsealWebhook(sealed, cap.webhookSealed ? cap.user : null);
+      const url = this.deps.caps.unsealWebhook(sealed, cap.webhookSealed ? cap.webhookOwner : null);
       await this.deps.send(url, alertPayload(cap.user, crossing, period));
       this.deps.metrics.capAlerts.inc({ kind: crossing.kind, outcome: 'delivered' });
     } catch (error) {

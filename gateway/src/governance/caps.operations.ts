@@ -1,3 +1,4 @@
+import { addressKey } from '../identity/users/email-address.js';
 import { AppError, type Clock, type Coord } from '@gw/platform';
 import { gatewayError, gatewayErrors } from '../errors.js';
 import { capsResponseOf, capUsages, capViewOf } from './cap-views.js';
@@ -86,7 +87,7 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
       params: capUserParams,
       response: capView,
       handler: async ({ params }) => {
-        const cap = (await caps.read()).caps.get(params.user);
+        const cap = (await caps.read()).caps.get(addressKey(params.user));
         if (!cap) throw gatewayErrors.notFound(`cap entry for ${params.user}`);
         return viewOf(deps, cap);
       },
@@ -105,7 +106,7 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
       handler: async ({ params, body, principal }) => {
         await assertWebhook(body.alerts?.webhookUrl, 'body.alerts.webhookUrl', deps.allowPrivateWebhooks);
         const cap = await caps.patch(params.user, body, principal.actor);
-        if (!cap) return capViewOf(clearedCap(params.user, principal.actor, deps.clock.now()), null, deps.clock.now());
+        if (!cap) return capViewOf(clearedCap(addressKey(params.user), principal.actor, deps.clock.now()), null, deps.clock.now());
         reconcileCadence(deps, [cap]);
         return viewOf(deps, cap);
       },
@@ -115,5 +116,5 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
 
 /** The answer to a PATCH that cleared every limit: the entry is gone, shown empty. */
 function clearedCap(user: string, actor: string, now: number): UserCap {
-  return { user, monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alertThresholds: null, webhookSealed: null, revision: 0, updatedAt: new Date(now).toISOString(), updatedBy: actor };
+  return { user, monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alertThresholds: null, webhookSealed: null, webhookOwner: user, revision: 0, updatedAt: new Date(now).toISOString(), updatedBy: actor };
 }

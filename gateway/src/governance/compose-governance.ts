@@ -25,6 +25,8 @@ export interface ComposeGovernanceInput {
   routing: RoutingStore;
   /** `GW_ALLOW_PRIVATE_UPSTREAMS`: alert webhooks may point at private addresses (labs, tests). */
   allowPrivateWebhooks: boolean;
+  /** `GW_STRICT_DEFAULT_OUTPUT_TOKENS`. */
+  defaultOutputTokens?: number;
   /** Tests replace delivery or the reconciliation cadence. */
   send?: WebhookSend;
   reconcileIntervalMs?: number;
@@ -49,6 +51,7 @@ export async function composeGovernance(input: ComposeGovernanceInput): Promise<
     reconciler,
     metrics,
     authEvents: input.authEvents,
+    ...(input.defaultOutputTokens === undefined ? {} : { defaultOutputTokens: input.defaultOutputTokens }),
     modelFacts: (model) => {
       const { aliases, models } = input.routing.documents;
       return lookupModel(ownValue(aliases, model)?.model ?? model, models);

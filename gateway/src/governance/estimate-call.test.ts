@@ -16,10 +16,18 @@ describe('estimateCall (strict reservations)', () => {
     ['max_completion_tokens', { max_completion_tokens: 50 }, 50],
     ['max_output_tokens', { max_output_tokens: 70 }, 70],
     ['a limit above the ceiling is clamped to it', { max_tokens: 500_000 }, 64_000],
-    ['no limit: the model ceiling', {}, 64_000],
+    ['no limit: the default output estimate', {}, 1_024],
   ])('bounds output by %s', (_name, fields, output) => {
     const estimate = estimateCall({ model: 'claude-sonnet-4-5', messages: [], ...fields }, knownModels['claude-sonnet-4-5']);
     expect(estimate.tokens).toBe(output);
+  });
+
+  it('takes the model default, then the deployment default, and never more than the ceiling', () => {
+    const facts = knownModels['claude-sonnet-4-5'];
+    expect(estimateCall({ messages: [] }, { ...facts, defaultOutputTokens: 300 }).tokens).toBe(300);
+    expect(estimateCall({ messages: [] }, facts, 2_000).tokens).toBe(2_000);
+    expect(estimateCall({ messages: [] }, { ...facts, maxOutputTokens: 100 }, 2_000).tokens).toBe(100);
+    expect(estimateCall({ messages: [], max_tokens: 50 }, { ...facts, defaultOutputTokens: 300 }).tokens).toBe(50);
   });
 
   it('prices cache writes: the dearest input rate', () => {

@@ -4,15 +4,20 @@ import { toMicros } from './money.js';
 
 type Json = Record<string, unknown>;
 
-/** Output allowance when a request names no limit and the model's ceiling is unknown. */
-const fallbackOutputTokens = 4_096;
+/** Output a strict reservation assumes for a request that names no bound (`GW_STRICT_DEFAULT_OUTPUT_TOKENS`). */
+export const defaultOutputEstimateTokens = 1_024;
 
-function outputAllowance(body: Json, facts: ModelFacts | undefined): number {
+/**
+ * The output a strict reservation holds: the request's own bound when it names one (clamped to the model's ceiling,
+ * as the Messages lanes clamp it), else the model's configured default estimate, else the deployment's. Reserving the
+ * ceiling instead made a cap smaller than one ceiling refuse every unbounded call; the reservation is settled to the
+ * actual cost either way.
+ */
+function outputAllowance(body: Json, facts: ModelFacts | undefined, defaultOutputTokens: number): number {
   const named = [body.max_tokens, body.max_completion_tokens, body.max_output_tokens].find((value): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0);
   const ceiling = facts?.maxOutputTokens;
-  // Messages lanes clamp max_tokens to the ceiling (spec 000 §1.15), so the ceiling bounds what can be billed.
-  if (named !== undefined) return Math.ceil(ceiling ? Math.min(named, ceiling) : named);
-  return ceiling ?? fallbackOutputTokens;
+  const allowance = named ?? facts?.defaultOutputTokens ?? defaultOutputTokens;
+  return Math.ceil(ceiling ? Math.min(allowance, ceiling) : allowance);
 }
 
 function promptTokens(body: Json): number {
@@ -27,13 +32,13 @@ export interface CallEstimate {
 
 /**
  * Strict mode's reservation (governance/README.md): prompt tokens estimated locally plus the output allowance, priced
- * at the model's dearest input rate (cache writes cost more than plain input) and its output rate. Generous on
- * purpose: an estimate below the actual cost is the only way a strict budget can be overshot.
+ * at the model's dearest input rate (cache writes cost more than plain input) and its output rate. An estimate below
+ * the actual cost is the only way a strict budget can be overshot: a request that names its bound cannot be.
  */
-export function estimateCall(body: Json | undefined, facts: ModelFacts | undefined): CallEstimate {
+export function estimateCall(body: Json | undefined, facts: ModelFacts | undefined, defaultOutputTokens = defaultOutputEstimateTokens): CallEstimate {
   const source = body ?? {};
   const input = promptTokens(source);
-  const output = outputAllowance(source, facts);
+  const output = outputAllowance(source, facts, defaultOutputTokens);
   if (!facts) return { tokens: input + output, costMicros: 0 };
   const inputRate = Math.max(facts.inputPerMTok, facts.cacheWritePerMTok);
   return { tokens: input + output, costMicros: Math.ceil(toMicros((input * inputRate + output * facts.outputPerMTok) / 1_000_000)) + 1 };

@@ -29,6 +29,8 @@ export interface GovernanceDeps {
   authEvents: AuthRejectionSink;
   /** Model facts after alias resolution, with the deployment's pricing overrides (strict estimates). */
   modelFacts(model: string): ModelFacts | undefined;
+  /** `GW_STRICT_DEFAULT_OUTPUT_TOKENS`: the output a strict reservation assumes when neither request nor model says. */
+  defaultOutputTokens?: number;
 }
 
 // A request that never produces a spend record (a 400 before the handler) gives its reservation back after this.

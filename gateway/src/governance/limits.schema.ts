@@ -1,3 +1,4 @@
+import { addressKey } from '../identity/users/email-address.js';
 import { z } from 'zod';
 
 // spec 000 §8: rate and concurrency limits exist on /v1/*, values "not shown". These are ours; null means unlimited.
@@ -41,7 +42,16 @@ export interface EffectiveLimits {
 /** Resolve one key's limits: key override → user override → default, field by field. */
 export function effectiveLimits(document: LimitsDocument, keyId: string, user: string | null): EffectiveLimits {
   const key = document.keys[keyId];
-  const person = user ? document.users[user] : undefined;
+  const person = user ? (ownEntry(document.users, user) ?? caselessEntry(document.users, user)) : undefined;
   const pick = (field: 'requestsPerMinute' | 'concurrentRequests') => (key?.[field] !== undefined ? key[field] : person?.[field] !== undefined ? person[field] : document.defaults[field]) ?? null;
   return { requestsPerMinute: pick('requestsPerMinute'), concurrentRequests: pick('concurrentRequests'), strictBudget: key?.strictBudget ?? document.strictServiceKeyBudgets };
+}
+
+const ownEntry = <Value>(record: Record<string, Value>, name: string): Value | undefined => (Object.hasOwn(record, name) ? record[name] : undefined);
+
+/** A user override under another spelling of the address: addresses ignore case, as keys and SCIM compare them. */
+function caselessEntry<Value>(record: Record<string, Value>, user: string): Value | undefined {
+  const address = addressKey(user);
+  const name = Object.keys(record).find((candidate) => addressKey(candidate) === address);
+  return name === undefined ? undefined : record[name];
 }

@@ -25,7 +25,7 @@ function record(fields: Partial<SpendRecord>): SpendRecord {
 }
 
 function cap(user: string, reset: UserCap['reset']): UserCap {
-  return { user, monthlyTokens: 1_000, maxUsd: 10, softUsd: null, reset, strict: false, alertThresholds: null, webhookSealed: null, revision: 1, updatedAt: '', updatedBy: '' };
+  return { user, monthlyTokens: 1_000, maxUsd: 10, softUsd: null, reset, strict: false, alertThresholds: null, webhookSealed: null, webhookOwner: user, revision: 1, updatedAt: '', updatedBy: '' };
 }
 
 /** Counters that remember every add (one per subject, period and batch) and keep running totals. */

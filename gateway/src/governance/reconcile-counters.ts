@@ -1,3 +1,4 @@
+import { addressKey } from '../identity/users/email-address.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
 import { counterKey, usageFields, type Subject, type UsageField } from './usage-counters.js';
@@ -62,7 +63,7 @@ export class CounterReconciler {
     const now = this.deps.clock.now();
     const month = monthPeriod(now);
     const users = await this.deps.db.query<SumRow>(
-      `SELECT user_id AS id, ${sums} FROM gw_spend WHERE outcome = 'success' AND ts >= $1 AND ts < $2 AND user_id IS NOT NULL AND key_type IS DISTINCT FROM 'service' GROUP BY user_id`,
+      `SELECT lower(user_id) AS id, ${sums} FROM gw_spend WHERE outcome = 'success' AND ts >= $1 AND ts < $2 AND user_id IS NOT NULL AND key_type IS DISTINCT FROM 'service' GROUP BY lower(user_id)`,
       [new Date(month.start), new Date(month.end as number)],
     );
     const keys = await this.deps.db.query<SumRow>(
@@ -88,8 +89,8 @@ export class CounterReconciler {
       if (users.length === 0) continue;
       const period = periodOf(reset, now);
       const { rows } = await this.deps.db.query<SumRow>(
-        `SELECT user_id AS id, ${sums} FROM gw_spend WHERE outcome = 'success' AND ts >= $1 AND ($2::timestamptz IS NULL OR ts < $2) AND user_id = ANY($3) AND key_type IS DISTINCT FROM 'service' GROUP BY user_id`,
-        [new Date(period.start), period.end === null ? null : new Date(period.end), users],
+        `SELECT lower(user_id) AS id, ${sums} FROM gw_spend WHERE outcome = 'success' AND ts >= $1 AND ($2::timestamptz IS NULL OR ts < $2) AND lower(user_id) = ANY($3) AND key_type IS DISTINCT FROM 'service' GROUP BY lower(user_id)`,
+        [new Date(period.start), period.end === null ? null : new Date(period.end), users.map(addressKey)],
       );
       expected.push(...expectations(rows, 'user', period, ['tokens', 'costMicros']));
     }

@@ -1,5 +1,5 @@
 import type { Coord } from '@gw/platform';
-import type { Subject } from './usage-counters.js';
+import { subjectId, type Subject } from './usage-counters.js';
 
 /**
  * Strict-mode reservations (governance/README.md). A reservation is added to a time bucket and taken back from the
@@ -11,7 +11,7 @@ export const reservationBucketMs = 15 * 60_000;
 export type ReservedField = 'tokens' | 'costMicros';
 
 export function reservationKey(subject: Subject, field: ReservedField, bucket: number): string {
-  return `gov:rsv:${subject.kind}:${encodeURIComponent(subject.id)}:${field}:${bucket}`;
+  return `gov:rsv:${subject.kind}:${encodeURIComponent(subjectId(subject))}:${field}:${bucket}`;
 }
 
 export const bucketOf = (now: number) => Math.floor(now / reservationBucketMs);

@@ -1,5 +1,6 @@
 import type { Coord } from '@gw/platform';
 import type { SpendRecord } from '../metering/spend-record.js';
+import { addressKey } from '../identity/users/email-address.js';
 import { toMicros } from './money.js';
 import { counterTtlMs, monthPeriod, type Period } from './period.js';
 
@@ -15,7 +16,12 @@ export const emptyUsage: UsageTotals = Object.freeze({ tokens: 0, costMicros: 0,
 
 /** `gov:user:ada%40example.com:m2026-11:tokens`; ids are URI-encoded so a `:` in a user name cannot collide. */
 export function counterKey(subject: Subject, period: Period, field: UsageField): string {
-  return `gov:${subject.kind}:${encodeURIComponent(subject.id)}:${period.id}:${field}`;
+  return `gov:${subject.kind}:${encodeURIComponent(subjectId(subject))}:${period.id}:${field}`;
+}
+
+/** A person is counted under the address form keys and SCIM compare (`Dev@Example.com` is `dev@example.com`). */
+export function subjectId(subject: Subject): string {
+  return subject.kind === 'user' ? addressKey(subject.id) : subject.id;
 }
 
 /** The subjects a record counts for: client-key traffic counts for its user, service-key traffic for its key. */

@@ -1,5 +1,6 @@
 import type { Clock, Coord, Db, Keyring, Logger, Queryable } from '@gw/platform';
 import { gatewayError } from '../errors.js';
+import { addressKey } from '../identity/users/email-address.js';
 import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
 import { sameRevision } from './limits.store.js';
 import type { CapReset } from './period.js';
@@ -15,6 +16,8 @@ export interface UserCap {
   strict: boolean;
   alertThresholds: number[] | null;
   webhookSealed: string | null;
+  /** The spelling the webhook URL was sealed for: the address, or the older spelling of a row the fold migration lowered. */
+  webhookOwner: string;
   revision: number;
   updatedAt: string;
   updatedBy: string;
@@ -26,6 +29,8 @@ export interface CapsState {
   revision: number;
   updatedAt: string | null;
   alerts: { thresholdsPercent: number[] | null; webhookSealed: string | null };
+  /** Addresses with cap rows in more than one spelling (the fold migration left them for an administrator). */
+  addressConflicts: number;
 }
 
 interface CapRow {
@@ -37,6 +42,7 @@ interface CapRow {
   strict: boolean;
   alert_thresholds: number[] | null;
   alert_webhook_sealed: string | null;
+  webhook_sealed_for: string | null;
   revision: number;
   updated_by: string;
   updated_at: Date | string;
@@ -50,9 +56,9 @@ interface DocumentRow {
 }
 
 const documentName = 'user-caps';
-const capColumns = 'user_id, monthly_tokens, max_usd, soft_usd, reset, strict, alert_thresholds, alert_webhook_sealed, revision, updated_by, updated_at';
+const capColumns = 'user_id, monthly_tokens, max_usd, soft_usd, reset, strict, alert_thresholds, alert_webhook_sealed, webhook_sealed_for, revision, updated_by, updated_at';
 const numberOrNull = (value: string | number | null): number | null => (value === null ? null : Number(value));
-const emptyState: CapsState = { caps: new Map(), revision: 0, updatedAt: null, alerts: { thresholdsPercent: null, webhookSealed: null } };
+const emptyState: CapsState = { caps: new Map(), revision: 0, updatedAt: null, alerts: { thresholdsPercent: null, webhookSealed: null }, addressConflicts: 0 };
 
 function toCap(row: CapRow): UserCap {
   return {
@@ -64,6 +70,7 @@ function toCap(row: CapRow): UserCap {
     strict: row.strict,
     alertThresholds: row.alert_thresholds,
     webhookSealed: row.alert_webhook_sealed,
+    webhookOwner: row.webhook_sealed_for ?? row.user_id,
     revision: Number(row.revision),
     updatedAt: new Date(row.updated_at).toISOString(),
     updatedBy: row.updated_by,
@@ -94,7 +101,7 @@ export class UserCapStore {
     private readonly db: Db,
     coord: Coord,
     private readonly clock: Clock,
-    logger: Logger,
+    private readonly logger: Logger,
     private readonly keyring: Keyring,
   ) {
     this.snapshot = new ReplicatedSnapshot({ channel: 'user-caps', initial: emptyState, load: () => this.read(), coord, clock, logger, refreshIntervalMs: 15_000 });
@@ -110,7 +117,7 @@ export class UserCapStore {
 
   /** The cached entry of one user: the hot path never waits for the store. */
   get(user: string): UserCap | undefined {
-    return this.snapshot.current.caps.get(user);
+    return this.snapshot.current.caps.get(addressKey(user));
   }
 
   state(): CapsState {
@@ -123,8 +130,11 @@ export class UserCapStore {
       db.query<DocumentRow>('SELECT document, secret_sealed, revision, updated_at FROM gw_governance_documents WHERE name = $1', [documentName]),
     ]);
     const document = documents.rows[0];
+    const { map, conflicts } = byAddress(caps.rows.map(toCap));
+    if (conflicts > 0) this.logger.warn({ addresses: conflicts }, 'cap rows name one address in more than one spelling; the lower-case row (else the first) applies until an administrator sets the cap (see /admin/health)');
     return {
-      caps: new Map(caps.rows.map((row) => [row.user_id, toCap(row)])),
+      caps: map,
+      addressConflicts: conflicts,
       revision: document ? Number(document.revision) : 0,
       updatedAt: document ? new Date(document.updated_at).toISOString() : null,
       alerts: { thresholdsPercent: document?.document?.thresholdsPercent ?? null, webhookSealed: document?.secret_sealed ?? null },
@@ -143,8 +153,9 @@ export class UserCapStore {
       assertRevision(body.expectedRevision, current.revision);
       const stored = await this.read(tx);
       await tx.query('DELETE FROM gw_user_caps');
-      for (const [user, entry] of Object.entries(body.caps)) {
-        const cap = this.merge(user, blankCap(user), { monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alerts: null, ...entry }, stored.caps.get(user)?.webhookSealed ?? null);
+      await tx.query("DELETE FROM gw_address_conflicts WHERE scope = 'user-caps'");
+      for (const [user, entry] of canonicalEntries(body.caps)) {
+        const cap = this.merge(user, blankCap(user), { monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alerts: null, ...entry }, stored.caps.get(user) ?? null);
         assertSoftUnderMax(user, cap);
         if (!isEmpty(cap)) await this.upsert(tx, { ...cap, revision: (stored.caps.get(user)?.revision ?? 0) + 1 }, actor);
       }
@@ -159,16 +170,20 @@ export class UserCapStore {
   }
 
   /** `PATCH`: merge one entry; returns it, or null when the patch cleared everything (the entry is removed). */
-  async patch(user: string, patch: CapPatch, actor: string): Promise<UserCap | null> {
+  async patch(address: string, patch: CapPatch, actor: string): Promise<UserCap | null> {
+    const user = addressKey(address);
     const result = await this.db.transaction(async (tx) => {
       const map = await this.lockMap(tx);
-      const { rows } = await tx.query<CapRow>(`SELECT ${capColumns} FROM gw_user_caps WHERE user_id = $1`, [user]);
-      const existing = rows[0] ? toCap(rows[0]) : undefined;
+      const { rows } = await tx.query<CapRow>(`SELECT ${capColumns} FROM gw_user_caps WHERE lower(user_id) = $1 ORDER BY user_id = $1 DESC, user_id`, [user]);
+      const existing = rows[0] ? { ...toCap(rows[0]), user } : undefined;
       assertRevision(patch.expectedRevision, existing?.revision ?? 0);
       const { expectedRevision: _ignored, ...fields } = patch;
-      const merged = this.merge(user, existing ?? blankCap(user), fields, existing?.webhookSealed ?? null);
+      const merged = this.merge(user, existing ?? blankCap(user), fields, existing ?? null);
       assertSoftUnderMax(user, merged);
       const next = { ...merged, revision: (existing?.revision ?? 0) + 1 };
+      // Setting an address's cap settles it: rows of its other spellings (a fold conflict) go.
+      await tx.query('DELETE FROM gw_user_caps WHERE lower(user_id) = $1 AND user_id <> $1', [user]);
+      await tx.query("DELETE FROM gw_address_conflicts WHERE scope = 'user-caps' AND address = $1", [user]);
       if (isEmpty(next)) await tx.query('DELETE FROM gw_user_caps WHERE user_id = $1', [user]);
       else await this.upsert(tx, next, actor);
       await this.bumpMap(tx, map.alerts, actor);
@@ -178,8 +193,8 @@ export class UserCapStore {
     return result;
   }
 
-  private merge(user: string, base: UserCap, fields: CapEntryInput, keptWebhook: string | null): UserCap {
-    const cap: UserCap = { ...base };
+  private merge(user: string, base: UserCap, fields: CapEntryInput, kept: Pick<UserCap, 'webhookSealed' | 'webhookOwner'> | null): UserCap {
+    const cap: UserCap = { ...base, webhookSealed: kept?.webhookSealed ?? null, webhookOwner: kept?.webhookSealed ? kept.webhookOwner : user };
     if (fields.monthlyTokens !== undefined) cap.monthlyTokens = fields.monthlyTokens;
     if (fields.maxUsd !== undefined) cap.maxUsd = fields.maxUsd;
     if (fields.softUsd !== undefined) cap.softUsd = fields.softUsd;
@@ -190,7 +205,10 @@ export class UserCapStore {
       cap.webhookSealed = null;
     } else if (fields.alerts !== undefined) {
       cap.alertThresholds = fields.alerts.thresholdsPercent ?? cap.alertThresholds;
-      cap.webhookSealed = fields.alerts.webhookUrl ? this.keyring.encrypt(fields.alerts.webhookUrl, webhookContext(user)) : keptWebhook;
+      if (fields.alerts.webhookUrl) {
+        cap.webhookSealed = this.keyring.encrypt(fields.alerts.webhookUrl, webhookContext(user));
+        cap.webhookOwner = user;
+      }
     }
     return cap;
   }
@@ -212,17 +230,46 @@ export class UserCapStore {
 
   private async upsert(tx: Queryable, cap: UserCap, actor: string): Promise<void> {
     await tx.query(
-      `INSERT INTO gw_user_caps (${capColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+      `INSERT INTO gw_user_caps (${capColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (user_id) DO UPDATE SET monthly_tokens = EXCLUDED.monthly_tokens, max_usd = EXCLUDED.max_usd, soft_usd = EXCLUDED.soft_usd,
          reset = EXCLUDED.reset, strict = EXCLUDED.strict, alert_thresholds = EXCLUDED.alert_thresholds, alert_webhook_sealed = EXCLUDED.alert_webhook_sealed,
+         webhook_sealed_for = EXCLUDED.webhook_sealed_for,
          revision = EXCLUDED.revision, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
-      [cap.user, cap.monthlyTokens, cap.maxUsd, cap.softUsd, cap.reset, cap.strict, cap.alertThresholds, cap.webhookSealed, cap.revision, actor, new Date(this.clock.now())],
+      [cap.user, cap.monthlyTokens, cap.maxUsd, cap.softUsd, cap.reset, cap.strict, cap.alertThresholds, cap.webhookSealed, cap.webhookSealed && cap.webhookOwner !== cap.user ? cap.webhookOwner : null, cap.revision, actor, new Date(this.clock.now())],
     );
   }
 }
 
 function blankCap(user: string): UserCap {
-  return { user, monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alertThresholds: null, webhookSealed: null, revision: 0, updatedAt: '', updatedBy: '' };
+  return { user, monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alertThresholds: null, webhookSealed: null, webhookOwner: user, revision: 0, updatedAt: '', updatedBy: '' };
+}
+
+/**
+ * The caps by address. Rows of one address in two spellings (left by the fold migration for an administrator) do not
+ * merge: the lower-case row applies, else the first, and the address counts as a conflict.
+ */
+function byAddress(caps: UserCap[]): { map: Map<string, UserCap>; conflicts: number } {
+  const map = new Map<string, UserCap>();
+  const conflicted = new Set<string>();
+  for (const cap of caps) {
+    const address = addressKey(cap.user);
+    const seen = map.get(address);
+    if (seen) conflicted.add(address);
+    if (!seen || cap.user === address) map.set(address, { ...cap, user: address });
+  }
+  return { map, conflicts: conflicted.size };
+}
+
+/** A map body's entries by address; two spellings of one address in one body are refused, never merged. */
+function canonicalEntries<Entry>(caps: Record<string, Entry>): Array<[string, Entry]> {
+  const seen = new Map<string, string>();
+  return Object.entries(caps).map(([spelling, entry]) => {
+    const address = addressKey(spelling);
+    const earlier = seen.get(address);
+    if (earlier !== undefined) throw gatewayError('invalid_request', `body.caps names one address twice: "${earlier}" and "${spelling}" (addresses ignore case)`);
+    seen.set(address, spelling);
+    return [address, entry];
+  });
 }
 
 // Associated data binds a sealed URL to its owner, so a row copied to another user does not unseal.

@@ -77,6 +77,7 @@ const reservedMetadata = new Set([
   'retrieveevidence',
   'modelcontexttokens',
   'capabilities',
+  'cachescope',
 ]);
 const maxMetadataEntries = 32;
 

@@ -13,6 +13,7 @@ import { upstreamHeaders } from '../providers/upstream/header-policy.js';
 import { UpstreamUnreachable, type UpstreamResponse } from '../providers/upstream/upstream-client.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { prepareUpstreamBody, type PreparedBody } from './prepare-body.js';
+import { abortCauseOf, abortedCallError } from './call-signal.js';
 import type { InferenceCall } from './run-inference.js';
 
 /** What one try produced: an upstream answer to relay, or why there is none. */
@@ -29,7 +30,7 @@ export interface AttemptScope {
   signal: AbortSignal;
   onAttempt(selection: Selection, status: number | null): void;
   /** The request is going to this target now (after any throttle wait): the provider will see the prompt. */
-  onSend?(selection: Selection): void;
+  onSend?: (selection: Selection, at: number) => void;
 }
 
 /** One try against one target: pick the lane, prepare the body, honour the seat's throttle pause, send. */
@@ -50,31 +51,63 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
   const operation: UpstreamOperation = lane.kind === 'translate' ? { kind: provider.family === 'anthropic' ? 'messages' : 'chat' } : call.operation;
   const upstreamTarget = adapters[provider.type].target(provider, operation, selection.model);
   const headers = upstreamHeaders(request.headers, provider.family, upstreamTarget.headers, lane.kind === 'translate');
-  scope.onSend?.(selection);
-  return sendPrepared(deps, { selection, lane, prepared, url: upstreamTarget.url, headers, seat: provider.slug, signal: scope.signal, record });
+  return sendThroughThrottle(deps, { selection, lane, prepared, url: upstreamTarget.url, headers, seat: provider.slug, signal: scope.signal, record, ...(scope.onSend ? { onSend: scope.onSend } : {}) });
 }
 
 /**
  * The seat's throttle pause (spec 000 §1.12): a pause longer than the allowed wait becomes a synthetic 429 try (so a
- * fallback can move on); a shorter one is waited out here. Null means go ahead.
+ * fallback can move on); a shorter one is waited out here, unless the caller has somewhere else to go at once
+ * (`wait: false`: a seat with overflow on). Null means go ahead.
  */
-export async function passThrottle(deps: InferenceDeps, seat: string, selection: Selection, record: (status: number | null) => void): Promise<Attempt<AttemptResult> | null> {
+export async function passThrottle(deps: InferenceDeps, seat: string, selection: Selection, record: (status: number | null) => void, options: { wait: boolean } = { wait: true }): Promise<Attempt<AttemptResult> | null> {
   const gate = await deps.throttle.check(seat);
-  if (gate.kind === 'refuse') {
+  if (gate.kind === 'go') return null;
+  const pauseMs = gate.kind === 'refuse' ? gate.retryAfterMs : gate.waitMs;
+  if (gate.kind === 'refuse' || !options.wait) {
     record(429);
-    return { status: 429, retryAfterMs: gate.retryAfterMs, result: { kind: 'throttled', selection, retryAfterMs: gate.retryAfterMs }, discard: async () => undefined };
+    return { status: 429, retryAfterMs: pauseMs, result: { kind: 'throttled', selection, retryAfterMs: pauseMs }, discard: async () => undefined };
   }
-  if (gate.kind === 'wait') await deps.sleep(gate.waitMs);
+  await deps.sleep(pauseMs);
   return null;
 }
 
+/** What `sendPrepared` needs: the prepared body, where it goes, and the seat whose throttle pause it shares. */
+export interface PreparedSend {
+  selection: Selection;
+  lane: Lane;
+  prepared: PreparedBody;
+  url: string;
+  headers: Record<string, string>;
+  seat: string;
+  signal: AbortSignal;
+  record: (status: number | null) => void;
+  /** Told each time the body goes upstream (the metering stage's "last send"). */
+  onSend?: AttemptScope['onSend'];
+}
+
+/**
+ * Send, and when the provider answers 429 with a pause that fits `GW_ANTHROPIC_THROTTLE_WAIT_MS`, wait it out here
+ * and send once more: a short throttle never reaches the client (`../routing/README.md`). The pause is shared with the
+ * other replicas through the throttle gate, so their requests to the seat wait too. `wait: false` relays the 429 at
+ * once, for a caller that overflows elsewhere.
+ */
+export async function sendThroughThrottle(deps: InferenceDeps, input: PreparedSend, options: { wait: boolean } = { wait: true }): Promise<Attempt<AttemptResult>> {
+  const first = await sendPrepared(deps, input);
+  const pause = first.status === 429 ? first.retryAfterMs : null;
+  if (!options.wait || pause === null || pause <= 0 || pause > deps.throttle.maxWaitMs) return first;
+  await first.discard();
+  await deps.sleep(pause);
+  return sendPrepared(deps, input);
+}
+
 /** Send one prepared body and classify the answer; a provider 429 pauses the seat on every replica. */
-export async function sendPrepared(
-  deps: InferenceDeps,
-  input: { selection: Selection; lane: Lane; prepared: PreparedBody; url: string; headers: Record<string, string>; seat: string; signal: AbortSignal; record: (status: number | null) => void },
-): Promise<Attempt<AttemptResult>> {
+export async function sendPrepared(deps: InferenceDeps, input: PreparedSend): Promise<Attempt<AttemptResult>> {
   const { selection, lane, prepared } = input;
+  // A call the client left (or the drain deadline ended) while it waited is not sent: the provider never sees it.
+  const cause = abortCauseOf(input.signal);
+  if (cause) throw abortedCallError(cause);
   const sentAt = deps.clock.now();
+  input.onSend?.(selection, sentAt);
   try {
     const response = await deps.upstream.send({ url: input.url, method: 'POST', headers: input.headers, body: prepared.body, signal: input.signal });
     const retryAfterMs = retryAfterMsOf(response.headers, deps.clock.now());

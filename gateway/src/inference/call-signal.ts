@@ -16,6 +16,8 @@ export function callSignal(reply: FastifyReply, shutdown?: AbortSignal): AbortSi
     shutdown?.removeEventListener('abort', onDeadline);
     if (!reply.raw.writableFinished) abort.abort('client_closed' satisfies AbortCause);
   });
+  // A client already gone (it left while the chain ran) sent its last 'close' before anyone listened.
+  if (reply.raw.socket?.destroyed === true && !reply.raw.writableFinished) abort.abort('client_closed' satisfies AbortCause);
   if (shutdown?.aborted) onDeadline();
   else shutdown?.addEventListener('abort', onDeadline, { once: true });
   return abort.signal;

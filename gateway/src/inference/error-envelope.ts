@@ -1,9 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { AppError, normalizeRequestError, type Clock } from '@gw/platform';
-import { rejectionRecord } from '../chain/admission/rejection-record.js';
-import { recordSpend } from '../metering/record-spend.js';
-import type { SpendRecorder } from '../metering/spend-recorder.js';
+import { AppError, normalizeRequestError } from '@gw/platform';
 import { KeyFailure } from '../errors.js';
 
 type Envelope = { status: number; body: unknown; headers: Record<string, string>; code: string };
@@ -46,17 +42,13 @@ export function toInferenceEnvelope(thrown: unknown, messagesLane: boolean): Env
 }
 
 /**
- * The inference scope's error handler: the envelope its client understands, and the one spend row of a request that
- * ended before any stage recorded it (a body that did not parse or validate, spec 000 §1.4: one record per call).
- * Requests without an identity (401s) and routes that call no provider (`unmetered`) are not.
+ * The inference scope's error handler: the envelope its client understands. The call's spend row is the metering
+ * stage's (`../chain/metering/`), recorded before this runs.
  */
-export function installInferenceErrorHandler(app: FastifyInstance, deps: { spend: Pick<SpendRecorder, 'record'>; clock: Clock }): void {
+export function installInferenceErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(async (error, request, reply) => {
     const envelope = toInferenceEnvelope(error, request.url.startsWith('/v1/messages'));
     if (envelope.status >= 500 && !(error instanceof AppError)) request.log.error({ err: error }, 'unhandled inference error');
-    if (request.gw?.identity && !request.gw.metered && envelope.status < 500 && request.routeOptions.config.unmetered !== true) {
-      recordSpend(deps.spend, request, rejectionRecord({ request, denial: { status: envelope.status, code: envelope.code }, now: deps.clock.now(), id: randomUUID() }));
-    }
     return reply.code(envelope.status).headers(envelope.headers).send(envelope.body);
   });
 }

@@ -1,7 +1,7 @@
 import type { Clock, Coord, Logger } from '@gw/platform';
 import type { ProviderStore } from '../providers/provider.store.js';
 import type { RoutingStore } from '../routing/routing.store.js';
-import type { SpendRecorder } from '../metering/spend-recorder.js';
+import type { MeteringStage } from '../chain/metering/metering.stage.js';
 import type { UpstreamClient } from '../providers/upstream/upstream-client.js';
 import type { InferenceMetrics } from '../metering/inference-metrics.js';
 import type { ThrottleGate } from '../routing/throttle-gate.js';
@@ -14,7 +14,8 @@ export interface InferenceDeps {
   providers: ProviderStore;
   routing: RoutingStore;
   upstream: UpstreamClient;
-  spend: SpendRecorder;
+  /** Records each call's one spend row and trace (`../chain/metering/`). */
+  meter: MeteringStage;
   metrics: InferenceMetrics;
   throttle: ThrottleGate;
   coord: Coord;

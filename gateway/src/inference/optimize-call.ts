@@ -1,8 +1,10 @@
+import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { gatewaySessionIdOf, runPreCallHook, type Optimization } from '../optimization/hook/pre-call-hook.js';
+import { gatewaySessionIdOf, runPreCallHook, type HookInput, type Optimization } from '../optimization/hook/pre-call-hook.js';
 import { forwardRetrievalTools } from '../optimization/hook/retrieval-tool-forwarding.js';
 import type { ProviderFamily } from '../providers/provider-types.js';
 import type { InferenceDeps } from './inference-deps.js';
+import type { CachePolicy } from './cache-policy.js';
 import type { InferenceCall } from './run-inference.js';
 
 /**
@@ -13,10 +15,13 @@ export async function optimizeCall(
   deps: InferenceDeps,
   call: InferenceCall,
   request: FastifyRequest,
-  target: { model: string; family: ProviderFamily; subscription: boolean },
+  target: { model: string; family: ProviderFamily; subscription: boolean; cache?: CachePolicy },
   conversationKey: string | null,
-): Promise<{ call: InferenceCall; optimization: Optimization }> {
+): Promise<{ call: InferenceCall; optimization: Optimization; cacheStatus: 'hit' | 'miss' | 'bypass' }> {
   const identity = request.gw.identity;
+  const billingMode = call.seat || target.subscription ? 'subscription' : 'api_key';
+  const policy = target.cache;
+  const cache = hookCacheRule(policy, [call.endpoint, billingMode, callerOf(identity)]);
   const keyId = identity?.keyId ?? null;
   const clientCanRetrieve = deps.optimizer !== null && keyId !== null && deps.retrievalLease !== undefined ? await deps.retrievalLease.isLeased(keyId).catch(() => false) : false;
   const optimization = await runPreCallHook(
@@ -30,16 +35,35 @@ export async function optimizeCall(
       team: identity?.team ?? null,
       gatewaySessionId: gatewaySessionIdOf(conversationKey),
       clientCanRetrieve,
-      billingMode: call.seat || target.subscription ? 'subscription' : 'api_key',
+      billingMode,
       metadata: identity?.metadata ?? {},
       // A stream cannot be answered from a stored JSON response, so its cache keys stay shadow-only.
-      canShortCircuit: call.body?.stream !== true,
+      canShortCircuit: call.body?.stream !== true && policy !== undefined && policy.mode !== 'bypass',
+      cache,
       modelFacts: deps.routing.documents.models,
     },
   );
+  const cacheStatus = cacheStatusOf(optimization, policy);
   const sessionId = gatewaySessionIdOf(conversationKey);
   const withTools = await forwardRetrievalTools({ coord: deps.coord, sessionId, body: optimization.body, format: call.clientFormat, clientCanRetrieve });
-  if (withTools) return { call: { ...call, body: withTools, rawBody: null }, optimization };
-  if (!optimization.changed) return { call, optimization };
-  return { call: { ...call, body: optimization.body, rawBody: null }, optimization };
+  if (withTools) return { call: { ...call, body: withTools, rawBody: null }, optimization, cacheStatus };
+  if (!optimization.changed) return { call, optimization, cacheStatus };
+  return { call: { ...call, body: optimization.body, rawBody: null }, optimization, cacheStatus };
+}
+
+/**
+ * The hook's cache rule from the lane's policy. A lane without one (seats, the editor extension) never serves a hit;
+ * its measurement-only entries stay in a partition of their own endpoint, billing lane and caller.
+ */
+function hookCacheRule(policy: CachePolicy | undefined, laneAndCaller: string[]): HookInput['cache'] {
+  if (policy) return { scope: policy.scope, serve: policy.mode === 'use', store: policy.store, maxAgeSeconds: policy.maxAgeSeconds };
+  return { scope: hash('sha256', JSON.stringify(['lane', ...laneAndCaller]), 'base64url').slice(0, 32), serve: false, store: true, maxAgeSeconds: null };
+}
+
+const callerOf = (identity: FastifyRequest['gw']['identity']) => identity?.user ?? identity?.keyId ?? 'anonymous';
+
+/** `x-gw-cache`: served from the cache, looked up and not found, or the cache was not consulted for this call. */
+function cacheStatusOf(optimization: Optimization, policy: CachePolicy | undefined): 'hit' | 'miss' | 'bypass' {
+  if (optimization.cache.hit) return 'hit';
+  return policy?.mode === 'use' && optimization.cache.key !== null ? 'miss' : 'bypass';
 }

@@ -6,15 +6,16 @@ import { isPlainObject, parseJson } from '../providers/translate/parse-wire.js';
 import type { StreamUsageTracker } from '../providers/translate/translator.js';
 import { pickHeaders, relayHeaders, upstreamSourceHeaders } from '../providers/upstream/header-policy.js';
 import { UpstreamUnreachable, type UpstreamResponse } from '../providers/upstream/upstream-client.js';
-import { abortCauseOf, abortedCallError, callSignal, statusOfCutStream } from './call-signal.js';
+import { abortCauseOf, abortedCallError, statusOfCutStream } from './call-signal.js';
 import { usageOfCutStream } from './cut-stream-usage.js';
 import { logStreamEnd, takeOverResponse } from './event-stream-response.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
 import { drained } from './relay-stream.js';
-import type { CallOutcome } from './spend-from-call.js';
+import type { Relayed } from './lane-report.js';
 import { readBounded, readHead } from './upstream-body.js';
 import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
+import { waitingOutShortThrottle } from './short-throttle.js';
 
 /**
  * A JSON answer up to this size is read whole, so its usage reaches the spend row; anything larger (a file's content,
@@ -40,36 +41,42 @@ export interface OpaqueForward {
    * A provider 404 becomes this answer instead of being relayed; null relays it. The catch-all uses it for a path
    * that exists nowhere (spec 000 §1.16), which is not the same as a missing resource under a real path.
    */
-  onNotFound?: (raw: Buffer) => FastifyReply | null;
+  onNotFound?: (raw: Buffer) => Relayed | null;
+  /** The call's signal: aborted when the client leaves or the drain deadline passes. */
+  signal: AbortSignal;
+  /** The request is going to the provider now, at this time: the provider will see the prompt. */
+  onSend(at: number): void;
 }
 
 /**
  * Forwards an opaque call (the `/v1/*` catch-all, the seat carrier lane) and relays the provider's answer as it sent
  * it: errors read (bounded) and marked as the provider's, successes streamed (see `relayOpaqueSuccess`). The call is
- * cancelled when the client leaves or the gateway's drain deadline passes; `outcome` says what happened.
+ * cancelled when the client leaves or the gateway's drain deadline passes; the value says what went out.
  */
-export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, outcome: CallOutcome, forward: OpaqueForward): Promise<FastifyReply> {
+export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, forward: OpaqueForward): Promise<Relayed> {
   const { slug, family } = forward.provider;
-  const signal = callSignal(reply, deps.shutdown);
-  const sentAt = deps.clock.now();
+  const { signal } = forward;
   try {
+    // A call the client left while it waited is not sent: the provider never sees it.
+    const early = abortCauseOf(signal);
+    if (early) throw abortedCallError(early);
+    const sentAt = deps.clock.now();
+    forward.onSend(sentAt);
     let response: UpstreamResponse;
     try {
-      response = await deps.upstream.send({ url: forward.url, method: forward.method, headers: forward.headers, ...(forward.body ? { body: forward.body } : {}), signal });
+      response = await waitingOutShortThrottle(deps, () => deps.upstream.send({ url: forward.url, method: forward.method, headers: forward.headers, ...(forward.body ? { body: forward.body } : {}), signal }));
     } catch (error) {
       if (error instanceof UpstreamUnreachable && !signal.aborted) throw upstreamUnreachableError(slug);
       throw error;
     }
-    const sendBuffered = (raw: Buffer) => sendOpaque(reply, { status: response.status, headers: response.headers, raw }, slug, outcome, family);
-    if (response.status < 400) return await relayOpaqueSuccess({ reply, response, slug, family, outcome, now: () => deps.clock.now(), sentAt, signal, requestBody: forward.requestBody, sendBuffered });
+    const sendBuffered = (raw: Buffer) => sendOpaque(reply, { status: response.status, headers: response.headers, raw }, slug, family);
+    if (response.status < 400) return await relayOpaqueSuccess({ reply, response, slug, family, now: () => deps.clock.now(), sentAt, signal, requestBody: forward.requestBody, sendBuffered });
     const raw = await readingUpstream(slug, readBounded(response.body));
     return (response.status === 404 ? forward.onNotFound?.(raw) : null) ?? sendBuffered(raw);
   } catch (error) {
     // A call the client or the drain deadline cut short says so, whatever the cut looked like from inside.
     const cause = abortCauseOf(signal);
     throw cause ? abortedCallError(cause) : error;
-  } finally {
-    outcome.upstreamMs = deps.clock.now() - sentAt;
   }
 }
 
@@ -77,21 +84,18 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, ou
  * Relay an opaque upstream answer that was read whole (status, relayable headers, content type, bytes); errors are
  * marked as the provider's, and JSON successes yield usage for the spend row when the family is known.
  */
-function sendOpaque(reply: FastifyReply, response: { status: number; headers: UpstreamResponse['headers']; raw: Buffer }, slug: string, outcome: CallOutcome, family?: Family): FastifyReply {
-  outcome.status = response.status;
+function sendOpaque(reply: FastifyReply, response: { status: number; headers: UpstreamResponse['headers']; raw: Buffer }, slug: string, family?: Family): Relayed {
+  const relayed: Relayed = { status: response.status, errorCode: response.status >= 400 ? `upstream_${response.status}` : null, usage: undefined, usageEstimated: false, stream: false, firstByteMs: null };
   if (response.status >= 500) {
     // spec 000 §7: a provider 5xx keeps its status and type; only the message gains the sentence naming the provider.
-    outcome.errorCode = `upstream_${response.status}`;
-    const relayed = relayUpstreamError({ status: response.status, text: response.raw.toString('utf8'), upstreamHeaders: response.headers, slug, lane: null, messagesClient: family === 'anthropic' });
-    return reply.code(response.status).headers(relayed.headers).send(relayed.body);
+    const error = relayUpstreamError({ status: response.status, text: response.raw.toString('utf8'), upstreamHeaders: response.headers, slug, lane: null, messagesClient: family === 'anthropic' });
+    reply.code(response.status).headers(error.headers).send(error.body);
+    return relayed;
   }
-  if (response.status >= 400) {
-    outcome.errorCode = `upstream_${response.status}`;
-    reply.headers(upstreamSourceHeaders(slug, response.status));
-  }
+  if (response.status >= 400) reply.headers(upstreamSourceHeaders(slug, response.status));
   const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
-  if (family && response.status < 400 && contentType.includes('json')) outcome.usage = usageOf(response.raw, family);
-  return reply.code(response.status).headers({ ...relayHeaders(response.headers), ...pickHeaders(response.headers, ['content-disposition', 'content-encoding']) }).header('content-type', contentType).send(response.raw);
+  reply.code(response.status).headers({ ...relayHeaders(response.headers), ...pickHeaders(response.headers, ['content-disposition', 'content-encoding']) }).header('content-type', contentType).send(response.raw);
+  return family && response.status < 400 && contentType.includes('json') ? { ...relayed, usage: usageOf(response.raw, family) } : relayed;
 }
 
 function usageOf(raw: Buffer, family: Family) {
@@ -105,7 +109,6 @@ interface OpaqueSuccessInput {
   response: UpstreamResponse;
   slug: string;
   family: Family | undefined;
-  outcome: CallOutcome;
   now: () => number;
   /** When the request went upstream, for the first-byte time. */
   sentAt: number;
@@ -113,7 +116,7 @@ interface OpaqueSuccessInput {
   signal: AbortSignal;
   requestBody: unknown;
   /** Relay a body that was read whole (usage from JSON, the provider's headers). */
-  sendBuffered(raw: Buffer): FastifyReply;
+  sendBuffered(raw: Buffer): Relayed;
 }
 
 /**
@@ -121,14 +124,11 @@ interface OpaqueSuccessInput {
  * the spend row); an event stream (a streamed Responses call, a seat's Messages stream) reaches the client chunk by
  * chunk while the gateway watches its frames for usage; anything else (a file's content, audio) streams through.
  */
-async function relayOpaqueSuccess(input: OpaqueSuccessInput): Promise<FastifyReply> {
-  const { response, outcome } = input;
+async function relayOpaqueSuccess(input: OpaqueSuccessInput): Promise<Relayed> {
+  const { response } = input;
   const contentType = String(response.headers['content-type'] ?? '');
   const body = (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  if (contentType.includes('text/event-stream')) {
-    outcome.stream = true;
-    return streamThrough(input, [], body, input.family ? frameWatcher(input.family) : null);
-  }
+  if (contentType.includes('text/event-stream')) return { ...(await streamThrough(input, [], body, input.family ? frameWatcher(input.family) : null)), stream: true };
   if (contentType.includes('json')) {
     const head = await readingUpstream(input.slug, readHead(body, maxBufferedAnswerBytes));
     if (head.complete) return input.sendBuffered(Buffer.concat(head.chunks));
@@ -180,16 +180,16 @@ function isFailureFrame(frame: { event?: string; data: string }): boolean {
  * in-band error form, so a provider connection that fails midway ends the client's connection without the final
  * chunk: the client sees a truncated transfer, never a clean end that looks complete.
  */
-async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: AsyncIterator<Buffer>, watcher: FrameWatcher | null): Promise<FastifyReply> {
-  const { reply, response, outcome } = input;
+async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: AsyncIterator<Buffer>, watcher: FrameWatcher | null): Promise<Relayed> {
+  const { reply, response } = input;
   const out = takeOverResponse(reply, response.status, { ...relayHeaders(response.headers), ...pickHeaders(response.headers, bodyHeaders) });
-  outcome.status = response.status;
+  const delivery = { firstByteMs: null as number | null };
   let errorCode: string | null = null;
   try {
-    for (const chunk of head) await deliver(out, chunk, input, watcher);
+    for (const chunk of head) await deliver(out, chunk, input, watcher, delivery);
     for (let next = await rest.next(); !next.done; next = await rest.next()) {
       if (out.destroyed) break;
-      await deliver(out, next.value, input, watcher);
+      await deliver(out, next.value, input, watcher, delivery);
     }
   } catch {
     // The client left, or the drain deadline passed, and the call's signal aborted the upstream read; or the
@@ -202,20 +202,15 @@ async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: As
   const watched = watcher?.end();
   // The stream reached the client whole, but what it told was the provider failing.
   if (errorCode === null && watched?.failed) errorCode = 'upstream_stream_error';
-  outcome.usage = watched?.usage;
-  // A stream that did not complete never got the provider's final usage, yet was billed: record the estimate, flagged.
-  if (watched && errorCode !== null) {
-    outcome.usage = usageOfCutStream(watched.usage, input.requestBody, watched.contentEvents);
-    outcome.usageEstimated = true;
-  }
-  outcome.errorCode = errorCode;
-  if (errorCode !== null) outcome.status = statusOfCutStream(errorCode);
   logStreamEnd(reply, { completed: errorCode === null, errorCode });
-  return reply;
+  const relayed: Relayed = { status: errorCode === null ? response.status : statusOfCutStream(errorCode), errorCode, usage: watched?.usage, usageEstimated: false, stream: false, firstByteMs: delivery.firstByteMs };
+  // A stream that did not complete never got the provider's final usage, yet was billed: record the estimate, flagged.
+  if (watched && errorCode !== null) return { ...relayed, usage: usageOfCutStream(watched.usage, input.requestBody, watched.contentEvents), usageEstimated: true };
+  return relayed;
 }
 
-async function deliver(out: ServerResponse, chunk: Buffer, input: OpaqueSuccessInput, watcher: FrameWatcher | null): Promise<void> {
-  if (input.outcome.firstByteMs === null) input.outcome.firstByteMs = input.now() - input.sentAt;
+async function deliver(out: ServerResponse, chunk: Buffer, input: OpaqueSuccessInput, watcher: FrameWatcher | null, delivery: { firstByteMs: number | null }): Promise<void> {
+  if (delivery.firstByteMs === null) delivery.firstByteMs = input.now() - input.sentAt;
   watcher?.push(chunk);
   if (!out.write(chunk)) await drained(out, input.signal);
 }

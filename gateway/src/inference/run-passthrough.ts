@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@gw/platform';
+import type { FastifyRequest } from 'fastify';
 import { adapters } from '../providers/adapters.js';
 import { selectSingle } from '../routing/select-single.js';
 import { isPlainObject, parseJson } from '../providers/translate/parse-wire.js';
 import { upstreamSourceHeaders } from '../providers/upstream/header-policy.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { forwardOpaque } from './relay-opaque.js';
-import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
-import { recordSpend } from '../metering/record-spend.js';
+import type { LaneReport, LaneScope, Relayed, Sent } from './lane-report.js';
+import type { Selection } from '../routing/resolve-route.js';
 
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'host', 'content-length']);
 const clientCredentials = new Set(['authorization', 'x-api-key', 'api-key', 'cookie', 'openai-organization', 'openai-project']);
@@ -39,42 +37,43 @@ function passthroughHeaders(request: FastifyRequest): Record<string, string> {
  * batches, audio, images…) with the server-held credential. An upstream 404 means the path exists nowhere, which the
  * spec answers with 500 rather than 404.
  */
-export async function runPassthrough(deps: InferenceDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function runPassthrough(deps: InferenceDeps, scope: LaneScope): Promise<LaneReport> {
+  const { request, reply, signal } = scope;
   const url = new URL(request.url, 'http://gateway.invalid');
   const endpoint = url.pathname;
   const body = (request.body ?? undefined) as Record<string, unknown> | undefined;
-  const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: false, firstByteMs: null, attempts: 1 };
-  const call = { endpoint, operation: { kind: 'passthrough' as const, path: endpoint.replace(/^\/v1/, ''), search: url.search }, clientFormat: 'chat-completions' as const, body };
+  const operation = { kind: 'passthrough' as const, path: endpoint.replace(/^\/v1/, ''), search: url.search };
+  let selection: Selection | null = null;
+  let sent: Sent | null = null;
+  const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint, body }, billingMode: 'api-key', selection, sent, attempts: 1, end });
   try {
-    const selection = selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
-    const { slug } = selection.provider;
-    outcome.selection = selection;
+    const chosen = selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
+    selection = chosen;
+    const { slug } = chosen.provider;
     reply.header('x-gw-provider', slug);
-    const target = adapters[selection.provider.type].target(selection.provider, call.operation, selection.model);
-    return await forwardOpaque(deps, reply, outcome, {
+    const target = adapters[chosen.provider.type].target(chosen.provider, operation, chosen.model);
+    const relayed = await forwardOpaque(deps, reply, {
       url: target.url,
       method: request.method,
       headers: { ...passthroughHeaders(request), ...target.headers },
       ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}),
-      provider: selection.provider,
+      provider: chosen.provider,
       requestBody: body,
-      onNotFound: (raw) => {
+      signal,
+      onSend: (at) => (sent = { selection: chosen, at }),
+      onNotFound: (raw): Relayed | null => {
         if (!isUnknownPath(raw)) return null;
-        outcome.status = 500;
-        outcome.errorCode = 'unrecognized_path';
         // Retrying cannot make the path exist: `x-should-retry` stops the SDKs' automatic retries of a 5xx.
-        return reply
+        reply
           .code(500)
           .headers({ ...upstreamSourceHeaders(slug, 404), 'x-should-retry': 'false' })
           .send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
+        return { status: 500, errorCode: 'unrecognized_path', usage: undefined, usageEstimated: false, stream: false, firstByteMs: null };
       },
     });
-  } catch (error) {
-    outcome.status = error instanceof AppError ? error.status : 500;
-    outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';
-    throw error;
-  } finally {
-    recordSpend(deps.spend, request, buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
+    return report({ kind: 'relayed', relayed });
+  } catch (thrown) {
+    return report({ kind: 'failed', thrown });
   }
 }
 

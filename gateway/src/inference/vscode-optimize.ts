@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { conversationKey } from '../routing/conversation-key.js';
 import { gatewaySessionIdOf, type Optimization } from '../optimization/hook/pre-call-hook.js';
 import { lookupModel } from '../providers/pricing/known-models.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { optimizeCall } from './optimize-call.js';
-import { buildSpendRecord, type CallOutcome } from './spend-from-call.js';
+import type { LaneReport, LaneScope } from './lane-report.js';
 import type { InferenceCall } from './run-inference.js';
-import { recordSpend } from '../metering/record-spend.js';
 
 // spec 000 §4.1: exactly `{request: object}`; anything else (including client-authored usage or cost) is a 400.
 export const vscodeOptimizeBody = z.strictObject({ request: z.record(z.string(), z.unknown()) });
@@ -47,7 +45,8 @@ function optimizationObject(optimization: Optimization) {
  * `POST /v1/extensions/vscode/optimize`: the editor extension asks for an optimized request and forwards it itself.
  * Fail-open, no provider call, and a zero-token spend row that records the savings.
  */
-export async function runVscodeOptimize(deps: InferenceDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function runVscodeOptimize(deps: InferenceDeps, scope: LaneScope): Promise<LaneReport> {
+  const { request, reply } = scope;
   const body = (request.body as z.infer<typeof vscodeOptimizeBody>).request;
   // The optimizer reads either wire format from the body itself; the client format only matters for forwarding.
   const call: InferenceCall = { endpoint: '/v1/extensions/vscode/optimize', operation: { kind: 'chat' }, clientFormat: 'chat-completions', body };
@@ -55,8 +54,14 @@ export async function runVscodeOptimize(deps: InferenceDeps, request: FastifyReq
   const model = typeof body.model === 'string' ? body.model : '';
   const sticky = conversationKey({ sessionHeader: undefined, metadata: identity?.metadata ?? {}, body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' });
   const family = lookupModel(model)?.family ?? 'openai';
-  const { optimization } = await optimizeCall(deps, call, request, { model, family, subscription: false }, sticky);
-  const outcome: CallOutcome = { status: 200, selection: null, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, upstreamMs: null, errorCode: null, stream: false, firstByteMs: null, attempts: 0, billingMode: 'none', optimization, sessionId: gatewaySessionIdOf(sticky) };
-  recordSpend(deps.spend, request, buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models }));
-  return reply.code(200).send({ request: optimization.body, optimization: optimizationObject(optimization) });
+  const report = { call, billingMode: 'none', selection: null, sent: null, attempts: 0, sessionId: gatewaySessionIdOf(sticky) } as const;
+  try {
+    const { optimization } = await optimizeCall(deps, call, request, { model, family, subscription: false }, sticky);
+    const answer = { request: optimization.body, optimization: optimizationObject(optimization) };
+    reply.code(200).send(answer);
+    const relayed = { status: 200, errorCode: null, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, usageEstimated: false, stream: false, firstByteMs: null, answer };
+    return { ...report, optimization, end: { kind: 'relayed', relayed } };
+  } catch (thrown) {
+    return { ...report, end: { kind: 'failed', thrown } };
+  }
 }

@@ -30,6 +30,8 @@ export class InferenceMetrics {
   private readonly tokensSaved: CounterSeries;
   private readonly optimizerLatency: HistogramSeries;
   readonly spendQueue: SpendQueueMetrics;
+  /** Traces the store did not take (`traces/trace-writer.ts`): observability only, never the ledger. */
+  readonly tracesDropped: CounterSeries;
   readonly governance: GovernanceMetrics;
   private readonly modelLabels = new Map<string, string>();
   private readonly bundles = new Map<string, SeriesBundle>();
@@ -69,6 +71,7 @@ export class InferenceMetrics {
     this.optimizer = new LabeledCounter(registry, { name: 'gw_optimizer_outcomes_total', help: 'Optimizer pre-call hook outcomes (applied, skipped, disabled, timeout, error).', labelNames: ['status'] });
     this.optimizerLatency = new LabeledHistogram(registry, { name: 'gw_optimizer_latency_seconds', help: 'Time spent waiting for the optimizer pre-call hook.', labelNames: [], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2] }).series({});
     this.spendQueue = new SpendQueueMetrics(registry);
+    this.tracesDropped = new LabeledCounter(registry, { name: 'gw_traces_dropped_total', help: 'Call traces not written to gw_traces (store refused the batch, or the buffer was full).', labelNames: [] }).series({});
     this.governance = new GovernanceMetrics(registry);
   }
 

@@ -44,5 +44,12 @@ export interface SpendRecord {
   errorCode: string | null;
   traceId: string | null;
   /** Caller-supplied attribution (`x-gw-metadata` entries, `x-gw-property-*` under `properties`); never content. */
-  attribution: { metadata?: Record<string, string>; properties?: Record<string, string> };
+  attribution: {
+    metadata?: Record<string, string>;
+    properties?: Record<string, string>;
+    /** The optimizer's holdout arm, so quality parity can compare arms. */
+    optimizer?: { cohort: string; cohortKind: string | null };
+    /** The gateway session (sticky conversation) the call belongs to; also the trace's session. */
+    session?: string;
+  };
 }

@@ -34,9 +34,13 @@ export class SpendRecorder {
     private readonly logger: Logger,
   ) {}
 
-  /** Counters, metrics and alerts subscribe here; a failing listener never loses the record. */
-  onRecord(listener: SpendListener): void {
+  /** Counters, metrics and alerts subscribe here; a failing listener never loses the record. Returns the unsubscribe. */
+  onRecord(listener: SpendListener): () => void {
     this.listeners.push(listener);
+    return () => {
+      const index = this.listeners.indexOf(listener);
+      if (index >= 0) this.listeners.splice(index, 1);
+    };
   }
 
   record(record: SpendRecord): void {

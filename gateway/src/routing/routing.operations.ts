@@ -1,6 +1,7 @@
 import { aliasDocument, modelsDocument, routingDocument } from '@gw/contracts/management';
 import type { RoutingStore } from './routing.store.js';
 import { parseRoutingConfig } from './routing-config.js';
+import { cacheSettingsOfConfig } from './cache-settings.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
 import { gatewayError } from '../errors.js';
 
@@ -16,7 +17,7 @@ export function routingOperations({ routing }: { routing: RoutingStore }): Admin
       v1: { path: '/admin/v1/routing' },
       xScope: 'deployment',
       response: routingDocument,
-      handler: async () => ({ defaultModel: null, config: null, ...routing.documents.default }),
+      handler: async () => ({ defaultModel: null, config: null, cache: null, ...routing.documents.default }),
     }),
     defineOperation({
       id: 'routing.put',
@@ -29,9 +30,12 @@ export function routingOperations({ routing }: { routing: RoutingStore }): Admin
       body: routingDocument,
       response: routingDocument,
       handler: async ({ body, principal }) => {
-        if (body.config) parseRoutingConfig(body.config);
-        await routing.put('default', { defaultProvider: body.defaultProvider, defaultModel: body.defaultModel ?? null, config: body.config ?? null }, principal.actor);
-        return { defaultModel: null, config: null, ...routing.documents.default };
+        if (body.config) {
+          parseRoutingConfig(body.config);
+          cacheSettingsOfConfig(body.config);
+        }
+        await routing.put('default', { defaultProvider: body.defaultProvider, defaultModel: body.defaultModel ?? null, config: body.config ?? null, cache: body.cache ?? null }, principal.actor);
+        return { defaultModel: null, config: null, cache: null, ...routing.documents.default };
       },
     }),
     defineOperation({

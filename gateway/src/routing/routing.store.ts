@@ -2,6 +2,7 @@ import type { Clock, Coord, Db, Logger } from '@gw/platform';
 import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
 
 import type { ModelFacts } from '../providers/pricing/known-models.js';
+import type { CacheSettings } from './cache-settings.js';
 
 export interface DefaultRouting {
   defaultProvider: string | null;
@@ -9,6 +10,8 @@ export interface DefaultRouting {
   defaultModel?: string | null;
   /** Routing config applied when a request selects nothing itself (raw, as stored; normalised on read). */
   config?: Record<string, unknown> | null;
+  /** Response cache settings for every request (`routing/cache-settings.ts`). */
+  cache?: CacheSettings | null;
 }
 
 export interface ModelAlias {

@@ -11,7 +11,8 @@ export class ThrottleGate {
   constructor(
     private readonly coord: Coord,
     private readonly clock: Clock,
-    private readonly maxWaitMs: number,
+    /** `GW_ANTHROPIC_THROTTLE_WAIT_MS`: the longest pause served server-side; 0 = never wait. */
+    readonly maxWaitMs: number,
   ) {}
 
   private key(seat: string): string {

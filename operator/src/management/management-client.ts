@@ -31,8 +31,10 @@ export type ProviderKeyWrite = Pick<ProviderKeyBody, 'baseUrl' | 'apiVersion'> &
 /** One entry of `GET /admin/v1/providers`, a credential-grade read (scope providers:write) with the key in full. */
 export type ProviderKeyState = Pick<ProviderSummary, 'slug' | 'type' | 'baseUrl' | 'apiVersion'> & { apiKey: string | null };
 
-/** `/admin/v1/routing` as read back: the gateway's optional fields are null when unset. */
-export type RoutingDocument = { [Field in keyof RoutingBody]-?: Exclude<RoutingBody[Field], undefined> };
+type RoutingFields = Pick<RoutingBody, 'defaultProvider' | 'defaultModel' | 'config'>;
+
+/** `/admin/v1/routing` as the operator applies it (the response cache is not a RoutingConfig field): null when unset. */
+export type RoutingDocument = { [Field in keyof RoutingFields]-?: Exclude<RoutingFields[Field], undefined> };
 
 /** A per-user cap entry as `GET /admin/v1/users/{user}/limits` shows it: the webhook URL is write-only. */
 export type UserLimitsView = Pick<CapView, 'monthlyTokens' | 'maxUsd' | 'softUsd' | 'reset' | 'alerts'>;

@@ -2,7 +2,7 @@ import type { KubeObject } from '../kube/kube-api.js';
 
 /**
  * Two resources that claim the same gateway record (two ProviderKeys for one slug, two RoutingConfigs for one
- * Gateway): the oldest wins, by creation time then name, so the answer never flips (issue 9 item 2). Returns the
+ * Gateway): the oldest wins, by creation time then name, so the answer never flips. Returns the
  * winner when `object` loses.
  */
 export function conflictWinner(object: KubeObject, peers: readonly KubeObject[], claimOf: (candidate: KubeObject) => string | null): KubeObject | null {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManagementError } from '../management/management-client.js';
 import { KubeGatewayClients } from './gateway-clients.js';
 import { GatewayReconciler } from './gateway.reconciler.js';
-import { reconcilerFixture } from './reconciler-fixture.js';
+import { reconcilerFixture } from '../../test/support/reconciler-fixture.js';
 
 const spec = { image: { repository: 'ghcr.io/example/gw' }, version: '1.10.353', publicUrl: 'https://gw.example.com', database: { urlSecretRef: { name: 'db', key: 'url' } } };
 

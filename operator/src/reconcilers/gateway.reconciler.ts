@@ -7,11 +7,12 @@ import { componentNames, desiredReplicas, objectName, ownedMetadata, serviceUrl,
 import type { Reconciler, ReconcileResult } from '../runtime/controller.js';
 import { fieldManager, readSecretValue, type ReconcilerDeps } from './context.js';
 import { operatorKeySecretKey, operatorKeySecretName, type ManagementClientFactory } from './gateway-clients.js';
+import { gatewaySecretRefs } from './secret-references.js';
 
 const rolloutPollMs = 15_000;
 
 /**
- * Gateway → the stack (issue 9 item 3): generated Secrets created once, Deployments, Services, PodDisruptionBudgets
+ * Gateway → the stack: generated Secrets created once, Deployments, Services, PodDisruptionBudgets
  * and HorizontalPodAutoscalers server-side applied, then, once the gateway serves, the operator's own scoped
  * `aak_` key minted with the admin token and kept in a Secret.
  */
@@ -52,9 +53,8 @@ export class GatewayReconciler implements Reconciler {
   }
 
   private async referencedSecretVersions(gateway: GatewayResource): Promise<Record<string, string> | string> {
-    const refs = [gateway.spec.database.urlSecretRef, ...(gateway.spec.redis ? [gateway.spec.redis.urlSecretRef] : [])];
     const versions: Record<string, string> = {};
-    for (const ref of refs) {
+    for (const ref of gatewaySecretRefs(gateway.spec)) {
       const secret = await this.deps.api.get({ apiVersion: 'v1', kind: 'Secret', name: ref.name, ...(gateway.metadata.namespace === undefined ? {} : { namespace: gateway.metadata.namespace }) });
       if (!(secret?.data as Record<string, string> | undefined)?.[ref.key]) return `Secret "${ref.name}" has no key "${ref.key}"`;
       versions[ref.name] = secret?.metadata.resourceVersion ?? '';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ManagementError } from '../management/management-client.js';
 import { desktopPolicyHandler } from './desktop-policy.handler.js';
 import { PolicyReconciler, type PolicyHandler } from './policy-reconciler.js';
-import { reconcilerFixture } from './reconciler-fixture.js';
+import { reconcilerFixture } from '../../test/support/reconciler-fixture.js';
 import { routingConfigHandler } from './routing-config.handler.js';
 import { providerKeyHandler } from './provider-key.handler.js';
 import { keyIdAnnotation, serviceKeyHandler } from './service-key.handler.js';

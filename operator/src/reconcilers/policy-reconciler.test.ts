@@ -3,7 +3,7 @@ import { ManagementError } from '../management/management-client.js';
 import { finalizer } from './context.js';
 import { PolicyReconciler } from './policy-reconciler.js';
 import { providerKeyHandler } from './provider-key.handler.js';
-import { reconcilerFixture } from './reconciler-fixture.js';
+import { reconcilerFixture } from '../../test/support/reconciler-fixture.js';
 
 async function setup() {
   const fixture = reconcilerFixture();

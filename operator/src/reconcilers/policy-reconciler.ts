@@ -49,7 +49,7 @@ type PolicyObject = KubeObject & { spec: { gatewayRef: { name: string } }; statu
 const gatewayNotReadyRetryMs = 10_000;
 
 /**
- * The reconcile loop every policy kind shares (issue 9 item 2): finalizer first, then the Gateway and its admin
+ * The reconcile loop every policy kind shares: finalizer first, then the Gateway and its admin
  * client, conflict detection, apply with drift detection, status written only on change, Events on failures.
  */
 export class PolicyReconciler implements Reconciler {

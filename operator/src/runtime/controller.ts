@@ -1,7 +1,7 @@
 import type { Logger } from '@gw/platform';
-import type { KubeApi, KubeObject } from '../kube/kube-api.js';
-import { Informer } from './informer.js';
+import type { KubeObject } from '../kube/kube-api.js';
 import type { OperatorMetrics } from './metrics.js';
+import type { InformerRegistry, SharedInformer } from './shared-informers.js';
 import type { Timers } from './timers.js';
 import { WorkQueue, type BackoffPolicy } from './work-queue.js';
 
@@ -26,7 +26,8 @@ export interface SecondaryWatch {
 }
 
 export interface ControllerOptions {
-  api: KubeApi;
+  /** Where the controller gets its informers; controllers built on one registry share one watch per kind. */
+  informers: InformerRegistry;
   timers: Timers;
   logger: Logger;
   metrics: OperatorMetrics;
@@ -39,30 +40,22 @@ export interface ControllerOptions {
 }
 
 /**
- * One kind's control loop: informers feed a per-object work queue, workers reconcile keys, failures back off per
- * key, a periodic resync requeues everything (drift made through the admin API is corrected then).
+ * One kind's control loop: shared informers feed a per-object work queue, workers reconcile keys, failures back
+ * off per key, a periodic resync requeues everything (drift made through the admin API is corrected then).
  */
 export class Controller {
-  readonly informer: Informer;
-  private readonly secondary: Informer[];
+  private readonly primary: SharedInformer;
+  private readonly secondary: { informer: SharedInformer; watch: SecondaryWatch }[];
   private readonly queue: WorkQueue;
+  private unsubscribes: (() => void)[] = [];
   private resyncHandle: unknown;
   private workers: Promise<void>[] = [];
 
   constructor(private readonly options: ControllerOptions) {
-    const { api, timers, logger, reconciler, namespace } = options;
+    const { informers, timers, reconciler, namespace } = options;
     this.queue = new WorkQueue(timers, options.backoff);
-    const scope = namespace === undefined ? {} : { namespace };
-    this.informer = new Informer({ api, timers, logger, apiVersion: reconciler.apiVersion, kind: reconciler.kind, ...scope, onChange: (_event, object) => this.enqueue(object) });
-    this.secondary = (options.watches ?? []).map(
-      (watch) =>
-        new Informer({
-          api, timers, logger, apiVersion: watch.apiVersion, kind: watch.kind, ...scope,
-          onChange: (_event, object) => {
-            for (const key of watch.map(object, this.informer.list())) this.queue.add(key);
-          },
-        }),
-    );
+    this.primary = informers.informer(reconciler.apiVersion, reconciler.kind, namespace);
+    this.secondary = (options.watches ?? []).map((watch) => ({ informer: informers.informer(watch.apiVersion, watch.kind, namespace), watch }));
   }
 
   enqueue(object: KubeObject): void {
@@ -75,14 +68,23 @@ export class Controller {
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.informer.start(), ...this.secondary.map((informer) => informer.start())]);
+    this.unsubscribes = [
+      this.primary.subscribe((_event, object) => this.enqueue(object)),
+      ...this.secondary.map(({ informer, watch }) =>
+        informer.subscribe((_event, object) => {
+          for (const key of watch.map(object, this.primary.list())) this.queue.add(key);
+          this.updateDepth();
+        }),
+      ),
+    ];
+    await Promise.all([this.primary.start(), ...this.secondary.map(({ informer }) => informer.start())]);
     this.scheduleResync();
     this.workers = Array.from({ length: this.options.workers ?? 2 }, () => this.work());
   }
 
   private scheduleResync(): void {
     this.resyncHandle = this.options.timers.setTimeout(() => {
-      for (const object of this.informer.list()) this.enqueue(object);
+      for (const object of this.primary.list()) this.enqueue(object);
       this.scheduleResync();
     }, this.options.resyncMs);
   }
@@ -99,7 +101,7 @@ export class Controller {
 
   private async process(key: string): Promise<void> {
     const { reconciler, metrics, logger, timers } = this.options;
-    const object = this.informer.get(key);
+    const object = this.primary.get(key);
     if (object === undefined) return; // gone; finalizers did the cleanup while it existed
     const started = timers.now();
     try {
@@ -114,14 +116,14 @@ export class Controller {
       logger.warn({ err: error, kind: reconciler.kind, key, retryInMs: delayMs }, 'reconcile failed');
     } finally {
       metrics.duration.observe({ kind: reconciler.kind }, (timers.now() - started) / 1_000);
-      metrics.watchRestarts.set({ kind: reconciler.kind }, this.informer.restarts);
+      metrics.watchRestarts.set({ kind: reconciler.kind }, this.primary.restarts);
     }
   }
 
   async stop(): Promise<void> {
     if (this.resyncHandle !== undefined) this.options.timers.clearTimeout(this.resyncHandle);
-    this.informer.stop();
-    for (const informer of this.secondary) informer.stop();
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
+    this.unsubscribes = [];
     this.queue.shutDown();
     await Promise.all(this.workers);
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FakeKubeApi } from '../kube/fake-kube-api.js';
+import { FakeKubeApi } from '../../test/support/fake-kube-api.js';
 import { EventRecorder } from './events.js';
-import { FakeTimers } from './timers.js';
+import { FakeTimers } from '../../test/support/fake-timers.js';
 
 describe('EventRecorder', () => {
   it('records a Warning about an object and counts repeats on the same Event', async () => {

@@ -1,12 +1,11 @@
-import { createLogger } from '@gw/platform';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { FakeKubeApi } from '../kube/fake-kube-api.js';
+import { FakeKubeApi } from '../../test/support/fake-kube-api.js';
 import { KubeApiError, type KubeObject } from '../kube/kube-api.js';
 import { Informer } from './informer.js';
-import { FakeTimers, flushMicrotasks } from './timers.js';
+import { FakeTimers } from '../../test/support/fake-timers.js';
+import { silentLogger } from '../../test/support/reconciler-fixture.js';
 
-const logger = createLogger({ name: 'test', level: 'silent', destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+const logger = silentLogger;
 
 function secret(name: string): KubeObject {
   return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'ns' } };
@@ -43,8 +42,7 @@ describe('Informer', () => {
     await timers.advance(999);
     expect(api.watcherCount()).toBe(0);
     await timers.advance(1);
-    await flushMicrotasks();
-    expect(api.watcherCount()).toBe(1);
+    await api.untilWatching(1);
     expect(events).toEqual(['upsert a', 'upsert c', 'delete a']);
     expect(informer.restarts).toBe(1);
   });
@@ -53,11 +51,11 @@ describe('Informer', () => {
     const { api, informer } = setup();
     await informer.start();
     api.breakWatches(new KubeApiError(410, 'Expired', 'too old resource version'));
-    await flushMicrotasks();
-    expect(api.watcherCount()).toBe(1);
+    await api.untilWatching(1); // no timer is advanced: the relist and re-watch happen at once
+    expect(api.reads).toEqual(['LIST Secret *', 'WATCH Secret *', 'LIST Secret *', 'WATCH Secret *']);
     api.breakWatches(undefined);
-    await flushMicrotasks();
-    expect(api.watcherCount()).toBe(1);
+    await api.untilWatching(1);
+    expect(api.reads.slice(4)).toEqual(['WATCH Secret *']); // a normal close resumes the watch without a relist
     expect(informer.restarts).toBe(0);
   });
 
@@ -72,7 +70,7 @@ describe('Informer', () => {
     expect(informer.restarts).toBe(2);
     api.list = original;
     await timers.advance(1);
-    await flushMicrotasks();
-    expect(api.watcherCount()).toBe(1);
+    await api.untilWatching(1);
+    expect(informer.synced).toBe(true);
   });
 });

@@ -18,9 +18,11 @@ export interface InformerOptions {
 }
 
 /**
- * List + watch with a local cache. @kubernetes/client-node's informer stops on any error but 410 Gone (issue 9 item
- * 6); this one restarts: a normal close re-watches from the last resourceVersion, 410 relists at once, any other
- * error relists after an exponential backoff. A relist reports objects deleted while the watch was down.
+ * List + watch with a local cache. @kubernetes/client-node's ListWatch stops on any error other than 410 Gone or a
+ * client-side timeout and leaves the restart to its caller; this one restarts itself: a normal close re-watches from
+ * the last resourceVersion, 410 relists at once, any other error relists after an exponential backoff. A relist
+ * reports objects deleted while the watch was down. Controllers share it through `InformerRegistry`
+ * (docs/adr/0017-hand-written-controller-runtime.md).
  */
 export class Informer {
   private readonly cache = new Map<string, KubeObject>();

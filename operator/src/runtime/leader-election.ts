@@ -38,7 +38,7 @@ function microTime(milliseconds: number): string {
 
 /**
  * Leader election on a coordination.k8s.io/v1 Lease, as client-go does it: every write is a compare-and-swap on
- * resourceVersion, so two replicas never both lead (issue 9 item 2). Expiry is judged by when this replica last
+ * resourceVersion, so two replicas never both lead. Expiry is judged by when this replica last
  * saw the record change, not by the holder's clock.
  */
 export class LeaderElector {

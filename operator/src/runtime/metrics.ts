@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/** Operator metrics (issue 9 item 4): reconcile counts, durations, errors, queue depth, leadership. */
+/** Operator metrics: reconcile counts, durations, errors, queue depth, leadership. */
 export class OperatorMetrics {
   readonly registry = new Registry();
   readonly reconciles = new Counter({ name: 'gw_operator_reconcile_total', help: 'Reconciles by kind and result', labelNames: ['kind', 'result'], registers: [this.registry] });

@@ -1,10 +1,10 @@
 import type { Condition } from '@gw/contracts';
 import { describe, expect, it } from 'vitest';
-import { FakeKubeApi } from '../kube/fake-kube-api.js';
+import { FakeKubeApi } from '../../test/support/fake-kube-api.js';
 import type { KubeObject } from '../kube/kube-api.js';
 import { conditionOf } from './conditions.js';
 import { StatusWriter } from './status-writer.js';
-import { FakeTimers } from './timers.js';
+import { FakeTimers } from '../../test/support/fake-timers.js';
 
 async function setup() {
   const api = new FakeKubeApi();

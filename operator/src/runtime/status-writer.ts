@@ -14,7 +14,7 @@ interface WithStatus {
   status?: { conditions?: Condition[]; observedGeneration?: number; [field: string]: unknown };
 }
 
-/** Writes status only when it changes: an unchanged outcome costs no API call and no watch event (issue 9 item 2). */
+/** Writes status only when it changes: an unchanged outcome costs no API call and no watch event. */
 export class StatusWriter {
   /** Writes made and skipped, for the tests and the metrics. */
   written = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeTimers } from './timers.js';
+import { FakeTimers } from '../../test/support/fake-timers.js';
 import { WorkQueue } from './work-queue.js';
 
 describe('WorkQueue', () => {

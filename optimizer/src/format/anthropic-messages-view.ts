@@ -1,7 +1,7 @@
 import { findFreshStart } from './fresh-turn.js';
 import { arrayField, isRecord, stringField, type JsonObject } from './json-value.js';
 import { spanKey, type RequestView, type SpanLocation, type ToolOutputSpan } from './request-view.js';
-import { isRetrieveDeclaration, isToolChoiceNone } from './retrieve-declaration.js';
+import { isRetrieveDeclaration, forcedToolName, isToolChoiceNone } from './retrieve-declaration.js';
 
 interface CallInfo {
   readonly name: string | undefined;
@@ -85,7 +85,7 @@ export function buildAnthropicMessagesView(request: JsonObject): RequestView | n
     freshStart,
     modelTurns: messages.filter((message) => isRecord(message) && message.role === 'assistant').length,
     spans,
-    tools: { declared: tools.length > 0, retrieveDeclared: tools.some(isRetrieveDeclaration), choiceNone: isToolChoiceNone(request.tool_choice) },
+    tools: { declared: tools.length > 0, retrieveDeclared: tools.some(isRetrieveDeclaration), choiceNone: isToolChoiceNone(request.tool_choice), forcedTool: forcedToolName(request.tool_choice) },
     explicitCacheControl: usesCacheControl(request, messages),
     messageAt: (index) => messages[index],
   };

@@ -1,7 +1,7 @@
 import { findFreshStart, isObservationText } from './fresh-turn.js';
 import { arrayField, isRecord, stringField, type JsonObject } from './json-value.js';
 import { spanKey, type RequestView, type SpanLocation, type ToolOutputSpan } from './request-view.js';
-import { isRetrieveDeclaration, isToolChoiceNone } from './retrieve-declaration.js';
+import { isRetrieveDeclaration, forcedToolName, isToolChoiceNone } from './retrieve-declaration.js';
 
 interface CallInfo {
   readonly name: string | undefined;
@@ -97,7 +97,7 @@ export function buildOpenAiChatView(request: JsonObject): RequestView | null {
     freshStart,
     modelTurns: messages.filter((message) => isRecord(message) && message.role === 'assistant').length,
     spans,
-    tools: { declared, retrieveDeclared: tools.some(isRetrieveDeclaration), choiceNone: isToolChoiceNone(request.tool_choice) },
+    tools: { declared, retrieveDeclared: tools.some(isRetrieveDeclaration), choiceNone: isToolChoiceNone(request.tool_choice), forcedTool: forcedToolName(request.tool_choice) },
     explicitCacheControl: false,
     messageAt: (index) => messages[index],
   };

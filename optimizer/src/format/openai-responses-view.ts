@@ -1,7 +1,7 @@
 import { findFreshStart } from './fresh-turn.js';
 import { arrayField, isRecord, stringField, type JsonObject } from './json-value.js';
 import { spanKey, type RequestView, type ToolOutputSpan } from './request-view.js';
-import { isRetrieveDeclaration, isToolChoiceNone } from './retrieve-declaration.js';
+import { isRetrieveDeclaration, forcedToolName, isToolChoiceNone } from './retrieve-declaration.js';
 
 /** Items the model produced: everything after the last of them is the fresh turn. */
 function isModelItem(item: unknown): boolean {
@@ -48,7 +48,7 @@ export function buildOpenAiResponsesView(request: JsonObject): RequestView | nul
     freshStart,
     modelTurns: input.filter((item) => isRecord(item) && (item.role === 'assistant' || item.type === 'function_call')).length,
     spans,
-    tools: { declared: tools.length > 0, retrieveDeclared: tools.some(isRetrieveDeclaration), choiceNone: isToolChoiceNone(request.tool_choice) },
+    tools: { declared: tools.length > 0, retrieveDeclared: tools.some(isRetrieveDeclaration), choiceNone: isToolChoiceNone(request.tool_choice), forcedTool: forcedToolName(request.tool_choice) },
     explicitCacheControl: false,
     messageAt: (index) => input[index],
   };

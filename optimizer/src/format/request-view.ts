@@ -39,6 +39,8 @@ export interface ToolsInfo {
   readonly retrieveDeclared: boolean;
   /** `tool_choice` is `none`: the model cannot call anything this turn. */
   readonly choiceNone: boolean;
+  /** The one tool `tool_choice` forces the model to call this turn, if any. */
+  readonly forcedTool?: string | undefined;
 }
 
 export interface RequestView {

@@ -40,3 +40,16 @@ export function isRetrieveDeclaration(tool: unknown): boolean {
 export function isToolChoiceNone(choice: unknown): boolean {
   return choice === 'none' || (isRecord(choice) && choice.type === 'none');
 }
+
+/**
+ * The one tool `tool_choice` forces, if any: chat `{type:"function", function:{name}}`, Responses
+ * `{type:"function", name}`, Messages `{type:"tool", name}`. `required`/`any` leave the model the choice.
+ */
+export function forcedToolName(choice: unknown): string | undefined {
+  if (!isRecord(choice)) return undefined;
+  if (choice.type === 'function') {
+    const name = isRecord(choice.function) ? choice.function.name : choice.name;
+    return typeof name === 'string' ? name : undefined;
+  }
+  return choice.type === 'tool' && typeof choice.name === 'string' ? choice.name : undefined;
+}

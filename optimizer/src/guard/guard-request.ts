@@ -3,7 +3,7 @@ import type { Decision } from '@gw/contracts';
 import type { RegressionGuard, GuardVerdict } from './regression-guard.js';
 import type { KindFire, SessionMemory, ToolCallFact, TurnFacts } from './session-signals.js';
 import { callSignature } from './session-signals.js';
-import { cropKinds, markerKinds, type SpanRewrite } from './span-rewrite.js';
+import { cropKinds, freshTrimLane, markerKinds, type SpanRewrite } from './span-rewrite.js';
 
 export interface GuardRequestInput {
   readonly tenant: string;
@@ -91,9 +91,12 @@ export class GuardRequest {
     const fires = new Map<SpanRewrite, KindFire[]>();
     for (const rewrite of rewrites) {
       const place = rewrite.handle ?? (this.input.sessionKey === undefined ? null : `${this.input.sessionKey}\u0000${rewrite.key}`);
-      const kindFires = rewrite.steps.map((step) => ({ kind: step.kind, firedAt: this.guard.fire(this.input.tenant, step.kind, place, this.isProbe(step.kind), this.now) }));
+      const kinds = rewrite.steps.map((step) => step.kind);
+      // A fresh trim is also a fire of the fresh-trim lane, so its regrets can switch fresh trimming off alone.
+      if (rewrite.fresh === true && rewrite.steps.some((step) => step.handle && !step.replayed)) kinds.push(freshTrimLane);
+      const kindFires = kinds.map((kind) => ({ kind, firedAt: this.guard.fire(this.input.tenant, kind, place, this.isProbe(kind), this.now) }));
       fires.set(rewrite, kindFires);
-      const elided = rewrite.steps.filter((step) => step.handle).map((step) => step.kind);
+      const elided = kinds.filter((kind, index) => kind === freshTrimLane || rewrite.steps[index]?.handle === true);
       if (rewrite.handle !== null && elided.length > 0) {
         const firedAt = Math.min(...kindFires.filter((fire) => elided.includes(fire.kind)).map((fire) => fire.firedAt));
         this.guard.noteHandle(rewrite.handle, this.input.tenant, elided, firedAt);
@@ -118,7 +121,7 @@ export class GuardRequest {
     const replaced = new Map<string, KindFire[]>();
     const cropped: KindFire[] = [];
     for (const [rewrite, kindFires] of fires) {
-      const markers = kindFires.filter((fire, index) => markerKinds.has(fire.kind) || rewrite.steps[index]?.handle === true);
+      const markers = kindFires.filter((fire, index) => markerKinds.has(fire.kind) || fire.kind === freshTrimLane || rewrite.steps[index]?.handle === true);
       if (rewrite.toolName !== undefined && markers.length > 0) replaced.set(callSignature(rewrite.toolName, rewrite.toolInput), markers);
       for (const fire of kindFires) if (cropKinds.has(fire.kind) && !cropped.some((known) => known.kind === fire.kind)) cropped.push(fire);
     }

@@ -112,6 +112,26 @@ describe('GuardRequest (one /v1/optimize call)', () => {
     expect(h.guard.retrieved('ctx_a', h.clock.now())).toBe(true);
   });
 
+  it('charges a fresh trim’s regrets to the fresh_trim lane as well as to the strategy', () => {
+    const h = harness();
+    const fresh = rewrite({ handle: 'ctx_fresh', fresh: true, steps: [{ kind: 'file_outline', replayed: false, handle: true }] });
+    new GuardRequest(h.guard, input(), h.clock.now()).settle({ decisions: [], rewrites: [fresh], suppressedKinds: [] });
+    expect(lane(h, 'fresh_trim')?.fired).toBe(1);
+    h.clock.advance(minute);
+    // The model re-ran the very call whose fresh output was outlined, then read the original back.
+    new GuardRequest(h.guard, input({ request: chat(6), requestFingerprint: 'opt_2', calls: () => [{ messageIndex: 4, name: 'bash', input: bashCall }] }), h.clock.now());
+    expect(h.regrets).toEqual(['tool_rerun:file_outline', 'tool_rerun:fresh_trim']);
+    h.regrets.length = 0;
+    expect(h.guard.retrieved('ctx_fresh', h.clock.now())).toBe(true);
+    expect(h.regrets).toEqual(['retrieve:file_outline', 'retrieve:fresh_trim']);
+  });
+
+  it('does not count a settled rewrite or a replayed fresh trim on the fresh_trim lane', () => {
+    const h = harness();
+    new GuardRequest(h.guard, input(), h.clock.now()).settle({ decisions: [], rewrites: [rewrite(), rewrite({ key: 'm3', handle: 'ctx_b', fresh: true, steps: [{ kind: 'elide_tool_output', replayed: true, handle: true }] })], suppressedKinds: [] });
+    expect(lane(h, 'fresh_trim')).toBeUndefined();
+  });
+
   it('charges the cropped request retried unchanged in session', () => {
     const h = harness();
     const cropped = rewrite({ handle: null, steps: [{ kind: 'window_budget', replayed: false, handle: false }] });

@@ -22,6 +22,7 @@ export const callerMetadataSchema = optimizerMetadataSchema
     team: storableTextOptional(shape.team),
     tenant: storableTextOptional(shape.tenant),
     gatewaySessionId: storableTextOptional(shape.gatewaySessionId),
+    cacheScope: storableTextOptional(shape.cacheScope),
     sessionId: storableTextOptional(shape.sessionId),
     session: storableTextOptional(shape.session),
   })

@@ -45,7 +45,8 @@ export async function acquireHandles(states: readonly SpanState[], context: RunC
     for (const step of state.steps) context.held.add(step.kind);
     state.steps = [];
     state.text = state.span.text;
-    decideSpan(state, context, duplicates, losslessOnly);
+    // A fresh output the model has not read yet keeps every byte when its original cannot be stashed.
+    if (state.span.settled || context.lane.freshEligible) decideSpan(state, context, duplicates, losslessOnly);
   });
   return failures;
 }

@@ -25,6 +25,9 @@ export function attributeSavings(state: SpanState): void {
 
 const verbs: Record<StrategyKind, string> = {
   dedupe_tool_result: 'replaced duplicate tool outputs with a reference',
+  file_outline: 'reduced long file reads to their outline',
+  listing_group: 'grouped vendored paths of long listings by directory',
+  test_log_failures: 'cut test logs to failures and summary',
   json_array_summary: 'summarised large JSON collections',
   json_minify: 'compacted JSON layout',
   log_fold: 'folded repeated log lines',

@@ -68,15 +68,28 @@ function inScope(strategy: SpanStrategy<Recipe>, scope: DecideScope): boolean {
   return scope === 'all' || !strategy.degradable;
 }
 
+/**
+ * Strategies that read an output's shape (a file's declarations, a listing's project paths, a test run's failures)
+ * and keep what an agent acts on. They go first; when what they keep is too much to be worth a rewrite, the output
+ * is decided again without them, so generic elision is never worse off for their being tried.
+ */
+const shapeKinds: ReadonlySet<StrategyKind> = new Set(['file_outline', 'listing_group', 'test_log_failures']);
+
 /** Runs every applicable strategy of the scope in order on the span's original bytes. */
-export function planChain(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, scope: DecideScope): Chain {
+export function planChain(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, scope: DecideScope, withShapes = true): Chain {
   const span = state.span;
   // A tool output that happens to contain the placeholder could not have it substituted safely.
   const placeholderFree = !span.text.includes(handlePlaceholder);
   let text = span.text;
   const steps: AppliedStep[] = [];
+  // After a shape strategy no other one drops content: the output keeps one map and one hint naming its handle.
+  let shaped = false;
   for (const strategy of spanStrategies) {
+    if (shaped && strategy.degradable) continue;
     if (text.length < strategy.minChars || !inScope(strategy, scope) || (strategy.degradable && !placeholderFree)) continue;
+    if (!withShapes && shapeKinds.has(strategy.kind)) continue;
+    // The fresh turn's output is the model's to read: never a reference to an earlier copy in its place.
+    if (strategy.kind === 'dedupe_tool_result' && !span.settled && !context.lane.freshEligible) continue;
     const policy = context.policy(strategy.kind);
     if (!policy.run) {
       if (policy.reason) context.suppress(strategy.kind, policy.reason);
@@ -89,6 +102,7 @@ export function planChain(state: SpanState, context: RunContext, duplicates: Rea
     if (!planned) continue;
     steps.push({ kind: strategy.kind, recipe: planned.recipe, replayed: false, raw: undefined, charsRemoved: Math.max(0, current.length - planned.text.length), saved: 0 });
     text = planned.text;
+    shaped ||= shapeKinds.has(strategy.kind);
   }
   return { steps, text };
 }
@@ -98,7 +112,19 @@ export interface DecidePolicy {
   readonly scope: DecideScope;
   /** Share of the original's tokens a rewrite must save. */
   readonly minSavedShare: number;
+  /** Keep a rewrite only when its original is stashed behind a handle (the fresh turn's outputs). */
+  readonly requireHandle?: boolean;
+  /** A shape strategy's rewrite is kept when it is worth one, even where plain elision would cut deeper. */
+  readonly preferShape?: boolean;
 }
+
+/**
+ * A bulky output of the fresh turn on a qualified lane (docs/adr/0021-fresh-reversible-trimming.md): it has not been
+ * written to the provider's cache yet, so any real cut saves a first write; but the model has not read it either, so
+ * the original must stay one `gw_retrieve` away (a handle, never an in-place trim) and the cut must be deep enough
+ * to be worth a possible retrieval round trip.
+ */
+export const freshReversiblePolicy: DecidePolicy = { scope: 'all', minSavedShare: 0.5, requireHandle: true, preferShape: true };
 
 /** A newly settled output whose stash write failed: no content dropped, a reference still welcome. */
 export const losslessOnly: DecidePolicy = { scope: 'lossless', minSavedShare: 0 };
@@ -114,7 +140,19 @@ function tokensOf(text: string): number {
  */
 export function decideSpan(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, policy: DecidePolicy): boolean {
   const chain = planChain(state, context, duplicates, policy.scope);
+  const shaped = chain.steps.some((step) => shapeKinds.has(step.kind));
+  if (!shaped) return accept(state, chain, policy);
+  // The model has not read a fresh output yet: it gets the shape (failures, declarations, project paths) whenever
+  // that is worth a rewrite. A settled one it has read in full: the deeper cut wins.
+  if (policy.preferShape === true && accept(state, chain, policy)) return true;
+  const plain = planChain(state, context, duplicates, policy.scope, false);
+  const better = policy.preferShape === true || tokensOf(plain.text) <= tokensOf(chain.text) ? plain : chain;
+  return accept(state, better, policy);
+}
+
+function accept(state: SpanState, chain: Chain, policy: DecidePolicy): boolean {
   if (chain.steps.length === 0) return false;
+  if (policy.requireHandle === true && !chain.text.includes(handlePlaceholder)) return false;
   const before = state.tokensBefore ?? countTokens(state.span.text);
   state.tokensBefore = before;
   const saved = before - tokensOf(chain.text);

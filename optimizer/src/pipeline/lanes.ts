@@ -1,7 +1,8 @@
-import type { OptimizeCapabilities } from '@gw/contracts';
+import type { EvidenceClass, OptimizeCapabilities } from '@gw/contracts';
 import type { JsonObject } from '../format/json-value.js';
 import type { RequestView } from '../format/request-view.js';
 import type { ElisionMode } from '../strategies/types.js';
+import { classifyEvidence, qualifiesForFreshTrim } from './evidence-class.js';
 
 export type DegradeMode = ElisionMode | 'skip';
 
@@ -17,6 +18,13 @@ export interface Lane {
   readonly continuation: boolean;
   /** The fresh input may be optimized: the connect hook's single-output request (spec 001 §2.1 `singleOutput`). */
   readonly freshEligible: boolean;
+  /**
+   * Bulky outputs of the fresh turn may be compressed behind a handle, pinned and replayed on every later turn: the
+   * gateway sent `retrievalDiscovery` and the request qualifies (docs/adr/0021-fresh-reversible-trimming.md).
+   */
+  readonly freshReversible: boolean;
+  /** Only when the gateway sent `retrievalDiscovery`: the class it records on the spend row. */
+  readonly evidence: EvidenceClass | undefined;
 }
 
 const subscriptionModes = new Set(['subscription', 'seat', 'subscription_seat', 'passthrough']);
@@ -35,8 +43,10 @@ export function resolveLane(
 ): Lane {
   const freshEligible = capabilities.singleOutput === true || capabilities.terminalTrim === true;
   const callable = !view.tools.choiceNone;
-  const retrieval = callable && (view.tools.retrieveDeclared || capabilities.retrieveEvidence === true);
-  if (retrieval) return { retrieval, degrade: 'handle', windowDegrade: 'handle', replay: 'all', continuation: false, freshEligible };
+  const evidence = capabilities.retrievalDiscovery === undefined ? undefined : classifyEvidence(view.tools, capabilities.retrievalDiscovery);
+  const freshReversible = evidence !== undefined && qualifiesForFreshTrim(evidence);
+  const retrieval = callable && (view.tools.retrieveDeclared || capabilities.retrieveEvidence === true || freshReversible);
+  if (retrieval) return { retrieval, degrade: 'handle', windowDegrade: 'handle', replay: 'all', continuation: false, freshEligible, freshReversible, evidence };
   // The continuation capability counts only once the rollout is activated (spec 001 §2.5); before, fail open.
   const continuation = capabilities.agentContinuation === true && continuationActive;
   const billingMode = typeof metadata.billingMode === 'string' ? metadata.billingMode : '';
@@ -47,5 +57,5 @@ export function resolveLane(
   // Spec 001 §2.1 withholds pin replay only where no tool is callable; a client with tools but no retrieval keeps its
   // handle-free pins, so what it was sent stays byte-stable across turns.
   const replay = continuation || (callable && view.tools.declared) ? 'handle_free' : 'none';
-  return { retrieval, degrade, windowDegrade, replay, continuation, freshEligible };
+  return { retrieval, degrade, windowDegrade, replay, continuation, freshEligible, freshReversible: false, evidence };
 }

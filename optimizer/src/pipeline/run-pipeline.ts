@@ -5,7 +5,7 @@ import type { RequestView } from '../format/request-view.js';
 import { acquireHandles } from './acquire-handles.js';
 import { attributeSavings, buildDecisions } from './build-decisions.js';
 import { resolveCacheMode } from './cache-mode.js';
-import { decideSpan, findDuplicates, settlePolicy } from './decide-spans.js';
+import { decideSpan, findDuplicates, freshReversiblePolicy, settlePolicy, type DecidePolicy } from './decide-spans.js';
 import { fitWindow } from './fit-window.js';
 import { resolveLane } from './lanes.js';
 import { readPins, spanHash, type IncomingPins, type SpanPin, type ThrashGuardPin, type WatermarkPin } from './pins.js';
@@ -14,12 +14,13 @@ import { replayPins, type ReplayOutcome } from './replay-pins.js';
 import { RunContext } from './run-context.js';
 import { SpanState } from './span-state.js';
 import { updateThrashGuard } from './thrash-guard.js';
-import type { PipelineDeps, PipelineInput, PipelineResult, SpanRewrite, SuppressedKind } from './types.js';
+import { freshTrimLane, type PipelineDeps, type PipelineInput, type PipelineResult, type SpanRewrite, type SuppressedKind } from './types.js';
 import { strategyKinds } from '../strategies/types.js';
 
 const noReplay: ReplayOutcome = { replayed: 0, discarded: 0, firstDiscardIndex: undefined, lastReplayedIndex: undefined };
 
 function unchanged(input: PipelineInput, format: string | null): PipelineResult {
+  // Not a request this optimizer can read: nothing in it can be retrieved, whatever the gateway saw.
   return {
     request: input.request,
     decisions: [],
@@ -31,6 +32,7 @@ function unchanged(input: PipelineInput, format: string | null): PipelineResult 
     agentContinuationV1: false,
     census: { format, toolOutputs: 0, rewrittenOutputs: 0 },
     rewrites: [],
+    ...(input.capabilities?.retrievalDiscovery === undefined ? {} : { evidenceClass: 'no_discovery' as const }),
   };
 }
 
@@ -42,6 +44,7 @@ function rewritesOf(rewritten: readonly SpanState[]): SpanRewrite[] {
     toolInput: state.span.toolInput,
     handle: state.handle,
     steps: state.steps.map((step) => ({ kind: step.kind, replayed: step.replayed, handle: typeof (step.recipe as { handle?: unknown }).handle === 'string' })),
+    fresh: !state.span.settled,
   }));
 }
 
@@ -72,11 +75,12 @@ function outgoingPins(states: readonly SpanState[], context: RunContext, pins: I
   return out.filter(isRecord);
 }
 
-function suppressions(context: RunContext): SuppressedKind[] {
-  return strategyKinds.flatMap((kind) => {
+function suppressions(context: RunContext, freshHeld: boolean): SuppressedKind[] {
+  const kinds: SuppressedKind[] = strategyKinds.flatMap((kind) => {
     const reason = context.suppressed.get(kind);
     return reason ? [{ kind, reason }] : [];
   });
+  return freshHeld ? [...kinds, { kind: freshTrimLane, reason: 'regret_guard' }] : kinds;
 }
 
 function reportHeld(context: RunContext, frontier: Frontier, states: readonly SpanState[]): void {
@@ -85,10 +89,23 @@ function reportHeld(context: RunContext, frontier: Frontier, states: readonly Sp
   for (const kind of frontier.held) if (!context.suppressed.has(kind)) context.suppressed.set(kind, 'prefix_stabilizer');
 }
 
+/**
+ * The fresh turn is the model's, byte for byte, except on the connect hook's single-output request and, on a
+ * qualified lane of a pinning session, for a reversible compression that later turns replay byte for byte
+ * (docs/adr/0021-fresh-reversible-trimming.md).
+ */
+function freshTrimmable(context: RunContext): boolean {
+  return context.lane.freshEligible || (context.lane.freshReversible && context.pinning);
+}
+
 function isDecidable(state: SpanState, context: RunContext, frontier: Frontier): boolean {
   if (state.pinned) return false;
-  if (!state.span.settled && !context.lane.freshEligible) return false;
+  if (!state.span.settled && !freshTrimmable(context)) return false;
   return !state.span.settled || state.span.messageIndex >= frontier.index;
+}
+
+function policyFor(state: SpanState, context: RunContext, settle: DecidePolicy): DecidePolicy {
+  return state.span.settled || context.lane.freshEligible ? settle : freshReversiblePolicy;
 }
 
 function refreshReplayedHandles(states: readonly SpanState[], deps: PipelineDeps): void {
@@ -105,11 +122,14 @@ function refreshReplayedHandles(states: readonly SpanState[], deps: PipelineDeps
   }
 }
 
-function createContext(input: PipelineInput, deps: PipelineDeps, view: RequestView): RunContext {
+function createContext(input: PipelineInput, deps: PipelineDeps, view: RequestView): { context: RunContext; freshHeld: boolean } {
   const capabilities = input.capabilities ?? {};
   const requireReversible = input.requireReversibleElision ?? input.settings?.requireReversibleElision;
-  const lane = resolveLane(view, capabilities, input.metadata ?? {}, requireReversible, input.agentContinuationActive === true);
-  return new RunContext(input, deps, view, lane, resolveCacheMode(capabilities, view));
+  const resolved = resolveLane(view, capabilities, input.metadata ?? {}, requireReversible, input.agentContinuationActive === true);
+  // The regression guard can hold fresh trimming back for a tenant while settled-history strategies keep running.
+  const freshHeld = resolved.freshReversible && deps.guard !== undefined && !deps.guard(freshTrimLane);
+  const lane = freshHeld ? { ...resolved, freshReversible: false } : resolved;
+  return { context: new RunContext(input, deps, view, lane, resolveCacheMode(capabilities, view)), freshHeld };
 }
 
 /**
@@ -122,7 +142,7 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
   const request: JsonObject = input.request;
   const view = buildRequestView(input.endpoint, request);
   if (!view) return unchanged(input, null);
-  const context = createContext(input, deps, view);
+  const { context, freshHeld } = createContext(input, deps, view);
   const states = view.spans.map((span) => new SpanState(span));
   const byKey = new Map(states.map((state) => [state.span.key, state]));
   const pinning = Array.isArray(input.pins) && context.lane.replay !== 'none';
@@ -137,7 +157,7 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
   const frontier = resolveFrontier(context, pins, replay);
   const duplicates = findDuplicates(view.spans);
   const settle = settlePolicy(context, frontier.cold);
-  for (const state of states) if (isDecidable(state, context, frontier)) decideSpan(state, context, duplicates, settle);
+  for (const state of states) if (isDecidable(state, context, frontier)) decideSpan(state, context, duplicates, policyFor(state, context, settle));
   // After this turn's own suppressions, which name the live reason.
   reportHeld(context, frontier, states);
   await acquireHandles(states, context, duplicates);
@@ -150,12 +170,13 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
     request: applyTextRewrites(request, rewritten.map((state) => ({ path: state.span.path, text: state.text }))),
     decisions,
     estimatedTokensSaved: decisions.reduce((sum, decision) => sum + decision.estimatedTokensSaved, 0),
-    suppressedKinds: suppressions(context),
+    suppressedKinds: suppressions(context, freshHeld),
     strategyTimingsMs: context.timingsRecord(),
     failedKinds: strategyKinds.filter((kind) => context.failed.has(kind)),
     agentContinuationV1: context.lane.continuation,
     census: { format: view.format, toolOutputs: view.spans.length, rewrittenOutputs: rewritten.length },
     rewrites: rewritesOf(rewritten),
+    ...(context.lane.evidence === undefined ? {} : { evidenceClass: context.lane.evidence }),
   };
   if (!Array.isArray(input.pins)) return result;
   if (!pins || !guard) return { ...result, pins: input.pins.filter(isRecord) };

@@ -1,8 +1,9 @@
 import type { Clock } from '@gw/platform';
-import type { OptimizeCapabilities, StrategyToggle } from '@gw/contracts';
+import type { EvidenceClass, OptimizeCapabilities, StrategyToggle } from '@gw/contracts';
 import type { JsonObject } from '../format/json-value.js';
 import type { StrategyKind } from '../strategies/types.js';
 import type { TurnTimes } from './turn-log.js';
+import { freshTrimLane } from '../guard/span-rewrite.js';
 
 /** The part of the runtime config the pipeline reads (spec 001 §2.5). */
 export interface PipelineSettings {
@@ -33,6 +34,10 @@ export interface PipelineInput {
   readonly agentContinuationActive?: boolean | undefined;
 }
 
+/** The guard lane of fresh reversible trims as a whole (see `freshTrimLane`). */
+export { freshTrimLane };
+export type GuardLane = StrategyKind | typeof freshTrimLane;
+
 /** The stash as the pipeline sees it: a handle only once the bounded durable write completed, else null. */
 export interface PipelineStash {
   put(content: string): Promise<string | null>;
@@ -51,7 +56,7 @@ export interface PipelineDeps {
   /** Monotonic milliseconds for `strategyTimingsMs`; absent, timings read 0 and the output is fully reproducible. */
   readonly timer?: (() => number) | undefined;
   /** Regression guard: false holds a kind back (reason `regret_guard`). */
-  readonly guard?: ((kind: StrategyKind) => boolean) | undefined;
+  readonly guard?: ((kind: GuardLane) => boolean) | undefined;
   /** List price of one input token in USD, for `estimatedSavingsUsd`. */
   readonly pricePerToken?: number | undefined;
   /**
@@ -71,7 +76,7 @@ export type Decision = {
 export type SuppressionReason = 'no_retrieve' | 'cache_guard' | 'prefix_stabilizer' | 'regret_guard' | 'pin_thrash';
 
 export type SuppressedKind = {
-  kind: StrategyKind;
+  kind: GuardLane;
   reason: SuppressionReason;
 };
 
@@ -94,6 +99,8 @@ export interface PipelineResult {
    * that produced it, the handle of its stashed original and the steps applied. Locations and ids, never content.
    */
   rewrites: SpanRewrite[];
+  /** Only when the request carried `capabilities.retrievalDiscovery`: the class the gateway records on the spend row. */
+  evidenceClass?: EvidenceClass;
 }
 
 export interface SpanRewrite {
@@ -103,4 +110,6 @@ export interface SpanRewrite {
   readonly toolInput: string | undefined;
   readonly handle: string | null;
   readonly steps: ReadonlyArray<{ readonly kind: StrategyKind; readonly replayed: boolean; readonly handle: boolean }>;
+  /** The output is in the fresh turn of this request: a fresh reversible trim (charged to `freshTrimLane` too). */
+  readonly fresh: boolean;
 }

@@ -2,6 +2,7 @@ import { splitLines } from '../stash/lines.js';
 
 export const grepMaxChars = 256;
 export const grepContextLines = 3;
+/** Matches whose context windows render; every match beyond them is counted, not shown. */
 export const grepMaxWindows = 20;
 
 export interface SliceRequest {
@@ -12,7 +13,16 @@ export interface SliceRequest {
 
 export type SliceResult =
   | { partial: false; content: string }
-  | { partial: true; content: string; startLine: number; endLine: number; grepMatches: number; grepTruncated: boolean };
+  | {
+      partial: true;
+      content: string;
+      startLine: number;
+      endLine: number;
+      grepMatches: number;
+      grepTruncated: boolean;
+      /** When truncated: the line of the first match not rendered, the `startLine` that pages on. */
+      nextStartLine?: number;
+    };
 
 /** Why a grep is refused (400): whitespace-only, empty or longer than 256 characters (spec 001 §2.4 rule 5). */
 export function grepProblem(grep: string | undefined): string | null {
@@ -33,8 +43,10 @@ function characterCount(text: string): number {
 /**
  * Spec 001 §2.4 rule 5. Only `handle`: the full original. A range is 1-based inclusive, rounded and clamped (never
  * an error). A grep is a case-insensitive literal searched within the range, rendered grep-style with line numbers
- * (`12:` match, `11-` context) and ±3 context lines, overlapping windows merged, the first 20 windows rendered and
- * separated by `--`; `grepMatches` counts every matching line. Call `grepProblem` first.
+ * (`12:` match, `11-` context) and ±3 context lines. Only the windows of the first 20 matching lines render (windows
+ * that overlap or touch merge into one for display, separated by `--`), so a broad grep on a long log answers about
+ * 140 lines rather than the whole original; `grepMatches` counts every matching line, `grepTruncated` says more
+ * matched, and `nextStartLine` is the line of the first match not shown. Call `grepProblem` first.
  */
 export function sliceContent(content: string, request: SliceRequest): SliceResult {
   const wantsRange = request.startLine !== undefined || request.endLine !== undefined;
@@ -47,8 +59,10 @@ export function sliceContent(content: string, request: SliceRequest): SliceResul
     if (startLine === 1 && endLine >= total) return { partial: false, content };
     return { partial: true, content: lines.slice(startLine - 1, endLine).join('\n'), startLine, endLine, grepMatches: 0, grepTruncated: false };
   }
-  const { rendered, matches, windows } = grepWindows(lines, request.grep, startLine, Math.min(endLine, total));
-  return { partial: true, content: rendered, startLine, endLine, grepMatches: matches, grepTruncated: windows > grepMaxWindows };
+  const { rendered, matching } = grepWindows(lines, request.grep, startLine, Math.min(endLine, total));
+  const result = { partial: true as const, content: rendered, startLine, endLine, grepMatches: matching.length, grepTruncated: matching.length > grepMaxWindows };
+  const next = matching[grepMaxWindows];
+  return next === undefined ? result : { ...result, nextStartLine: next };
 }
 
 function grepWindows(lines: readonly string[], grep: string, startLine: number, endLine: number) {
@@ -58,7 +72,7 @@ function grepWindows(lines: readonly string[], grep: string, startLine: number, 
     if ((lines[line - 1]).toLowerCase().includes(needle)) matching.push(line);
   }
   const windows: Array<{ from: number; to: number }> = [];
-  for (const line of matching) {
+  for (const line of matching.slice(0, grepMaxWindows)) {
     const from = Math.max(startLine, line - grepContextLines);
     const to = Math.min(endLine, line + grepContextLines);
     const last = windows[windows.length - 1];
@@ -67,14 +81,13 @@ function grepWindows(lines: readonly string[], grep: string, startLine: number, 
   }
   const matchSet = new Set(matching);
   const rendered = windows
-    .slice(0, grepMaxWindows)
     .map(({ from, to }) => {
       const out: string[] = [];
       for (let line = from; line <= to; line += 1) out.push(`${line}${matchSet.has(line) ? ':' : '-'}${lines[line - 1]}`);
       return out.join('\n');
     })
     .join('\n--\n');
-  return { rendered, matches: matching.length, windows: windows.length };
+  return { rendered, matching };
 }
 
 function clamp(value: number, low: number, high: number): number {

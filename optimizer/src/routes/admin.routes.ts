@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import {
   bootstrapDurableRequestSchema,
+  optimizerPurgeRequestSchema,
+  optimizerPurgeResponseSchema,
   bootstrapDurableResponseSchema,
   settingsPutBodySchema,
   settingsResponseSchema,
@@ -49,6 +51,29 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
         if (problem) throw optimizerError('invalid_request', problem);
         // jsonb cannot hold U+0000 or an unpaired surrogate in a string: the error handler answers that 400.
         return settingsView(runtime, await runtime.settings.replace(config));
+      },
+    );
+
+    app.post(
+      '/admin/optimizer/purge',
+      {
+        schema: {
+          summary: 'Purge stashed originals: one user, one tenant, or all',
+          description: 'Deletes from the durable tier every replica reads and from this replica’s memory tier; handles of purged spans then read as unknown (404).',
+          tags: ['admin'],
+          body: optimizerPurgeRequestSchema,
+          response: { 200: optimizerPurgeResponseSchema, ...optimizerErrorResponses([...adminErrorKeys, 'durable_unavailable']) },
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        const filter = 'all' in body ? {} : { ...('tenant' in body && body.tenant !== undefined ? { tenant: body.tenant } : {}), ...('user' in body ? { user: body.user } : {}) };
+        try {
+          return { purged: await runtime.stash.purge(filter) };
+        } catch (error) {
+          runtime.logger.warn({ errName: error instanceof Error ? error.name : 'unknown' }, 'stash purge failed');
+          throw optimizerError('durable_unavailable', 'the durable store could not be purged; nothing was reported as purged');
+        }
       },
     );
 

@@ -10,6 +10,7 @@ import { optimizeBodySchema } from '../http/caller-metadata.schema.js';
 import { hookGateErrors, optimizerErrorResponses } from '../errors.js';
 import type { ZodTypeProvider } from '@gw/platform';
 import { buildRequestView } from '../format/build-request-view.js';
+import { classifyEvidence } from '../pipeline/evidence-class.js';
 import { modelOf } from '../format/json-value.js';
 import { GuardRequest } from '../guard/guard-request.js';
 import type { ToolCallFact } from '../guard/session-signals.js';
@@ -192,13 +193,23 @@ async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignm
     ...(body.pins ? { pins: result.pins ?? body.pins } : {}),
     suppressedKinds: result.suppressedKinds,
     strategyTimingsMs: result.strategyTimingsMs,
+    ...(result.evidenceClass === undefined ? {} : { evidenceClass: result.evidenceClass }),
   };
   return { response, outcome: result.estimatedTokensSaved > 0 ? 'applied' : 'unchanged' };
+}
+
+/** The evidence class of a request the pipeline did not run on (cache hit, holdout arm, fail-open). */
+function evidenceOf(body: OptimizeRequest): Pick<OptimizeResponse, 'evidenceClass'> {
+  const discovery = body.capabilities?.retrievalDiscovery;
+  if (discovery === undefined) return {};
+  const view = buildRequestView(body.endpoint, body.request);
+  return { evidenceClass: view ? classifyEvidence(view.tools, discovery) : 'no_discovery' };
 }
 
 /** The original request, answered as is (cache hit, holdout arm, or fail-open); pins come back untouched. */
 function unchanged(context: OptimizeContext, decisions: Decision[], extra: Partial<OptimizeResponse> = {}): OptimizeResponse {
   return {
+    ...evidenceOf(context.body),
     ...context.base,
     request: context.body.request,
     decisions,

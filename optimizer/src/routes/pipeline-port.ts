@@ -1,4 +1,4 @@
-import type { Decision, DecisionPin, OptimizeRequest } from '@gw/contracts';
+import type { Decision, DecisionPin, EvidenceClass, OptimizeRequest } from '@gw/contracts';
 import type { Clock } from '@gw/platform';
 import type { SpanRewrite } from '../guard/span-rewrite.js';
 import type { TurnTimes } from '../pipeline/turn-log.js';
@@ -49,6 +49,8 @@ export interface PipelineResult {
   prunedTools?: ReadonlyArray<{ kind: string; tools: readonly string[] }>;
   /** Seam for a reasoning-downshift strategy: kinds that downshifted this request. */
   downshiftKinds?: readonly string[];
+  /** Present when the request carried `capabilities.retrievalDiscovery`: echoed as `evidenceClass`. */
+  evidenceClass?: EvidenceClass;
 }
 
 export type RunPipeline = (input: PipelineInput, deps: PipelineDeps) => Promise<PipelineResult> | PipelineResult;

@@ -57,7 +57,10 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
           partial: slice.partial,
           ...(age ? { ageBucket: age } : {}),
         };
-        if (slice.partial) Object.assign(response, { startLine: slice.startLine, endLine: slice.endLine, grepMatches: slice.grepMatches, grepTruncated: slice.grepTruncated });
+        if (slice.partial) {
+          Object.assign(response, { startLine: slice.startLine, endLine: slice.endLine, grepMatches: slice.grepMatches, grepTruncated: slice.grepTruncated });
+          if (slice.nextStartLine !== undefined) response.nextStartLine = slice.nextStartLine;
+        }
         return response;
       },
     );

@@ -20,6 +20,12 @@ export class RowUnreadableError extends Error {
   }
 }
 
+/** Which rows a purge deletes: one user, one tenant, both, or (neither) every row. */
+export interface StashPurgeFilter {
+  tenant?: string;
+  user?: string;
+}
+
 /** Whether the reader may have this owner's row; asked before the row is decrypted. */
 export type OwnerCheck = (owner: StashOwner) => boolean;
 
@@ -106,6 +112,17 @@ export class DurableTier {
       }
     }
     return entries;
+  }
+
+  /** Delete the rows of one user, one tenant, or all (an empty filter); returns how many. */
+  async purge(filter: StashPurgeFilter): Promise<number> {
+    const clauses: string[] = [];
+    const values: string[] = [];
+    if (filter.tenant !== undefined) clauses.push(`tenant = $${values.push(filter.tenant)}`);
+    if (filter.user !== undefined) clauses.push(`user_id = $${values.push(filter.user)}`);
+    const where = clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '';
+    const { rowCount } = await this.db.query(`DELETE FROM optimizer_stash${where}`, values);
+    return rowCount;
   }
 
   /** Delete rows past their expiry; returns how many. */

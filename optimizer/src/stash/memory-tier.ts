@@ -38,6 +38,17 @@ export class MemoryTier {
     }
   }
 
+  /** Drop every entry whose owner `matches`; returns how many. */
+  purge(matches: (entry: StashEntry) => boolean): number {
+    let purged = 0;
+    for (const [handle, entry] of this.entries) {
+      if (!matches(entry)) continue;
+      this.delete(handle);
+      purged += 1;
+    }
+    return purged;
+  }
+
   delete(handle: string): void {
     const entry = this.entries.get(handle);
     if (!entry) return;

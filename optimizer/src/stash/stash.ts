@@ -1,7 +1,7 @@
 import { isStoreFault, Keyring, type Clock, type Db } from '@gw/platform';
 import type { RetrievalStoreState } from '@gw/contracts';
 import { storeReadTimeoutMs, TimeoutError, withTimeout } from '../store/with-timeout.js';
-import { DurableTier, StoreUnavailableError, type OwnerCheck } from './durable-tier.js';
+import { DurableTier, StoreUnavailableError, type OwnerCheck, type StashPurgeFilter } from './durable-tier.js';
 import { deriveHandleKey, handlePattern, mintHandle } from './handle.js';
 import { countLines } from './lines.js';
 import { MemoryTier } from './memory-tier.js';
@@ -182,6 +182,18 @@ export class Stash {
   async listForUser(owner: { tenant: string; user: string }, limit: number): Promise<StashEntry[]> {
     if (!this.durable) return [];
     return withTimeout(this.durable.listForUser(owner, this.options.clock.now(), limit), this.readTimeoutMs);
+  }
+
+  /**
+   * Drop stashed originals from both tiers. The durable tier is what every replica reads; another replica's memory
+   * tier keeps its read-through copies until they expire or are evicted (it is bounded and holds only spans read or
+   * written there), so a purge is complete for the fleet once those copies age out.
+   */
+  async purge(filter: StashPurgeFilter): Promise<{ memory: number; durable: number }> {
+    const matches = (entry: StashEntry) => (filter.tenant === undefined || entry.owner.tenant === filter.tenant) && (filter.user === undefined || entry.owner.user === filter.user);
+    const memory = this.memory.purge(matches);
+    const durable = this.durable ? await withTimeout(this.durable.purge(filter), this.writeTimeoutMs) : 0;
+    return { memory, durable };
   }
 
   async sweep(): Promise<number> {

@@ -1,6 +1,7 @@
 import { isRecord } from '../format/json-value.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { elisionHint, formatCount, plural } from './retrieve-hint.js';
+import { isOutline } from './file-outline.js';
 import { isSalientLine, isSourceListing } from './salient-lines.js';
 import { handlePlaceholder, type DegradableRecipe, type SpanStrategy } from './types.js';
 
@@ -99,7 +100,8 @@ export const elideToolOutput: SpanStrategy<ElideRecipe> = {
   degradable: true,
   minChars: elideMinTokens * 2,
   plan(text, context) {
-    if (countTokens(text) < elideMinTokens) return null;
+    // An outline is already the map of a file behind a handle; cutting its middle would drop the map.
+    if (isOutline(text) || countTokens(text) < elideMinTokens) return null;
     const recipe: ElideRecipe = { r: 1, handle: context.mode === 'handle' ? handlePlaceholder : null, ...defaults };
     const elided = elide(text, recipe);
     return elided === null ? null : { recipe, text: elided };

@@ -1,6 +1,9 @@
 import { ansiStrip } from './ansi-strip.js';
 import { dedupeToolResult } from './dedupe-tool-result.js';
 import { elideToolOutput } from './elide-tool-output.js';
+import { fileOutline } from './file-outline.js';
+import { listingGroup } from './listing-group.js';
+import { testLogFailures } from './test-log-failures.js';
 import { jsonArraySummary } from './json-array-summary.js';
 import { jsonMinify } from './json-minify.js';
 import { logFold } from './log-fold.js';
@@ -14,6 +17,9 @@ import { windowBudget } from './window-budget.js';
  */
 export const spanStrategies: readonly SpanStrategy<Recipe>[] = [
   dedupeToolResult,
+  fileOutline,
+  listingGroup,
+  testLogFailures,
   jsonArraySummary,
   jsonMinify,
   logFold,

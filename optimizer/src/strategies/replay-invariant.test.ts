@@ -15,6 +15,9 @@ const inputs = [
   'npm-view-qs.txt',
   'read-file-listing.txt',
   'eslint-errors.txt',
+  'read-file-response-js.txt',
+  'find-listing.txt',
+  'mocha-failures.txt',
 ].map((name) => [name, fixture(name)] as const);
 
 function bind(recipe: Recipe, text: string, handle: string): { recipe: Recipe; text: string } {

@@ -3,6 +3,9 @@ import type { RequestView, ToolOutputSpan } from '../format/request-view.js';
 /** Every strategy kind, in the order the pipeline applies them to one tool output. */
 export const spanStrategyKinds = [
   'dedupe_tool_result',
+  'file_outline',
+  'listing_group',
+  'test_log_failures',
   'json_array_summary',
   'json_minify',
   'log_fold',

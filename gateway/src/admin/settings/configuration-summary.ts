@@ -18,6 +18,7 @@ const shown: Partial<Record<keyof GatewayConfig, Shown>> = {
   GW_DRAIN_TIMEOUT_MS: 'value',
   GW_OPTIMIZER_TIMEOUT_MS: 'value',
   GW_ANTHROPIC_THROTTLE_WAIT_MS: 'value',
+  GW_STRICT_DEFAULT_OUTPUT_TOKENS: 'value',
   GW_SPEND_DB_URL: 'origin',
   GW_REDIS_URL: 'origin',
   GW_OPTIMIZER_URL: 'origin',

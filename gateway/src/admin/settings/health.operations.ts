@@ -38,6 +38,7 @@ const healthResponse = z.object({
     z.object({ configured: z.literal(false) }),
     z.object({ configured: z.literal(true), reachable: z.boolean(), status: z.number().nullable(), latencyMs: z.number() }),
   ]),
+  addressConflicts: z.number().int().nullable().describe('Addresses whose caps are stored in more than one spelling, waiting for an administrator to set them once (PATCH /admin/user-caps/<address>); null when unknown'),
   leaseStatus: z.string(),
   leaseSource: z.string(),
   leaseTrust: z.string(),
@@ -68,6 +69,16 @@ async function schemaOf(deps: HealthOperationDeps) {
   }
 }
 
+/** Cap rows of one address in several spellings, left by the address fold for an administrator. */
+async function countAddressConflicts(db: Db): Promise<number | null> {
+  try {
+    const { rows } = await db.query<{ count: string | number }>('SELECT count(*) AS count FROM gw_address_conflicts');
+    return Number(rows[0]?.count ?? 0);
+  } catch {
+    return null;
+  }
+}
+
 export type HealthReport = z.infer<typeof healthResponse>;
 
 /** The health report: store ping, schema applied vs expected, coordination, optimizer, lease (also in the support bundle). */
@@ -77,6 +88,7 @@ export async function healthReport(deps: HealthOperationDeps): Promise<HealthRep
   const storeLatency = deps.now() - started;
   const schema = reachable ? await schemaOf(deps) : { applied: null, expected: deps.expectedSchemaVersion, upToDate: false };
   const healthy = reachable && schema.upToDate && coordinationReachable;
+  const addressConflicts = schema.upToDate ? await countAddressConflicts(deps.db) : null;
   return {
     status: healthy ? 'ok' : 'degraded',
     live: true,
@@ -85,6 +97,7 @@ export async function healthReport(deps: HealthOperationDeps): Promise<HealthRep
     schema,
     coordination: { kind: deps.coordinationKind, reachable: coordinationReachable },
     optimizer,
+    addressConflicts,
     ...deps.lease(),
   };
 }

@@ -8,12 +8,14 @@ import { hasScope } from '../principal.js';
 export interface SettingsOperationDeps {
   settings: SettingsStore;
   fleetMode: boolean;
+  /** Whether an organization provider key is stored: seat overflow bills it, so it cannot be enabled before. */
+  organizationKeyStored: () => boolean;
 }
 
 const flatten = (stored: StoredSettings) => ({ ...stored.settings, updatedAt: stored.updatedAt, updatedBy: stored.updatedBy });
 
 /** Runtime settings and identity mode (spec 000 §4.6, §4.8 `settings`, §5 settings:write vs settings:content). */
-export function settingsOperations({ settings, fleetMode }: SettingsOperationDeps): AdminOperation[] {
+export function settingsOperations({ settings, fleetMode, organizationKeyStored }: SettingsOperationDeps): AdminOperation[] {
   return [
     defineOperation({
       id: 'settings.get',
@@ -40,6 +42,9 @@ export function settingsOperations({ settings, fleetMode }: SettingsOperationDep
         // The legacy gate (content:manage) already carries settings:content; on v1 the field decides.
         const contentField = Object.keys(body).find((name) => !runtimeAllowlist.has(name));
         if (contentField && !hasScope(principal, 'settings:content')) throw adminErrors.insufficientScope('settings:content');
+        if (body.seatOverflow === true && !organizationKeyStored()) {
+          throw gatewayError('conflict', 'seatOverflow needs the organization provider key stored first (PUT /admin/v1/providers/anthropic/key with an Anthropic API key): overflow bills it.');
+        }
         return flatten(await settings.update(body, principal.actor));
       },
     }),

@@ -1,11 +1,12 @@
 import type { CapReset } from '../../governance/period.js';
 
 /** Reason codes of admission denials (spec 000 §7: 402 codes exact; 429 codes are ours, "not shown"). */
-export type AdmissionCode = 'rate_limit_exceeded' | 'concurrency_limit_exceeded' | 'user_token_cap_exceeded' | 'user_budget_exceeded' | 'service_key_budget_exceeded';
+export type AdmissionCode = 'rate_limit_exceeded' | 'concurrency_limit_exceeded' | 'user_token_cap_exceeded' | 'user_budget_exceeded' | 'service_key_budget_exceeded' | 'guardrail_denied' | 'guardrail_unavailable';
 
 /** What a check answers when the request must not go on. */
 export interface Denial {
-  status: 402 | 429;
+  /** 402 caps and budgets, 429 limits, 400/403 a guardrail's refusal, 503 a fail-closed guardrail that gave no verdict. */
+  status: 400 | 402 | 403 | 429 | 503;
   code: AdmissionCode;
   /** Shown to the caller. */
   message: string;
@@ -65,3 +66,13 @@ export function exceeds(consumption: Consumption, limit: number, strict: boolean
 
 /** `2026-12-01T00:00:00Z` for messages. */
 export const utcInstant = (at: number) => new Date(at).toISOString().replace('.000Z', 'Z');
+
+/**
+ * A denial's account of usage against the limit. Strict mode names what it holds for calls in flight, this one
+ * included, so a caller refused below the cap sees why: `$0.00 spent + $0.02 reserved of $0.06`.
+ */
+export function usageAgainstLimit(consumption: Consumption, limit: number, strict: boolean, format: (amount: number) => string): string {
+  const spent = format(consumption.spent ?? 0);
+  if (!strict) return `${spent} of ${format(limit)}`;
+  return `${spent} spent + ${format(consumption.reserved)} reserved for calls in flight (this one included) of ${format(limit)}`;
+}

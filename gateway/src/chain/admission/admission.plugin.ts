@@ -1,21 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock, Coord } from '@gw/platform';
 import type { Governance } from '../../governance/governance.js';
-import type { SpendRecorder } from '../../metering/spend-recorder.js';
 import type { Denial } from './admission-input.js';
 import { admissionApplies, endpointOf } from './applies.js';
-import { firstDenial } from './checks.js';
+import { checksAfterGuardrails, checksBeforeGuardrails, firstDenial } from './checks.js';
+import type { Guardrails } from '../../governance/guardrails/guardrails.js';
+import type { Identity } from '../../identity/caller.js';
 import { denialError } from './denial-error.js';
 import { loadAdmission, releaseHeld, slotLeaseMs, type HeldResources } from './load-admission.js';
-import { rejectionRecord } from './rejection-record.js';
-import { recordSpend } from '../../metering/record-spend.js';
 
 export interface AdmissionStageDeps {
   coord: Coord;
   clock: Clock;
   governance: Governance;
-  spend: SpendRecorder;
+  /** Operator-configured guardrail hooks, asked between the limits and the caps; null when the gateway has none. */
+  guardrails?: Guardrails | null;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -29,15 +28,25 @@ export function registerAdmissionStage(app: FastifyInstance, deps: AdmissionStag
   app.addHook('preValidation', async (request, reply) => {
     const identity = request.gw.identity;
     if (!identity || !admissionApplies(request)) return;
-    const { input, held } = await loadAdmission(deps, identity, isRecord(request.body) ? request.body : undefined);
-    const denial = firstDenial(input);
+    const body = isRecord(request.body) ? request.body : undefined;
+    const { input, held } = await loadAdmission(deps, identity, body);
+    const denial = firstDenial(input, checksBeforeGuardrails) ?? (await guardrailDenial(deps.guardrails, request, identity, body)) ?? firstDenial(input, checksAfterGuardrails);
     if (denial) {
       await releaseHeld(held);
-      reject(deps, request, denial);
+      recordAuthEvent(deps, request, denial);
       throw denialError(denial);
     }
     hold(deps.governance, request, reply, held);
   });
+}
+
+/** The guardrail step, in the order the chain fixes: after the rate and concurrency limits, before caps and budgets. */
+async function guardrailDenial(guardrails: Guardrails | null | undefined, request: FastifyRequest, identity: Identity, body: Record<string, unknown> | undefined): Promise<Denial | null> {
+  if (!guardrails?.configured) return null;
+  const model = typeof body?.model === 'string' ? body.model : null;
+  const call = { requestId: request.traceId, endpoint: endpointOf(request), model, stream: body?.stream === true, user: identity.user, team: identity.team, keyId: identity.keyId, keyType: identity.keyType };
+  const denial = await guardrails.check(call, body ?? null);
+  return denial ? { status: denial.status, code: denial.code, message: denial.message, hint: denial.hint } : null;
 }
 
 /**
@@ -62,9 +71,11 @@ function hold(governance: Governance, request: FastifyRequest, reply: FastifyRep
   reply.raw.once('close', end);
 }
 
-/** Every rejection is recorded (content-free spend row, metrics through it); cap rejections feed auth events. */
-function reject(deps: AdmissionStageDeps, request: FastifyRequest, denial: Denial): void {
-  recordSpend(deps.spend, request, rejectionRecord({ request, denial, now: deps.clock.now(), id: randomUUID() }));
+/**
+ * Cap and budget rejections feed auth events. Every rejection's spend row (and the metrics through it) is the
+ * metering stage's, recorded from the denial error (`../metering/`).
+ */
+function recordAuthEvent(deps: AdmissionStageDeps, request: FastifyRequest, denial: Denial): void {
   if (denial.status !== 402) return;
   const identity = request.gw.identity;
   const subject = identity?.user ?? identity?.keyId ?? 'anonymous';

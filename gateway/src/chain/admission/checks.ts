@@ -6,7 +6,9 @@ import { userBudgetCheck } from './user-budget.check.js';
 import { userTokenCapCheck } from './user-token-cap.check.js';
 
 /** spec 000 §1.6c order: rate limit, concurrency limit, (guardrail hooks), per-user caps, then service-key budgets. */
-export const admissionChecks: readonly AdmissionCheck[] = [rateLimitCheck, concurrencyLimitCheck, userTokenCapCheck, userBudgetCheck, serviceKeyBudgetCheck];
+export const checksBeforeGuardrails: readonly AdmissionCheck[] = [rateLimitCheck, concurrencyLimitCheck];
+export const checksAfterGuardrails: readonly AdmissionCheck[] = [userTokenCapCheck, userBudgetCheck, serviceKeyBudgetCheck];
+export const admissionChecks: readonly AdmissionCheck[] = [...checksBeforeGuardrails, ...checksAfterGuardrails];
 
 export function firstDenial(input: AdmissionInput, checks: readonly AdmissionCheck[] = admissionChecks): Denial | null {
   for (const check of checks) {

@@ -75,7 +75,7 @@ export async function loadAdmission(deps: AdmissionLoaderDeps, identity: Identit
   const limits = governance.deps.limits.effective(identity.keyId, identity.user);
   const plan = planOf(governance, identity, now, limits.strictBudget);
   const strict = plan.cap?.strict === true || plan.budget?.strict === true;
-  const estimate: CallEstimate | null = strict ? estimateCall(body, typeof body?.model === 'string' ? governance.deps.modelFacts(body.model) : undefined) : null;
+  const estimate: CallEstimate | null = strict ? estimateCall(body, typeof body?.model === 'string' ? governance.deps.modelFacts(body.model) : undefined, governance.deps.defaultOutputTokens) : null;
 
   const ratePromise = limits.requestsPerMinute === null ? null : coord.rateLimit(`adm:rate:${identity.keyId}`, limits.requestsPerMinute, rateWindowMs).catch((error: unknown) => failOpen(governance, 'rate_limit', error));
   const slotPromise = limits.concurrentRequests === null ? null : coord.acquireSlot(`adm:conc:${identity.keyId}`, limits.concurrentRequests, slotLeaseMs).then((lease) => ({ lease }), (error: unknown) => failOpen(governance, 'concurrency_limit', error));

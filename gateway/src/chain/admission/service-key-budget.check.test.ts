@@ -21,4 +21,9 @@ describe('serviceKeyBudgetCheck (spec 000 §2, §3 service key)', () => {
     expect(denial?.message).toContain('raise');
     expect(denial?.message).toContain('next UTC month (2026-12-01T00:00:00Z)');
   });
+
+  it('states spent, reserved and the budget when strict reservations refuse the call', () => {
+    const denial = serviceKeyBudgetCheck(budgetInput({ strict: true, costMicros: { spent: 9_000_000, reserved: 2_000_000 } }));
+    expect(denial?.message).toContain('$9.00 spent + $2.00 reserved for calls in flight (this one included) of $10.00 this UTC month');
+  });
 });

@@ -17,6 +17,11 @@ describe('userBudgetCheck (spec 000 §3 user cap)', () => {
   });
 
   it('reports the spend against the budget', () => {
-    expect(userBudgetCheck(capInput({ maxUsd: 5, costMicros: { spent: 5_250_000, reserved: 0 } }))?.message).toContain('$5.25 of $5.00');
+    expect(userBudgetCheck(capInput({ maxUsd: 5, costMicros: { spent: 5_250_000, reserved: 0 } }))?.message).toContain('$5.25 of $5.00 spent');
+  });
+
+  it('states spent, reserved and the cap when strict reservations refuse a call below the cap', () => {
+    const message = userBudgetCheck(capInput({ maxUsd: 0.06, strict: true, costMicros: { spent: 0, reserved: 160_000 } }))?.message;
+    expect(message).toContain('$0.00 spent + $0.16 reserved for calls in flight (this one included) of $0.06');
   });
 });

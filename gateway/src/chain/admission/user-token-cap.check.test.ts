@@ -19,6 +19,11 @@ describe('userTokenCapCheck (spec 000 §3 user cap)', () => {
     if (denial) expect(denial.status).toBe(402);
   });
 
+  it('states spent, reserved and the cap in strict mode', () => {
+    expect(userTokenCapCheck(capInput({ monthlyTokens: 1_000, strict: true, tokens: { spent: 500, reserved: 1_024 } }))?.message).toContain('500 spent + 1,024 reserved for calls in flight (this one included) of 1,000 tokens');
+    expect(userTokenCapCheck(capInput({ monthlyTokens: 1_000, tokens: { spent: 1_200, reserved: 0 } }))?.message).toContain('1,200 of 1,000 tokens used');
+  });
+
   it('says when the cap resets, and that never means never', () => {
     expect(userTokenCapCheck(capInput({ monthlyTokens: 10, tokens: { spent: 10, reserved: 0 } }))?.message).toContain('2026-12-01T00:00:00Z');
     expect(userTokenCapCheck(capInput({ monthlyTokens: 10, reset: 'never', resetsAt: null, tokens: { spent: 10, reserved: 0 } }))?.message).toContain('does not reset');

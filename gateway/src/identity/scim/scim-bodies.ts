@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { badRequest } from './protocol/scim-error.js';
+import { emailsOf } from './protocol/emails.js';
 import { scimBoolean } from './protocol/scim-boolean.js';
 import type { ScimUserAttributes } from './protocol/user-patch.js';
 import type { GroupWrite } from './scim-groups.store.js';
 
-// Identity providers send many attributes this server does not keep (phone numbers, addresses, titles, the enterprise
-// extension): objects stay loose so provisioning never fails on them; only the kept attributes are checked.
+// Identity providers send many attributes this server does not keep (passwords, phone numbers, addresses, titles, the
+// enterprise extension): objects stay loose so provisioning never fails on them; only the kept attributes are checked
+// and only they reach the store.
 const text = (max: number) => z.string().trim().max(max);
 const optionalText = (max: number) => text(max).nullish();
 
@@ -16,6 +18,7 @@ const userBody = z.looseObject({
   name: z.looseObject({ givenName: optionalText(256), familyName: optionalText(256) }).nullish(),
   userType: optionalText(256),
   active: z.unknown().optional(),
+  emails: z.unknown().optional(),
 });
 
 const memberReference = z.looseObject({ value: z.string().trim().min(1).max(320), display: z.string().max(320).optional() });
@@ -46,6 +49,7 @@ export function userAttributesOf(body: unknown): ScimUserAttributes {
     familyName: user.name?.familyName ?? null,
     userType: user.userType ?? null,
     active,
+    emails: emailsOf(user.emails),
   };
 }
 

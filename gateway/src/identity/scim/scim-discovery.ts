@@ -70,7 +70,11 @@ const schemas = (base: string) => [
       attribute('name', 'Components of the name', { type: 'complex', subAttributes: [attribute('givenName', 'Given name'), attribute('familyName', 'Family name')] }),
       attribute('userType', 'Identity type'),
       attribute('active', 'false blocks every key of the user on the next request', { type: 'boolean' }),
-      attribute('emails', 'The userName as the work address (read-only)', { type: 'complex', multiValued: true, mutability: 'readOnly', subAttributes: [attribute('value', 'Address')] }),
+      attribute('emails', 'E-mail addresses as the identity provider sent them; userName stays the identity', {
+        type: 'complex',
+        multiValued: true,
+        subAttributes: [attribute('value', 'Address'), attribute('type', 'work, home, other, …'), attribute('primary', 'The preferred address; at most one', { type: 'boolean' }), attribute('display', 'Name shown for the address')],
+      }),
       attribute('groups', 'Groups the user is a member of', { type: 'complex', multiValued: true, mutability: 'readOnly', subAttributes: memberAttributes }),
     ],
   },

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ownValue, type Clock, type Db, type Queryable } from '@gw/platform';
+import type { Clock, Db, Queryable } from '@gw/platform';
 import { badRequest, uniquenessConflict } from './protocol/scim-error.js';
 import { recomputeMappings } from './scim-mapping.js';
+import type { PushdownColumns, SqlCondition } from './scim-filter-sql.js';
+import type { ListSource } from './scim-list.js';
 import { readScimSettings } from './scim-settings.store.js';
 import { jsonArray, type ScimUserStore } from './scim-users.store.js';
 
@@ -37,9 +39,14 @@ interface GroupRow {
   members: Array<{ id: string; userName: string }> | string | null;
 }
 
-export const groupFilterColumns: Readonly<Record<string, string>> = { displayname: 'lower(g.display_name)', externalid: 'g.external_id', id: 'g.id' };
+/** Filters the store answers itself; displayName compares without case, id and externalId exactly. */
+export const groupPushdownColumns: PushdownColumns = {
+  displayname: { type: 'string', sql: (parameter) => `lower(g.display_name) = lower(${parameter})` },
+  externalid: { type: 'string', sql: (parameter) => `g.external_id = ${parameter}` },
+  id: { type: 'string', sql: (parameter) => `g.id = ${parameter}` },
+};
 
-const selectGroups = `SELECT g.id, g.display_name, g.external_id, g.version, g.created_at, g.updated_at,
+const selectGroups = `SELECT g.id, g.seq::text AS seq, g.display_name, g.external_id, g.version, g.created_at, g.updated_at,
        COALESCE((SELECT json_agg(json_build_object('id', u.id, 'userName', u.user_name) ORDER BY u.seq)
                    FROM gw_scim_members m JOIN gw_scim_users u ON u.id = m.user_id WHERE m.group_id = g.id), '[]'::json) AS members
   FROM gw_scim_groups g`;
@@ -54,6 +61,18 @@ const toRecord = (row: GroupRow): ScimGroupRecord => ({
   lastModified: new Date(row.updated_at).toISOString(),
 });
 
+/** A member named only by its address, provisioned by a group write: the address is its one, primary, e-mail. */
+const provisionedMember = (address: string) => ({
+  userName: address,
+  externalId: null,
+  displayName: null,
+  givenName: null,
+  familyName: null,
+  userType: null,
+  active: true,
+  emails: [{ value: address, type: null, primary: true, display: null }],
+});
+
 const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const uniqueness = (name: string) => uniquenessConflict(`A group with displayName "${name}" already exists.`);
 
@@ -61,7 +80,7 @@ const uniqueness = (name: string) => uniquenessConflict(`A group with displayNam
  * The identity provider's groups (spec 000 §4.9). Membership drives each user's team and administrator flag, so every
  * write recomputes the mapping of the users it touched, in the same transaction.
  */
-export class ScimGroupStore {
+export class ScimGroupStore implements ListSource<ScimGroupRecord> {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -73,13 +92,18 @@ export class ScimGroupStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  async list(filter: { attribute: string; value: string } | null, startIndex: number, count: number): Promise<{ total: number; records: ScimGroupRecord[] }> {
-    const column = filter ? ownValue(groupFilterColumns, filter.attribute) : undefined;
-    const where = column && filter ? `WHERE ${column} = ${filter.attribute === 'displayname' ? 'lower($1)' : '$1'}` : '';
-    const params = column && filter ? [filter.value] : [];
+  /** A page of groups in creation order, optionally narrowed by an SQL condition on `g` (scim-filter-sql.ts). */
+  async page(condition: SqlCondition | null, offset: number, limit: number): Promise<{ total: number; records: ScimGroupRecord[] }> {
+    const where = condition ? `WHERE ${condition.sql}` : '';
+    const params = condition?.params ?? [];
     const total = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM gw_scim_groups g ${where}`, params);
-    const { rows } = await this.db.query<GroupRow>(`${selectGroups} ${where} ORDER BY g.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, count, startIndex - 1]);
+    const { rows } = await this.db.query<GroupRow>(`${selectGroups} ${where} ORDER BY g.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]);
     return { total: total.rows[0]?.total ?? 0, records: rows.map(toRecord) };
+  }
+
+  async batchAfter(after: string | null, limit: number): Promise<Array<{ seq: string; record: ScimGroupRecord }>> {
+    const { rows } = await this.db.query<GroupRow & { seq: string }>(`${selectGroups} WHERE g.seq > $1::bigint ORDER BY g.seq LIMIT $2`, [after ?? '0', limit]);
+    return rows.map((row) => ({ seq: row.seq, record: toRecord(row) }));
   }
 
   async create(group: GroupWrite): Promise<ScimGroupRecord> {
@@ -149,7 +173,7 @@ export class ScimGroupStore {
       if (!id && address && (await tx.query('SELECT 1 FROM gw_scim_users WHERE lower(user_name) = lower($1) AND deleted', [address])).rows.length > 0) {
         throw badRequest(`Member "${address}" was deleted; provision it again with POST /Users first.`, 'invalidValue');
       }
-      if (!id && address) id = (await this.users.findByUserName(address, tx))?.id ?? (await this.users.create({ userName: address, externalId: null, displayName: null, givenName: null, familyName: null, userType: null, active: true }, tx)).id;
+      if (!id && address) id = (await this.users.findByUserName(address, tx))?.id ?? (await this.users.create(provisionedMember(address), tx)).id;
       if (!id) throw badRequest(`Member "${member.value}" is not a provisioned user.`, 'invalidValue');
       if (!ids.includes(id)) ids.push(id);
     }

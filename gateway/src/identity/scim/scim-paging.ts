@@ -1,13 +1,14 @@
-import { badRequest } from './protocol/scim-error.js';
+import type { ResourceSchema } from './protocol/attribute-schema.js';
+import { projectionOf, type Projection } from './protocol/attribute-projection.js';
+import { compileFilter } from './protocol/filter-evaluate.js';
+import { invalidFilter } from './protocol/filter-tokens.js';
 import { parseScimFilter } from './protocol/filter.js';
+import { badRequest } from './protocol/scim-error.js';
 import { maxPageSize } from './scim-discovery.js';
+import type { ListRequest } from './scim-list.js';
 
-export interface ListQuery {
-  filter: { attribute: string; value: string } | null;
-  startIndex: number;
-  count: number;
-  /** `excludedAttributes=members` (Entra ID asks for groups without their members). */
-  withoutMembers: boolean;
+export interface ListQuery extends ListRequest {
+  projection: Projection;
 }
 
 const integer = (raw: unknown, name: string): number | undefined => {
@@ -19,24 +20,18 @@ const integer = (raw: unknown, name: string): number | undefined => {
 };
 
 /**
- * RFC 7644 §3.4.2.4 paging: `startIndex` below 1 reads as 1, `count` below 0 as 0, and a count over the page size
- * is capped (the response says how many it holds). A filter names one attribute of `supported`, compared with `eq`.
+ * A list's query parameters (RFC 7644 paging and filtering): `startIndex` below 1 reads as 1, `count` below 0 as 0,
+ * and a count over the page size is capped (the response says how many it holds). The filter is parsed and checked
+ * against the resource type's schema before anything is read, so a bad one is 400 `invalidFilter` at once.
  */
-export function listQueryOf(query: Record<string, unknown>, supported: Readonly<Record<string, string>>): ListQuery {
+export function listQueryOf(query: Readonly<Record<string, unknown>>, schema: ResourceSchema): ListQuery {
   const startIndex = Math.max(integer(query.startIndex, 'startIndex') ?? 1, 1);
   const count = Math.min(Math.max(integer(query.count, 'count') ?? 100, 0), maxPageSize);
   let filter: ListQuery['filter'] = null;
-  if (typeof query.filter === 'string') {
-    const parsed = parseScimFilter(query.filter);
-    if (!Object.hasOwn(supported, parsed.attribute)) throw badRequest(`Filtering on "${parsed.attribute}" is not supported; filter on ${Object.keys(supported).join(', ')} with eq.`, 'invalidFilter');
-    if (typeof parsed.value !== 'string') throw badRequest('The filter compares with a quoted string.', 'invalidFilter');
-    filter = { attribute: parsed.attribute, value: parsed.value };
+  if (query.filter !== undefined) {
+    if (typeof query.filter !== 'string') throw invalidFilter('Send one filter parameter.');
+    const tree = parseScimFilter(query.filter);
+    filter = { tree, matches: compileFilter(tree, schema) };
   }
-  return { filter, startIndex, count, withoutMembers: excludesMembers(query) };
-}
-
-/** `excludedAttributes=members`: Entra ID reads groups without their (possibly long) member lists. */
-export function excludesMembers(query: Record<string, unknown>): boolean {
-  const excluded = query.excludedAttributes;
-  return typeof excluded === 'string' && excluded.split(',').some((name) => name.trim().toLowerCase() === 'members');
+  return { filter, startIndex, count, projection: projectionOf(query, schema) };
 }

@@ -23,20 +23,20 @@ export function userResource(user: ScimUserRecord, base: ScimBase): Record<strin
     ...name,
     ...(user.userType === null ? {} : { userType: user.userType }),
     active: user.active,
-    emails: [{ value: user.userName, type: 'work', primary: true }],
+    ...(user.emails.length === 0 ? {} : { emails: user.emails.map((email) => ({ value: email.value, ...(email.type === null ? {} : { type: email.type }), primary: email.primary, ...(email.display === null ? {} : { display: email.display }) })) }),
     groups: user.groups.map((group) => ({ value: group.id, display: group.displayName, $ref: `${base}/Groups/${group.id}` })),
     [gatewayUserExtension]: { team: user.team, admin: user.admin },
     meta: { resourceType: 'User', created: user.created, lastModified: user.lastModified, location: `${base}/Users/${user.id}`, version: version(user) },
   };
 }
 
-export function groupResource(group: ScimGroupRecord, base: ScimBase, options: { members: boolean }): Record<string, unknown> {
+export function groupResource(group: ScimGroupRecord, base: ScimBase): Record<string, unknown> {
   return {
     schemas: [groupSchema],
     id: group.id,
     ...(group.externalId === null ? {} : { externalId: group.externalId }),
     displayName: group.displayName,
-    ...(options.members ? { members: group.members.map((member) => ({ value: member.id, display: member.userName, type: 'User', $ref: `${base}/Users/${member.id}` })) } : {}),
+    members: group.members.map((member) => ({ value: member.id, display: member.userName, type: 'User', $ref: `${base}/Users/${member.id}` })),
     meta: { resourceType: 'Group', created: group.created, lastModified: group.lastModified, location: `${base}/Groups/${group.id}`, version: version(group) },
   };
 }

@@ -9,7 +9,7 @@ export const scimUserDataSource: UserDataSource = {
   name: 'scim',
   async export(db, user) {
     const { rows } = await db.query(
-      `SELECT u.id, u.user_name, u.external_id, u.display_name, u.given_name, u.family_name, u.user_type, u.active, u.deleted, u.team, u.admin,
+      `SELECT u.id, u.user_name, u.external_id, u.display_name, u.given_name, u.family_name, u.user_type, u.active, u.emails, u.deleted, u.team, u.admin,
               u.created_at, u.updated_at, array_remove(array_agg(g.display_name ORDER BY g.display_name), NULL) AS groups
          FROM gw_scim_users u
          LEFT JOIN gw_scim_members m ON m.user_id = u.id

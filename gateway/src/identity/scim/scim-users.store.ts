@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ownValue, type Clock, type Db, type Queryable } from '@gw/platform';
+import type { Clock, Db, Queryable } from '@gw/platform';
 import { refreshUserActive } from '../users/user-active.js';
+import type { ScimEmail } from './protocol/emails.js';
 import { uniquenessConflict } from './protocol/scim-error.js';
 import type { ScimUserAttributes } from './protocol/user-patch.js';
+import type { PushdownColumns, SqlCondition } from './scim-filter-sql.js';
+import type { ListSource } from './scim-list.js';
 
 export interface ScimUserRecord extends ScimUserAttributes {
   id: string;
@@ -23,6 +26,7 @@ interface UserRow {
   family_name: string | null;
   user_type: string | null;
   active: boolean;
+  emails: ScimEmail[] | string | null;
   team: string | null;
   admin: boolean;
   version: number;
@@ -31,18 +35,23 @@ interface UserRow {
   groups: Array<{ id: string; displayName: string }> | string | null;
 }
 
-/** Attributes a list filter may name (spec 000 §4.9: `userName eq <email>`; identity providers also match these). */
-export const userFilterColumns: Readonly<Record<string, string>> = {
-  username: 'lower(u.user_name)',
-  'emails.value': 'lower(u.user_name)',
-  externalid: 'u.external_id',
-  id: 'u.id',
-  displayname: 'u.display_name',
+/**
+ * Filters the store answers itself (the rest are evaluated in memory, scim-list.ts): each expression compares as the
+ * attribute's schema says, userName, displayName and addresses without case, id and externalId exactly.
+ */
+export const userPushdownColumns: PushdownColumns = {
+  username: { type: 'string', sql: (parameter) => `lower(u.user_name) = lower(${parameter})` },
+  externalid: { type: 'string', sql: (parameter) => `u.external_id = ${parameter}` },
+  id: { type: 'string', sql: (parameter) => `u.id = ${parameter}` },
+  displayname: { type: 'string', sql: (parameter) => `lower(u.display_name) = lower(${parameter})` },
+  active: { type: 'boolean', sql: (parameter) => `u.active = ${parameter}` },
+  ...Object.fromEntries(
+    ['emails', 'emails.value'].map((key) => [key, { type: 'string', sql: (parameter: string) => `EXISTS (SELECT 1 FROM jsonb_array_elements(u.emails) AS e WHERE lower(e->>'value') = lower(${parameter}))` }]),
+  ),
 };
-const caseInsensitive = new Set(['username', 'emails.value']);
 
-const selectUsers = `SELECT u.id, u.user_name, u.external_id, u.display_name, u.given_name, u.family_name, u.user_type, u.active, u.team, u.admin,
-       u.version, u.created_at, u.updated_at,
+const selectUsers = `SELECT u.id, u.seq::text AS seq, u.user_name, u.external_id, u.display_name, u.given_name, u.family_name, u.user_type, u.active, u.emails,
+       u.team, u.admin, u.version, u.created_at, u.updated_at,
        COALESCE((SELECT json_agg(json_build_object('id', g.id, 'displayName', g.display_name) ORDER BY lower(g.display_name))
                    FROM gw_scim_members m JOIN gw_scim_groups g ON g.id = m.group_id WHERE m.user_id = u.id), '[]'::json) AS groups
   FROM gw_scim_users u`;
@@ -59,6 +68,7 @@ const toRecord = (row: UserRow): ScimUserRecord => ({
   familyName: row.family_name,
   userType: row.user_type,
   active: row.active,
+  emails: jsonArray(row.emails),
   team: row.team,
   admin: row.admin,
   version: row.version,
@@ -74,7 +84,7 @@ const uniqueness = (userName: string) => uniquenessConflict(`A user with userNam
  * recomputes `gw_users.active` in the same transaction, so `active:false` or a delete answers 401 `user_deactivated`
  * on the user's next request on every replica (spec 000 §3).
  */
-export class ScimUserStore {
+export class ScimUserStore implements ListSource<ScimUserRecord> {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -90,17 +100,18 @@ export class ScimUserStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  /** A page of users (1-based `startIndex`), optionally filtered by one attribute, in creation order. */
-  async list(filter: { attribute: string; value: string } | null, startIndex: number, count: number): Promise<{ total: number; records: ScimUserRecord[] }> {
-    const column = filter ? ownValue(userFilterColumns, filter.attribute) : undefined;
-    const where = column && filter ? `AND ${column} = ${caseInsensitive.has(filter.attribute) ? 'lower($1)' : '$1'}` : '';
-    const params = column && filter ? [filter.value] : [];
+  /** A page of users in creation order, optionally narrowed by an SQL condition on `u` (scim-filter-sql.ts). */
+  async page(condition: SqlCondition | null, offset: number, limit: number): Promise<{ total: number; records: ScimUserRecord[] }> {
+    const where = condition ? `AND ${condition.sql}` : '';
+    const params = condition?.params ?? [];
     const total = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM gw_scim_users u WHERE NOT u.deleted ${where}`, params);
-    const { rows } = await this.db.query<UserRow>(
-      `${selectUsers} WHERE NOT u.deleted ${where} ORDER BY u.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, count, startIndex - 1],
-    );
+    const { rows } = await this.db.query<UserRow>(`${selectUsers} WHERE NOT u.deleted ${where} ORDER BY u.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]);
     return { total: total.rows[0]?.total ?? 0, records: rows.map(toRecord) };
+  }
+
+  async batchAfter(after: string | null, limit: number): Promise<Array<{ seq: string; record: ScimUserRecord }>> {
+    const { rows } = await this.db.query<UserRow & { seq: string }>(`${selectUsers} WHERE NOT u.deleted AND u.seq > $1::bigint ORDER BY u.seq LIMIT $2`, [after ?? '0', limit]);
+    return rows.map((row) => ({ seq: row.seq, record: toRecord(row) }));
   }
 
   /** Create; the same address deleted before comes back as a new resource (a soft-deleted row is reused). */
@@ -111,17 +122,17 @@ export class ScimUserStore {
       const existing = rows[0];
       if (existing && !existing.deleted) throw uniqueness(attributes.userName);
       const id = randomUUID();
-      const values = [id, attributes.userName, attributes.externalId, attributes.displayName, attributes.givenName, attributes.familyName, attributes.userType, attributes.active, at];
+      const values = [id, attributes.userName, attributes.externalId, attributes.displayName, attributes.givenName, attributes.familyName, attributes.userType, attributes.active, at, JSON.stringify(attributes.emails)];
       if (existing) {
         await tx.query(
           `UPDATE gw_scim_users SET id = $1, user_name = $2, external_id = $3, display_name = $4, given_name = $5, family_name = $6, user_type = $7,
-             active = $8, deleted = false, team = NULL, admin = false, version = 1, created_at = $9, updated_at = $9 WHERE id = $10`,
+             active = $8, emails = $10::jsonb, deleted = false, team = NULL, admin = false, version = 1, created_at = $9, updated_at = $9 WHERE id = $11`,
           [...values, existing.id],
         );
       } else {
         await tx.query(
-          `INSERT INTO gw_scim_users (id, user_name, external_id, display_name, given_name, family_name, user_type, active, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+          `INSERT INTO gw_scim_users (id, user_name, external_id, display_name, given_name, family_name, user_type, active, emails, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10::jsonb, $9, $9)`,
           values,
         );
       }
@@ -143,9 +154,9 @@ export class ScimUserStore {
       // A rename keeps the old address on the record, so a deactivation still blocks keys minted under it.
       const { rows } = await tx.query<{ former_user_names: string[] }>(
         `UPDATE gw_scim_users SET user_name = $2, external_id = $3, display_name = $4, given_name = $5, family_name = $6, user_type = $7, active = $8,
-           former_user_names = CASE WHEN $10 AND NOT (lower($11) = ANY(former_user_names)) THEN array_append(former_user_names, lower($11)) ELSE former_user_names END,
+           emails = $12::jsonb, former_user_names = CASE WHEN $10 AND NOT (lower($11) = ANY(former_user_names)) THEN array_append(former_user_names, lower($11)) ELSE former_user_names END,
            version = version + 1, updated_at = $9 WHERE id = $1 RETURNING former_user_names`,
-        [id, attributes.userName, attributes.externalId, attributes.displayName, attributes.givenName, attributes.familyName, attributes.userType, attributes.active, at, renamed, current.userName],
+        [id, attributes.userName, attributes.externalId, attributes.displayName, attributes.givenName, attributes.familyName, attributes.userType, attributes.active, at, renamed, current.userName, JSON.stringify(attributes.emails)],
       );
       for (const address of new Set([attributes.userName, current.userName, ...(rows[0]?.former_user_names ?? [])])) await refreshUserActive(tx, address, at);
       return this.get(id, tx);

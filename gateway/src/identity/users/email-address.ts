@@ -7,3 +7,12 @@ export const emailAddress = z
   .min(3)
   .max(320)
   .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u, 'must be an email address');
+
+/**
+ * The one form an address is compared and keyed in. Keys, SCIM, seats and directives compare addresses with SQL
+ * `lower()`; caps, budgets and usage counters key by this form, so `Dev@Example.com` and `dev@example.com` are one
+ * person everywhere.
+ */
+export function addressKey(address: string): string {
+  return address.toLowerCase();
+}

@@ -1,24 +1,23 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@gw/platform';
 import { forwardOpaque } from '../relay-opaque.js';
 import type { InferenceDeps } from '../inference-deps.js';
-import { buildSpendRecord, type CallOutcome } from '../spend-from-call.js';
+import type { LaneReport, LaneScope, Sent } from '../lane-report.js';
+import type { Selection } from '../../routing/resolve-route.js';
 import { subscriptionCredential, subscriptionUpstreamHeaders } from './subscription-headers.js';
 import { seatUpstream } from './seat-upstream.js';
-import { recordSpend } from '../../metering/record-spend.js';
 
 /**
  * `/v1/vendor/:plan/:seat/*` (spec 000 §4.1): the seat carrier lane of a coding assistant. The developer's seat token
  * is forwarded so the vendor bills its plan; the gateway key travels in `x-gw-api-key`. Opaque: no schema, metered.
  */
-export async function runVendorLane(deps: InferenceDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function runVendorLane(deps: InferenceDeps, scope: LaneScope): Promise<LaneReport> {
+  const { request, reply, signal } = scope;
   const url = new URL(request.url, 'http://gateway.invalid');
   const rest = url.pathname.split('/').slice(5).join('/');
-  const endpoint = '/v1/vendor/*';
   const body = (request.body ?? undefined) as Record<string, unknown> | undefined;
-  const outcome: CallOutcome = { status: 500, selection: null, usage: undefined, upstreamMs: null, errorCode: null, stream: false, firstByteMs: null, attempts: 1, billingMode: 'passthrough' };
-  const call = { endpoint, operation: { kind: 'passthrough' as const, path: `/${rest}`, search: url.search }, clientFormat: 'messages' as const, body };
+  let selection: Selection | null = null;
+  let sent: Sent | null = null;
+  const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint: '/v1/vendor/*', body }, billingMode: 'passthrough', selection, sent, attempts: 1, end });
   reply.header('x-gw-auth-mode', 'passthrough');
   try {
     const credential = subscriptionCredential(request.headers);
@@ -27,21 +26,21 @@ export async function runVendorLane(deps: InferenceDeps, request: FastifyRequest
     }
     const customHost = typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;
     const provider = await seatUpstream(deps.providers, customHost, deps.customHosts);
-    outcome.selection = { provider, model: typeof body?.model === 'string' ? body.model : '' };
-    return await forwardOpaque(deps, reply, outcome, {
+    const chosen = { provider, model: typeof body?.model === 'string' ? body.model : '' };
+    selection = chosen;
+    const relayed = await forwardOpaque(deps, reply, {
       url: `${provider.baseUrl}/${underBase(provider.baseUrl, rest)}${url.search}`,
       method: request.method,
       headers: subscriptionUpstreamHeaders(request.headers, credential, customHost !== undefined),
       ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}),
       provider: { slug: provider.slug, family: 'anthropic' },
       requestBody: body,
+      signal,
+      onSend: (at) => (sent = { selection: chosen, at }),
     });
-  } catch (error) {
-    outcome.status = error instanceof AppError ? error.status : 500;
-    outcome.errorCode = error instanceof AppError ? error.code : 'internal_error';
-    throw error;
-  } finally {
-    recordSpend(deps.spend, request, buildSpendRecord({ request, call, outcome, now: deps.clock.now(), id: randomUUID() }));
+    return report({ kind: 'relayed', relayed });
+  } catch (thrown) {
+    return report({ kind: 'failed', thrown });
   }
 }
 

@@ -17,7 +17,8 @@ export interface PostCallInput {
 }
 
 function metadataOf(input: PostCallInput): Record<string, string> {
-  return { ...input.metadata, ...(input.user ? { user: input.user } : {}), ...(input.team ? { team: input.team } : {}), ...(input.sessionId ? { gatewaySessionId: input.sessionId } : {}) };
+  const scope = input.optimization?.cache.scope;
+  return { ...input.metadata, ...(scope ? { cacheScope: scope } : {}), ...(input.user ? { user: input.user } : {}), ...(input.team ? { team: input.team } : {}), ...(input.sessionId ? { gatewaySessionId: input.sessionId } : {}) };
 }
 
 /**

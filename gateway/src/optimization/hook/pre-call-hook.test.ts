@@ -22,7 +22,7 @@ function fakeOptimizer(reply: (request: OptimizeRequest) => OptimizeResponse) {
 }
 
 function hook(client: OptimizerClient, input: Partial<HookInput> = {}, coord: Coord = new MemoryCoord()) {
-  const base: HookInput = { endpoint: '/v1/chat/completions', body: chatBody, model: 'gpt-4.1', family: 'openai', user: 'ada', team: 'compilers', gatewaySessionId: 'gws_1', clientCanRetrieve: false, billingMode: 'api_key', metadata: {}, canShortCircuit: true };
+  const base: HookInput = { endpoint: '/v1/chat/completions', body: chatBody, model: 'gpt-4.1', family: 'openai', user: 'ada', team: 'compilers', gatewaySessionId: 'gws_1', clientCanRetrieve: false, billingMode: 'api_key', metadata: {}, canShortCircuit: true, cache: { scope: 'scope-1', serve: true, store: true, maxAgeSeconds: null } };
   return runPreCallHook({ optimizer: client, pins: new SessionPins(coord), now: () => 0, logger }, { ...base, ...input });
 }
 
@@ -44,14 +44,22 @@ describe('pre-call hook: what the gateway takes from the optimizer', () => {
     expect((await hook(hit.client)).cache.hit).toEqual(completion);
     expect((await hook(hit.client, { canShortCircuit: false })).cache.hit).toBeNull();
     expect((await hook(hit.client, { endpoint: '/v1/messages' })).cache.hit).toBeNull();
+    // A refresh (`Cache-Control: no-cache`) looks the entry up only to replace it.
+    expect((await hook(hit.client, { cache: { scope: 'scope-1', serve: false, store: true, maxAgeSeconds: null } })).cache.hit).toBeNull();
+  });
+
+  it('writes nothing under no-store, and caps the entry lifetime at max_age', async () => {
+    const eligible = fakeOptimizer(() => answer({ cacheEligible: true, cacheKey: 'gwc2.l.k', cacheTtlSeconds: 3600 }));
+    expect((await hook(eligible.client, { cache: { scope: 'scope-1', serve: false, store: false, maxAgeSeconds: null } })).cache.eligible).toBe(false);
+    expect((await hook(eligible.client, { cache: { scope: 'scope-1', serve: true, store: true, maxAgeSeconds: 60 } })).cache).toMatchObject({ eligible: true, ttlSeconds: 60, scope: 'scope-1' });
   });
 
   it('never forwards a client spelling of a key the gateway owns', async () => {
     const { client, sent } = fakeOptimizer(() => answer());
     // x-gw-metadata is the only source of caller attribution; keys the gateway owns never survive its parsing.
-    const metadata = parseMetadataHeader(JSON.stringify({ tenant: 'other', user: 'mallory', gatewaySessionId: 'gws_x', billingMode: 'subscription', project: 'p1' }));
+    const metadata = parseMetadataHeader(JSON.stringify({ tenant: 'other', user: 'mallory', gatewaySessionId: 'gws_x', billingMode: 'subscription', cacheScope: 'someone-else', project: 'p1' }));
     await hook(client, { metadata });
-    expect(sent[0]?.metadata).toMatchObject({ user: 'ada', team: 'compilers', gatewaySessionId: 'gws_1', billingMode: 'api_key', project: 'p1' });
+    expect(sent[0]?.metadata).toMatchObject({ user: 'ada', team: 'compilers', gatewaySessionId: 'gws_1', billingMode: 'api_key', cacheScope: 'scope-1', project: 'p1' });
     expect(sent[0]?.metadata).not.toHaveProperty('tenant');
   });
 

@@ -22,7 +22,8 @@ export interface Optimization {
   tokensSaved: number;
   decisions: Array<{ kind: string; estimatedTokensSaved: number }>;
   optimizationId: string | null;
-  cache: { hit: Record<string, unknown> | null; key: string | null; eligible: boolean; ttlSeconds: number | null; shadowOnly: boolean };
+  /** `scope`: the partition the key was minted for; a write-back must name the same one. */
+  cache: { hit: Record<string, unknown> | null; key: string | null; eligible: boolean; ttlSeconds: number | null; shadowOnly: boolean; scope: string | null };
   cohort: { cohort: string; cohortKind: string | null } | null;
 }
 
@@ -39,6 +40,11 @@ export interface HookInput {
   /** Extra attribution the caller sent (`x-gw-metadata`), never user or team. */
   metadata: Record<string, string>;
   canShortCircuit: boolean;
+  /**
+   * The gateway's response cache rule for this call: the partition, whether a hit may be served (a refresh looks the
+   * entry up only to replace it), whether anything may be written, and the entry's lifetime cap.
+   */
+  cache: { scope: string; serve: boolean; store: boolean; maxAgeSeconds: number | null };
   modelFacts?: Readonly<Record<string, ModelFacts>>;
 }
 
@@ -58,7 +64,7 @@ const untouched = (body: Record<string, unknown>, status: OptimizationStatus, re
   tokensSaved: 0,
   decisions: [],
   optimizationId: null,
-  cache: { hit: null, key: null, eligible: false, ttlSeconds: null, shadowOnly: false },
+  cache: { hit: null, key: null, eligible: false, ttlSeconds: null, shadowOnly: false, scope: null },
   cohort: null,
 });
 
@@ -73,8 +79,10 @@ function capabilitiesFor(input: HookInput): OptimizeCapabilities {
 }
 
 function metadataFor(input: HookInput, contextTokens: number | undefined) {
+  // The client's `x-gw-metadata` never names the cache partition: the gateway's scope is written last.
   return {
     ...input.metadata,
+    cacheScope: input.cache.scope,
     ...(input.user ? { user: input.user } : {}),
     ...(input.team ? { team: input.team } : {}),
     ...(input.gatewaySessionId ? { gatewaySessionId: input.gatewaySessionId } : {}),
@@ -95,7 +103,8 @@ function interpret(response: OptimizeResponse, input: HookInput, latencyMs: numb
   const decisions = response.decisions.map((decision) => ({ kind: String(decision.kind), estimatedTokensSaved: nonNegative(decision.estimatedTokensSaved) }));
   const tokensSaved = nonNegative(response.estimatedTokensSaved);
   const cached = response.cacheHit === true ? response.cachedResponse : null;
-  const hit = cached && input.canShortCircuit && answersEndpoint(cached, input.endpoint) ? cached : null;
+  const hit = cached && input.canShortCircuit && input.cache.serve && answersEndpoint(cached, input.endpoint) ? cached : null;
+  const ttlSeconds = typeof response.cacheTtlSeconds === 'number' ? response.cacheTtlSeconds : null;
   const changed = tokensSaved > 0;
   return {
     status: hit || changed ? 'applied' : 'skipped',
@@ -109,9 +118,10 @@ function interpret(response: OptimizeResponse, input: HookInput, latencyMs: numb
     cache: {
       hit,
       key: typeof response.cacheKey === 'string' ? response.cacheKey : null,
-      eligible: response.cacheEligible === true,
-      ttlSeconds: typeof response.cacheTtlSeconds === 'number' ? response.cacheTtlSeconds : null,
+      eligible: response.cacheEligible === true && input.cache.store,
+      ttlSeconds: input.cache.maxAgeSeconds === null ? ttlSeconds : Math.min(ttlSeconds ?? input.cache.maxAgeSeconds, input.cache.maxAgeSeconds),
       shadowOnly: response.cacheShadowOnly === true,
+      scope: input.cache.scope,
     },
     cohort: typeof response.cohort === 'string' ? { cohort: response.cohort, cohortKind: typeof response.cohortKind === 'string' ? response.cohortKind : null } : null,
   };

@@ -15,6 +15,8 @@ export interface ModelFacts {
   /** Hard output-token ceiling (Messages lanes clamp `max_tokens` to it, spec 000 §1.15). */
   maxOutputTokens?: number;
   contextTokens?: number;
+  /** Output a strict budget reserves for a request that names no bound (governance README, "Strict mode"). */
+  defaultOutputTokens?: number;
 }
 
 const openai = (input: number, cachedInput: number, output: number, contextTokens: number, maxOutputTokens?: number): ModelFacts => ({

@@ -23,6 +23,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           clientKey: { type: 'http', scheme: 'bearer', description: 'Client key ark_… or service key ark_svc_… (also x-gw-api-key or x-api-key)' },
           adminBearer: { type: 'http', scheme: 'bearer', description: 'GW_ADMIN_TOKEN or an admin API key aak_…' },
           scimBearer: { type: 'http', scheme: 'bearer', description: 'The SCIM bearer set with PUT /admin/v1/sso/scim (identity-provider provisioning)' },
+          webhookSecret: { type: 'http', scheme: 'bearer', description: 'The failing-policies webhook secret from the GW_FLEET_WEBHOOK_CONFIG file (also accepted as ?token=); /connect/fleet-policy-webhook only' },
           orgAccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An RS256 access token of the organization’s identity provider (GW_ORG_HUB_ISSUER) minted for <GW_PUBLIC_URL>/mcp/org; /mcp/org only' },
         },
       },

@@ -1,4 +1,4 @@
-import { parseScimFilter } from './filter.js';
+import { parseScimFilter, type ScimFilter } from './filter.js';
 import { isObject, parsePatchTargets, type PatchTarget } from './patch-op.js';
 import { ScimError } from './scim-error.js';
 
@@ -58,7 +58,7 @@ function applyMembers(members: ReadonlySet<string>, target: PatchTarget): Readon
   if (path.subAttribute !== null) throw new ScimError(400, `The path "${path.text}" is not supported; use members.`, 'invalidPath');
   if (path.filter !== null) {
     if (op !== 'remove') throw new ScimError(400, `A members value filter is supported with remove only, not ${op}.`, 'invalidPath');
-    return without(members, [memberIdOfFilter(path.filter)]);
+    return without(members, memberIdsOfFilter(path.filter));
   }
   if (op === 'replace') return new Set(memberIdsOf(target.value));
   if (op === 'add') return new Set([...members, ...memberIdsOf(target.value)]);
@@ -74,13 +74,19 @@ function without(members: ReadonlySet<string>, ids: readonly string[]): Readonly
   return next;
 }
 
-/** `value eq "<id>"` inside `members[...]`; RFC 7644 §3.12 gives a path filter that is not supported `invalidFilter`. */
-function memberIdOfFilter(filter: string): string {
-  const parsed = parseScimFilter(filter);
-  if (parsed.attribute !== 'value' || typeof parsed.value !== 'string') {
-    throw new ScimError(400, `The members filter "${filter}" is not supported; use members[value eq "<user id>"].`, 'invalidFilter');
-  }
-  return memberIdOf(parsed.value);
+/**
+ * `value eq "<id>"` inside `members[...]`, or several joined by `or`. Members are held as user ids only, so a filter on
+ * anything else could not be answered exactly; RFC 7644 gives a path filter that is not supported `invalidFilter`.
+ */
+function memberIdsOfFilter(text: string): string[] {
+  const idsOf = (filter: ScimFilter): string[] => {
+    if (filter.kind === 'or') return [...idsOf(filter.left), ...idsOf(filter.right)];
+    if (filter.kind === 'compare' && filter.operator === 'eq' && filter.path.attribute === 'value' && filter.path.schema === null && filter.path.subAttribute === null && typeof filter.value === 'string') {
+      return [memberIdOf(filter.value)];
+    }
+    throw new ScimError(400, `The members filter "${text}" is not supported; use members[value eq "<user id>"], optionally joined with or.`, 'invalidFilter');
+  };
+  return idsOf(parseScimFilter(text));
 }
 
 /** A members value: an array of `{value, display?, $ref?}` (a lone object is taken as one); null is no members. */

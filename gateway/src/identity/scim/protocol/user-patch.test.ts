@@ -12,7 +12,9 @@ const ada: ScimUserAttributes = Object.freeze({
   familyName: 'Lovelace',
   userType: 'Employee',
   active: true,
+  emails: [{ value: 'ada@example.com', type: 'work', primary: true, display: null }],
 });
+const workEmail = (value: string) => ({ emails: [{ value, type: 'work', primary: true, display: null }] });
 
 // Request bodies as Okta (developer.okta.com, "Okta and SCIM Version 2.0") and Microsoft Entra ID (learn.microsoft.com,
 // "Develop a SCIM endpoint" and "Known issues … SCIM 2.0 protocol compliance") document sending them.
@@ -23,9 +25,9 @@ const goldenCases: ReadonlyArray<[string, unknown, Partial<ScimUserAttributes>]>
   ['Entra ID disables a user without aadOptscim062020', { schemas: [patchOpSchema], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] }, { active: false }],
   ['Entra ID re-enables a user with a string', { schemas: [patchOpSchema], Operations: [{ op: 'Replace', path: 'active', value: 'True' }] }, { active: true }],
   [
-    'Entra ID updates multi-valued properties (the e-mail is ignored)',
+    'Entra ID updates multi-valued properties (the work address changes, userName does not)',
     { schemas: [patchOpSchema], Operations: [{ op: 'Replace', path: 'emails[type eq "work"].value', value: 'updatedEmail@microsoft.com' }, { op: 'Replace', path: 'name.familyName', value: 'updatedFamilyName' }] },
-    { familyName: 'updatedFamilyName' },
+    { familyName: 'updatedFamilyName', ...workEmail('updatedEmail@microsoft.com') },
   ],
   ['Entra ID renames a user', { schemas: [patchOpSchema], Operations: [{ op: 'Replace', path: 'userName', value: '5b50642d-79fc-4410-9e90-4c077cdd1a59@testuser.com' }] }, { userName: '5b50642d-79fc-4410-9e90-4c077cdd1a59@testuser.com' }],
   ['Entra ID adds a single-valued attribute gw does not keep', { schemas: [patchOpSchema], Operations: [{ op: 'Add', path: 'nickName', value: 'Babs' }] }, {}],
@@ -42,7 +44,7 @@ const goldenCases: ReadonlyArray<[string, unknown, Partial<ScimUserAttributes>]>
         { op: 'Replace', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:employeeNumber', value: 'Eqpj' },
       ],
     },
-    { displayName: 'Pvlo', givenName: 'Gtfd', familyName: 'Pkqf', externalId: 'Eqpj' },
+    { displayName: 'Pvlo', givenName: 'Gtfd', familyName: 'Pkqf', externalId: 'Eqpj', ...workEmail('TestBcwqnm@test.microsoft.com') },
   ],
   [
     'Entra ID replaces several attributes with aadOptscim062020 (a path-less value keyed by paths)',
@@ -53,12 +55,12 @@ const goldenCases: ReadonlyArray<[string, unknown, Partial<ScimUserAttributes>]>
         { op: 'replace', value: { displayName: 'Bjfe', 'name.givenName': 'Kkom', 'name.familyName': 'Unua', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:employeeNumber': 'Aklq' } },
       ],
     },
-    { displayName: 'Bjfe', givenName: 'Kkom', familyName: 'Unua' },
+    { displayName: 'Bjfe', givenName: 'Kkom', familyName: 'Unua', ...workEmail('TestMhvaes@test.microsoft.com') },
   ],
   [
     'Entra ID sends Add for a changed e-mail next to a Replace of title',
     { schemas: [patchOpSchema], Operations: [{ op: 'Replace', path: 'title', value: 'tester' }, { op: 'Add', path: 'emails[type eq "work"].value', value: 'joe@example.com' }] },
-    {},
+    workEmail('joe@example.com'),
   ],
   [
     'Entra ID sets and clears the enterprise manager',
@@ -89,7 +91,8 @@ describe('applyUserPatch semantics', () => {
     ['removes the whole name', [{ op: 'remove', path: 'name' }], { givenName: null, familyName: null }],
     ['clears an optional attribute replaced with null (RFC 7643 §2.5)', [{ op: 'replace', path: 'displayName', value: null }], { displayName: null }],
     ['ignores name parts gw does not keep', [{ op: 'replace', path: 'name.formatted', value: 'Ada L.' }, { op: 'remove', path: 'name.middleName' }], {}],
-    ['ignores emails in every form', [{ op: 'add', path: 'emails', value: [{ value: 'x@y.z', type: 'home' }] }, { op: 'remove', path: 'emails[primary eq true].value' }, { op: 'replace', value: { emails: [] } }], {}],
+    ['keeps emails apart from userName', [{ op: 'add', path: 'emails', value: [{ value: 'x@y.z', type: 'home' }] }, { op: 'remove', path: 'emails[primary eq true].value' }], { emails: [{ value: 'x@y.z', type: 'home', primary: false, display: null }] }],
+    ['empties emails with a path-less replace', [{ op: 'replace', value: { emails: [] } }], { emails: [] }],
     [
       'ignores attributes gw does not keep',
       ['title', 'phoneNumbers[type eq "work"].value', 'addresses[type eq "work"].streetAddress', 'locale', 'preferredLanguage', 'nickName', 'profileUrl', 'timezone'].map((path) => ({ op: 'replace', path, value: 'x' })),

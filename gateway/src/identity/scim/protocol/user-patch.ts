@@ -1,3 +1,4 @@
+import { applyEmailsPatch, type ScimEmail } from './emails.js';
 import { isObject, parsePatchTargets, type PatchTarget } from './patch-op.js';
 import { scimBoolean } from './scim-boolean.js';
 import { ScimError } from './scim-error.js';
@@ -15,6 +16,8 @@ export interface ScimUserAttributes {
   /** The spec's "identity type". */
   userType: string | null;
   active: boolean;
+  /** The addresses the identity provider sent, in its order; at most one primary. */
+  emails: ScimEmail[];
 }
 
 export const userSchema = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -31,10 +34,9 @@ const nameFields: ReadonlyMap<string, OptionalField> = new Map([['givenname', 'g
 
 // Attributes identity providers map by default (Entra ID: title, phoneNumbers, addresses, …; Okta: locale, password on
 // password sync) that gw does not keep. Failing on them would stop provisioning, so they are accepted and dropped.
-// `emails` is here too: userName is the identity, so a changed e-mail must not silently re-key the user; the
-// identity provider renames a user by changing userName.
+// Emails are kept (emails.ts) but never re-key the user: the identity provider renames a user by changing userName.
 const ignoredAttributes = new Set([
-  'emails', 'phonenumbers', 'addresses', 'title', 'nickname', 'profileurl', 'locale', 'preferredlanguage', 'timezone',
+  'phonenumbers', 'addresses', 'title', 'nickname', 'profileurl', 'locale', 'preferredlanguage', 'timezone',
   'password', 'ims', 'photos', 'roles', 'entitlements', 'x509certificates',
 ]);
 const ignoredNameParts = new Set(['formatted', 'middlename', 'honorificprefix', 'honorificsuffix']);
@@ -57,6 +59,7 @@ function applyTarget(user: ScimUserAttributes, target: PatchTarget): ScimUserAtt
     if (target.pathless) return user;
     throw new ScimError(400, `${path.text} is read-only.`, 'mutability');
   }
+  if (path.attribute === 'emails') return { ...user, emails: applyEmailsPatch(user.emails, target) };
   if (path.filter !== null) throw new ScimError(400, `The path "${path.text}" filters a single-valued attribute; value filters are supported on emails only.`, 'invalidPath');
   if (path.attribute === 'name') return applyName(user, target);
   if (path.subAttribute !== null) throw new ScimError(400, `${path.attribute} has no sub-attribute "${path.subAttribute}".`, 'invalidPath');

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { KubeApiError, keyOf, type KubeApi, type KubeObject, type ObjectList, type ObjectRef, type WatchEventType, type WatchHandlers } from './kube-api.js';
+import { KubeApiError, keyOf, type KubeApi, type KubeObject, type ObjectList, type ObjectRef, type WatchEventType, type WatchHandlers } from '../../src/kube/kube-api.js';
 
 type Json = Record<string, unknown>;
 
@@ -29,10 +29,13 @@ interface Watcher {
 export class FakeKubeApi implements KubeApi {
   private readonly objects = new Map<string, KubeObject>();
   private readonly watchers = new Set<Watcher>();
+  private readonly watchListeners = new Set<() => void>();
   private version = 1;
   private uid = 1;
   /** Every write, as "VERB Kind namespace/name". */
   readonly writes: string[] = [];
+  /** Every list and watch call, as "LIST Kind namespace" or "WATCH Kind namespace" ("*" for every namespace). */
+  readonly reads: string[] = [];
 
   private storeKey(ref: ObjectRef): string {
     return `${ref.apiVersion}|${ref.kind}|${ref.namespace ?? ''}|${ref.name}`;
@@ -78,20 +81,27 @@ export class FakeKubeApi implements KubeApi {
   }
 
   async list(apiVersion: string, kind: string, namespace?: string): Promise<ObjectList> {
+    this.reads.push(`LIST ${kind} ${namespace ?? '*'}`);
     const items = [...this.objects.values()].filter((object) => object.apiVersion === apiVersion && object.kind === kind && (namespace === undefined || object.metadata.namespace === namespace));
     return { items: structuredClone(items), resourceVersion: String(this.version) };
   }
 
   async watch(apiVersion: string, kind: string, namespace: string | undefined, _resourceVersion: string, handlers: WatchHandlers): Promise<() => void> {
+    this.reads.push(`WATCH ${kind} ${namespace ?? '*'}`);
     const watcher = { apiVersion, kind, namespace, handlers };
     this.watchers.add(watcher);
-    return () => this.watchers.delete(watcher);
+    this.watchesChanged();
+    return () => {
+      this.watchers.delete(watcher);
+      this.watchesChanged();
+    };
   }
 
   /** Ends every open watch, as an API server restart or a dropped connection does. */
   breakWatches(error?: KubeApiError): void {
     const watchers = [...this.watchers];
     this.watchers.clear();
+    this.watchesChanged();
     for (const watcher of watchers) watcher.handlers.onDone(error);
   }
 
@@ -102,6 +112,28 @@ export class FakeKubeApi implements KubeApi {
 
   watcherCount(): number {
     return this.watchers.size;
+  }
+
+  /** Resolves once exactly `count` watches are open: a test waits for the re-watch itself, not for a number of ticks. */
+  untilWatching(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.watchers.size !== count) return;
+        this.watchListeners.delete(check);
+        resolve();
+      };
+      this.watchListeners.add(check);
+      check();
+    });
+  }
+
+  private watchesChanged(): void {
+    for (const listener of [...this.watchListeners]) listener();
+  }
+
+  /** Open watches, one "Kind namespace" entry each ("*" for every namespace), sorted: what a shared informer saves. */
+  openWatches(): string[] {
+    return [...this.watchers].map((watcher) => `${watcher.kind} ${watcher.namespace ?? '*'}`).sort();
   }
 
   async create(object: KubeObject): Promise<KubeObject | null> {

@@ -1,12 +1,12 @@
 import { createLogger } from '@gw/platform';
 import { Writable } from 'node:stream';
-import { FakeKubeApi } from '../kube/fake-kube-api.js';
-import type { KubeObject } from '../kube/kube-api.js';
-import { FakeManagementClient } from '../management/fake-management-client.js';
-import { EventRecorder } from '../runtime/events.js';
-import { StatusWriter } from '../runtime/status-writer.js';
-import { FakeTimers } from '../runtime/timers.js';
-import type { ReconcilerDeps } from './context.js';
+import { FakeKubeApi } from './fake-kube-api.js';
+import type { KubeObject } from '../../src/kube/kube-api.js';
+import { FakeManagementClient } from './fake-management-client.js';
+import { EventRecorder } from '../../src/runtime/events.js';
+import { StatusWriter } from '../../src/runtime/status-writer.js';
+import { FakeTimers } from './fake-timers.js';
+import type { ReconcilerDeps } from '../../src/reconcilers/context.js';
 
 type FixtureObject = KubeObject & { status?: { keyId?: string; secretVersion?: string; conditions?: { type: string; status: string; reason: string; message: string }[] } };
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { propertiesFrom } from '../../metering/attribution-properties.js';
 import { reasoningEffortOf } from '../../metering/reasoning-effort.js';
 import type { SpendRecord } from '../../metering/spend-record.js';
-import { endpointOf } from './applies.js';
+import { endpointOf } from '../admission/applies.js';
 
 /**
  * The content-free spend row of a request refused before any provider was called (admission's denial, a body that

@@ -13,7 +13,7 @@ import {
   type ServiceKeyCreate,
   type UserLimitsPatch,
   type UserLimitsView,
-} from './management-client.js';
+} from '../../src/management/management-client.js';
 
 /** A stored cap entry: the view plus the write-only webhook URL the gateway keeps sealed. */
 export interface FakeUserLimits extends Omit<UserLimitsView, 'alerts'> {

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { normalizeRequestError, type Clock } from '@gw/platform';
+import type { SpendRecord } from '../../metering/spend-record.js';
+import type { SpendRecorder } from '../../metering/spend-recorder.js';
+import type { TraceContent, TraceWriter } from '../../metering/traces/trace-writer.js';
+import { rejectionRecord } from './rejection-record.js';
+
+/** What a call's failure is on the record: its status and reason code. The one mapping, for lanes and refusals alike. */
+export function failureOf(thrown: unknown): { status: number; code: string } {
+  const { status, code } = normalizeRequestError(thrown, { service: 'gateway' });
+  return { status, code };
+}
+
+export interface MeteringStageDeps {
+  spend: Pick<SpendRecorder, 'record'>;
+  /** Null where traces are not written (a gateway without a store for them). */
+  traces: Pick<TraceWriter, 'write'> | null;
+  /** Whether a call's content may be kept with its trace now: content mode `full` and `GW_CONTENT_KEY` set. */
+  contentAllowed: () => boolean;
+  clock: Clock;
+}
+
+/**
+ * The metering stage: the one place a `/v1/*` call becomes its content-free spend row and its trace, exactly once per
+ * request. The lanes hand it what their call did (`inference/metered-lane.ts`); a request that ended before any lane
+ * ran (an admission refusal, an entitlement refusal, a body that did not parse or validate) is recorded by the
+ * stage's error hook from the error alone. Requests without an identity (401s), routes that call no provider
+ * (`unmetered`) and the gateway's own failures before a lane (5xx) record nothing.
+ */
+export class MeteringStage {
+  constructor(private readonly deps: MeteringStageDeps) {}
+
+  /** Whether a call's content would be kept now, so a lane reads a stream whole only when it will be. */
+  keepsContent(): boolean {
+    return this.deps.traces !== null && this.deps.contentAllowed();
+  }
+
+  /**
+   * Records the call's one row and trace; a request already recorded is left as it is. The content goes with the
+   * trace only when the content mode allows it and the content key is set; never on the spend row.
+   */
+  record(request: FastifyRequest, record: SpendRecord, content: TraceContent | null = null): void {
+    if (request.gw.metered) return;
+    request.gw.metered = true;
+    this.deps.spend.record(record);
+    this.deps.traces?.write(record, content && this.keepsContent() ? content : null);
+  }
+
+  /** The row of a request refused before a lane ran: outcome `rejected`, its status and code, no tokens. */
+  refusal(request: FastifyRequest, thrown: unknown): void {
+    if (!request.gw?.identity || request.gw.metered || request.routeOptions.config.unmetered === true) return;
+    const denial = failureOf(thrown);
+    if (denial.status >= 500) return;
+    this.record(request, rejectionRecord({ request, denial, now: this.deps.clock.now(), id: randomUUID() }));
+  }
+}
+
+/** Registers the stage's error hook: a request refused before its lane still gets its one row. */
+export function registerMeteringStage(app: FastifyInstance, stage: MeteringStage): void {
+  app.addHook('onError', (request, _reply, error, done) => {
+    stage.refusal(request, error);
+    done();
+  });
+}

@@ -1,0 +1,55 @@
+import { AppError } from '@gw/platform';
+import type { OptimizerClient } from './optimizer-client.js';
+
+/**
+ * The optimizer's admin routes as the gateway reaches them: with the optimizer's admin bearer, outside the fail-open
+ * path. A missing optimizer, an unreachable one or one that refuses the bearer is a clear error here, never a silent
+ * success, because an operator changing settings or purging content must know whether it happened.
+ */
+export class OptimizerAdmin {
+  constructor(
+    private readonly optimizer: Pick<OptimizerClient, 'raw'> | null,
+    private readonly adminToken: string | undefined,
+  ) {}
+
+  async call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    if (!this.optimizer) throw optimizerAdminErrors.notConfigured('no optimizer is configured (GW_OPTIMIZER_URL)');
+    if (!this.adminToken) throw optimizerAdminErrors.notConfigured('no admin bearer for the optimizer (GW_OPTIMIZER_ADMIN_TOKEN or GW_ADMIN_TOKEN)');
+    let answer: { status: number; body: unknown };
+    try {
+      answer = await this.optimizer.raw(method, path, this.adminToken, body);
+    } catch {
+      throw optimizerAdminErrors.unreachable();
+    }
+    if (answer.status >= 200 && answer.status < 300) return answer.body;
+    throw relayedFailure(answer.status, answer.body);
+  }
+}
+
+export const optimizerAdminErrors = {
+  notConfigured: (message: string) => new AppError({ status: 503, code: 'optimizer_not_configured', message }),
+  unreachable: () => new AppError({ status: 502, code: 'optimizer_unreachable', message: 'the optimizer did not answer; nothing was changed through this call', retryable: true }),
+  refused: () =>
+    new AppError({
+      status: 502,
+      code: 'optimizer_admin_refused',
+      message: "the optimizer refused the gateway's admin bearer: give the optimizer's GW_ADMIN_TOKEN the value of the gateway's GW_OPTIMIZER_ADMIN_TOKEN (or GW_ADMIN_TOKEN)",
+    }),
+  unavailable: (message: string) => new AppError({ status: 503, code: 'optimizer_unavailable', message, retryable: true }),
+};
+
+function optimizerError(body: unknown): { code: string; message: string } | null {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return null;
+  const error = (body).error;
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return typeof code === 'string' && typeof message === 'string' ? { code, message } : null;
+}
+
+/** The optimizer's own verdict on a request (a 400, a 409) is the caller's to read; its auth and faults are ours. */
+function relayedFailure(status: number, body: unknown): AppError {
+  if (status === 401 || status === 403) return optimizerAdminErrors.refused();
+  const error = optimizerError(body);
+  if (status >= 400 && status < 500 && error) return new AppError({ status, code: error.code, message: `optimizer: ${error.message}` });
+  return optimizerAdminErrors.unavailable(error ? `optimizer: ${error.message}` : `the optimizer answered ${status}`);
+}

@@ -1,0 +1,2 @@
+export * from './api-reference.js';
+export * from './api-reference-drift.js';
