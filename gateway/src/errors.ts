@@ -30,6 +30,7 @@ export const gatewayErrorCatalog = defineErrorCatalog({
   team_not_allowed: { status: 400, envelope: 'cli-login', message: 'x-gw-team must be one of the teams this developer may join.' },
   authorization_expired: { status: 400, envelope: 'connect', message: 'This authorization link has expired or was already used; start again.' },
   authorization_denied: { status: 400, envelope: 'connect', message: 'The authorization server did not grant access.' },
+  guardrail_refused_request: { status: 400, code: 'guardrail_denied', envelope: 'inference', message: 'A guardrail refused the request as malformed.' },
   // 401
   missing_key: { status: 401, envelope: ['key-failure', 'mcp'], message: 'A valid client key is required.' },
   key_unknown: { status: 401, envelope: ['key-failure', 'mcp'], message: 'A valid client key is required.' },
@@ -49,6 +50,7 @@ export const gatewayErrorCatalog = defineErrorCatalog({
   entitlement_expired: { status: 402, envelope: ['inference', 'connect'], message: 'This deployment\'s entitlement lease has expired or cannot be verified; requests are refused until the gateway reaches billing again. Contact your administrator.' },
   // 403
   subscription_suspended: { status: 403, envelope: ['inference', 'connect'], message: 'This deployment\'s subscription is suspended; requests are refused until billing restores it. Contact your administrator.' },
+  guardrail_denied: { status: 403, envelope: 'inference', message: 'A guardrail denied the request.' },
   forbidden: { status: 403, envelope: 'admin', message: 'This operation requires a capability the caller does not hold.' },
   insufficient_scope: { status: 403, envelope: 'admin', message: 'This operation requires a scope the caller does not hold.' },
   deployment_scope_required: { status: 403, envelope: 'admin', message: 'This operation acts on the whole deployment; a tenant-bound principal cannot call it.' },
@@ -105,6 +107,7 @@ export const gatewayErrorCatalog = defineErrorCatalog({
   endpoint_control_refused: { status: 502, envelope: 'admin', message: 'The endpoint evidence service refused the gateway’s admin bearer: set GW_ENDPOINT_CONTROL_ADMIN_TOKEN to its admin token.' },
   connector_oauth_unavailable: { status: 502, envelope: 'connect', message: 'The connector’s authorization server could not be used.' },
   // 503
+  guardrail_unavailable: { status: 503, envelope: 'inference', message: 'A guardrail could not check this request and is configured to refuse calls it cannot check. Retry shortly.', retryable: true },
   governance_unavailable: { status: 503, envelope: 'inference', message: 'Strict budget enforcement cannot reach its counters right now; retry shortly.', retryable: true, headers: { 'retry-after': '1' } },
   gateway_draining: { status: 503, envelope: 'inference', message: 'This gateway replica is shutting down and stopped the call before the provider answered; retry the request.', retryable: true, headers: { 'retry-after': '1', 'x-should-retry': 'true' } },
   key_store_unavailable: { status: 503, envelope: 'key-failure', message: 'The key store is unavailable; a valid client key cannot be verified right now.', retryable: true },

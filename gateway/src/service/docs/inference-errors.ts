@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 const statusSummaries: Readonly<Record<number, string>> = {
   400: 'Malformed or unserviceable request',
   402: 'Governance ceiling (terminal; `x-should-retry: false`), or the deployment\'s entitlement lease expired',
-  403: 'The deployment\'s subscription is suspended',
+  403: 'The deployment\'s subscription is suspended, or a guardrail denied the request',
   413: 'Body (or decompressed body) over the limit',
   415: 'Content-Encoding the gateway cannot decode, or a body that is not JSON on a route that reads JSON',
   429: 'Rate limited; `Retry-After` (at most 60 s) says when to retry',
