@@ -1,6 +1,6 @@
 export { buildApp, type AppConfig, type OptimizerAppDeps } from './app.js';
 export { loadOptimizerConfig, optimizerHelp, type OptimizerServiceConfig } from './config.js';
-export { optimizerErrors } from './errors.js';
+export { optimizerError } from './errors.js';
 export { signRequest, signaturePayload, signatureHeader } from '@gw/platform';
 export { SignatureVerifier, parseVerifyKey, signatureWindowMs } from './signing/verify-signature.js';
 export { MemoryReplayStore, CoordReplayStore, type ReplayStore } from './signing/replay-store.js';

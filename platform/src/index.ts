@@ -2,6 +2,7 @@ export * from './clock.js';
 export * from './config.js';
 export * from './crypto.js';
 export * from './errors.js';
+export * from './error-catalog.js';
 export * from './own-value.js';
 export * from './logger.js';
 export * from './db/index.js';

@@ -13,13 +13,12 @@ import {
   withRules,
   type CrdDefinition,
 } from './common.js';
+import { providerTypes } from '../management/common.js';
 
 /**
  * ProviderKey: one server-held provider credential, applied through `PUT /admin/v1/providers/{slug}/key`
  * (spec 000 §4.8). The key is only ever referenced (`secretRef`); an inline key is an unknown field and rejected.
  */
-
-export const providerTypes = ['openai', 'azure-openai', 'anthropic', 'gw-upstream', 'openai-compatible'] as const;
 
 export const providerKeySpec = withRules(
   z

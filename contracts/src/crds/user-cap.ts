@@ -13,13 +13,12 @@ import {
   withRules,
   type CrdDefinition,
 } from './common.js';
+import { capResets } from '../management/common.js';
 
 /**
  * UserCap: one per-user cap entry (spec 000 §2 "Per-user cap entry"), applied with
  * `PATCH /admin/v1/users/{user}/limits` (§4.8) and cleared on delete. Current usage stays in the gateway.
  */
-
-export const capResets = ['never', 'daily', 'weekly', 'monthly'] as const;
 
 const alerts = z
   .object({

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { timingSafeEqualString, type Clock } from '@gw/platform';
+import { timingSafeEqualString, type Clock, type ZodTypeProvider } from '@gw/platform';
 import { packVersion, policyPack, renderQuery } from '../catalog/policy-pack.js';
-import { errorEnvelope, evidenceErrors } from '../errors.js';
+import { evidenceError, evidenceErrorResponses, evidenceErrors } from '../errors.js';
 import type { EnrollSecretStore } from '../agent/enroll-secret.store.js';
 import type { HostStore } from '../hosts/host.store.js';
 import { bearerOf } from '../http/bearer.js';
@@ -27,7 +27,7 @@ export interface AdminRouteOptions {
 
 const security = [{ adminBearer: [] }];
 const tags = ['admin'];
-const errors = { 400: errorEnvelope, 401: errorEnvelope, 404: errorEnvelope };
+const errors = evidenceErrorResponses(['invalid_request', 'unauthorized', 'not_found']);
 
 const org = z.object({ id: z.string(), name: z.string(), gatewayUrl: z.string().nullable(), gatewayHostname: z.string().nullable(), billingTenantId: z.string().nullable(), createdAt: z.string() });
 const orgBody = z.strictObject({
@@ -47,11 +47,12 @@ const host = z.object({ id: z.string(), hostname: z.string().nullable(), platfor
  * policy switches, host views, the fleet rollup, the agent enroll secret and remediation. The gateway re-serves it as
  * `/admin/endpoint/*`.
  */
-export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptions): Promise<void> {
+export async function adminRoutes(plain: FastifyInstance, options: AdminRouteOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const { orgs, connectors, hosts } = options;
   app.addHook('onRequest', async (request) => {
     const token = bearerOf(request);
-    if (!token || !timingSafeEqualString(token, options.adminToken)) throw evidenceErrors.unauthorized();
+    if (!token || !timingSafeEqualString(token, options.adminToken)) throw evidenceError('unauthorized');
   });
   const existingOrg = async (orgId: string) => {
     const found = await orgs.get(orgId);
@@ -60,30 +61,30 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
   };
 
   app.post('/admin/orgs', { schema: { tags, security, summary: 'Provision an organization', body: orgBody, response: { 201: org, ...errors } } }, async (request, reply) =>
-    reply.code(201).send(await orgs.create(request.body as z.infer<typeof orgBody>)),
+    reply.code(201).send(await orgs.create(request.body)),
   );
   app.put(
     '/admin/orgs/:orgId',
     { schema: { tags, security, summary: 'Create the organization under this id, or update its name and gateway (how a gateway binds itself)', params: chosenOrgParams, body: orgBody, response: { 200: org, 201: org, ...errors } } },
     async (request, reply) => {
-      const { org: ensured, created } = await orgs.ensure((request.params as z.infer<typeof chosenOrgParams>).orgId, request.body as z.infer<typeof orgBody>);
+      const { org: ensured, created } = await orgs.ensure(request.params.orgId, request.body);
       return reply.code(created ? 201 : 200).send(ensured);
     },
   );
   app.get('/admin/orgs', { schema: { tags, security, summary: 'Every organization', response: { 200: z.object({ orgs: z.array(org) }), ...errors } } }, async () => ({ orgs: await orgs.list() }));
   app.get('/admin/orgs/:orgId', { schema: { tags, security, summary: 'One organization', params: orgParams, response: { 200: org, ...errors } } }, async (request) =>
-    existingOrg((request.params as z.infer<typeof orgParams>).orgId),
+    existingOrg(request.params.orgId),
   );
   app.delete('/admin/orgs/:orgId', { schema: { tags, security, summary: 'Delete an organization and everything it holds (credentials, hosts, results)', params: orgParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-    if (!(await orgs.delete((request.params as z.infer<typeof orgParams>).orgId))) throw evidenceErrors.notFound('The organization');
-    return reply.code(204).send();
+    if (!(await orgs.delete(request.params.orgId))) throw evidenceErrors.notFound('The organization');
+    return reply.code(204).send(null);
   });
 
   app.get(
     '/admin/orgs/:orgId/evidence-connectors',
     { schema: { tags, security, summary: 'Evidence connectors and the sources that can connect', params: orgParams, response: { 200: z.object({ connectors: z.array(z.object({ source: z.string(), createdAt: z.string() })), sources: z.array(z.string()) }), ...errors } } },
     async (request) => {
-      const { orgId } = request.params as z.infer<typeof orgParams>;
+      const { orgId } = request.params;
       await existingOrg(orgId);
       return { connectors: await connectors.list(orgId), sources: [...evidenceSources] };
     },
@@ -92,16 +93,16 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
     '/admin/orgs/:orgId/evidence-connectors/:source/rotate',
     { schema: { tags, security, summary: 'Mint or rotate the source’s `aer_` bearer, shown once; the previous one stops working at once', params: sourceParams, response: { 200: z.object({ source: z.string(), token: z.string(), createdAt: z.string() }), ...errors } } },
     async (request, reply) => {
-      const { orgId, source } = request.params as z.infer<typeof sourceParams>;
+      const { orgId, source } = request.params;
       await existingOrg(orgId);
       const minted = await connectors.rotate(orgId, source);
       return reply.header('cache-control', 'no-store').send({ source, ...minted });
     },
   );
   app.delete('/admin/orgs/:orgId/evidence-connectors/:source', { schema: { tags, security, summary: 'Revoke the source’s bearer immediately', params: sourceParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-    const { orgId, source } = request.params as z.infer<typeof sourceParams>;
+    const { orgId, source } = request.params;
     if (!(await connectors.revoke(orgId, source))) throw evidenceErrors.notFound(`A ${source} connector`);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 
   app.get(
@@ -122,7 +123,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
       },
     },
     async (request) => {
-      const { orgId } = request.params as z.infer<typeof orgParams>;
+      const { orgId } = request.params;
       await existingOrg(orgId);
       const [disabled, automated] = await Promise.all([orgs.disabledPolicies(orgId), orgs.autoRemediated(orgId)]);
       return { packVersion, policies: policyPack.map((policy) => ({ ...policy, query: renderQuery(policy.query), enabled: !disabled.has(policy.name), autoRemediate: automated.has(policy.name) })) };
@@ -132,8 +133,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
     '/admin/orgs/:orgId/policies/:name',
     { schema: { tags, security, summary: 'Enable or disable one check for this organization', params: policyParams, body: z.strictObject({ enabled: z.boolean() }), response: { 200: z.object({ name: z.string(), enabled: z.boolean() }), ...errors } } },
     async (request) => {
-      const { orgId, name } = request.params as z.infer<typeof policyParams>;
-      const { enabled } = request.body as { enabled: boolean };
+      const { orgId, name } = request.params;
+      const { enabled } = request.body;
       await existingOrg(orgId);
       if (!policyPack.some((policy) => policy.name === name)) throw evidenceErrors.notFound(`Policy ${name}`);
       await orgs.setPolicyEnabled(orgId, name, enabled);
@@ -147,14 +148,14 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
     '/admin/orgs/:orgId/policies/:name/hosts',
     { schema: { tags, security, summary: 'Hosts with a result for one check: failing first, then unknown, then passing', params: policyParams, response: { 200: z.object({ policy: z.string(), hosts: z.array(host.extend({ response: z.enum(['pass', 'fail', 'unknown']) })) }), ...errors } } },
     async (request) => {
-      const { orgId, name } = request.params as z.infer<typeof policyParams>;
+      const { orgId, name } = request.params;
       await existingOrg(orgId);
       if (!policyPack.some((policy) => policy.name === name)) throw evidenceErrors.notFound(`Policy ${name}`);
       return { policy: name, hosts: await hosts.byPolicy(orgId, name) };
     },
   );
   app.get('/admin/orgs/:orgId/hosts', { schema: { tags, security, summary: 'Hosts, most recently reporting first', params: orgParams, response: { 200: z.object({ hosts: z.array(host) }), ...errors } } }, async (request) => {
-    const { orgId } = request.params as z.infer<typeof orgParams>;
+    const { orgId } = request.params;
     await existingOrg(orgId);
     return { hosts: await hosts.list(orgId) };
   });
@@ -162,19 +163,19 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRouteOptio
     '/admin/orgs/:orgId/hosts/:hostId',
     { schema: { tags, security, summary: 'One host and its current results', params: hostParams, response: { 200: host.extend({ results: z.array(z.object({ policyName: z.string(), response: z.enum(['pass', 'fail', 'unknown']), updatedAt: z.string() })) }), ...errors } } },
     async (request) => {
-      const { orgId, hostId } = request.params as z.infer<typeof hostParams>;
+      const { orgId, hostId } = request.params;
       const found = await hosts.get(orgId, hostId);
       if (!found) throw evidenceErrors.notFound('The host');
       return found;
     },
   );
   app.delete('/admin/orgs/:orgId/hosts/:hostId', { schema: { tags, security, summary: 'Delete a host and its results', params: hostParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-    const { orgId, hostId } = request.params as z.infer<typeof hostParams>;
+    const { orgId, hostId } = request.params;
     if (!(await hosts.delete(orgId, hostId))) throw evidenceErrors.notFound('The host');
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
   app.get('/admin/orgs/:orgId/rollup', { schema: { tags, security, summary: 'The fleet rollup: host, compliance and failing-policy counts', params: orgParams, response: { 200: fleetRollupResponse, ...errors } } }, async (request) => {
-    const { orgId } = request.params as z.infer<typeof orgParams>;
+    const { orgId } = request.params;
     await existingOrg(orgId);
     return fleetRollup(hosts, orgId, options.clock.now());
   });

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError, DecryptError } from '@gw/platform';
+import { DecryptError, type ZodTypeProvider } from '@gw/platform';
 import { builtInAgentSource } from '../agent/agent-host.store.js';
 import { packPolicy, policyPack } from '../catalog/policy-pack.js';
 import { remediationScripts, scriptOf } from '../catalog/remediation-scripts.js';
-import { errorEnvelope, evidenceErrors } from '../errors.js';
+import { evidenceError, evidenceErrorResponses, evidenceErrors } from '../errors.js';
 import type { HostStore, HostWithResults } from '../hosts/host.store.js';
 import type { OrgStore } from '../orgs/org.store.js';
 import type { OutputVault } from '../remediation/output-vault.js';
@@ -20,14 +20,14 @@ export interface RemediationRouteOptions {
 
 const security = [{ adminBearer: [] }];
 const tags = ['admin'];
-const errors = { 400: errorEnvelope, 401: errorEnvelope, 404: errorEnvelope };
+const errorKeys = ['invalid_request', 'unauthorized', 'not_found'] as const;
+const errors = evidenceErrorResponses(errorKeys);
 const hostParams = z.object({ orgId: z.string().min(1).max(100), hostId: z.string().min(1).max(100) });
 const orgParams = z.object({ orgId: z.string().min(1).max(100) });
 const executionParams = orgParams.extend({ executionId: z.string().min(1).max(64) });
 const policyParams = orgParams.extend({ name: z.string().min(1).max(128) });
 const outputStates = ['retained', 'not-retained', 'expired', 'unreadable'] as const;
 
-const refused = (code: string, message: string) => new AppError({ status: 409, code, message });
 const queuedResponse = z.object({ remediations: z.array(remediation).describe('The executions queued, or already open, oldest check first') });
 
 interface RemediableCheck {
@@ -40,9 +40,9 @@ function remediableCheck(policyName: string, platform: string, disabled: Readonl
   const policy = packPolicy(policyName);
   if (!policy) throw evidenceErrors.notFound(`Policy ${policyName}`);
   const script = scriptOf(policy);
-  if (!script) throw refused('no_remediation', `Policy ${policyName} has no remediation script: it is monitor-only.`);
-  if (disabled.has(policyName)) throw refused('policy_disabled', `Policy ${policyName} is disabled for this organization.`);
-  if (policy.platform !== platform) throw refused('platform_mismatch', `Policy ${policyName} is a ${policy.platform} check; this host runs ${platform}.`);
+  if (!script) throw evidenceError('no_remediation', `Policy ${policyName} has no remediation script: it is monitor-only.`);
+  if (disabled.has(policyName)) throw evidenceError('policy_disabled', `Policy ${policyName} is disabled for this organization.`);
+  if (policy.platform !== platform) throw evidenceError('platform_mismatch', `Policy ${policyName} is a ${policy.platform} check; this host runs ${platform}.`);
   return { policyName, scriptName: script.name };
 }
 
@@ -60,7 +60,8 @@ function failingRemediable(host: HostWithResults, disabled: ReadonlySet<string>)
  * check's one script on a built-in agent host, and the remediation audit. Output is returned only when asked for;
  * the gateway asks only for a principal holding the content-read capability.
  */
-export async function remediationRoutes(app: FastifyInstance, options: RemediationRouteOptions): Promise<void> {
+export async function remediationRoutes(plain: FastifyInstance, options: RemediationRouteOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const { orgs, hosts, remediations, vault } = options;
 
   app.get(
@@ -70,7 +71,7 @@ export async function remediationRoutes(app: FastifyInstance, options: Remediati
         tags,
         security,
         summary: 'Every remediation script compiled into the image, with its whole contents and the checks that dispatch it',
-        response: { 200: z.object({ scripts: z.array(z.object({ name: z.string(), platform: z.string(), interpreter: z.string(), description: z.string(), contents: z.string(), dispatchedBy: z.array(z.string()) })) }), 401: errorEnvelope },
+        response: { 200: z.object({ scripts: z.array(z.object({ name: z.string(), platform: z.string(), interpreter: z.string(), description: z.string(), contents: z.string(), dispatchedBy: z.array(z.string()) })) }), ...evidenceErrorResponses(['unauthorized']) },
       },
     },
     async () => ({ scripts: remediationScripts.map((script) => ({ ...script, dispatchedBy: policyPack.filter((policy) => policy.script === script.name).map((policy) => policy.name) })) }),
@@ -88,18 +89,18 @@ export async function remediationRoutes(app: FastifyInstance, options: Remediati
         params: hostParams,
         // Fastify hands an absent body over as null.
         body: z.strictObject({ policyName: z.string().min(1).max(128) }).nullish(),
-        response: { 200: queuedResponse, 202: queuedResponse, 409: errorEnvelope, ...errors },
+        response: { 200: queuedResponse, 202: queuedResponse, ...evidenceErrorResponses([...errorKeys, 'monitor_only', 'no_remediation', 'policy_disabled', 'platform_mismatch', 'nothing_to_remediate']) },
       },
     },
     async (request, reply) => {
-      const { orgId, hostId } = request.params as z.infer<typeof hostParams>;
+      const { orgId, hostId } = request.params;
       const host = await hosts.get(orgId, hostId);
       if (!host) throw evidenceErrors.notFound('The host');
-      if (host.source !== builtInAgentSource) throw evidenceErrors.monitorOnly();
+      if (host.source !== builtInAgentSource) throw evidenceError('monitor_only');
       const disabled = await orgs.disabledPolicies(orgId);
-      const named = (request.body as { policyName: string } | null | undefined)?.policyName;
+      const named = request.body?.policyName;
       const targets = named === undefined ? failingRemediable(host, disabled) : [remediableCheck(named, host.platform, disabled)];
-      if (targets.length === 0) throw refused('nothing_to_remediate', 'No failing check on this host has a remediation script.');
+      if (targets.length === 0) throw evidenceError('nothing_to_remediate', 'No failing check on this host has a remediation script.');
       const queued = [];
       for (const target of targets) queued.push(await remediations.queue({ orgId, hostId, policyName: target.policyName, scriptName: target.scriptName, trigger: 'admin' }));
       return reply.code(queued.some((entry) => entry.created) ? 202 : 200).send({ remediations: queued.map((entry) => entry.remediation) });
@@ -116,16 +117,16 @@ export async function remediationRoutes(app: FastifyInstance, options: Remediati
         description: '409 `no_remediation` for a check without a script.',
         params: policyParams,
         body: z.strictObject({ autoRemediate: z.boolean() }),
-        response: { 200: z.object({ name: z.string(), autoRemediate: z.boolean() }), 409: errorEnvelope, ...errors },
+        response: { 200: z.object({ name: z.string(), autoRemediate: z.boolean() }), ...evidenceErrorResponses([...errorKeys, 'no_remediation']) },
       },
     },
     async (request) => {
-      const { orgId, name } = request.params as z.infer<typeof policyParams>;
-      const { autoRemediate } = request.body as { autoRemediate: boolean };
+      const { orgId, name } = request.params;
+      const { autoRemediate } = request.body;
       if (!(await orgs.get(orgId))) throw evidenceErrors.notFound(`Organization ${orgId}`);
       const policy = packPolicy(name);
       if (!policy) throw evidenceErrors.notFound(`Policy ${name}`);
-      if (autoRemediate && !scriptOf(policy)) throw refused('no_remediation', `Policy ${name} has no remediation script: it is monitor-only.`);
+      if (autoRemediate && !scriptOf(policy)) throw evidenceError('no_remediation', `Policy ${name} has no remediation script: it is monitor-only.`);
       await orgs.setAutoRemediate(orgId, name, autoRemediate);
       return { name, autoRemediate };
     },
@@ -144,9 +145,9 @@ export async function remediationRoutes(app: FastifyInstance, options: Remediati
       },
     },
     async (request) => {
-      const { orgId } = request.params as z.infer<typeof orgParams>;
+      const { orgId } = request.params;
       if (!(await orgs.get(orgId))) throw evidenceErrors.notFound(`Organization ${orgId}`);
-      const query = request.query as { hostId?: string; limit: number };
+      const query = request.query;
       return { remediations: await remediations.list(orgId, query) };
     },
   );
@@ -165,10 +166,10 @@ export async function remediationRoutes(app: FastifyInstance, options: Remediati
       },
     },
     async (request) => {
-      const { orgId, executionId } = request.params as z.infer<typeof executionParams>;
+      const { orgId, executionId } = request.params;
       const found = await remediations.get(orgId, executionId);
       if (!found) throw evidenceErrors.notFound('The remediation');
-      if ((request.query as { includeOutput: string }).includeOutput !== 'true') return found.remediation;
+      if (request.query.includeOutput !== 'true') return found.remediation;
       return { ...found.remediation, ...openOutput(executionId, found, vault) };
     },
   );

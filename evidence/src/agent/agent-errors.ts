@@ -1,14 +1,5 @@
-import { AppError, normalizeRequestError } from '@gw/platform';
+import { normalizeRequestError } from '@gw/platform';
 import type { FastifyInstance } from 'fastify';
-
-/** Errors of the agent lane; the plugin's handler renders them in the agent protocol's own body, not ours. */
-export const agentErrors = {
-  nodeInvalid: () => new AppError({ status: 401, code: 'node_invalid', message: 'The node key is unknown or was replaced: enroll again.' }),
-  enrollRefused: () => new AppError({ status: 401, code: 'enroll_refused', message: 'The enroll secret is not valid for any organization.' }),
-  notFound: (what: string) => new AppError({ status: 404, code: 'not_found', message: `${what} was not found for this host.` }),
-  conflict: (message: string) => new AppError({ status: 409, code: 'conflict', message }),
-  invalid: (message: string) => new AppError({ status: 400, code: 'invalid_request', message }),
-} as const;
 
 export type AgentProtocol = 'osquery' | 'orbit';
 

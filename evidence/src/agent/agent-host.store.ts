@@ -1,6 +1,6 @@
 import { randomToken, sha256Hex, type Clock, type Db } from '@gw/platform';
 import { deviceHashOf } from '../hosts/host.store.js';
-import { agentErrors } from './agent-errors.js';
+import { evidenceError } from '../errors.js';
 import type { HostPlatform } from './agent-platform.js';
 
 /** The evidence source of hosts enrolled through the built-in agent: the only hosts a script may run on. */
@@ -72,7 +72,7 @@ export class AgentHostStore {
   /** The host a node key of `kind` stands for, or `node_invalid` (the agent enrolls again). */
   async authenticate(nodeKey: string, kind: AgentKind): Promise<AgentHost> {
     const host = await this.resolve(nodeKey, kind);
-    if (!host) throw agentErrors.nodeInvalid();
+    if (!host) throw evidenceError('node_invalid');
     return host;
   }
 

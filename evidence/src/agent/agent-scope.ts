@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { agentErrors, installAgentErrorHandler, type AgentProtocol } from './agent-errors.js';
+import { installAgentErrorHandler, type AgentProtocol } from './agent-errors.js';
+import { evidenceError } from '../errors.js';
 
 /**
  * The agents' bodies are JSON whatever they declare: orbit's Go client sends no `Content-Type` at all, and fastify
@@ -12,7 +13,7 @@ function readAgentBodiesAsJson(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as unknown);
     } catch {
-      done(agentErrors.invalid('The request body is not JSON.'), undefined);
+      done(evidenceError('invalid_request', 'The request body is not JSON.'), undefined);
     }
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from '@gw/platform';
 import {
   osqueryConfigResponse,
   osqueryDistributedReadResponse,
@@ -11,13 +12,11 @@ import {
   agentAcknowledgement,
   osqueryNodeRequest,
   policyQueryName,
-  type OsqueryDistributedWrite,
-  type OsqueryEnrollRequest,
 } from '@gw/contracts';
 import { renderQuery } from '../catalog/policy-pack.js';
 import type { AutoRemediation } from '../remediation/auto-remediation.js';
 import { prepareAgentScope } from './agent-scope.js';
-import { agentErrors } from './agent-errors.js';
+import { evidenceError } from '../errors.js';
 import type { AgentHost, AgentHostStore } from './agent-host.store.js';
 import { hostPlatformOf } from './agent-platform.js';
 import type { AgentPolicies } from './agent-policies.js';
@@ -47,7 +46,8 @@ const agentConfig = {
  * osquery's TLS remote API (spec 001 §4.2 `/api/v1/osquery/*`, node-key gated): enrollment with the organization's
  * enroll secret, configuration, the policy checks as distributed queries, and logs, whose content is discarded.
  */
-export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteOptions): Promise<void> {
+export async function osqueryRoutes(plain: FastifyInstance, options: OsqueryRouteOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   prepareAgentScope(app, 'osquery');
   const { hosts, policies } = options;
   const hostOf = (nodeKey: string): Promise<AgentHost> => hosts.authenticate(nodeKey, 'osquery');
@@ -56,13 +56,13 @@ export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteO
     '/api/v1/osquery/enroll',
     { schema: { tags, summary: 'Enroll osquery with the organization’s enroll secret', body: osqueryEnrollRequest, response: { 200: osqueryEnrollResponse, ...errors } } },
     async (request) => {
-      const body = request.body as OsqueryEnrollRequest;
+      const body = request.body;
       const orgId = await options.secrets.resolve(body.enroll_secret);
-      if (!orgId) throw agentErrors.enrollRefused();
+      if (!orgId) throw evidenceError('enroll_refused');
       const details = body.host_details;
       // fleetd sets osquery's host identifier to the hardware UUID; system_info.uuid is the same value when present.
       const hardwareUuid = details?.system_info?.uuid?.trim() || body.host_identifier.trim();
-      if (!hardwareUuid) throw agentErrors.invalid('host_identifier or host_details.system_info.uuid is required');
+      if (!hardwareUuid) throw evidenceError('invalid_request', 'host_identifier or host_details.system_info.uuid is required');
       const enrolled = await hosts.enroll({
         orgId,
         kind: 'osquery',
@@ -76,7 +76,7 @@ export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteO
   );
 
   app.post('/api/v1/osquery/config', { schema: { tags, summary: 'The agent’s configuration', body: osqueryNodeRequest, response: { 200: osqueryConfigResponse, ...errors } } }, async (request) => {
-    await hostOf((request.body as { node_key: string }).node_key);
+    await hostOf(request.body.node_key);
     return agentConfig;
   });
 
@@ -84,7 +84,7 @@ export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteO
     '/api/v1/osquery/distributed/read',
     { schema: { tags, summary: 'The policy checks to run now: every enabled check of the host’s platform, once they are due', body: osqueryNodeRequest, response: { 200: osqueryDistributedReadResponse, ...errors } } },
     async (request) => {
-      const host = await hostOf((request.body as { node_key: string }).node_key);
+      const host = await hostOf(request.body.node_key);
       if (!(await policies.due(host))) return { queries: {} };
       const checks = await policies.applicable(host);
       return { queries: Object.fromEntries(checks.map((policy) => [policyQueryName(policy.name), renderQuery(policy.query)])) };
@@ -95,7 +95,7 @@ export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteO
     '/api/v1/osquery/distributed/write',
     { schema: { tags, summary: 'Results of the policy checks: a row means pass, no row fail, a failed query unknown; rows are never stored', body: osqueryDistributedWriteRequest, response: { 200: agentAcknowledgement, ...errors } } },
     async (request) => {
-      const write = request.body as OsqueryDistributedWrite;
+      const write = request.body;
       const host = await hostOf(write.node_key);
       const asked = new Set((await policies.applicable(host)).map((policy) => policy.name));
       const answered = answeredPolicies(write, asked);
@@ -108,7 +108,7 @@ export async function osqueryRoutes(app: FastifyInstance, options: OsqueryRouteO
   );
 
   app.post('/api/v1/osquery/log', { schema: { tags, summary: 'Status and result logs: accepted for the protocol, discarded unread', body: osqueryLogRequest, response: { 200: agentAcknowledgement, ...errors } } }, async (request) => {
-    await hostOf((request.body as { node_key: string }).node_key);
+    await hostOf(request.body.node_key);
     return {};
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, installEnvelopeErrorHandler, type RequestFailure } from '@gw/platform';
-import { evidenceErrors } from '../errors.js';
+import { evidenceError, evidenceErrors } from '../errors.js';
 
 /** One error handler for the whole service: `{error: {code, message}}` with a stable code, never a stack. */
 export function installErrorHandler(app: FastifyInstance): void {
@@ -20,13 +20,13 @@ function fromFailure(failure: RequestFailure, bodyLimit: number): AppError {
     case 'body_too_large':
       return evidenceErrors.bodyTooLarge(bodyLimit);
     case 'unsupported_media_type':
-      return evidenceErrors.unsupportedMediaType();
+      return evidenceError('unsupported_media_type');
     case 'value_refused':
-      return evidenceErrors.invalidRequest('the store refused a value of this request');
+      return evidenceError('invalid_request', 'the store refused a value of this request');
     case 'store_unavailable':
-      return evidenceErrors.unavailable();
+      return evidenceError('store_unavailable');
     case 'internal':
-      return evidenceErrors.internal();
+      return evidenceError('internal_error');
     default:
       return new AppError({ status: failure.status, code: 'invalid_request', message: failure.message });
   }

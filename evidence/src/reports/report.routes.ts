@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Clock } from '@gw/platform';
+import type { Clock, ZodTypeProvider } from '@gw/platform';
 import { packPolicy, packVersion, policyPack, renderQuery } from '../catalog/policy-pack.js';
-import { errorEnvelope, evidenceErrors } from '../errors.js';
+import { evidenceError, evidenceErrorResponses } from '../errors.js';
 import type { HostStore } from '../hosts/host.store.js';
 import { bearerOf } from '../http/bearer.js';
 import type { ConnectorCaller, ConnectorStore } from '../orgs/connector.store.js';
@@ -15,7 +15,6 @@ export interface ReportRouteOptions {
   clock: Clock;
 }
 
-const errorResponse = errorEnvelope;
 const security = [{ connectorBearer: [] }];
 const tags = ['evidence'];
 
@@ -23,11 +22,12 @@ const tags = ['evidence'];
  * The customer-managed evidence lane (spec 001 §2.9, §4.2): a connector bearer (`aer_`) selects the organization and
  * the evidence source; nothing in the request can override either.
  */
-export async function reportRoutes(app: FastifyInstance, options: ReportRouteOptions): Promise<void> {
+export async function reportRoutes(plain: FastifyInstance, options: ReportRouteOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const callerOf = async (request: FastifyRequest): Promise<ConnectorCaller> => {
     const token = bearerOf(request);
     const caller = token ? await options.connectors.resolve(token) : null;
-    if (!caller) throw evidenceErrors.unauthorized();
+    if (!caller) throw evidenceError('unauthorized');
     return caller;
   };
   const enabledPolicies = async (orgId: string) => {
@@ -37,7 +37,7 @@ export async function reportRoutes(app: FastifyInstance, options: ReportRouteOpt
 
   app.get(
     '/api/v1/evidence/policies',
-    { schema: { tags, security, summary: 'The policy catalog of the connector’s organization: every enabled check', response: { 200: catalogResponse, 401: errorResponse } } },
+    { schema: { tags, security, summary: 'The policy catalog of the connector’s organization: every enabled check', response: { 200: catalogResponse, ...evidenceErrorResponses(['unauthorized']) } } },
     async (request) => {
       const caller = await callerOf(request);
       const policies = await enabledPolicies(caller.orgId);
@@ -56,12 +56,12 @@ export async function reportRoutes(app: FastifyInstance, options: ReportRouteOpt
         description:
           '202 with the accepted result count. An unknown, disabled or repeated policy name refuses the whole report (400 `invalid_report`); enabled policies the report leaves out become unknown. Bodies over 64 KiB answer 413.',
         body: evidenceReportBody,
-        response: { 202: reportAcceptedResponse, 400: errorResponse, 401: errorResponse, 413: errorResponse },
+        response: { 202: reportAcceptedResponse, ...evidenceErrorResponses(['invalid_request', 'invalid_report', 'unauthorized', 'body_too_large']) },
       },
     },
     async (request, reply) => {
       const caller = await callerOf(request);
-      const report = request.body as EvidenceReport;
+      const report = request.body;
       const enabledChecks = await enabledPolicies(caller.orgId);
       const enabled = new Set(enabledChecks.map((policy) => policy.name));
       assertKnownResults(report, enabled);
@@ -80,8 +80,8 @@ function assertKnownResults(report: EvidenceReport, enabled: ReadonlySet<string>
   const seen = new Set<string>();
   for (const [index, result] of report.results.entries()) {
     const name = result.policyName;
-    if (seen.has(name)) throw evidenceErrors.invalidReport(`results[${index}].policyName: "${name}" is repeated`);
+    if (seen.has(name)) throw evidenceError('invalid_report', `results[${index}].policyName: "${name}" is repeated`);
     seen.add(name);
-    if (!enabled.has(name)) throw evidenceErrors.invalidReport(`results[${index}].policyName: "${name}" is ${packPolicy(name) ? 'disabled for this organization' : 'not in the catalog'}`);
+    if (!enabled.has(name)) throw evidenceError('invalid_report', `results[${index}].policyName: "${name}" is ${packPolicy(name) ? 'disabled for this organization' : 'not in the catalog'}`);
   }
 }

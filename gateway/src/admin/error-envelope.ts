@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { AppError, normalizeRequestError } from '@gw/platform';
+import { normalizeRequestError } from '@gw/platform';
+import { gatewayError } from '../errors.js';
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -57,19 +58,17 @@ function isGenericCode(code: string): boolean {
   return code === 'invalid_request' || code === 'not_found' || code === 'conflict';
 }
 
+/** The admin plane's coded errors, from the gateway's catalog (`src/errors.ts`), with the messages that name a grant. */
 export const adminErrors = {
-  unauthenticated: () => new AppError({ status: 401, code: 'unauthenticated', message: 'A valid admin credential is required.' }),
+  unauthenticated: () => gatewayError('unauthenticated'),
   missingCapability: (capability: string) =>
-    new AppError({ status: 403, code: 'forbidden', message: `This operation requires the ${capability} capability.`, details: { requiredCapability: capability } }),
-  insufficientScope: (scope: string) =>
-    new AppError({ status: 403, code: 'insufficient_scope', message: `This operation requires the ${scope} scope.`, details: { requiredScope: scope } }),
-  // spec 000 §2: a scope-minted key has no capabilities, so every legacy gate rejects it.
-  scopeKeyOnLegacy: () =>
-    new AppError({ status: 403, code: 'forbidden', message: 'This admin API key was minted with v1 scopes; use it on /admin/v1/* only.' }),
-  // spec 000 §5: in fleet mode a tenant-bound principal reaches tenant resources only.
-  deploymentScopeRequired: () =>
-    new AppError({ status: 403, code: 'deployment_scope_required', message: 'This operation acts on the whole deployment; a tenant-bound principal cannot call it.' }),
-  // spec 000 §8: 300 requests per minute per principal on /admin/v1/*.
+    gatewayError('forbidden', `This operation requires the ${capability} capability.`, { details: { requiredCapability: capability } }),
+  insufficientScope: (scope: string) => gatewayError('insufficient_scope', `This operation requires the ${scope} scope.`, { details: { requiredScope: scope } }),
+  // A scope-minted key has no capabilities, so every legacy gate rejects it.
+  scopeKeyOnLegacy: () => gatewayError('forbidden', 'This admin API key was minted with v1 scopes; use it on /admin/v1/* only.'),
+  // In fleet mode a tenant-bound principal reaches tenant resources only.
+  deploymentScopeRequired: () => gatewayError('deployment_scope_required'),
+  // 300 requests per minute per principal on /admin/v1/* (README.md in this folder).
   rateLimited: (retryAfterSeconds: number) =>
-    new AppError({ status: 429, code: 'rate_limited', message: 'Too many Management API requests from this principal; retry after the indicated delay.', retryable: true, headers: { 'retry-after': String(retryAfterSeconds) } }),
+    gatewayError('rate_limited', 'Too many Management API requests from this principal; retry after the indicated delay.', { retryable: true, headers: { 'retry-after': String(retryAfterSeconds) } }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { gatewayErrors } from '../errors.js';
+import { gatewayError } from '../errors.js';
 
 /** Position after the last row of a page, for keyset paging on (created_at, id), newest first. */
 export interface Keyset {
@@ -22,7 +22,7 @@ export function decodeCursor(cursor: string): Keyset {
   } catch {
     // fall through: any malformed cursor is the caller's error
   }
-  throw gatewayErrors.invalidRequest('query.cursor: not a cursor returned by this endpoint');
+  throw gatewayError('invalid_request', 'query.cursor: not a cursor returned by this endpoint');
 }
 
 /** `limit` and `cursor` query parameters shared by paged v1 listings. */

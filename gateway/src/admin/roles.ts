@@ -1,8 +1,7 @@
-import type { Capability } from './capabilities.js';
+import { roles, type Capability, type Role } from '@gw/contracts/management';
 
-/** spec 000 §5: roles grant capabilities cumulatively, each including everything below it. */
-export const roles = ['viewer', 'auditor', 'operator', 'security_admin', 'owner'] as const;
-export type Role = (typeof roles)[number];
+// Roles grant capabilities cumulatively, each including everything below it; the names are declared in contracts.
+export { roles, type Role };
 
 // What each role adds on top of the one below (the per-role list is ours to publish; see README.md in this folder).
 const addedBy: Readonly<Record<Role, readonly Capability[]>> = {

@@ -1,4 +1,6 @@
-import { AppError, leaseVerdictOf, readStoredLease, sqlStateOf, verifyLease, type Clock, type LeaseCheck, type LeaseTrustStore, type LeaseVerdict, type Logger, type Queryable } from '@gw/platform';
+import type { AppError } from '@gw/platform';
+import { leaseVerdictOf, readStoredLease, sqlStateOf, verifyLease, type Clock, type LeaseCheck, type LeaseTrustStore, type LeaseVerdict, type Logger, type Queryable } from '@gw/platform';
+import { gatewayError } from '../errors.js';
 
 /** Where the lease this replica holds came from: billing's answer to it, or the shared store another replica wrote. */
 export type LeaseSource = 'billing' | 'store' | 'none';
@@ -12,10 +14,8 @@ export interface EntitlementGateOptions {
   refreshMs?: number;
 }
 
-const suspended = () =>
-  new AppError({ status: 403, code: 'subscription_suspended', message: 'This deployment\'s subscription is suspended; requests are refused until billing restores it. Contact your administrator.' });
-const expired = () =>
-  new AppError({ status: 402, code: 'entitlement_expired', message: 'This deployment\'s entitlement lease has expired or cannot be verified; requests are refused until the gateway reaches billing again. Contact your administrator.' });
+const suspended = () => gatewayError('subscription_suspended');
+const expired = () => gatewayError('entitlement_expired');
 
 /**
  * The entitlement kill-switch of the `/v1/*` chain (spec 000 §1.6b): suspended → 403, expired or unverifiable → 402.

@@ -1,4 +1,4 @@
-import { AppError } from '@gw/platform';
+import { gatewayError } from '../errors.js';
 
 export interface EndpointControlOptions {
   /** `GW_ENDPOINT_CONTROL_URL`. */
@@ -18,7 +18,7 @@ const defaultTimeoutMs = 5_000;
 
 /** The evidence service could not be reached or answered with a failure of its own (never the caller's fault). */
 export const endpointControlUnreachable = () =>
-  new AppError({ status: 502, code: 'endpoint_control_unreachable', message: 'The endpoint evidence service did not answer; retry shortly.', retryable: true });
+  gatewayError('endpoint_control_unreachable');
 
 /**
  * The gateway's client of the endpoint evidence service's admin plane (spec 001 §4.2: "the gateway re-serves these as

@@ -1,5 +1,6 @@
 import { AppError } from '@gw/platform';
 import { endpointControlUnreachable, type EndpointAnswer } from './endpoint-control.client.js';
+import { gatewayError } from '../errors.js';
 
 const relayedStatuses = new Set([400, 404, 409]);
 
@@ -15,7 +16,7 @@ export function relayEndpointAnswer(answer: EndpointAnswer): unknown {
     throw new AppError({ status: answer.status, code: error.code, message: error.message });
   }
   if (answer.status === 401 || answer.status === 403) {
-    throw new AppError({ status: 502, code: 'endpoint_control_refused', message: 'The endpoint evidence service refused the gateway’s admin bearer: set GW_ENDPOINT_CONTROL_ADMIN_TOKEN to its admin token.' });
+    throw gatewayError('endpoint_control_refused');
   }
   throw endpointControlUnreachable();
 }

@@ -1,4 +1,5 @@
-import { AppError, DecryptError, type Clock, type Db, type Keyring } from '@gw/platform';
+import { DecryptError, type Clock, type Db, type Keyring } from '@gw/platform';
+import { gatewayError } from '../errors.js';
 
 const associatedData = (orgId: string) => `endpoint-enroll-secret:${orgId}`;
 
@@ -39,7 +40,7 @@ export class EnrollSecretVault {
       return this.keyring.decryptString(rows[0].sealed, associatedData(orgId));
     } catch (error) {
       if (!(error instanceof DecryptError)) throw error;
-      throw new AppError({ status: 503, code: 'enroll_secret_unreadable', message: 'The stored enroll secret does not open under the current GW_KEYSTORE_KEY: rotate it again.' });
+      throw gatewayError('enroll_secret_unreadable');
     }
   }
 }

@@ -1,6 +1,6 @@
 import { addressKey } from '../identity/users/email-address.js';
 import { AppError, type Clock, type Coord } from '@gw/platform';
-import { gatewayErrors } from '../errors.js';
+import { gatewayError, gatewayErrors } from '../errors.js';
 import { capsResponseOf, capUsages, capViewOf } from './cap-views.js';
 import type { CounterReconciler } from './reconcile-counters.js';
 import { capPatchBody, capsPutBody, capsResponse, capUserParams, capView, type CapsPut } from './user-caps.schema.js';
@@ -23,7 +23,7 @@ async function assertWebhook(url: string | undefined, field: string, allowPrivat
   try {
     await assertSafeUpstreamUrl(url, { allowPrivate });
   } catch (error) {
-    if (error instanceof AppError) throw gatewayErrors.invalidRequest(`${field}: ${error.message.replace(/^baseUrl( host \S+)?/, 'the webhook URL')}`);
+    if (error instanceof AppError) throw gatewayError('invalid_request', `${field}: ${error.message.replace(/^baseUrl( host \S+)?/, 'the webhook URL')}`);
     throw error;
   }
 }

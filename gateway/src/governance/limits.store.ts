@@ -1,5 +1,5 @@
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
-import { gatewayErrors } from '../errors.js';
+import { gatewayError } from '../errors.js';
 import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
 import { defaultLimits, effectiveLimits, limitsDocument, type EffectiveLimits, type LimitsDocument } from './limits.schema.js';
 
@@ -64,7 +64,7 @@ export class LimitsStore {
     await this.db.transaction(async (tx) => {
       const { rows } = await tx.query<{ revision: number }>('SELECT revision FROM gw_governance_documents WHERE name = $1 FOR UPDATE', [documentName]);
       const current = rows[0] ? Number(rows[0].revision) : 0;
-      if (expectedRevision !== undefined && !sameRevision(expectedRevision, current)) throw gatewayErrors.conflict(`expectedRevision is stale: the current revision is ${current}`);
+      if (expectedRevision !== undefined && !sameRevision(expectedRevision, current)) throw gatewayError('conflict', `expectedRevision is stale: the current revision is ${current}`);
       await tx.query(
         `INSERT INTO gw_governance_documents (name, document, revision, updated_by, updated_at) VALUES ($1, $2::jsonb, 1, $3, $4)
          ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document, revision = gw_governance_documents.revision + 1, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,

@@ -1,6 +1,7 @@
-/** Reset cadence of a per-user cap (spec 000 §2); every period boundary is UTC. */
-export const capResets = ['never', 'daily', 'weekly', 'monthly'] as const;
-export type CapReset = (typeof capResets)[number];
+import type { CapReset } from '@gw/contracts/management';
+
+// A cap's reset cadence is part of the Management API, declared once in contracts; every period boundary is UTC.
+export type { CapReset };
 
 /** One counting period: `id` names counters, `end` is when the next one starts (null for `never`). */
 export interface Period {

@@ -1,5 +1,5 @@
 import type { Clock, Coord, Db, Keyring, Logger, Queryable } from '@gw/platform';
-import { gatewayErrors } from '../errors.js';
+import { gatewayError } from '../errors.js';
 import { addressKey } from '../identity/users/email-address.js';
 import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
 import { sameRevision } from './limits.store.js';
@@ -80,11 +80,11 @@ function toCap(row: CapRow): UserCap {
 /** spec 000 §2 `expectedRevision` is "any": a number or its string form matches; anything else is stale. */
 function assertRevision(expected: unknown, current: number): void {
   if (expected === undefined) return;
-  if (!sameRevision(expected, current)) throw gatewayErrors.conflict(`expectedRevision is stale: the current revision is ${current}. Re-read and retry.`);
+  if (!sameRevision(expected, current)) throw gatewayError('conflict', `expectedRevision is stale: the current revision is ${current}. Re-read and retry.`);
 }
 
 function assertSoftUnderMax(user: string, cap: Pick<UserCap, 'softUsd' | 'maxUsd'>): void {
-  if (cap.softUsd !== null && cap.maxUsd !== null && cap.softUsd > cap.maxUsd) throw gatewayErrors.invalidRequest(`body: softUsd of ${user} must not exceed maxUsd`);
+  if (cap.softUsd !== null && cap.maxUsd !== null && cap.softUsd > cap.maxUsd) throw gatewayError('invalid_request', `body: softUsd of ${user} must not exceed maxUsd`);
 }
 
 /** True when an entry limits nothing and alerts nobody: it is removed rather than stored. */
@@ -266,7 +266,7 @@ function canonicalEntries<Entry>(caps: Record<string, Entry>): Array<[string, En
   return Object.entries(caps).map(([spelling, entry]) => {
     const address = addressKey(spelling);
     const earlier = seen.get(address);
-    if (earlier !== undefined) throw gatewayErrors.invalidRequest(`body.caps names one address twice: "${earlier}" and "${spelling}" (addresses ignore case)`);
+    if (earlier !== undefined) throw gatewayError('invalid_request', `body.caps names one address twice: "${earlier}" and "${spelling}" (addresses ignore case)`);
     seen.set(address, spelling);
     return [address, entry];
   });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '@gw/platform';
+import { gatewayError } from '../errors.js';
 import { adapters } from '../providers/adapters.js';
 import type { UpstreamOperation } from '../providers/provider-types.js';
 import type { Attempt } from '../routing/execute-plan.js';
@@ -40,7 +40,7 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
   const provider = selection.provider;
   assertServableModel(provider, selection.model, deps.routing.documents.models);
   if (call.requiresFamily && provider.family !== call.requiresFamily) {
-    throw new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${provider.slug}" (${provider.type}) does not serve ${call.endpoint}.` });
+    throw gatewayError('unsupported_by_provider', `Provider "${provider.slug}" (${provider.type}) does not serve ${call.endpoint}.`);
   }
   const record = (status: number | null) => scope.onAttempt(selection, status);
   const refused = await passThrottle(deps, provider.slug, selection, record);

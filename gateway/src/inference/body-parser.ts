@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, zstdDecompress } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '@gw/platform';
+import { gatewayError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,12 +23,12 @@ async function decode(request: FastifyRequest, body: Buffer, limit: number): Pro
   const encoding = request.headers['content-encoding']?.toString().trim().toLowerCase();
   if (!encoding || encoding === 'identity') return body;
   const decompress = decompressors[encoding];
-  if (!decompress) throw new AppError({ status: 415, code: 'unsupported_content_encoding', message: `Content-Encoding ${encoding} is not supported.` });
+  if (!decompress) throw gatewayError('unsupported_content_encoding', `Content-Encoding ${encoding} is not supported.`);
   try {
     return await decompress(body, { maxOutputLength: limit });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new AppError({ status: 413, code: 'body_too_large', message: 'The decompressed request body is too large.' });
-    throw new AppError({ status: 400, code: 'invalid_content_encoding', message: `The request body is not valid ${encoding}.` });
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw gatewayError('body_too_large', 'The decompressed request body is too large.');
+    throw gatewayError('invalid_content_encoding', `The request body is not valid ${encoding}.`);
   }
 }
 
@@ -46,14 +46,14 @@ export function installInferenceBodyParsers(app: FastifyInstance, bodyLimit: num
     try {
       return JSON.parse(body.toString('utf8')) as unknown;
     } catch {
-      throw new AppError({ status: 400, code: 'invalid_json', message: 'The request body is not valid JSON.' });
+      throw gatewayError('invalid_json');
     }
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request: FastifyRequest, payload: Buffer) => {
     // A route with a JSON body schema (chat, messages, embeddings…) cannot read another type: say so, rather than
     // report the body as missing (`curl -d` without a content type sends a form).
     if (request.routeOptions.schema?.body !== undefined) {
-      throw new AppError({ status: 415, code: 'unsupported_media_type', message: 'This route reads a JSON body: send it with Content-Type: application/json.' });
+      throw gatewayError('unsupported_media_type');
     }
     request.rawBody = await decode(request, payload, bodyLimit);
     return undefined;

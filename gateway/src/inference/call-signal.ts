@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { AppError } from '@gw/platform';
+import type { AppError } from '@gw/platform';
+import { gatewayError } from '../errors.js';
 
 /** Why an upstream call was cut short by the gateway rather than failed by the provider. */
 export type AbortCause = 'client_closed' | 'gateway_draining';
@@ -34,14 +35,7 @@ export function abortCauseOf(signal: AbortSignal): AbortCause | null {
  * (the SDKs retry it, and the retry reaches a replica that is not).
  */
 export function abortedCallError(cause: AbortCause): AppError {
-  if (cause === 'client_closed') return new AppError({ status: 499, code: 'client_closed', message: 'The client closed the connection before the provider answered.' });
-  return new AppError({
-    status: 503,
-    code: 'gateway_draining',
-    message: 'This gateway replica is shutting down and stopped the call before the provider answered; retry the request.',
-    retryable: true,
-    headers: { 'retry-after': '1', 'x-should-retry': 'true' },
-  });
+  return gatewayError(cause === 'client_closed' ? 'client_closed' : 'gateway_draining');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { modelId } from '../routing/model-id.js';
+import { modelId } from '@gw/contracts/management';
 
 // Minimal wire schemas (CONVENTIONS.md, vercel/ai): only what the gateway relies on; every other field passes
 // through untouched. Message arrays are not deep-validated here: the provider (or the translator) owns that.

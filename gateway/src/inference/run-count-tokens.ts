@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@gw/platform';
 import { adapters } from '../providers/adapters.js';
 import { assertServableModel } from '../routing/model-naming.js';
 import { selectSingle } from '../routing/select-single.js';
@@ -10,6 +9,7 @@ import { estimateInputTokens } from '../providers/pricing/count-tokens.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { countTokensResponse } from './inference.schemas.js';
 import { relayUpstreamError, readingUpstream, upstreamUnreachableError } from './upstream-error.js';
+import { gatewayError } from '../errors.js';
 
 /**
  * `POST /v1/messages/count_tokens` (no inference, not metered): an Anthropic-family provider counts, anything else
@@ -39,7 +39,7 @@ export async function runCountTokens(deps: InferenceDeps, request: FastifyReques
   }
   const counted = countTokensResponse.safeParse(parseJson(text));
   if (!counted.success) {
-    throw new AppError({ status: 502, code: 'invalid_upstream_response', message: `Provider "${slug}" answered count_tokens without a valid input_tokens count. This is not a gateway failure.`, headers: upstreamSourceHeaders(slug, response.status) });
+    throw gatewayError('invalid_upstream_response', `Provider "${slug}" answered count_tokens without a valid input_tokens count. This is not a gateway failure.`, { headers: upstreamSourceHeaders(slug, response.status) });
   }
   return counted.data;
 }

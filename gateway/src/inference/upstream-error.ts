@@ -1,7 +1,8 @@
 import type { Lane } from '../providers/translate/lane.js';
-import { AppError } from '@gw/platform';
+import type { AppError } from '@gw/platform';
 import { parseJson } from '../providers/translate/parse-wire.js';
 import { relayHeaders, upstreamSourceHeaders } from '../providers/upstream/header-policy.js';
+import { gatewayError } from '../errors.js';
 
 export interface RelayedError {
   status: number;
@@ -58,19 +59,12 @@ export function relayUpstreamError(input: { status: number; text: string; upstre
 
 /** The provider could not be reached or dropped the connection before answering: 502, marked as the provider's. */
 export function upstreamUnreachableError(slug: string): AppError {
-  return new AppError({ status: 502, code: 'upstream_unreachable', message: `Provider "${slug}" could not be reached. This is not a gateway failure.`, retryable: true, headers: upstreamSourceHeaders(slug) });
+  return gatewayError('upstream_unreachable', `Provider "${slug}" could not be reached. This is not a gateway failure.`, { headers: upstreamSourceHeaders(slug) });
 }
 
 /** The provider's answer broke off while the gateway read it (a dropped connection, a cut body): 502, the provider's. */
 export function upstreamInterruptedError(slug: string, cause?: unknown): AppError {
-  return new AppError({
-    status: 502,
-    code: 'upstream_interrupted',
-    message: `Provider "${slug}" dropped the connection before its answer was complete. This is not a gateway failure.`,
-    retryable: true,
-    headers: upstreamSourceHeaders(slug),
-    cause,
-  });
+  return gatewayError('upstream_interrupted', `Provider "${slug}" dropped the connection before its answer was complete. This is not a gateway failure.`, { headers: upstreamSourceHeaders(slug), cause });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '@gw/platform';
-import { gatewayErrors } from '../errors.js';
+import { gatewayError } from '../errors.js';
 
 /** One revisioned JSON document of `gw_policies` (migration 030): the desktop policy, the team policies. */
 export interface PolicyDocumentRow<Document> {
@@ -31,7 +31,7 @@ export async function replacePolicyDocument(db: Db, input: { name: string; label
     const { rows } = await tx.query<{ revision: number }>('SELECT revision FROM gw_policies WHERE name = $1 FOR UPDATE', [input.name]);
     const revision = rows[0] ? Number(rows[0].revision) : 0;
     if (input.expectedRevision !== undefined && input.expectedRevision !== revision) {
-      throw gatewayErrors.conflict(`the ${input.label} is at revision ${revision}, not ${input.expectedRevision}; read it again and retry`);
+      throw gatewayError('conflict', `the ${input.label} is at revision ${revision}, not ${input.expectedRevision}; read it again and retry`);
     }
     await tx.query(
       `INSERT INTO gw_policies (name, document, revision, updated_by, updated_at) VALUES ($1, $2::jsonb, 1, $3, $4)

@@ -1,6 +1,7 @@
-/** spec 000 §4 provider instance `type` values (issue: `PUT /admin/v1/providers/{slug}/key`). */
-export const providerTypes = ['openai', 'azure-openai', 'anthropic', 'openai-compatible', 'gw-upstream'] as const;
-export type ProviderType = (typeof providerTypes)[number];
+import { providerTypes, type ProviderType } from '@gw/contracts/management';
+
+// A provider instance's `type` values are part of the Management API, declared once in contracts.
+export { providerTypes, type ProviderType };
 
 /** The wire family a provider speaks: same family passes through, crossing families translates. */
 export type ProviderFamily = 'openai' | 'anthropic';

@@ -1,4 +1,3 @@
-import { AppError } from '@gw/platform';
 import type { z } from 'zod';
 import type { GatewayConfig } from '../config.js';
 import type { ProviderStore } from './provider.store.js';
@@ -7,6 +6,7 @@ import { adapters } from './adapters.js';
 import { assertSafeUpstreamUrl, customHostAllowed, type Resolver } from './ssrf-guard.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
 import { okResponse, providerKeyBody, providerList, providerSlugParams, providerSummary } from './provider.schema.js';
+import { gatewayError, gatewayErrors } from '../errors.js';
 
 export interface ProviderOperationDeps {
   providers: ProviderStore;
@@ -14,7 +14,7 @@ export interface ProviderOperationDeps {
   resolver?: Resolver;
 }
 
-const invalid = (message: string) => new AppError({ status: 400, code: 'invalid_request', message });
+const invalid = (message: string) => gatewayError('invalid_request', message);
 
 function redact(key: string | null | undefined): string | null {
   if (!key) return null;
@@ -56,7 +56,7 @@ export function providerOperations(deps: ProviderOperationDeps): AdminOperation[
         const write = await validateWrite(params.slug, body, deps);
         await providers.put({ slug: params.slug, ...write, updatedBy: principal.actor });
         const summary = (await providers.summaries()).find((entry) => entry.slug === params.slug);
-        if (!summary) throw new AppError({ status: 500, code: 'internal_error', message: 'provider write did not persist' });
+        if (!summary) throw gatewayError('internal_error', 'provider write did not persist');
         return summary;
       },
     }),
@@ -70,7 +70,7 @@ export function providerOperations(deps: ProviderOperationDeps): AdminOperation[
       params: providerSlugParams,
       response: okResponse,
       handler: async ({ params }) => {
-        if (!(await providers.delete(params.slug))) throw new AppError({ status: 404, code: 'not_found', message: `provider ${params.slug} not found` });
+        if (!(await providers.delete(params.slug))) throw gatewayErrors.notFound(`provider ${params.slug}`);
         return { ok: true as const };
       },
     }),

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { AppError } from '@gw/platform';
+import { gatewayError } from '../errors.js';
 
 // Addresses a provider base URL may never point at unless GW_ALLOW_PRIVATE_UPSTREAMS=true: loopback, private,
 // link-local (cloud metadata at 169.254.169.254), CGNAT, unique-local, multicast and unspecified ranges.
@@ -37,7 +37,7 @@ export function isPrivateAddress(address: string): boolean {
   return blocked.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
-const invalid = (message: string) => new AppError({ status: 400, code: 'invalid_base_url', message });
+const invalid = (message: string) => gatewayError('invalid_base_url', message);
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 

@@ -1,6 +1,6 @@
-import { AppError } from '@gw/platform';
 import { lookupModel, type ModelFacts } from '../providers/pricing/known-models.js';
 import type { ProviderInstance, ProviderType } from '../providers/provider-types.js';
+import { gatewayError } from '../errors.js';
 
 /**
  * How each first-party API names its models. The gateway cannot list every model a vendor serves and must not refuse
@@ -23,9 +23,8 @@ export function assertServableModel(provider: ProviderInstance, model: string, r
   if (!naming) return;
   const facts = lookupModel(model, registered);
   if (facts ? facts.family === provider.family : naming.test(model)) return;
-  throw new AppError({
-    status: 400,
-    code: 'unknown_model',
-    message: `Unknown model "${model}" for provider "${provider.slug}" (${provider.type}). Name a model it serves, choose another provider (x-gw-provider, or a <provider>/<model> id), or register the model with PUT /admin/v1/routing/models.`,
-  });
+  throw gatewayError(
+    'unknown_model',
+    `Unknown model "${model}" for provider "${provider.slug}" (${provider.type}). Name a model it serves, choose another provider (x-gw-provider, or a <provider>/<model> id), or register the model with PUT /admin/v1/routing/models.`,
+  );
 }

@@ -1,8 +1,9 @@
-import { AppError, ownValue } from '@gw/platform';
+import { ownValue } from '@gw/platform';
 import type { ProviderInstance } from '../providers/provider-types.js';
 import type { ProviderStore } from '../providers/provider.store.js';
 import { parseConfigHeader, parseRoutingConfig, providersOf, singleTarget, type RoutingNode, type TargetNode } from './routing-config.js';
 import type { RoutingStore } from './routing.store.js';
+import { gatewayError } from '../errors.js';
 
 export interface Selection {
   provider: ProviderInstance;
@@ -26,7 +27,7 @@ export interface ResolvedRoute {
 }
 
 export const unknownProvider = (slug: string) =>
-  new AppError({ status: 400, code: 'unknown_provider', message: `Unknown provider "${slug}". Configure it with PUT /admin/v1/providers/${slug}/key or name a configured provider.` });
+  gatewayError('unknown_provider', `Unknown provider "${slug}". Configure it with PUT /admin/v1/providers/${slug}/key or name a configured provider.`);
 
 function stripPrefix(model: string, slug: string): string {
   return model.startsWith(`${slug}/`) ? model.slice(slug.length + 1) : model;
@@ -43,7 +44,7 @@ export function resolveRoute(input: RouteInput, providers: ProviderStore, routin
   let model = alias?.model ?? input.model;
   // `gw-default` (the seat lane's stand-in for a missing model) is the configured default model unless aliased.
   if (!alias && model === 'gw-default') {
-    if (!documents.default.defaultModel) throw new AppError({ status: 400, code: 'no_default_model', message: 'The request names no model and no default model is configured (PUT /admin/v1/routing {defaultModel}).' });
+    if (!documents.default.defaultModel) throw gatewayError('no_default_model');
     model = documents.default.defaultModel;
   }
   const checked = (route: ResolvedRoute) => {
@@ -57,7 +58,7 @@ export function resolveRoute(input: RouteInput, providers: ProviderStore, routin
   if (slash > 0 && providers.get(model.slice(0, slash))) return { plan: singleTarget(model.slice(0, slash)), via: 'model-prefix', model: model.slice(slash + 1) };
   if (documents.default.config) return checked({ plan: parseRoutingConfig(documents.default.config), via: 'default-config', model });
   const fallback = documents.default.defaultProvider;
-  if (!fallback) throw new AppError({ status: 400, code: 'no_provider', message: 'No provider selected: send x-gw-provider, an x-gw-config target, or configure a default provider (PUT /admin/v1/routing).' });
+  if (!fallback) throw gatewayError('no_provider');
   return checked({ plan: singleTarget(fallback), via: 'default', model: stripPrefix(model, fallback) });
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AppError } from '@gw/platform';
-import { modelId } from './model-id.js';
+import { modelId } from '@gw/contracts/management';
+import { gatewayError } from '../errors.js';
 
 /** Status codes worth another try or another target when a config names none (spec 000 §1.9). */
 export const transientStatusCodes: readonly number[] = [429, 500, 502, 503, 504, 529];
@@ -84,7 +84,7 @@ export function carriesCredential(value: unknown, depth = 0): boolean {
   return false;
 }
 
-const invalidConfig = (message: string) => new AppError({ status: 400, code: 'invalid_config', message });
+const invalidConfig = (message: string) => gatewayError('invalid_config', message);
 
 function retryOf(raw: RawConfig['retry'], inherited: RetryPolicy): RetryPolicy {
   if (!raw) return inherited;
@@ -117,7 +117,7 @@ function normalise(raw: RawConfig, inheritedRetry: RetryPolicy, depth: number): 
 
 /** Parse and normalise a config object into a routing tree; 400 on credentials or shape errors. */
 export function parseRoutingConfig(value: unknown): RoutingNode {
-  if (carriesCredential(value)) throw new AppError({ status: 400, code: 'config_carries_credential', message: 'A routing config must not carry credentials; provider keys are held by the gateway.' });
+  if (carriesCredential(value)) throw gatewayError('config_carries_credential');
   const parsed = routingConfigSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

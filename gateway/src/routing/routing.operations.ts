@@ -1,42 +1,9 @@
-import { z } from 'zod';
-import { AppError } from '@gw/platform';
-import { modelId } from './model-id.js';
+import { aliasDocument, modelsDocument, routingDocument } from '@gw/contracts/management';
 import type { RoutingStore } from './routing.store.js';
 import { parseRoutingConfig } from './routing-config.js';
-import { cacheSettingsOfConfig, cacheSettingsSchema } from './cache-settings.js';
+import { cacheSettingsOfConfig } from './cache-settings.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
-
-const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/);
-
-const routingDocument = z.strictObject({
-  defaultProvider: slug.nullable().describe('Provider used when neither x-gw-provider nor x-gw-config selects one'),
-  defaultModel: modelId.nullable().optional().describe('Model for requests that name none (`gw-default`)'),
-  config: z.record(z.string(), z.unknown()).nullable().optional().describe('Default routing config: {mode, onStatusCodes, retry, targets} (Portkey spelling accepted); never credentials'),
-  cache: cacheSettingsSchema.nullable().optional().describe('Response cache: {mode, max_age} (Portkey spelling) and share (`user` default, or `team`)'),
-});
-
-const aliasDocument = z.strictObject({
-  aliases: z.record(modelId, z.strictObject({ provider: slug, model: modelId })).describe('Alias → provider and model'),
-});
-
-const price = z.number().min(0).max(100_000);
-const modelsDocument = z.strictObject({
-  models: z
-    .record(
-      modelId,
-      z.strictObject({
-        family: z.enum(['openai', 'anthropic']).default('openai'),
-        inputPerMTok: price,
-        outputPerMTok: price,
-        cacheReadPerMTok: price.optional(),
-        cacheWritePerMTok: price.optional(),
-        maxOutputTokens: z.number().int().min(1).max(10_000_000).optional(),
-        contextTokens: z.number().int().min(1).max(100_000_000).optional(),
-        defaultOutputTokens: z.number().int().min(1).max(10_000_000).optional().describe('Output tokens a strict budget reserves for a request without max_tokens (default GW_STRICT_DEFAULT_OUTPUT_TOKENS)'),
-      }),
-    )
-    .describe('Per-model list prices (USD per million tokens) and output ceilings; override and extend the built-in table'),
-});
+import { gatewayError } from '../errors.js';
 
 /** Routing config, aliases and per-model pricing/ceilings (issue 4), each with its legacy twin. */
 export function routingOperations({ routing }: { routing: RoutingStore }): AdminOperation[] {
@@ -125,7 +92,7 @@ export function routingOperations({ routing }: { routing: RoutingStore }): Admin
             { ...facts, cacheReadPerMTok: facts.cacheReadPerMTok ?? facts.inputPerMTok, cacheWritePerMTok: facts.cacheWritePerMTok ?? facts.inputPerMTok },
           ]),
         );
-        if (Object.keys(models).length > 5_000) throw new AppError({ status: 400, code: 'invalid_request', message: 'at most 5000 model entries' });
+        if (Object.keys(models).length > 5_000) throw gatewayError('invalid_request', 'at most 5000 model entries');
         await routing.put('models', models, principal.actor);
         return { models: routing.documents.models };
       },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@gw/platform';
 import { openAiErrorType } from '../inference/error-envelope.js';
 import { adminRequestIdOf, classifyAdminError, legacyErrorBody, v1ErrorBody } from '../admin/error-envelope.js';
+import { gatewayError } from '../errors.js';
 
 /**
  * Answers for requests no surface's own handler saw: an unmatched path or method, or a body that failed before a
@@ -10,7 +10,7 @@ import { adminRequestIdOf, classifyAdminError, legacyErrorBody, v1ErrorBody } fr
  * shape. `/v1/*` never lands here: the catch-all proxies it.
  */
 export function installFallbackErrors(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => answer(request, reply, new AppError({ status: 404, code: 'not_found', message: `No route ${request.method} ${pathOf(request)}.` })));
+  app.setNotFoundHandler((request, reply) => answer(request, reply, gatewayError('not_found', `No route ${request.method} ${pathOf(request)}.`)));
   app.setErrorHandler((error, request, reply) => answer(request, reply, error));
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, type Clock, type Db } from '@gw/platform';
+import { type Clock, type Db } from '@gw/platform';
 import { supportBundleMaxBytes } from '@gw/contracts';
 import { BillingCallFailed, type BillingClient } from '../billing/billing-client.js';
 import type { GatewayConfig } from '../config.js';
@@ -10,6 +10,7 @@ import type { RoutingStore } from '../routing/routing.store.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
 import { configurationSummary, originOf } from '../admin/settings/configuration-summary.js';
 import { healthReport, type HealthOperationDeps } from '../admin/settings/health.operations.js';
+import { gatewayError } from '../errors.js';
 
 export interface SupportBundleDeps {
   health: HealthOperationDeps;
@@ -136,20 +137,20 @@ export function supportBundleOperations(deps: SupportBundleDeps): AdminOperation
 
 async function shareBundle(deps: SupportBundleDeps, body: z.infer<typeof shareBody>): Promise<z.infer<typeof shareReceipt>> {
   if (!deps.billing || !deps.deploymentId) {
-    throw new AppError({ status: 409, code: 'support_intake_not_configured', message: 'Sharing needs the billing service (GW_BILLING_URL); download the bundle and send it to support yourself.' });
+    throw gatewayError('support_intake_not_configured');
   }
   const upload = { deploymentId: deps.deploymentId, bundle: body.bundle, ...(body.note === undefined ? {} : { note: body.note }) };
   if (Buffer.byteLength(JSON.stringify(upload)) > supportBundleMaxBytes) {
-    throw new AppError({ status: 413, code: 'payload_too_large', message: `A shared bundle is at most ${supportBundleMaxBytes} bytes.` });
+    throw gatewayError('payload_too_large', `A shared bundle is at most ${supportBundleMaxBytes} bytes.`);
   }
   try {
     return await deps.billing.uploadSupportBundle(upload);
   } catch (error) {
     if (!(error instanceof BillingCallFailed)) throw error;
     if (error.httpStatus === 429) {
-      throw new AppError({ status: 429, code: 'support_bundle_throttled', message: 'Support takes one bundle a minute from a deployment; retry shortly.', headers: { 'retry-after': String(error.retryAfterSeconds ?? 60) } });
+      throw gatewayError('support_bundle_throttled', undefined, { headers: { 'retry-after': String(error.retryAfterSeconds ?? 60) } });
     }
-    throw new AppError({ status: 502, code: 'billing_unavailable', message: `The support intake did not take the bundle (${error.code}).`, retryable: error.httpStatus === null || error.httpStatus >= 500 });
+    throw gatewayError('support_intake_unavailable', `The support intake did not take the bundle (${error.code}).`, { retryable: error.httpStatus === null || error.httpStatus >= 500 });
   }
 }
 

@@ -69,6 +69,13 @@ describe('HttpManagementClient', () => {
     expect(await client.getDesktopPolicy()).toEqual({ enabled: true, settings: { chatTabEnabled: true } });
   });
 
+  it('refuses an answer that is not the Management API v1 shape, as a retryable invalid_response', async () => {
+    answers.set('GET /admin/v1/keys/odd', { status: 200, body: { id: 'odd', name: null, team: 'platform', monthlyBudgetUsd: '50', status: 'active' } });
+    answers.set('GET /admin/v1/routing/models', { status: 200, body: '<html>' });
+    await expect(client.getKey('odd')).rejects.toMatchObject({ status: 502, code: 'invalid_response', retryable: true });
+    await expect(client.getModels()).rejects.toMatchObject({ status: 502, code: 'invalid_response' });
+  });
+
   it('treats 404 as absent on reads and deletes', async () => {
     answers.set('GET /admin/v1/keys/gone', { status: 404, body: { error: { code: 'not_found', message: 'no key' } } });
     answers.set('DELETE /admin/v1/keys/gone', { status: 404, body: { error: { code: 'not_found', message: 'no key' } } });

@@ -1,108 +1,59 @@
+import type { z } from 'zod';
+import type {
+  AdminKeyCreateBody,
+  CapPatch,
+  CapView,
+  DesktopPolicyView,
+  KeyRecord,
+  keyPatchBody,
+  ModelAliases,
+  ModelTable,
+  ProviderKeyBody,
+  ProviderSummary,
+  ProviderType,
+  RoutingDocument as RoutingBody,
+  serviceKeyCreateBody,
+} from '@gw/contracts/management';
+
 /**
- * What the operator needs from a gateway's Management API v1 (spec 000 §4.8), as a typed interface whose bodies are
- * the gateway's own (gateway/src/admin/*: the operation files and their zod schemas). The HTTP implementation speaks
- * the `/admin/v1/*` paths and keeps only the fields named here; reconciler tests use the in-memory fake, and one
- * conformance suite (operator/test/management-conformance.test.ts) holds both to the real gateway's behaviour.
- * Money crosses this boundary as numbers (spec 000 §2); the CRDs hold decimal strings.
+ * What the operator needs from a gateway's Management API v1, as a typed interface over the bodies the gateway
+ * declares (`@gw/contracts/management`, the same zod schemas its admin operations validate with). The HTTP
+ * implementation speaks the `/admin/v1/*` paths, parses answers with those schemas and keeps only the fields named
+ * here; reconciler tests use the in-memory fake, and one conformance suite (operator/test/management-conformance.test.ts)
+ * holds both to the real gateway's behaviour. Money crosses this boundary as numbers; the CRDs hold decimal strings.
  */
 
-export type ProviderType = 'openai' | 'azure-openai' | 'anthropic' | 'gw-upstream' | 'openai-compatible';
+export type { CapReset, ModelAliases, ModelPricing, ModelTable, ProviderType } from '@gw/contracts/management';
 
-/** `PUT /admin/v1/providers/{slug}/key`. */
-export interface ProviderKeyWrite {
-  type: ProviderType;
-  apiKey: string;
-  baseUrl?: string;
-  apiVersion?: string;
-}
+/** `PUT /admin/v1/providers/{slug}/key`, in the spelling the operator writes (type and key always named). */
+export type ProviderKeyWrite = Pick<ProviderKeyBody, 'baseUrl' | 'apiVersion'> & { type: ProviderType; apiKey: string };
 
 /** One entry of `GET /admin/v1/providers`, a credential-grade read (scope providers:write) with the key in full. */
-export interface ProviderKeyState {
-  slug: string;
-  type: ProviderType;
-  /** Normalised by the gateway: no trailing slash, `/v1` appended for anthropic, the type's default when unset. */
-  baseUrl: string;
-  apiVersion: string | null;
-  apiKey: string | null;
-}
+export type ProviderKeyState = Pick<ProviderSummary, 'slug' | 'type' | 'baseUrl' | 'apiVersion'> & { apiKey: string | null };
 
-/** `/admin/v1/routing`: the default provider, the default model and the default routing config (spec 000 §1.7, §2). */
-export interface RoutingDocument {
-  defaultProvider: string | null;
-  defaultModel: string | null;
-  /** The gateway's spelling `{mode, onStatusCodes, targets: [{provider, model?, weight?, retry?}]}`, stored as sent. */
-  config: Record<string, unknown> | null;
-}
+type RoutingFields = Pick<RoutingBody, 'defaultProvider' | 'defaultModel' | 'config'>;
 
-/** `/admin/v1/routing/aliases`: alias → provider and model. */
-export type ModelAliases = Record<string, { provider: string; model: string }>;
+/** `/admin/v1/routing` as the operator applies it (the response cache is not a RoutingConfig field): null when unset. */
+export type RoutingDocument = { [Field in keyof RoutingFields]-?: Exclude<RoutingFields[Field], undefined> };
 
-/** One entry of `/admin/v1/routing/models`: list prices in USD per million tokens and the output ceiling. */
-export interface ModelPricing {
-  family: 'openai' | 'anthropic';
-  inputPerMTok: number;
-  outputPerMTok: number;
-  /** The gateway stores the input price when omitted. */
-  cacheReadPerMTok?: number;
-  cacheWritePerMTok?: number;
-  maxOutputTokens?: number;
-  contextTokens?: number;
-}
-
-export type ModelTable = Record<string, ModelPricing>;
-
-export type CapReset = 'never' | 'daily' | 'weekly' | 'monthly';
-
-/** A per-user cap entry as `GET /admin/v1/users/{user}/limits` shows it: the webhook URL is write-only (spec 000 §2). */
-export interface UserLimitsView {
-  monthlyTokens: number | null;
-  maxUsd: number | null;
-  softUsd: number | null;
-  reset: CapReset;
-  alerts: { thresholdsPercent: number[]; webhookConfigured: boolean } | null;
-}
+/** A per-user cap entry as `GET /admin/v1/users/{user}/limits` shows it: the webhook URL is write-only. */
+export type UserLimitsView = Pick<CapView, 'monthlyTokens' | 'maxUsd' | 'softUsd' | 'reset' | 'alerts'>;
 
 /** `PATCH /admin/v1/users/{user}/limits`: omitted kept, null clears, a value replaces; an omitted webhookUrl is kept. */
-export interface UserLimitsPatch {
-  monthlyTokens?: number | null;
-  maxUsd?: number | null;
-  softUsd?: number | null;
-  reset?: CapReset;
-  alerts?: { thresholdsPercent?: number[]; webhookUrl?: string } | null;
-}
+export type UserLimitsPatch = Pick<CapPatch, 'monthlyTokens' | 'maxUsd' | 'softUsd' | 'reset' | 'alerts'>;
 
-export interface ServiceKeyCreate {
-  name: string;
-  team: string;
-  monthlyBudgetUsd?: number;
-}
+export type ServiceKeyCreate = z.input<typeof serviceKeyCreateBody>;
 
-export interface KeyState {
-  id: string;
-  name: string | null;
-  team: string;
-  monthlyBudgetUsd: number | null;
-  status: 'active' | 'expired' | 'revoked';
-}
+export type KeyState = Pick<KeyRecord, 'id' | 'name' | 'team' | 'monthlyBudgetUsd' | 'status'>;
 
 /** `PATCH /admin/v1/keys/{id}`: omitted kept, null clears. */
-export interface KeyPatch {
-  name?: string;
-  team?: string;
-  monthlyBudgetUsd?: number | null;
-}
+export type KeyPatch = Pick<z.input<typeof keyPatchBody>, 'name' | 'team' | 'monthlyBudgetUsd'>;
 
-/** `/admin/v1/policies/claude-desktop` (spec 000 §2 "Desktop-client policy"). */
-export interface DesktopPolicyDocument {
-  enabled: boolean;
-  settings: Record<string, unknown>;
-}
+/** `/admin/v1/policies/claude-desktop`. */
+export type DesktopPolicyDocument = Pick<DesktopPolicyView, 'enabled' | 'settings'>;
 
-export interface AdminKeyCreate {
-  label: string;
-  scopes: string[];
-  neverExpires: boolean;
-}
+/** `POST /admin/v1/admin-keys` as the operator mints its own key: scopes, never capabilities. */
+export type AdminKeyCreate = Required<Pick<AdminKeyCreateBody, 'label' | 'scopes' | 'neverExpires'>>;
 
 export interface ManagementClient {
   /** `GET /admin/v1/me`: the caller's scopes; proves a stored operator key still works. */

@@ -1,5 +1,5 @@
 import type { CacheWriteRequest, OptimizeCapabilities, OptimizerMetadata } from '@gw/contracts';
-import { optimizerErrors } from '../errors.js';
+import { optimizerError } from '../errors.js';
 import { mintCacheKey, openCacheKey, readCacheKey, type CacheLane } from './cache-key.js';
 import { endpointScope } from './endpoint-scope.js';
 import { normalizedRequestHash } from './normalize-request.js';
@@ -77,7 +77,7 @@ export class CacheService {
     if (authoritativeTenant !== undefined) {
       // Per-tenant bearer: never trust the key's partition; re-derive under the authoritative tenant (rule 3), for
       // the endpoint and lane the key carries. A key that carries none answers for no endpoint: not stored.
-      if (!body.request) throw optimizerErrors.cacheRequestRequired();
+      if (!body.request) throw optimizerError('cache_request_required');
       const claimed = readCacheKey(body.cacheKey);
       if (!partition || !claimed) return false;
       const scope = claimed.endpointScope;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqualString } from '@gw/platform';
-import { optimizerErrors } from '../errors.js';
+import { optimizerError } from '../errors.js';
 
 /** Who called a hook: the shared gateway token, a per-tenant bearer (authoritative tenant), or an open deployment. */
 export type Caller = { kind: 'shared' } | { kind: 'tenant'; tenant: string } | { kind: 'open' };
@@ -42,8 +42,8 @@ export function authoritativeTenant(caller: Caller): string | undefined {
 /** onRequest hook of the admin routes: GW_ADMIN_TOKEN bearer; with no admin token configured the routes stay shut. */
 export function adminGate(adminToken: string | undefined) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    if (adminToken === undefined) throw optimizerErrors.adminDisabled();
+    if (adminToken === undefined) throw optimizerError('admin_disabled');
     const presented = bearerOf(request.headers.authorization);
-    if (presented === null || !timingSafeEqualString(presented, adminToken)) throw optimizerErrors.unauthorized();
+    if (presented === null || !timingSafeEqualString(presented, adminToken)) throw optimizerError('unauthorized');
   };
 }

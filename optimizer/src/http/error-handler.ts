@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, installEnvelopeErrorHandler, type RequestFailure } from '@gw/platform';
-import { optimizerErrors } from '../errors.js';
+import { optimizerError } from '../errors.js';
 
 /**
  * The optimizer's one error handler: every non-2xx answer is `{error: {code, message}}` with a stable code.
@@ -11,7 +11,7 @@ export function installErrorHandler(app: FastifyInstance, maxBodyBytes: number):
     // A value the store refused (SQLSTATE 22/23: a NUL, an out-of-range number) is what the caller sent, never a 500.
     normalize: { refusedValues: true },
     codeOf: (failure) => fromFailure(failure, maxBodyBytes),
-    notFound: () => optimizerErrors.notFound(),
+    notFound: () => optimizerError('not_found'),
   });
 }
 
@@ -20,14 +20,14 @@ function fromFailure(failure: RequestFailure, maxBodyBytes: number): AppError {
     case 'coded':
       return failure.error;
     case 'body_too_large':
-      return optimizerErrors.bodyTooLarge(maxBodyBytes);
+      return optimizerError('body_too_large', `request body exceeds ${maxBodyBytes} bytes (GW_OPTIMIZER_MAX_BODY_BYTES)`);
     case 'unsupported_media_type':
-      return optimizerErrors.unsupportedMediaType();
+      return optimizerError('unsupported_media_type');
     case 'value_refused':
-      return optimizerErrors.invalidRequest('the store refused a value of this request');
+      return optimizerError('invalid_request', 'the store refused a value of this request');
     case 'internal':
     case 'store_unavailable':
-      return optimizerErrors.internal();
+      return optimizerError('internal');
     default:
       // The catalog has no finer code for a request the framework refused (a failed schema, a bad URL).
       return new AppError({ status: failure.status, code: 'invalid_request', message: failure.message });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { optimizerErrors } from '../errors.js';
+import { optimizerError } from '../errors.js';
 import { leaseRefusal, type LeaseReader } from '../lease/lease-reader.js';
 import { signatureHeader } from '@gw/platform';
 import type { SignatureVerifier } from '../signing/verify-signature.js';
@@ -22,7 +22,7 @@ export function installHookGates(scope: FastifyInstance, options: HookGateOption
   scope.decorateRequest<Caller, 'caller'>('caller', null as unknown as Caller);
   scope.addHook('onRequest', async (request) => {
     const caller = resolveCaller(request.headers.authorization, options.tokens);
-    if (!caller) throw optimizerErrors.unauthorized();
+    if (!caller) throw optimizerError('unauthorized');
     request.caller = caller;
   });
   scope.addHook('preValidation', async (request) => {
@@ -30,7 +30,7 @@ export function installHookGates(scope: FastifyInstance, options: HookGateOption
     if (config.signed && options.verifier) {
       const path = request.url.split('?', 1)[0];
       const failure = await options.verifier.verify(request.headers[signatureHeader], request.method, path, request.rawBody ?? '');
-      if (failure) throw optimizerErrors.signatureRejected(failure);
+      if (failure) throw optimizerError(`signature_${failure}`);
     }
     if (config.leaseGated) {
       const refusal = leaseRefusal(options.lease.current());

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { optimizerErrors } from '../errors.js';
+import { optimizerError } from '../errors.js';
 
 /**
  * JSON bodies parsed from the raw bytes, which are kept: request signing hashes exactly what was sent (spec 001
@@ -20,13 +20,13 @@ function parseRawJson(request: FastifyRequest, body: string | Buffer, done: (err
     // Clients send `content-type: application/json` on bodiless POSTs too: on a route that takes no body, an empty
     // body is no body; a route that takes one still refuses it.
     if (request.routeOptions.schema?.body === undefined) done(null, undefined);
-    else done(optimizerErrors.invalidRequest('empty JSON body'), undefined);
+    else done(optimizerError('invalid_request', 'empty JSON body'), undefined);
     return;
   }
   try {
     done(null, JSON.parse(raw.toString('utf8')));
   } catch {
-    done(optimizerErrors.invalidRequest('body is not valid JSON'), undefined);
+    done(optimizerError('invalid_request', 'body is not valid JSON'), undefined);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { AppError } from '@gw/platform';
-import { optimizerErrors } from '../errors.js';
+import { optimizerError } from '../errors.js';
 
 /** The entitlement lease as last read and verified (spec 001 §3.1). */
 export type LeaseVerdict =
@@ -25,12 +25,12 @@ export const noLeaseReader: LeaseReader = { current: () => ({ state: 'none' }) }
 export function leaseRefusal(verdict: LeaseVerdict): AppError | null {
   switch (verdict.state) {
     case 'paused':
-      return optimizerErrors.optimizerPaused();
+      return optimizerError('optimizer_paused');
     case 'suspended':
-      return optimizerErrors.subscriptionSuspended();
+      return optimizerError('subscription_suspended');
     case 'expired':
     case 'unverifiable':
-      return optimizerErrors.leaseInvalid();
+      return optimizerError('lease_invalid');
     default:
       return null;
   }

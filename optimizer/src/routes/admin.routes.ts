@@ -4,21 +4,21 @@ import {
   optimizerPurgeRequestSchema,
   optimizerPurgeResponseSchema,
   bootstrapDurableResponseSchema,
-  optimizerErrorSchema,
   settingsPutBodySchema,
   settingsResponseSchema,
   type OptimizerConfig,
   type SettingsResponse,
 } from '@gw/contracts';
-import { optimizerErrors } from '../errors.js';
+import { optimizerError, optimizerErrorResponses } from '../errors.js';
 import { guardSettingsOf, guardThresholdsView } from '../guard/guard-thresholds.js';
 import { holdoutKindsProblem } from '../holdout/holdout-kinds.js';
 import { adminGate } from '../http/auth.js';
-import type { ZodTypeProvider } from '../http/zod-schema.js';
+import type { ZodTypeProvider } from '@gw/platform';
 import type { DurableManager } from '../stash/durable-manager.js';
 import type { OptimizerRuntime } from './runtime.js';
 
-const errors = { 400: optimizerErrorSchema, 401: optimizerErrorSchema, 409: optimizerErrorSchema, 413: optimizerErrorSchema };
+const adminErrorKeys = ['invalid_request', 'unauthorized', 'admin_disabled', 'activation_too_soon', 'activation_immutable', 'body_too_large'] as const;
+const errors = optimizerErrorResponses(adminErrorKeys);
 
 /** Admin routes (spec 001 §2.5–2.6, §4.1): GW_ADMIN_TOKEN bearer, never the optimizer token. */
 export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, adminToken: string | undefined): FastifyPluginAsync {
@@ -35,7 +35,7 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
           description:
             'Telemetry blocks are per replica: `guard` lists each tenant and strategy lane with its state and regret rate and the thresholds in force; `holdout` counts arms over the last hour (conclusions come from the gateway).',
           tags: ['admin'],
-          response: { 200: settingsResponseSchema, 401: optimizerErrorSchema },
+          response: { 200: settingsResponseSchema, ...optimizerErrorResponses(['unauthorized', 'admin_disabled']) },
         },
       },
       async () => settingsView(runtime, runtime.settings.current()),
@@ -48,7 +48,7 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
         const body = request.body;
         const config = 'config' in body && body.config !== undefined && Object.keys(body).length === 1 ? body.config : (body as OptimizerConfig);
         const problem = holdoutKindsProblem(config.holdout?.kinds, runtime.strategyKinds);
-        if (problem) throw optimizerErrors.invalidRequest(problem);
+        if (problem) throw optimizerError('invalid_request', problem);
         // jsonb cannot hold U+0000 or an unpaired surrogate in a string: the error handler answers that 400.
         return settingsView(runtime, await runtime.settings.replace(config));
       },
@@ -62,7 +62,7 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
           description: 'Deletes from the durable tier every replica reads and from this replica’s memory tier; handles of purged spans then read as unknown (404).',
           tags: ['admin'],
           body: optimizerPurgeRequestSchema,
-          response: { 200: optimizerPurgeResponseSchema, ...errors, 503: optimizerErrorSchema },
+          response: { 200: optimizerPurgeResponseSchema, ...optimizerErrorResponses([...adminErrorKeys, 'durable_unavailable']) },
         },
       },
       async (request) => {
@@ -72,21 +72,21 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
           return { purged: await runtime.stash.purge(filter) };
         } catch (error) {
           runtime.logger.warn({ errName: error instanceof Error ? error.name : 'unknown' }, 'stash purge failed');
-          throw optimizerErrors.durableUnavailable('the durable store could not be purged; nothing was reported as purged');
+          throw optimizerError('durable_unavailable', 'the durable store could not be purged; nothing was reported as purged');
         }
       },
     );
 
     app.post(
       '/admin/optimizer/bootstrap-durable',
-      { schema: { summary: 'Gateway pushes durable config (store, content key, content mode)', tags: ['admin'], body: bootstrapDurableRequestSchema, response: { 200: bootstrapDurableResponseSchema, ...errors, 503: optimizerErrorSchema } } },
+      { schema: { summary: 'Gateway pushes durable config (store, content key, content mode)', tags: ['admin'], body: bootstrapDurableRequestSchema, response: { 200: bootstrapDurableResponseSchema, ...optimizerErrorResponses([...adminErrorKeys, 'durable_unavailable']) } } },
       async (request) => {
         try {
           return { durable: await durable.bootstrap(request.body) };
         } catch (error) {
           // Never echo the body or the connection string: it carries credentials.
           runtime.logger.warn({ errName: error instanceof Error ? error.name : 'unknown' }, 'durable bootstrap failed');
-          throw optimizerErrors.durableUnavailable('the durable store could not be opened');
+          throw optimizerError('durable_unavailable', 'the durable store could not be opened');
         }
       },
     );

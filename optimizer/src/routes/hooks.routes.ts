@@ -1,20 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { cacheWriteResponseSchema, okResponseSchema, optimizeResponseResponseSchema, optimizerErrorSchema, recallResponseSchema } from '@gw/contracts';
-import { optimizerErrors } from '../errors.js';
+import { cacheWriteResponseSchema, okResponseSchema, optimizeResponseResponseSchema, recallResponseSchema } from '@gw/contracts';
+import { hookGateErrors, optimizerError, optimizerErrorResponses } from '../errors.js';
 import { assignHoldout } from '../holdout/assign-holdout.js';
 import { cohortFields } from '../holdout/holdout-response.js';
 import { modelOf } from '../format/json-value.js';
 import { authoritativeTenant } from '../http/auth.js';
 import { callerOwner, withBearerTenant } from '../http/caller-owner.js';
 import { cacheWriteBodySchema, optimizeResponseBodySchema, recallBodySchema } from '../http/caller-metadata.schema.js';
-import type { ZodTypeProvider } from '../http/zod-schema.js';
+import type { ZodTypeProvider } from '@gw/platform';
 import { runOutputStage } from '../output/run-output-stage.js';
 import { recordBodySchema } from '../record/record.schema.js';
 import { inputPricePerToken } from '../settings/input-prices.js';
 import { kindsOffFor } from '../settings/kill-switch.js';
 import type { OptimizerRuntime } from './runtime.js';
 
-const errors = { 400: optimizerErrorSchema, 401: optimizerErrorSchema, 402: optimizerErrorSchema, 403: optimizerErrorSchema, 413: optimizerErrorSchema };
+const errors = optimizerErrorResponses([...hookGateErrors, 'cache_request_required']);
 
 /** The post-call and on-demand hooks other than optimize and retrieve (spec 001 §2.4, §4.1). */
 export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
@@ -85,10 +85,10 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
     app.post(
       '/v1/record',
       {
-        schema: { summary: 'Persist a call where no gateway is in the path (opt-in)', tags: ['hooks'], body: recordBodySchema, response: { 200: okResponseSchema, 404: optimizerErrorSchema, ...errors } },
+        schema: { summary: 'Persist a call where no gateway is in the path (opt-in)', tags: ['hooks'], body: recordBodySchema, response: { 200: okResponseSchema, ...optimizerErrorResponses([...hookGateErrors, 'recording_disabled']) } },
       },
       async (request) => {
-        if (!runtime.records) throw optimizerErrors.recordingDisabled();
+        if (!runtime.records) throw optimizerError('recording_disabled');
         const records = runtime.records;
         await records.upsert(request.body);
         return { ok: true as const };

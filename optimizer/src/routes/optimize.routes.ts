@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsync } from 'fastify';
-import { optimizeResponseSchema, optimizerErrorSchema, type Decision, type OptimizeRequest, type OptimizeResponse, type OptimizerConfig } from '@gw/contracts';
+import { optimizeResponseSchema, type Decision, type OptimizeRequest, type OptimizeResponse, type OptimizerConfig } from '@gw/contracts';
 import type { OptimizeCacheFields } from '../cache/cache-service.js';
 import type { OptimizeOutcome } from '../health/metrics.js';
 import { authoritativeTenant } from '../http/auth.js';
 import { callerOwner, callerTenant, ownerKey, withBearerTenant } from '../http/caller-owner.js';
 import { optimizeBodySchema } from '../http/caller-metadata.schema.js';
-import type { ZodTypeProvider } from '../http/zod-schema.js';
+import { hookGateErrors, optimizerErrorResponses } from '../errors.js';
+import type { ZodTypeProvider } from '@gw/platform';
 import { buildRequestView } from '../format/build-request-view.js';
 import { classifyEvidence } from '../pipeline/evidence-class.js';
 import { modelOf } from '../format/json-value.js';
@@ -39,7 +40,7 @@ export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
             'Fail-open: any internal failure answers the request unchanged. With audited holdout on and an attributable request (user or team, and a session from gatewaySessionId, sessionId or session), `cohort` names the arm; a control session gets its request untouched with exactly one `audited_holdout` decision, a per-strategy control row withholds only `cohortKind`. The per-tenant regression guard holds back strategies the model keeps undoing: reason `regret_guard` in `suppressedKinds` and one `guard_suppressed` decision per kind held back. `estimatedSavingsUsd` prices tokens at the model’s list input price. Identical input gives byte-identical output.',
           tags: ['hooks'],
           body: optimizeBodySchema,
-          response: { 200: optimizeResponseSchema, 400: optimizerErrorSchema, 401: optimizerErrorSchema },
+          response: { 200: optimizeResponseSchema, ...optimizerErrorResponses(hookGateErrors) },
         },
       },
       async (request) => {

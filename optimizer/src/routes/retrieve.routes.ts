@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { optimizerErrorSchema, retrieveResponseSchema, type RetrieveResponse } from '@gw/contracts';
-import { optimizerErrors } from '../errors.js';
+import { retrieveResponseSchema, type RetrieveResponse } from '@gw/contracts';
+import { optimizerError, optimizerErrorResponses } from '../errors.js';
 import { authoritativeTenant } from '../http/auth.js';
-import type { ZodTypeProvider } from '../http/zod-schema.js';
+import type { ZodTypeProvider } from '@gw/platform';
 import { ageBucket } from '../retrieve/age-bucket.js';
 import { mayRetrieve } from '../retrieve/may-retrieve.js';
 import { retrieveBodySchema } from '../retrieve/retrieve.schema.js';
@@ -27,20 +27,20 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
             'A retrieve without `metadata.source` is the model asking for an elided original: a regret signal charged to the strategies that elided it (once per handle per guard window). Automated callers set `metadata.source`. Ownership: a per-tenant bearer finds only its tenant’s handles. A retrieve whose metadata names a caller (`user`, `team` or `tenant`; the tenant is the per-tenant bearer’s, else `metadata.tenant`, else `default`) finds only that caller’s handles: a handle stashed for a user only by the same user in the same tenant, one stashed without a user only by a caller without a user in the same team and tenant. Any other handle answers 404 `handle_not_found`, exactly like an unknown one (its existence is never revealed), counts as a miss, and neither extends its life nor counts as a regret signal. A retrieve that names nobody (gateways before this rule) trusts the bearer.',
           tags: ['hooks'],
           body: retrieveBodySchema,
-          response: { 200: retrieveResponseSchema, 400: optimizerErrorSchema, 404: optimizerErrorSchema, 503: optimizerErrorSchema },
+          response: { 200: retrieveResponseSchema, ...optimizerErrorResponses(['invalid_request', 'invalid_grep', 'unauthorized', 'handle_not_found', 'store_unavailable', 'row_unreadable']) },
         },
       },
       async (request) => {
         const body = request.body;
         const problem = grepProblem(body.grep);
-        if (problem) throw optimizerErrors.invalidGrep(problem);
+        if (problem) throw optimizerError('invalid_grep', problem);
         // Another caller's handle is indistinguishable from an unknown one: no regret signal, no life extension, and
         // refused on its owner before its row is decrypted.
         const bearerTenant = authoritativeTenant(request.caller);
         const entry = await read(runtime, body.handle, (owner) => mayRetrieve(owner, body.metadata, bearerTenant));
         if (!entry) {
           runtime.metrics.retrieves.inc({ result: 'miss' });
-          throw optimizerErrors.handleNotFound();
+          throw optimizerError('handle_not_found');
         }
         runtime.metrics.retrieves.inc({ result: 'hit' });
         // The model needed an elided original back: a regret signal; automated callers set `metadata.source`
@@ -76,8 +76,8 @@ async function read(runtime: OptimizerRuntime, handle: string, mayRead: OwnerChe
     return await runtime.stash.read(handle, mayRead);
   } catch (error) {
     runtime.metrics.retrieves.inc({ result: 'unavailable' });
-    if (error instanceof RowUnreadableError) throw optimizerErrors.rowUnreadable();
-    if (error instanceof StoreUnavailableError) throw optimizerErrors.storeUnavailable();
+    if (error instanceof RowUnreadableError) throw optimizerError('row_unreadable');
+    if (error instanceof StoreUnavailableError) throw optimizerError('store_unavailable');
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { healthReport } from '../health/health-report.js';
 import { optimizerHealthReportSchema } from '../health/health-report.schema.js';
-import type { ZodTypeProvider } from '../http/zod-schema.js';
+import type { ZodTypeProvider } from '@gw/platform';
 import type { OptimizerRuntime } from './runtime.js';
 
 /** Unauthenticated service routes: health (spec 001 §2.7) and Prometheus metrics. */

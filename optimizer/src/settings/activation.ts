@@ -1,5 +1,5 @@
 import { maxEpochMs, parseInstant } from '@gw/platform';
-import { optimizerErrors } from '../errors.js';
+import { optimizerError } from '../errors.js';
 
 /** A first activation must be at least this far ahead (spec 001 §2.5, §8). */
 export const activationLeadMs = 60_000;
@@ -22,13 +22,13 @@ export function nextActivation(stored: string | undefined, requested: string | n
   if (requested === undefined) return stored;
   const normalized = requested === null ? null : normalizeInstant(requested);
   // Malformed input is a 400 whether or not an instant is already stored.
-  if (requested !== null && normalized === null) throw optimizerErrors.invalidRequest('rollouts.agentContinuationV1ActivateAt is not a valid instant');
+  if (requested !== null && normalized === null) throw optimizerError('invalid_request', 'rollouts.agentContinuationV1ActivateAt is not a valid instant');
   if (stored !== undefined) {
     if (normalized === stored) return stored;
-    throw optimizerErrors.activationImmutable();
+    throw optimizerError('activation_immutable');
   }
   if (normalized === null) return undefined;
-  if (Date.parse(normalized) < now + activationLeadMs) throw optimizerErrors.activationTooSoon();
+  if (Date.parse(normalized) < now + activationLeadMs) throw optimizerError('activation_too_soon');
   return normalized;
 }
 

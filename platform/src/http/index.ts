@@ -1,6 +1,6 @@
 export { installBaseHooks, traceIdHeader } from './base-hooks.js';
 export { Lifecycle } from './lifecycle.js';
-export { RequestValidationError, describeIssues, installZodCompilers, zodOpenApiTransform } from './zod-schemas.js';
+export { RequestValidationError, describeIssues, installZodCompilers, zodOpenApiTransform, type ZodTypeProvider } from './zod-schemas.js';
 export { normalizeRequestError } from './request-failure.js';
 export type { RequestFailure, RequestFailureKind, RequestFailureOptions } from './request-failure.js';
 export { QuietLogController } from './quiet-log-controller.js';

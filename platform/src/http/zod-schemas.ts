@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifySchema, FastifyTypeProvider } from 'fastify';
 import { z } from 'zod';
 
 /** A request part failed its zod schema; each surface's error handler renders it in its own envelope. */
@@ -56,4 +56,16 @@ export function zodOpenApiTransform({ schema, url }: { schema: FastifySchema; ur
     transformed.response = Object.fromEntries(Object.entries(schema.response as Record<string, unknown>).map(([status, value]) => [status, convertible(value)]));
   }
   return { schema: transformed, url };
+}
+
+/**
+ * Types handlers from their zod route schemas: `app.withTypeProvider<ZodTypeProvider>()` gives `request.body`,
+ * `params`, `query` and `headers` the schema's output type, so no handler casts what the validator already checked.
+ * Validation and the OpenAPI transform stay `installZodCompilers` and `zodOpenApiTransform`; this only informs
+ * TypeScript. (`fastify-type-provider-zod` does the same but brings its own compilers; ours render errors in each
+ * surface's envelope, so these few lines are all that is needed.)
+ */
+export interface ZodTypeProvider extends FastifyTypeProvider {
+  validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown;
+  serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown;
 }

@@ -1,4 +1,4 @@
-import { gatewayErrors } from '../../errors.js';
+import { gatewayError } from '../../errors.js';
 import type { Capability } from '../capabilities.js';
 import { adminErrors } from '../error-envelope.js';
 import { hasScope, type Principal } from '../principal.js';
@@ -11,11 +11,11 @@ import { isGrantableCapability, isGrantableScope, isKnownScope } from '../scopes
  */
 export function assertGrantable(grant: { caps?: readonly Capability[] | undefined; scopes?: readonly string[] | undefined }, minter: Principal): void {
   for (const capability of grant.caps ?? []) {
-    if (!isGrantableCapability(capability)) throw gatewayErrors.invalidRequest(`body.caps: ${capability} cannot be granted to an admin API key`);
+    if (!isGrantableCapability(capability)) throw gatewayError('invalid_request', `body.caps: ${capability} cannot be granted to an admin API key`);
   }
   for (const scope of grant.scopes ?? []) {
-    if (!isKnownScope(scope)) throw gatewayErrors.invalidRequest(`body.scopes: ${scope} is not a Management API v1 scope`);
-    if (!isGrantableScope(scope)) throw gatewayErrors.invalidRequest(`body.scopes: ${scope} cannot be granted to an admin API key`);
+    if (!isKnownScope(scope)) throw gatewayError('invalid_request', `body.scopes: ${scope} is not a Management API v1 scope`);
+    if (!isGrantableScope(scope)) throw gatewayError('invalid_request', `body.scopes: ${scope} cannot be granted to an admin API key`);
   }
   for (const capability of grant.caps ?? []) {
     if (!minter.capabilities.has(capability)) throw adminErrors.missingCapability(capability);

@@ -1,12 +1,11 @@
-import { AppError } from '@gw/platform';
 import { isCapability } from '../capabilities.js';
 import { bearerOf, type Principal, type PrincipalResolver } from '../principal.js';
 import { scopesForCapabilities } from '../scopes.js';
 import type { AdminKeyRecord } from './admin-key.schema.js';
 import { looksLikeAdminKey, type AdminKeyStore } from './admin-key.store.js';
+import { gatewayError } from '../../errors.js';
 
-export const adminKeyStoreUnavailable = () =>
-  new AppError({ status: 503, code: 'admin_key_store_unavailable', message: 'The admin key store is unavailable; an admin API key cannot be verified right now.', retryable: true });
+export const adminKeyStoreUnavailable = () => gatewayError('admin_key_store_unavailable');
 
 /** The principal an admin API key stands for: its grant, fixed at mint time. */
 export function principalOfAdminKey(record: AdminKeyRecord): Principal {

@@ -1,6 +1,6 @@
 import type { Clock } from '@gw/platform';
 import { gatewayErrors } from '../../errors.js';
-import { okResponse } from '../ok-response.js';
+import { okResponse } from '@gw/contracts/management';
 import { defineOperation, type AdminOperation } from '../operation.js';
 import { assertGrantable } from './admin-key.grant.js';
 import { adminKeyCreateBody, adminKeyIdParams, adminKeyListResponse, adminKeyRecord, mintedAdminKeyResponse } from './admin-key.schema.js';

@@ -1,4 +1,4 @@
-import { gatewayErrors } from '../../errors.js';
+import { gatewayError } from '../../errors.js';
 import { identityPutBody, runtimeAllowlist, settingsPutBody, settingsResponse } from './settings.schema.js';
 import type { SettingsStore, StoredSettings } from './settings.store.js';
 import { adminErrors } from '../error-envelope.js';
@@ -43,7 +43,7 @@ export function settingsOperations({ settings, fleetMode, organizationKeyStored 
         const contentField = Object.keys(body).find((name) => !runtimeAllowlist.has(name));
         if (contentField && !hasScope(principal, 'settings:content')) throw adminErrors.insufficientScope('settings:content');
         if (body.seatOverflow === true && !organizationKeyStored()) {
-          throw gatewayErrors.conflict('seatOverflow needs the organization provider key stored first (PUT /admin/v1/providers/anthropic/key with an Anthropic API key): overflow bills it.');
+          throw gatewayError('conflict', 'seatOverflow needs the organization provider key stored first (PUT /admin/v1/providers/anthropic/key with an Anthropic API key): overflow bills it.');
         }
         return flatten(await settings.update(body, principal.actor));
       },
@@ -60,7 +60,7 @@ export function settingsOperations({ settings, fleetMode, organizationKeyStored 
       response: settingsResponse,
       handler: async ({ body, principal }) => {
         // spec 000 §4.6: network-trusted is single-tenant only; in fleet mode a keyless request still answers 401.
-        if (fleetMode && body.identityMode === 'network-trusted') throw gatewayErrors.conflict('network-trusted identity mode is single-tenant only; this gateway runs in fleet mode');
+        if (fleetMode && body.identityMode === 'network-trusted') throw gatewayError('conflict', 'network-trusted identity mode is single-tenant only; this gateway runs in fleet mode');
         return flatten(await settings.update({ identityMode: body.identityMode }, principal.actor));
       },
     }),

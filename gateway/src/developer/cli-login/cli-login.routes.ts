@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { firstHeader } from '../../shared/first-header.js';
 import { z } from 'zod';
-import { AppError, type Clock, type Coord, type Db } from '@gw/platform';
+import { type Clock, type Coord, type Db, type ZodTypeProvider } from '@gw/platform';
 import type { CliSsoPollResponse } from '@gw/contracts';
 import type { AuditStore } from '../../admin/audit/audit.store.js';
 import { connectErrorResponse } from '../connect/connect.schema.js';
@@ -10,6 +10,7 @@ import type { KeyStore } from '../../identity/keys/key.store.js';
 import { isUserBlocked } from '../../identity/users/user-blocked.js';
 import { cliPollResponse, cliStartResponse } from './cli-login.schema.js';
 import type { CliSessionStore } from './cli-session.store.js';
+import { gatewayError } from '../../errors.js';
 
 export interface CliLoginOptions {
   /** Null when the gateway has no billing service (`GW_BILLING_URL`): billing verifies who signs in. */
@@ -27,13 +28,12 @@ const pollIntervalSeconds = 5;
 const startsPerMinute = 10;
 const tags = ['cli-login'];
 
-const failure = (status: number, code: string, message: string, extra: Partial<ConstructorParameters<typeof AppError>[0]> = {}) => new AppError({ status, code, message, ...extra });
-const notConfigured = () => failure(404, 'cli_login_not_configured', 'CLI login needs the billing service, which this gateway is not connected to; ask an administrator for an enrollment link instead.');
+const notConfigured = () => gatewayError('cli_login_not_configured');
 // Unknown, expired, already used and a wrong secret all look alike: a poller learns nothing about other sessions.
-const notFound = () => failure(404, 'cli_login_not_found', 'No such CLI login session, or it has expired or finished; run the login again.');
+const notFound = () => gatewayError('cli_login_not_found');
 const billingDown = (error: BillingCallFailed) =>
-  failure(503, 'billing_unavailable', 'The sign-in service cannot be reached right now; retry shortly.', { retryable: true, headers: { 'retry-after': String(Math.min(error.retryAfterSeconds ?? pollIntervalSeconds, 60)) } });
-const denied = (reason: string) => failure(403, 'cli_login_denied', `The sign-in was refused (${reason}).`);
+  gatewayError('billing_unavailable', 'The sign-in service cannot be reached right now; retry shortly.', { headers: { 'retry-after': String(Math.min(error.retryAfterSeconds ?? pollIntervalSeconds, 60)) } });
+const denied = (reason: string) => gatewayError('cli_login_denied', `The sign-in was refused (${reason}).`);
 
 const pollParams = z.object({ id: z.string().max(80) });
 const teamHeader = z.string().min(1).max(128);
@@ -43,7 +43,8 @@ const teamHeader = z.string().min(1).max(128);
  * browser step (SSO sign-in, the user code) and tells the gateway who signed in and which teams they may join; the
  * gateway mints the client key itself and returns it once. Billing never sees the poll secret or the key.
  */
-export async function cliLoginRoutes(app: FastifyInstance, options: CliLoginOptions): Promise<void> {
+export async function cliLoginRoutes(plain: FastifyInstance, options: CliLoginOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const { sessions, clock } = options;
 
   app.post('/sso/cli/start', { schema: { tags, summary: 'Open a CLI login session (pre-key, rate-limited per address)', response: { 200: cliStartResponse, 404: connectErrorResponse, 429: connectErrorResponse, 503: connectErrorResponse } } }, async (request) => {
@@ -51,7 +52,7 @@ export async function cliLoginRoutes(app: FastifyInstance, options: CliLoginOpti
     if (!billing) throw notConfigured();
     const decision = await options.coord.rateLimit(`cli-login-start:${request.ip}`, startsPerMinute, 60_000);
     if (!decision.allowed) {
-      throw failure(429, 'rate_limited', 'Too many CLI logins from this address; wait a minute.', { headers: { 'retry-after': String(Math.ceil(decision.retryAfterMs / 1000)) } });
+      throw gatewayError('rate_limited', 'Too many CLI logins from this address; wait a minute.', { headers: { 'retry-after': String(Math.ceil(decision.retryAfterMs / 1000)) } });
     }
     const session = await sessions.open();
     let browserUrl: string;
@@ -71,9 +72,9 @@ export async function cliLoginRoutes(app: FastifyInstance, options: CliLoginOpti
     async (request) => {
       const billing = options.billing;
       if (!billing) throw notConfigured();
-      const { id } = request.params as z.infer<typeof pollParams>;
+      const { id } = request.params;
       const secret = firstHeader(request, 'x-gw-poll-secret');
-      if (!secret) throw failure(400, 'invalid_request', 'The x-gw-poll-secret header is required.');
+      if (!secret) throw gatewayError('invalid_request', 'The x-gw-poll-secret header is required.');
       if (!(await sessions.verify(id, secret))) throw notFound();
       let answer: CliSsoPollResponse;
       try {
@@ -104,14 +105,14 @@ async function complete(options: CliLoginOptions, request: FastifyRequest, id: s
   }
   const chosen = firstHeader(request, 'x-gw-team');
   if (chosen !== undefined && (!teamHeader.safeParse(chosen).success || !teams.includes(chosen))) {
-    throw failure(400, 'team_not_allowed', `x-gw-team must be one of the teams this developer may join: ${teams.join(', ')}.`);
+    throw gatewayError('team_not_allowed', `x-gw-team must be one of the teams this developer may join: ${teams.join(', ')}.`);
   }
   const team = chosen ?? (teams.length === 1 ? teams[0] : undefined);
   if (team === undefined) return { status: 'select_team' as const, teams, defaultTeam };
   const user = answer.identity.email.toLowerCase();
   if (await isUserBlocked(options.db, user)) {
     await options.sessions.close(id);
-    throw failure(403, 'user_deactivated', 'This developer’s access is revoked or deactivated; no key is minted.');
+    throw gatewayError('user_access_revoked', 'This developer’s access is revoked or deactivated; no key is minted.');
   }
   if (!(await options.sessions.claimMint(id))) throw notFound();
   const expiresAt = new Date(options.clock.now() + answer.keyLifetimeHours * 3_600_000);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Db } from '@gw/platform';
+import type { Db, ZodTypeProvider } from '@gw/platform';
 import { identityOf } from '../../chain/identity/identity-of.js';
 import { extractClientKey } from '../../identity/keys/extract-key.js';
 import type { Identity } from '../../identity/caller.js';
@@ -84,7 +84,8 @@ function enrollmentFailure(failure: RedeemFailure): Error {
 const hookBlock = (totals: HookSavingsTotals) => ({ tokensSaved: totals.tokensSaved, savingsUsd: fromMicros(totals.savingsMicros), events: totals.events });
 
 /** `POST /connect/verify`, `GET /connect/savings`, `POST /connect/hook-savings` (spec 000 §4.3). */
-export async function connectAccountRoutes(app: FastifyInstance, options: ConnectAccountOptions): Promise<void> {
+export async function connectAccountRoutes(plain: FastifyInstance, options: ConnectAccountOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const verified = async (identity: Identity, extra: Partial<z.infer<typeof verifyResponse>> = {}): Promise<z.infer<typeof verifyResponse>> => {
     const { key } = identity;
     let seat;
@@ -146,7 +147,7 @@ export async function connectAccountRoutes(app: FastifyInstance, options: Connec
     '/connect/hook-savings',
     { schema: { tags, security, summary: 'Record tokens a client-side hook trimmed before the request reached the gateway', body: hookSavingsBody, response: { 200: hookSavingsResponse, 400: connectErrorResponse, 401: connectErrorResponse, 503: connectErrorResponse } } },
     async (request): Promise<z.infer<typeof hookSavingsResponse>> => {
-      const body = request.body as z.infer<typeof hookSavingsBody>;
+      const body = request.body;
       const facts = body.model === undefined ? undefined : lookupModel(body.model, options.routing.documents.models);
       const savingsMicros = facts ? Math.round(body.tokensSaved * facts.inputPerMTok) : 0;
       try {

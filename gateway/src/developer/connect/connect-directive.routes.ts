@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from '@gw/platform';
 import type { z } from 'zod';
 import { connectDirectiveResponse, directiveAckBody, directiveAckResponse, directiveKinds, originalDirectiveKinds, type DirectiveKind } from '../seats/seat-directive.schema.js';
 import type { SeatDirectiveStore } from '../seats/seat-directive.store.js';
@@ -24,7 +25,8 @@ export function advertisedKinds(header: string | string[] | undefined): Directiv
 }
 
 /** `GET /connect/directive` and `POST /connect/directive/ack` (spec 000 §3 "seat directive", §4.3), the caller's own seat only. */
-export async function connectDirectiveRoutes(app: FastifyInstance, options: ConnectDirectiveOptions): Promise<void> {
+export async function connectDirectiveRoutes(plain: FastifyInstance, options: ConnectDirectiveOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const { directives } = options;
 
   app.get(
@@ -63,7 +65,7 @@ export async function connectDirectiveRoutes(app: FastifyInstance, options: Conn
       },
     },
     async (request): Promise<z.infer<typeof directiveAckResponse>> => {
-      const body = request.body as z.infer<typeof directiveAckBody>;
+      const body = request.body;
       let acked;
       try {
         acked = await directives.ack(seatOf(identityOf(request)), body.id, body.result);

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '@gw/platform';
 import type { AuditStore } from '../../admin/audit/audit.store.js';
 import { identityOf } from '../../chain/identity/identity-of.js';
 import { endpointControlUnreachable } from '../../fleet/endpoint-control.client.js';
 import type { EndpointDeps } from '../../fleet/endpoint-deps.js';
 import { connectErrorResponse } from './connect.schema.js';
+import { gatewayError } from '../../errors.js';
 
 export interface ConnectEndpointEnrollmentOptions {
   /** Null when `GW_ENDPOINT_CONTROL_URL` is unset. */
@@ -20,9 +20,8 @@ const enrollmentResponse = z.object({
   enrollSecret: z.string().describe('Live credential: give it to the agent installer only; never log or render it'),
 });
 
-const notConfigured = () => new AppError({ status: 404, code: 'endpoint_control_not_configured', message: 'This gateway has no endpoint evidence service (GW_ENDPOINT_CONTROL_URL is not set).' });
-const noSecret = () =>
-  new AppError({ status: 409, code: 'enroll_secret_unavailable', message: 'No agent enroll secret is available yet: an administrator rotates one at POST /admin/v1/fleet/enroll-secret/rotate.' });
+const notConfigured = () => gatewayError('endpoint_control_not_configured');
+const noSecret = () => gatewayError('enroll_secret_unavailable');
 
 /**
  * `POST /connect/endpoint-enrollment` (spec 000 §4.3): the organization's endpoint-control URL and agent enroll secret,

@@ -1,37 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, normalizeRequestError } from '@gw/platform';
-import { KeyFailure } from '../../errors.js';
+import { normalizeRequestError } from '@gw/platform';
+import { gatewayError, KeyFailure } from '../../errors.js';
 
-/** Coded errors of the connect surface (spec 000 §4.2, §7). */
+/** Coded errors of the connect surface, from the gateway's catalog (`src/errors.ts`). */
 export const connectErrors = {
-  handleNotFound: () => new AppError({ status: 404, code: 'handle_not_found', message: 'The handle is unknown or has expired.' }),
-  retrievalUnavailable: () => new AppError({ status: 503, code: 'retrieval_unavailable', message: 'The retrieval store is unavailable; the original cannot be fetched right now.', retryable: true }),
-  sliceUnsupported: () =>
-    new AppError({
-      status: 503,
-      code: 'slice_unsupported',
-      message: 'The optimizer behind this gateway does not support startLine, endLine or grep; retrieve the whole original with only the handle.',
-    }),
-  leaseStoreUnavailable: () => new AppError({ status: 503, code: 'lease_store_unavailable', message: 'The retrieval lease could not be renewed; retry shortly.', retryable: true }),
-  // spec 000 §7: a static message, whatever failed underneath.
-  deviceTokenUnavailable: () => new AppError({ status: 503, code: 'device_token_unavailable', message: 'Device tokens need the shared relational store, which is unavailable.', retryable: true }),
-  deviceTokenTaken: () => new AppError({ status: 409, code: 'device_token_taken', message: 'This device token is registered to another seat; generate a new one.' }),
-  seatStoreUnavailable: () => new AppError({ status: 503, code: 'seat_store_unavailable', message: 'The seat store is unavailable; retry shortly.', retryable: true }),
-  directiveNotFound: () => new AppError({ status: 404, code: 'directive_not_found', message: 'No such directive for this seat.' }),
-  enrollmentRejected: (failure: 'unknown' | 'expired' | 'exhausted' | 'revoked') =>
-    new AppError({
-      status: 401,
-      code: `enrollment_${failure}`,
-      message: { unknown: 'The enrollment token is not valid.', expired: 'The enrollment link has expired; ask an administrator for a new one.', exhausted: 'The enrollment link has been used as many times as it allows; ask an administrator for a new one.', revoked: 'The enrollment link was revoked; ask an administrator for a new one.' }[failure],
-    }),
-  enrollmentUserMismatch: () => new AppError({ status: 403, code: 'enrollment_user_mismatch', message: 'This enrollment link is for another developer.' }),
-  enrollmentUserBlocked: () => new AppError({ status: 403, code: 'user_deactivated', message: 'This developer’s access is revoked or deactivated; the link mints no key for them.' }),
-  enrollmentIdentityTaken: () => new AppError({ status: 409, code: 'enrollment_identity_taken', message: 'This address already belongs to a developer; ask an administrator for a link made out to it.' }),
-  enrollmentUserRequired: () => new AppError({ status: 400, code: 'invalid_request', message: 'body.user: this enrollment link names no developer; send your e-mail address.' }),
-  serviceKeyNotAllowed: () =>
-    new AppError({ status: 403, code: 'service_key_not_allowed', message: 'The connect API serves developers’ tools: use a developer’s client key, not a service key (service keys are for /v1/*).' }),
-  unsupportedMediaType: () => new AppError({ status: 415, code: 'unsupported_media_type', message: 'Connect routes read JSON: send content-type application/json.' }),
-  invalidJson: () => new AppError({ status: 400, code: 'invalid_json', message: 'The request body is not valid JSON.' }),
+  handleNotFound: () => gatewayError('handle_not_found'),
+  retrievalUnavailable: () => gatewayError('retrieval_unavailable'),
+  sliceUnsupported: () => gatewayError('slice_unsupported'),
+  leaseStoreUnavailable: () => gatewayError('lease_store_unavailable'),
+  // A static message, whatever failed underneath.
+  deviceTokenUnavailable: () => gatewayError('device_token_unavailable'),
+  deviceTokenTaken: () => gatewayError('device_token_taken'),
+  seatStoreUnavailable: () => gatewayError('seat_store_unavailable'),
+  directiveNotFound: () => gatewayError('directive_not_found'),
+  enrollmentRejected: (failure: 'unknown' | 'expired' | 'exhausted' | 'revoked') => gatewayError(`enrollment_${failure}`),
+  enrollmentUserMismatch: () => gatewayError('enrollment_user_mismatch'),
+  enrollmentUserBlocked: () => gatewayError('user_access_revoked', 'This developer’s access is revoked or deactivated; the link mints no key for them.'),
+  enrollmentIdentityTaken: () => gatewayError('enrollment_identity_taken'),
+  enrollmentUserRequired: () => gatewayError('invalid_request', 'body.user: this enrollment link names no developer; send your e-mail address.'),
+  serviceKeyNotAllowed: () => gatewayError('service_key_not_allowed'),
+  unsupportedMediaType: () => gatewayError('unsupported_media_type', 'Connect routes read JSON: send content-type application/json.'),
+  invalidJson: () => gatewayError('invalid_json'),
 } as const;
 
 /**

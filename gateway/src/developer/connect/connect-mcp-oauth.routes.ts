@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from '@gw/platform';
 import { z } from 'zod';
-import { AppError } from '@gw/platform';
 import type { AuditStore } from '../../admin/audit/audit.store.js';
 import { identityOf } from '../../chain/identity/identity-of.js';
 import type { ConnectorAuthorizer } from '../../mcp/oauth/connector-authorizer.js';
 import { claimCodeLength } from '../../mcp/oauth/mcp-oauth-flows.js';
 import { connectErrorResponse } from './connect.schema.js';
+import { gatewayError } from '../../errors.js';
 
 export interface ConnectMcpOAuthOptions {
   authorizer: ConnectorAuthorizer;
@@ -22,7 +23,7 @@ const authorizeBody = z
   .refine((body) => (body.loopbackPort === undefined) === (body.loopbackNonce === undefined), { message: 'loopbackPort and loopbackNonce go together', path: ['loopbackNonce'] });
 const completeBody = z.strictObject({ name: connectorName, claimCode: z.string().length(claimCodeLength).regex(/^[A-Za-z0-9]+$/, 'letters and digits') });
 
-const developerOnly = () => new AppError({ status: 403, code: 'developer_required', message: 'Connector authorization belongs to a developer: use a key minted for a person.' });
+const developerOnly = () => gatewayError('developer_required');
 
 /**
  * A developer authorizes one of the organization hub's connectors for themselves (spec 000 §4.3
@@ -30,7 +31,8 @@ const developerOnly = () => new AppError({ status: 403, code: 'developer_require
  * at the connector's authorization server, and the CLI claims the result with the code the callback showed (or sent
  * to its loopback listener). Their calls through `/mcp/org` then go out under that grant.
  */
-export async function connectMcpOAuthRoutes(app: FastifyInstance, options: ConnectMcpOAuthOptions): Promise<void> {
+export async function connectMcpOAuthRoutes(plain: FastifyInstance, options: ConnectMcpOAuthOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const developerOf = (identity: ReturnType<typeof identityOf>) => {
     // Service keys never get here (the connect scope refuses them); a key that names no developer has nobody to act as.
     if (identity.user === null) throw developerOnly();
@@ -50,7 +52,7 @@ export async function connectMcpOAuthRoutes(app: FastifyInstance, options: Conne
     },
     async (request) => {
       const user = developerOf(identityOf(request));
-      const body = request.body as z.infer<typeof authorizeBody>;
+      const body = request.body;
       const loopback = body.loopbackPort !== undefined && body.loopbackNonce !== undefined ? { port: body.loopbackPort, nonce: body.loopbackNonce } : undefined;
       const authorizationUrl = await options.authorizer.start({ kind: 'user', user }, body.name, `${request.protocol}://${request.host}`, loopback);
       return { authorizationUrl, ...(loopback ? { loopbackPort: loopback.port } : {}) };
@@ -71,7 +73,7 @@ export async function connectMcpOAuthRoutes(app: FastifyInstance, options: Conne
     async (request) => {
       const identity = identityOf(request);
       const user = developerOf(identity);
-      const body = request.body as z.infer<typeof completeBody>;
+      const body = request.body;
       await options.authorizer.claim(user, body.name, body.claimCode);
       await options.audit.record({ category: 'policies', action: 'connector.authorized', actor: user, target: body.name, subject: user, requestId: request.id, outcome: 'success', status: 200 });
       return { status: 'ok' as const, user };

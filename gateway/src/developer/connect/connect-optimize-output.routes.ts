@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '@gw/platform';
+import type { Logger, ZodTypeProvider } from '@gw/platform';
 import { identityOf } from '../../chain/identity/identity-of.js';
 import type { OptimizerClient } from '../../optimization/hook/optimizer-client.js';
 import { lookupModel } from '../../providers/pricing/known-models.js';
@@ -7,7 +7,7 @@ import type { RoutingStore } from '../../routing/routing.store.js';
 import type { HookSavingsStore } from '../seats/hook-savings.store.js';
 import { seatOf } from '../seats/seat.js';
 import { connectErrorResponse } from './connect.schema.js';
-import { optimizeOutput, optimizeOutputBody, optimizeOutputResponse, type OptimizeOutputInput } from './optimize-output.js';
+import { optimizeOutput, optimizeOutputBody, optimizeOutputResponse } from './optimize-output.js';
 
 export interface ConnectOptimizeOutputOptions {
   optimizer: OptimizerClient | null;
@@ -20,7 +20,8 @@ export interface ConnectOptimizeOutputOptions {
 const outputBodyLimitBytes = 5 * 1024 * 1024;
 
 /** `POST /connect/optimize-output` (spec 000 §4.3): a tool output optimized at the source; its saving counts as the seat's. */
-export async function connectOptimizeOutputRoutes(app: FastifyInstance, options: ConnectOptimizeOutputOptions): Promise<void> {
+export async function connectOptimizeOutputRoutes(plain: FastifyInstance, options: ConnectOptimizeOutputOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/connect/optimize-output',
     {
@@ -36,7 +37,7 @@ export async function connectOptimizeOutputRoutes(app: FastifyInstance, options:
       },
     },
     async (request) => {
-      const input = request.body as OptimizeOutputInput;
+      const input = request.body;
       const identity = identityOf(request);
       const result = await optimizeOutput(options.optimizer, input, { user: identity.user, team: identity.team });
       if (result.tokensSaved > 0) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Logger } from '@gw/platform';
+import type { Logger, ZodTypeProvider } from '@gw/platform';
 import { identityOf } from '../../chain/identity/identity-of.js';
 import { lookupModel } from '../../providers/pricing/known-models.js';
 import { effectiveTeamPolicy } from '../../policies/effective-team-policy.js';
@@ -34,7 +34,8 @@ const policyResponse = z.object({
 });
 
 /** `GET /connect/policy` (spec 000 §4.3): the effective policy of the caller's team, never failing on the skills store. */
-export async function connectPolicyRoutes(app: FastifyInstance, options: ConnectPolicyOptions): Promise<void> {
+export async function connectPolicyRoutes(plain: FastifyInstance, options: ConnectPolicyOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/connect/policy',
     {
@@ -48,7 +49,7 @@ export async function connectPolicyRoutes(app: FastifyInstance, options: Connect
     },
     async (request): Promise<z.infer<typeof policyResponse>> => {
       const identity = identityOf(request);
-      const { model } = request.query as z.infer<typeof policyQuery>;
+      const { model } = request.query;
       let teams;
       try {
         teams = (await options.teamPolicies.read()).teams;

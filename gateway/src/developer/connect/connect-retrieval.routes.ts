@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Logger } from '@gw/platform';
+import type { Logger, ZodTypeProvider } from '@gw/platform';
 import type { Identity } from '../../identity/caller.js';
 import { retrievalLeaseMs, type RetrievalLeaseStore } from '../../optimization/retrieval/lease.store.js';
 import type { RetrievalCaller, RetrievalService, RetrieveFailure } from '../../optimization/retrieval/retrieval-service.js';
@@ -28,7 +28,8 @@ const probeDescription = 'Send `x-gw-retrieve-probe: 1` from a human or CLI chec
  * `POST /connect/retrieve`, `/connect/recall` and `/connect/mcp-heartbeat` (spec 000 §4.2): the connect CLI's tool
  * server forwards a model's retrieval calls here, and renews the key's 6-hour lease with the heartbeat.
  */
-export async function connectRetrievalRoutes(app: FastifyInstance, options: ConnectRetrievalOptions): Promise<void> {
+export async function connectRetrievalRoutes(plain: FastifyInstance, options: ConnectRetrievalOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/connect/retrieve',
     {
@@ -42,7 +43,7 @@ export async function connectRetrievalRoutes(app: FastifyInstance, options: Conn
       },
     },
     async (request): Promise<z.infer<typeof connectRetrieveResponse>> => {
-      const body = request.body as z.infer<typeof connectRetrieveBody>;
+      const body = request.body;
       const { identity, caller } = await latch(request, options);
       const outcome = await options.retrieval.retrieve(identity, body, caller, 'connect');
       if (outcome.status !== 'ok') throw failureErrors[outcome.status]();
@@ -63,7 +64,7 @@ export async function connectRetrievalRoutes(app: FastifyInstance, options: Conn
       },
     },
     async (request): Promise<z.infer<typeof connectRecallResponse>> => {
-      const body = request.body as z.infer<typeof connectRecallBody>;
+      const body = request.body;
       const { identity } = await latch(request, options);
       return { status: 'ok', matches: await options.retrieval.recall(identity, body.query, body.k, 'connect') };
     },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Logger } from '@gw/platform';
+import type { Logger, ZodTypeProvider } from '@gw/platform';
 import type { DeviceTokenStore } from '../seats/device-token.store.js';
 import { connectHealthBody, connectHealthResponse } from '../seats/seat-health.schema.js';
 import type { SeatStore } from '../seats/seat.store.js';
@@ -42,7 +42,8 @@ const offboardResponse = z.object({ status: z.literal('ok'), recorded: z.boolean
  * The seat's own connect routes (spec 000 §4.3): doctor reports, offboarding, the device token for the device page.
  * Reports and offboarding are best-effort and always 200; device tokens need the store (503 without it).
  */
-export async function connectSeatRoutes(app: FastifyInstance, options: ConnectSeatOptions): Promise<void> {
+export async function connectSeatRoutes(plain: FastifyInstance, options: ConnectSeatOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const { seats, deviceTokens, logger } = options;
   /** spec 000 §4.3: reports and offboarding always answer 200; whether the store took them is `recorded`. */
   const bestEffort = async (what: string, work: () => Promise<void>) => {
@@ -107,7 +108,7 @@ export async function connectSeatRoutes(app: FastifyInstance, options: ConnectSe
       },
     },
     async (request) => {
-      const body = request.body as z.infer<typeof deviceTokenBody>;
+      const body = request.body;
       let registered;
       try {
         registered = await deviceTokens.register(seatOf(identityOf(request)), body.token, body.ttlSeconds);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capResets } from '../../governance/period.js';
+import { capResets } from '@gw/contracts/management';
 import { capStatus } from '../../governance/user-caps.schema.js';
 
 export const meUsageResponse = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { gatewayErrors } from '../../errors.js';
+import { gatewayError } from '../../errors.js';
 import { checkStatus } from './seat-health.schema.js';
 import { directiveQueueBody, directiveRecord } from './seat-directive.schema.js';
 import type { SeatDirectiveStore } from './seat-directive.store.js';
@@ -41,7 +41,7 @@ export function seatOperations({ seats, directives, fleetMode }: SeatOperationDe
   const readTenant = (principal: Principal) => boundTenantOf(fleetMode, principal) ?? undefined;
   const writeTenant = (principal: Principal, requested: string | undefined) => {
     const bound = readTenant(principal);
-    if (bound !== undefined && requested !== undefined && requested !== bound) throw gatewayErrors.invalidRequest('tenant: a tenant-bound principal queues directives for its own tenant only');
+    if (bound !== undefined && requested !== undefined && requested !== bound) throw gatewayError('invalid_request', 'tenant: a tenant-bound principal queues directives for its own tenant only');
     return bound ?? requested ?? '';
   };
   const withTenant = <T extends { tenant: string }>(record: T) => ({ ...record, tenant: record.tenant === '' ? null : record.tenant });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Clock, Db } from '@gw/platform';
-import { gatewayErrors } from '../../errors.js';
+import { gatewayError } from '../../errors.js';
 import { readPolicyDocument, replacePolicyDocument } from '../../policies/policy-documents.js';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 
@@ -62,7 +62,7 @@ export function mdmServerOperations(deps: { db: Db; clock: Clock }): AdminOperat
       handler: async ({ body, principal }) => {
         for (const [index, value] of body.serverUrls.entries()) {
           const problem = urlProblem(value);
-          if (problem) throw gatewayErrors.invalidRequest(`body.serverUrls[${index}] ${problem}`);
+          if (problem) throw gatewayError('invalid_request', `body.serverUrls[${index}] ${problem}`);
         }
         const serverUrls = body.serverUrls as string[];
         await replacePolicyDocument(deps.db, { name: documentName, label: 'MDM server list', document: { serverUrls }, expectedRevision: undefined, actor: principal.actor, at: new Date(deps.clock.now()) });

@@ -1,5 +1,5 @@
 import { assertSafeUpstreamUrl } from '../../providers/ssrf-guard.js';
-import { gatewayErrors } from '../../errors.js';
+import { gatewayError } from '../../errors.js';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 import { guardrailsPutBody, guardrailsResponse, type StoredGuardrailHook } from './guardrail.schema.js';
 import type { GuardrailStore } from './guardrail.store.js';
@@ -45,7 +45,7 @@ export function guardrailOperations({ store, contentMode, allowPrivate }: Guardr
           try {
             await assertSafeUpstreamUrl(hook.url, { allowPrivate });
           } catch (error) {
-            throw gatewayErrors.invalidRequest(`hooks.${hook.name}.url: ${error instanceof Error ? error.message : 'refused'}`);
+            throw gatewayError('invalid_request', `hooks.${hook.name}.url: ${error instanceof Error ? error.message : 'refused'}`);
           }
         }
         const stored = await store.replace(body.hooks, principal.actor);

@@ -1,6 +1,6 @@
 import { gatewayErrors } from '../../errors.js';
 import { adminErrors } from '../../admin/error-envelope.js';
-import { okResponse } from '../../admin/ok-response.js';
+import { okResponse } from '@gw/contracts/management';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 import { hasScope, type Principal } from '../../admin/principal.js';
 import {

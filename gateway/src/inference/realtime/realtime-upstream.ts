@@ -1,6 +1,7 @@
+import { gatewayError } from '../../errors.js';
 import type { FastifyRequest } from 'fastify';
 import WebSocket from 'ws';
-import { AppError } from '@gw/platform';
+import type { AppError } from '@gw/platform';
 import { adapters } from '../../providers/adapters.js';
 import type { ProviderType } from '../../providers/provider-types.js';
 import { upstreamSourceHeaders } from '../../providers/upstream/header-policy.js';
@@ -29,7 +30,7 @@ export async function openRealtimeUpstream(deps: Pick<InferenceDeps, 'providers'
   const selection = selectSingle(request, url.searchParams.get('model') ?? '', deps.providers, deps.routing);
   const { provider } = selection;
   if (!servesRealtime.has(provider.type)) {
-    throw new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${provider.slug}" (${provider.type}) does not serve /v1/realtime; realtime sessions need an openai or azure-openai provider.` });
+    throw gatewayError('unsupported_by_provider', `Provider "${provider.slug}" (${provider.type}) does not serve /v1/realtime; realtime sessions need an openai or azure-openai provider.`);
   }
   if (selection.model) url.searchParams.set('model', selection.model);
   // Azure names the deployment: `deployment` on its preview realtime path, `model` on the v1 one; both are sent.
@@ -60,10 +61,10 @@ function opened(socket: WebSocket, slug: string): Promise<void> {
     socket.once('unexpected-response', (_request, response) => {
       response.resume();
       const status = response.statusCode ?? 0;
-      fail(new AppError({ status: 502, code: 'upstream_refused', message: `Provider "${slug}" refused the realtime session (HTTP ${status}). This is not a gateway failure.`, headers: upstreamSourceHeaders(slug, status) }));
+      fail(gatewayError('upstream_refused', `Provider "${slug}" refused the realtime session (HTTP ${status}). This is not a gateway failure.`, { headers: upstreamSourceHeaders(slug, status) }));
     });
     socket.once('error', () => {
-      fail(new AppError({ status: 502, code: 'upstream_unreachable', message: `Provider "${slug}" could not be reached. This is not a gateway failure.`, retryable: true, headers: upstreamSourceHeaders(slug) }));
+      fail(gatewayError('upstream_unreachable', `Provider "${slug}" could not be reached. This is not a gateway failure.`, { headers: upstreamSourceHeaders(slug) }));
     });
   });
 }

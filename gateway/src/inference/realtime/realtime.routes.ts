@@ -1,7 +1,8 @@
+import { gatewayError } from '../../errors.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import { AppError, type Coord } from '@gw/platform';
+import type { Coord } from '@gw/platform';
 import type { Governance } from '../../governance/governance.js';
 import { standingDenial } from '../../chain/admission/standing.js';
 import { identityOf } from '../../chain/identity/identity-of.js';
@@ -67,7 +68,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRout
       upstreams.set(request, { ...upstream, abandon });
     },
     handler: async () => {
-      throw new AppError({ status: 426, code: 'upgrade_required', message: `${realtimeEndpoint} is a WebSocket endpoint: connect with an Upgrade: websocket request.`, headers: { upgrade: 'websocket' } });
+      throw gatewayError('upgrade_required', `${realtimeEndpoint} is a WebSocket endpoint: connect with an Upgrade: websocket request.`);
     },
     wsHandler: (socket: WebSocket, request) => {
       const upstream = upstreams.get(request);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { AppError } from '@gw/platform';
 import type { McpHubMirror } from './mcp-hub-mirror.js';
 import { RemoteMcpClient, RemoteMcpError, RemoteMcpNeedsAuth } from './remote-mcp-client.js';
 import type { McpConnectors } from '../oauth/compose-connectors.js';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
+import { gatewayError } from '../../errors.js';
 
 export interface DesktopConnectorDeps {
   mirror: McpHubMirror;
@@ -113,7 +113,7 @@ export function desktopConnectorOperations(deps: DesktopConnectorDeps): AdminOpe
       body: connectorBody,
       response: z.object({ state: z.literal('needs-auth'), outcome: z.literal('hub-grant-removed') }),
       handler: async ({ body }) => {
-        if (!(await deps.connectors.grants.remove({ kind: 'hub' }, body.name))) throw new AppError({ status: 404, code: 'grant_not_found', message: `The hub holds no grant for ${JSON.stringify(body.name)}.` });
+        if (!(await deps.connectors.grants.remove({ kind: 'hub' }, body.name))) throw gatewayError('grant_not_found', `The hub holds no grant for ${JSON.stringify(body.name)}.`);
         await deps.mirror.sync();
         return { state: 'needs-auth' as const, outcome: 'hub-grant-removed' as const };
       },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { AppError, type Clock } from '@gw/platform';
+import type { Clock } from '@gw/platform';
+import { gatewayError } from '../../errors.js';
 import type { DesktopPolicyStore } from '../../policies/desktop-policy.store.js';
 import { remoteServersOf, type RemoteServer } from '../hub/remote-servers.js';
 import type { GrantOwner, McpGrantStore } from './mcp-grant.store.js';
@@ -24,10 +25,10 @@ export interface ConnectorAuthorizerDeps {
 export type CallbackOutcome = { kind: 'hub'; connector: string } | { kind: 'claim'; code: string; loopback?: { port: number; nonceHash: string } };
 
 export const connectorErrors = {
-  notFound: (name: string) => new AppError({ status: 404, code: 'connector_not_found', message: `No remote MCP server named ${JSON.stringify(name)} is in the desktop policy.` }),
-  flowExpired: () => new AppError({ status: 400, code: 'authorization_expired', message: 'This authorization link has expired or was already used; start again.' }),
-  denied: (reason: string) => new AppError({ status: 400, code: 'authorization_denied', message: `The authorization server did not grant access (${reason}).` }),
-  claimNotFound: () => new AppError({ status: 404, code: 'claim_not_found', message: 'The claim code is unknown, expired, already used, or belongs to another authorization.' }),
+  notFound: (name: string) => gatewayError('connector_not_found', `No remote MCP server named ${JSON.stringify(name)} is in the desktop policy.`),
+  flowExpired: () => gatewayError('authorization_expired'),
+  denied: (reason: string) => gatewayError('authorization_denied', `The authorization server did not grant access (${reason}).`),
+  claimNotFound: () => gatewayError('claim_not_found'),
 } as const;
 
 /** base64url of SHA-256 of the CLI's loopback nonce: what the redirect carries, so the nonce itself never travels back. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError, normalizeRequestError } from '@gw/platform';
+import { AppError, normalizeRequestError, type ZodTypeProvider } from '@gw/platform';
 import type { McpHubMirror } from '../hub/mcp-hub-mirror.js';
 import { callbackPath, type ConnectorAuthorizer } from './connector-authorizer.js';
 
@@ -16,7 +16,8 @@ const callbackQuery = z.looseObject({ state: z.string().max(256).optional(), cod
  * `state` is the credential). A developer's flow shows the claim code as text, or redirects to the CLI's loopback
  * listener with the code and the hash of its nonce; the hub's flow is finished here and the mirror runs a round.
  */
-export async function mcpOAuthCallbackPlugin(app: FastifyInstance, options: McpOAuthCallbackOptions): Promise<void> {
+export async function mcpOAuthCallbackPlugin(plain: FastifyInstance, options: McpOAuthCallbackOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.setErrorHandler(async (thrown, _request, reply) => {
     const failure = normalizeRequestError(thrown);
     const message = failure.error instanceof AppError ? failure.message : 'The authorization could not be finished; start again.';
@@ -26,7 +27,7 @@ export async function mcpOAuthCallbackPlugin(app: FastifyInstance, options: McpO
     callbackPath,
     { schema: { tags: ['connect'], summary: 'OAuth redirect target of connector authorizations (browser)', querystring: callbackQuery } },
     async (request, reply) => {
-      const outcome = await options.authorizer.finish(request.query as z.infer<typeof callbackQuery>);
+      const outcome = await options.authorizer.finish(request.query);
       void reply.header('cache-control', 'no-store');
       if (outcome.kind === 'hub') {
         options.mirror.sync().catch(() => undefined);

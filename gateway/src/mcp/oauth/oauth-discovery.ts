@@ -1,4 +1,5 @@
 import { AppError } from '@gw/platform';
+import { gatewayError } from '../../errors.js';
 import { assertSafeUpstreamUrl } from '../../providers/ssrf-guard.js';
 import { RemoteMcpClient, RemoteMcpNeedsAuth } from '../hub/remote-mcp-client.js';
 
@@ -16,7 +17,7 @@ export interface OutboundOptions {
   fetch?: typeof fetch;
 }
 
-export const oauthUnavailable = (message: string) => new AppError({ status: 502, code: 'connector_oauth_unavailable', message });
+export const oauthUnavailable = (message: string) => gatewayError('connector_oauth_unavailable', message);
 
 /** GET a JSON document from a URL a third party named, through the SSRF guard, without following redirects. */
 export async function fetchJson(url: string, options: OutboundOptions, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {

@@ -72,7 +72,7 @@ export class OrgMemberResolver {
       return { email: answer.email, team: answer.team };
     } catch (error) {
       if (!(error instanceof BillingCallFailed)) throw error;
-      if (error.httpStatus === 403) throw orgHubErrors.refused((orgHubRefusals as readonly string[]).includes(error.code) ? error.code : 'org_member_refused');
+      if (error.httpStatus === 403) throw orgHubErrors.refused(orgHubRefusals.find((refusal) => refusal === error.code) ?? 'org_member_refused');
       if (error.code === 'org_hub_unconfirmed') throw orgHubErrors.unconfirmed();
       throw orgHubErrors.billingUnavailable();
     }

@@ -1,4 +1,5 @@
 import { AppError } from '@gw/platform';
+import { gatewayError } from '../../errors.js';
 import type { OptimizerClient } from './optimizer-client.js';
 
 /**
@@ -13,30 +14,19 @@ export class OptimizerAdmin {
   ) {}
 
   async call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<unknown> {
-    if (!this.optimizer) throw optimizerAdminErrors.notConfigured('no optimizer is configured (GW_OPTIMIZER_URL)');
-    if (!this.adminToken) throw optimizerAdminErrors.notConfigured('no admin bearer for the optimizer (GW_OPTIMIZER_ADMIN_TOKEN or GW_ADMIN_TOKEN)');
+    if (!this.optimizer) throw gatewayError('optimizer_not_configured');
+    if (!this.adminToken) throw gatewayError('optimizer_not_configured', 'No admin bearer for the optimizer is configured (GW_OPTIMIZER_ADMIN_TOKEN or GW_ADMIN_TOKEN).');
     let answer: { status: number; body: unknown };
     try {
       answer = await this.optimizer.raw(method, path, this.adminToken, body);
     } catch {
-      throw optimizerAdminErrors.unreachable();
+      throw gatewayError('optimizer_unreachable');
     }
     if (answer.status >= 200 && answer.status < 300) return answer.body;
     throw relayedFailure(answer.status, answer.body);
   }
 }
 
-export const optimizerAdminErrors = {
-  notConfigured: (message: string) => new AppError({ status: 503, code: 'optimizer_not_configured', message }),
-  unreachable: () => new AppError({ status: 502, code: 'optimizer_unreachable', message: 'the optimizer did not answer; nothing was changed through this call', retryable: true }),
-  refused: () =>
-    new AppError({
-      status: 502,
-      code: 'optimizer_admin_refused',
-      message: "the optimizer refused the gateway's admin bearer: give the optimizer's GW_ADMIN_TOKEN the value of the gateway's GW_OPTIMIZER_ADMIN_TOKEN (or GW_ADMIN_TOKEN)",
-    }),
-  unavailable: (message: string) => new AppError({ status: 503, code: 'optimizer_unavailable', message, retryable: true }),
-};
 
 function optimizerError(body: unknown): { code: string; message: string } | null {
   if (typeof body !== 'object' || body === null || !('error' in body)) return null;
@@ -48,8 +38,8 @@ function optimizerError(body: unknown): { code: string; message: string } | null
 
 /** The optimizer's own verdict on a request (a 400, a 409) is the caller's to read; its auth and faults are ours. */
 function relayedFailure(status: number, body: unknown): AppError {
-  if (status === 401 || status === 403) return optimizerAdminErrors.refused();
+  if (status === 401 || status === 403) return gatewayError('optimizer_admin_refused');
   const error = optimizerError(body);
   if (status >= 400 && status < 500 && error) return new AppError({ status, code: error.code, message: `optimizer: ${error.message}` });
-  return optimizerAdminErrors.unavailable(error ? `optimizer: ${error.message}` : `the optimizer answered ${status}`);
+  return gatewayError('optimizer_unavailable', error ? `optimizer: ${error.message}` : `The optimizer answered ${status}.`);
 }

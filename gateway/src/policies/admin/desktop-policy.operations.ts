@@ -1,5 +1,4 @@
-import { AppError } from '@gw/platform';
-import { gatewayErrors } from '../../errors.js';
+import { gatewayError } from '../../errors.js';
 import { findCredential } from '../credential-shape.js';
 import { desktopPolicyLimits, desktopPolicyPutBody, desktopPolicyResponse, type DesktopPolicySettings } from '../desktop-policy.schema.js';
 import type { DesktopPolicyStore } from '../desktop-policy.store.js';
@@ -17,15 +16,14 @@ function depthOf(value: unknown): number {
  * at any depth, free-text keys included. The error names the path and the kind of secret, never the value.
  */
 export function assertServablePolicy(settings: DesktopPolicySettings): void {
-  if (Buffer.byteLength(JSON.stringify(settings)) > desktopPolicyLimits.maxBytes) throw gatewayErrors.invalidRequest(`body.settings is larger than ${desktopPolicyLimits.maxBytes} bytes`);
-  if (depthOf(settings) > desktopPolicyLimits.maxDepth) throw gatewayErrors.invalidRequest(`body.settings nests deeper than ${desktopPolicyLimits.maxDepth} levels`);
+  if (Buffer.byteLength(JSON.stringify(settings)) > desktopPolicyLimits.maxBytes) throw gatewayError('invalid_request', `body.settings is larger than ${desktopPolicyLimits.maxBytes} bytes`);
+  if (depthOf(settings) > desktopPolicyLimits.maxDepth) throw gatewayError('invalid_request', `body.settings nests deeper than ${desktopPolicyLimits.maxDepth} levels`);
   const finding = findCredential(settings, 'settings');
   if (finding) {
-    throw new AppError({
-      status: 400,
-      code: 'policy_carries_credential',
-      message: `body.${finding.path} holds a credential-shaped value (${finding.kind}). The desktop policy is served to every client and never carries secrets; reference a secret on the device instead, for example "\${GITHUB_TOKEN}".`,
-    });
+    throw gatewayError(
+      'policy_carries_credential',
+      `body.${finding.path} holds a credential-shaped value (${finding.kind}). The desktop policy is served to every client and never carries secrets; reference a secret on the device instead, for example "\${GITHUB_TOKEN}".`,
+    );
   }
 }
 

@@ -1,5 +1,4 @@
-import { AppError } from '@gw/platform';
-import { gatewayErrors } from '../../errors.js';
+import { gatewayError } from '../../errors.js';
 import { findCredential } from '../credential-shape.js';
 import { teamPoliciesPutBody, teamPoliciesResponse, teamPolicyLimits, type TeamPoliciesView } from '../team-policy.schema.js';
 import type { TeamPolicyStore } from '../team-policy.store.js';
@@ -7,14 +6,13 @@ import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 
 /** The write boundary: bounded size, and no credential-shaped value anywhere (skills are served to every developer). */
 function assertServableTeams(teams: TeamPoliciesView['teams']): void {
-  if (Buffer.byteLength(JSON.stringify(teams)) > teamPolicyLimits.maxBytes) throw gatewayErrors.invalidRequest(`body.teams is larger than ${teamPolicyLimits.maxBytes} bytes`);
+  if (Buffer.byteLength(JSON.stringify(teams)) > teamPolicyLimits.maxBytes) throw gatewayError('invalid_request', `body.teams is larger than ${teamPolicyLimits.maxBytes} bytes`);
   const finding = findCredential(teams, 'teams');
   if (finding) {
-    throw new AppError({
-      status: 400,
-      code: 'policy_carries_credential',
-      message: `body.${finding.path} holds a credential-shaped value (${finding.kind}). Team skills are served to every developer of the team and never carry secrets.`,
-    });
+    throw gatewayError(
+      'policy_carries_credential',
+      `body.${finding.path} holds a credential-shaped value (${finding.kind}). Team skills are served to every developer of the team and never carry secrets.`,
+    );
   }
 }
 

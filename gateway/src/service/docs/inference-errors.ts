@@ -1,29 +1,36 @@
-import { keyFailureCodes } from '../../errors.js';
+import { codesByStatus, listCodes } from '@gw/platform';
+import { carriedBy, gatewayErrorCatalog, keyFailureCodes } from '../../errors.js';
 
 /**
- * The inference plane's error answers in the OpenAPI document. Spec 000 §7 fixes the envelopes but leaves the codes of
- * 400 and 429 bodies unshown; these are the gateway's, published here. They are added to the generated document
- * rather than declared as route response schemas, because a response schema would also serialise (and could reject)
- * the error bodies the handlers build, and the Messages lane's envelope differs from the others.
+ * The inference plane's error answers in the OpenAPI document, generated from the gateway's error catalog
+ * (`src/errors.ts`): every entry the inference envelope carries, grouped by status. The envelopes are fixed; the
+ * codes are the gateway's. They are added to the generated document rather than declared as route response schemas,
+ * because a response schema would also serialise (and could reject) the error bodies the handlers build, and the
+ * Messages lane's envelope differs from the others.
  */
 
 type Json = Record<string, unknown>;
 
-const codesByStatus: ReadonlyArray<[status: string, summary: string, codes: readonly string[]]> = [
-  ['400', 'Malformed or unserviceable request', ['invalid_json', 'invalid_request', 'invalid_content_encoding', 'unknown_provider', 'unknown_model', 'no_provider', 'no_default_model', 'invalid_config', 'config_carries_credential', 'custom_host_not_allowed', 'unsupported_feature', 'unsupported_by_provider', 'seat_token_required']],
-  ['402', 'Governance ceiling (terminal; `x-should-retry: false`)', ['user_token_cap_exceeded', 'user_budget_exceeded', 'service_key_budget_exceeded']],
-  ['413', 'Body (or decompressed body) over the limit', ['body_too_large']],
-  ['415', 'Content-Encoding the gateway cannot decode, or a body that is not JSON on a route that reads JSON', ['unsupported_content_encoding', 'unsupported_media_type']],
-  ['429', 'Rate limited; `Retry-After` (at most 60 s) says when to retry', ['rate_limit_exceeded', 'concurrency_limit_exceeded', 'upstream_throttled', 'auth_failures_throttled']],
-  ['500', 'A `/v1/*` path no provider serves (`x-should-retry: false`), or a gateway failure', ['unrecognized_path', 'internal_error']],
-  ['502', 'The provider could not be reached, dropped its answer midway, or answered unusably or refused a realtime session (`x-gw-error-source: upstream`)', ['upstream_unreachable', 'upstream_interrupted', 'invalid_upstream_response', 'upstream_refused']],
-  ['503', 'A dependency is unreachable (`key_store_unavailable` arrives in the key-failure envelope), or the replica is shutting down and stopped a call the provider had not answered by its drain deadline (`gateway_draining`: `retry-after: 1`, `x-should-retry: true`; a stream already under way ends with an SSE error event of that code instead)', ['governance_unavailable', 'gateway_draining']],
-];
+// What each status means on `/v1/*`; a status without a summary (499, which only the spend row reads) is not published.
+const statusSummaries: Readonly<Record<number, string>> = {
+  400: 'Malformed or unserviceable request',
+  402: 'Governance ceiling (terminal; `x-should-retry: false`), or the deployment\'s entitlement lease expired',
+  403: 'The deployment\'s subscription is suspended, or a guardrail denied the request',
+  413: 'Body (or decompressed body) over the limit',
+  426: 'A WebSocket endpoint (`/v1/realtime`) asked for without an upgrade',
+  415: 'Content-Encoding the gateway cannot decode, or a body that is not JSON on a route that reads JSON',
+  429: 'Rate limited; `Retry-After` (at most 60 s) says when to retry',
+  500: 'A `/v1/*` path no provider serves (`x-should-retry: false`), or a gateway failure',
+  502: 'The provider could not be reached, dropped its answer midway, or answered unusably, or refused a realtime session (`x-gw-error-source: upstream`)',
+  503: 'A dependency is unreachable (`key_store_unavailable` arrives in the key-failure envelope), or the replica is shutting down and stopped a call the provider had not answered by its drain deadline (`gateway_draining`: `retry-after: 1`, `x-should-retry: true`; a stream already under way ends with an SSE error event of that code instead)',
+};
+
+const inferenceCodes = [...codesByStatus(gatewayErrorCatalog, carriedBy('inference'))].filter(([status]) => statusSummaries[status] !== undefined);
 
 const envelopes: Json = {
   InferenceError: {
     type: 'object',
-    description: 'Chat completions, completions, embeddings and passthrough errors (spec 000 §7). Provider errors keep the provider body; a provider 5xx gains a sentence naming the provider in `error.message`.',
+    description: 'Chat completions, completions, embeddings and passthrough errors. Provider errors keep the provider body; a provider 5xx gains a sentence naming the provider in `error.message`.',
     required: ['error'],
     properties: {
       error: {
@@ -62,8 +69,8 @@ function errorResponses(messagesLane: boolean): Json {
   const responses: Json = {
     '401': { description: 'Missing, malformed, unknown, expired, revoked or deactivated client key', content: { 'application/json': { schema: ref('KeyFailure') } } },
   };
-  for (const [status, summary, codes] of codesByStatus) {
-    responses[status] = { description: `${summary}. Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`, content: { 'application/json': { schema: envelope } } };
+  for (const [status, codes] of inferenceCodes) {
+    responses[String(status)] = { description: `${statusSummaries[status]}. Codes: ${listCodes(codes)}.`, content: { 'application/json': { schema: envelope } } };
   }
   return responses;
 }

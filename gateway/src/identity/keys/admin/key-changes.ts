@@ -1,5 +1,5 @@
-import { gatewayErrors } from '../../../errors.js';
-import { keyExpiryRangeMessage, parseKeyExpiry } from '../key-expiry.js';
+import { gatewayError } from '../../../errors.js';
+import { keyExpiryRangeMessage, parseKeyExpiry } from '@gw/contracts/management';
 import { serviceKeyOnlyFields, type KeyRecord, type keyPatchBody } from '../key.schema.js';
 import type { KeyChanges } from '../key.store.js';
 import type { z } from 'zod';
@@ -12,9 +12,9 @@ import type { z } from 'zod';
 export function keyChangesFor(record: KeyRecord, body: z.infer<typeof keyPatchBody>): KeyChanges {
   if (record.type === 'client') {
     const field = serviceKeyOnlyFields.find((name) => body[name] !== undefined);
-    if (field) throw gatewayErrors.invalidRequest(`body.${field}: only a service key has ${field}; key ${record.id} is a client key`);
+    if (field) throw gatewayError('invalid_request', `body.${field}: only a service key has ${field}; key ${record.id} is a client key`);
   }
-  if (record.status === 'revoked') throw gatewayErrors.conflict(`the key ${record.id} is revoked; a revoked key cannot be changed`);
+  if (record.status === 'revoked') throw gatewayError('conflict', `the key ${record.id} is revoked; a revoked key cannot be changed`);
   const { monthlyBudgetUsd, expiresAt, ...rest } = body;
   return {
     ...rest,
@@ -26,6 +26,6 @@ export function keyChangesFor(record: KeyRecord, body: z.infer<typeof keyPatchBo
 function expiryInstant(value: string): Date {
   const instant = parseKeyExpiry(value);
   // The body schema refuses such values already; this keeps a bypass from reaching the store.
-  if (!instant) throw gatewayErrors.invalidRequest(`body.expiresAt: ${keyExpiryRangeMessage}`);
+  if (!instant) throw gatewayError('invalid_request', `body.expiresAt: ${keyExpiryRangeMessage}`);
   return instant;
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '@gw/platform';
-import { gatewayErrors } from '../../../errors.js';
+import { gatewayError, gatewayErrors } from '../../../errors.js';
 import type { KeyStore } from '../key.store.js';
 import { keyCreateBody, keyIdParams, keyListQuery, keyListResponse, keyPatchBody, keyRecord, mintedKeyResponse, okResponse, serviceKeyCreateBody } from '../key.schema.js';
 import { defineOperation, type AdminOperation } from '../../../admin/operation.js';
@@ -103,7 +103,7 @@ export function keyOperations({ keys, clock, fleetMode }: KeyOperationDeps): Adm
         const changes = keyChangesFor(record, body);
         // Also covers a revocation that lands between the read and the write.
         const updated = await keys.update(params.id, changes, reach);
-        if (!updated) throw gatewayErrors.conflict(`the key ${params.id} is revoked; a revoked key cannot be changed`);
+        if (!updated) throw gatewayError('conflict', `the key ${params.id} is revoked; a revoked key cannot be changed`);
         return updated;
       },
     }),
@@ -135,7 +135,7 @@ export function keyOperations({ keys, clock, fleetMode }: KeyOperationDeps): Adm
         const reach = reachOf(principal);
         const record = await mustExist(params.id, reach);
         const rotated = await keys.rotate(params.id, record.type, reach);
-        if (!rotated) throw gatewayErrors.conflict(`key ${params.id} is revoked and cannot be rotated`);
+        if (!rotated) throw gatewayError('conflict', `key ${params.id} is revoked and cannot be rotated`);
         return rotated;
       },
     }),
