@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { isPlainObject, parseJson } from '../../providers/translate/parse-wire.js';
+import type { InferenceDeps } from '../inference-deps.js';
+import type { LaneReport, LaneScope } from '../lane-report.js';
+import { meteredLane } from '../metered-lane.js';
+import { runPassthrough } from '../run-passthrough.js';
+import { ownedBatch } from './batch.store.js';
+import { runBatchOutput } from './run-batch-output.js';
+
+const security = [{ clientKey: [] }];
+const tags = ['inference'];
+
+function refused(scope: LaneScope, thrown: unknown): LaneReport {
+  const endpoint = new URL(scope.request.url, 'http://gateway.invalid').pathname;
+  return { call: { endpoint, body: undefined }, billingMode: 'api-key', selection: null, sent: null, attempts: 1, end: { kind: 'failed', thrown } };
+}
+
+/**
+ * The Files and Batch APIs: passed through to OpenAI-family providers only (a call routed elsewhere is a 400), a
+ * batch's creator remembered so only their key reaches it and its output is billed to them per line
+ * (`run-batch-output.ts`). Registered before the `/v1/*` catch-all, which would otherwise take these paths.
+ */
+export function batchRoutes(app: FastifyInstance, deps: InferenceDeps): void {
+  const openAiOnly = meteredLane(deps, (scope) => runPassthrough(deps, scope, { requiresFamily: 'openai' }));
+  const schema = { tags, summary: 'Files (upload, list, get, delete, content): passthrough to OpenAI-family providers', security };
+  app.route({ method: ['GET', 'POST'], url: '/v1/files', schema, handler: openAiOnly });
+  app.route({ method: ['GET', 'DELETE'], url: '/v1/files/*', schema, handler: openAiOnly });
+
+  app.get('/v1/batches', { schema: { tags, summary: 'List batches: passthrough to OpenAI-family providers', security } }, openAiOnly);
+
+  app.post('/v1/batches', { schema: { tags, summary: 'Create a batch: passthrough to OpenAI-family providers; the gateway remembers the creating key for per-line billing', security } }, meteredLane(deps, (scope) =>
+    runPassthrough(deps, scope, {
+      requiresFamily: 'openai',
+      beforeRelay: async (raw, selection) => {
+        const identity = scope.request.gw.identity;
+        const batch = parseJson(raw.toString('utf8'));
+        if (!identity || !isPlainObject(batch) || typeof batch.id !== 'string') return;
+        const endpoint = typeof batch.endpoint === 'string' ? batch.endpoint : null;
+        await deps.batches.remember({ batchId: batch.id, provider: selection.provider.slug, keyId: identity.keyId, keyType: identity.keyType, user: identity.user, team: identity.team, endpoint });
+      },
+    }),
+  ));
+
+  // Another key's batch is answered exactly like an unknown one.
+  const owned = (lane: (scope: LaneScope) => Promise<LaneReport>) =>
+    meteredLane(deps, async (scope) => {
+      const { id } = scope.request.params as { id: string };
+      try {
+        await ownedBatch(deps.batches, id, scope.request.gw.identity?.keyId);
+      } catch (thrown) {
+        return refused(scope, thrown);
+      }
+      return lane(scope);
+    });
+  const passOwned = owned((scope) => runPassthrough(deps, scope, { requiresFamily: 'openai' }));
+  app.get('/v1/batches/:id', { schema: { tags, summary: 'Retrieve a batch this key created: passthrough to OpenAI-family providers', security } }, passOwned);
+  app.post('/v1/batches/:id/cancel', { schema: { tags, summary: 'Cancel a batch this key created: passthrough to OpenAI-family providers', security } }, passOwned);
+  app.get('/v1/batches/:id/output', { schema: { tags, summary: "Download a batch's output (JSONL, streamed byte for byte); one spend row per line, billed once to the batch's creator", security } }, meteredLane(deps, (scope) =>
+    runBatchOutput(deps, scope, (scope.request.params as { id: string }).id),
+  ));
+}
