@@ -55,8 +55,9 @@ describe('batches through the gateway', () => {
     const lines = body.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as OutputLine);
     expect(lines.map((line) => line.custom_id)).toEqual(['req-alpha', 'req-beta', 'req-gamma']);
 
+    // The lines are billed just after the last byte reached the client.
+    await expect.poll(async () => (await lineRows(batch.id)).length).toBe(3);
     const rows = await lineRows(batch.id);
-    expect(rows).toHaveLength(3);
     const { rows: keys } = await fixture.gateway.deps.db.query<{ id: string }>("SELECT id FROM gw_keys WHERE user_id = 'ada@example.com'");
     for (const line of lines) {
       const { usage, model } = line.response.body;
@@ -69,6 +70,7 @@ describe('batches through the gateway', () => {
     }
 
     // The download's own row carries no tokens: the lines are the cost.
+    await expect.poll(async () => (await spendRows(fixture.gateway)).some((row) => row.endpoint === `/v1/batches/${batch.id}/output`)).toBe(true);
     const all = await spendRows(fixture.gateway);
     const downloadRow = all.find((row) => row.endpoint === `/v1/batches/${batch.id}/output`);
     expect(downloadRow).toMatchObject({ status: 200, prompt_tokens: 0, completion_tokens: 0 });
@@ -76,6 +78,8 @@ describe('batches through the gateway', () => {
 
     const second = await download(batch.id);
     expect(Buffer.from(await second.arrayBuffer()).equals(body)).toBe(true);
+    // The second download's own row is written after its lines were (not) billed: wait for it, then count again.
+    await expect.poll(async () => (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length).toBe(2);
     expect(await lineRows(batch.id)).toHaveLength(3);
   });
 
@@ -84,7 +88,28 @@ describe('batches through the gateway', () => {
     const answers = await Promise.all([download(batch.id), download(batch.id)]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     await Promise.all(answers.map((answer) => answer.arrayBuffer()));
+    await expect.poll(async () => (await lineRows(batch.id)).length).toBe(3);
+    // Both downloads have their own row, so both finished billing: still one row per line.
+    await expect.poll(async () => (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length).toBe(2);
     expect(await lineRows(batch.id)).toHaveLength(3);
+  });
+
+  it('bills the whole lines of a download cut short, and the rest on the next download', async () => {
+    const batch = await completedBatch();
+    const outputFileId = batch.output_file_id ?? '';
+    const whole = await (await sdk.files.content(outputFileId)).text();
+    // The provider's connection fails half-way through the file: the lines before the cut arrived whole.
+    fixture.openai.respondWhen((request) => request.path === `/v1/files/${outputFileId}/content`, { dropConnection: { afterEvents: 1 } }, 1);
+    const cut = await download(batch.id);
+    await expect(cut.arrayBuffer()).rejects.toThrow();
+    const wholeLinesBeforeCut = whole.slice(0, Math.floor(whole.length / 2)).split('\n').length - 1;
+    expect(wholeLinesBeforeCut).toBeGreaterThan(0);
+    expect(wholeLinesBeforeCut).toBeLessThan(3);
+    await expect.poll(async () => (await lineRows(batch.id)).length).toBe(wholeLinesBeforeCut);
+
+    const again = await download(batch.id);
+    expect(await again.text()).toBe(whole);
+    await expect.poll(async () => (await lineRows(batch.id)).length).toBe(3);
   });
 
   it('answers another key’s batch as unknown: 404 on retrieve, cancel and output, and bills nothing', async () => {

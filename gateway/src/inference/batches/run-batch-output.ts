@@ -51,9 +51,10 @@ export async function runBatchOutput(deps: InferenceDeps, scope: LaneScope, batc
       onSend: (at) => (sent = { selection: chosen, at }),
       tap: (chunk) => lines.push(chunk),
     });
-    // A download cut short may end in half a line: only whole lines are billed, the rest on a later download.
+    // A download cut short may end in half a line: the whole lines before the cut are billed, the rest on a later
+    // download. Lines only come from a successful answer (the tap sees nothing else), so a provider error bills none.
     if (relayed.errorCode === null) lines.end();
-    if (relayed.status < 400) await billOutputLines({ deps, owner, lines: lines.lines, request });
+    await billOutputLines({ deps, owner, lines: lines.lines, request });
     return report({ kind: 'relayed', relayed });
   } catch (thrown) {
     return report({ kind: 'failed', thrown });
