@@ -118,6 +118,10 @@ describe('batches through the gateway', () => {
     const otherSdk = new OpenAI({ apiKey: other.key, baseURL: `${baseUrl}/v1`, maxRetries: 0 });
     await expect(otherSdk.batches.retrieve(batch.id)).rejects.toMatchObject({ status: 404 });
     await expect(otherSdk.batches.cancel(batch.id)).rejects.toMatchObject({ status: 404 });
+    // The provider's list holds every batch of the account; each key sees its own.
+    expect((await otherSdk.batches.list()).data.map((entry) => entry.id)).not.toContain(batch.id);
+    expect((await sdk.batches.list()).data.map((entry) => entry.id)).toContain(batch.id);
+    expect(fixture.openai.requests.filter((request) => request.path === '/v1/batches' && request.method === 'GET').length).toBeGreaterThanOrEqual(2);
     const output = await download(batch.id, other.key);
     expect(output.status).toBe(404);
     expect(((await output.json()) as { error: { message: string } }).error.message).toBe(`No batch found with id '${batch.id}'.`);

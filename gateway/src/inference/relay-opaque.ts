@@ -48,9 +48,10 @@ export interface OpaqueForward {
   onSend(at: number): void;
   /**
    * A successful answer read whole (small JSON), before it is relayed: what the gateway must know of it before the
-   * client does (a created batch's owner, so the client's next call finds it).
+   * client does (a created batch's owner, so the client's next call finds it), or what the client may not see of it
+   * (other keys' batches in a list): a returned body is relayed instead.
    */
-  beforeRelay?: (raw: Buffer) => Promise<void>;
+  beforeRelay?: (raw: Buffer) => Promise<Buffer | undefined>;
   /** Every byte of a successful answer, in order, as it is relayed (a batch output's lines, read for billing). */
   tap?: (chunk: Buffer) => void;
 }
@@ -79,9 +80,9 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, fo
     const sendBuffered = (raw: Buffer) => sendOpaque(reply, { status: response.status, headers: response.headers, raw }, slug, family);
     if (response.status < 400) {
       const sendSuccess = async (raw: Buffer) => {
-        await forward.beforeRelay?.(raw);
-        forward.tap?.(raw);
-        return sendBuffered(raw);
+        const relayedRaw = (await forward.beforeRelay?.(raw)) ?? raw;
+        forward.tap?.(relayedRaw);
+        return sendBuffered(relayedRaw);
       };
       return await relayOpaqueSuccess({ reply, response, slug, family, now: () => deps.clock.now(), sentAt, signal, requestBody: forward.requestBody, sendBuffered: sendSuccess, tap: forward.tap });
     }

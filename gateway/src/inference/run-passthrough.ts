@@ -37,8 +37,8 @@ function passthroughHeaders(request: FastifyRequest): Record<string, string> {
 export interface PassthroughOptions {
   /** Refuse (400) a call routed to a provider of another wire family, before anything is sent. */
   requiresFamily?: 'openai';
-  /** A successful answer read whole, before the client gets it, with the target that gave it. */
-  beforeRelay?: (raw: Buffer, selection: Selection) => Promise<void>;
+  /** A successful answer read whole, before the client gets it, with the target that gave it; may replace it. */
+  beforeRelay?: (raw: Buffer, selection: Selection) => Promise<Buffer | undefined>;
 }
 
 /**
@@ -73,7 +73,7 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope, opti
       requestBody: body,
       signal,
       onSend: (at) => (sent = { selection: chosen, at }),
-      ...(options.beforeRelay ? { beforeRelay: (raw: Buffer) => options.beforeRelay?.(raw, chosen) ?? Promise.resolve() } : {}),
+      ...(options.beforeRelay ? { beforeRelay: (raw: Buffer) => options.beforeRelay?.(raw, chosen) ?? Promise.resolve(undefined) } : {}),
       onNotFound: (raw): Relayed | null => {
         if (!isUnknownPath(raw)) return null;
         // Retrying cannot make the path exist: `x-should-retry` stops the SDKs' automatic retries of a 5xx.

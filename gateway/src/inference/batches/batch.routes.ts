@@ -26,7 +26,9 @@ export function batchRoutes(app: FastifyInstance, deps: InferenceDeps): void {
   app.route({ method: ['GET', 'POST'], url: '/v1/files', schema, handler: openAiOnly });
   app.route({ method: ['GET', 'DELETE'], url: '/v1/files/*', schema, handler: openAiOnly });
 
-  app.get('/v1/batches', { schema: { tags, summary: 'List batches: passthrough to OpenAI-family providers', security } }, openAiOnly);
+  app.get('/v1/batches', { schema: { tags, summary: 'List the batches this key created: passthrough to OpenAI-family providers, other batches left out', security } }, meteredLane(deps, (scope) =>
+    runPassthrough(deps, scope, { requiresFamily: 'openai', beforeRelay: (raw) => onlyOwnBatches(deps, raw, scope.request.gw.identity?.keyId) }),
+  ));
 
   app.post('/v1/batches', { schema: { tags, summary: 'Create a batch: passthrough to OpenAI-family providers; the gateway remembers the creating key for per-line billing', security } }, meteredLane(deps, (scope) =>
     runPassthrough(deps, scope, {
@@ -34,9 +36,10 @@ export function batchRoutes(app: FastifyInstance, deps: InferenceDeps): void {
       beforeRelay: async (raw, selection) => {
         const identity = scope.request.gw.identity;
         const batch = parseJson(raw.toString('utf8'));
-        if (!identity || !isPlainObject(batch) || typeof batch.id !== 'string') return;
+        if (!identity || !isPlainObject(batch) || typeof batch.id !== 'string') return undefined;
         const endpoint = typeof batch.endpoint === 'string' ? batch.endpoint : null;
         await deps.batches.remember({ batchId: batch.id, provider: selection.provider.slug, keyId: identity.keyId, keyType: identity.keyType, user: identity.user, team: identity.team, endpoint });
+        return undefined;
       },
     }),
   ));
@@ -58,4 +61,17 @@ export function batchRoutes(app: FastifyInstance, deps: InferenceDeps): void {
   app.get('/v1/batches/:id/output', { schema: { tags, summary: "Download a batch's output (JSONL, streamed byte for byte); one spend row per line, billed once to the batch's creator", security } }, meteredLane(deps, (scope) =>
     runBatchOutput(deps, scope, (scope.request.params as { id: string }).id),
   ));
+}
+
+/**
+ * A provider's batch list holds every batch of the organization's account; a key sees only those it created. The
+ * provider's paging cursors are kept, so a page may hold fewer batches than asked for while `has_more` goes on.
+ */
+async function onlyOwnBatches(deps: InferenceDeps, raw: Buffer, keyId: string | undefined): Promise<Buffer | undefined> {
+  const list = parseJson(raw.toString('utf8'));
+  if (!isPlainObject(list) || !Array.isArray(list.data)) return undefined;
+  const ids = list.data.flatMap((entry) => (isPlainObject(entry) && typeof entry.id === 'string' ? [entry.id] : []));
+  const owned = keyId === undefined ? new Set<string>() : await deps.batches.ownedBy(keyId, ids);
+  const data = list.data.filter((entry) => isPlainObject(entry) && typeof entry.id === 'string' && owned.has(entry.id));
+  return Buffer.from(JSON.stringify({ ...list, data }));
 }
