@@ -13,8 +13,8 @@ CREATE TABLE IF NOT EXISTS gw_batches (
 );
 CREATE INDEX IF NOT EXISTS gw_batches_key_idx ON gw_batches (key_id);
 
--- One row per output line already billed (line = the request's custom_id, or its position when it has none): a second
--- download, on this replica or another, claims nothing new and so writes no second spend row.
+-- One row per output line already billed (line = a digest of the request's custom_id, or its position without one):
+-- a second download, on this replica or another, claims nothing new and so writes no second spend row.
 CREATE TABLE IF NOT EXISTS gw_batch_output_lines (
   batch_id text NOT NULL REFERENCES gw_batches (batch_id) ON DELETE CASCADE,
   line_key text NOT NULL,

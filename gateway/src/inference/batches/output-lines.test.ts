@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OutputLineReader } from './output-lines.js';
 
+const key = (customId: string) => `id:${createHash('sha256').update(customId).digest('hex').slice(0, 32)}`;
 const line = (customId: string | null, promptTokens: number, model = 'gpt-4o-mini') =>
   JSON.stringify({ id: 'batch_req_1', ...(customId === null ? {} : { custom_id: customId }), response: { status_code: 200, body: { model, usage: { prompt_tokens: promptTokens, completion_tokens: 2 } } }, error: null });
 
@@ -19,8 +21,8 @@ describe('reading a batch output file for its usage', () => {
     const bytewise = read([...file].map((byte) => Buffer.from([byte])));
     for (const reader of [whole, bytewise]) {
       expect(reader.lines).toEqual([
-        { lineKey: 'id:a', status: 200, model: 'gpt-4o-mini', usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
-        { lineKey: 'id:b', status: 200, model: 'gpt-4o-mini', usage: { inputTokens: 20, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+        { lineKey: key('a'), status: 200, model: 'gpt-4o-mini', usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+        { lineKey: key('b'), status: 200, model: 'gpt-4o-mini', usage: { inputTokens: 20, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
         { lineKey: '#2', status: 200, model: 'gpt-4o', usage: { inputTokens: 30, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
       ]);
       expect(reader.skipped).toBe(0);
@@ -36,7 +38,7 @@ describe('reading a batch output file for its usage', () => {
   it('leaves the half line of a download cut short unread until the file is read whole', () => {
     const text = `${line('a', 10)}\n${line('b', 20)}\n`;
     const cut = read([Buffer.from(text.slice(0, text.length - 20))], false);
-    expect(cut.lines.map((entry) => entry.lineKey)).toEqual(['id:a']);
+    expect(cut.lines.map((entry) => entry.lineKey)).toEqual([key('a')]);
   });
 
   it('does not hold a line longer than its limit, and reads the next line normally', () => {
@@ -46,6 +48,6 @@ describe('reading a batch output file for its usage', () => {
     reader.push(Buffer.from(`\n${line('after', 7)}\n`));
     reader.end();
     expect(reader.skipped).toBe(1);
-    expect(reader.lines.map((entry) => entry.lineKey)).toEqual(['id:after']);
+    expect(reader.lines.map((entry) => entry.lineKey)).toEqual([key('after')]);
   });
 });

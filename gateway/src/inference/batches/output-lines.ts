@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
 import { extractOpenAiUsage } from '../../providers/translate/extract-openai-usage.js';
 import { isPlainObject, parseJson } from '../../providers/translate/parse-wire.js';
 import type { Usage } from '../../providers/translate/usage.js';
 
 /** What one line of a batch's output file bills: never its content. */
 export interface OutputLine {
-  /** The request's `custom_id` (`id:<custom_id>`), or `#<position>` when the line has none: the line's identity for idempotent billing. */
+  /**
+   * The line's identity for billing it once: `id:` and a digest of the request's `custom_id` (the client's own string
+   * never reaches the store), or `#<position>` when the line has none.
+   */
   lineKey: string;
   /** The provider's status for the request (`response.status_code`); null when the line names none. */
   status: number | null;
@@ -78,7 +82,7 @@ function lineOf(parsed: unknown, position: number): OutputLine | null {
   const body = response && isPlainObject(response.body) ? response.body : null;
   const customId = typeof parsed.custom_id === 'string' && parsed.custom_id.length > 0 ? parsed.custom_id : null;
   return {
-    lineKey: customId === null ? `#${position}` : `id:${customId}`,
+    lineKey: customId === null ? `#${position}` : `id:${createHash('sha256').update(customId).digest('hex').slice(0, 32)}`,
     status: response && typeof response.status_code === 'number' ? response.status_code : null,
     model: body && typeof body.model === 'string' ? body.model : null,
     usage: extractOpenAiUsage(body),
