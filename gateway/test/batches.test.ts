@@ -130,13 +130,16 @@ describe('batches through the gateway', () => {
     expect(await lineRows(batch.id)).toHaveLength(0);
   });
 
-  it('cancels and lists a batch, and refuses an unfinished batch’s output with 409', async () => {
+  it('retrieves a batch from the provider that runs it, cancels and lists it, and refuses its unfinished output with 409', async () => {
     const file = await sdk.files.create({ file: await toFile(Buffer.from(`${requests[0]}\n`), 'one.jsonl'), purpose: 'batch' });
     const batch = await sdk.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
     const early = await download(batch.id);
     expect(early.status).toBe(409);
     expect(((await early.json()) as { error: { code: string } }).error.code).toBe('batch_output_not_ready');
     expect((await sdk.batches.cancel(batch.id)).status).toBe('cancelling');
+    // A known batch is asked of the provider that runs it, whatever the request would otherwise route to.
+    const elsewhere = await sdk.batches.retrieve(batch.id, { headers: { 'x-gw-provider': 'anthropic' } });
+    expect(elsewhere).toMatchObject({ id: batch.id, status: 'cancelled' });
     const listed = await sdk.batches.list();
     expect(listed.data.map((entry) => entry.id)).toContain(batch.id);
   });

@@ -35,6 +35,8 @@ function passthroughHeaders(request: FastifyRequest): Record<string, string> {
 
 /** What a named route adds to the opaque passthrough. */
 export interface PassthroughOptions {
+  /** Send to this provider rather than the one the request would select (a batch goes to the provider that runs it). */
+  provider?: Selection['provider'];
   /** Refuse (400) a call routed to a provider of another wire family, before anything is sent. */
   requiresFamily?: 'openai';
   /** A successful answer read whole, before the client gets it, with the target that gave it; may replace it. */
@@ -56,7 +58,7 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope, opti
   let sent: Sent | null = null;
   const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint, body }, billingMode: 'api-key', selection, sent, attempts: 1, end });
   try {
-    const chosen = selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
+    const chosen = options.provider ? { provider: options.provider, model: '' } : selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
     selection = chosen;
     const { slug } = chosen.provider;
     reply.header('x-gw-provider', slug);

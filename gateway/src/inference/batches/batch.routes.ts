@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ProviderInstance } from '../../providers/provider-types.js';
 import { isPlainObject, parseJson } from '../../providers/translate/parse-wire.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import type { LaneReport, LaneScope } from '../lane-report.js';
@@ -44,18 +45,18 @@ export function batchRoutes(app: FastifyInstance, deps: InferenceDeps): void {
     }),
   ));
 
-  // Another key's batch is answered exactly like an unknown one.
-  const owned = (lane: (scope: LaneScope) => Promise<LaneReport>) =>
-    meteredLane(deps, async (scope) => {
-      const { id } = scope.request.params as { id: string };
-      try {
-        await ownedBatch(deps.batches, id, scope.request.gw.identity?.keyId);
-      } catch (thrown) {
-        return refused(scope, thrown);
-      }
-      return lane(scope);
-    });
-  const passOwned = owned((scope) => runPassthrough(deps, scope, { requiresFamily: 'openai' }));
+  // Another key's batch is answered exactly like an unknown one; a known batch goes to the provider that runs it.
+  const passOwned = meteredLane(deps, async (scope) => {
+    const { id } = scope.request.params as { id: string };
+    let provider: ProviderInstance | undefined;
+    try {
+      const owner = await ownedBatch(deps.batches, id, scope.request.gw.identity?.keyId);
+      provider = deps.providers.get(owner.provider);
+    } catch (thrown) {
+      return refused(scope, thrown);
+    }
+    return runPassthrough(deps, scope, { requiresFamily: 'openai', ...(provider ? { provider } : {}) });
+  });
   app.get('/v1/batches/:id', { schema: { tags, summary: 'Retrieve a batch this key created: passthrough to OpenAI-family providers', security } }, passOwned);
   app.post('/v1/batches/:id/cancel', { schema: { tags, summary: 'Cancel a batch this key created: passthrough to OpenAI-family providers', security } }, passOwned);
   app.get('/v1/batches/:id/output', { schema: { tags, summary: "Download a batch's output (JSONL, streamed byte for byte); one spend row per line, billed once to the batch's creator", security } }, meteredLane(deps, (scope) =>
