@@ -2,7 +2,7 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costUsd } from '../src/providers/pricing/cost.js';
 import { lookupModel } from '../src/providers/pricing/known-models.js';
-import { mintClientKey } from './helpers.js';
+import { mintClientKey, startTestGateway } from './helpers.js';
 import { listenWithSdks, spendRows, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
 type Row = Record<string, unknown>;
@@ -92,6 +92,25 @@ describe('batches through the gateway', () => {
     // Both downloads have their own row, so both finished billing: still one row per line.
     await expect.poll(async () => (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length).toBe(2);
     expect(await lineRows(batch.id)).toHaveLength(3);
+  });
+
+  it('bills each line once across replicas sharing the store', async () => {
+    const batch = await completedBatch();
+    const replica = await startTestGateway({ db: fixture.gateway.deps.db });
+    try {
+      const replicaUrl = await replica.app.listen({ port: 0, host: '127.0.0.1' });
+      const [here, there] = await Promise.all([download(batch.id), fetch(`${replicaUrl}/v1/batches/${batch.id}/output`, { headers: fixture.auth })]);
+      expect([here.status, there.status]).toEqual([200, 200]);
+      expect(await there.text()).toBe(await here.text());
+      const downloads = async () => {
+        await replica.deps.spendWriter.drain();
+        return (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length;
+      };
+      await expect.poll(downloads).toBe(2);
+      expect(await lineRows(batch.id)).toHaveLength(3);
+    } finally {
+      await replica.close();
+    }
   });
 
   it('bills the whole lines of a download cut short, and the rest on the next download', async () => {
