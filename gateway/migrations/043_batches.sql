@@ -22,3 +22,11 @@ CREATE TABLE IF NOT EXISTS gw_batch_output_lines (
   recorded_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (batch_id, line_key)
 );
+
+-- Files the gateway saw a key own: uploaded through it, or a batch's output and error files. Another key asking for
+-- one is answered as for a file that does not exist.
+CREATE TABLE IF NOT EXISTS gw_batch_files (
+  file_id text PRIMARY KEY,
+  key_id text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);

@@ -131,12 +131,22 @@ describe('batches through the gateway', () => {
     await expect.poll(async () => (await lineRows(batch.id)).length).toBe(3);
   });
 
-  it('answers another key’s batch as unknown: 404 on retrieve, cancel and output, and bills nothing', async () => {
+  it('answers another key’s batch and its files as unknown: 404 on retrieve, cancel, output and file content, and bills nothing', async () => {
     const batch = await completedBatch();
     const other = await mintClientKey(fixture.gateway.app, { user: 'grace@example.com', team: 'compilers' });
     const otherSdk = new OpenAI({ apiKey: other.key, baseURL: `${baseUrl}/v1`, maxRetries: 0 });
     await expect(otherSdk.batches.retrieve(batch.id)).rejects.toMatchObject({ status: 404 });
     await expect(otherSdk.batches.cancel(batch.id)).rejects.toMatchObject({ status: 404 });
+    // The batch's files are its creator's: the output (content included) and the uploaded input are not found.
+    const outputFileId = batch.output_file_id ?? '';
+    await expect(otherSdk.files.content(outputFileId)).rejects.toMatchObject({ status: 404 });
+    await expect(otherSdk.files.retrieve(batch.input_file_id)).rejects.toMatchObject({ status: 404 });
+    await expect(otherSdk.files.delete(batch.input_file_id)).rejects.toMatchObject({ status: 404 });
+    const othersList = (await otherSdk.files.list()).data.map((entry) => entry.id);
+    expect(othersList).not.toContain(outputFileId);
+    expect(othersList).not.toContain(batch.input_file_id);
+    expect((await sdk.files.list()).data.map((entry) => entry.id)).toEqual(expect.arrayContaining([outputFileId, batch.input_file_id]));
+    expect((await sdk.files.retrieve(batch.input_file_id)).id).toBe(batch.input_file_id);
     // The provider's list holds every batch of the account; each key sees its own.
     expect((await otherSdk.batches.list()).data.map((entry) => entry.id)).not.toContain(batch.id);
     expect((await sdk.batches.list()).data.map((entry) => entry.id)).toContain(batch.id);

@@ -1,20 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { ProviderInstance } from '../../providers/provider-types.js';
 import { isPlainObject, parseJson } from '../../providers/translate/parse-wire.js';
 import type { InferenceDeps } from '../inference-deps.js';
-import type { LaneReport, LaneScope } from '../lane-report.js';
+import { fileRoutes } from './file.routes.js';
+import { refusedReport } from './refused-report.js';
 import { meteredLane } from '../metered-lane.js';
 import { runPassthrough } from '../run-passthrough.js';
-import { ownedBatch } from './batch.store.js';
+import { ownedBatch, type BatchOwner } from './batch.store.js';
 import { runBatchOutput } from './run-batch-output.js';
 
 const security = [{ clientKey: [] }];
 const tags = ['inference'];
 
-function refused(scope: LaneScope, thrown: unknown): LaneReport {
-  const endpoint = new URL(scope.request.url, 'http://gateway.invalid').pathname;
-  return { call: { endpoint, body: undefined }, billingMode: 'api-key', selection: null, sent: null, attempts: 1, end: { kind: 'failed', thrown } };
-}
 
 /**
  * The Files and Batch APIs: passed through to OpenAI-family providers only (a call routed elsewhere is a 400), a
@@ -22,10 +18,7 @@ function refused(scope: LaneScope, thrown: unknown): LaneReport {
  * (`run-batch-output.ts`). Registered before the `/v1/*` catch-all, which would otherwise take these paths.
  */
 export function batchRoutes(app: FastifyInstance, deps: InferenceDeps): void {
-  const openAiOnly = meteredLane(deps, (scope) => runPassthrough(deps, scope, { requiresFamily: 'openai' }));
-  const schema = { tags, summary: 'Files (upload, list, get, delete, content): passthrough to OpenAI-family providers', security };
-  app.route({ method: ['GET', 'POST'], url: '/v1/files', schema, handler: openAiOnly });
-  app.route({ method: ['GET', 'DELETE'], url: '/v1/files/*', schema, handler: openAiOnly });
+  fileRoutes(app, deps);
 
   app.get('/v1/batches', { schema: { tags, summary: 'List the batches this key created: passthrough to OpenAI-family providers, other batches left out', security } }, meteredLane(deps, (scope) =>
     runPassthrough(deps, scope, { requiresFamily: 'openai', beforeRelay: (raw) => onlyOwnBatches(deps, raw, scope.request.gw.identity?.keyId) }),
@@ -48,14 +41,21 @@ export function batchRoutes(app: FastifyInstance, deps: InferenceDeps): void {
   // Another key's batch is answered exactly like an unknown one; a known batch goes to the provider that runs it.
   const passOwned = meteredLane(deps, async (scope) => {
     const { id } = scope.request.params as { id: string };
-    let provider: ProviderInstance | undefined;
+    let owner: BatchOwner;
     try {
-      const owner = await ownedBatch(deps.batches, id, scope.request.gw.identity?.keyId);
-      provider = deps.providers.get(owner.provider);
+      owner = await ownedBatch(deps.batches, id, scope.request.gw.identity?.keyId);
     } catch (thrown) {
-      return refused(scope, thrown);
+      return refusedReport(scope, thrown);
     }
-    return runPassthrough(deps, scope, { requiresFamily: 'openai', ...(provider ? { provider } : {}) });
+    const provider = deps.providers.get(owner.provider);
+    // The batch's output and error files are its creator's: another key asking for them gets a 404.
+    const rememberFiles = async (raw: Buffer) => {
+      const batch = parseJson(raw.toString('utf8'));
+      const files = isPlainObject(batch) ? [batch.output_file_id, batch.error_file_id].filter((file): file is string => typeof file === 'string' && file.length > 0) : [];
+      await deps.batches.rememberFiles(owner.keyId, files);
+      return undefined;
+    };
+    return runPassthrough(deps, scope, { requiresFamily: 'openai', beforeRelay: rememberFiles, ...(provider ? { provider } : {}) });
   });
   app.get('/v1/batches/:id', { schema: { tags, summary: 'Retrieve a batch this key created: passthrough to OpenAI-family providers', security } }, passOwned);
   app.post('/v1/batches/:id/cancel', { schema: { tags, summary: 'Cancel a batch this key created: passthrough to OpenAI-family providers', security } }, passOwned);

@@ -40,6 +40,7 @@ export async function runBatchOutput(deps: InferenceDeps, scope: LaneScope, batc
     if (provider.family !== 'openai') throw unsupported(provider, endpoint);
     sent = { selection: chosen, at: deps.clock.now() };
     const outputFileId = await outputFileOf(deps, provider, batchId, signal);
+    await deps.batches.rememberFiles(owner.keyId, [outputFileId]);
     const lines = new OutputLineReader();
     const target = adapters[provider.type].target(provider, { kind: 'passthrough', path: `/files/${encodeURIComponent(outputFileId)}/content`, search: '' }, null);
     const relayed = await forwardOpaque(deps, reply, {
