@@ -21,6 +21,7 @@ import { UpstreamClient } from './providers/upstream/upstream-client.js';
 import { ThrottleGate } from './routing/throttle-gate.js';
 import { AttemptMetrics } from './routing/attempt-metrics.js';
 import type { InferenceDeps } from './inference/inference-deps.js';
+import { BatchStore } from './inference/batches/batch.store.js';
 import { OptimizerClient } from './optimization/hook/optimizer-client.js';
 import { OptimizerAdmin } from './optimization/hook/optimizer-admin.js';
 import { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
@@ -135,6 +136,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     optimizer,
     optimizerBreaker,
     pins: new SessionPins(coord),
+    batches: new BatchStore(db),
     retrievalLease,
     shutdown: lifecycle.drainDeadline,
     clock,

@@ -17,7 +17,7 @@ describe('inference passthrough', () => {
     '/v1/uploads': { status: 200, body: JSON.stringify({ id: 'upload_1', object: 'upload' }) },
     '/v1/files/file-json/content': { status: 200, body: JSON.stringify({ rows: [1, 2] }), headers: { 'content-disposition': 'attachment; filename="rows.json"' } },
     // Larger than the gateway reads whole: streamed through after its first megabytes.
-    '/v1/batches/batch_big': { status: 200, body: JSON.stringify({ id: 'batch_big', object: 'batch', metadata: { blob: 'x'.repeat(9 * 1024 * 1024) }, usage: { prompt_tokens: 1, completion_tokens: 1 } }) },
+    '/v1/vector_stores/vs_big': { status: 200, body: JSON.stringify({ id: 'vs_big', object: 'vector_store', metadata: { blob: 'x'.repeat(9 * 1024 * 1024) }, usage: { prompt_tokens: 1, completion_tokens: 1 } }) },
     // Some compatible servers answer an error with a success status.
     '/v1/chat/completions': { status: 200, body: JSON.stringify({ error: { message: 'model overloaded', type: 'server_error', code: null } }) },
   };
@@ -90,10 +90,10 @@ describe('inference passthrough', () => {
   });
 
   it('relays a JSON answer larger than it reads whole as sent, streamed', async () => {
-    const response = await send('GET', '/v1/batches/batch_big');
+    const response = await send('GET', '/v1/vector_stores/vs_big');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/json');
-    expect(response.body).toBe(answers['/v1/batches/batch_big']?.body);
+    expect(response.body).toBe(answers['/v1/vector_stores/vs_big']?.body);
   });
 
   it('relays an error the provider answered with a success status as its error, on the native and the translated lane', async () => {

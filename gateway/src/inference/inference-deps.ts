@@ -9,6 +9,7 @@ import type { AttemptMetrics } from '../routing/attempt-metrics.js';
 import type { OptimizerClient } from '../optimization/hook/optimizer-client.js';
 import type { SessionPins } from '../optimization/hook/session-pins.js';
 import type { CircuitBreaker } from '../optimization/hook/circuit-breaker.js';
+import type { BatchStore } from './batches/batch.store.js';
 
 /** What the inference routes need; a slice of the gateway's deps. */
 export interface InferenceDeps {
@@ -30,6 +31,8 @@ export interface InferenceDeps {
   /** Skips the pre-call hook while the optimizer keeps failing; absent = always call it. */
   optimizerBreaker?: CircuitBreaker | null;
   pins: SessionPins;
+  /** Who created each batch and which of its output lines are billed (`batches/`). */
+  batches: BatchStore;
   /** Whether a key holds a live retrieval lease (spec 000 §3): the client can call gw_retrieve. */
   retrievalLease?: { isLeased(keyId: string): Promise<boolean> };
   /**

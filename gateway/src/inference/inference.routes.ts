@@ -5,6 +5,7 @@ import { chatCompletionBody, completionBody, countTokensBody, countTokensRespons
 import { describeModel, listModels } from './models.js';
 import { runInference, type InferenceCall } from './run-inference.js';
 import { runPassthrough } from './run-passthrough.js';
+import { batchRoutes } from './batches/batch.routes.js';
 import { meteredLane } from './metered-lane.js';
 import { runSubscription } from './seat/run-subscription.js';
 import { runVendorLane } from './seat/run-vendor-lane.js';
@@ -70,6 +71,8 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
   }));
 
   app.all('/v1/vendor/:plan/:seat/*', { schema: { tags: ['inference'], summary: 'Seat carrier lane: the seat token is forwarded so the vendor bills its plan', security } }, meteredLane(deps, (scope) => runVendorLane(deps, scope)));
+
+  batchRoutes(app, deps);
 
   // spec 000 §1.16: anything else under /v1 is proxied upstream, never a 404 from the gateway.
   app.all('/v1/*', { schema: { tags: ['inference'], summary: 'Opaque passthrough to the selected provider (Responses, files, batches, audio, images, …), relayed as the provider sends it: event streams event by event, downloads chunk by chunk', security } }, passthrough);

@@ -46,6 +46,14 @@ export interface OpaqueForward {
   signal: AbortSignal;
   /** The request is going to the provider now, at this time: the provider will see the prompt. */
   onSend(at: number): void;
+  /**
+   * A successful answer read whole (small JSON), before it is relayed: what the gateway must know of it before the
+   * client does (a created batch's owner, so the client's next call finds it), or what the client may not see of it
+   * (other keys' batches in a list): a returned body is relayed instead.
+   */
+  beforeRelay?: (raw: Buffer) => Promise<Buffer | undefined>;
+  /** Every byte of a successful answer, in order, as it is relayed (a batch output's lines, read for billing). */
+  tap?: (chunk: Buffer) => void;
 }
 
 /**
@@ -70,7 +78,14 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, fo
       throw error;
     }
     const sendBuffered = (raw: Buffer) => sendOpaque(reply, { status: response.status, headers: response.headers, raw }, slug, family);
-    if (response.status < 400) return await relayOpaqueSuccess({ reply, response, slug, family, now: () => deps.clock.now(), sentAt, signal, requestBody: forward.requestBody, sendBuffered });
+    if (response.status < 400) {
+      const sendSuccess = async (raw: Buffer) => {
+        const relayedRaw = (await forward.beforeRelay?.(raw)) ?? raw;
+        forward.tap?.(relayedRaw);
+        return sendBuffered(relayedRaw);
+      };
+      return await relayOpaqueSuccess({ reply, response, slug, family, now: () => deps.clock.now(), sentAt, signal, requestBody: forward.requestBody, sendBuffered: sendSuccess, tap: forward.tap });
+    }
     const raw = await readingUpstream(slug, readBounded(response.body));
     return (response.status === 404 ? forward.onNotFound?.(raw) : null) ?? sendBuffered(raw);
   } catch (error) {
@@ -116,7 +131,8 @@ interface OpaqueSuccessInput {
   signal: AbortSignal;
   requestBody: unknown;
   /** Relay a body that was read whole (usage from JSON, the provider's headers). */
-  sendBuffered(raw: Buffer): Relayed;
+  sendBuffered(raw: Buffer): Promise<Relayed>;
+  tap: ((chunk: Buffer) => void) | undefined;
 }
 
 /**
@@ -131,7 +147,7 @@ async function relayOpaqueSuccess(input: OpaqueSuccessInput): Promise<Relayed> {
   if (contentType.includes('text/event-stream')) return { ...(await streamThrough(input, [], body, input.family ? frameWatcher(input.family) : null)), stream: true };
   if (contentType.includes('json')) {
     const head = await readingUpstream(input.slug, readHead(body, maxBufferedAnswerBytes));
-    if (head.complete) return input.sendBuffered(Buffer.concat(head.chunks));
+    if (head.complete) return await input.sendBuffered(Buffer.concat(head.chunks));
     return streamThrough(input, head.chunks, body, null);
   }
   return streamThrough(input, [], body, null);
@@ -212,5 +228,6 @@ async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: As
 async function deliver(out: ServerResponse, chunk: Buffer, input: OpaqueSuccessInput, watcher: FrameWatcher | null, delivery: { firstByteMs: number | null }): Promise<void> {
   if (delivery.firstByteMs === null) delivery.firstByteMs = input.now() - input.sentAt;
   watcher?.push(chunk);
+  input.tap?.(chunk);
   if (!out.write(chunk)) await drained(out, input.signal);
 }

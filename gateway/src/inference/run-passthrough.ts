@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { AppError } from '@gw/platform';
 import { adapters } from '../providers/adapters.js';
 import { selectSingle } from '../routing/select-single.js';
 import { isPlainObject, parseJson } from '../providers/translate/parse-wire.js';
@@ -32,12 +33,22 @@ function passthroughHeaders(request: FastifyRequest): Record<string, string> {
   return headers;
 }
 
+/** What a named route adds to the opaque passthrough. */
+export interface PassthroughOptions {
+  /** Send to this provider rather than the one the request would select (a batch goes to the provider that runs it). */
+  provider?: Selection['provider'];
+  /** Refuse (400) a call routed to a provider of another wire family, before anything is sent. */
+  requiresFamily?: 'openai';
+  /** A successful answer read whole, before the client gets it, with the target that gave it; may replace it. */
+  beforeRelay?: (raw: Buffer, selection: Selection) => Promise<Buffer | undefined>;
+}
+
 /**
  * spec 000 §1.16: `/v1/*` paths the gateway does not name are proxied upstream as inference requests (files,
  * batches, audio, images…) with the server-held credential. An upstream 404 means the path exists nowhere, which the
  * spec answers with 500 rather than 404.
  */
-export async function runPassthrough(deps: InferenceDeps, scope: LaneScope): Promise<LaneReport> {
+export async function runPassthrough(deps: InferenceDeps, scope: LaneScope, options: PassthroughOptions = {}): Promise<LaneReport> {
   const { request, reply, signal } = scope;
   const url = new URL(request.url, 'http://gateway.invalid');
   const endpoint = url.pathname;
@@ -47,10 +58,13 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope): Pro
   let sent: Sent | null = null;
   const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint, body }, billingMode: 'api-key', selection, sent, attempts: 1, end });
   try {
-    const chosen = selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
+    const chosen = options.provider ? { provider: options.provider, model: '' } : selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
     selection = chosen;
     const { slug } = chosen.provider;
     reply.header('x-gw-provider', slug);
+    if (options.requiresFamily && chosen.provider.family !== options.requiresFamily) {
+      throw new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${slug}" (${chosen.provider.type}) does not serve ${endpoint}; files and batches pass through to OpenAI-family providers only.` });
+    }
     const target = adapters[chosen.provider.type].target(chosen.provider, operation, chosen.model);
     const relayed = await forwardOpaque(deps, reply, {
       url: target.url,
@@ -61,6 +75,7 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope): Pro
       requestBody: body,
       signal,
       onSend: (at) => (sent = { selection: chosen, at }),
+      ...(options.beforeRelay ? { beforeRelay: (raw: Buffer) => options.beforeRelay?.(raw, chosen) ?? Promise.resolve(undefined) } : {}),
       onNotFound: (raw): Relayed | null => {
         if (!isUnknownPath(raw)) return null;
         // Retrying cannot make the path exist: `x-should-retry` stops the SDKs' automatic retries of a 5xx.

@@ -11,6 +11,7 @@ import {
   type SimulatorHandle,
   type SimulatorOptions,
 } from '../core/simulator.js';
+import { FilesAndBatches } from './batches.js';
 import { DEFAULT_FILE_CONTENT_BYTES, sendFileContent } from './file-content.js';
 import { MISSING_KEY_MESSAGE, maskKey, renderOpenAiError } from './openai-errors.js';
 import { runOperation, type Operation } from './openai-operations.js';
@@ -42,7 +43,8 @@ type Route =
   | { kind: 'operation'; operation: Operation; deployment?: string }
   | { kind: 'models' }
   | { kind: 'model'; id: string }
-  | { kind: 'file-content'; id: string };
+  | { kind: 'file-content'; id: string }
+  | { kind: 'files-and-batches' };
 
 const OPERATION_PATHS: Record<string, Operation> = {
   '/v1/chat/completions': 'chat',
@@ -73,17 +75,18 @@ function findRoute(request: RecordedRequest): Route | undefined {
 
 /**
  * An OpenAI-compatible provider: Chat Completions (JSON and SSE, tool calls), the Responses API (JSON and SSE,
- * function calls), legacy Completions, Embeddings (float and base64), model listing, file content downloads, and the
- * Azure OpenAI deployment paths (`api-key` header, `api-version`).
+ * function calls), legacy Completions, Embeddings (float and base64), model listing, files and batches (`batches.ts`;
+ * the content of a file it does not hold is generated, `file-content.ts`), and the Azure OpenAI deployment paths (`api-key` header, `api-version`).
  */
 export async function startOpenAiSimulator(options: OpenAiSimulatorOptions = {}): Promise<SimulatorHandle> {
   const models = options.models ?? DEFAULT_OPENAI_MODELS;
-  return startSimulator(options, (request, response, context) => handle(request, response, context, options, models), '/v1');
+  let store: FilesAndBatches | undefined;
+  return startSimulator(options, (request, response, context) => handle(request, response, context, options, models, (store ??= new FilesAndBatches(context.ids))), '/v1');
 }
 
-async function handle(request: RecordedRequest, response: ServerResponse, context: SimulatorContext, options: OpenAiSimulatorOptions, models: readonly string[]): Promise<void> {
+async function handle(request: RecordedRequest, response: ServerResponse, context: SimulatorContext, options: OpenAiSimulatorOptions, models: readonly string[], store: FilesAndBatches): Promise<void> {
   const requestId = context.ids.next('req_', 32);
-  const route = findRoute(request);
+  const route: Route | undefined = store.handles(request) ? { kind: 'files-and-batches' } : findRoute(request);
   const azure = route?.kind === 'operation' && route.deployment !== undefined;
   const headers: OutgoingHttpHeaders = azure ? { ...BASE_HEADERS, 'x-request-id': requestId, 'apim-request-id': requestId } : { ...BASE_HEADERS, 'x-request-id': requestId };
   const reject = (status: number, body: string): Promise<void> => sendBody(response, context.baseTurn(), status, headers, body);
@@ -111,6 +114,10 @@ async function handle(request: RecordedRequest, response: ServerResponse, contex
 
   const turn = context.takeTurn(request);
   if (await answerScripted(response, turn, headers, renderOpenAiError)) return;
+  if (route.kind === 'files-and-batches') {
+    const answer = await store.answer(request);
+    return sendBody(response, turn, answer.status, headers, answer.body, answer.contentType);
+  }
   if (route.kind === 'file-content') return sendFileContent(response, turn, headers, route.id, options.fileContentBytes ?? DEFAULT_FILE_CONTENT_BYTES);
   const body = request.json;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -57,6 +57,15 @@ export class MeteringStage {
     this.deps.traces?.write(record, null);
   }
 
+  /**
+   * Rows that bill work a call delivered on someone's behalf rather than the call itself: the lines of a batch's
+   * output, each billed to the batch's creator. The lane claims each line first, so no line is recorded twice; the
+   * download call still gets its own one row (no tokens) through `record`. Rows only, no traces: the trace is the call's.
+   */
+  recordLines(records: readonly SpendRecord[]): void {
+    for (const record of records) this.deps.spend.record(record);
+  }
+
   /** The row of a request refused before a lane ran: outcome `rejected`, its status and code, no tokens. */
   refusal(request: FastifyRequest, thrown: unknown): void {
     if (!request.gw?.identity || request.gw.metered || request.routeOptions.config.unmetered === true) return;
