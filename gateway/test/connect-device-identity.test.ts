@@ -74,6 +74,12 @@ describe.each(['Ed25519', 'P-256'] as const)('device identity for the connect CL
       const replayed = await post(enrolled, '/connect/machine', report);
       expect(replayed.statusCode).toBe(401);
       expect(replayed.json()).toMatchObject({ status: 'failure', code: 'proof_replayed' });
+
+      const exported = await billed.gateway.app.inject({ method: 'GET', url: '/admin/v1/users/ada@example.com/export', headers: adminHeaders });
+      expect(exported.json().seats.machines).toEqual([expect.objectContaining({ machine_sha256: sha256Hex(device.machineUuid) })]);
+      const erased = await billed.gateway.app.inject({ method: 'DELETE', url: '/admin/v1/users/ada@example.com/data', headers: adminHeaders });
+      expect(erased.statusCode).toBe(200);
+      expect(await machineRows(enrolled)).toEqual([]);
     } finally {
       await billed.close();
     }
