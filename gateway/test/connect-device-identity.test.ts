@@ -71,6 +71,11 @@ describe.each(['Ed25519', 'P-256'] as const)('device identity for the connect CL
       expect(JSON.stringify(rows)).not.toContain(device.machineUuid);
       expect(JSON.stringify(rows)).not.toContain(device.certificate.signature);
 
+      // The same proof twice at once: the replay store lets exactly one through.
+      const racing = device.heartbeatBody(key);
+      const raced = await Promise.all([post(enrolled, '/connect/key/heartbeat', racing), post(enrolled, '/connect/key/heartbeat', racing)]);
+      expect(raced.map((response) => response.statusCode).sort()).toEqual([200, 401]);
+
       const replayed = await post(enrolled, '/connect/machine', report);
       expect(replayed.statusCode).toBe(401);
       expect(replayed.json()).toMatchObject({ status: 'failure', code: 'proof_replayed' });
