@@ -5,7 +5,7 @@ import { HookSavingsStore } from './hook-savings.store.js';
 import { SeatDirectiveStore } from './seat-directive.store.js';
 import { SeatStore } from './seat.store.js';
 
-/** Developer seats' stores (spec 000 §3, §4.3, §4.4): doctor reports and offboarding, device tokens, directives, hook-trim savings, reported machines. */
+/** Developer seats' stores: doctor reports and offboarding, device tokens, directives, hook-trim savings, reported machines. */
 export interface SeatDeps {
   store: SeatStore;
   deviceTokens: DeviceTokenStore;
