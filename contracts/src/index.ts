@@ -4,3 +4,4 @@ export * from './evidence-pack.js';
 export * from './billing-protocol.js';
 export * from './agent-protocol.js';
 export * from './optimizer-admin.js';
+export * from './device-identity.js';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { deploymentTokenPrefix } from '@gw/contracts';
-import { deploymentIdSetting, env, leaseVerifyKeySetting, loadConfig } from '@gw/platform';
+import { deploymentIdSetting, deviceCaKeySetting, env, leaseVerifyKeySetting, loadConfig } from '@gw/platform';
 
 // spec 000 §9 and ARCHITECTURE.md "Configuration": validated once at start, frozen; the only reader of process.env.
 /** An address or a CIDR range, IPv4 or IPv6 (what fastify's `trustProxy` takes). */
@@ -81,6 +81,7 @@ const schema = z.object({
   GW_METER_INTERVAL_MS: env.positiveInt(300_000).pipe(z.number().min(10_000, 'must be at least 10000')),
   GW_METER_SETTLE_MS: env.positiveInt(30_000),
   GW_LEASE_VERIFY_KEY: leaseVerifyKeySetting.optional(),
+  GW_DEVICE_CA_KEY: deviceCaKeySetting.optional(),
   GW_PUBLIC_URL: env.url(['https', 'http']).optional(),
   GW_ORG_HUB_ISSUER: env.url(['https', 'http']).optional(),
   GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
@@ -189,6 +190,8 @@ export const configHelp = `gw gateway — environment variables
                                  is never skipped (default 30000)
   GW_LEASE_VERIFY_KEY            <keyId>:<Ed25519 public key> trusted for leases besides the pinned billing keys
                                  (shown as leaseTrust: configured in /admin/health and in every report)
+  GW_DEVICE_CA_KEY               <keyId>:<Ed25519 public key> of billing's device-certificate CA, trusted besides the
+                                 pinned ones; the connect key heartbeat and machine report verify certificates with it
   GW_PUBLIC_URL                  the gateway's public URL (scheme, host, optional path prefix); the organization
                                  hub's resource is <GW_PUBLIC_URL>/mcp/org, exactly
   GW_ORG_HUB_ISSUER              the managed authorization issuer whose RS256 access tokens /mcp/org accepts; set, the

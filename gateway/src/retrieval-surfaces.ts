@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from './deps.js';
 import { identityChainDeps } from './identity-chain-deps.js';
+import { trustedDeviceCaKeys } from '@gw/platform';
 import { connectPlugin } from './developer/connect/connect.plugin.js';
+import { DeviceProofGate } from './developer/connect/device-proof-gate.js';
 import { mcpPlugin } from './mcp/mcp.plugin.js';
 import { orgHubPlugin } from './mcp/org/org-hub.plugin.js';
 import { composeOrgHub } from './mcp/org/compose-org-hub.js';
@@ -12,7 +14,7 @@ import { RetrievalService } from './optimization/retrieval/retrieval-service.js'
 /**
  * The retrieval tool server `/mcp`, the organization hub `/mcp/org` and the connect surface (spec 000 §4.2–4.3): its retrieval routes over the same
  * retrieval service and per-key lease (`deps.retrievalLease`) as `/mcp`, and the seat's own routes (doctor reports,
- * offboarding, device token, directives).
+ * offboarding, device token, directives, and the device-proven key heartbeat and machine report).
  */
 export async function registerRetrievalSurfaces(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
   const chain = identityChainDeps(deps);
@@ -31,5 +33,12 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
     optimizeOutput: { optimizer: deps.optimizer, hookSavings: deps.seats.hookSavings, routing: deps.routing, logger: deps.logger },
     mcpOAuth: { authorizer: deps.mcpConnectors.authorizer, audit: deps.audit },
     endpointEnrollment: { endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, audit: deps.audit },
+    device: {
+      gate: new DeviceProofGate({ trust: trustedDeviceCaKeys(deps.config.GW_DEVICE_CA_KEY), deploymentId: deps.config.GW_DEPLOYMENT_ID, coord: deps.coord, clock: deps.clock }),
+      keys: deps.keys,
+      machines: deps.seats.machines,
+      clock: deps.clock,
+      logger: deps.logger,
+    },
   });
 }

@@ -2,7 +2,7 @@ import { ManualClock } from '@gw/platform';
 import { startBillingSimulator, type BillingSimulatorHandle, type BillingSimulatorOptions } from '@gw/testkit';
 import { startTestGateway, type TestGateway } from './helpers.js';
 
-/** The variables that connect a gateway to billing; `trustBilling: false` leaves the simulator's key untrusted. */
+/** The variables that connect a gateway to billing; `trustBilling: false` leaves the simulator's lease and device CA keys untrusted. */
 export function billingEnv(billing: BillingSimulatorHandle, options: { trustBilling?: boolean } = {}): Record<string, string> {
   return {
     GW_BILLING_URL: billing.url,
@@ -10,7 +10,7 @@ export function billingEnv(billing: BillingSimulatorHandle, options: { trustBill
     GW_DEPLOYMENT_ID: billing.deploymentId,
     // Count what a test just wrote: no batch is in flight once the spend writer has drained.
     GW_METER_SETTLE_MS: '0',
-    ...(options.trustBilling === false ? {} : { GW_LEASE_VERIFY_KEY: billing.verifyKey }),
+    ...(options.trustBilling === false ? {} : { GW_LEASE_VERIFY_KEY: billing.verifyKey, GW_DEVICE_CA_KEY: billing.deviceCaVerifyKey }),
   };
 }
 

@@ -13,3 +13,4 @@ export * from './time/parse-instant.js';
 export * from './time/iso-or-null.js';
 export * from './entitlement/index.js';
 export * from './openapi/index.js';
+export * from './device-identity/index.js';

@@ -16,6 +16,7 @@ export type { CliDenialReason, CliDirectoryEntry, CliLoginIdentity } from './bil
 export type { CliSession } from './billing/cli-sessions.js';
 export type { ReceivedSupportBundle } from './billing/support-bundle.routes.js';
 export type { OrgHubDirectory, OrgHubMember } from './billing/org-hub-directory.js';
+export { SimulatedDevice, type DeviceKeyAlgorithm, type ProofOptions } from './device/simulated-device.js';
 export { startIdentityProvider, type AccessTokenClaims, type IdentityProviderHandle, type IdentityProviderOptions, type MintOptions } from './idp/identity-provider.js';
 export { startSimulatedHost, type CheckInSummary, type SimulatedHost, type SimulatedHostOptions } from './agents/simulated-host.js';
 export { answersFor, type PolicyAnswer } from './agents/answers-for.js';

@@ -2,6 +2,7 @@ import type { ReleaseManifest } from '@gw/contracts';
 import type { CliDirectory } from './cli-directory.js';
 import type { CliSessions } from './cli-sessions.js';
 import type { DeploymentThrottle } from './deployment-throttle.js';
+import type { DeviceCertificateAuthority } from './device-ca.js';
 import type { LeaseIssuer } from './lease-issuer.js';
 import type { MeterLedger } from './meter-ledger.js';
 import type { OrgHubDirectory } from './org-hub-directory.js';
@@ -27,4 +28,6 @@ export interface BillingContext {
   /** Lifetime of the key the gateway mints for a developer verified in the browser. */
   readonly cliKeyLifetimeHours: number;
   readonly orgHub: OrgHubDirectory;
+  /** Device certificates: the test CA that signs them for `/v1/cert/renew`. */
+  readonly deviceCa: DeviceCertificateAuthority;
 }

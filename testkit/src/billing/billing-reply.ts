@@ -27,6 +27,10 @@ export type BillingErrorCode =
   | 'gateway_timeout'
   | 'simulated_failure'
   | 'org_hub_unconfirmed'
+  | 'invalid_device_certificate'
+  | 'invalid_proof'
+  | 'proof_replayed'
+  | 'developer_revoked'
   | OrgHubRefusal;
 
 /** Billing's machine API shares the gateway's envelope (`billingError` in contracts). */

@@ -2,6 +2,7 @@ import type { BillingContext } from './billing-context.js';
 import { errorReply, type BillingReply } from './billing-reply.js';
 import type { BillingHandler, BillingRequest } from './billing-server.js';
 import { CLI_CALLBACK_PATH, cliActivateRoute, cliAuthorizeRoute, cliCallbackRoute } from './cli-browser.routes.js';
+import { certRenewRoute } from './cert-renew.routes.js';
 import { cliSsoPollRoute, cliSsoStartRoute } from './cli-sso.routes.js';
 import { entitlementRoute } from './entitlement.routes.js';
 import type { FailureQueue } from './fail-next.js';
@@ -30,6 +31,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map([
   ['/v1/cli-sso/poll', { method: 'POST', handle: cliSsoPollRoute }],
   ['/v1/support-bundles', { method: 'POST', handle: supportBundleRoute }],
   ['/v1/releases/latest', { method: 'GET', handle: latestReleaseRoute }],
+  ['/v1/cert/renew', { method: 'POST', handle: certRenewRoute }],
   ['/v1/org-hub/identity', { method: 'POST', handle: orgHubIdentityRoute }],
   ['/sso/cli/activate/:id', { method: 'GET', handle: cliActivateRoute }],
   ['/sso/cli/authorize', { method: 'POST', handle: cliAuthorizeRoute }],

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deploymentTokenPrefix, entitlementLeasePayload, releaseManifest, type MeterReport, type ReleaseManifest } from '@gw/contracts';
+import { deploymentTokenPrefix, type DevicePublicJwk, type SignedDeviceCertificate, entitlementLeasePayload, releaseManifest, type MeterReport, type ReleaseManifest } from '@gw/contracts';
 import { BillingAccount, positiveMs, type BillingAccountChange } from './billing-account.js';
 import { createBillingRouter, type BillingRequestRecord } from './billing-router.js';
 import { listenBilling } from './billing-server.js';
@@ -8,6 +8,7 @@ import { verifiedAnswer, type CliDenialReason, type CliDirectoryEntry, type CliL
 import { CliSessions, type CliSession } from './cli-sessions.js';
 import { DeploymentThrottle } from './deployment-throttle.js';
 import { FailureQueue } from './fail-next.js';
+import { createDeviceCertificateAuthority } from './device-ca.js';
 import { createLeaseIssuer } from './lease-issuer.js';
 import { MAX_METER_BODY_BYTES } from './meter.routes.js';
 import { MeterLedger } from './meter-ledger.js';
@@ -33,6 +34,8 @@ export interface BillingSimulatorOptions {
   cliKeyLifetimeHours?: number;
   /** Billing's clock: lease timestamps, `receivedAt`, the throttle and CLI session expiry all read it (default `Date.now`). */
   now?: () => number;
+  /** Lifetime of a device certificate from issue or renewal (default 30 days). */
+  deviceCertificateTtlMs?: number;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0 (an ephemeral port). */
@@ -49,6 +52,15 @@ export interface BillingSimulatorHandle {
   publicKey: string;
   /** `<keyId>:<publicKey>`: the gateway's GW_LEASE_VERIFY_KEY. */
   verifyKey: string;
+  /** `<keyId>:<raw Ed25519 public key>` of the test CA that signs device certificates: the gateway's GW_DEVICE_CA_KEY. */
+  deviceCaVerifyKey: string;
+  /**
+   * A device certificate for `subject`'s key, as the desktop sign-in hands one out (that browser flow is not simulated):
+   * the starting point a device then renews through `POST /v1/cert/renew`.
+   */
+  issueDeviceCertificate(subject: string, deviceKey: DevicePublicJwk): SignedDeviceCertificate;
+  /** Revoke a developer (address, any case): billing renews none of their certificates from now on. */
+  revokeDeveloper(subject: string): void;
   /** Accepted meter reports in arrival order, each `reportId` once. */
   reports: readonly MeterReport[];
   /** Every support bundle the intake took, with its receipt. */
@@ -102,7 +114,8 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
   const now = options.now ?? Date.now;
   const supportBundles: ReceivedSupportBundle[] = [];
   const release: { current: ReleaseManifest | null } = { current: options.latestRelease ? releaseManifest.parse(options.latestRelease) : null };
-  const context = { deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, bundleThrottle: new DeploymentThrottle(60_000), supportBundles, release, cliSessions, directory, cliKeyLifetimeHours, orgHub };
+  const deviceCa = createDeviceCertificateAuthority(deploymentId, 'sim-device-ca-1', positiveMs(options.deviceCertificateTtlMs ?? 30 * DAY_MS, 'deviceCertificateTtlMs'));
+  const context = { deviceCa, deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, bundleThrottle: new DeploymentThrottle(60_000), supportBundles, release, cliSessions, directory, cliKeyLifetimeHours, orgHub };
   const server = await listenBilling(createBillingRouter(context, failures, requests), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -116,6 +129,11 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
     keyId: leases.keyId,
     publicKey: leases.publicKey,
     verifyKey: leases.verifyKey,
+    deviceCaVerifyKey: deviceCa.verifyKey,
+    issueDeviceCertificate: (subject, deviceKey) => deviceCa.issue(subject, deviceKey, now()),
+    revokeDeveloper: (subject) => {
+      deviceCa.revokedSubjects.add(subject.toLowerCase());
+    },
     reports: ledger.reports,
     supportBundles,
     setLatestRelease: (manifest) => {

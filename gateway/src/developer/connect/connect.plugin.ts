@@ -9,6 +9,7 @@ import { connectEndpointEnrollmentRoutes, type ConnectEndpointEnrollmentOptions 
 import { connectMcpOAuthRoutes, type ConnectMcpOAuthOptions } from './connect-mcp-oauth.routes.js';
 import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
 import { connectSeatRoutes, type ConnectSeatOptions } from './connect-seat.routes.js';
+import { connectDeviceRoutes, type ConnectDeviceOptions } from './connect-device.routes.js';
 
 export interface ConnectPluginOptions {
   chain: IdentityChainDeps;
@@ -20,6 +21,7 @@ export interface ConnectPluginOptions {
   optimizeOutput: ConnectOptimizeOutputOptions;
   endpointEnrollment: ConnectEndpointEnrollmentOptions;
   mcpOAuth: ConnectMcpOAuthOptions;
+  device: ConnectDeviceOptions;
 }
 
 // Connect bodies are small control messages.
@@ -63,4 +65,5 @@ export async function connectPlugin(app: FastifyInstance, options: ConnectPlugin
   await app.register(connectOptimizeOutputRoutes, options.optimizeOutput);
   await app.register(connectEndpointEnrollmentRoutes, options.endpointEnrollment);
   await app.register(connectMcpOAuthRoutes, options.mcpOAuth);
+  await app.register(connectDeviceRoutes, options.device);
 }

@@ -2,7 +2,7 @@ import type { UserDataSource } from '../../identity/users/user-data.js';
 
 /**
  * A developer's seats for GDPR export and erase (spec 000 §4.8 users): doctor reports, offboarding, directives,
- * hook-trim savings and device tokens (export says only whether one is live, never its hash). Erase removes them all, in every tenant.
+ * hook-trim savings, reported machines (hashes) and device tokens (export says only whether one is live, never its hash). Erase removes them all, in every tenant.
  */
 export const seatUserDataSource: UserDataSource = {
   name: 'seats',
@@ -18,11 +18,13 @@ export const seatUserDataSource: UserDataSource = {
       [user],
     );
     const hookSavings = await db.query('SELECT tenant, day, tokens_saved, savings_micros, events FROM gw_hook_savings WHERE seat = lower($1) ORDER BY tenant, day', [user]);
-    return { seats: seats.rows, directives: directives.rows, hookSavings: hookSavings.rows };
+    // Reported machines are hashes already: the export can name no machine, only tell the developer how many and when.
+    const machines = await db.query('SELECT tenant, machine_sha256, first_seen_at, last_seen_at FROM gw_device_machines WHERE seat = lower($1) ORDER BY tenant, first_seen_at', [user]);
+    return { seats: seats.rows, directives: directives.rows, hookSavings: hookSavings.rows, machines: machines.rows };
   },
   async erase(db, user) {
     let touched = 0;
-    for (const table of ['gw_seats', 'gw_device_tokens', 'gw_seat_directives', 'gw_hook_savings']) touched += (await db.query(`DELETE FROM ${table} WHERE seat = lower($1)`, [user])).rowCount;
+    for (const table of ['gw_seats', 'gw_device_tokens', 'gw_seat_directives', 'gw_hook_savings', 'gw_device_machines']) touched += (await db.query(`DELETE FROM ${table} WHERE seat = lower($1)`, [user])).rowCount;
     return touched;
   },
 };

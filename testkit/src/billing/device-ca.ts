@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import type { DevicePublicJwk, SignedDeviceCertificate } from '@gw/contracts';
+import { ed25519PrivateKey, ed25519PublicKeyOf, generateEd25519KeyPair, leaseTrustStore, parseLeaseVerifyKey, signDeviceCertificate, type LeaseTrustStore } from '@gw/platform';
+
+/** Billing's device-certificate authority: a test CA key per simulator, the certificates' lifetime, revoked developers. */
+export interface DeviceCertificateAuthority {
+  readonly keyId: string;
+  /** Raw Ed25519 public key, base64url (43 characters). */
+  readonly publicKey: string;
+  /** `<keyId>:<publicKey>`, the form the gateway's `GW_DEVICE_CA_KEY` takes. */
+  readonly verifyKey: string;
+  /** Only this simulator's CA key: billing renews only what it signed. */
+  readonly trust: LeaseTrustStore;
+  /** Developers (lowercase addresses) whose certificates billing no longer renews. */
+  readonly revokedSubjects: Set<string>;
+  /** Proofs already spent at `/v1/cert/renew`, by replay key, with when they may be forgotten. */
+  readonly spentProofs: Map<string, number>;
+  issue(subject: string, deviceKey: DevicePublicJwk, nowMs: number): SignedDeviceCertificate;
+}
+
+export function createDeviceCertificateAuthority(deploymentId: string, keyId: string, lifetimeMs: number): DeviceCertificateAuthority {
+  const rawPrivateKey = generateEd25519KeyPair().privateKey;
+  const privateKey = ed25519PrivateKey(rawPrivateKey);
+  const publicKey = ed25519PublicKeyOf(rawPrivateKey);
+  const verifyKey = `${keyId}:${publicKey}`;
+  parseLeaseVerifyKey(verifyKey);
+  return {
+    keyId,
+    publicKey,
+    verifyKey,
+    trust: leaseTrustStore({ [keyId]: publicKey }),
+    revokedSubjects: new Set(),
+    spentProofs: new Map(),
+    issue(subject, deviceKey, nowMs) {
+      const payload = {
+        v: 1 as const,
+        serial: randomBytes(16).toString('base64url'),
+        deploymentId,
+        subject,
+        deviceKey,
+        issuedAt: new Date(nowMs).toISOString(),
+        expiresAt: new Date(nowMs + lifetimeMs).toISOString(),
+      };
+      return signDeviceCertificate(payload, privateKey, keyId);
+    },
+  };
+}
