@@ -130,6 +130,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     optimizer,
     pins: new SessionPins(coord),
     retrievalLease,
+    ...(config.GW_PUBLIC_URL ? { publicUrl: config.GW_PUBLIC_URL } : {}),
     shutdown: lifecycle.drainDeadline,
     clock,
     logger,

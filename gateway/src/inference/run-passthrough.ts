@@ -7,6 +7,8 @@ import type { InferenceDeps } from './inference-deps.js';
 import { forwardOpaque } from './relay-opaque.js';
 import type { LaneReport, LaneScope, Relayed, Sent } from './lane-report.js';
 import type { Selection } from '../routing/resolve-route.js';
+import type { Optimization } from '../optimization/hook/pre-call-hook.js';
+import { optimizeContinuation } from './optimize-continuation.js';
 
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'host', 'content-length']);
 const clientCredentials = new Set(['authorization', 'x-api-key', 'api-key', 'cookie', 'openai-organization', 'openai-project']);
@@ -45,20 +47,34 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope): Pro
   const operation = { kind: 'passthrough' as const, path: endpoint.replace(/^\/v1/, ''), search: url.search };
   let selection: Selection | null = null;
   let sent: Sent | null = null;
-  const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint, body }, billingMode: 'api-key', selection, sent, attempts: 1, end });
+  let optimization: Optimization | undefined;
+  let sessionId: string | null = null;
+  let sentBody = body;
+  const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint, body: sentBody }, billingMode: 'api-key', selection, sent, attempts: 1, ...(optimization ? { optimization, sessionId } : {}), end });
   try {
     const chosen = selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
     selection = chosen;
     const { slug } = chosen.provider;
     reply.header('x-gw-provider', slug);
     const target = adapters[chosen.provider.type].target(chosen.provider, operation, chosen.model);
+    // A Responses continuation transcript is offered to the optimizer; everything else goes out byte for byte.
+    const continuation = endpoint === '/v1/responses' ? await optimizeContinuation(deps, request, body, chosen) : null;
+    let upstreamBody = request.rawBody && request.method !== 'GET' ? request.rawBody : undefined;
+    if (continuation) {
+      ({ optimization, sessionId } = continuation);
+      reply.header('x-gw-optimization', continuation.optimization.status);
+      if (continuation.body) {
+        sentBody = continuation.body;
+        upstreamBody = Buffer.from(JSON.stringify(continuation.body));
+      }
+    }
     const relayed = await forwardOpaque(deps, reply, {
       url: target.url,
       method: request.method,
       headers: { ...passthroughHeaders(request), ...target.headers },
-      ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}),
+      ...(upstreamBody ? { body: upstreamBody } : {}),
       provider: chosen.provider,
-      requestBody: body,
+      requestBody: sentBody,
       signal,
       onSend: (at) => (sent = { selection: chosen, at }),
       onNotFound: (raw): Relayed | null => {
