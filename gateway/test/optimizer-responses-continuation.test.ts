@@ -119,4 +119,16 @@ describe('Responses lane: agent continuation through the pre-call hook', () => {
     expect(next.row).toMatchObject({ optimization_status: 'applied', evidence_class: 'toolless' });
     expect(fixture.openai.requests.at(-1)?.body).toBe(forwarded?.body);
   });
+
+  it('streams a continuation answer event by event on the continuation path', async () => {
+    const params = transcript('streamed');
+    const { data: stream, response } = await sdk.responses.create({ ...params, stream: true }, { headers: { 'x-gw-session-id': 'streamed-after-activation' } }).withResponse();
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types.at(-1)).toBe('response.completed');
+    expect(response.headers.get('x-gw-optimization')).toBe('applied');
+    const row = await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } });
+    expect(row).toMatchObject({ stream: true, optimization_status: 'applied', evidence_class: 'toolless' });
+    expect((fixture.openai.requests.at(-1)?.json as { stream?: boolean }).stream).toBe(true);
+  });
 });
