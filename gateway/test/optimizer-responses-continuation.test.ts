@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@gw/platform';
@@ -130,5 +131,36 @@ describe('Responses lane: agent continuation through the pre-call hook', () => {
     const row = await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } });
     expect(row).toMatchObject({ stream: true, optimization_status: 'applied', evidence_class: 'toolless' });
     expect((fixture.openai.requests.at(-1)?.json as { stream?: boolean }).stream).toBe(true);
+  });
+});
+
+describe('Responses lane: an optimizer that cannot answer', () => {
+  let fixture: InferenceFixture;
+  let sdk: OpenAI;
+
+  beforeAll(async () => {
+    // Nothing listens on a port just closed: every optimize call fails at once.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    fixture = await startInferenceFixture({ env: { GW_OPTIMIZER_URL: `http://127.0.0.1:${port}`, GW_OPTIMIZER_TOKEN: optimizerToken } });
+    sdk = (await listenWithSdks(fixture)).openai;
+  });
+
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it('fails open with the client’s bytes and holds the session, so its next turn is not offered', async () => {
+    const params = transcript('unreachable');
+    const rows = [];
+    for (let turn = 0; turn < 2; turn += 1) {
+      const { response } = await sdk.responses.create(params, { headers: { 'x-gw-session-id': 'unreachable' } }).withResponse();
+      rows.push(await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } }));
+    }
+    expect(rows[0]).toMatchObject({ status: 200, optimization_status: 'error', evidence_class: null });
+    expect(rows[1]).toMatchObject({ status: 200, optimization_status: 'skipped', optimization_reason: 'session_held' });
+    expect(fixture.openai.requests.map((request) => request.body)).toEqual([JSON.stringify(params), JSON.stringify(params)]);
   });
 });
