@@ -121,6 +121,15 @@ describe('Responses lane: agent continuation through the pre-call hook', () => {
     expect(fixture.openai.requests.at(-1)?.body).toBe(forwarded?.body);
   });
 
+  it('a connected key (live retrieval lease) still takes the handle-free continuation path', async () => {
+    const heartbeat = await fixture.gateway.app.inject({ method: 'POST', url: '/connect/mcp-heartbeat', headers: fixture.auth });
+    expect(heartbeat.statusCode, heartbeat.body).toBe(200);
+    const served = await ask(transcript('leased'), 'leased-after-activation');
+    expect(seen.at(-1)?.capabilities).toMatchObject({ agentContinuation: true, retrievalDiscovery: 'lease_live', retrieveEvidence: false });
+    expect(served.row).toMatchObject({ optimization_status: 'applied', evidence_class: 'toolless' });
+    expect(fixture.openai.requests.at(-1)?.body).not.toMatch(/ctx_[A-Za-z0-9_-]{24}/);
+  });
+
   it('streams a continuation answer event by event on the continuation path', async () => {
     const params = transcript('streamed');
     const { data: stream, response } = await sdk.responses.create({ ...params, stream: true }, { headers: { 'x-gw-session-id': 'streamed-after-activation' } }).withResponse();

@@ -44,7 +44,9 @@ export async function optimizeContinuation(deps: InferenceDeps, request: Fastify
       user: identity?.user ?? null,
       team: identity?.team ?? null,
       gatewaySessionId: sessionId,
-      clientCanRetrieve: standing.clientCanRetrieve,
+      // A continuation has no callable tool, so the model cannot retrieve whatever the key's lease says: the path is
+      // handle-free. The verdict still goes out, for the evidence class on the row.
+      clientCanRetrieve: false,
       retrievalDiscovery: standing.discovery,
       agentContinuation: true,
       billingMode: 'api_key',
