@@ -138,6 +138,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     pins: new SessionPins(coord),
     batches: new BatchStore(db),
     retrievalLease,
+    ...(config.GW_PUBLIC_URL ? { publicUrl: config.GW_PUBLIC_URL } : {}),
     shutdown: lifecycle.drainDeadline,
     clock,
     logger,

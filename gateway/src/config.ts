@@ -193,7 +193,8 @@ export const configHelp = `gw gateway — environment variables
   GW_DEVICE_CA_KEY               <keyId>:<Ed25519 public key> of billing's device-certificate CA, trusted besides the
                                  pinned ones; the connect key heartbeat and machine report verify certificates with it
   GW_PUBLIC_URL                  the gateway's public URL (scheme, host, optional path prefix); the organization
-                                 hub's resource is <GW_PUBLIC_URL>/mcp/org, exactly
+                                 hub's resource is <GW_PUBLIC_URL>/mcp/org, exactly; a hosted tool connector aimed at
+                                 <GW_PUBLIC_URL>/mcp counts as retrieval declared by the request
   GW_ORG_HUB_ISSUER              the managed authorization issuer whose RS256 access tokens /mcp/org accepts; set, the
                                  organization hub runs (needs GW_PUBLIC_URL and GW_BILLING_URL)
   GW_ORG_HUB_JWKS_URL            the issuer's key set (default: jwks_uri from <issuer>/.well-known/openid-configuration)

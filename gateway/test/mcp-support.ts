@@ -30,13 +30,14 @@ export interface TestOptimizer {
 }
 
 /** The optimizer service on port 0 with its durable stash on an isolated Postgres schema (the stash-everything pipeline unless given). */
-export async function startTestOptimizer(options: { runPipeline?: RunPipeline; adminToken?: string } = {}): Promise<TestOptimizer> {
+export async function startTestOptimizer(options: { runPipeline?: RunPipeline; adminToken?: string; clock?: ManualClock; supportsAgentContinuation?: boolean } = {}): Promise<TestOptimizer> {
   const store: TestDb = await createIsolatedPgDb(testDbUrl(process.env));
   await migrateOptimizer(store.db);
   const app = await buildOptimizer({
     logger: createLogger({ name: 'optimizer-under-test', level: 'silent' }),
     runPipeline: options.runPipeline ?? stashToolOutputs,
-    clock: new ManualClock(Date.UTC(2026, 10, 23, 12)),
+    clock: options.clock ?? new ManualClock(Date.UTC(2026, 10, 23, 12)),
+    ...(options.supportsAgentContinuation ? { supportsAgentContinuation: true } : {}),
     durable: { db: store.db, source: 'env' },
     config: {
       GW_OPTIMIZER_TOKEN: optimizerToken,

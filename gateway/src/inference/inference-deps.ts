@@ -33,8 +33,10 @@ export interface InferenceDeps {
   pins: SessionPins;
   /** Who created each batch and which of its output lines are billed (`batches/`). */
   batches: BatchStore;
-  /** Whether a key holds a live retrieval lease (spec 000 §3): the client can call gw_retrieve. */
-  retrievalLease?: { isLeased(keyId: string): Promise<boolean> };
+  /** Where a key stands on its retrieval lease (`../optimization/retrieval/lease.store.ts`): live means the client can call gw_retrieve. */
+  retrievalLease?: { standing(keyId: string): Promise<'live' | 'lapsed' | 'none'> };
+  /** `GW_PUBLIC_URL`: a hosted connector aimed at `<publicUrl>/mcp` is retrieval declared directly. */
+  publicUrl?: string;
   /**
    * Aborted when a shutdown's drain deadline passes (`Lifecycle.drainDeadline`): calls still running end cleanly (a
    * stream with its error event, a call not yet answered with a retryable 503) before the connections are closed.

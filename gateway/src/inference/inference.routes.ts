@@ -75,5 +75,5 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
   batchRoutes(app, deps);
 
   // spec 000 §1.16: anything else under /v1 is proxied upstream, never a 404 from the gateway.
-  app.all('/v1/*', { schema: { tags: ['inference'], summary: 'Opaque passthrough to the selected provider (Responses, files, batches, audio, images, …), relayed as the provider sends it: event streams event by event, downloads chunk by chunk', security } }, passthrough);
+  app.all('/v1/*', { schema: { tags: ['inference'], summary: 'Opaque passthrough to the selected provider (Responses, files, batches, audio, images, …), relayed as the provider sends it: event streams event by event, downloads chunk by chunk. A Responses agent-continuation transcript (trailing function_call_output, no callable tools) is offered to the optimizer first and fails open', security } }, passthrough);
 }

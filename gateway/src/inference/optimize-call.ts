@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { gatewaySessionIdOf, runPreCallHook, type HookInput, type Optimization } from '../optimization/hook/pre-call-hook.js';
 import { forwardRetrievalTools } from '../optimization/hook/retrieval-tool-forwarding.js';
+import { retrievalStandingOf } from './retrieval-standing.js';
 import type { ProviderFamily } from '../providers/provider-types.js';
 import type { InferenceDeps } from './inference-deps.js';
 import type { CachePolicy } from './cache-policy.js';
@@ -22,8 +23,7 @@ export async function optimizeCall(
   const billingMode = call.seat || target.subscription ? 'subscription' : 'api_key';
   const policy = target.cache;
   const cache = hookCacheRule(policy, [call.endpoint, billingMode, callerOf(identity)]);
-  const keyId = identity?.keyId ?? null;
-  const clientCanRetrieve = deps.optimizer !== null && keyId !== null && deps.retrievalLease !== undefined ? await deps.retrievalLease.isLeased(keyId).catch(() => false) : false;
+  const standing = await retrievalStandingOf(deps, request, call.body ?? {});
   const optimization = await runPreCallHook(
     { optimizer: deps.optimizer, breaker: deps.optimizerBreaker ?? null, pins: deps.pins, now: () => deps.clock.now(), logger: deps.logger },
     {
@@ -34,7 +34,8 @@ export async function optimizeCall(
       user: identity?.user ?? null,
       team: identity?.team ?? null,
       gatewaySessionId: gatewaySessionIdOf(conversationKey),
-      clientCanRetrieve,
+      clientCanRetrieve: standing.clientCanRetrieve,
+      retrievalDiscovery: standing.discovery,
       billingMode,
       metadata: identity?.metadata ?? {},
       // A stream cannot be answered from a stored JSON response, so its cache keys stay shadow-only.
@@ -45,7 +46,7 @@ export async function optimizeCall(
   );
   const cacheStatus = cacheStatusOf(optimization, policy);
   const sessionId = gatewaySessionIdOf(conversationKey);
-  const withTools = await forwardRetrievalTools({ coord: deps.coord, sessionId, body: optimization.body, format: call.clientFormat, clientCanRetrieve });
+  const withTools = await forwardRetrievalTools({ coord: deps.coord, sessionId, body: optimization.body, format: call.clientFormat, clientCanRetrieve: standing.leaseLive });
   if (withTools) return { call: { ...call, body: withTools, rawBody: null }, optimization, cacheStatus };
   if (!optimization.changed) return { call, optimization, cacheStatus };
   return { call: { ...call, body: optimization.body, rawBody: null }, optimization, cacheStatus };

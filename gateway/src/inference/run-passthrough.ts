@@ -8,6 +8,8 @@ import type { InferenceDeps } from './inference-deps.js';
 import { forwardOpaque } from './relay-opaque.js';
 import type { LaneReport, LaneScope, Relayed, Sent } from './lane-report.js';
 import type { Selection } from '../routing/resolve-route.js';
+import type { Optimization } from '../optimization/hook/pre-call-hook.js';
+import { optimizeContinuation } from './optimize-continuation.js';
 
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'host', 'content-length']);
 const clientCredentials = new Set(['authorization', 'x-api-key', 'api-key', 'cookie', 'openai-organization', 'openai-project']);
@@ -56,7 +58,10 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope, opti
   const operation = { kind: 'passthrough' as const, path: endpoint.replace(/^\/v1/, ''), search: url.search };
   let selection: Selection | null = null;
   let sent: Sent | null = null;
-  const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint, body }, billingMode: 'api-key', selection, sent, attempts: 1, end });
+  let optimization: Optimization | undefined;
+  let sessionId: string | null = null;
+  let sentBody = body;
+  const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint, body: sentBody }, billingMode: 'api-key', selection, sent, attempts: 1, ...(optimization ? { optimization, sessionId } : {}), end });
   try {
     const chosen = options.provider ? { provider: options.provider, model: '' } : selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
     selection = chosen;
@@ -66,13 +71,24 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope, opti
       throw new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${slug}" (${chosen.provider.type}) does not serve ${endpoint}; files and batches pass through to OpenAI-family providers only.` });
     }
     const target = adapters[chosen.provider.type].target(chosen.provider, operation, chosen.model);
+    // A Responses continuation transcript is offered to the optimizer; everything else goes out byte for byte.
+    const continuation = endpoint === '/v1/responses' ? await optimizeContinuation(deps, request, body, chosen) : null;
+    let upstreamBody = request.rawBody && request.method !== 'GET' ? request.rawBody : undefined;
+    if (continuation) {
+      ({ optimization, sessionId } = continuation);
+      reply.header('x-gw-optimization', continuation.optimization.status);
+      if (continuation.body) {
+        sentBody = continuation.body;
+        upstreamBody = Buffer.from(JSON.stringify(continuation.body));
+      }
+    }
     const relayed = await forwardOpaque(deps, reply, {
       url: target.url,
       method: request.method,
       headers: { ...passthroughHeaders(request), ...target.headers },
-      ...(request.rawBody && request.method !== 'GET' ? { body: request.rawBody } : {}),
+      ...(upstreamBody ? { body: upstreamBody } : {}),
       provider: chosen.provider,
-      requestBody: body,
+      requestBody: sentBody,
       signal,
       onSend: (at) => (sent = { selection: chosen, at }),
       ...(options.beforeRelay ? { beforeRelay: (raw: Buffer) => options.beforeRelay?.(raw, chosen) ?? Promise.resolve(undefined) } : {}),

@@ -90,6 +90,7 @@ export function buildSpendRecord(input: { request: FastifyRequest; report: LaneR
     optimizationStatus: optimization.status,
     optimizationReason: optimization.reason,
     optimizerLatencyMs: optimization.latencyMs,
+    evidenceClass: report.optimization?.evidenceClass ?? null,
     tokensSaved: optimization.tokensSaved,
     savingsUsd: optimization.savingsUsd,
     attempts: Math.max(report.attempts, 1),

@@ -1,3 +1,5 @@
+import type { EvidenceClass } from '@gw/contracts';
+
 /**
  * One content-free record per metered call (spec 000 §1.4, §2 spend record): metadata only, never prompt or
  * response bodies. Field names are the stored JSON names of the spend API.
@@ -39,6 +41,12 @@ export interface SpendRecord {
   optimizationStatus: 'applied' | 'skipped' | 'disabled' | 'timeout' | 'error' | null;
   optimizationReason: string | null;
   optimizerLatencyMs: number | null;
+  /**
+   * The optimizer's evidence class for the request: how it stood on retrieval, and so whether bulky fresh tool
+   * outputs could be compressed behind a handle (`docs/adr/0021-fresh-reversible-trimming.md`). Null when the
+   * optimizer gave none; absent on records spilled before the field existed.
+   */
+  evidenceClass?: EvidenceClass | null;
   attempts: number;
   target: string | null;
   errorCode: string | null;

@@ -26,7 +26,7 @@ const columns = [
   'id', 'ts', 'endpoint', 'method', 'status', 'outcome', 'provider', 'model', 'reasoning_effort', 'prompt_tokens', 'completion_tokens', 'total_tokens',
   'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'latency_ms', 'upstream_latency_ms', 'cost_usd', 'savings_usd', 'tokens_saved', 'billing_mode',
   'user_id', 'team', 'key_id', 'key_type', 'stream', 'optimization_status', 'optimization_reason', 'optimizer_latency_ms', 'attempts', 'target', 'error_code',
-  'trace_id', 'attribution', 'usage_estimated',
+  'trace_id', 'attribution', 'usage_estimated', 'evidence_class',
 ] as const;
 
 /** A record under its column names, for `json_populate_recordset`. */
@@ -41,6 +41,7 @@ function rowOf(record: SpendRecord): Record<(typeof columns)[number], unknown> {
     attempts: record.attempts, target: record.target, error_code: record.errorCode, trace_id: record.traceId, attribution: record.attribution,
     // Records spilled before the column existed replay without the field.
     usage_estimated: record.usageEstimated === true,
+    evidence_class: record.evidenceClass ?? null,
   };
 }
 

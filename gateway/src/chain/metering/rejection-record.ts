@@ -44,6 +44,7 @@ export function rejectionRecord(input: { request: FastifyRequest; denial: { stat
     optimizationStatus: null,
     optimizationReason: null,
     optimizerLatencyMs: null,
+    evidenceClass: null,
     attempts: 0,
     target: null,
     errorCode: denial.code,

@@ -78,6 +78,35 @@ describe('pre-call hook: what the gateway takes from the optimizer', () => {
     await hook(fakeOptimizer(() => answer({ pins: big })).client, {}, coord);
     expect(await coord.getValue('pins:gws_1')).toBeNull();
   });
+
+  it('sends the gateway’s retrieval verdict as a capability and keeps the evidence class the optimizer answered', async () => {
+    const { client, sent } = fakeOptimizer(() => answer({ evidenceClass: 'deferral_latched' }));
+    const optimization = await hook(client, { retrievalDiscovery: 'lease_live', clientCanRetrieve: true });
+    expect(sent[0]?.capabilities).toMatchObject({ retrievalDiscovery: 'lease_live', retrieveEvidence: true });
+    expect(sent[0]?.capabilities).not.toHaveProperty('agentContinuation');
+    expect(sent[0]?.metadata).not.toHaveProperty('retrievalDiscovery');
+    expect(optimization.evidenceClass).toBe('deferral_latched');
+    const without = fakeOptimizer(() => answer());
+    expect((await hook(without.client)).evidenceClass).toBeNull();
+    expect(without.sent[0]?.capabilities).not.toHaveProperty('retrievalDiscovery');
+  });
+
+  it('fails a continuation request open, storing none of the answer, unless it asserts the continuation path', async () => {
+    const coord = new MemoryCoord();
+    await coord.setValue('pins:gws_1', '[{"kind":"old"}]', 60_000);
+    const shorter = { ...chatBody, messages: [{ role: 'user', content: 'hi' }] };
+    const pins = [{ kind: 'new' }] as OptimizeResponse['pins'];
+    for (const features of [{ persistentTranscriptPolicyV1: true, agentContinuationV1: false }, { persistentTranscriptPolicyV1: true }]) {
+      const refused = fakeOptimizer(() => answer({ features, request: shorter, estimatedTokensSaved: 40, pins, evidenceClass: 'toolless' } as Partial<OptimizeResponse>));
+      const optimization = await hook(refused.client, { agentContinuation: true, retrievalDiscovery: 'none' }, coord);
+      expect(refused.sent[0]?.capabilities).toMatchObject({ agentContinuation: true });
+      expect(optimization).toMatchObject({ status: 'skipped', reason: 'continuation_unavailable', body: chatBody, changed: false, tokensSaved: 0, evidenceClass: 'toolless' });
+      expect(await coord.getValue('pins:gws_1')).toBe('[{"kind":"old"}]');
+    }
+    const served = fakeOptimizer(() => answer({ features: { persistentTranscriptPolicyV1: true, agentContinuationV1: true }, request: shorter, estimatedTokensSaved: 40, pins }));
+    expect(await hook(served.client, { agentContinuation: true }, coord)).toMatchObject({ status: 'applied', body: shorter, changed: true });
+    expect(await coord.getValue('pins:gws_1')).toBe('[{"kind":"new"}]');
+  });
 });
 
 describe('pre-call hook: the circuit breaker', () => {

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Logger } from '@gw/platform';
-import type { OptimizeCapabilities, OptimizeResponse } from '@gw/contracts';
+import type { EvidenceClass, OptimizeCapabilities, OptimizeResponse, RetrievalDiscovery } from '@gw/contracts';
 import { lookupModel, type ModelFacts } from '../../providers/pricing/known-models.js';
 import type { ProviderFamily } from '../../providers/provider-types.js';
 import type { OptimizerClient } from './optimizer-client.js';
@@ -26,6 +26,8 @@ export interface Optimization {
   /** `scope`: the partition the key was minted for; a write-back must name the same one. */
   cache: { hit: Record<string, unknown> | null; key: string | null; eligible: boolean; ttlSeconds: number | null; shadowOnly: boolean; scope: string | null };
   cohort: { cohort: string; cohortKind: string | null } | null;
+  /** The optimizer's verdict on retrieval for this request (recorded on the spend row); null when it gave none. */
+  evidenceClass: EvidenceClass | null;
 }
 
 export interface HookInput {
@@ -47,6 +49,13 @@ export interface HookInput {
    */
   cache: { scope: string; serve: boolean; store: boolean; maxAgeSeconds: number | null };
   modelFacts?: Readonly<Record<string, ModelFacts>>;
+  /** What the gateway saw of the caller's retrieval beyond the body (`retrieval-discovery.ts`); sent as a capability. */
+  retrievalDiscovery?: RetrievalDiscovery;
+  /**
+   * The gateway verified a Responses continuation transcript (`agent-continuation.ts`) and asks for the handle-free
+   * continuation path. Only an answer asserting `features.agentContinuationV1` is used; any other fails open.
+   */
+  agentContinuation?: boolean;
 }
 
 export interface HookDeps {
@@ -63,7 +72,7 @@ function countsAgainstOptimizer(error: OptimizerCallError): boolean {
   return error.reason !== 'status' || error.status === null || error.status >= 500 || error.status === 429;
 }
 
-const untouched = (body: Record<string, unknown>, status: OptimizationStatus, reason: string | null, latencyMs: number | null): Optimization => ({
+export const untouched = (body: Record<string, unknown>, status: OptimizationStatus, reason: string | null, latencyMs: number | null): Optimization => ({
   status,
   reason,
   latencyMs,
@@ -74,6 +83,7 @@ const untouched = (body: Record<string, unknown>, status: OptimizationStatus, re
   optimizationId: null,
   cache: { hit: null, key: null, eligible: false, ttlSeconds: null, shadowOnly: false, scope: null },
   cohort: null,
+  evidenceClass: null,
 });
 
 /** A stable gateway session id derived from the sticky conversation key; never content. */
@@ -83,7 +93,14 @@ export function gatewaySessionIdOf(conversationKey: string | null): string | nul
 
 function capabilitiesFor(input: HookInput): OptimizeCapabilities {
   // OpenAI-family hosts cache prompt prefixes implicitly, whatever the model; Anthropic caches only where asked.
-  return { canShortCircuit: input.canShortCircuit, retrieveEvidence: input.clientCanRetrieve, providerPromptCache: input.family === 'openai', providerPromptCacheKnown: true };
+  return {
+    canShortCircuit: input.canShortCircuit,
+    retrieveEvidence: input.clientCanRetrieve,
+    providerPromptCache: input.family === 'openai',
+    providerPromptCacheKnown: true,
+    ...(input.retrievalDiscovery ? { retrievalDiscovery: input.retrievalDiscovery } : {}),
+    ...(input.agentContinuation ? { agentContinuation: true } : {}),
+  };
 }
 
 function metadataFor(input: HookInput, contextTokens: number | undefined) {
@@ -99,6 +116,9 @@ function metadataFor(input: HookInput, contextTokens: number | undefined) {
     billingMode: input.billingMode,
   };
 }
+
+/** The reason a continuation request failed open because the optimizer did not use the continuation path. */
+export const continuationUnavailable = 'continuation_unavailable';
 
 const nonNegative = (value: unknown) => Math.max(0, Math.round(Number(value ?? 0)));
 
@@ -132,6 +152,7 @@ function interpret(response: OptimizeResponse, input: HookInput, latencyMs: numb
       scope: input.cache.scope,
     },
     cohort: typeof response.cohort === 'string' ? { cohort: response.cohort, cohortKind: typeof response.cohortKind === 'string' ? response.cohortKind : null } : null,
+    evidenceClass: response.evidenceClass ?? null,
   };
 }
 
@@ -168,6 +189,9 @@ export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<
     return untouched(input.body, 'error', 'exception', latencyMs);
   }
   breaker?.succeeded();
+  // A continuation request the optimizer did not serve on the continuation path fails open: nothing of its answer is
+  // forwarded or stored, so the session's bytes stay as the client sent them (the caller then holds the session).
+  if (input.agentContinuation && response.features.agentContinuationV1 !== true) return { ...untouched(input.body, 'skipped', continuationUnavailable, deps.now() - started), evidenceClass: response.evidenceClass ?? null };
   // Only a list the optimizer answered for the pins it was sent replaces the stored one (spec 001 §2.2, §2.3).
   if (input.gatewaySessionId && pins && response.pins) await deps.pins.replace(input.gatewaySessionId, response.pins);
   const latencyMs = deps.now() - started;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, MemoryCoord, type Coord } from '@gw/platform';
-import { RetrievalLeaseStore, retrievalLeaseMs } from './lease.store.js';
+import { RetrievalLeaseStore, lapsedLeaseMemoryMs, retrievalLeaseMs } from './lease.store.js';
 
 describe('RetrievalLeaseStore', () => {
   it('holds a lease for six hours from the last renewal, per key', async () => {
@@ -17,6 +17,21 @@ describe('RetrievalLeaseStore', () => {
     clock.advance(1);
     expect(await lease.isLeased('key_a')).toBe(false);
     expect(await lease.expiresAt('key_a')).toBeNull();
+  });
+
+  it('tells a lapsed lease from none, and forgets the lapse after a month', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const lease = new RetrievalLeaseStore(new MemoryCoord({ clock }), clock);
+    expect(await lease.standing('key_a')).toBe('none');
+    await lease.renew('key_a');
+    expect(await lease.standing('key_a')).toBe('live');
+    clock.advance(retrievalLeaseMs);
+    expect(await lease.standing('key_a')).toBe('lapsed');
+    expect(await lease.isLeased('key_a')).toBe(false);
+    await lease.renew('key_a');
+    expect(await lease.standing('key_a')).toBe('live');
+    clock.advance(retrievalLeaseMs + lapsedLeaseMemoryMs);
+    expect(await lease.standing('key_a')).toBe('none');
   });
 
   it('answers "not leased" when Coord is down, and lets renewal failures surface', async () => {

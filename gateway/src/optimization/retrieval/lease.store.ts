@@ -4,6 +4,15 @@ import type { Clock, Coord } from '@gw/platform';
 export const retrievalLeaseMs = 6 * 60 * 60 * 1000;
 
 /**
+ * How long a lapsed lease is remembered, so the pre-call hook can tell a caller whose retrieval went quiet
+ * (`lease_lapsed`) from one that never had any (`none`).
+ */
+export const lapsedLeaseMemoryMs = 30 * 24 * 60 * 60 * 1000;
+
+/** Where a key stands on retrieval: a live lease, one that lapsed, or none on record. */
+export type LeaseStanding = 'live' | 'lapsed' | 'none';
+
+/**
  * The retrieval lease per key (spec 000 §3 "retrieval lease"; spec 001 §3.3 "authenticated retrieval activity less
  * than 6 hours old"). Renewed by any valid `/mcp` message, `POST /connect/mcp-heartbeat` or a model retrieval call;
  * the pre-call hook reads it to decide `clientCanRetrieve`. Kept on Coord so every replica sees the same lease.
@@ -19,7 +28,8 @@ export class RetrievalLeaseStore {
   /** Extend the key's lease to now + 6 h; returns the new expiry (epoch ms). */
   async renew(keyId: string): Promise<number> {
     const expiresAt = this.clock.now() + this.leaseMs;
-    await this.coord.setValue(leaseKey(keyId), String(expiresAt), this.leaseMs);
+    // The entry outlives the lease so a lapse stays visible; liveness is the stored expiry against the clock.
+    await this.coord.setValue(leaseKey(keyId), String(expiresAt), this.leaseMs + lapsedLeaseMemoryMs);
     return expiresAt;
   }
 
@@ -28,6 +38,14 @@ export class RetrievalLeaseStore {
     const value = await this.coord.getValue(leaseKey(keyId));
     const expiresAt = value === null ? Number.NaN : Number(value);
     return Number.isFinite(expiresAt) && expiresAt > this.clock.now() ? expiresAt : null;
+  }
+
+  /** Live, lapsed or none. Throws when Coord cannot answer. */
+  async standing(keyId: string): Promise<LeaseStanding> {
+    const value = await this.coord.getValue(leaseKey(keyId));
+    const expiresAt = value === null ? Number.NaN : Number(value);
+    if (!Number.isFinite(expiresAt)) return 'none';
+    return expiresAt > this.clock.now() ? 'live' : 'lapsed';
   }
 
   /**
