@@ -4,7 +4,7 @@
 // stack stops if it is the gateway, the rest keeps running otherwise), with a line on stderr each time. While the
 // optimizer is away the gateway serves unoptimized (it fails open). Only Ctrl-C or SIGTERM stops everything. The
 // gateway and the optimizer share an optimizer bearer and a content key generated once into GW_DATA_DIR (mode 0600)
-// unless the environment sets them; the evidence service gets an admin bearer of its own there (spec 001 §4.2: a
+// unless the environment sets them; the evidence service gets an admin bearer of its own there (A
 // distinct high-entropy value).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatReport, parseOptimizerOptions, runOptimizerBench, type OptimizerBenchResult } from '../src/optimizer/index.js';
 
-// The shared corpus sits beside the repository (issue 6 item 12: `../shared/corpus/`).
+// The shared corpus sits beside the repository (`../shared/corpus/`).
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const shared = join(repoRoot, '..', 'shared', 'corpus');
 // One Messages-format session that declares gw_retrieve and one chat session that does not: both lanes.

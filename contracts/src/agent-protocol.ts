@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The built-in agent lane's wire (spec 001 §4.2 `/api/v1/osquery/*` and `/api/fleet/orbit/*`): the osquery TLS remote
+ * The built-in agent lane's wire (the contract `/api/v1/osquery/*` and `/api/fleet/orbit/*`): the osquery TLS remote
  * API and the orbit agent API, "fixed by the agent protocol". Only the fields the evidence service reads are declared;
  * real agents send more, so request objects are loose. The testkit agent simulator speaks exactly these shapes.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The gateway ↔ billing machine API's bodies (spec 001 §4.3, §3.1): the usage rollup the gateway meters, and the
+ * The gateway ↔ billing machine API's bodies: the usage rollup the gateway meters, and the
  * Ed25519-signed entitlement lease billing answers with. The spec leaves both shapes "not shown"; these are ours, and
  * the billing simulator in testkit speaks exactly them. Content-free by construction: counts, tokens and dollars,
  * never a prompt, a completion, a user name or a key.
@@ -64,7 +64,7 @@ export const usageRollup = z
   .strict();
 export type UsageRollup = z.infer<typeof usageRollup>;
 
-/** spec 001 §1.7: the only endpoint data the gateway forwards. */
+/** The only endpoint data the gateway forwards. */
 export const fleetRollup = z
   .object({
     reachable: z.boolean(),
@@ -99,7 +99,7 @@ export const entitlementResponse = z.object({ lease: signedLease }).strict();
 export const billingError = z.object({ error: z.object({ code: z.string(), message: z.string() }).passthrough() }).passthrough();
 
 /**
- * CLI login, billing's identity half (spec 001 §4.3 `/v1/cli-sso/*`, spec 000 §4.4). The gateway owns the session, the
+ * CLI login, billing's identity half. The gateway owns the session, the
  * poll secret and the key; billing only verifies who signed in in the browser and which teams they may join. It
  * never sees the poll secret and never returns a gateway key.
  */
@@ -135,7 +135,7 @@ export const cliSsoPollResponse = z.discriminatedUnion('status', [
 ]);
 export type CliSsoPollResponse = z.infer<typeof cliSsoPollResponse>;
 
-/** spec 001 §4.3, §8: the support-bundle intake takes at most 1,000,000 bytes, one bundle per deployment per minute. */
+/** The support-bundle intake takes at most 1,000,000 bytes, one bundle per deployment per minute. */
 export const supportBundleMaxBytes = 1_000_000;
 
 export const supportBundleUpload = z
@@ -151,7 +151,7 @@ export const supportBundleReceipt = z.object({ receiptId: z.string().min(1).max(
 export type SupportBundleReceipt = z.infer<typeof supportBundleReceipt>;
 
 /**
- * The current release of the deployment's release line (spec 001 §4.3 `GET /v1/releases/latest`), with a bounded
+ * The current release of the deployment's release line, with a bounded
  * requirements manifest the gateway checks before an update: the environment variables the release needs and its
  * breaking notes. Null when billing has no manifest for the line.
  */
@@ -174,7 +174,7 @@ export type ReleaseManifest = z.infer<typeof releaseManifest>;
 export const latestReleaseResponse = z.object({ release: releaseManifest.nullable() }).strict();
 
 /**
- * The organization hub's live identity check (spec 000 §5 "Organization hub token checks"; billing's route is not
+ * The organization hub's live identity check (the contract's "Organization hub token checks"; billing's route is not
  * shown there, so it is ours: `POST /v1/org-hub/identity`, deployment bearer). After verifying a hosted
  * identity-provider token the gateway sends only its `sub` and organization id, plus the exact `/mcp/org` URL the
  * token was minted for, so billing can require the resource indicator the operator confirmed. The token itself never

@@ -1,11 +1,11 @@
 /**
- * The endpoint policy pack (spec 001 §2.9 catalog, §4.2 "Policy and script review"), shared by the evidence service,
+ * The endpoint policy pack, shared by the evidence service,
  * which serves and templates it, and the gateway, which reports whether the service runs the pack its own image
- * bundles (`packSync`, spec 000 §4.6). Data only: each service hashes it into the pack version.
+ * bundles (`packSync`). Data only: each service hashes it into the pack version.
  */
 export type PolicyPlatform = 'darwin' | 'linux' | 'windows';
 
-/** One check of the image's policy pack (spec 001 §2.9 catalog, §4.2 "Policy and script review"). */
+/** One check of the image's policy pack. */
 export interface PackPolicy {
   name: string;
   platform: PolicyPlatform;
@@ -15,7 +15,7 @@ export interface PackPolicy {
   /** osquery SQL; `{{…}}` placeholders are filled per organization when the catalog is served. */
   query: string;
   /**
-   * The one remediation script this check dispatches on built-in agent hosts, by name (spec 001 §4.2 "each policy
+   * The one remediation script this check dispatches on built-in agent hosts, by name (the contract "each policy
    * maps to exactly one script name"). A check without one is monitor-only everywhere.
    */
   script?: string;
@@ -107,7 +107,7 @@ export const policyPack: readonly PackPolicy[] = [
 ];
 
 /**
- * The remediation scripts compiled into the image (spec 001 §4.2 "Scripts are compiled into the service image").
+ * The remediation scripts compiled into the image.
  * Each is idempotent and changes one setting. The PowerShell script has no dispatching policy, so Windows hosts are
  * monitor-only in practice: it is listed for review, never queued.
  */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Optimizer Protocol v1 (spec 001 §2.1–2.7): the bodies the gateway (or any adapter) and the optimizer exchange.
- * Every field beyond `request` and `decisions` is additive and optional (spec 001 §9.1), so objects the optimizer
+ * Optimizer Protocol v1: the bodies the gateway (or any adapter) and the optimizer exchange.
+ * Every field beyond `request` and `decisions` is additive and optional, so objects the optimizer
  * answers with are loose: an adapter ignores what it does not know.
  */
 
@@ -11,7 +11,7 @@ export const optimizerProtocolVersion = 1 as const;
 /** A JSON object passed through untouched (a provider request or response body). */
 const jsonObject = z.record(z.string(), z.unknown());
 
-/** Attribution and scope, never content (spec 001 §2.1). `userId` and `teamId` are never read (§2.4 cache rule 1). */
+/** Attribution and scope, never content. `userId` and `teamId` are never read (cache rule 1). */
 export const optimizerMetadataSchema = z
   .looseObject({
     user: z.string().optional().describe('Attributed user id. The gateway binds it from the key; partitions the semantic cache, the stash and recall.'),
@@ -51,7 +51,7 @@ export const evidenceClassSchema = z
   );
 export type EvidenceClass = z.infer<typeof evidenceClassSchema>;
 
-/** Gateway-owned controls, outside the honor-system metadata (spec 001 §2.1). */
+/** Gateway-owned controls, outside the honor-system metadata. */
 export const optimizeCapabilitiesSchema = z
   .looseObject({
     canShortCircuit: z.boolean().optional().describe('The caller can serve a cache hit inline. False makes every cache key shadow-only.'),
@@ -69,7 +69,7 @@ export const optimizeCapabilitiesSchema = z
   .describe('Gateway-owned controls; never read from metadata.');
 export type OptimizeCapabilities = z.infer<typeof optimizeCapabilitiesSchema>;
 
-export const decisionPinSchema = jsonObject.describe('Opaque decision pin (spec 001 §2.3); adapters persist the returned array verbatim.');
+export const decisionPinSchema = jsonObject.describe('Opaque decision pin; adapters persist the returned array verbatim.');
 export type DecisionPin = z.infer<typeof decisionPinSchema>;
 
 export const optimizeRequestSchema = z.object({
@@ -243,7 +243,7 @@ export const strategyToggleSchema = z
   .describe('Kill switch: the most specific matching entry wins; on a tie the later entry wins.');
 export type StrategyToggle = z.infer<typeof strategyToggleSchema>;
 
-/** Regression-guard thresholds (spec 001 §3.2, §8); every field is optional and defaults to the spec's value. */
+/** Regression-guard thresholds; every field is optional and defaults to the spec's value. */
 export const guardThresholdsSchema = z
   .strictObject({
     windowMinutes: z.number().int().min(1).max(1_440).optional().describe('Rolling window length in minutes (default 30).'),
@@ -275,7 +275,7 @@ export const optimizerConfigSchema = z
         thresholds: guardThresholdsSchema.optional(),
       })
       .optional()
-      .describe('Regression guard (spec 001 §3.2): per tenant and strategy, suppresses a strategy the model keeps undoing.'),
+      .describe('Regression guard: per tenant and strategy, suppresses a strategy the model keeps undoing.'),
     holdout: z
       .object({
         enabled: z.boolean(),
@@ -305,10 +305,10 @@ export const optimizerConfigSchema = z
       })
       .optional(),
   })
-  .describe('Optimizer runtime configuration (spec 001 §2.5).');
+  .describe('Optimizer runtime configuration.');
 export type OptimizerConfig = z.infer<typeof optimizerConfigSchema>;
 
-/** PUT accepts the bare config or `{config}` (spec 001 §2.5). */
+/** PUT accepts the bare config or `{config}`. */
 export const settingsPutBodySchema = z.union([z.strictObject({ config: optimizerConfigSchema }), optimizerConfigSchema]);
 
 export const guardStateSchema = z.enum(['closed', 'open', 'half_open']).describe('closed: running; open: suppressed; half_open: about one in ten eligible requests probe it.');
@@ -329,7 +329,7 @@ export const settingsResponseSchema = z.looseObject({
   config: optimizerConfigSchema,
   guard: z
     .looseObject({ enabled: z.boolean(), thresholds: guardThresholdsSchema.optional().describe('Thresholds in force, defaults filled in.'), strategies: z.array(guardLaneTelemetrySchema) })
-    .describe('Per-replica regression-guard lanes (spec 001 §2.5 telemetry scope).'),
+    .describe('Per-replica regression-guard lanes.'),
   census: z.looseObject({ requests: z.number().int(), toolOutputTokens: z.number().int(), classes: z.record(z.string(), z.looseObject({ decisions: z.number().int(), tokensSaved: z.number() })) }),
   cacheLint: z
     .looseObject({

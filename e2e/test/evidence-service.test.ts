@@ -10,7 +10,7 @@ const adminToken = 'e2e-evidence-admin-token-0123456789';
 const json = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 
 // The built evidence service as a process on the embedded store: a connector reports, the admin plane sees the rollup.
-describe('the evidence service as a process (spec 001 §4.2)', () => {
+describe('the evidence service as a process', () => {
   let dataDir: string;
   let service: RunningService;
 

@@ -9,8 +9,8 @@ import { repoRoot } from './process.js';
 
 const run = promisify(execFile);
 
-// The MCP conformance suite's server scenarios that apply to a tools-only server (issue 7 item 3). Its client sends no
-// credentials, so the gateway runs in network-trusted identity mode (spec 000 §4.6) for this test.
+// The MCP conformance suite's server scenarios that apply to a tools-only server. Its client sends no
+// credentials, so the gateway runs in network-trusted identity mode for this test.
 const scenarios = ['server-initialize', 'ping', 'tools-list'];
 
 describe('MCP conformance suite against /mcp', () => {

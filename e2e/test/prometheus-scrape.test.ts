@@ -25,7 +25,7 @@ async function query(base: string, expression: string): Promise<Array<{ metric: 
   return body.data?.result ?? [];
 }
 
-// issue 5: the gateway's /metrics scraped by a real Prometheus server (Debian's package, fetched by a script).
+// the gateway's /metrics scraped by a real Prometheus server (Debian's package, fetched by a script).
 describe('Prometheus scrapes the gateway', () => {
   let provider: SimulatorHandle;
   let stack: GatewayStack;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimited, startAnthropicSimulator, startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { startGatewayStack, type GatewayStack } from './gateway-stack.js';
 
-// The official SDKs pointed at the gateway, each against each provider family behind it (issue 3 item 10).
+// The official SDKs pointed at the gateway, each against each provider family behind it.
 const weatherTool = {
   name: 'get_weather',
   description: 'Weather for a city',

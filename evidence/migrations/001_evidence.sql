@@ -1,4 +1,4 @@
--- The endpoint evidence service's own store (spec 001 §1.7, §2.9 "Retained records"). No serial numbers, users,
+-- The endpoint evidence service's own store. No serial numbers, users,
 -- inventory, command output or evidence text, ever: hosts are hashes and names, results are pass, fail or null.
 CREATE TABLE ev_orgs (
   id text PRIMARY KEY,
@@ -9,7 +9,7 @@ CREATE TABLE ev_orgs (
   created_at timestamptz NOT NULL
 );
 
--- Reporting credentials as SHA-256 hashes only (spec 001 §5.2); the raw value is returned once.
+-- Reporting credentials as SHA-256 hashes only; the raw value is returned once.
 CREATE TABLE ev_credentials (
   hash text PRIMARY KEY,
   org_id text NOT NULL REFERENCES ev_orgs (id) ON DELETE CASCADE,

@@ -1,4 +1,4 @@
--- The built-in agent lane (spec 001 §2.9 retained records, §3.5, §4.2): hosts enrolled by osquery and orbit with an
+-- The built-in agent lane: hosts enrolled by osquery and orbit with an
 -- organization's enroll secret, their node keys, and the remediation audit. Hashes only: no hardware serial, no
 -- user, no inventory, no command output unless remediation-output retention is on (then encrypted, 30 days).
 
@@ -24,7 +24,7 @@ CREATE TABLE ev_device_tokens (
   updated_at timestamptz NOT NULL
 );
 
--- Remediation audit (spec 001 §2.9, §3.5): bounded at-least-once delivery, a ten-minute lease, three attempts and a
+-- Remediation audit: bounded at-least-once delivery, a ten-minute lease, three attempts and a
 -- 24-hour lifetime. The audit row outlives the output, which is kept only when retention is on.
 CREATE TABLE ev_remediations (
   execution_id text PRIMARY KEY,

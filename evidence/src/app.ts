@@ -26,7 +26,7 @@ export interface EvidenceAppDeps {
   /** The admin plane's bearer; none leaves `/admin/*` unregistered (404). */
   adminToken: string | undefined;
   /**
-   * Remediation-output retention (spec 001 §4.2): `GW_CONTENT_KEY` of this service, null or absent when it is off
+   * Remediation-output retention: `GW_CONTENT_KEY` of this service, null or absent when it is off
    * (no key, or `GW_CONTENT_MODE=off`): output is then discarded unread.
    */
   outputVault?: OutputVault | null;
@@ -34,7 +34,7 @@ export interface EvidenceAppDeps {
   lifecycle?: Lifecycle;
 }
 
-// spec 001 §8: "Evidence service JSON bodies generally: 512 KiB" (the report route narrows it to 64 KiB).
+// "Evidence service JSON bodies generally: 512 KiB" (the report route narrows it to 64 KiB).
 const bodyLimitBytes = 512 * 1024;
 
 /** The endpoint evidence service's fastify app: surfaces in order, no listening, no side effects at import. */
@@ -52,7 +52,7 @@ export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> 
       info: {
         title: 'gw endpoint evidence service',
         version: '1',
-        description: 'Customer-managed evidence reporting, the built-in agent lane (osquery and orbit), allowlisted remediation, the policy catalog, the admin plane and health (spec 001 §2.9, §3.5, §4.2).',
+        description: 'Customer-managed evidence reporting, the built-in agent lane (osquery and orbit), allowlisted remediation, the policy catalog, the admin plane and health.',
       },
       components: {
         securitySchemes: {

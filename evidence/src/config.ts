@@ -28,12 +28,12 @@ export function databaseUrlOf(config: Pick<EvidenceServiceConfig, 'GW_EVIDENCE_D
   return config.GW_EVIDENCE_DB_URL ?? config.GW_SPEND_DB_URL;
 }
 
-/** spec 001 §4.2: the admin plane's bearer is `GW_ENDPOINT_CONTROL_ADMIN_TOKEN`, falling back to `GW_ADMIN_TOKEN`. */
+/** The admin plane's bearer is `GW_ENDPOINT_CONTROL_ADMIN_TOKEN`, falling back to `GW_ADMIN_TOKEN`. */
 export function adminTokenOf(config: Pick<EvidenceServiceConfig, 'GW_ENDPOINT_CONTROL_ADMIN_TOKEN' | 'GW_ADMIN_TOKEN'>): string | undefined {
   return config.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN;
 }
 
-export const evidenceHelp = `gw evidence — endpoint evidence service (spec 001 §1.7, §2.9, §3.5, §4.2)
+export const evidenceHelp = `gw evidence — endpoint evidence service
 
 Usage: node evidence/dist/main.js [--help]
 

@@ -13,7 +13,7 @@ const osqueryEnrollBody = (enrollSecret: string, platform = 'darwin') => ({
   host_details: { system_info: { uuid: hardwareUuid, hostname: 'alice-mbp.local', hardware_serial: serial }, os_version: { platform, name: 'macOS', version: '15.1' }, osquery_info: { uuid: 'osq-uuid-1', version: '5.14.1' } },
 });
 
-describe.each(evidenceStores)('the built-in agent lane: enrollment and policy checks (spec 001 §2.9, §4.2) on %s', (_name, open) => {
+describe.each(evidenceStores)('the built-in agent lane: enrollment and policy checks on %s', (_name, open) => {
   const service = evidencePerTest(open);
 
   it('enrolls orbit and osquery of one machine as one host, keeping only hashes, and refuses a wrong secret in each protocol’s own words', async () => {

@@ -15,7 +15,7 @@ const minute = 60_000;
  * The evidence service on a real port, driven by the testkit's fleetd host: orbit and osquery speaking their own wire
  * (orbit sends its JSON with no Content-Type at all).
  */
-describe('fleetd hosts against the evidence service (spec 001 §3.5, §4.2)', () => {
+describe('fleetd hosts against the evidence service', () => {
   let store: TestDb;
   let app: FastifyInstance;
   let baseUrl: string;

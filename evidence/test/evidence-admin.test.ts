@@ -4,7 +4,7 @@ import { adminHeaders, evidencePerTest, provisionOrg } from './support.js';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const dayMs = 86_400_000;
 
-describe('the evidence admin plane and the fleet rollup (spec 001 §1.7, §4.2)', () => {
+describe('the evidence admin plane and the fleet rollup', () => {
   const service = evidencePerTest();
 
   it('counts compliant, failing and unknown hosts, and drops hosts silent for seven days from scoring', async () => {

@@ -4,7 +4,7 @@ import { adminHeaders, evidencePerTest, evidenceStores, provisionOrg } from './s
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(evidenceStores)('evidence reports from a customer-managed connector (spec 001 §2.9, §4.2) on %s', (_name, open) => {
+describe.each(evidenceStores)('evidence reports from a customer-managed connector on %s', (_name, open) => {
   const service = evidencePerTest(open);
   const report = (token: string, payload: unknown) => service().app.inject({ method: 'POST', url: '/api/v1/evidence/report', headers: bearer(token), payload: payload as Record<string, unknown> });
 

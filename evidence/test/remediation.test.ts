@@ -24,7 +24,7 @@ const remediate = (app: FastifyInstance, orgId: string, hostId: string, payload?
   app.inject({ method: 'POST', url: `/admin/orgs/${orgId}/hosts/${hostId}/remediate`, headers: adminHeaders, ...(payload ? { payload } : {}) });
 const pendingIds = async (app: FastifyInstance, orbitKey: string) => ((await agentPost(app, '/api/fleet/orbit/config', { orbit_node_key: orbitKey })).json().notifications.pending_script_execution_ids ?? []) as string[];
 
-describe.each(evidenceStores)('remediation on built-in agent hosts (spec 001 §3.5, §4.2) on %s', (_name, open) => {
+describe.each(evidenceStores)('remediation on built-in agent hosts on %s', (_name, open) => {
   const service = evidencePerTest(open);
 
   it('queues every failing check’s script once, delivers it under a lease, records the exit code and asks for the checks again', async () => {
@@ -173,7 +173,7 @@ describe.each(evidenceStores)('remediation on built-in agent hosts (spec 001 §3
   });
 });
 
-describe('remediation output retention (spec 001 §4.2)', () => {
+describe('remediation output retention', () => {
   describe('with GW_CONTENT_KEY', () => {
     const service = evidencePerTest(evidenceStores[0][1], { outputVault: new OutputVault('5e'.repeat(32)) });
 

@@ -1,4 +1,4 @@
--- One content-free row per metered call (spec 000 §1.4, §1.19, §2 spend record). Never prompt or response bodies.
+-- One content-free row per metered call. Never prompt or response bodies.
 CREATE TABLE gw_spend (
   id text PRIMARY KEY,
   ts timestamptz NOT NULL,

@@ -1,4 +1,4 @@
--- Admin API keys (aak_, spec 000 §2). Only the SHA-256 hash is stored; the raw key is shown once. The grant is fixed
+-- Admin API keys (aak_). Only the SHA-256 hash is stored; the raw key is shown once. The grant is fixed
 -- at mint time: either a capability subset or a set of Management API v1 scopes, never both.
 CREATE TABLE gw_admin_keys (
   id text PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Content-free audit trail (spec 000 §6.5): every admin and GDPR write, plus reason-coded auth and cap rejections
+-- Content-free audit trail: every admin and GDPR write, plus reason-coded auth and cap rejections
 -- (category 'auth', written by the identity and admission stages). Never request or response bodies.
 CREATE TABLE gw_audit_events (
   id text PRIMARY KEY,

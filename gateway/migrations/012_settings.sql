@@ -1,4 +1,4 @@
--- Runtime settings documents (spec 000 §4.6 PUT /admin/settings), one JSON row per name; every replica caches them
+-- Runtime settings documents (the contract PUT /admin/settings), one JSON row per name; every replica caches them
 -- and reloads on a Coord invalidation.
 CREATE TABLE gw_settings (
   name text PRIMARY KEY,

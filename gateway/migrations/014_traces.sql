@@ -1,4 +1,4 @@
--- Trace metadata lane (spec 000 §4.8 traces): one content-free row per traced call, written by metering. Content, when
+-- Trace metadata lane: one content-free row per traced call, written by metering. Content, when
 -- content mode allows it, is a separate AES-256-GCM envelope under GW_CONTENT_KEY, readable only with traces:content.
 CREATE TABLE gw_traces (
   id text PRIMARY KEY,

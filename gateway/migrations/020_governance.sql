@@ -1,4 +1,4 @@
--- Per-user cap entries (spec 000 §2 "Per-user cap entry", §3 user cap). Usage lives in Coord counters that
+-- Per-user cap entries. Usage lives in Coord counters that
 -- reconcile with gw_spend; this table holds only the limits. GDPR export and erase find rows through user_id.
 CREATE TABLE gw_user_caps (
   user_id text PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Inbound SCIM v2 (spec 000 §4.9): the identity provider's users and groups, and the provisioning settings.
+-- Inbound SCIM v2: the identity provider's users and groups, and the provisioning settings.
 -- A user's active flag here is one of the two sources (with gw_revoked_users) of gw_users.active, which the identity
 -- stage re-reads on every request; users/user-active.ts derives it from both.
 CREATE TABLE gw_scim_settings (
@@ -21,7 +21,7 @@ CREATE TABLE gw_scim_users (
   family_name text,
   user_type text,
   active boolean NOT NULL DEFAULT true,
-  -- A SCIM delete is a soft delete that deactivates (spec 000 §4.9): the row stays, answering 404, until the
+  -- A SCIM delete is a soft delete that deactivates: the row stays, answering 404, until the
   -- identity provider creates the same user again.
   deleted boolean NOT NULL DEFAULT false,
   -- Derived from group membership and the settings' groupTeamMap and adminGroup; recomputed on every change.

@@ -1,4 +1,4 @@
--- Developer seats on the connect API (spec 000 §3 "device token", "seat directive", "seat"; §4.3; §4.4 device page).
+-- Developer seats on the connect API.
 -- A seat is one developer of one tenant (tenant '' outside fleet mode): every machine they enrolled reports into it.
 -- Nothing here holds content: doctor checks are names and statuses, device tokens are SHA-256 hashes.
 CREATE TABLE gw_seats (

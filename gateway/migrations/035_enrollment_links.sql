@@ -1,4 +1,4 @@
--- Enrollment links (spec 000 §2 "client key ... minted through an admin enrollment flow", §4.8 enrollment): an
+-- Enrollment links: an
 -- administrator mints a link for a team (optionally for one developer); the connect CLI redeems its token at
 -- POST /connect/verify for a client key of its own. Only the token's SHA-256 is kept.
 CREATE TABLE gw_enrollment_links (

@@ -1,4 +1,4 @@
--- Metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1, §4.3).
+-- Metering lane and entitlement.
 
 -- The signed lease billing answered with, as received; the gateway and the optimizer each verify it on read.
 CREATE TABLE gw_entitlement_lease (

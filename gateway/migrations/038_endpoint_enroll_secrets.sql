@@ -1,6 +1,6 @@
 -- The agent enroll secret the endpoint evidence service minted for each of its organizations, sealed under the
--- keystore key. The service keeps only a hash (spec 001 §2.9); the gateway keeps this copy so that enrolled developers
--- can fetch it through POST /connect/endpoint-enrollment (spec 000 §4.3). Written only by a rotation made through the
+-- keystore key. The service keeps only a hash; the gateway keeps this copy so that enrolled developers
+-- can fetch it through POST /connect/endpoint-enrollment. Written only by a rotation made through the
 -- gateway's admin plane.
 CREATE TABLE gw_endpoint_enroll_secrets (
   org_id text PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Authorizations of remote MCP servers (the organization hub's connectors, spec 000 §4.3 /connect/mcp-oauth/*, §4.5
+-- Authorizations of remote MCP servers (the organization hub's connectors, the contract /connect/mcp-oauth/*
 -- connectors/authorize and revoke): one grant per owner (a developer, or the hub itself) and connector, the bearer
 -- sealed under the keystore key. Never returned by any route.
 CREATE TABLE gw_mcp_grants (

@@ -107,7 +107,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     await inference.register(inferenceRoutes, deps.inference);
   });
 
-  // Client-key surfaces outside /v1/*: the retrieval tool server /mcp and /connect/* (spec 000 §4.2–4.3).
+  // Client-key surfaces outside /v1/*: the retrieval tool server /mcp and /connect/*.
   await registerRetrievalSurfaces(app, deps);
   // Connect routes outside the key chain, each checking its own caller (the desktop bootstrap, the fleet webhook).
   const authFailureGuard = new AuthFailureGuard(deps.coord);
@@ -116,13 +116,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     fleetWebhook: { receiver: new PolicyWebhookReceiver({ configPath: deps.config.GW_FLEET_WEBHOOK_CONFIG, endpoint: deps.endpoint, coord: deps.coord, logger: deps.logger }), authFailureGuard },
   });
 
-  // Inbound SCIM v2 (spec 000 §4.9): the identity provider's bearer, SCIM media type and error envelope.
+  // Inbound SCIM v2: the identity provider's bearer, SCIM media type and error envelope.
   await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups, provisioningTokens: deps.scim.provisioningTokens });
 
-  // CLI login (spec 000 §4.4): pre-key; billing verifies the browser sign-in, the gateway mints the key.
+  // CLI login: pre-key; billing verifies the browser sign-in, the gateway mints the key.
   await app.register(cliLoginPlugin, { billing: deps.entitlement.billing, sessions: new CliSessionStore(deps.coord, deps.clock), keys: deps.keys, db: deps.db, audit: deps.audit, coord: deps.coord, clock: deps.clock });
 
-  // The developer device page (spec 000 §4.4), gated by the short-lived device token alone.
+  // The developer device page, gated by the short-lived device token alone.
   await app.register(devicePlugin, { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger });
 
   const operations = [

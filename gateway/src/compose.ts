@@ -119,7 +119,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     durableBootstrap.start();
     lifecycle.onShutdown(async () => durableBootstrap.stop());
   }
-  // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it (spec 000 §3).
+  // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it.
   const retrievalLease = new RetrievalLeaseStore(coord, clock);
   const meter = new MeteringStage({ spend, traces: traceWriter, contentAllowed: () => contentKeyring !== null && admin.settings.get().contentMode === 'full', clock });
   const inference: InferenceDeps = {

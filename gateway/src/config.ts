@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { deploymentTokenPrefix } from '@gw/contracts';
 import { deploymentIdSetting, deviceCaKeySetting, env, leaseVerifyKeySetting, loadConfig } from '@gw/platform';
 
-// spec 000 §9 and ARCHITECTURE.md "Configuration": validated once at start, frozen; the only reader of process.env.
+// And ARCHITECTURE.md "Configuration": validated once at start, frozen; the only reader of process.env.
 /** An address or a CIDR range, IPv4 or IPv6 (what fastify's `trustProxy` takes). */
 function isAddressOrRange(entry: string): boolean {
   const [address, bits, extra] = entry.split('/');

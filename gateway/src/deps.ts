@@ -66,25 +66,25 @@ export interface GatewayDeps extends AdminDeps {
   optimizerAdmin: OptimizerAdmin;
   /** Pushes the durable store to the optimizer; null without an optimizer, its admin bearer or a Postgres store. */
   durableBootstrap: DurableBootstrap | null;
-  /** Per-key retrieval lease (spec 000 §3): renewed by /mcp and the connect routes, read for `clientCanRetrieve`. */
+  /** Per-key retrieval lease: renewed by /mcp and the connect routes, read for `clientCanRetrieve`. */
   retrievalLease: RetrievalLeaseStore;
-  /** The desktop-client policy (spec 000 §2): admin writes, cached reads for the client-facing routes. */
+  /** The desktop-client policy: admin writes, cached reads for the client-facing routes. */
   desktopPolicy: DesktopPolicyStore;
   /** The organization hub's mirror of the desktop policy's remote managed MCP servers. */
   mcpHub: McpHubMirror;
   /** Authorizations of the hub's connectors (the hub's own and each developer's). */
   mcpConnectors: McpConnectors;
-  /** Team skills and tool policy (spec 000 §4.3 `/connect/policy`, §4.8 policies/teams). */
+  /** Team skills and tool policy. */
   teamPolicies: TeamPolicyStore;
-  /** Inbound SCIM (spec 000 §4.9): provisioning settings, users and groups. */
+  /** Inbound SCIM: provisioning settings, users and groups. */
   scim: ScimDeps;
-  /** Developer seats on the connect API and the device page (spec 000 §4.3, §4.4). */
+  /** Developer seats on the connect API and the device page. */
   seats: SeatDeps;
-  /** The endpoint evidence service's admin plane (spec 000 §4.6 `/admin/endpoint/*`); null when not configured. */
+  /** The endpoint evidence service's admin plane; null when not configured. */
   endpoint: EndpointDeps | null;
   /** Enrollment links: minted on the admin plane, redeemed at `POST /connect/verify`. */
   enrollmentLinks: EnrollmentLinkStore;
-  /** The metering lane and entitlement gate (spec 000 §1.6b, §4.6; spec 001 §4.3); inert when unmetered. */
+  /** The metering lane and entitlement gate; inert when unmetered. */
   entitlement: EntitlementDeps;
   /** The providers' own organisation usage reports, pulled with write-only admin keys, beside gw's spend. */
   spendConnectors: SpendConnectors;

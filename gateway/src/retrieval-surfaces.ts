@@ -12,7 +12,7 @@ import { RetrievalMetrics } from './optimization/retrieval/retrieval-metrics.js'
 import { RetrievalService } from './optimization/retrieval/retrieval-service.js';
 
 /**
- * The retrieval tool server `/mcp`, the organization hub `/mcp/org` and the connect surface (spec 000 §4.2–4.3): its retrieval routes over the same
+ * The retrieval tool server `/mcp`, the organization hub `/mcp/org` and the connect surface: its retrieval routes over the same
  * retrieval service and per-key lease (`deps.retrievalLease`) as `/mcp`, and the seat's own routes (doctor reports,
  * offboarding, device token, directives, and the device-proven key heartbeat and machine report).
  */

@@ -29,7 +29,7 @@ describe('admin API keys', () => {
     const { key, record } = response.json();
     expect(key).toMatch(/^aak_[A-Za-z0-9_-]{43}$/);
     expect(record).toMatchObject({ label: 'ci', caps: ['config:read'], scopes: null, status: 'active', createdBy: 'admin-token', tenant: null });
-    // spec 000 §8: default lifetime 90 days.
+    // Default lifetime 90 days.
     expect(Date.parse(record.expiresAt)).toBe(gateway.clock.now() + 90 * dayMs);
     const dump = JSON.stringify((await gateway.deps.db.query('SELECT * FROM gw_admin_keys')).rows);
     expect(dump).not.toContain(key);

@@ -6,7 +6,7 @@ import { adminHeaders, bearer, type TestGateway } from './helpers.js';
 
 const sessions = Object.fromEntries(roles.map((role) => [role, rolePrincipal(role, { email: `${role}@example.com` })]));
 
-// Hand-written expectations (spec 000 §4.5–4.8, §5): the lowest role that passes each gate.
+// Hand-written expectations: the lowest role that passes each gate.
 const v1Rows: ReadonlyArray<[method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, scope: string | null, lowest: Role]> = [
   ['GET', '/admin/v1/me', null, 'viewer'],
   ['GET', '/admin/v1/keys', 'keys:read', 'viewer'],

@@ -77,7 +77,7 @@ describe('the admin operation table', () => {
         } else {
           expect(denied(nobody.statusCode), label).toBe(false);
         }
-        // spec 000 §2: a scope-minted key is rejected by every legacy gate.
+        // A scope-minted key is rejected by every legacy gate.
         expect((await call(operation, mount.path, { authorization: `Bearer ${scopeKey}` })).statusCode, label).toBe(403);
 
         const entry = document.paths[openApiPath(mount.path)]?.[operation.method.toLowerCase()];

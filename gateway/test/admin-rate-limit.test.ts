@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mintAdminKey } from './admin-support.js';
 import { adminHeaders, bearer, startTestGateway, type TestGateway } from './helpers.js';
 
-// spec 000 §8: 300 requests per minute per principal on /admin/v1/*, then 429 with Retry-After.
+// 300 requests per minute per principal on /admin/v1/*, then 429 with Retry-After.
 describe('Management API v1 rate limit', () => {
   let gateway: TestGateway;
   beforeEach(async () => {

@@ -12,7 +12,7 @@ interface Started {
   expires_in: number;
 }
 
-describe('CLI login (spec 000 §4.4; spec 001 §4.3 /v1/cli-sso/*)', () => {
+describe('CLI login', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, gatewayPerTest, mintClientKey, mintServiceKey, revokeKey } from './helpers.js';
 
-describe('connect verify, savings and hook savings (spec 000 §4.3)', () => {
+describe('connect verify, savings and hook savings', () => {
   const gateway = gatewayPerTest();
   const post = (url: string, key: string, payload?: Record<string, unknown>) => gateway.app.inject({ method: 'POST', url, headers: bearer(key), ...(payload ? { payload } : {}) });
 
@@ -29,7 +29,7 @@ describe('connect verify, savings and hook savings (spec 000 §4.3)', () => {
     expect(unknown.json()).toMatchObject({ status: 'failure', code: 'key_unknown' });
   });
 
-  it('lets a service key verify itself and nothing else on /connect (spec 000 §5: service keys are for /v1/*)', async () => {
+  it('lets a service key verify itself and nothing else on /connect', async () => {
     const { key, record } = await mintServiceKey(gateway.app, { name: 'ci-bot', team: 'platform' });
     expect((await post('/connect/verify', key)).json()).toMatchObject({ status: 'ok', key: { id: record.id, type: 'service' } });
     for (const [method, url] of [['GET', '/connect/policy'], ['GET', '/connect/savings'], ['POST', '/connect/mcp-heartbeat'], ['POST', '/connect/offboard']] as const) {

@@ -9,7 +9,7 @@ function testLog(lines = 4_000): string {
   return `${body.join('\n')}\nTests: 1 failed, ${lines - 1} passed\n`;
 }
 
-describe('POST /connect/optimize-output with the real optimizer pipeline (spec 000 §4.3; spec 001 §2.1 singleOutput)', () => {
+describe('POST /connect/optimize-output with the real optimizer pipeline', () => {
   let optimizer: TestOptimizer;
   let stack: RetrievalStack;
   const optimize = (payload: Record<string, unknown>, key = stack.key) => stack.gateway.app.inject({ method: 'POST', url: '/connect/optimize-output', headers: bearer(key), payload });

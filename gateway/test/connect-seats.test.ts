@@ -4,7 +4,7 @@ import { adminHeaders, bearer, gatewayPerTest, mintClientKey, testStores } from 
 
 const deviceToken = () => randomBytes(32).toString('base64url');
 
-describe.each(testStores)('developer seats on the connect API and the device page (spec 000 §4.3, §4.4) on %s', (_name, open) => {
+describe.each(testStores)('developer seats on the connect API and the device page on %s', (_name, open) => {
   const gateway = gatewayPerTest({ open });
   const post = (url: string, key: string, payload?: unknown, headers: Record<string, string> = {}) =>
     gateway.app.inject({ method: 'POST', url, headers: { ...bearer(key), ...headers }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });

@@ -5,7 +5,7 @@ import { adminHeaders, bearer, mintClientKey, mintServiceKey, startTestGateway, 
 
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-describe('the built-in agent lane through the gateway (spec 000 §4.3 /connect/endpoint-enrollment, §4.6, §4.8 fleet; spec 001 §3.5, §4.2)', () => {
+describe('the built-in agent lane through the gateway (the contract /connect/endpoint-enrollment)', () => {
   let evidence: TestEvidence;
   let gateway: TestGateway;
   const admin = (method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = adminHeaders) =>

@@ -4,7 +4,7 @@ import { sessionHeaders, startAdminGateway } from './admin-support.js';
 import { closedPort, evidenceToken, startEvidence } from './evidence-fixture.js';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
 
-describe('the endpoint evidence service re-served by the gateway (spec 000 §4.6, §4.8 fleet; spec 001 §4.2)', () => {
+describe('the endpoint evidence service re-served by the gateway', () => {
   let evidence: Awaited<ReturnType<typeof startEvidence>>;
   let gateway: TestGateway;
   const get = (url: string) => gateway.app.inject({ method: 'GET', url, headers: adminHeaders });

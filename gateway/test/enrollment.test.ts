@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminHeaders, bearer, gatewayPerTest, mintClientKey, testStores } from './helpers.js';
 
-describe.each(testStores)('enrollment links: minted by an administrator, redeemed by the connect CLI (spec 000 §2, §4.3, §4.8) on %s', (_name, open) => {
+describe.each(testStores)('enrollment links: minted by an administrator, redeemed by the connect CLI on %s', (_name, open) => {
   const gateway = gatewayPerTest({ open });
   const mint = (payload: Record<string, unknown>) => gateway.app.inject({ method: 'POST', url: '/admin/v1/enrollment/links', headers: adminHeaders, payload });
   const redeem = (token: string, payload?: Record<string, unknown>) => gateway.app.inject({ method: 'POST', url: '/connect/verify', headers: bearer(token), ...(payload ? { payload } : {}) });

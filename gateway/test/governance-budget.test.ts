@@ -17,7 +17,7 @@ class FlakyCoord extends MemoryCoord {
 const successCost = (rows: Array<Record<string, unknown>>, keyId: string) =>
   rows.filter((row) => row.key_id === keyId && row.outcome === 'success').reduce((sum, row) => sum + Number(row.cost_usd), 0);
 
-describe('service-key budgets and strict mode (spec 000 §2, §3)', () => {
+describe('service-key budgets and strict mode', () => {
   let fixture: InferenceFixture;
   let coord: FlakyCoord;
   let stopAnswering: () => void = () => undefined;

@@ -6,7 +6,7 @@ import { admin, answerAlways, chat, metered, metricsText } from './governance-fi
 
 const ada = 'ada@example.com';
 
-describe('per-user caps (spec 000 §2, §3, §4.5)', () => {
+describe('per-user caps', () => {
   let fixture: InferenceFixture;
   let sink: WebhookSinkHandle;
   let stopAnswering: () => void = () => undefined;

@@ -10,7 +10,7 @@ async function keyIdOf(gateway: TestGateway, key: string): Promise<string> {
   return (await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).json().key.id;
 }
 
-describe('rate and concurrency limits (spec 000 §1.6c, §7 429, §8)', () => {
+describe('rate and concurrency limits', () => {
   let fixture: InferenceFixture;
   beforeAll(async () => {
     fixture = await startGovernanceFixture();

@@ -133,7 +133,7 @@ describe('inference core', () => {
     const credential = await post('/v1/chat/completions', { model: 'gpt-4.1', messages: [{ role: 'user', content: 'x' }] }, { 'x-gw-config': JSON.stringify({ provider: 'openai', api_key: 'sk-x' }) });
     expect(credential.statusCode).toBe(400);
 
-    // One spend row per call, whichever stage refused it (spec 000 §1.4): parse, validation and routing alike.
+    // One spend row per call, whichever stage refused it: parse, validation and routing alike.
     for (const [response, code] of [[malformed, 'invalid_json'], [invalid, 'invalid_request'], [completions, 'invalid_request'], [unknown, 'unknown_provider'], [credential, 'config_carries_credential']] as const) {
       expect(await spendRowOf(fixture.gateway, response)).toMatchObject({ status: 400, error_code: code, user_id: 'ada@example.com', total_tokens: 0 });
     }

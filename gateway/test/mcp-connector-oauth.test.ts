@@ -7,7 +7,7 @@ import { startRemoteMcpServer, type RemoteMcpServer } from './remote-mcp-server.
 const rpc = (method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-describe('authorizing the organization hub’s connectors (spec 000 §4.3 /connect/mcp-oauth/*, §4.5 connectors/authorize, revoke)', () => {
+describe('authorizing the organization hub’s connectors (the contract /connect/mcp-oauth/*, connectors/authorize, revoke)', () => {
   let vendor: AuthorizationServerHandle;
   let wiki: RemoteMcpServer;
   let gateway: TestGateway;

@@ -8,7 +8,7 @@ function expectNoSession(response: LightMyRequestResponse) {
   expect(response.headers['mcp-session-id']).toBeUndefined();
 }
 
-// Raw HTTP against /mcp (spec 000 §4.2, §6.3, §7): framing, status codes, auth and the lease, without an optimizer.
+// Raw HTTP against /mcp: framing, status codes, auth and the lease, without an optimizer.
 describe('POST /mcp over raw HTTP', () => {
   let gateway: TestGateway;
   let key: string;
@@ -28,7 +28,7 @@ describe('POST /mcp over raw HTTP', () => {
     gateway.app.inject({ method: 'POST', url: '/mcp', headers: { ...jsonHeaders, authorization: `Bearer ${key}`, ...headers }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
   const call = (id: number | string, method: string, params?: unknown) => post({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 
-  it('refuses a service key with 403: the tool server serves people (spec 000 §5)', async () => {
+  it('refuses a service key with 403: the tool server serves people', async () => {
     const service = await mintServiceKey(gateway.app);
     const response = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${service.key}` });
     expect(response.statusCode).toBe(403);

@@ -6,7 +6,7 @@ import { startLockedMcpServer, startRemoteMcpServer, type RemoteMcpServer } from
 const rpc = (method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-describe('the organization hub’s connectors: probe, mirror and relay (spec 000 §4.5 connectors/probe, connectors/sync)', () => {
+describe('the organization hub’s connectors: probe, mirror and relay', () => {
   let docs: RemoteMcpServer;
   let jsonDocs: RemoteMcpServer;
   let locked: Awaited<ReturnType<typeof startLockedMcpServer>>;

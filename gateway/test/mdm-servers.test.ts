@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminHeaders, gatewayPerTest } from './helpers.js';
 
-describe('the MDM server list (spec 000 §2, §4.6 /admin/endpoint-fleet/mdm-servers)', () => {
+describe('the MDM server list', () => {
   const gateway = gatewayPerTest();
   const put = (payload: unknown, url = '/admin/v1/fleet/mdm-servers') => gateway.app.inject({ method: 'PUT', url, headers: adminHeaders, payload: payload as Record<string, unknown> });
 

@@ -19,7 +19,7 @@ const lane = (gateway: TestGateway) => {
 
 const settle = (gateway: TestGateway) => gateway.deps.spendWriter.drain();
 
-describe('metering lane and entitlement (spec 000 §1.6b, §4.6; spec 001 §3.1, §4.3)', () => {
+describe('metering lane and entitlement', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -14,7 +14,7 @@ const deploySkill = { name: 'deploy', description: 'How Acme deploys', content: 
 const rpc = (method: string, params: Record<string, unknown> = {}, id = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-describe('the organization hub /mcp/org (spec 000 §1.17, §4.2, §5 organization hub token checks)', () => {
+describe('the organization hub /mcp/org', () => {
   let idp: IdentityProviderHandle;
   let stack: BilledGateway;
   const clients: Client[] = [];

@@ -5,7 +5,7 @@ import { listenWithSdks, spendRowOf, startInferenceFixture, type InferenceFixtur
 
 const downloadBytes = 20 * 1024 * 1024;
 
-// The `/v1/*` catch-all (spec 000 §1.16) relays what it does not parse as the provider sends it: a streamed Responses
+// The `/v1/*` catch-all relays what it does not parse as the provider sends it: a streamed Responses
 // call event by event, a file's content chunk by chunk, never whole in memory; and it is metered like the rest.
 describe('passthrough streaming', () => {
   let fixture: InferenceFixture;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminHeaders } from './helpers.js';
 import { startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
-// The `/v1/*` catch-all (spec 000 §1.16) against a provider whose answers the test chooses per path.
+// The `/v1/*` catch-all against a provider whose answers the test chooses per path.
 describe('inference passthrough', () => {
   let fixture: InferenceFixture;
   let upstream: Server;

@@ -4,7 +4,7 @@ import { mintAdminKey } from './admin-support.js';
 import { adminHeaders, bearer, startTestGateway, type TestGateway } from './helpers.js';
 import { spendRows } from './inference-helpers.js';
 
-describe('the admin playground (spec 000 §4.8 playground, legacy /admin/test-request)', () => {
+describe('the admin playground', () => {
   let provider: SimulatorHandle;
   let gateway: TestGateway;
   const run = (payload: Record<string, unknown>, headers = adminHeaders, url = '/admin/v1/playground') => gateway.app.inject({ method: 'POST', url, headers, payload });

@@ -3,7 +3,7 @@ import { MemoryCoord, createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/pla
 import { mintAdminKey } from './admin-support.js';
 import { adminHeaders, bearer, startTestGateway, type TestGateway } from './helpers.js';
 
-// The desktop-client policy (spec 000 §2, §4.5, §4.8): GET and PUT on both surfaces, and the write boundary that
+// The desktop-client policy: GET and PUT on both surfaces, and the write boundary that
 // rejects credential-shaped values at every depth, free-text keys included.
 
 const v1 = '/admin/v1/policies/claude-desktop';

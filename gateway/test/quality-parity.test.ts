@@ -70,7 +70,7 @@ function settingsStub() {
   return { state, server };
 }
 
-describe('GET /admin/spend/quality-parity end to end (spec 000 §4.7, spec 001 §2.8)', () => {
+describe('GET /admin/spend/quality-parity end to end', () => {
   let gateway: TestGateway;
   const stub = settingsStub();
   let treated: SessionTotals[];

@@ -113,7 +113,7 @@ describe('routing and resilience', () => {
   it('routes model aliases and prices with per-model overrides', async () => {
     const aliases = await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing/aliases', headers: adminHeaders, payload: { aliases: { fast: { provider: 'backup', model: 'gpt-4.1-mini' } } } });
     expect(aliases.statusCode, aliases.body).toBe(200);
-    // GET /v1/models lists the alias beside the providers' models (issue 3 item 1).
+    // GET /v1/models lists the alias beside the providers' models.
     const listed = (await gateway.app.inject({ method: 'GET', url: '/v1/models', headers: auth })).json().data as Array<{ id: string; owned_by: string }>;
     expect(listed).toContainEqual(expect.objectContaining({ id: 'fast', object: 'model', owned_by: 'backup' }));
     expect(listed.filter((model) => model.id === 'backup/gpt-4.1-mini')).toHaveLength(1);

@@ -4,7 +4,7 @@ import { configureScim, groupSchema, oktaUser, patch, scim } from './scim-suppor
 
 const gatewayExtension = 'urn:gw:params:scim:schemas:extension:gateway:2.0:User';
 
-describe.each(testStores)('SCIM groups on %s (spec 000 §4.9)', (_name, open) => {
+describe.each(testStores)('SCIM groups on %s', (_name, open) => {
   const gateway = gatewayPerTest({ open });
 
   const provision = async (userName: string): Promise<string> => (await scim(gateway.app, 'POST', '/Users', oktaUser(userName))).json().id;

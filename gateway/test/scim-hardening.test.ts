@@ -3,7 +3,7 @@ import { adminHeaders, bearer, gatewayPerTest, mintClientKey } from './helpers.j
 import { configureScim, groupSchema, oktaUser, patch, scim } from './scim-support.js';
 
 // Findings of a black-box audit of the SCIM surface, each kept as a regression test.
-describe('SCIM provisioning under what identity providers really send (spec 000 §3, §4.9)', () => {
+describe('SCIM provisioning under what identity providers really send', () => {
   const gateway = gatewayPerTest();
   const verify = async (key: string) => (await gateway.app.inject({ method: 'POST', url: '/connect/verify', headers: bearer(key) })).statusCode;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adminHeaders, gatewayPerTest } from './helpers.js';
 import { configureScim, errorSchema, oktaUser, scimBearer } from './scim-support.js';
 
-describe('SCIM settings and the SCIM bearer (spec 000 §2, §4.5, §4.8, §5)', () => {
+describe('SCIM settings and the SCIM bearer', () => {
   const gateway = gatewayPerTest();
 
   it('stores the bearer as a hash only, never shows it, and keeps it when a PUT omits it', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adminHeaders, bearer, gatewayPerTest, mintClientKey, testStores } from './helpers.js';
 import { configureScim, errorSchema, oktaUser, patch, scim, scimBearer } from './scim-support.js';
 
-describe.each(testStores)('SCIM users on %s (spec 000 §4.9)', (_name, open) => {
+describe.each(testStores)('SCIM users on %s', (_name, open) => {
   const gateway = gatewayPerTest({ open });
 
   const me = async (key: string) => gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(key) });
@@ -99,7 +99,7 @@ describe.each(testStores)('SCIM users on %s (spec 000 §4.9)', (_name, open) => 
   });
 });
 
-describe('SCIM data in GDPR export and erase (spec 000 §4.8 users)', () => {
+describe('SCIM data in GDPR export and erase', () => {
   const gateway = gatewayPerTest();
 
   it('exports what the identity provider provisioned and erases it with the rest', async () => {
@@ -113,7 +113,7 @@ describe('SCIM data in GDPR export and erase (spec 000 §4.8 users)', () => {
   });
 });
 
-describe('SCIM filters that name no attribute of ours (spec 000 §4.9)', () => {
+describe('SCIM filters that name no attribute of ours', () => {
   const gateway = gatewayPerTest();
 
   it('answers invalidFilter for attribute names that are object properties, never a store error', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminHeaders, bearer, gatewayPerTest, mintClientKey, startGatewayOnSwitchableStore } from './helpers.js';
 
-describe('seat directives: queued by an administrator, fetched and acked by the seat (spec 000 §3, §4.3, §4.8 fleet)', () => {
+describe('seat directives: queued by an administrator, fetched and acked by the seat', () => {
   const gateway = gatewayPerTest();
   const queue = (payload: Record<string, unknown>, headers = adminHeaders) => gateway.app.inject({ method: 'POST', url: '/admin/v1/fleet/directives', headers, payload });
   const fetchNext = (key: string, kinds?: string) => gateway.app.inject({ method: 'GET', url: '/connect/directive', headers: { ...bearer(key), ...(kinds === undefined ? {} : { 'x-gw-directive-kinds': kinds }) } });

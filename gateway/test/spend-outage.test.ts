@@ -4,7 +4,7 @@ import { SwitchableDb } from './helpers.js';
 import type { InferenceFixture } from './inference-helpers.js';
 import { answerAlways, chat, metricsText, startGovernanceFixture } from './governance-fixture.js';
 
-describe('spend persistence through a Postgres outage (spec 000 §1.19)', () => {
+describe('spend persistence through a Postgres outage', () => {
   let isolated: TestDb;
   let db: SwitchableDb;
   let fixture: InferenceFixture;

@@ -3,7 +3,7 @@ import { mintClientKey, mintServiceKey } from './helpers.js';
 import type { InferenceFixture } from './inference-helpers.js';
 import { admin, answerAlways, chat, metered, metricsText, startGovernanceFixture } from './governance-fixture.js';
 
-describe('spend reports (spec 000 §4.7, §8)', () => {
+describe('spend reports', () => {
   let fixture: InferenceFixture;
   let serviceKeyId: string;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
 import { startBilledGateway } from './billing-fixture.js';
 
-describe('sharing the support bundle (spec 000 §4.8 settings; spec 001 §4.3 /v1/support-bundles)', () => {
+describe('sharing the support bundle', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

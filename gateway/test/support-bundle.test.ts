@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminHeaders, adminToken, mintClientKey, startTestGateway } from './helpers.js';
 
-describe('the support bundle (spec 000 §4.6, §4.8 settings)', () => {
+describe('the support bundle', () => {
   it('is a content-free snapshot: health, configuration without secrets, providers without keys, counts', async () => {
     const secretDbPassword = 'pg-password-must-not-leak';
     const gateway = await startTestGateway({

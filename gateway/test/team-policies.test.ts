@@ -4,7 +4,7 @@ import { adminHeaders, bearer, gatewayPerTest, mintClientKey, startGatewayOnSwit
 const reviewSkill = { name: 'code-review', description: 'Review a diff', content: '# Review\nCheck tests first.' };
 const deploySkill = { name: 'deploy', description: 'Ship to staging', content: 'Run `make deploy-staging`.' };
 
-describe('team policies and the effective /connect/policy (spec 000 §4.3, §4.8 policies)', () => {
+describe('team policies and the effective /connect/policy', () => {
   const gateway = gatewayPerTest();
   const put = (payload: Record<string, unknown>, url = '/admin/v1/policies/teams') => gateway.app.inject({ method: 'PUT', url, headers: adminHeaders, payload });
   const policyOf = async (key: string, query = '') => {

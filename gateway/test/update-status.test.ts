@@ -6,7 +6,7 @@ import { startBilledGateway } from './billing-fixture.js';
 
 const next = interfaceVersion.replace(/\d+$/, (patch) => String(Number(patch) + 7));
 
-describe('update status and policy (spec 000 §4.6, §4.8 settings/updates; spec 001 §4.3 /v1/releases/latest)', () => {
+describe('update status and policy', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

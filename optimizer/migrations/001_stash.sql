@@ -1,4 +1,4 @@
--- Durable tier of the reversible stash (spec 001 §3.3): one AES-256-GCM envelope per handle under GW_CONTENT_KEY,
+-- Durable tier of the reversible stash: one AES-256-GCM envelope per handle under GW_CONTENT_KEY,
 -- bound to its handle as associated data. Owner columns let recall read only the requesting user's own rows.
 CREATE TABLE IF NOT EXISTS optimizer_stash (
   handle text PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Calls recorded through POST /v1/record where no gateway is in the path (spec 001 §2.4 rule 9). Ids are the
+-- Calls recorded through POST /v1/record where no gateway is in the path. Ids are the
 -- caller's idempotency keys; content is an AES-256-GCM envelope, absent when content mode is off.
 CREATE TABLE IF NOT EXISTS optimizer_traces (
   id text PRIMARY KEY,

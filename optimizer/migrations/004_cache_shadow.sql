@@ -1,4 +1,4 @@
--- The semantic cache's shadow counters, summed over every replica per UTC day (spec 001 §2.5 telemetry scope):
+-- The semantic cache's shadow counters, summed over every replica per UTC day:
 -- replicas add what they counted every 30 seconds; the settings view reads the total since the first day.
 CREATE TABLE IF NOT EXISTS optimizer_cache_shadow (
   day date PRIMARY KEY,

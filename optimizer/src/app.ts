@@ -49,7 +49,7 @@ export interface OptimizerAppDeps {
   clock?: Clock;
   /** The durable stash store (migrated) and where it came from; none means `unconfigured`. */
   durable?: { db: Db | null; source: DurableSource };
-  /** The trace store (migrated); recording is enabled exactly when this is set (spec 001 §2.4 rule 9). */
+  /** The trace store (migrated); recording is enabled exactly when this is set. */
   traceDb?: Db | null;
   /** Opens and migrates a Postgres store pushed by the gateway's durable bootstrap. */
   openDb?: (url: string) => Promise<Db>;
@@ -60,7 +60,7 @@ export interface OptimizerAppDeps {
   supportsAgentContinuation?: boolean;
   /**
    * Monotonic clock for per-strategy timings (for example `performance.now`). Off by default: real timings would
-   * make two identical requests answer different bytes (issue 6 determinism); latency is on /metrics instead.
+   * make two identical requests answer different bytes; latency is on /metrics instead.
    */
   strategyTimer?: () => number;
   /** The rewriting strategy kinds `runPipeline` runs; settings refuse `holdout.kinds` naming anything else. */
@@ -165,7 +165,7 @@ function regressionGuard(settings: SettingsStore, metrics: OptimizerMetrics, log
 }
 
 /**
- * Shared-config refresh (15 s, spec 001 §8), the shadow counters' flush (30 s; a last one at shutdown, before the
+ * Shared-config refresh (15 s), the shadow counters' flush (30 s; a last one at shutdown, before the
  * store closes, so a replica going away leaves its counts in the fleet total) and the expired-row sweep, running
  * only while the app is up.
  */

@@ -24,9 +24,9 @@ const traceDb = traceUrl === undefined ? null : traceUrl === config.GW_SPEND_DB_
 const coord = config.GW_REDIS_URL ? createCoord({ redisUrl: config.GW_REDIS_URL, logger }) : null;
 const replayStore = coord ? new CoordReplayStore(coord) : new MemoryReplayStore(systemClock);
 const durable = { db: stashDb, source: config.GW_SPEND_DB_URL ? ('env' as const) : ('embedded' as const) };
-// spec 001 §2.4 rule 9: with a shared spend store, recorded calls also land in the gateway's spend table.
+// Rule 9: with a shared spend store, recorded calls also land in the gateway's spend table.
 const spendAppender = config.GW_SPEND_DB_URL ? new SqlSpendAppender(stashDb) : undefined;
-// spec 001 §3.1: the lease lives in the gateway's shared store under its deployment id; without both there is no
+// The lease lives in the gateway's shared store under its deployment id; without both there is no
 // lease to read (attach mode, no gateway), which is served normally.
 const leaseReader =
   config.GW_SPEND_DB_URL && config.GW_DEPLOYMENT_ID

@@ -12,7 +12,7 @@ async function optimize(app: App, system: string, messages: unknown[], metadata:
   await afterReply();
 }
 
-describe('cache lint in the settings view (spec 001 §2.5 telemetry `cacheLint`)', () => {
+describe('cache lint in the settings view (the contract telemetry `cacheLint`)', () => {
   it('reports a system prompt that changes every turn, per session, and counts it on /metrics', async () => {
     const { app, clock } = await testApp();
     const first = [{ role: 'user', content: 'List the failing tests.' }];

@@ -15,7 +15,7 @@ async function write(app: App, body: Record<string, unknown>, headers: Record<st
   return app.inject({ method: 'POST', url: '/v1/cache', headers, payload: { response: answer, ttlSeconds: 600, ...body } });
 }
 
-describe('semantic cache (spec 001 §2.4 cache rules 1–4)', () => {
+describe('semantic cache (the contract cache rules 1–4)', () => {
   it('serves an exact normalised repeat within the same partition', async () => {
     const { app } = await testApp();
     const first = await optimize(app, { request: question, metadata: { user: 'ada' } });

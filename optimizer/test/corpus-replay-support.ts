@@ -1,7 +1,7 @@
 import type { PipelineDeps, PipelineInput, PipelineResult } from '../src/pipeline/index.js';
 import { countTokens, runPipeline } from '../src/pipeline/index.js';
 
-/** Prompt-cache prices relative to the input price (issue 6 item 12): reads 0.1x, writes 1.25x. */
+/** Prompt-cache prices relative to the input price: reads 0.1x, writes 1.25x. */
 const cacheRead = 0.1;
 const cacheWrite = 1.25;
 

@@ -7,7 +7,7 @@ import { cachedCost, replaySession, type Turn } from './corpus-replay-support.js
 
 const hmacKey = 'corpus-replay-key';
 
-/** Each turn repeats the previous turn's settled prefix byte for byte (issue 6 item 11, "replay stability"). */
+/** Each turn repeats the previous turn's settled prefix byte for byte ("replay stability"). */
 function unstableTurns(turns: readonly Turn[], endpoint: string): number[] {
   const unstable: number[] = [];
   for (let index = 1; index < turns.length; index += 1) {

@@ -5,7 +5,7 @@ import { runPipeline, strategyKinds } from '../src/pipeline/index.js';
 import { handlesOf, optimize, turn } from './guard-support.js';
 import { adminAuth, auth, testApp, type TestApp } from './support/test-app.js';
 
-// The regression guard through the service, with the real pipeline and a fake clock (spec 001 §3.2).
+// The regression guard through the service, with the real pipeline and a fake clock.
 let store: TestDb;
 beforeAll(async () => {
   store = await createMemoryPgliteDb();

@@ -5,7 +5,7 @@ import { runPipeline, strategyKinds } from '../src/pipeline/index.js';
 import { optimize, turn } from './guard-support.js';
 import { adminAuth, auth, testApp, type TestApp } from './support/test-app.js';
 
-// Audited holdout through the service with the real pipeline (spec 001 §2.2, §2.8).
+// Audited holdout through the service with the real pipeline.
 let store: TestDb;
 beforeAll(async () => {
   store = await createMemoryPgliteDb();

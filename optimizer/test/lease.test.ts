@@ -37,7 +37,7 @@ function retrieve(harness: TestApp, handle: string) {
   return harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle, metadata: { user: 'ada' } } });
 }
 
-describe('the entitlement lease gate (spec 001 §3.1)', () => {
+describe('the entitlement lease gate', () => {
   beforeEach(async () => {
     await store.db.exec(`DROP TABLE IF EXISTS gw_entitlement_lease; ${entitlementLeaseDdl}`);
   });

@@ -78,7 +78,7 @@ afterAll(async () => {
   await store.dispose();
 });
 
-describe('POST /v1/recall (spec 001 §2.4 rule 8)', () => {
+describe('POST /v1/recall', () => {
   it.each([
     ['which package version was not found on the registry', 'npmInstall'],
     ['sendFile maxAge cache-control assertion failure', 'mochaFailure'],

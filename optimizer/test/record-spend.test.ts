@@ -6,7 +6,7 @@ import { SqlSpendAppender } from '../src/record/spend-appender.js';
 // The gateway owns gw_spend; this test creates it from the gateway's migration file, as a shared database would have it.
 const spendMigration = new URL('../../gateway/migrations/003_spend.sql', import.meta.url);
 
-describe('SqlSpendAppender (spec 001 §2.4 rule 9)', () => {
+describe('SqlSpendAppender', () => {
   let store: TestDb;
   beforeEach(async () => {
     store = await createIsolatedPgDb(testDbUrl(process.env));

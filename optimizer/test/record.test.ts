@@ -27,7 +27,7 @@ const call = {
   content: { input: 'the prompt with a secret: hunter2', output: 'the answer' },
 };
 
-describe('POST /v1/record (spec 001 §2.4 rule 9)', () => {
+describe('POST /v1/record', () => {
   it('answers 404 when recording is disabled, the default', async () => {
     const { app } = await testApp();
     const response = await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: call });

@@ -3,7 +3,7 @@ import { healthReportSchema } from '@gw/contracts';
 import { auth, chatRequest, testApp } from './support/test-app.js';
 
 describe('service routes', () => {
-  it('reports the §2.7 health blocks', async () => {
+  it('reports the health blocks', async () => {
     const { app } = await testApp();
     const response = await app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(200);

@@ -20,7 +20,7 @@ function put(app: App, payload: unknown) {
 
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
 
-describe('/admin/optimizer/settings (spec 001 §2.5)', () => {
+describe('/admin/optimizer/settings', () => {
   it('accepts the bare config or {config} and answers config plus telemetry blocks', async () => {
     const { app } = await testApp();
     const bare = await put(app, { guard: { enabled: false }, requireReversibleElision: true });
@@ -145,7 +145,7 @@ describe('/admin/optimizer/settings (spec 001 §2.5)', () => {
   });
 });
 
-describe('POST /admin/optimizer/bootstrap-durable (spec 001 §2.6)', () => {
+describe('POST /admin/optimizer/bootstrap-durable', () => {
   it('moves an unconfigured optimizer onto the pushed store and reports durable', async () => {
     const opened: string[] = [];
     const { app } = await testApp({

@@ -13,7 +13,7 @@ async function signedApp() {
   return { ...harness, keys, send };
 }
 
-describe('Ed25519 request signing (spec 001 §5.1)', () => {
+describe('Ed25519 request signing', () => {
   it('accepts a valid signature over the raw body and reports enforcement on /health', async () => {
     const { app, clock, keys, send } = await signedApp();
     const response = await send(signRequest(keys.privateKey, 'POST', '/v1/optimize', body, clock.now()));

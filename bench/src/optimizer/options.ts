@@ -36,7 +36,7 @@ export interface OptimizerBenchOptions {
   readonly perSession: boolean;
 }
 
-/** `root` is the repository root: the shared corpus sits beside it (issue 6 item 12: `../shared/corpus/`). */
+/** `root` is the repository root: the shared corpus sits beside it (`../shared/corpus/`). */
 export function parseOptimizerOptions(args: readonly string[], root: string): OptimizerBenchOptions {
   const { values } = parseArgs({
     args: [...args],

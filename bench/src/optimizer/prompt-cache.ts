@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PromptUnit } from './prompt-units.js';
 
-/** Prompt-cache prices relative to the input price (issue 6 item 12): cached reads 0.1×, cache writes 1.25×. */
+/** Prompt-cache prices relative to the input price: cached reads 0.1×, cache writes 1.25×. */
 export const cacheReadMultiplier = 0.1;
 export const cacheWriteMultiplier = 1.25;
 /** The provider keeps a cached prefix for five minutes after its last use. */

@@ -18,7 +18,7 @@ export interface OptimizerBenchRun {
   readonly durationMs: number;
 }
 
-/** The last line: the figures machines read (issue 6 item 12), then a few more for people comparing runs. */
+/** The last line: the figures machines read, then a few more for people comparing runs. */
 export interface OptimizerBenchResult {
   costRatio: number | null;
   needleRetention: number | null;

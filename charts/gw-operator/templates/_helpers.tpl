@@ -31,7 +31,7 @@ app.kubernetes.io/part-of: gw
 {{- end -}}
 {{- end -}}
 
-{{/* The rules the operator needs, and nothing more (issue 9 item 4): see README "RBAC". */}}
+{{/* The rules the operator needs, and nothing more: see README "RBAC". */}}
 {{- define "gw-operator.rules" -}}
 - apiGroups: [gw.dev]
   resources: [gateways, providerkeys, routingconfigs, usercaps, servicekeys, desktoppolicies]

@@ -53,7 +53,7 @@ export const usdPrice = z
 /** Token counts are integers; the ceiling keeps them exact in every JSON number implementation. */
 export const tokenCount = z.int().min(0).max(1_000_000_000_000);
 
-/** Provider slug as the gateway names a stored provider key (spec 000 §4.8 `/admin/v1/providers/{slug}/key`). */
+/** Provider slug as the gateway names a stored provider key. */
 export const providerSlug = z
   .string()
   .min(1)
@@ -125,7 +125,7 @@ export const conditions = z
   .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] })
   .describe('Ready, Synced, Reconciling and Stalled, kstatus style.');
 
-/** Status shared by every kind; usage counters stay in the gateway and Prometheus, never here (issue 9). */
+/** Status shared by every kind; usage counters stay in the gateway and Prometheus, never here. */
 export const baseStatusShape = {
   observedGeneration: z
     .int()

@@ -10,8 +10,8 @@ import {
 } from './common.js';
 
 /**
- * DesktopPolicy: the desktop-client policy (spec 000 §2 "Desktop-client policy"), applied with
- * `PUT /admin/v1/policies/claude-desktop` (§4.8). One per Gateway. The gateway rejects credential-shaped values at
+ * DesktopPolicy: the desktop-client policy, applied with
+ * `PUT /admin/v1/policies/claude-desktop`. One per Gateway. The gateway rejects credential-shaped values at
  * every depth; that answer surfaces as a Synced=False condition.
  */
 

@@ -13,7 +13,7 @@ import {
 
 /**
  * Gateway: the stack the operator runs (gateway, optimizer and evidence Deployments with Services, generated
- * Secrets, a PodDisruptionBudget and autoscalers). ARCHITECTURE.md "Operator"; issue 9 items 1 and 3.
+ * Secrets, a PodDisruptionBudget and autoscalers). ARCHITECTURE.md "Operator".
  */
 
 // Resource quantities as Kubernetes writes them ("500m", "1Gi", 2).

@@ -17,7 +17,7 @@ import { providerTypes } from '../management/common.js';
 
 /**
  * ProviderKey: one server-held provider credential, applied through `PUT /admin/v1/providers/{slug}/key`
- * (spec 000 §4.8). The key is only ever referenced (`secretRef`); an inline key is an unknown field and rejected.
+ *. The key is only ever referenced (`secretRef`); an inline key is an unknown field and rejected.
  */
 
 export const providerKeySpec = withRules(

@@ -15,9 +15,9 @@ import {
 } from './common.js';
 
 /**
- * RoutingConfig: the gateway's default provider, routing (spec 000 §1.7-1.9 and §2 "Routing config"), model aliases,
- * pricing and output ceilings (§1.15), applied through `/admin/v1/routing`, `/routing/aliases` and
- * `/routing/models` (§4.8). One per Gateway; a second one is reported as a conflict.
+ * RoutingConfig: the gateway's default provider, routing, model aliases,
+ * pricing and output ceilings, applied through `/admin/v1/routing`, `/routing/aliases` and
+ * `/routing/models`. One per Gateway; a second one is reported as a conflict.
  */
 
 const modelId = z.string().min(1).max(256).regex(/^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/);
@@ -81,7 +81,7 @@ const modelEntry = z
     outputUsdPerMillionTokens: usdPrice.describe('List price of output tokens.'),
     cacheReadUsdPerMillionTokens: usdPrice.optional(),
     cacheWriteUsdPerMillionTokens: usdPrice.optional(),
-    maxOutputTokens: tokenCount.optional().describe('Hard output ceiling; larger max_tokens are clamped (spec 000 §1.15).'),
+    maxOutputTokens: tokenCount.optional().describe('Hard output ceiling; larger max_tokens are clamped.'),
   })
   .strict();
 

@@ -13,7 +13,7 @@ import {
 } from './common.js';
 
 /**
- * ServiceKey: a non-human `ark_svc_` key (spec 000 §2 "Service key"), minted through `POST /admin/v1/keys`, its raw
+ * ServiceKey: a non-human `ark_svc_` key, minted through `POST /admin/v1/keys`, its raw
  * value written once into the Secret `secretName`, revoked with `DELETE /admin/v1/keys/{id}` when the resource goes.
  */
 

@@ -16,8 +16,8 @@ import {
 import { capResets } from '../management/common.js';
 
 /**
- * UserCap: one per-user cap entry (spec 000 §2 "Per-user cap entry"), applied with
- * `PATCH /admin/v1/users/{user}/limits` (§4.8) and cleared on delete. Current usage stays in the gateway.
+ * UserCap: one per-user cap entry, applied with
+ * `PATCH /admin/v1/users/{user}/limits` and cleared on delete. Current usage stays in the gateway.
  */
 
 const alerts = z
@@ -30,7 +30,7 @@ const alerts = z
     webhookSecretRef: secretKeyRef.describe('Secret key holding the Slack-compatible webhook URL (never returned).'),
   })
   .strict()
-  .describe('Cap-approach alerts (spec 000 §6.4).');
+  .describe('Cap-approach alerts.');
 
 export const userCapSpec = withRules(
   z

@@ -43,7 +43,7 @@ const policyParams = orgParams.extend({ name: z.string().min(1).max(128) });
 const host = z.object({ id: z.string(), hostname: z.string().nullable(), platform: z.string(), source: z.string(), lastEvidenceAt: z.string(), createdAt: z.string() });
 
 /**
- * The admin plane (spec 001 §4.2; bodies "not shown", designed here): organizations, evidence-connector bearers,
+ * The admin plane: organizations, evidence-connector bearers,
  * policy switches, host views, the fleet rollup, the agent enroll secret and remediation. The gateway re-serves it as
  * `/admin/endpoint/*`.
  */

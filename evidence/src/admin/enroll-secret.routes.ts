@@ -16,7 +16,7 @@ const errors = evidenceErrorResponses(['invalid_request', 'unauthorized', 'not_f
 const orgParams = z.object({ orgId: z.string().min(1).max(100) });
 
 /**
- * The organization's agent enroll secret on the admin plane (spec 000 §4.6 `/admin/endpoint/enroll-secret`): presence
+ * The organization's agent enroll secret on the admin plane: presence
  * only on read, the plaintext once on rotate. Hosts already enrolled keep working after a rotation.
  */
 export async function enrollSecretRoutes(plain: FastifyInstance, options: EnrollSecretRouteOptions): Promise<void> {

@@ -56,7 +56,7 @@ function failingRemediable(host: HostWithResults, disabled: ReadonlySet<string>)
 }
 
 /**
- * Allowlisted remediation on the admin plane (spec 001 §3.5, §4.2): the image's scripts listed for review, queueing a
+ * Allowlisted remediation on the admin plane: the image's scripts listed for review, queueing a
  * check's one script on a built-in agent host, and the remediation audit. Output is returned only when asked for;
  * the gateway asks only for a principal holding the content-read capability.
  */

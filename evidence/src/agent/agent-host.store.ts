@@ -23,11 +23,11 @@ export interface AgentEnrollment {
   platform: HostPlatform;
 }
 
-// spec 001 §8: hostnames up to 64 characters. The agent's wire is fixed, so a longer one is cut, never refused.
+// Hostnames up to 64 characters. The agent's wire is fixed, so a longer one is cut, never refused.
 const maxHostnameLength = 64;
 
 /**
- * Hosts enrolled by the built-in agent and their node keys (spec 001 §2.9): one host per hardware UUID and
+ * Hosts enrolled by the built-in agent and their node keys: one host per hardware UUID and
  * organization, whichever of osquery and orbit enrolls first; only hashes of the UUIDs and of the node keys are kept.
  */
 export class AgentHostStore {

@@ -5,8 +5,8 @@ const kind = 'enroll_secret';
 const source = 'agent';
 
 /**
- * The organization's agent enroll secret (spec 001 §2.9 credentials, §5.2): SHA-256 only, the plaintext returned once
- * when minted. Rotating replaces it at once; hosts already enrolled keep their node keys (spec 000 §4.6 "enrolled
+ * The organization's agent enroll secret: SHA-256 only, the plaintext returned once
+ * when minted. Rotating replaces it at once; hosts already enrolled keep their node keys (the contract "enrolled
  * hosts unaffected").
  */
 export class EnrollSecretStore {

@@ -35,8 +35,8 @@ const errors = { 400: agentErrorBody, 401: agentErrorBody, 404: agentErrorBody, 
 const scriptTimeoutSeconds = 300;
 
 /**
- * The orbit agent API (spec 001 §4.2 `/api/fleet/orbit/*`, node-key gated): enrollment, configuration with the
- * pending remediation executions, device-token acceptance, and leased remediation delivery (spec 001 §3.5).
+ * The orbit agent API: enrollment, configuration with the
+ * pending remediation executions, device-token acceptance, and leased remediation delivery.
  */
 export async function orbitRoutes(plain: FastifyInstance, options: OrbitRouteOptions): Promise<void> {
   const app = plain.withTypeProvider<ZodTypeProvider>();
@@ -48,7 +48,7 @@ export async function orbitRoutes(plain: FastifyInstance, options: OrbitRouteOpt
     const body = request.body;
     const orgId = await options.secrets.resolve(body.enroll_secret);
     if (!orgId) throw evidenceError('enroll_refused');
-    // The hardware serial is read and dropped: serial numbers are never retained (spec 001 §2.9).
+    // The hardware serial is read and dropped: serial numbers are never retained.
     const enrolled = await hosts.enroll({ orgId, kind: 'orbit', hardwareUuid: body.hardware_uuid.trim(), osqueryUuid: undefined, hostname: body.hostname || body.computer_name, platform: hostPlatformOf(body.platform) });
     return { orbit_node_key: enrolled.nodeKey };
   });

@@ -43,7 +43,7 @@ const agentConfig = {
 };
 
 /**
- * osquery's TLS remote API (spec 001 §4.2 `/api/v1/osquery/*`, node-key gated): enrollment with the organization's
+ * osquery's TLS remote API: enrollment with the organization's
  * enroll secret, configuration, the policy checks as distributed queries, and logs, whose content is discarded.
  */
 export async function osqueryRoutes(plain: FastifyInstance, options: OsqueryRouteOptions): Promise<void> {

@@ -11,7 +11,7 @@ export function renderQuery(query: string): string {
 }
 
 /**
- * The pack version is a content hash (spec 001 §9.5): a mismatch says the gateway and the service disagree, not
+ * The pack version is a content hash: a mismatch says the gateway and the service disagree, not
  * which one is behind.
  */
 export const packVersion = sha256Hex(JSON.stringify(packContent)).slice(0, 16);

@@ -10,7 +10,7 @@ describe('the remediation script catalog', () => {
     expect(new Set(remediationScripts.map((script) => script.name)).size).toBe(remediationScripts.length);
   });
 
-  it('dispatches no PowerShell script, so Windows hosts stay monitor-only (spec 001 §4.2)', () => {
+  it('dispatches no PowerShell script, so Windows hosts stay monitor-only', () => {
     const dispatched = new Set(policyPack.map((policy) => policy.script));
     expect(remediationScripts.filter((script) => script.interpreter === 'powershell').map((script) => dispatched.has(script.name))).toEqual([false]);
   });

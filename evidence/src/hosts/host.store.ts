@@ -36,12 +36,12 @@ const toHost = (row: HostRow): Host => ({
 });
 const toResponse = (passing: boolean | null): PolicyResponse => (passing === null ? 'unknown' : passing ? 'pass' : 'fail');
 
-/** The device identifier is never stored: only sha256 of "<source>:<device.id>" (spec 001 §2.9). */
+/** The device identifier is never stored: only sha256 of "<source>:<device.id>". */
 export function deviceHashOf(source: string, deviceId: string): string {
   return sha256Hex(`${source}:${deviceId}`);
 }
 
-/** Hosts and their current policy results (spec 001 §2.9 retained records). */
+/** Hosts and their current policy results. */
 export class HostStore {
   constructor(
     private readonly db: Db,

@@ -12,7 +12,7 @@ export interface ConnectorCaller {
 }
 
 /**
- * Evidence-connector bearers (`aer_`, spec 001 §5.2): one per organization and source, shown once when minted,
+ * Evidence-connector bearers (`aer_`): one per organization and source, shown once when minted,
  * stored as SHA-256. Rotating replaces the previous token at once; revoking removes it.
  */
 export class ConnectorStore {

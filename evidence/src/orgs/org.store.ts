@@ -28,7 +28,7 @@ const toOrg = (row: OrgRow): Org => ({
   createdAt: new Date(row.created_at).toISOString(),
 });
 
-/** Organizations and their per-organization policy switches (spec 001 §2.9 retained records). */
+/** Organizations and their per-organization policy switches. */
 export class OrgStore {
   constructor(
     private readonly db: Db,

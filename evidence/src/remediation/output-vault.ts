@@ -1,6 +1,6 @@
 import { Keyring } from '@gw/platform';
 
-/** spec 001 §8: remediation output is kept to 8 KiB, its beginning and its end. */
+/** Remediation output is kept to 8 KiB, its beginning and its end. */
 export const maxRetainedOutputBytes = 8 * 1024;
 
 /**
@@ -25,7 +25,7 @@ function isContinuationByte(byte: number | undefined): boolean {
 }
 
 /**
- * Remediation-output retention (spec 001 §4.2): on only when `GW_CONTENT_KEY` is set and `GW_CONTENT_MODE` is not
+ * Remediation-output retention: on only when `GW_CONTENT_KEY` is set and `GW_CONTENT_MODE` is not
  * `off`. Output is truncated, then sealed with AES-256-GCM bound to its execution id, so a sealed value moved to
  * another row does not open.
  */

@@ -1,6 +1,6 @@
 const minute = 60_000;
 
-/** spec 001 §3.5, §8: ten-minute lease, at most three attempts, 24-hour lifetime; output kept 30 days. */
+/** Ten-minute lease, at most three attempts, 24-hour lifetime; output kept 30 days. */
 export const remediationLimits = {
   leaseMs: 10 * minute,
   maxAttempts: 3,

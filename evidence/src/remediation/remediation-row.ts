@@ -6,7 +6,7 @@ export type RemediationTrigger = (typeof remediationTriggers)[number];
 export const remediationStatuses = ['pending', 'delivered', 'ran', 'error', 'timed_out', 'exhausted', 'expired', 'cancelled'] as const;
 export type RemediationStatus = (typeof remediationStatuses)[number];
 
-/** One remediation audit entry (spec 001 §2.9): what ran where, why, and how it ended; never its output. */
+/** One remediation audit entry: what ran where, why, and how it ended; never its output. */
 export const remediation = z.object({
   executionId: z.string(),
   sequence: z.number().int(),

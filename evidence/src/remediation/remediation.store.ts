@@ -23,7 +23,7 @@ export interface ScriptOutcome {
 const deliverable = `(status = 'pending' OR (status = 'delivered' AND lease_expires_at <= $2 AND attempts < ${remediationLimits.maxAttempts})) AND expires_at > $2`;
 
 /**
- * The remediation queue and its audit (spec 001 §3.5): bounded at-least-once delivery with a ten-minute lease, at
+ * The remediation queue and its audit: bounded at-least-once delivery with a ten-minute lease, at
  * most three attempts and a 24-hour lifetime. Rows are never deleted here: a finished, exhausted or expired execution
  * stays as audit; only its retained output ages out.
  */

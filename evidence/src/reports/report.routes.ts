@@ -19,7 +19,7 @@ const security = [{ connectorBearer: [] }];
 const tags = ['evidence'];
 
 /**
- * The customer-managed evidence lane (spec 001 §2.9, §4.2): a connector bearer (`aer_`) selects the organization and
+ * The customer-managed evidence lane: a connector bearer (`aer_`) selects the organization and
  * the evidence source; nothing in the request can override either.
  */
 export async function reportRoutes(plain: FastifyInstance, options: ReportRouteOptions): Promise<void> {
@@ -75,7 +75,7 @@ export async function reportRoutes(plain: FastifyInstance, options: ReportRouteO
   );
 }
 
-/** spec 001 §4.2: one bad name refuses the whole report, so a snapshot is never half applied. */
+/** One bad name refuses the whole report, so a snapshot is never half applied. */
 function assertKnownResults(report: EvidenceReport, enabled: ReadonlySet<string>): void {
   const seen = new Set<string>();
   for (const [index, result] of report.results.entries()) {

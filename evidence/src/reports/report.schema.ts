@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** spec 001 §2.9 and §8: at most 64 KiB of body, 1 to 128 unique results. */
+/** At most 64 KiB of body, 1 to 128 unique results. */
 export const reportLimits = { maxBodyBytes: 64 * 1024, maxResults: 128 } as const;
 
 /**

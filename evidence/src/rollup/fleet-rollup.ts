@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { packVersion } from '../catalog/policy-pack.js';
 import type { HostStore } from '../hosts/host.store.js';
 
-/** spec 001 §1.7, §8: a host that stops reporting drops out of compliance scoring after seven days. */
+/** A host that stops reporting drops out of compliance scoring after seven days. */
 export const staleAfterMs = 7 * 24 * 60 * 60 * 1000;
 
 export const fleetRollupResponse = z

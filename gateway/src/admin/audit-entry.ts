@@ -2,7 +2,7 @@ import type { AuditEntryInput } from './audit/audit.store.js';
 import { isWriteOperation, type AdminOperation } from './operation.js';
 import type { Principal } from './principal.js';
 
-/** Writes are audited, plus reads an operation marks as sensitive (GDPR export); spec 000 §6.5. */
+/** Writes are audited, plus reads an operation marks as sensitive (GDPR export). */
 export function isAudited(operation: AdminOperation): boolean {
   return operation.audit ?? isWriteOperation(operation);
 }

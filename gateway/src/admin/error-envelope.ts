@@ -5,7 +5,7 @@ import { gatewayError } from '../errors.js';
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** spec 000 §7: a caller-sent `x-request-id` is echoed when it is a sane token; otherwise one is minted. */
+/** A caller-sent `x-request-id` is echoed when it is a sane token; otherwise one is minted. */
 export function adminRequestIdOf(request: FastifyRequest): string {
   const incoming = request.headers['x-request-id'];
   return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
@@ -19,7 +19,7 @@ export interface AdminErrorShape {
   requiredScope?: string;
 }
 
-// spec 000 §7 Management API v1 codes, by status, for failures that carry no code of their own (not an AppError).
+// The contract Management API v1 codes, by status, for failures that carry no code of their own (not an AppError).
 const v1CodeByStatus: Record<number, string> = {
   400: 'invalid_request',
   401: 'unauthenticated',
@@ -43,7 +43,7 @@ export function classifyAdminError(thrown: unknown): AdminErrorShape {
   return { status: failure.status, code: v1CodeByStatus[failure.status] ?? failure.code, message: failure.message, headers: { ...failure.headers } };
 }
 
-/** The v1 envelope (spec 000 §7): every v1 error, whatever the status. */
+/** The v1 envelope: every v1 error, whatever the status. */
 export function v1ErrorBody(shape: AdminErrorShape, requestId: string) {
   const code = shape.code === 'internal_error' || isGenericCode(shape.code) ? (v1CodeByStatus[shape.status] ?? shape.code) : shape.code;
   return { error: { code, message: shape.message, ...(shape.requiredScope ? { required_scope: shape.requiredScope } : {}), request_id: requestId } };

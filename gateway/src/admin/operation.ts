@@ -33,13 +33,13 @@ export interface AdminOperation<BodySchema extends z.ZodType = z.ZodType, QueryS
   /** Legacy capability; `null` = authenticated but ungated. */
   capability: Capability | null;
   legacy?: readonly LegacyMount[];
-  /** v1 path with `{param}` placeholders; scope defaults to the spec 000 §5 rule for the method and path. */
+  /** v1 path with `{param}` placeholders; scope defaults to the v1 scope rule for the method and path. */
   v1?: { path: string; scope?: string | null };
   /** `tenant` or `deployment` (fleet mode). */
   xScope: 'tenant' | 'deployment';
   /** Successor named in the legacy `Link` header when the v1 twin is a different operation. */
   successor?: string;
-  /** Legacy data routes are deprecated in favour of v1 (spec 000 §9.3); console routes are not. */
+  /** Legacy data routes are deprecated in favour of v1; console routes are not. */
   deprecatedLegacy?: boolean;
   successStatus?: number;
   /** Audit this operation (default: every write, i.e. not GET and not `POST …/query`); true for sensitive reads. */
@@ -67,14 +67,14 @@ export function defineOperation<BodySchema extends z.ZodType = z.ZodUndefined, Q
   return operation;
 }
 
-/** spec 000 §5 v1 scope rule: `<resource>:<read|write>` from the first segment; `POST …/query` is a read. */
+/** V1 scope rule: `<resource>:<read|write>` from the first segment; `POST …/query` is a read. */
 export function defaultScope(method: HttpMethod, v1Path: string): string {
   const resource = v1Path.replace(/^\/admin\/v1\//, '').split('/')[0] ?? '';
   const isRead = method === 'GET' || (method === 'POST' && v1Path.endsWith('/query'));
   return `${resource}:${isRead ? 'read' : 'write'}`;
 }
 
-/** Whether a call of the operation writes (spec 000 §5: GET and `POST …/query` read). */
+/** Whether a call of the operation writes. */
 export function isWriteOperation(operation: Pick<AdminOperation, 'method' | 'v1'>): boolean {
   if (operation.method === 'GET') return false;
   return !(operation.method === 'POST' && operation.v1?.path.endsWith('/query') === true);

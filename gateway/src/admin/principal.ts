@@ -16,7 +16,7 @@ export interface Principal {
   deploymentOwner: boolean;
   /** Fleet mode: the tenant a principal is bound to; null = deployment-wide. */
   tenant: string | null;
-  /** spec 000 §2: a scope-minted key has no capabilities, so every legacy `/admin/*` gate rejects it. */
+  /** A scope-minted key has no capabilities, so every legacy `/admin/*` gate rejects it. */
   legacyAccess: boolean;
   /** Admin API key id, for keys. */
   keyId?: string;

@@ -1,6 +1,6 @@
 import type { Coord, Logger, RateDecision } from '@gw/platform';
 
-// spec 000 §8: admin v1 request rate, 300 per minute per principal.
+// Admin v1 request rate, 300 per minute per principal.
 export const adminV1RateLimit = { limit: 300, windowMs: 60_000 } as const;
 
 /**

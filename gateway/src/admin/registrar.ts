@@ -11,9 +11,9 @@ export { hasScope } from './principal.js';
 
 export interface RegistrarDeps {
   principals: PrincipalResolver;
-  /** spec 000 §8: the `/admin/v1/*` rate per principal; `null` = not decided (limiter down: fail open). */
+  /** The `/admin/v1/*` rate per principal; `null` = not decided (limiter down: fail open). */
   rateLimit?: (actor: string) => Promise<RateDecision | null>;
-  /** Records one content-free audit entry; must not throw (spec 000 §6.5). */
+  /** Records one content-free audit entry; must not throw. */
   audit?: (entry: AuditEntryInput) => Promise<void>;
   /** `GW_MULTI_TENANT=true`: tenant-bound principals reach tenant resources only. */
   fleetMode?: boolean;
@@ -94,7 +94,7 @@ async function authenticate(request: FastifyRequest, operation: AdminOperation, 
   return principal;
 }
 
-// spec 000 §5: in fleet mode a deployment resource answers 403 deployment_scope_required to tenant-bound principals.
+// In fleet mode a deployment resource answers 403 deployment_scope_required to tenant-bound principals.
 function assertDeploymentReach(operation: AdminOperation, principal: Principal, deps: RegistrarDeps): void {
   if (deps.fleetMode && operation.xScope === 'deployment' && principal.tenant !== null) throw adminErrors.deploymentScopeRequired();
 }
@@ -131,7 +131,7 @@ function mountLegacy(app: FastifyInstance, operation: AdminOperation, mount: Leg
     url: mount.path,
     schema: routeSchema(operation, { tags: ['admin (legacy)'], 'x-required-capability': operation.capability, ...(deprecated ? { deprecated: true } : {}) }),
     onRequest: async (request, reply) => {
-      // spec 000 §5 other rule 5: Deprecation and the successor Link on every answer, errors included.
+      // Other rule 5: Deprecation and the successor Link on every answer, errors included.
       if (deprecated) reply.header('deprecation', 'true').header('link', `<${successor}>; rel="successor-version"`);
       const principal = await authenticate(request, operation, deps);
       if (!principal.legacyAccess) throw adminErrors.scopeKeyOnLegacy();

@@ -18,7 +18,7 @@ const addedBy: Readonly<Record<Role, readonly Capability[]>> = {
     'enrollment:manage',
     'playground:run',
   ],
-  // spec 000 §5: minting an admin API key needs adminkeys:manage, "security_admin and up".
+  // Minting an admin API key needs adminkeys:manage, "security_admin and up".
   security_admin: ['adminkeys:manage', 'identity:manage', 'revokedusers:manage', 'gdpr:manage', 'optimizer:purge', 'directives:manage'],
   owner: ['content:manage', 'content:read', 'update:run'],
 };

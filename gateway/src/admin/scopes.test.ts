@@ -15,7 +15,7 @@ describe('roles', () => {
     expect([...roleCapabilities('owner')].sort()).toEqual([...capabilities].sort());
   });
 
-  it('give adminkeys:manage to security_admin and up only (spec 000 §5)', () => {
+  it('give adminkeys:manage to security_admin and up only', () => {
     expect(roles.filter((role) => roleCapabilities(role).has('adminkeys:manage'))).toEqual(['security_admin', 'owner']);
   });
 
@@ -29,7 +29,7 @@ describe('roles', () => {
   });
 });
 
-describe('capability → scope translation (spec 000 §5)', () => {
+describe('capability → scope translation', () => {
   it('makes config:read every resource read except the audit, trace and fleet lanes', () => {
     const reads = scopesOfCapability('config:read');
     expect(reads).toEqual(expect.arrayContaining(['keys:read', 'admin-keys:read', 'users:read', 'spend:read', 'providers:read', 'routing:read', 'optimizer:read', 'policies:read', 'settings:read', 'sso:read', 'enrollment:read', 'provisioning:read']));
@@ -76,7 +76,7 @@ describe('grantability to admin API keys', () => {
     expect(isGrantableScope('nope:read')).toBe(false);
   });
 
-  it('refuses content, content mode, SSO config, self-update and key management as capabilities (spec 000 §2)', () => {
+  it('refuses content, content mode, SSO config, self-update and key management as capabilities', () => {
     const ungrantable = capabilities.filter((capability) => !isGrantableCapability(capability));
     expect(ungrantable).toEqual(expect.arrayContaining(['content:read', 'content:manage', 'identity:manage', 'update:run', 'adminkeys:manage']));
     expect(isGrantableCapability('clientkeys:manage')).toBe(true);

@@ -1,7 +1,7 @@
 import type { Capability } from './capabilities.js';
 
 /**
- * Management API v1 scopes and the capability → scope translation (spec 000 §5), in one file.
+ * Management API v1 scopes and the capability → scope translation, in one file.
  *
  * The rule: `<resource>:read` for GET (and `POST …/query`), `<resource>:write` for other methods, where the resource
  * is the first path segment after `/admin/v1/`. The named exceptions below gate narrower lanes; each says whether an
@@ -34,7 +34,7 @@ export interface ScopeException {
   grantable: boolean;
 }
 
-/** spec 000 §5 "Named exceptions", verbatim in meaning, with their grantability to an admin API key. */
+/** The contract's "Named exceptions", verbatim in meaning, with their grantability to an admin API key. */
 export const scopeExceptions: readonly ScopeException[] = [
   { scope: 'users:revoke', gates: 'revoke or reinstate a developer', grantable: false },
   { scope: 'users:gdpr', gates: "a user's export and erase", grantable: true },
@@ -67,15 +67,15 @@ export function isKnownScope(scope: string): boolean {
   return catalog.has(scope);
 }
 
-/** Whether an admin API key may hold the scope (spec 000 §2: content, content mode, SSO config, self-update, key management are not). */
+/** Whether an admin API key may hold the scope. */
 export function isGrantableScope(scope: string): boolean {
   return catalog.has(scope) && !ungrantable.has(scope);
 }
 
-// spec 000 §5: config:read is every <resource>:read except the audit, trace and fleet lanes.
+// Config:read is every <resource>:read except the audit, trace and fleet lanes.
 const configReadExcluded: ReadonlySet<string> = new Set(['audit', 'traces', 'fleet']);
 
-/** spec 000 §5 "Capabilities translate to scopes". */
+/** The contract's "Capabilities translate to scopes". */
 const scopesByCapability: Readonly<Record<Capability, readonly string[]>> = {
   'config:read': readableResources.filter((resource) => !configReadExcluded.has(resource)).map((resource) => `${resource}:read`),
   // Fleet listings are fleet:read; traces are the observability lane.

@@ -1,7 +1,7 @@
 import type { Principal } from './principal.js';
 
 /**
- * spec 000 §5: in fleet mode a tenant-bound principal reaches its own tenant's resources only; deployment principals
+ * In fleet mode a tenant-bound principal reaches its own tenant's resources only; deployment principals
  * (tenant null) reach every tenant's. Outside fleet mode a principal's tenant binds nothing. The one place that says
  * which tenant, if any, binds an admin call (keys, enrollment links, seats, directives, endpoint control, playground).
  */

@@ -23,7 +23,7 @@ export interface BillingClientOptions {
 }
 
 /**
- * The gateway's side of the billing machine API (spec 001 §4.3): `POST /v1/meter` and `GET /v1/entitlement`, with
+ * The gateway's side of the billing machine API: `POST /v1/meter` and `GET /v1/entitlement`, with
  * the deployment bearer (`adt_`). Only content-free rollups leave; nothing billing answers is trusted before the
  * lease verifies (the caller's job).
  */

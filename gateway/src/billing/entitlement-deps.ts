@@ -19,9 +19,9 @@ export interface EntitlementDeps {
   /** The billing machine API client (metering, CLI login); null without `GW_BILLING_URL`. */
   billing: BillingClient | null;
   leaseTrust: 'pinned' | 'configured';
-  /** `/admin/health` lease fields (spec 000 §4.6). */
+  /** `/admin/health` lease fields. */
   lease: () => LeaseFields;
-  /** spec 000 §4.6 `GET /`: a metered gateway holding no lease at all is not ready (an expired or suspended one is). */
+  /** A metered gateway holding no lease at all is not ready (an expired or suspended one is). */
   holdsNoLease: () => boolean;
 }
 

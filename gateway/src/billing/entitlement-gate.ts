@@ -18,7 +18,7 @@ const suspended = () => gatewayError('subscription_suspended');
 const expired = () => gatewayError('entitlement_expired');
 
 /**
- * The entitlement kill-switch of the `/v1/*` chain (spec 000 §1.6b): suspended → 403, expired or unverifiable → 402.
+ * The entitlement kill-switch of the `/v1/*` chain: suspended → 403, expired or unverifiable → 402.
  * `denial()` runs on every request and never touches the store: it judges the last verified lease against the clock,
  * so a lease that runs out between refreshes is refused at once. A timer re-reads the shared store, which is how the
  * replicas that did not send the report learn the new lease. No lease at all is served (the readiness route keeps a

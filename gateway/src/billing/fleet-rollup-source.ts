@@ -12,7 +12,7 @@ interface EvidenceRollup {
 const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0);
 
 /**
- * What the metering lane forwards about endpoints (spec 001 §1.7): reachability, host and compliance counts, the
+ * What the metering lane forwards about endpoints: reachability, host and compliance counts, the
  * number of failing policies and the pack version of the deployment's organization. Counts only; an unreachable
  * service is reported as such, never as an error of the report.
  */

@@ -16,7 +16,7 @@ export interface LeaseRefresherOptions extends LeaseHolderDeps {
 const hour = 60 * 60_000;
 
 /**
- * `GET /v1/entitlement` (spec 001 §4.3, "refresh the signed lease without usage"): when reports keep failing (billing
+ * `GET /v1/entitlement`: when reports keep failing (billing
  * refusing a report it cannot read, say), the gateway still asks for a fresh lease before the one it holds runs out,
  * so a metering fault does not stop inference. Billing throttles the route per deployment; its Retry-After is obeyed.
  */

@@ -28,7 +28,7 @@ export interface MeteringLaneOptions {
   deploymentId: string;
   gatewayVersion: string;
   heartbeatTier: () => Promise<HeartbeatTier>;
-  /** The endpoint evidence rollup (spec 001 §1.7), or null when no evidence service is configured. */
+  /** The endpoint evidence rollup, or null when no evidence service is configured. */
   fleet: () => Promise<FleetRollup | null>;
   intervalMs: number;
   /** Rows younger than this are left to the next window: a batch insert may still be committing. */
@@ -40,7 +40,7 @@ export interface MeteringLaneOptions {
 const firstRetryMs = 30_000;
 
 /**
- * The metering lane (spec 001 §4.3 `POST /v1/meter`): every interval one replica (a Coord claim) reports the usage
+ * The metering lane: every interval one replica (a Coord claim) reports the usage
  * since the last accepted report and stores the signed lease billing answers with, which every replica's gate then
  * reads. Delivery is at least once and counted once: a window is reported with a fixed id, and a report that got no
  * answer (billing down, a crash mid-call) is resent byte for byte until billing accepts it; only then does the next

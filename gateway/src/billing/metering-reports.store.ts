@@ -3,7 +3,7 @@ import { isoOrNull, type Queryable } from '@gw/platform';
 
 export type ReportState = 'pending' | 'accepted' | 'failed';
 
-/** One usage report as the metering audit lane shows it (spec 000 §4.6 `/admin/metering/last-report`, §4.8 audit). */
+/** One usage report as the metering audit lane shows it. */
 export interface MeteringReportView {
   id: string;
   windowStart: string;

@@ -40,7 +40,7 @@ const meteringLane = z.object({
 const meteringQuery = z.object({ limit: z.coerce.number().int().min(0).max(100).default(20).describe('Recent attempts to list, 0..100 (default 20)') });
 
 /**
- * The metering audit lane (spec 000 §4.6 `GET /admin/metering/last-report`, §4.8 `/admin/v1/audit/metering`): what this
+ * The metering audit lane: what this
  * deployment told billing, when, and what billing answered. Content-free by construction, like the reports.
  */
 export function meteringOperations(deps: { entitlement: EntitlementDeps; settings: SettingsStore }): AdminOperation[] {

@@ -27,7 +27,7 @@ function countsOf(row: RollupRow | undefined) {
 }
 
 /**
- * The usage of one window as billing sees it (spec 001 §1.8: never content): totals on `full` and `aggregate`, and
+ * The usage of one window as billing sees it: totals on `full` and `aggregate`, and
  * per provider and model on `full`; `minimal` sends none (a liveness heartbeat). Windows are cut on `recorded_at`
  * (when the row reached the store), so every row lands in exactly one window however late it was written.
  */

@@ -34,7 +34,7 @@ export function registerChain(app: FastifyInstance, deps: ChainDeps): void {
 
 /**
  * Stages 1–2 only (edge guard and identity), for client-key surfaces that call no model (`/connect/*`, `/mcp`,
- * spec 000 §5): admission meters model calls (limits, caps, budgets, reservations), so it is left out there.
+ * The contract): admission meters model calls (limits, caps, budgets, reservations), so it is left out there.
  */
 export type IdentityChainDeps = IdentityStageDeps & { clock: Clock };
 

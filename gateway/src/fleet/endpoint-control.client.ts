@@ -21,7 +21,7 @@ export const endpointControlUnreachable = () =>
   gatewayError('endpoint_control_unreachable');
 
 /**
- * The gateway's client of the endpoint evidence service's admin plane (spec 001 §4.2: "the gateway re-serves these as
+ * The gateway's client of the endpoint evidence service's admin plane ("the gateway re-serves these as
  * `/admin/endpoint/*`"). In-network, admin bearer, bounded by a timeout; it never follows redirects.
  */
 export class EndpointControlClient {

@@ -25,7 +25,7 @@ export function composeEndpoint(
   fetchImpl?: typeof fetch,
 ): EndpointDeps | null {
   if (!config.GW_ENDPOINT_CONTROL_URL) return null;
-  // spec 001 §4.2: the service's admin bearer falls back to GW_ADMIN_TOKEN, as the operator deploys both.
+  // The service's admin bearer falls back to GW_ADMIN_TOKEN, as the operator deploys both.
   const client = new EndpointControlClient({ baseUrl: config.GW_ENDPOINT_CONTROL_URL, adminToken: config.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   return { client, orgs: new EndpointOrgBinder(client), enrollSecrets: new EnrollSecretVault(stores.db, stores.keyring, stores.clock), agentUrl: config.GW_ENDPOINT_AGENT_URL ?? null };
 }

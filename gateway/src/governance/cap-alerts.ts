@@ -29,7 +29,7 @@ export function reachedThresholds(cap: Pick<UserCap, 'monthlyTokens' | 'maxUsd' 
   return reached;
 }
 
-/** The content-free payload: Slack reads `text`; the rest is our event for other receivers (spec 000 §6.6 "not shown"). */
+/** The content-free payload: Slack reads `text`; the rest is our event for other receivers. */
 export function alertPayload(user: string, crossing: CapCrossing, period: Period): Record<string, unknown> {
   const money = crossing.kind !== 'tokens';
   const used = money ? formatUsd(fromMicros(crossing.used)) : crossing.used.toLocaleString('en-US');
@@ -52,7 +52,7 @@ export function alertPayload(user: string, crossing: CapCrossing, period: Period
 const claimKey = (user: string, period: Period, crossing: CapCrossing) => `gov:alert:${encodeURIComponent(user)}:${period.id}:${crossing.kind}:${crossing.thresholdPercent}`;
 
 /**
- * Cap-approach alerts (spec 000 §6.4): once per threshold per period, across replicas, by claiming the threshold with
+ * Cap-approach alerts: once per threshold per period, across replicas, by claiming the threshold with
  * Coord `setIfAbsent`. A failed delivery gives the claim back so the next metered request tries again.
  */
 export class CapAlerts {

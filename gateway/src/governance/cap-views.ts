@@ -55,7 +55,7 @@ export async function capUsages(coord: Coord, caps: readonly UserCap[], now: num
   return new Map(caps.map((cap, index) => [cap.user, { tokens: values[index * 2] ?? 0, costMicros: values[index * 2 + 1] ?? 0 }]));
 }
 
-/** The GET shape of `/admin/user-caps` (spec 000 §2: caps plus `usage`, `budgetUsage` and alert posture). */
+/** The GET shape of `/admin/user-caps`. */
 export async function capsResponseOf(coord: Coord, state: CapsState, now: number): Promise<CapsResponse> {
   const caps = [...state.caps.values()];
   const usages = await capUsages(coord, caps, now);

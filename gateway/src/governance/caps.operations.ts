@@ -44,7 +44,7 @@ async function viewOf(deps: CapOperationDeps, cap: UserCap) {
   return capViewOf(cap, (await capUsages(deps.coord, [cap], now))?.get(cap.user) ?? null, now);
 }
 
-/** Per-user caps (spec 000 §2, §4.5; v1 `users/limits`, §4.8). */
+/** Per-user caps. */
 export function capOperations(deps: CapOperationDeps): AdminOperation[] {
   const { caps } = deps;
   return [

@@ -37,7 +37,7 @@ export interface GovernanceDeps {
 const orphanReservationMs = 5_000;
 
 /**
- * Caps, budgets, limits and usage counters (spec 000 §1.5, §2, §3). The admission stage reads through it; the
+ * Caps, budgets, limits and usage counters. The admission stage reads through it; the
  * metering listener (`meter`) adds the records of each event-loop turn to the counters together, sends cap alerts,
  * and settles strict reservations only after the actual cost is counted, so a concurrent strict check never sees
  * neither.
@@ -102,7 +102,7 @@ export class Governance {
   }
 
   /**
-   * A check skipped because Coord is down: counted always, logged at most every 10 s per check (spec 000 §2: the
+   * A check skipped because Coord is down: counted always, logged at most every 10 s per check (The
    * budget fails open, and says so in metrics and logs).
    */
   reportFailOpen(check: string, error: unknown): void {

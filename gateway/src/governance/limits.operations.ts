@@ -5,7 +5,7 @@ import { defineOperation, type AdminOperation } from '../admin/operation.js';
 const view = (stored: ReturnType<LimitsStore['current']>) => ({ ...stored.limits, revision: stored.revision, updatedAt: stored.updatedAt, updatedBy: stored.updatedBy });
 
 /**
- * Rate and concurrency limits on `/v1/*` (spec 000 §8: they exist, values "not shown"): defaults with per-user and
+ * Rate and concurrency limits on `/v1/*`: defaults with per-user and
  * per-key overrides. Under `users` in v1 because the governance writer capability `usercaps:write` is `users:write`.
  */
 export function limitOperations({ limits }: { limits: LimitsStore }): AdminOperation[] {

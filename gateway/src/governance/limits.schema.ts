@@ -1,7 +1,7 @@
 import { addressKey } from '../identity/users/email-address.js';
 import { z } from 'zod';
 
-// spec 000 §8: rate and concurrency limits exist on /v1/*, values "not shown". These are ours; null means unlimited.
+// Rate and concurrency limits exist on /v1/*, values "not shown". These are ours; null means unlimited.
 const requestsPerMinute = z.int().min(1).max(1_000_000).nullable().describe('Requests admitted per sliding minute per key; null = unlimited');
 const concurrentRequests = z.int().min(1).max(100_000).nullable().describe('Requests in flight at once per key; null = unlimited');
 

@@ -19,12 +19,12 @@ interface Row {
 
 const documentName = 'limits';
 
-/** spec 000 §2 `expectedRevision` is "any": the number or its string form matches; anything else is stale. */
+/** The contract `expectedRevision` is "any": the number or its string form matches; anything else is stale. */
 export function sameRevision(expected: unknown, current: number): boolean {
   return (typeof expected === 'number' || typeof expected === 'string') && String(expected) === String(current);
 }
 
-/** Rate and concurrency limits (our design for spec 000 §8 "values: not shown"); cached on every replica. */
+/** Rate and concurrency limits (our design for the contract's "values: not shown"); cached on every replica. */
 export class LimitsStore {
   private readonly snapshot: ReplicatedSnapshot<StoredLimits>;
 

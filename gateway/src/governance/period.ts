@@ -14,7 +14,7 @@ const dayMs = 86_400_000;
 const pad = (value: number) => String(value).padStart(2, '0');
 const dayId = (at: Date) => `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())}`;
 
-/** The UTC calendar month containing `at` (service-key budgets, spec 000 §2; the default cap cadence). */
+/** The UTC calendar month containing `at` (service-key budgets; the default cap cadence). */
 export function monthPeriod(at: number): Period {
   const date = new Date(at);
   const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);

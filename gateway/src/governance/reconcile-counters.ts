@@ -25,7 +25,7 @@ interface Expected {
 }
 
 /**
- * Counters reconcile with `gw_spend` (spec 000 §1.19): at boot and on a timer, each counter is raised to the sum of
+ * Counters reconcile with `gw_spend`: at boot and on a timer, each counter is raised to the sum of
  * stored rows when it is lower (increments lost to a Redis restart or an outage). Never lowered: a counter ahead of
  * the table is normal while spend rows wait in a writer's buffer. One replica reconciles per interval (Coord claim).
  */

@@ -4,7 +4,7 @@ import { addressKey } from '../identity/users/email-address.js';
 import { toMicros } from './money.js';
 import { counterTtlMs, monthPeriod, type Period } from './period.js';
 
-/** Who usage is counted for: a person (client keys) or a service key (spec 000 §2 service key budget). */
+/** Who usage is counted for: a person (client keys) or a service key. */
 export type Subject = { kind: 'user'; id: string } | { kind: 'key'; id: string };
 
 /** What each subject counts per period; money in whole micro-dollars (`money.ts`). */
@@ -31,7 +31,7 @@ export function subjectsOf(record: Pick<SpendRecord, 'user' | 'keyId' | 'keyType
   return [];
 }
 
-/** The increments one record contributes; only successful calls count (spec 000 §2: successful request cost). */
+/** The increments one record contributes; only successful calls count. */
 export function contributionOf(record: SpendRecord): UsageTotals | null {
   if (record.outcome !== 'success') return null;
   return { tokens: record.totalTokens, costMicros: toMicros(record.costUsd), savingsMicros: toMicros(record.savingsUsd), tokensSaved: record.tokensSaved, requests: 1 };
@@ -39,7 +39,7 @@ export function contributionOf(record: SpendRecord): UsageTotals | null {
 
 /**
  * Per-subject usage counters in Coord, one set per UTC period, so every replica sees the same month-to-date numbers
- * (spec 000 §1.19 "monthly per-user counters (drive caps)"). Counters expire two days after their period ends.
+ *. Counters expire two days after their period ends.
  */
 export class UsageCounters {
   constructor(private readonly coord: Coord) {}

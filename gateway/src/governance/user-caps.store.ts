@@ -6,7 +6,7 @@ import { sameRevision } from './limits.store.js';
 import type { CapReset } from './period.js';
 import type { CapEntryInput, CapPatch, CapsPut } from './user-caps.schema.js';
 
-/** A stored cap entry (spec 000 §2); the webhook URL stays sealed until an alert is sent. */
+/** A stored cap entry; the webhook URL stays sealed until an alert is sent. */
 export interface UserCap {
   user: string;
   monthlyTokens: number | null;
@@ -77,7 +77,7 @@ function toCap(row: CapRow): UserCap {
   };
 }
 
-/** spec 000 §2 `expectedRevision` is "any": a number or its string form matches; anything else is stale. */
+/** The contract `expectedRevision` is "any": a number or its string form matches; anything else is stale. */
 function assertRevision(expected: unknown, current: number): void {
   if (expected === undefined) return;
   if (!sameRevision(expected, current)) throw gatewayError('conflict', `expectedRevision is stale: the current revision is ${current}. Re-read and retry.`);
@@ -91,7 +91,7 @@ function assertSoftUnderMax(user: string, cap: Pick<UserCap, 'softUsd' | 'maxUsd
 const isEmpty = (cap: UserCap) => cap.monthlyTokens === null && cap.maxUsd === null && cap.softUsd === null && cap.alertThresholds === null && cap.webhookSealed === null;
 
 /**
- * Per-user caps (spec 000 §2, §4.5). The request path reads the replica's cached map (`get`); writes run in one
+ * Per-user caps. The request path reads the replica's cached map (`get`); writes run in one
  * transaction under the map row's lock, bump revisions, and invalidate every replica through Coord.
  */
 export class UserCapStore {

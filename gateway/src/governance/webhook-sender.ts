@@ -7,7 +7,7 @@ export type WebhookSend = (url: string, payload: Record<string, unknown>) => Pro
 const retryable = (status: number) => status === 429 || status >= 500;
 
 /**
- * Cap-alert delivery (spec 000 §6.4). The URL passes the SSRF guard at send time too (DNS can change after it was
+ * Cap-alert delivery. The URL passes the SSRF guard at send time too (DNS can change after it was
  * stored); redirects are never followed; one retry on 429, 5xx or a network error.
  */
 export function webhookSender(options: { allowPrivate: boolean; timeoutMs?: number; retryDelayMs?: number }): WebhookSend {

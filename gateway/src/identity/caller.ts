@@ -3,7 +3,7 @@ import type { KeyRecord } from './keys/key.schema.js';
 import { looksLikeClientKey } from './keys/key-token.js';
 import { KeyFailure } from '../errors.js';
 
-/** Who is calling, bound from the key: user and team are never overridable by `x-gw-metadata` (spec 000 §8). */
+/** Who is calling, bound from the key: user and team are never overridable by `x-gw-metadata`. */
 export interface Identity {
   keyId: string;
   keyType: 'client' | 'service';
@@ -60,7 +60,7 @@ export function networkTrustedIdentity(): Identity {
 /**
  * Attribution keys a caller may not set. `user` and `team` (and aliases) are the key's. The rest are keys the gateway
  * alone sets on optimizer calls: the optimizer scopes by the tenant (cache partitions, stash owners, the regression
- * guard, holdout arms) and takes the others as the gateway's word (spec 001 §2.1, spec 000 §8).
+ * guard, holdout arms) and takes the others as the gateway's word.
  */
 const reservedMetadata = new Set([
   'user',

@@ -55,7 +55,7 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
 }
 
 /**
- * The seat's throttle pause (spec 000 §1.12): a pause longer than the allowed wait becomes a synthetic 429 try (so a
+ * The seat's throttle pause: a pause longer than the allowed wait becomes a synthetic 429 try (so a
  * fallback can move on); a shorter one is waited out here, unless the caller has somewhere else to go at once
  * (`wait: false`: a seat with overflow on). Null means go ahead.
  */

@@ -18,7 +18,7 @@ const decompressors: Record<string, (input: Buffer, options: { maxOutputLength: 
   zstd: promisify(zstdDecompress),
 };
 
-/** spec 000 §1.6a: request decompression at the edge, bounded so a small bomb cannot expand past the body limit. */
+/** Request decompression at the edge, bounded so a small bomb cannot expand past the body limit. */
 async function decode(request: FastifyRequest, body: Buffer, limit: number): Promise<Buffer> {
   const encoding = request.headers['content-encoding']?.toString().trim().toLowerCase();
   if (!encoding || encoding === 'identity') return body;

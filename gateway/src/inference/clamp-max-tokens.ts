@@ -1,7 +1,7 @@
 import { lookupModel, type ModelFacts } from '../providers/pricing/known-models.js';
 
 /**
- * spec 000 §1.15: on Messages lanes a `max_tokens` above the model's hard output ceiling is clamped down to the
+ * On Messages lanes a `max_tokens` above the model's hard output ceiling is clamped down to the
  * ceiling instead of rejected. At or under the ceiling, unknown models and passthrough traffic are unchanged; the
  * value is never raised. Returns the same object when nothing changes (so raw bytes can still be forwarded).
  */

@@ -32,7 +32,7 @@ export function openAiErrorType(status: number): string {
   return openAiTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
 
-/** Map anything thrown on `/v1/*` to the envelope its client understands (spec 000 §7, inference plane). */
+/** Map anything thrown on `/v1/*` to the envelope its client understands. */
 export function toInferenceEnvelope(thrown: unknown, messagesLane: boolean): Envelope {
   const { error, status, code, message, headers } = normalizeRequestError(thrown, { service: 'gateway' });
   if (error instanceof KeyFailure) return { status, body: { status: 'failure', code, message, hint: error.hint }, headers: { ...headers }, code };

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 /**
- * spec 000 §7: every inference response names the provider it was routed to; `none` when it never got that far (a
+ * Every inference response names the provider it was routed to; `none` when it never got that far (a
  * key failure, a cap, a malformed body). Applied by the inference scope's onSend hook, and by `openEventStream` for
  * the streams that bypass it.
  */

@@ -21,7 +21,7 @@ export interface InferenceDeps {
   metrics: InferenceMetrics;
   throttle: ThrottleGate;
   coord: Coord;
-  /** Seat overflow settings (spec 000 §1.13), read per request from the runtime settings cache. */
+  /** Seat overflow settings, read per request from the runtime settings cache. */
   seatPolicy: () => { seatOverflow: boolean; seatOverflowHourlyMaxRequests: number };
   /** `GW_CUSTOM_HOST_ALLOWLIST` and `GW_ALLOW_PRIVATE_UPSTREAMS`, for `x-gw-custom-host`. */
   customHosts: { allowlist: string | undefined; allowPrivate: boolean };

@@ -17,7 +17,7 @@ type Json = Record<string, unknown>;
 const security = [{ clientKey: [] }];
 
 /**
- * The named inference routes (spec 000 §4.1) and the `/v1/*` catch-all. Registered inside the chain's scope; every
+ * The named inference routes and the `/v1/*` catch-all. Registered inside the chain's scope; every
  * route that calls a lane goes through `meteredLane`, which records the call's one spend row and trace.
  */
 export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps): Promise<void> {
@@ -74,6 +74,6 @@ export async function inferenceRoutes(app: FastifyInstance, deps: InferenceDeps)
 
   batchRoutes(app, deps);
 
-  // spec 000 §1.16: anything else under /v1 is proxied upstream, never a 404 from the gateway.
+  // Anything else under /v1 is proxied upstream, never a 404 from the gateway.
   app.all('/v1/*', { schema: { tags: ['inference'], summary: 'Opaque passthrough to the selected provider (Responses, files, batches, audio, images, …), relayed as the provider sends it: event streams event by event, downloads chunk by chunk. A Responses agent-continuation transcript (trailing function_call_output, no callable tools) is offered to the optimizer first and fails open', security } }, passthrough);
 }

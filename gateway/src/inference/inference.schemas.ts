@@ -23,7 +23,7 @@ export const countTokensBody = z.looseObject({
   messages: z.array(z.unknown()),
 });
 
-// spec 000 §2 "Request bodies of inference routes": exactly these rules, additional properties allowed.
+// Exactly these rules, additional properties allowed.
 export const completionBody = z.looseObject({
   model,
   prompt: z.union([z.string(), z.array(z.string())]),

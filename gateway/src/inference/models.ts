@@ -3,7 +3,7 @@ import type { ProviderStore } from '../providers/provider.store.js';
 import type { RoutingStore } from '../routing/routing.store.js';
 
 /**
- * `GET /v1/models` from configured providers and aliases (issue 3 item 1): the well-known models of each provider's
+ * `GET /v1/models` from configured providers and aliases: the well-known models of each provider's
  * family and the models the routing config adds (`/admin/v1/routing/models`), addressed as `<provider>/<model>`, bare
  * ids for the default provider, and every alias whose provider is configured. OpenAI shape by default; the Anthropic
  * shape when the client speaks Messages (it sends `anthropic-version`).

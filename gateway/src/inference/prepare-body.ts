@@ -35,7 +35,7 @@ export function prepareUpstreamBody(input: {
   lane: Lane;
   rawBody: Buffer | null;
   modelFacts?: Readonly<Record<string, ModelFacts>>;
-  /** Subscription passthrough traffic is never clamped (spec 000 §1.15). */
+  /** Subscription passthrough traffic is never clamped. */
   clamp?: boolean;
 }): PreparedBody {
   const { call, selection, lane } = input;
@@ -47,7 +47,7 @@ export function prepareUpstreamBody(input: {
   if (lane.kind === 'translate') {
     // Non-reasoning OpenAI models (gpt-4.1, gpt-4o) reject `reasoning_effort`; only reasoning families get it.
     let source: Json = original.model === selection.model ? original : { ...original, model: selection.model };
-    // A Messages request is clamped on the lane it arrived on, whichever family serves it (spec 000 §1.15).
+    // A Messages request is clamped on the lane it arrived on, whichever family serves it.
     if (call.operation.kind === 'messages' && input.clamp !== false) source = clampMaxTokens(source, selection.model, input.modelFacts);
     const translated = lane.translateRequest(source, { sendReasoningEffort: isReasoningModel(selection.model) });
     let body = translated.body as Json;

@@ -39,7 +39,7 @@ export interface OpaqueForward {
   requestBody?: unknown;
   /**
    * A provider 404 becomes this answer instead of being relayed; null relays it. The catch-all uses it for a path
-   * that exists nowhere (spec 000 §1.16), which is not the same as a missing resource under a real path.
+   * that exists nowhere, which is not the same as a missing resource under a real path.
    */
   onNotFound?: (raw: Buffer) => Relayed | null;
   /** The call's signal: aborted when the client leaves or the drain deadline passes. */
@@ -102,7 +102,7 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, fo
 function sendOpaque(reply: FastifyReply, response: { status: number; headers: UpstreamResponse['headers']; raw: Buffer }, slug: string, family?: Family): Relayed {
   const relayed: Relayed = { status: response.status, errorCode: response.status >= 400 ? `upstream_${response.status}` : null, usage: undefined, usageEstimated: false, stream: false, firstByteMs: null };
   if (response.status >= 500) {
-    // spec 000 §7: a provider 5xx keeps its status and type; only the message gains the sentence naming the provider.
+    // A provider 5xx keeps its status and type; only the message gains the sentence naming the provider.
     const error = relayUpstreamError({ status: response.status, text: response.raw.toString('utf8'), upstreamHeaders: response.headers, slug, lane: null, messagesClient: family === 'anthropic' });
     reply.code(response.status).headers(error.headers).send(error.body);
     return relayed;

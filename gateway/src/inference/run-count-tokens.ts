@@ -13,7 +13,7 @@ import { gatewayError } from '../errors.js';
 
 /**
  * `POST /v1/messages/count_tokens` (no inference, not metered): an Anthropic-family provider counts, anything else
- * gets the local estimate. The provider's answer is relayed like any other call's (spec 000 §7): its errors marked
+ * gets the local estimate. The provider's answer is relayed like any other call's: its errors marked
  * as its own, an unreachable provider a 502, and a count that is not a non-negative integer a 502 rather than
  * something the client would take for a count.
  */

@@ -27,7 +27,7 @@ export interface InferenceCall {
   body: Record<string, unknown> | undefined;
   /** The client's bytes for same-family forwarding; null when the route rewrote the body (seat lane envelopes). */
   rawBody?: Buffer | null;
-  /** A subscription seat (spec 000 §4.1 seat lane), for metering and the optimizer lane. */
+  /** A subscription seat, for metering and the optimizer lane. */
   seat?: boolean;
 }
 
@@ -38,7 +38,7 @@ function balances(node: RoutingNode): boolean {
 }
 
 /**
- * The handler stage for named inference operations: resolve the route (spec 000 §1.2), run its plan (fallback,
+ * The handler stage for named inference operations: resolve the route, run its plan (fallback,
  * sticky load balancing, per-target retry), relay the final answer (same family byte-faithful, crossing translated)
  * and report what happened, naming the target that answered; the metering stage records it.
  */

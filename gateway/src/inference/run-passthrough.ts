@@ -46,7 +46,7 @@ export interface PassthroughOptions {
 }
 
 /**
- * spec 000 §1.16: `/v1/*` paths the gateway does not name are proxied upstream as inference requests (files,
+ * `/v1/*` paths the gateway does not name are proxied upstream as inference requests (files,
  * batches, audio, images…) with the server-held credential. An upstream 404 means the path exists nowhere, which the
  * spec answers with 500 rather than 404.
  */
@@ -109,7 +109,7 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope, opti
 }
 
 /**
- * Whether a provider 404 means the path exists nowhere (spec 000 §1.16 answers that with 500) rather than that a
+ * Whether a provider 404 means the path exists nowhere (the contract answers that with 500) rather than that a
  * resource under a real path is missing (`/v1/models/no-such-model`, a deleted file), which is relayed as the 404 it
  * is. Providers say the former without a specific error: OpenAI `Invalid URL (GET /v1/…)`, Anthropic `Not Found`,
  * and servers behind `openai-compatible` a bare or non-JSON 404.

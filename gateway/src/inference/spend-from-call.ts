@@ -13,7 +13,7 @@ function attributionOf(request: FastifyRequest, report: Pick<LaneReport, 'optimi
   const metadata = request.gw.identity?.metadata;
   const properties = propertiesFrom(request.headers);
   const cohort = report.optimization?.cohort;
-  // The holdout arm travels with the row so quality parity can compare arms (spec 001 §2.8); never content.
+  // The holdout arm travels with the row so quality parity can compare arms; never content.
   return {
     ...(metadata && Object.keys(metadata).length > 0 ? { metadata } : {}),
     ...(properties ? { properties } : {}),

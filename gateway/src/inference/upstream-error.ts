@@ -30,7 +30,7 @@ function fallbackEnvelope(status: number, slug: string, messagesClient: boolean)
 }
 
 /**
- * spec 000 §7 provider error relay: status and error type unchanged; for 5xx only `error.message` gains a sentence
+ * Provider error relay: status and error type unchanged; for 5xx only `error.message` gains a sentence
  * naming the provider; headers say the error came from upstream. Same-family 4xx bodies go through untouched.
  */
 export function relayUpstreamError(input: { status: number; text: string; upstreamHeaders: Record<string, string | string[] | undefined>; slug: string; lane: Lane | null; messagesClient: boolean }): RelayedError {

@@ -8,14 +8,14 @@ import { optimizeCall } from './optimize-call.js';
 import type { LaneReport, LaneScope } from './lane-report.js';
 import type { InferenceCall } from './run-inference.js';
 
-// spec 000 §4.1: exactly `{request: object}`; anything else (including client-authored usage or cost) is a 400.
+// Exactly `{request: object}`; anything else (including client-authored usage or cost) is a 400.
 export const vscodeOptimizeBody = z.strictObject({ request: z.record(z.string(), z.unknown()) });
 
 const decisionKind = /^[a-z0-9_-]{1,64}$/;
 const maxInteger = 2_000_000_000;
 const clampInt = (value: number) => Math.min(Math.max(Math.round(value), 0), maxInteger);
 
-// spec 000 §2 "VS Code optimize response object": every field bounded and patterned.
+// Every field bounded and patterned.
 export const vscodeOptimizeResponse = z.object({
   request: z.record(z.string(), z.unknown()),
   optimization: z.object({

@@ -1,5 +1,5 @@
 /**
- * JSON-RPC 2.0 framing for `/mcp` (spec 000 §4.2: one message per POST, batch arrays rejected). MCP narrows JSON-RPC:
+ * JSON-RPC 2.0 framing for `/mcp`. MCP narrows JSON-RPC:
  * ids are strings or numbers, never null, and params are objects.
  */
 export type JsonRpcId = string | number;

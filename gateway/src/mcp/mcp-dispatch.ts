@@ -19,7 +19,7 @@ export interface McpToolbox {
 const invalidParams = (message: string): DispatchResult => ({ error: { code: jsonRpcErrorCodes.invalidParams, message: `Invalid params: ${message}` } });
 
 /**
- * The four methods of spec 000 §4.2. Stateless: every message stands alone (no session), so `initialize` is
+ * The four methods of the contract. Stateless: every message stands alone (no session), so `initialize` is
  * answered whenever it comes and nothing requires it first. Anything else is -32601.
  */
 export async function dispatchRequest(method: string, params: JsonRpcParams, toolbox: McpToolbox): Promise<DispatchResult> {

@@ -5,7 +5,7 @@ import { errorResponse, jsonRpcErrorCodes } from './json-rpc.js';
 
 /**
  * Errors thrown on `/mcp` before or outside the JSON-RPC handler. Key failures use the machine envelope of every
- * client-key surface (spec 000 §7), with `WWW-Authenticate: Bearer` so the status is well-formed HTTP; the MCP SDK
+ * client-key surface, with `WWW-Authenticate: Bearer` so the status is well-formed HTTP; the MCP SDK
  * client surfaces that body text in its error, which names the failure and what to do. The realm carries no
  * `resource_metadata`, so OAuth-capable clients do not start an OAuth flow for a key-authenticated server; the
  * organization hub passes a challenge that names its protected-resource metadata, so they do there.

@@ -17,7 +17,7 @@ export interface ToolCallContext {
 const text = (value: string) => ({ type: 'text' as const, text: value });
 const toolError = (message: string): ToolResult => ({ content: [text(message)], isError: true });
 
-// spec 000 §4.2: unknown or expired handle and retrieval unavailable come back in-band, worded for the model.
+// Unknown or expired handle and retrieval unavailable come back in-band, worded for the model.
 const failureText: Record<RetrieveFailure, (handle: string) => string> = {
   not_found: (handle) =>
     `gw_retrieve: handle ${handle} is unknown or has expired. Stashed originals are kept for a few hours after the gateway elided them; ` +

@@ -27,13 +27,13 @@ const mcpBodyLimitBytes = 1024 * 1024;
 const security = [{ clientKey: [] }];
 
 /**
- * `/mcp`, the remote retrieval tool server (spec 000 §1.17, §4.2, §6.3, §7): streamable HTTP without sessions. One
+ * `/mcp`, the remote retrieval tool server: streamable HTTP without sessions. One
  * JSON-RPC message per POST, answered with `application/json`; notifications and responses 202 with no body; no
  * `Mcp-Session-Id`, ever; every POST authenticates with the client key through the chain's identity stage.
  */
 export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions): Promise<void> {
   // Outside the identity stage on purpose: the SDK client opens its optional GET stream after the 202 to
-  // `notifications/initialized` and accepts exactly 405 as "no stream" (spec 000 §6.3), whatever its credentials.
+  // `notifications/initialized` and accepts exactly 405 as "no stream", whatever its credentials.
   app.route({
     method: ['GET', 'DELETE'],
     url: '/mcp',
@@ -77,7 +77,7 @@ export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions)
 async function handlePost(request: FastifyRequest, reply: FastifyReply, options: McpPluginOptions) {
   const identity = identityOf(request);
   if (identity.keyType === 'service') throw serviceKeyRefused();
-  // spec 000 §3: any valid /mcp message renews the key's retrieval lease. Best-effort: a Coord hiccup must not fail the tool.
+  // Any valid /mcp message renews the key's retrieval lease. Best-effort: a Coord hiccup must not fail the tool.
   const renewLease = () => options.lease.renew(identity.keyId).catch((error: unknown) => options.logger.warn({ err: error }, 'retrieval lease renewal failed'));
   return answerMcpPost(request, reply, retrievalToolbox({ identity, retrieval: options.retrieval }), renewLease);
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 
 const propertyHeader = /^x-gw-property-([A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/;
 
-/** `x-gw-property-<name>` custom dimensions (spec 000 §4.7), bounded in count and length; never content. */
+/** `x-gw-property-<name>` custom dimensions, bounded in count and length; never content. */
 export function propertiesFrom(headers: FastifyRequest['headers']): Record<string, string> | undefined {
   let properties: Record<string, string> | undefined;
   for (const [name, value] of Object.entries(headers)) {

@@ -3,7 +3,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 // Service keys are few and admin-minted, but a bound keeps a misconfigured fleet from exploding the series count.
 const maxBudgetSeries = 500;
 
-/** Admission, counters and cap alerts (spec 000 §1.5, §3, §6.4). No user ids as labels. */
+/** Admission, counters and cap alerts. No user ids as labels. */
 export class GovernanceMetrics {
   readonly failOpen: Counter<'check'>;
   readonly budgetRemaining: Gauge<'key_id'>;
@@ -15,7 +15,7 @@ export class GovernanceMetrics {
   constructor(registry: Registry) {
     this.failOpen = new Counter({
       name: 'gw_admission_fail_open_total',
-      help: 'Admission checks skipped because Coord (Redis) was unreachable; the request was let through (spec 000 §2: budgets fail open).',
+      help: 'Admission checks skipped because Coord (Redis) was unreachable; the request was let through.',
       labelNames: ['check'],
       registers: [registry],
     });

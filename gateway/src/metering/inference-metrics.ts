@@ -8,7 +8,7 @@ import type { SpendRecord } from './spend-record.js';
 const latencyBuckets = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
- * Inference metrics (spec 000 §1.4; documented in README.md), named after the OpenTelemetry GenAI conventions where
+ * Inference metrics, named after the OpenTelemetry GenAI conventions where
  * one exists and `gw_` for our own. Labels are bounded: endpoint, provider, model (known models only), status,
  * reason code; never user ids.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reasoningEffortOf } from './reasoning-effort.js';
 
-describe('reasoningEffortOf (spec 000 §2)', () => {
+describe('reasoningEffortOf', () => {
   it.each([
     [{ reasoning_effort: 'high' }, 'high'],
     [{ reasoning: { effort: 'minimal' } }, 'minimal'],

@@ -1,4 +1,4 @@
-/** spec 000 §2 spend record: the union of effort levels across providers (not one ranked scale). */
+/** Spend record: the union of effort levels across providers (not one ranked scale). */
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
 

@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { SpendWriterHooks } from './spend-writer.js';
 
-/** The spend writer's health (spec 000 §1.19: writes batched off the request path and never lost). */
+/** The spend writer's health. */
 export class SpendQueueMetrics {
   readonly depth: Gauge;
   readonly writeFailures: Counter;

@@ -1,7 +1,7 @@
 import type { EvidenceClass } from '@gw/contracts';
 
 /**
- * One content-free record per metered call (spec 000 §1.4, §2 spend record): metadata only, never prompt or
+ * One content-free record per metered call: metadata only, never prompt or
  * response bodies. Field names are the stored JSON names of the spend API.
  */
 export interface SpendRecord {

@@ -11,7 +11,7 @@ const claimedName = /^spend-[0-9a-z-]+\.ndjson\.claimed$/;
 export const defaultSyncIntervalMs = 100;
 
 /**
- * The spend writer's on-disk journal (spec 000 §1.19 "never lost"): when a write to the store fails, when the in-memory
+ * The spend writer's on-disk journal: when a write to the store fails, when the in-memory
  * buffer is full, or when the process stops while the store is down, records are appended as NDJSON to a file under
  * `GW_DATA_DIR/spend-spill/` and replayed into `gw_spend` once the store answers again, including after a restart.
  * Appends are synchronous writes, so a record that left memory survives the process being killed at once; the file is

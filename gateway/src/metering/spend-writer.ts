@@ -57,7 +57,7 @@ const insertSql = `INSERT INTO gw_spend (${columns.join(', ')})
 const maxBackoffMs = 10_000;
 
 /**
- * Writes spend records to `gw_spend` off the request path in batched multi-row inserts (spec 000 §1.19). Nothing is
+ * Writes spend records to `gw_spend` off the request path in batched multi-row inserts. Nothing is
  * lost across a Postgres outage, a restart or a crash during an outage:
  *   - a failed write moves every record waiting in memory to the on-disk journal (the spill file) at once, and while
  *     the store keeps failing new records are appended there directly; the journal is retried with exponential

@@ -1,5 +1,5 @@
 /**
- * Finds credential-shaped strings in a policy document (spec 000 §2 "Desktop-client policy": the write boundary
+ * Finds credential-shaped strings in a policy document (The write boundary
  * rejects credential-shaped string values at every depth, including under free-text keys). A desktop policy is
  * served to every developer's machine, so it must never carry a secret; a finding names where and what kind, never
  * the value.

@@ -5,11 +5,11 @@ import { desktopPolicySettings, type DesktopPolicySettings, type DesktopPolicyVi
 
 const policyName = 'claude-desktop';
 
-/** Before the first write: disabled and empty (the bootstrap endpoint answers 404, spec 000 §4.3). */
+/** Before the first write: disabled and empty (the bootstrap endpoint answers 404). */
 const unset: DesktopPolicyView = { enabled: false, settings: {}, revision: 0, updatedAt: null, updatedBy: null };
 
 /**
- * The desktop-client policy (spec 000 §2). `current()` is the replica's cached copy for client-facing reads; admin
+ * The desktop-client policy. `current()` is the replica's cached copy for client-facing reads; admin
  * reads go to the store; a write bumps the revision under a row lock and invalidates every replica through Coord.
  */
 export class DesktopPolicyStore {

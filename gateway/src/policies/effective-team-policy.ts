@@ -7,7 +7,7 @@ export interface EffectiveTeamPolicy {
 
 /**
  * What a developer of `team` gets: `*` skills plus the team's own (a team skill of the same name wins), and the team's
- * tool policy, else `*`'s, else the default with `defaulted: true` (spec 000 §4.3).
+ * tool policy, else `*`'s, else the default with `defaulted: true`.
  */
 export function effectiveTeamPolicy(teams: TeamPoliciesView['teams'], team: string): EffectiveTeamPolicy {
   const shared = Object.hasOwn(teams, everyTeam) ? teams[everyTeam] : undefined;

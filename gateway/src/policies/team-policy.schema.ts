@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Team policies (spec 000 §4.3 `/connect/policy`, §4.5 `/admin/team-skills`, §4.8 `/admin/v1/policies/teams`): the
+ * Team policies: the
  * skills every developer of a team gets, and which gateway tools their connect CLI enables. Served to every client of
  * the team, so the write boundary refuses credential-shaped values like the desktop policy's.
  */

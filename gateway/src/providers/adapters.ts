@@ -63,7 +63,7 @@ const anthropic: ProviderAdapter = {
   }),
 };
 
-// spec 000 §1.14: another chat-completions-compatible gateway at `custom_host`; `api_key` optional (keyless gateway).
+// Another chat-completions-compatible gateway at `custom_host`; `api_key` optional (keyless gateway).
 const gwUpstream: ProviderAdapter = { ...openAiCompatible };
 
 export const adapters: Readonly<Record<ProviderType, ProviderAdapter>> = {

@@ -38,7 +38,7 @@ async function validateWrite(slug: string, body: z.infer<typeof providerKeyBody>
   return { type, apiKey: body.apiKey, baseUrl, apiVersion: body.apiVersion ?? null };
 }
 
-/** Provider instances (issue 3): v1 writes and a credential-grade v1 read; the legacy read is redacted. */
+/** Provider instances: v1 writes and a credential-grade v1 read; the legacy read is redacted. */
 export function providerOperations(deps: ProviderOperationDeps): AdminOperation[] {
   const { providers } = deps;
   return [

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import { LabeledCounter } from '../metering/metrics/labeled-metrics.js';
 
-/** Every upstream try is visible in metrics (issue 4): retries and fallbacks included, by provider and result. */
+/** Every upstream try is visible in metrics: retries and fallbacks included, by provider and result. */
 export class AttemptMetrics {
   private readonly attempts: LabeledCounter<'provider' | 'result'>;
 

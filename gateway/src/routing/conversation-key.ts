@@ -25,7 +25,7 @@ function systemPrompt(body: Json): unknown {
 }
 
 /**
- * The key that keeps a conversation on one target (spec 000 §1.8): an explicit session (header `x-gw-session-id`,
+ * The key that keeps a conversation on one target: an explicit session (header `x-gw-session-id`,
  * or `sessionId`/`session` in `x-gw-metadata`) first, else a stable hash of the conversation's opening (system prompt
  * and first user message) and the caller. Every later turn repeats the opening, so every turn maps to the same key.
  * No derivable conversation → null (spread per request).

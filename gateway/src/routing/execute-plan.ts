@@ -59,7 +59,7 @@ function pickWeighted(group: GroupNode, context: PlanContext): RoutingNode {
 }
 
 /**
- * Run a routing tree (spec 000 §1.7–1.9): a target retries on its own status codes (Retry-After honoured, capped;
+ * Run a routing tree: a target retries on its own status codes (Retry-After honoured, capped;
  * jittered exponential backoff otherwise); `fallback` moves to the next target on its `onStatusCodes` or a network
  * failure; `loadbalance` picks one child by weight, sticky per conversation. Only a final answer is relayed, so a
  * streamed response is never replayed once bytes have reached the client.

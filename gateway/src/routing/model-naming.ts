@@ -14,7 +14,7 @@ const vendorNaming: Partial<Record<ProviderType, RegExp>> = {
 };
 
 /**
- * spec 000 §7: an unknown model is the gateway's 400, not a round trip to a provider that answers 404. A model is
+ * An unknown model is the gateway's 400, not a round trip to a provider that answers 404. A model is
  * known to a first-party provider when the model table (with the deployment's `/admin/v1/routing/models`) places it
  * in that provider's family, or when the table does not know it and it follows the vendor's naming.
  */

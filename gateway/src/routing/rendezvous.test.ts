@@ -14,7 +14,7 @@ function split(candidates: Array<{ id: string; weight: number }>) {
   return { counts, assignment };
 }
 
-describe('weighted rendezvous hashing (spec 000 §1.8, issue 4 property tests)', () => {
+describe('weighted rendezvous hashing', () => {
   it('splits 20,000 conversations within ±2% of the weights', () => {
     const candidates = [
       { id: 'openai:gpt-4.1', weight: 5 },

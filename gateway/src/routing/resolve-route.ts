@@ -34,7 +34,7 @@ function stripPrefix(model: string, slug: string): string {
 }
 
 /**
- * spec 000 §1.2 selection order: `x-gw-provider`, then the request's routing config (`x-gw-config`), then the
+ * Selection order: `x-gw-provider`, then the request's routing config (`x-gw-config`), then the
  * configured default (stored routing config, else default provider). A model alias or a `<slug>/<model>` id names its
  * provider when the request chose none.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { modelId } from '@gw/contracts/management';
 import { gatewayError } from '../errors.js';
 
-/** Status codes worth another try or another target when a config names none (spec 000 §1.9). */
+/** Status codes worth another try or another target when a config names none. */
 export const transientStatusCodes: readonly number[] = [429, 500, 502, 503, 504, 529];
 
 export interface RetryPolicy {
@@ -73,7 +73,7 @@ export const routingConfigSchema: z.ZodType<RawConfig> = z.lazy(() =>
   }),
 );
 
-// Configs never carry secrets (spec 000 §1.7): any of these keys at any depth rejects the whole config.
+// Configs never carry secrets: any of these keys at any depth rejects the whole config.
 const credentialKey = /^(api[_-]?key|apikey|authorization|token|secret|password|bearer|x-api-key|access[_-]?token|client[_-]?secret|aws_secret_access_key|aws_session_token)$/i;
 
 export function carriesCredential(value: unknown, depth = 0): boolean {

@@ -5,7 +5,7 @@ import { cacheSettingsOfConfig } from './cache-settings.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
 import { gatewayError } from '../errors.js';
 
-/** Routing config, aliases and per-model pricing/ceilings (issue 4), each with its legacy twin. */
+/** Routing config, aliases and per-model pricing/ceilings, each with its legacy twin. */
 export function routingOperations({ routing }: { routing: RoutingStore }): AdminOperation[] {
   return [
     defineOperation({

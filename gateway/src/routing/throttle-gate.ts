@@ -3,7 +3,7 @@ import type { Clock, Coord } from '@gw/platform';
 export type ThrottleDecision = { kind: 'go' } | { kind: 'wait'; waitMs: number } | { kind: 'refuse'; retryAfterMs: number };
 
 /**
- * spec 000 §1.12: a provider 429 pauses that seat's requests on every replica (Coord). A later request waits out a
+ * A provider 429 pauses that seat's requests on every replica (Coord). A later request waits out a
  * short pause server-side (up to `GW_ANTHROPIC_THROTTLE_WAIT_MS`; 0 = never wait) and is refused with Retry-After
  * when the pause is longer, instead of hammering a seat the provider already throttled.
  */

@@ -5,7 +5,7 @@ import { gatewayError } from '../errors.js';
 
 /**
  * Answers for requests no surface's own handler saw: an unmatched path or method, or a body that failed before a
- * route took it. Each gets its surface's envelope (spec 000 §7): `/admin/v1/*` the Management API one with
+ * route took it. Each gets its surface's envelope: `/admin/v1/*` the Management API one with
  * `request_id` and `x-request-id`, legacy `/admin/*` its `{error: {code, message}}`, anything else the inference
  * shape. `/v1/*` never lands here: the catch-all proxies it.
  */

@@ -79,9 +79,9 @@ async function inventoryOf(db: Db, now: Date): Promise<Record<string, number | n
 }
 
 /**
- * `GET /admin/support/bundle` and `/admin/v1/settings/support-bundle` (spec 000 §4.6, §4.8): a one-shot diagnostic
+ * `GET /admin/support/bundle` and `/admin/v1/settings/support-bundle`: a one-shot diagnostic
  * snapshot an administrator reviews before sharing it with support; `/support-bundle/share` sends the reviewed bundle
- * to billing's intake (spec 001 §4.3 `POST /v1/support-bundles`).
+ * to billing's intake.
  */
 export function supportBundleOperations(deps: SupportBundleDeps): AdminOperation[] {
   return [

@@ -46,8 +46,8 @@ export function isNewer(candidate: string, running: string): boolean {
 }
 
 /**
- * The update status and the self-update policy (spec 000 §4.6 `/admin/update-status`, `/admin/update/settings`; §4.8
- * `settings/updates`). The available release and its bounded requirements come from billing (spec 001 §4.3
+ * The update status and the self-update policy (the contract `/admin/update-status`, `/admin/update/settings`
+ * `settings/updates`). The available release and its bounded requirements come from billing (the contract
  * `GET /v1/releases/latest`); the preflight checks the variables it names are set, by name only.
  */
 export function updatesOperations(deps: UpdatesDeps): AdminOperation[] {

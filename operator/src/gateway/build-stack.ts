@@ -14,7 +14,7 @@ export interface StackPlan {
 
 /**
  * Refusals that need a human: more than one gateway replica without Redis would split limits and counters across
- * replicas (ARCHITECTURE.md "State"; issue 9 item 3).
+ * replicas (ARCHITECTURE.md "State").
  */
 export function checkGateway(gateway: GatewayResource): Extract<Outcome, { kind: 'stalled' }> | null {
   const settings = gateway.spec.components.gateway;

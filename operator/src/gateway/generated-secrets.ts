@@ -32,7 +32,7 @@ export function generatedSecretName(gateway: KubeObject, secret: GeneratedSecret
 
 /**
  * The Secrets a Gateway needs and nobody supplies: created once (create-only, never applied), so a restart of the
- * operator never rotates a keystore key under encrypted data (issue 9 item 3).
+ * operator never rotates a keystore key under encrypted data.
  */
 export function buildGeneratedSecrets(gateway: KubeObject, material: SecretMaterial = cryptoMaterial): KubeObject[] {
   const values: Record<GeneratedSecret, string> = {

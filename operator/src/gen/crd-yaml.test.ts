@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { chartTemplateOf, crdManifest, crdYaml } from './crd-yaml.js';
 import type { SchemaNode } from './structural-schema.js';
 
-/** Every string and list in a CRD is bounded (issue 9 conventions; CEL cost estimates depend on it too). */
+/** Every string and list in a CRD is bounded (CEL cost estimates depend on it too). */
 function unboundedNodes(node: SchemaNode, path: string): string[] {
   const found: string[] = [];
   const bounded = (key: string): boolean => node[key] !== undefined || node.enum !== undefined || node.format === 'date-time';

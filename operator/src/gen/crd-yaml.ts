@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { structuralSchemaOf, type SchemaNode } from './structural-schema.js';
 
 /**
- * CustomResourceDefinitions generated from the zod schemas in contracts/src/crds (issue 9 item 1). `npm run gen`
+ * CustomResourceDefinitions generated from the zod schemas in contracts/src/crds. `npm run gen`
  * writes them to crds/ and to the gw-crds chart; a test regenerates them in memory and fails on drift.
  */
 
@@ -68,7 +68,7 @@ export function crdYaml(definition: CrdDefinition): string {
 
 /**
  * The chart copy: same YAML, plus the chart's labels and an opt-out of deletion on uninstall (CRDs live in
- * templates/ because Helm never upgrades a chart's crds/ folder; issue 9 item 5).
+ * templates/ because Helm never upgrades a chart's crds/ folder).
  */
 export function chartTemplateOf(yamlText: string): string {
   const chartMetadata = [

@@ -45,7 +45,7 @@ describe('HttpManagementClient', () => {
       'PATCH /admin/v1/users/a%40example.com/limits',
     ]);
     expect(seen[0]).toMatchObject({ authorization: 'Bearer aak_test', body: { type: 'service', name: 'ci', team: 'platform', monthlyBudgetUsd: 50 } });
-    expect(seen[2].body).toEqual({ type: 'gw-upstream', custom_host: 'https://other.example.com', api_key: 'k' }); // spec 000 §1.14
+    expect(seen[2].body).toEqual({ type: 'gw-upstream', custom_host: 'https://other.example.com', api_key: 'k' }); // The contract
   });
 
   it('turns the v1 error envelope into a ManagementError that knows whether to retry', async () => {

@@ -108,7 +108,7 @@ export class ManagementError extends Error {
   }
 }
 
-/** Scopes the operator's own key is minted with: exactly the resources it applies (spec 000 §5 "V1 scope rule"). */
+/** Scopes the operator's own key is minted with: exactly the resources it applies. */
 export const operatorScopes = [
   'providers:read',
   'providers:write',

@@ -9,7 +9,7 @@ function specOf(object: KubeObject): DesktopPolicySpec {
 }
 
 /**
- * DesktopPolicy → `PUT /admin/v1/policies/claude-desktop` (spec 000 §2, §4.8); one per Gateway. The gateway refuses
+ * DesktopPolicy → `PUT /admin/v1/policies/claude-desktop`; one per Gateway. The gateway refuses
  * credential-shaped values at every depth (400 policy_carries_credential); that surfaces as Stalled, reason
  * RejectedByGateway, with the offending path (never the value) in the message. Deletion disables and empties it.
  */

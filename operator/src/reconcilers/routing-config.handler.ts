@@ -25,7 +25,7 @@ export function desiredAliases(spec: RoutingConfigSpec): ModelAliases {
 }
 
 /**
- * The CRD's decimal strings become the admin API's numbers here, at the boundary (spec 000 §2), in the shape the
+ * The CRD's decimal strings become the admin API's numbers here, at the boundary, in the shape the
  * gateway stores: cache prices default to the input price; the price family follows the type of the provider the
  * entry (or the default provider) names. Both list prices are required by the CRD schema, as the gateway needs them.
  */
@@ -48,7 +48,7 @@ export function desiredModels(spec: RoutingConfigSpec, providers: readonly Provi
 }
 
 /**
- * RoutingConfig → `/admin/v1/routing`, `/routing/aliases`, `/routing/models` (spec 000 §4.8); one per Gateway. Each
+ * RoutingConfig → `/admin/v1/routing`, `/routing/aliases`, `/routing/models`; one per Gateway. Each
  * part is read, compared and written only when it differs. The default model is not part of the resource and is
  * carried through untouched.
  */

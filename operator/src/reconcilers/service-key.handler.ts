@@ -16,7 +16,7 @@ function keyIdOf(object: KubeObject): string | undefined {
 
 const budgetOf = (spec: ServiceKeySpec): number | null => {
   const budget = spec.monthlyBudgetUsd === undefined ? 0 : Number(spec.monthlyBudgetUsd);
-  return budget === 0 ? null : budget; // spec 000 §2: absent or 0 means unlimited
+  return budget === 0 ? null : budget; // Absent or 0 means unlimited
 };
 
 function secretFor(object: KubeObject, spec: ServiceKeySpec, key: string, keyId: string, existing: KubeObject | null): KubeObject {
@@ -38,7 +38,7 @@ function secretFor(object: KubeObject, spec: ServiceKeySpec, key: string, keyId:
 
 /**
  * ServiceKey → a service key minted with `POST /admin/v1/keys`; the raw `ark_svc_` key is written once into the
- * Secret the resource names (the gateway shows it only once, spec 000 §2); the budget follows the spec through
+ * Secret the resource names (the gateway shows it only once); the budget follows the spec through
  * `PATCH /admin/v1/keys/{id}`; a key revoked behind the operator's back is replaced; deletion revokes it.
  */
 export function serviceKeyHandler(api: KubeApi): PolicyHandler {

@@ -14,7 +14,7 @@ function specOf(object: KubeObject): UserCapSpec {
 
 const money = (value: string | undefined): number | null => (value === undefined ? null : Number(value));
 
-/** What the gateway should show for this resource: everything readable (the URL itself never is, spec 000 §2). */
+/** What the gateway should show for this resource: everything readable (the URL itself never is). */
 function desiredView(spec: UserCapSpec): UserLimitsView {
   return {
     monthlyTokens: spec.monthlyTokens ?? null,
@@ -26,7 +26,7 @@ function desiredView(spec: UserCapSpec): UserLimitsView {
 }
 
 /**
- * UserCap → the user's cap entry (spec 000 §2) through `PATCH /admin/v1/users/{user}/limits`; cleared on deletion.
+ * UserCap → the user's cap entry through `PATCH /admin/v1/users/{user}/limits`; cleared on deletion.
  * Drift is judged on what the gateway shows; the webhook URL is write-only, so it is sent again only when the entry
  * lost it or its Secret changed since it was last applied (recorded in an annotation).
  */

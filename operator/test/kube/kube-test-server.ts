@@ -11,7 +11,7 @@ import { generateCertificates, kubeconfigYaml, type TestCertificates } from './c
 import { freePort, startProcess, waitUntil, type Managed } from './processes.js';
 
 /**
- * A real Kubernetes API for tests (issue 9 item 6): etcd + k8s.io/apiextensions-apiserver on ephemeral ports with
+ * A real Kubernetes API for tests: etcd + k8s.io/apiextensions-apiserver on ephemeral ports with
  * generated certificates, fronted by the built-in-kinds proxy, reached with a kubeconfig. With KUBECONFIG set
  * (GW_KUBE_USE_KUBECONFIG=1), suites run against that real cluster instead.
  */

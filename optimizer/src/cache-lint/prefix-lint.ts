@@ -13,7 +13,7 @@ export interface CacheLintRegion {
   hint: string;
 }
 
-/** The `cacheLint` block of the settings view (spec 001 §2.5): a per-replica rolling window. */
+/** The `cacheLint` block of the settings view: a per-replica rolling window. */
 export interface CacheLintView {
   windowSeconds: number;
   /** Turns compared with their session's previous turn while the provider's cache was still warm. */

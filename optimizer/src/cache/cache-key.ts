@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { timingSafeEqualString } from '@gw/platform';
 
-/** `l`: may be served. `s`: shadow lane, measurement only, whatever a later write claims (spec 001 §2.4 rule 4). */
+/** `l`: may be served. `s`: shadow lane, measurement only, whatever a later write claims. */
 export type CacheLane = 'l' | 's';
 
 export interface CacheKeyParts {
@@ -17,7 +17,7 @@ const keyShape = /^gwc2\.([ls])\.([0-9a-f]{32})\.([0-9a-f]{64})\.([0-9a-f]{32})$
 /**
  * Cache keys bind lane, endpoint, request and caller partition with a MAC:
  * `gwc2.<lane>.<endpoint scope>.<request hash>.<mac>`. A key minted for another partition, or with its lane or
- * endpoint changed, fails `openCacheKey` (spec 001 §2.4 rule 2; a consistency check, not authorization). Any other
+ * endpoint changed, fails `openCacheKey` (a consistency check, not authorization). Any other
  * shape, the retired `gwc1` keys minted before the endpoint joined the key included, opens nowhere.
  */
 export function mintCacheKey(secret: Buffer, partition: string, parts: CacheKeyParts): string {

@@ -34,7 +34,7 @@ export interface OptimizeCacheInput {
 }
 
 /**
- * The optimize-side and write-side cache rules of spec 001 §2.4 (rules 1–4) over one SemanticCache. A lane that
+ * The optimize-side and write-side cache rules of the contract (rules 1–4) over one SemanticCache. A lane that
  * cannot serve inline (`canShortCircuit: false`) or asks for several choices gets a shadow key: measured, never served.
  */
 export class CacheService {

@@ -81,7 +81,7 @@ function digestOf(text: string): string {
 const blank = /\s/;
 
 function normalizeText(text: string): string {
-  // Most strings need nothing: check cheaply before rewriting (hot path, spec 001 §8 latency).
+  // Most strings need nothing: check cheaply before rewriting (hot path).
   const edges = text.length > 0 && (blank.test(text[0]) || blank.test(text[text.length - 1]));
   if (!edges && !text.includes('\r') && !text.includes(' \n') && !text.includes('\t\n')) return text;
   return text.replace(/\r\n?/g, '\n').replace(/[ \t]+\n/g, '\n').trim();

@@ -9,7 +9,7 @@ export interface ShadowCounts {
   identical: number;
 }
 
-/** The `semanticCacheShadow` block of the settings view (spec 001 §2.5). */
+/** The `semanticCacheShadow` block of the settings view. */
 export interface ShadowTelemetry {
   lookups: number;
   hits: number;
@@ -18,14 +18,14 @@ export interface ShadowTelemetry {
   durable: boolean;
 }
 
-/** Replicas flush their counters this often (spec 001 §8). */
+/** Replicas flush their counters this often. */
 export const shadowFlushMs = 30_000;
 
 const zero = (): ShadowCounts => ({ lookups: 0, hits: 0, compared: 0, identical: 0 });
 const fields = ['lookups', 'hits', 'compared', 'identical'] as const;
 
 /**
- * The semantic cache's shadow counters (spec 001 §2.5 telemetry scope). Counts accumulate in memory; every 30
+ * The semantic cache's shadow counters. Counts accumulate in memory; every 30
  * seconds the unflushed part is added to the shared store's row for the day, and only what was written leaves the
  * remainder (counts arriving during the write stay). The view is the fleet total since the first flushed day plus
  * this replica's unflushed remainder (`durable: true`) when the store answers within the read bound, else this

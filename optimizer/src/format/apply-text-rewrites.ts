@@ -14,7 +14,7 @@ function isContainer(value: unknown): value is Container {
 
 function shallowCopy(value: Container): Container {
   // Spreading keeps key order, and untouched members stay the very same values: numbers, big integers written as
-  // numbers and unknown provider fields survive byte for byte (issue 6 item 11).
+  // numbers and unknown provider fields survive byte for byte.
   return Array.isArray(value) ? value.slice() : { ...value };
 }
 

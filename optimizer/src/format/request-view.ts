@@ -3,7 +3,7 @@ export type JsonPath = readonly (string | number)[];
 
 export type RequestFormat = 'openai-chat' | 'anthropic-messages' | 'openai-responses';
 
-/** Where a span sits; pins carry exactly these numbers (spec 001 §2.3 "message index"). */
+/** Where a span sits; pins carry exactly these numbers. */
 export interface SpanLocation {
   readonly messageIndex: number;
   /** Content block (Anthropic) or content part (OpenAI) inside the message. */
@@ -25,7 +25,7 @@ export interface ToolOutputSpan extends SpanLocation {
   readonly toolName: string | undefined;
   /** The call's arguments as the client sent them (JSON text), for classification only. */
   readonly toolInput: string | undefined;
-  /** False for the fresh (last) turn, which the model is about to read (issue 6 item 2). */
+  /** False for the fresh (last) turn, which the model is about to read. */
   readonly settled: boolean;
   readonly isError: boolean;
   /** `observation`: a shell agent's result carried in a user turn (`<returncode>…`), no structured tool call. */
@@ -35,7 +35,7 @@ export interface ToolOutputSpan extends SpanLocation {
 export interface ToolsInfo {
   /** The request declares at least one callable tool. */
   readonly declared: boolean;
-  /** An exact `gw_retrieve` declaration (spec 001 §2.1). */
+  /** An exact `gw_retrieve` declaration. */
   readonly retrieveDeclared: boolean;
   /** `tool_choice` is `none`: the model cannot call anything this turn. */
   readonly choiceNone: boolean;

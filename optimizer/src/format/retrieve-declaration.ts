@@ -9,7 +9,7 @@ function hasType(schema: unknown, allowed: ReadonlySet<string>): boolean {
 }
 
 /**
- * The exact `gw_retrieve` parameter schema `{handle, startLine?, endLine?, grep?}` (spec 001 §2.1): all four
+ * The exact `gw_retrieve` parameter schema `{handle, startLine?, endLine?, grep?}`: all four
  * properties, `handle` the only required one. A look-alike with other fields proves nothing about the client.
  */
 export function isRetrieveSchema(schema: unknown): boolean {

@@ -1,6 +1,6 @@
 /**
  * One-sided binomial test: P(X ≥ successes) for X ~ Binomial(trials, rate). The low-traffic guard test (spec 001
- * §3.2) opens a lane when this is at most 0.01 at the 20% rate, i.e. the regrets are very unlikely to be chance.
+ * ) opens a lane when this is at most 0.01 at the 20% rate, i.e. the regrets are very unlikely to be chance.
  * Summed in log space from the top of the tail so large trial counts neither overflow nor lose precision.
  */
 export function binomialUpperTail(trials: number, successes: number, rate: number): number {

@@ -1,5 +1,5 @@
 /**
- * The guard's cross-window evidence (spec 001 §3.2 "accumulated score"): decayed counts of fires and regrets, and
+ * The guard's cross-window evidence: decayed counts of fires and regrets, and
  * the score as the decayed excess of regrets over what the regret rate allows, `regrets − rate × fires`. Behavior
  * at or below the rate drains it; everything fades with a half-life longer than the window, so a lane too slow for
  * any one window still opens when its regrets keep outrunning the rate.

@@ -39,7 +39,7 @@ function relapse(h: ReturnType<typeof harness>): void {
   h.regret(2);
 }
 
-describe('GuardLane closed → open (spec 001 §3.2, §8)', () => {
+describe('GuardLane closed → open', () => {
   it('opens at 50 fired and 10 regrets (20%) in the window, not at 9', () => {
     const h = harness();
     h.fire(50);

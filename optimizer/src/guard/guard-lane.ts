@@ -31,7 +31,7 @@ export interface LaneSnapshot {
 const rateSlack = 1e-9;
 
 /**
- * One tenant's regression guard for one strategy (spec 001 §3.2): closed (running) → open (suppressed) on regret
+ * One tenant's regression guard for one strategy: closed (running) → open (suppressed) on regret
  * evidence; open → half-open when the cool-off elapses; half-open → closed after clean probes or a long clean quiet
  * look, or back to open on a confirmed relapse with the cool-off doubled. Time only moves through the `now` each
  * call passes in, so a fake clock drives every transition.
@@ -196,7 +196,7 @@ export class GuardLane {
   private close(at: number, reason: 'probes_clean' | 'quiet'): void {
     this.state = 'closed';
     this.reason = null;
-    // A clean recovery ends the run of consecutive relapses (spec 001 §3.2).
+    // A clean recovery ends the run of consecutive relapses.
     this.relapses = 0;
     this.probeFires = 0;
     this.probeRegrets = 0;

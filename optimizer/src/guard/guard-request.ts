@@ -31,7 +31,7 @@ export interface GuardedResult {
 /**
  * The guard's part in one /v1/optimize call: on creation it charges the regrets this turn reveals about the last
  * one; `allow` is the pipeline's `guard` hook; `settle` counts what fired, remembers the turn for the next one and
- * returns the `guard_suppressed` decisions (spec 001 §3.2).
+ * returns the `guard_suppressed` decisions.
  */
 export class GuardRequest {
   private readonly verdicts = new Map<string, GuardVerdict>();

@@ -1,6 +1,6 @@
 import type { GuardThresholdsConfig, OptimizerConfig } from '@gw/contracts';
 
-/** The guard's thresholds in milliseconds and counts, resolved from the settings (spec 001 §3.2, §8). */
+/** The guard's thresholds in milliseconds and counts, resolved from the settings. */
 export interface GuardThresholds {
   readonly windowMs: number;
   readonly buckets: number;
@@ -71,7 +71,7 @@ export function resolveGuardThresholds(config: GuardThresholdsConfig | undefined
   };
 }
 
-/** The guard block of the runtime config: on unless explicitly switched off (spec 001 §2.5). */
+/** The guard block of the runtime config: on unless explicitly switched off. */
 export interface GuardSettings {
   readonly enabled: boolean;
   readonly thresholds: GuardThresholds;

@@ -25,9 +25,9 @@ export interface RegressionGuardOptions {
 const sweepEvery = 1_024;
 
 /**
- * The per-tenant, per-strategy regression guard of this replica (spec 001 §3.2): lanes with their state machines,
+ * The per-tenant, per-strategy regression guard of this replica: lanes with their state machines,
  * the handles and fires it has counted (a rewrite counts once however many turns replay it), and each session's
- * last turn for the signals the next turn reveals. In memory and per replica (spec 001 §2.5 telemetry scope).
+ * last turn for the signals the next turn reveals. In memory and per replica.
  */
 export class RegressionGuard {
   readonly sessions = new SessionSignals();
@@ -94,7 +94,7 @@ export class RegressionGuard {
   }
 
   /**
-   * The model retrieved an elided original (spec 001 §2.4 rule 7: automated callers with `metadata.source` never
+   * The model retrieved an elided original (automated callers with `metadata.source` never
    * get here). One regret per handle per window, however many ranges of it are fetched. False when this replica
    * never saw the handle emitted or replayed, so nothing can be charged.
    */

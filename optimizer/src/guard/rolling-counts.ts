@@ -1,5 +1,5 @@
 /**
- * Counters over a rolling window kept in fixed-width buckets (spec 001 §3.2: 30 minutes in 30 buckets). Buckets
+ * Counters over a rolling window kept in fixed-width buckets. Buckets
  * carry their start time, so a settings change of the width or the window applies from the next bucket on without
  * corrupting what was counted.
  */

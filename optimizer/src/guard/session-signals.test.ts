@@ -12,7 +12,7 @@ function turn(messageCount: number, calls: ToolCallFact[], fingerprint = 'next')
   return { messageCount, calls: () => calls, fingerprint: () => fingerprint };
 }
 
-describe('SessionSignals (spec 001 §3.2 regret signals)', () => {
+describe('SessionSignals', () => {
   it('charges a replaced result whose call is re-run with the same arguments, JSON layout aside', () => {
     const signals = new SessionSignals();
     const replaced = new Map([[callSignature('bash', '{"cmd":"npm test"}'), [{ kind: 'elide_tool_output', firedAt: t0 - 1 }]]]);

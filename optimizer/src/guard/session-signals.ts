@@ -15,7 +15,7 @@ export interface KindFire {
   readonly firedAt: number;
 }
 
-/** What one optimize turn of a session leaves for the next turn to check against (spec 001 §3.2 regret signals). */
+/** What one optimize turn of a session leaves for the next turn to check against. */
 export interface SessionMemory {
   readonly at: number;
   /** Entries in the conversation array of the request (new calls appear at or after this index next turn). */

@@ -29,7 +29,7 @@ export const markerKinds: ReadonlySet<string> = new Set(['dedupe_tool_result', '
 
 /**
  * Kinds that crop the window or downshift reasoning: the same request retried right after is a regret (spec 001
- * §3.2). `window_budget` is the only one today; a reasoning-downshift strategy joins by reporting its kind in the
+ * ). `window_budget` is the only one today; a reasoning-downshift strategy joins by reporting its kind in the
  * pipeline result's `downshiftKinds`.
  */
 export const cropKinds: ReadonlySet<string> = new Set(['window_budget']);

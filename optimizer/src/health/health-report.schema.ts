@@ -9,7 +9,7 @@ const leaseStateSchema = z
   ) satisfies z.ZodType<LeaseVerdict['state']>;
 
 /**
- * The optimizer's /health body: the shared §2.7 report plus the entitlement lease block (spec 001 §3.1), added here
+ * The optimizer's /health body: the shared report plus the entitlement lease block, added here
  * because the lease is this service's gate; every client of the shared schema ignores it (the report is loose).
  */
 export const optimizerHealthReportSchema = healthReportSchema.extend({

@@ -7,7 +7,7 @@ import type { OptimizerHealthReport } from './health-report.schema.js';
 const minimumForeignCalls = 20;
 
 /**
- * GET /health blocks (spec 001 §2.7). `reporting` compares optimize calls made without a gateway (which should be
+ * GET /health blocks. `reporting` compares optimize calls made without a gateway (which should be
  * recorded through /v1/record) with the rows recorded since start; it is advisory and never refuses a request.
  */
 export function healthReport(runtime: OptimizerRuntime): OptimizerHealthReport {

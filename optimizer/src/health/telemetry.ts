@@ -7,7 +7,7 @@ type ClassCounters = {
 
 /**
  * Per-replica counters behind `/health` (callers) and the settings telemetry block `census`. They are
- * since-start counts for this replica, not fleet totals (spec 001 §2.5 telemetry scope).
+ * since-start counts for this replica, not fleet totals.
  */
 export class Telemetry {
   gatewayCalls = 0;

@@ -5,7 +5,7 @@ import { holdoutKindsProblem } from './holdout-kinds.js';
 const now = Date.UTC(2026, 0, 15, 12, 0, 0);
 const holdout = { enabled: true, fraction: 0.3, windowSeconds: 3_600 };
 
-describe('holdout assignment (spec 001 §2.2)', () => {
+describe('holdout assignment', () => {
   it('reads the session in source order: gatewaySessionId, then sessionId, then session', () => {
     expect(holdoutSession({ gatewaySessionId: 'g', sessionId: 's', session: 'x' })).toBe('g');
     expect(holdoutSession({ sessionId: 's', session: 'x' })).toBe('s');
@@ -62,7 +62,7 @@ describe('holdout assignment (spec 001 §2.2)', () => {
   });
 });
 
-describe('holdout.kinds validation (spec 001 §2.8)', () => {
+describe('holdout.kinds validation', () => {
   it('rejects read-only strategies and, given the strategy list, unknown kinds', () => {
     expect(holdoutKindsProblem(['census'], undefined)).toMatch(/census is read-only/);
     expect(holdoutKindsProblem(['audited_holdout'], undefined)).toMatch(/read-only/);

@@ -9,7 +9,7 @@ export interface HoldoutAssignment {
 }
 
 /**
- * The session a request belongs to for the holdout (spec 001 §2.2 session source order): `gatewaySessionId`, then
+ * The session a request belongs to for the holdout: `gatewaySessionId`, then
  * `sessionId`, then `session`. Empty strings do not count.
  */
 export function holdoutSession(metadata: OptimizerMetadata | undefined): string | undefined {
@@ -17,7 +17,7 @@ export function holdoutSession(metadata: OptimizerMetadata | undefined): string 
 }
 
 /**
- * Audited holdout (spec 001 §2.2, §2.8): a deterministic slice of sessions, hashed within their user (else team)
+ * Audited holdout: a deterministic slice of sessions, hashed within their user (else team)
  * and tenant, goes to the control arm for one assignment window. Both legs (optimize and optimize-response)
  * re-derive the arm from the same metadata, so nothing is stored. Null when holdout is off or the request is not
  * attributable (no user or team, or no session).
@@ -34,6 +34,6 @@ export function assignHoldout(holdout: OptimizerConfig['holdout'], metadata: Opt
   if (draw >= holdout.fraction) return { cohort: 'treated' };
   const kinds = [...new Set(holdout.kinds ?? [])];
   if (kinds.length === 0) return { cohort: 'holdout' };
-  // Never more than one kind per control row (spec 001 §2.2 `cohortKind`).
+  // Never more than one kind per control row.
   return { cohort: 'holdout', cohortKind: kinds[digest.readUInt32BE(4) % kinds.length] };
 }

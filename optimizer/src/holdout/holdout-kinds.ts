@@ -1,6 +1,6 @@
 /**
  * Strategies that only observe (census, cache lint, the semantic-cache shadow): withholding one changes nothing a
- * control arm could measure, so `holdout.kinds` rejects them (spec 001 §2.8).
+ * control arm could measure, so `holdout.kinds` rejects them.
  */
 export const readOnlyKinds: ReadonlySet<string> = new Set(['census', 'cache_lint', 'semantic_cache_shadow', 'audited_holdout', 'guard_suppressed']);
 

@@ -1,7 +1,7 @@
 import type { Decision, OptimizeResponse } from '@gw/contracts';
 import type { HoldoutAssignment } from './assign-holdout.js';
 
-/** `cohort` and, on a per-strategy control row only, `cohortKind` (spec 001 §2.2). */
+/** `cohort` and, on a per-strategy control row only, `cohortKind`. */
 export function cohortFields(holdout: HoldoutAssignment | null): Pick<OptimizeResponse, 'cohort' | 'cohortKind'> {
   if (!holdout) return {};
   return { cohort: holdout.cohort, ...(holdout.cohortKind ? { cohortKind: holdout.cohortKind } : {}) };

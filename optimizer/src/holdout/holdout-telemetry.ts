@@ -1,7 +1,7 @@
 import { RollingCounts } from '../guard/rolling-counts.js';
 import type { HoldoutAssignment } from './assign-holdout.js';
 
-/** Arm counts cover the last hour, in one-minute buckets (per replica, spec 001 §2.5 telemetry scope). */
+/** Arm counts cover the last hour, in one-minute buckets (per replica). */
 const windowMs = 60 * 60_000;
 const buckets = 60;
 

@@ -8,7 +8,7 @@ export type Caller = { kind: 'shared' } | { kind: 'tenant'; tenant: string } | {
 export interface HookTokens {
   /** GW_OPTIMIZER_TOKEN. */
   shared: string | undefined;
-  /** GW_OPTIMIZER_TENANT_TOKENS: per-tenant bearers (spec 001 §5.1.1). */
+  /** GW_OPTIMIZER_TENANT_TOKENS: per-tenant bearers. */
   tenants: ReadonlyArray<{ tenant: string; token: string }>;
 }
 

@@ -16,7 +16,7 @@ export function nonBlank(value: string | undefined): string | undefined {
 }
 
 /**
- * The tenant a call acts for (spec 001 §5.1.1): a per-tenant bearer's, which beats anything metadata claims, else
+ * The tenant a call acts for: a per-tenant bearer's, which beats anything metadata claims, else
  * the one metadata names, else the deployment tenant.
  */
 export function callerTenant(names: CallerNames | undefined, bearerTenant?: string): string {

@@ -13,7 +13,7 @@ export interface HookGateOptions {
 }
 
 /**
- * The hook surface's gates, in order (spec 001 §5.1, §3.1): bearer on every hook; then, on routes marked `signed`,
+ * The hook surface's gates, in order: bearer on every hook; then, on routes marked `signed`,
  * the Ed25519 request signature over the raw body; then, on routes marked `leaseGated`, the entitlement lease.
  * `/v1/retrieve` and `/v1/record` are marked neither.
  */

@@ -3,7 +3,7 @@ import { optimizerError } from '../errors.js';
 
 /**
  * JSON bodies parsed from the raw bytes, which are kept: request signing hashes exactly what was sent (spec 001
- * §5.1.3). The body limit applies while reading, so an oversized body answers 413 before it is parsed.
+ * ). The body limit applies while reading, so an oversized body answers 413 before it is parsed.
  */
 export function installRawJsonParser(app: FastifyInstance): void {
   app.decorateRequest('rawBody', null);

@@ -1,7 +1,7 @@
 import type { AppError } from '@gw/platform';
 import { optimizerError } from '../errors.js';
 
-/** The entitlement lease as last read and verified (spec 001 §3.1). */
+/** The entitlement lease as last read and verified. */
 export type LeaseVerdict =
   | { state: 'none' }
   | { state: 'valid' }
@@ -11,7 +11,7 @@ export type LeaseVerdict =
   | { state: 'unverifiable' };
 
 /**
- * A memoized lease check: `current()` never touches a store, a timer refreshes it (spec 001 §5.1.5). The verified
+ * A memoized lease check: `current()` never touches a store, a timer refreshes it. The verified
  * reader is `StoredLeaseReader`; an optimizer with no gateway lease to read (no shared store or no deployment id)
  * runs with `noLeaseReader`, the spec's "no lease at all: served normally" row.
  */

@@ -20,7 +20,7 @@ export interface StoredLeaseReaderOptions {
 type LastRead = { check: LeaseCheck | null } | null;
 
 /**
- * The verified entitlement lease (spec 001 §3.1, §5.1.5): the gateway-stored row is re-read and re-verified on a
+ * The verified entitlement lease: the gateway-stored row is re-read and re-verified on a
  * timer, and `current()` judges the kept check against the clock at call time, so a lease that expires between two
  * refreshes is refused at once and the request path never touches the store.
  */
@@ -44,7 +44,7 @@ export class StoredLeaseReader implements LeaseReader {
   }
 
   current(): LeaseVerdict {
-    // Nothing read yet (store down since start): "restarting never clears the gate" (§3.1), so a restart during an
+    // Nothing read yet (store down since start): "restarting never clears the gate", so a restart during an
     // outage must not turn an expired or suspended lease into "no lease at all".
     if (this.last === null) return { state: 'unverifiable' };
     return { state: optimizerState(leaseVerdictOf(this.last.check, this.options.clock.now()).state) };

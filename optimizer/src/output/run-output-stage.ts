@@ -5,7 +5,7 @@ import { plural } from '../strategies/retrieve-hint.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { minifyToolArguments } from './tool-arguments-minify.js';
 
-/** Strategies of `/v1/optimize-response` (spec 001 §2.4: only output-stage strategies act there). */
+/** Strategies of `/v1/optimize-response`. */
 export const outputStrategyKinds = ['tool_arguments_minify'] as const;
 
 export interface OutputStageInput {

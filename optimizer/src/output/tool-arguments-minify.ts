@@ -5,7 +5,7 @@ const stringOrWhitespace = /("(?:[^"\\]|\\.)*")|\s+/g;
 
 /**
  * The arguments of a tool call with the whitespace between JSON tokens removed, decided at the lexical level:
- * values, key order and number spellings are the model's own (issue 6 item 11: never re-serialise). Null when the
+ * values, key order and number spellings are the model's own (never re-serialise). Null when the
  * text is not one complete JSON document (a truncated call stays as the model wrote it) or has no layout to remove.
  */
 export function minifyArguments(text: string): string | null {

@@ -29,7 +29,7 @@ export function bindHandle(state: SpanState, handle: string): void {
 /**
  * Stashes the original of every span whose decision dropped content behind a handle. The writes start in span
  * order and run together; a span whose write did not commit keeps its bytes except for lossless cleanups
- * (spec 001 §3.3: a fresh handle only after the span's bounded durable write completed).
+ *.
  */
 export async function acquireHandles(states: readonly SpanState[], context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>): Promise<number> {
   const waiting = states.filter(needsHandle);

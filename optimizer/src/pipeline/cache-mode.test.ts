@@ -9,7 +9,7 @@ function messagesView(cacheControl: boolean, model = 'claude-sonnet-4-5') {
   return view;
 }
 
-describe('resolveCacheMode (spec 001 §2.1)', () => {
+describe('resolveCacheMode', () => {
   const anthropicRoute = { providerPromptCache: false, providerPromptCacheKnown: true };
 
   it('protects a prefix the client asked to cache with cache_control, even on a route without implicit caching', () => {

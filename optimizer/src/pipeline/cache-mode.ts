@@ -14,7 +14,7 @@ export function cachesImplicitly(model: string | undefined): boolean {
 }
 
 /**
- * Spec 001 §2.1: `providerPromptCache` says the upstream caches regardless of model id; `providerPromptCacheKnown`
+ * `providerPromptCache` says the upstream caches regardless of model id; `providerPromptCacheKnown`
  * makes a false an answer that releases cache-busting; absent, classify by model id. Both speak of implicit caching:
  * a client that sets `cache_control` breakpoints asks for caching explicitly (the gateway answers false for every
  * Messages-family route), and its cached prefix is protected whatever the route.

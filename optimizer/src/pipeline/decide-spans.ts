@@ -8,7 +8,7 @@ import type { AppliedStep, SpanState } from './span-state.js';
 
 /**
  * With a warm provider cache, rewriting a newly settled output writes it to the cache again (1.25x) instead of
- * reading it (0.1x), and saves 0.1x of what it removed on every later turn (issue 6 item 11). A rewrite keeping a
+ * reading it (0.1x), and saves 0.1x of what it removed on every later turn. A rewrite keeping a
  * share r of the tokens pays for itself over n more turns when r * (1.25 + 0.1 * (n - 1)) < 0.1 * n.
  */
 export function minSavedShareWhenCached(expectedTurns: number): number {
@@ -136,7 +136,7 @@ function tokensOf(text: string): number {
 /**
  * Fresh decision on one newly settled span; false when nothing worthwhile applied. A rewrite replaces text the
  * provider has already cached as it was first sent, so it is kept only when it saves the policy's share of the
- * original's tokens (issue 6 item 11), and it is pinned so every later turn replays the same bytes.
+ * original's tokens, and it is pinned so every later turn replays the same bytes.
  */
 export function decideSpan(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, policy: DecidePolicy): boolean {
   const chain = planChain(state, context, duplicates, policy.scope);

@@ -67,7 +67,7 @@ function estimate(context: RunContext, states: readonly SpanState[], limit: numb
 }
 
 /**
- * window_budget (spec 001 §2.1): when the estimate exceeds `min(modelContextTokens, clientContextBudgetTokens)`
+ * window_budget: when the estimate exceeds `min(modelContextTokens, clientContextBudgetTokens)`
  * (190k when unknown) less 5%, the oldest settled tool outputs are cut to a stub, oldest first, until it fits.
  * Pressure overrides prefix protection: an oversized request would fail upstream anyway.
  */

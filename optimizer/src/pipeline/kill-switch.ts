@@ -23,7 +23,7 @@ function specificity(toggle: StrategyToggle): number {
 }
 
 /**
- * Runtime kill switch (spec 001 §1.5): among entries matching the kind and the request's endpoint, model, user and
+ * Runtime kill switch: among entries matching the kind and the request's endpoint, model, user and
  * team, the most specific decides, the later one on a tie. No matching entry leaves the strategy on.
  */
 export function isKindEnabled(toggles: readonly StrategyToggle[] | undefined, kind: StrategyKind, scope: ToggleScope): boolean {

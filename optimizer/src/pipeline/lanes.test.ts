@@ -12,7 +12,7 @@ async function optimize(request: Record<string, unknown>, extra: Record<string, 
   return runPipeline({ endpoint, request, capabilities: {}, ...extra }, { stash: new FakeStash(), hmacKey });
 }
 
-describe('lanes (spec 001 §2.1, §3.4)', () => {
+describe('lanes', () => {
   it('emits no handle when the request declares no tools, and says why', async () => {
     const result = await optimize(chatSession([tap, debugLog], { tools: false, model, question: 'Why?' }));
     expect(handlesIn(result.request)).toEqual([]);
@@ -20,7 +20,7 @@ describe('lanes (spec 001 §2.1, §3.4)', () => {
     expect(messagesOf(result.request)[3]?.content).not.toContain('elided');
   });
 
-  it('replays handle-free pins wherever a tool is callable, and none without one (spec 001 §2.1)', async () => {
+  it('replays handle-free pins wherever a tool is callable, and none without one', async () => {
     // The same test run twice: without a handle, the second copy becomes a reference to the first.
     const first = await optimize(chatSession([tap, tap, debugLog], { model, retrieve: false }), { pins: [] });
     const pinKinds = (pins: readonly Record<string, unknown>[] | undefined) => (pins ?? []).filter((pin) => pin.messageIndex === 5).map((pin) => pin.kind);

@@ -9,14 +9,14 @@ export type DegradeMode = ElisionMode | 'skip';
 export interface Lane {
   /** Fresh handles may be emitted. */
   readonly retrieval: boolean;
-  /** How degradable strategies run on this request (spec 001 §3.4). */
+  /** How degradable strategies run on this request. */
   readonly degrade: DegradeMode;
   /** How window fitting may drop content: as `degrade`, or in place for one-shot batch lines. */
   readonly windowDegrade: DegradeMode;
-  /** Which pins may replay: none without a callable tool (spec 001 §2.1), handle-free ones without retrieval. */
+  /** Which pins may replay: none without a callable tool, handle-free ones without retrieval. */
   readonly replay: 'all' | 'handle_free' | 'none';
   readonly continuation: boolean;
-  /** The fresh input may be optimized: the connect hook's single-output request (spec 001 §2.1 `singleOutput`). */
+  /** The fresh input may be optimized: the connect hook's single-output request. */
   readonly freshEligible: boolean;
   /**
    * Bulky outputs of the fresh turn may be compressed behind a handle, pinned and replayed on every later turn: the
@@ -47,14 +47,14 @@ export function resolveLane(
   const freshReversible = evidence !== undefined && qualifiesForFreshTrim(evidence);
   const retrieval = callable && (view.tools.retrieveDeclared || capabilities.retrieveEvidence === true || freshReversible);
   if (retrieval) return { retrieval, degrade: 'handle', windowDegrade: 'handle', replay: 'all', continuation: false, freshEligible, freshReversible, evidence };
-  // The continuation capability counts only once the rollout is activated (spec 001 §2.5); before, fail open.
+  // The continuation capability counts only once the rollout is activated; before, fail open.
   const continuation = capabilities.agentContinuation === true && continuationActive;
   const billingMode = typeof metadata.billingMode === 'string' ? metadata.billingMode : '';
   let degrade: DegradeMode = 'skip';
   if (requireReversibleElision === true) degrade = 'skip';
   else if (continuation || subscriptionModes.has(billingMode) || requireReversibleElision === false) degrade = 'in_place';
   const windowDegrade: DegradeMode = degrade === 'skip' && capabilities.allowIrreversibleWindowFit === true ? 'in_place' : degrade;
-  // Spec 001 §2.1 withholds pin replay only where no tool is callable; a client with tools but no retrieval keeps its
+  // Withholds pin replay only where no tool is callable; a client with tools but no retrieval keeps its
   // handle-free pins, so what it was sent stays byte-stable across turns.
   const replay = continuation || (callable && view.tools.declared) ? 'handle_free' : 'none';
   return { retrieval, degrade, windowDegrade, replay, continuation, freshEligible, freshReversible: false, evidence };

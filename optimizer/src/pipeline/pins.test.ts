@@ -57,7 +57,7 @@ describe('decision pins', () => {
     expect(kindsOf(results[3]?.pins).slice(-2)).toEqual(['prefix_watermark', 'pin_thrash_guard']);
   });
 
-  it('asks the stash to re-persist each replayed handle, after the turn is answered (spec 001 §3.3)', async () => {
+  it('asks the stash to re-persist each replayed handle, after the turn is answered', async () => {
     const stash = new FakeStash();
     const [first, second] = await turns([chatSession([tap, debugLog]), chatSession([tap, debugLog, npmAnsi])], { stash, hmacKey });
     const handle = [...stash.stored.keys()][0];

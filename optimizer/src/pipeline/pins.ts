@@ -5,7 +5,7 @@ import { spanKey } from '../format/request-view.js';
 import { isStrategyKind, type Recipe, type StrategyKind } from '../strategies/types.js';
 
 /**
- * One settled-history rewrite (spec 001 §2.3): where it applies, an HMAC of the original bytes it applies to, and a
+ * One settled-history rewrite: where it applies, an HMAC of the original bytes it applies to, and a
  * recipe that recomputes the rewritten bytes from them. Never the content itself.
  */
 export interface SpanPin extends SpanLocation {
@@ -31,7 +31,7 @@ export interface WatermarkPin {
   readonly held?: readonly StrategyKind[];
 }
 
-/** The two counters of the thrash guard (spec 001 §2.3 rule 5), opaque to adapters. */
+/** The two counters of the thrash guard, opaque to adapters. */
 export interface ThrashGuardPin {
   readonly v: 1;
   readonly kind: 'pin_thrash_guard';

@@ -27,9 +27,9 @@ export interface Frontier {
 }
 
 /**
- * Where fresh decisions may start (spec 001 §2.3 rule 1: fresh-decide only the suffix). With a warm provider cache
+ * Where fresh decisions may start (fresh-decide only the suffix). With a warm provider cache
  * that is the previous turn's fresh turn, newly settled now: compressing it once and replaying that rewrite keeps
- * every later prefix byte-stable (issue 6 item 11). Without a (trusted) watermark the fallback is the last pinned
+ * every later prefix byte-stable. Without a (trusted) watermark the fallback is the last pinned
  * position; a discarded pin moves it earlier (the bytes there changed anyway); a cold cache or no cache frees it.
  */
 export function resolveFrontier(context: RunContext, pins: IncomingPins | null, replay: ReplayOutcome): Frontier {

@@ -39,7 +39,7 @@ function judge(entry: IncomingSpanPin, state: SpanState, context: RunContext, ch
 
 /**
  * Replays every pin whose spanHash still matches the span's original bytes, byte for byte, in the order the chain
- * was built (spec 001 §2.3 rules 1–3). A mismatch discards just that pin; a pin this turn may not apply (kill
+ * was built (the contract rules 1–3). A mismatch discards just that pin; a pin this turn may not apply (kill
  * switch, handle on a handle-free lane, unknown recipe version) is declined but returned. Once one link of a
  * span's chain is not applied, the later links are declined too: they were computed on its output.
  */

@@ -101,7 +101,7 @@ export class RunContext {
 
   /**
    * Runs one strategy call, timing it and isolating failures: a strategy that throws is skipped for the rest of
-   * the request and recorded, never failing it (spec 001 §1.2).
+   * the request and recorded, never failing it.
    */
   attempt<T>(kind: StrategyKind, action: () => T): T | undefined {
     if (this.failed.has(kind)) return undefined;

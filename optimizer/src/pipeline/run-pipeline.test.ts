@@ -45,7 +45,7 @@ describe('runPipeline', () => {
     const request = chatSession([tap, debugLog, npmAnsi]);
     const result = await runPipeline({ endpoint: '/v1/chat/completions', request, pins: [], capabilities: {} }, { stash: new FakeStash(), hmacKey });
     const messages = messagesOf(result.request);
-    // Escapes and trailing blanks included (issue 6 item 2; spec 001 §2.1 spares the fresh input).
+    // Escapes and trailing blanks included.
     expect(messages[7]?.content).toBe(npmAnsi);
     expect(messages[7]?.content).not.toContain('gw_retrieve');
     expect(messages[3]?.content).toContain('gw_retrieve');

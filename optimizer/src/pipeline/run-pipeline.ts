@@ -67,7 +67,7 @@ function newPins(state: SpanState, context: RunContext): SpanPin[] {
   return pins;
 }
 
-/** The full replacement list (spec 001 §2.3 rule 3): span chains in request order, then the two session pins. */
+/** The full replacement list: span chains in request order, then the two session pins. */
 function outgoingPins(states: readonly SpanState[], context: RunContext, pins: IncomingPins, watermark: WatermarkPin, guard: ThrashGuardPin): JsonObject[] {
   const out: unknown[] = [];
   for (const state of states) out.push(...state.keptRaw, ...newPins(state, context));
@@ -114,7 +114,7 @@ function refreshReplayedHandles(states: readonly SpanState[], deps: PipelineDeps
   for (const state of states) {
     const handle = state.handle;
     if (handle === null || !state.steps.some((step) => step.replayed)) continue;
-    // Best effort and off the request path (spec 001 §3.3): the replayed bytes do not depend on it, so it runs after
+    // Best effort and off the request path: the replayed bytes do not depend on it, so it runs after
     // this turn's answer is written (a microtask would run before it, on the same thread).
     setImmediate(() => {
       Promise.resolve(stash.refresh?.(handle, state.span.text)).catch(() => undefined);
@@ -135,7 +135,7 @@ function createContext(input: PipelineInput, deps: PipelineDeps, view: RequestVi
 /**
  * The optimizer's pure core: replay pins, fresh-decide the newly settled suffix, stash originals, fit the window,
  * and return the transformed request with its decisions. Deterministic: the same input, stash answers and age of
- * the previous turn (`deps.turns`) give byte-identical output (spec 001 §1.1); no clock reading reaches the bytes,
+ * the previous turn (`deps.turns`) give byte-identical output; no clock reading reaches the bytes,
  * except `strategyTimingsMs`, and only with a timer.
  */
 export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Promise<PipelineResult> {

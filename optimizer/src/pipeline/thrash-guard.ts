@@ -1,6 +1,6 @@
 import type { ThrashGuardPin } from './pins.js';
 
-/** Turns of suppression once the guard trips ("a few turns", spec 001 §2.3 rule 5). */
+/** Turns of suppression once the guard trips ("a few turns"). */
 export const thrashCooloffTurns = 3;
 
 export interface ThrashVerdict {

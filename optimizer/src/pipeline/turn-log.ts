@@ -1,9 +1,9 @@
 import { BoundedMap } from '../guard/bounded-map.js';
 
 /**
- * When a session's earlier turns were answered, by the watermark pin each turn left (spec 001 §2.3): what tells a
+ * When a session's earlier turns were answered, by the watermark pin each turn left: what tells a
  * warm provider prompt cache from an expired one on the next turn. Kept by the service, not in the pins: a clock
- * reading in the response would make two identical requests answer different bytes (issue 6 item 1).
+ * reading in the response would make two identical requests answer different bytes.
  */
 export interface TurnTimes {
   /** When the turn that left this watermark was answered; undefined when this replica did not answer it. */

@@ -5,7 +5,7 @@ import type { StrategyKind } from '../strategies/types.js';
 import type { TurnTimes } from './turn-log.js';
 import { freshTrimLane } from '../guard/span-rewrite.js';
 
-/** The part of the runtime config the pipeline reads (spec 001 §2.5). */
+/** The part of the runtime config the pipeline reads. */
 export interface PipelineSettings {
   /** Kill switches by endpoint, model, user or team; the most specific matching entry wins, later on a tie. */
   readonly strategies?: readonly StrategyToggle[] | undefined;
@@ -13,7 +13,7 @@ export interface PipelineSettings {
   readonly requireReversibleElision?: boolean | null | undefined;
 }
 
-/** One `/v1/optimize` body, already validated by the service (spec 001 §2.1). */
+/** One `/v1/optimize` body, already validated by the service. */
 export interface PipelineInput {
   readonly endpoint: string;
   readonly request: JsonObject;
@@ -28,7 +28,7 @@ export interface PipelineInput {
   /** `config.requireReversibleElision` when the service passes it directly; wins over `settings`. */
   readonly requireReversibleElision?: boolean | null | undefined;
   /**
-   * The handle-free continuation path is activated (spec 001 §2.5 `rollouts.agentContinuationV1ActivateAt`);
+   * The handle-free continuation path is activated;
    * until then `capabilities.agentContinuation` grants nothing.
    */
   readonly agentContinuationActive?: boolean | undefined;
@@ -41,7 +41,7 @@ export type GuardLane = StrategyKind | typeof freshTrimLane;
 /** The stash as the pipeline sees it: a handle only once the bounded durable write completed, else null. */
 export interface PipelineStash {
   put(content: string): Promise<string | null>;
-  /** Best effort: re-persist a replayed pin's handle (spec 001 §3.3). Never awaited on the request path. */
+  /** Best effort: re-persist a replayed pin's handle. Never awaited on the request path. */
   refresh?(handle: string, content: string): Promise<unknown>;
 }
 
@@ -86,16 +86,16 @@ export interface PipelineResult {
   estimatedTokensSaved: number;
   suppressedKinds: SuppressedKind[];
   strategyTimingsMs: Record<string, number>;
-  /** Only when the input carried pins: the full replacement list (spec 001 §2.3 rule 3). */
+  /** Only when the input carried pins: the full replacement list. */
   pins?: JsonObject[];
-  /** Strategies that threw and were skipped for this request (spec 001 §1.2). */
+  /** Strategies that threw and were skipped for this request. */
   failedKinds: StrategyKind[];
-  /** This response used the handle-free continuation path (`features.agentContinuationV1`, spec 001 §2.2). */
+  /** This response used the handle-free continuation path (`features.agentContinuationV1`). */
   agentContinuationV1: boolean;
   /** What the request carried: its format and how many tool outputs it had and how many were rewritten. */
   census: { format: string | null; toolOutputs: number; rewrittenOutputs: number };
   /**
-   * Each rewritten tool output, for the regression guard's regret signals (spec 001 §3.2): where it sits, the call
+   * Each rewritten tool output, for the regression guard's regret signals: where it sits, the call
    * that produced it, the handle of its stashed original and the steps applied. Locations and ids, never content.
    */
   rewrites: SpanRewrite[];

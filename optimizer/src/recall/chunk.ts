@@ -7,7 +7,7 @@ export interface Chunk {
 }
 
 /**
- * Long stashes are indexed in chunks so a match carries a line range (spec 001 §2.4 rule 8): runs of at most
+ * Long stashes are indexed in chunks so a match carries a line range: runs of at most
  * `maxLines` lines or `maxChars` characters, whichever comes first; a single longer line is its own chunk.
  */
 export function chunkLines(content: string, maxLines = 40, maxChars = 4_000): Chunk[] {

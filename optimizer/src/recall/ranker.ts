@@ -10,7 +10,7 @@ export interface RankedDocument {
 }
 
 /**
- * Recall ranks through this seam (issue 6 §6): BM25 is the default because, measured on real tool outputs, it beat
+ * Recall ranks through this seam: BM25 is the default because, measured on real tool outputs, it beat
  * the only small embedding model shipped inside an npm package. An alternative must be measured on the corpus first.
  */
 export interface Ranker {

@@ -22,7 +22,7 @@ export interface RecallOptions {
 type RecallMatch = RecallResponse['matches'][number];
 
 /**
- * Recall (spec 001 §2.4 rule 8): ranks only the requesting user's own durable rows, chunked so a match carries a
+ * Recall: ranks only the requesting user's own durable rows, chunked so a match carries a
  * line range, one match per handle (its best chunk). Fails open: any problem answers no matches.
  */
 export class RecallService {

@@ -9,7 +9,7 @@ const camelBoundary = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|
 const separators = /[./\\:_$-]+/;
 
 /**
- * Subword tokens with identifier splitting (issue 6 §6): each identifier or path yields itself and its parts split
+ * Subword tokens with identifier splitting: each identifier or path yields itself and its parts split
  * on separators and camelCase and letter–digit boundaries, lower-cased, with a light suffix stem, so
  * `parseHTTPHeaders` matches a query for "http header parse". Query and documents go through the same function.
  */

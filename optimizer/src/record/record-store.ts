@@ -9,7 +9,7 @@ export interface ContentGate {
 }
 
 /**
- * Appends the gateway-shaped spend record for a recorded call when GW_SPEND_DB_URL is set (spec 001 §2.4 rule 9).
+ * Appends the gateway-shaped spend record for a recorded call when GW_SPEND_DB_URL is set.
  * The spend table belongs to the gateway; until platform exposes its writer, the optimizer wires `noSpendAppender`.
  */
 export interface SpendAppender {

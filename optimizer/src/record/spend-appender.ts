@@ -4,7 +4,7 @@ import type { SpendAppender } from './record-store.js';
 import { int32Max } from './record.schema.js';
 
 /**
- * spec 001 §2.4 rule 9: with `GW_SPEND_DB_URL` set, `/v1/record` also appends a spend record to the gateway's
+ * Rule 9: with `GW_SPEND_DB_URL` set, `/v1/record` also appends a spend record to the gateway's
  * `gw_spend` table (same database), content-free, so adapters without a gateway still meter. The row id is derived
  * from the record id, so a retried record never counts twice. Nothing is written until the gateway has created the
  * table (checked once per process, then remembered).

@@ -14,7 +14,7 @@ const buckets: ReadonlyArray<readonly [number, AgeBucket]> = [
   [48 * hour, 'lt_48h'],
 ];
 
-/** Age of a stash entry as spec 001 §2.4 rule 6 buckets it; undefined when the age is unknown. */
+/** Age of a stash entry as the contract rule 6 buckets it; undefined when the age is unknown. */
 export function ageBucket(ageMs: number | undefined): AgeBucket | undefined {
   if (ageMs === undefined || !Number.isFinite(ageMs)) return undefined;
   const age = Math.max(0, ageMs);

@@ -30,7 +30,7 @@ const cases: Array<[string, StashOwner, CallerNames | undefined, string | undefi
   ['a per-tenant bearer, another user', acmeAlice, { user: 'bob' }, 'acme', false],
 ];
 
-describe('mayRetrieve (spec 001 §2.4 retrieve rules, §5.1)', () => {
+describe('mayRetrieve', () => {
   it.each(cases)('%s', (_name, owner, names, bearerTenant, allowed) => {
     expect(mayRetrieve(owner, names, bearerTenant)).toBe(allowed);
   });

@@ -3,7 +3,7 @@ import type { StashOwner } from '../stash/stash-entry.js';
 
 /**
  * Whether a stashed original may be returned to this retrieve. A per-tenant bearer sees only its tenant's handles.
- * A retrieve that names a caller (user, team or tenant; the gateway sends `user` and `team`, spec 001 §2.4) sees only
+ * A retrieve that names a caller (user, team or tenant; the gateway sends `user` and `team`) sees only
  * that caller's handles: a user's only by that user in the same tenant; one stashed without a user only by a caller
  * without a user in the same team and tenant. A retrieve that names nobody (gateways before the rule) trusts the
  * bearer. The caller resolves as the stash owner did at optimize (`callerOwner`). Reads only the owner, which the

@@ -3,7 +3,7 @@ import { retrieveRequestSchema } from '@gw/contracts';
 import { callerMetadataSchema } from '../http/caller-metadata.schema.js';
 
 /**
- * A line bound as sent: spec 001 §2.4 rule 5 makes `startLine` and `endLine` "rounded and clamped server-side
+ * A line bound as sent: the contract rule 5 makes `startLine` and `endLine` "rounded and clamped server-side
  * (never an error)". A number or numeric string is taken (infinities, which JSON's `1e400` parses to, are clamped
  * to the largest safe integer); `null` or anything else is treated as absent.
  */
@@ -20,7 +20,7 @@ const lineBound = (description: string) =>
     .optional()
     .describe(`${description} A number or numeric string, rounded and clamped to the original, never an error; null or anything else counts as absent.`);
 
-/** `POST /v1/retrieve` as the optimizer accepts it; of the options only `grep` can make it a 400 (spec 001 §2.4 rule 5, §7). */
+/** `POST /v1/retrieve` as the optimizer accepts it; of the options only `grep` can make it a 400. */
 export const retrieveBodySchema = retrieveRequestSchema.extend({
   metadata: callerMetadataSchema
     .pick({ source: true, user: true, team: true, tenant: true })

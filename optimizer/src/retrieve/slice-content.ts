@@ -24,7 +24,7 @@ export type SliceResult =
       nextStartLine?: number;
     };
 
-/** Why a grep is refused (400): whitespace-only, empty or longer than 256 characters (spec 001 §2.4 rule 5). */
+/** Why a grep is refused (400): whitespace-only, empty or longer than 256 characters. */
 export function grepProblem(grep: string | undefined): string | null {
   if (grep === undefined) return null;
   if (grep.trim() === '') return 'grep must contain a non-whitespace character';
@@ -41,7 +41,7 @@ function characterCount(text: string): number {
 }
 
 /**
- * Spec 001 §2.4 rule 5. Only `handle`: the full original. A range is 1-based inclusive, rounded and clamped (never
+ * Rule 5. Only `handle`: the full original. A range is 1-based inclusive, rounded and clamped (never
  * an error). A grep is a case-insensitive literal searched within the range, rendered grep-style with line numbers
  * (`12:` match, `11-` context) and ±3 context lines. Only the windows of the first 20 matching lines render (windows
  * that overlap or touch merge into one for display, separated by `--`), so a broad grep on a long log answers about

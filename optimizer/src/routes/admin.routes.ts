@@ -20,7 +20,7 @@ import type { OptimizerRuntime } from './runtime.js';
 const adminErrorKeys = ['invalid_request', 'unauthorized', 'admin_disabled', 'activation_too_soon', 'activation_immutable', 'body_too_large'] as const;
 const errors = optimizerErrorResponses(adminErrorKeys);
 
-/** Admin routes (spec 001 §2.5–2.6, §4.1): GW_ADMIN_TOKEN bearer, never the optimizer token. */
+/** Admin routes: GW_ADMIN_TOKEN bearer, never the optimizer token. */
 export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, adminToken: string | undefined): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
@@ -93,7 +93,7 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
   };
 }
 
-/** Config plus the live telemetry blocks (spec 001 §2.5): per replica, except the shadow counters (fleet when durable). */
+/** Config plus the live telemetry blocks: per replica, except the shadow counters (fleet when durable). */
 async function settingsView(runtime: OptimizerRuntime, config: OptimizerConfig): Promise<SettingsResponse> {
   const now = runtime.clock.now();
   const guard = guardSettingsOf(config);

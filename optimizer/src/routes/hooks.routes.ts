@@ -16,7 +16,7 @@ import type { OptimizerRuntime } from './runtime.js';
 
 const errors = optimizerErrorResponses([...hookGateErrors, 'cache_request_required']);
 
-/** The post-call and on-demand hooks other than optimize and retrieve (spec 001 §2.4, §4.1). */
+/** The post-call and on-demand hooks other than optimize and retrieve. */
 export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
@@ -35,7 +35,7 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         },
       },
       async (request) => {
-        // Each leg re-derives the holdout arm from the same metadata (spec 001 §2.2): a whole-optimizer control row's
+        // Each leg re-derives the holdout arm from the same metadata: a whole-optimizer control row's
         // response stays untouched, a per-strategy row withholds only its kind.
         const { body } = request;
         const metadata = withBearerTenant(body.metadata, authoritativeTenant(request.caller));

@@ -25,7 +25,7 @@ import type { OptimizerRuntime } from './runtime.js';
 const defaultCacheTtlSeconds = 3_600;
 
 /**
- * POST /v1/optimize (spec 001 §2.1–2.2): cache lookup, holdout arm, kill switches, then the pipeline. Fail-open:
+ * POST /v1/optimize: cache lookup, holdout arm, kill switches, then the pipeline. Fail-open:
  * a pipeline error answers the original request unchanged (the model path never sees an optimizer failure).
  */
 export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
@@ -109,14 +109,14 @@ async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenant
   const holdout = assignHoldout(config.holdout, metadata, now);
   if (holdout) runtime.holdout.record(holdout, now);
   if (holdout?.cohort === 'holdout' && !holdout.cohortKind) {
-    // The control arm: the request untouched, exactly one `audited_holdout` decision (spec 001 §2.2).
+    // The control arm: the request untouched, exactly one `audited_holdout` decision.
     runtime.telemetry.recordOptimize(body.request, []);
     return { response: unchanged(context, [holdoutDecision(holdout)], cohortFields(holdout)), outcome: 'holdout' };
   }
   return runOptimization(context, holdout);
 }
 
-/** A conversation, told apart per tenant and user (else team): session source order of spec 001 §2.2. */
+/** A conversation, told apart per tenant and user (else team): session source order of the contract. */
 function sessionKeyOf(metadata: OptimizeRequest['metadata']): string | undefined {
   const session = holdoutSession(metadata);
   return session === undefined ? undefined : `${ownerKey(callerOwner(metadata))}\u0000${session}`;
@@ -127,7 +127,7 @@ function turnSessionOf(metadata: OptimizeRequest['metadata']): string {
   return sessionKeyOf(metadata) ?? ownerKey(callerOwner(metadata));
 }
 
-/** The guard's view of this request: tenant, session (spec 001 §2.2 source order) and its tool calls, lazily. */
+/** The guard's view of this request: tenant, session and its tool calls, lazily. */
 function startGuard(context: OptimizeContext): GuardRequest {
   const { runtime, body, metadata } = context;
   const tenant = callerTenant(metadata);
@@ -170,7 +170,7 @@ async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignm
         stableHandles: true,
         guard: guard.allow,
         pricePerToken: inputPricePerToken(modelOf(body.request)),
-        // Timings stay 0 unless a timer is injected: identical input, identical bytes (issue 6 item 1).
+        // Timings stay 0 unless a timer is injected: identical input, identical bytes.
         ...(runtime.strategyTimer ? { timer: runtime.strategyTimer } : {}),
       },
     );

@@ -9,17 +9,17 @@ import type { StashPort } from '../stash/stash.js';
  * not on the module: tests can drive the routes with a stand-in and main wires the real one.
  */
 export interface PipelineInput extends OptimizeRequest {
-  /** Kinds switched off for this request by kill switches or a per-strategy holdout arm (spec 001 §1.5, §2.2). */
+  /** Kinds switched off for this request by kill switches or a per-strategy holdout arm. */
   disabledKinds?: readonly string[];
-  /** `config.requireReversibleElision` (spec 001 §3.4); undefined follows the lane. */
+  /** `config.requireReversibleElision`; undefined follows the lane. */
   requireReversibleElision?: boolean | undefined;
-  /** The activated handle-free continuation path may be used (spec 001 §2.5 activation rule). */
+  /** The activated handle-free continuation path may be used. */
   agentContinuationActive?: boolean;
 }
 
 export interface PipelineDeps {
   stash: StashPort;
-  /** Key of the pins' `spanHash` HMAC (spec 001 §2.3); stable across replicas and restarts. */
+  /** Key of the pins' `spanHash` HMAC; stable across replicas and restarts. */
   hmacKey: Buffer;
   clock: Clock;
   /** When this session's earlier turns were answered (a warm or an expired provider cache); never in the bytes. */
@@ -28,7 +28,7 @@ export interface PipelineDeps {
   timer?: () => number;
   /** The stash mints the same handle for the same owner and content (it does: handles are keyed MACs). */
   stableHandles: boolean;
-  /** Regression guard (spec 001 §3.2): false holds a kind back, reported with reason `regret_guard`. */
+  /** Regression guard: false holds a kind back, reported with reason `regret_guard`. */
   guard?: (kind: string) => boolean;
   /** List price of one input token of the request's model in USD, for `estimatedSavingsUsd`. */
   pricePerToken?: number;

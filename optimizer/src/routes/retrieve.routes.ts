@@ -12,7 +12,7 @@ import type { StashEntry } from '../stash/stash-entry.js';
 import type { OptimizerRuntime } from './runtime.js';
 
 /**
- * POST /v1/retrieve, exactly spec 001 §2.4 rules 5–6: never signature- or lease-gated; 404 for an unknown or
+ * POST /v1/retrieve, exactly the contract rules 5–6: never signature- or lease-gated; 404 for an unknown or
  * expired handle or one that is not the named caller's (`mayRetrieve`), 503 when the durable store cannot answer or
  * the caller's row does not decrypt; each hit extends life.
  */
@@ -44,7 +44,7 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         }
         runtime.metrics.retrieves.inc({ result: 'hit' });
         // The model needed an elided original back: a regret signal; automated callers set `metadata.source`
-        // and are never counted (spec 001 §2.4 rule 7, §3.2).
+        // and are never counted.
         if (!body.metadata?.source) runtime.guard.retrieved(entry.handle, runtime.clock.now());
         const age = ageBucket(runtime.clock.now() - entry.createdAt);
         await runtime.stash.extend(entry);

@@ -22,11 +22,11 @@ export interface OptimizerRuntime {
   cache: CacheService;
   settings: SettingsStore;
   telemetry: Telemetry;
-  /** The per-tenant, per-strategy regression guard of this replica (spec 001 §3.2). */
+  /** The per-tenant, per-strategy regression guard of this replica. */
   guard: RegressionGuard;
   /** Per-replica cache lint: which part of clients' prompts busts the provider's cache (telemetry `cacheLint`). */
   cacheLint: PrefixLint;
-  /** Per-replica audited-holdout arm counts (spec 001 §2.5 telemetry `holdout`). */
+  /** Per-replica audited-holdout arm counts (the contract telemetry `holdout`). */
   holdout: HoldoutTelemetry;
   /** Rewriting strategy kinds the pipeline runs; `holdout.kinds` must name one of them. Undefined: not checked. */
   strategyKinds: readonly string[] | undefined;
@@ -41,7 +41,7 @@ export interface OptimizerRuntime {
   /** Clock for `strategyTimingsMs`; unset keeps responses byte-identical for identical input (timings read 0). */
   strategyTimer: (() => number) | undefined;
   signaturesEnforced: boolean;
-  /** The entitlement lease gate of the value-delivering hooks (spec 001 §3.1); its state is on /health. */
+  /** The entitlement lease gate of the value-delivering hooks; its state is on /health. */
   lease: LeaseReader;
   /** The image implements the handle-free continuation path (`features.agentContinuationV1` on /health). */
   supportsAgentContinuation: boolean;

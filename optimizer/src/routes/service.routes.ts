@@ -4,7 +4,7 @@ import { optimizerHealthReportSchema } from '../health/health-report.schema.js';
 import type { ZodTypeProvider } from '@gw/platform';
 import type { OptimizerRuntime } from './runtime.js';
 
-/** Unauthenticated service routes: health (spec 001 §2.7) and Prometheus metrics. */
+/** Unauthenticated service routes: health and Prometheus metrics. */
 export function serviceRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();

@@ -1,7 +1,7 @@
 import { maxEpochMs, parseInstant } from '@gw/platform';
 import { optimizerError } from '../errors.js';
 
-/** A first activation must be at least this far ahead (spec 001 §2.5, §8). */
+/** A first activation must be at least this far ahead. */
 export const activationLeadMs = 60_000;
 
 /**
@@ -14,7 +14,7 @@ export function normalizeInstant(value: string): string | null {
 }
 
 /**
- * The activation rule of `rollouts.agentContinuationV1ActivateAt` (spec 001 §2.5): omitted keeps what is stored;
+ * The activation rule of `rollouts.agentContinuationV1ActivateAt`: omitted keeps what is stored;
  * first set needs ≥ 60 s lead and is normalized to UTC; once set, the same instant (any spelling) is accepted and
  * anything else, including clearing it, answers 409.
  */

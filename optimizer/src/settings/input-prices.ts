@@ -1,7 +1,7 @@
 import { ownValue } from '@gw/platform';
 
 /**
- * List input prices in USD per million tokens of well-known models, for `estimatedSavingsUsd` (spec 001 §2.2). The
+ * List input prices in USD per million tokens of well-known models, for `estimatedSavingsUsd`. The
  * gateway prices the spend row's `savingsUsd` from its own (overridable) table; this one only makes the optimizer's
  * estimate useful on its own, so it stays small and unknown models price at 0.
  */

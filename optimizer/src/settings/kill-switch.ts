@@ -10,7 +10,7 @@ export interface ToggleScope {
 const scopeFields = ['endpoint', 'model', 'user', 'team'] as const;
 
 /**
- * Strategy kinds switched off for this request (spec 001 §1.5). For each kind, the matching entry with the most
+ * Strategy kinds switched off for this request. For each kind, the matching entry with the most
  * scope fields wins; on a tie the later entry wins, so appending an entry overrides an earlier one.
  */
 export function disabledKinds(toggles: readonly StrategyToggle[] | undefined, scope: ToggleScope): Set<string> {
@@ -24,7 +24,7 @@ export function disabledKinds(toggles: readonly StrategyToggle[] | undefined, sc
   return new Set([...winners].filter(([, winner]) => !winner.enabled).map(([kind]) => kind));
 }
 
-/** The attribution a call's kill switches are scoped by (spec 001 §1.5). */
+/** The attribution a call's kill switches are scoped by. */
 export interface CallScope {
   endpoint: string;
   model: string | undefined;
@@ -33,7 +33,7 @@ export interface CallScope {
 
 /**
  * Kinds off for one call, on either hook: the kill switches matching its scope, plus the single kind a per-strategy
- * holdout row withholds (spec 001 §2.2 `cohortKind`).
+ * holdout row withholds.
  */
 export function kindsOffFor(toggles: readonly StrategyToggle[] | undefined, call: CallScope, withheldKind: string | undefined): Set<string> {
   const off = disabledKinds(toggles, { endpoint: call.endpoint, model: call.model, user: call.metadata?.user, team: call.metadata?.team });

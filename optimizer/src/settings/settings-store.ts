@@ -2,11 +2,11 @@ import { optimizerConfigSchema, type OptimizerConfig } from '@gw/contracts';
 import type { Clock, Db, Queryable } from '@gw/platform';
 import { nextActivation } from './activation.js';
 
-/** Replicas re-read shared config this often (spec 001 §8). */
+/** Replicas re-read shared config this often. */
 export const settingsRefreshMs = 15_000;
 
 /**
- * Runtime settings (spec 001 §2.5). With a durable store the config lives in one shared row, so every replica
+ * Runtime settings. With a durable store the config lives in one shared row, so every replica
  * converges within one refresh; without one it is this replica's memory. PUT replaces the config, except the
  * activation instant, which is immutable once set and carried over when omitted.
  */

@@ -1,6 +1,6 @@
 import type { Clock } from '@gw/platform';
 
-/** Remembers used signatures for the replay window (spec 001 §5.1.3). `claim` is true only the first time. */
+/** Remembers used signatures for the replay window. `claim` is true only the first time. */
 export interface ReplayStore {
   claim(signature: string, ttlMs: number): Promise<boolean>;
 }

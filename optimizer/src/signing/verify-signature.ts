@@ -5,7 +5,7 @@ import type { SignatureFailure } from '../errors.js';
 import type { ReplayStore } from './replay-store.js';
 import { signaturePayload } from '@gw/platform';
 
-/** Freshness and replay window (spec 001 §8). */
+/** Freshness and replay window. */
 export const signatureWindowMs = 60_000;
 
 const canonicalTimestamp = /^(0|[1-9][0-9]{0,15})$/;
@@ -23,7 +23,7 @@ export function parseVerifyKey(value: string): KeyObject {
 }
 
 /**
- * Request signing, exactly spec 001 §5.1.2–3: both halves spelled canonically (the signature is re-encoded and
+ * Request signing, exactly Both halves spelled canonically (the signature is re-encoded and
  * compared), the payload hashes the raw body, and a signature is single-use inside a 60-second window.
  */
 export class SignatureVerifier {

@@ -21,7 +21,7 @@ export interface DurableManagerOptions {
 
 /**
  * Owns the durable configuration: the store, the content key and the content mode, as set at boot and pushed by the
- * gateway through `POST /admin/optimizer/bootstrap-durable` (spec 001 §2.6). Environment settings win; a bootstrap
+ * gateway through `POST /admin/optimizer/bootstrap-durable`. Environment settings win; a bootstrap
  * fills what the environment left open and moves an embedded or absent store onto the shared Postgres.
  */
 export class DurableManager {

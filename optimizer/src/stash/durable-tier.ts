@@ -1,7 +1,7 @@
 import { DecryptError, type Db, type Keyring } from '@gw/platform';
 import type { StashEntry, StashOwner } from './stash-entry.js';
 
-/** The durable store could not answer (down, timed out): distinct from a real miss (spec 001 §4.1). */
+/** The durable store could not answer (down, timed out): distinct from a real miss. */
 export class StoreUnavailableError extends Error {
   constructor(cause: unknown) {
     super('durable stash unavailable', { cause });
@@ -10,7 +10,7 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
- * A row exists but its envelope does not open (wrong key, tampering): 503, not 404 (spec 001 §7). Only ever thrown for
+ * A row exists but its envelope does not open (wrong key, tampering): 503, not 404. Only ever thrown for
  * a row its reader may read: another caller's row is refused on its owner before decryption is tried.
  */
 export class RowUnreadableError extends Error {
@@ -45,7 +45,7 @@ interface StashRow {
 const columns = 'handle, tenant, user_id, team_id, created_at, expires_at, ceiling_at, total_lines, total_chars, sealed';
 
 /**
- * Durable tier: AES-256-GCM rows under GW_CONTENT_KEY in Postgres or PGlite (spec 001 §3.3). The envelope's
+ * Durable tier: AES-256-GCM rows under GW_CONTENT_KEY in Postgres or PGlite. The envelope's
  * associated data is the handle, so a row's ciphertext cannot be moved under another handle.
  */
 export class DurableTier {

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { StashOwner } from './stash-entry.js';
 
-/** `ctx_` plus at least 24 base64url characters (spec 001 §1.3). */
+/** `ctx_` plus at least 24 base64url characters. */
 export const handlePattern = /^ctx_[A-Za-z0-9_-]{24,}$/;
 
 /** A handle key derived from the content key, so handles are unguessable without it and stable across replicas. */
@@ -12,7 +12,7 @@ export function deriveHandleKey(contentKey: Buffer): Buffer {
 /**
  * A handle is a keyed MAC of owner and content (32 base64url characters, 192 bits): as unguessable as a random token,
  * yet the same span stashed again gets the same handle, so optimizing the same request twice yields the same bytes
- * (determinism, spec 001 §1.1) and re-storing restarts the window instead of piling up rows (spec 001 §3.3).
+ * (determinism) and re-storing restarts the window instead of piling up rows.
  */
 export function mintHandle(handleKey: Buffer, owner: StashOwner, content: string): string {
   const mac = createHmac('sha256', handleKey)

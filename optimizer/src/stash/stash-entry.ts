@@ -1,4 +1,4 @@
-/** Who a stashed span belongs to: recall reads only the requesting user's rows (spec 001 §2.4 rule 8). */
+/** Who a stashed span belongs to: recall reads only the requesting user's rows. */
 export interface StashOwner {
   tenant: string;
   user?: string | undefined;
@@ -12,7 +12,7 @@ export interface StashEntry {
   createdAt: number;
   /** Sliding expiry: strategy ttl at first, +30 minutes per retrieve. */
   expiresAt: number;
-  /** Absolute read ceiling: created + 48 hours (spec 001 §8). */
+  /** Absolute read ceiling: created + 48 hours. */
   ceilingAt: number;
   totalLines: number;
   totalChars: number;
@@ -22,7 +22,7 @@ export const retrieveExtensionMs = 30 * 60_000;
 export const readCeilingMs = 48 * 60 * 60_000;
 export const defaultStashTtlSeconds = 4 * 60 * 60;
 
-/** Life after one more successful retrieve: 30 minutes more, never past the ceiling (spec 001 §3.3). */
+/** Life after one more successful retrieve: 30 minutes more, never past the ceiling. */
 export function extendedExpiry(entry: Pick<StashEntry, 'expiresAt' | 'ceilingAt'>): number {
   return Math.min(entry.expiresAt + retrieveExtensionMs, entry.ceilingAt);
 }

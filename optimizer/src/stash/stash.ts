@@ -10,7 +10,7 @@ import { defaultStashTtlSeconds, extendedExpiry, readCeilingMs, type StashEntry,
 /** What a strategy sees: `put` answers a handle only after the durable write completed, else null (keep the bytes). */
 export interface StashPort {
   put(content: string, options?: { ttlSeconds?: number }): Promise<string | null>;
-  /** Best effort: a replayed pin re-persists its existing handle, restarting the window (spec 001 §3.3). */
+  /** Best effort: a replayed pin re-persists its existing handle, restarting the window. */
   refresh(handle: string, content: string): Promise<boolean>;
 }
 
@@ -26,7 +26,7 @@ export interface StashOptions {
   clock: Clock;
   /** Bound of the in-memory tier in characters. */
   memoryMaxChars?: number;
-  /** A durable write slower than this trips the cooldown circuit (spec 001 §3.3 "bounded write"). */
+  /** A durable write slower than this trips the cooldown circuit. */
   writeTimeoutMs?: number;
   readTimeoutMs?: number;
   cooldownMs?: number;
@@ -34,7 +34,7 @@ export interface StashOptions {
   onWrite?: (outcome: 'stored' | 'refused' | 'failed' | 'rejected') => void;
 }
 
-/** Five-minute retry circuit after a failed bounded write (spec 001 §8). */
+/** Five-minute retry circuit after a failed bounded write. */
 export const durableWriteCooldownMs = 5 * 60_000;
 
 function sameOwner(a: StashOwner, b: StashOwner): boolean {
@@ -46,7 +46,7 @@ const refreshAheadMs = (defaultStashTtlSeconds * 1000) / 2;
 
 /**
  * The reversible stash: a memory tier in front of the durable AES-256-GCM tier, and the retrieval-store state
- * machine (`ready`, `cooldown`, `unconfigured`, `content_disabled`, spec 001 §3.3) that decides whether fresh
+ * machine (`ready`, `cooldown`, `unconfigured`, `content_disabled`) that decides whether fresh
  * handles may be minted. The state governs handle creation only; reads go on in every state.
  */
 export class Stash {
@@ -67,7 +67,7 @@ export class Stash {
     this.cooldownMs = options.cooldownMs ?? durableWriteCooldownMs;
   }
 
-  /** (Re)point the durable tier: at boot and when the gateway bootstraps durable config (spec 001 §2.6). */
+  /** (Re)point the durable tier: at boot and when the gateway bootstraps durable config. */
   configure(settings: DurableSettings): void {
     const keyring = settings.contentKey ? Keyring.fromHexKey(settings.contentKey) : null;
     this.db = settings.db;
@@ -167,7 +167,7 @@ export class Stash {
     return entry;
   }
 
-  /** Each successful retrieve extends life by 30 minutes in both tiers, up to the 48-hour ceiling (spec 001 §3.3). */
+  /** Each successful retrieve extends life by 30 minutes in both tiers, up to the 48-hour ceiling. */
   async extend(entry: StashEntry): Promise<void> {
     const expiresAt = extendedExpiry(entry);
     this.memory.set({ ...entry, expiresAt });

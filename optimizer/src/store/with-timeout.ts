@@ -1,4 +1,4 @@
-/** A store call missed its bound: the store is treated as unable to answer (spec 001 §3.3 "bounded write"). */
+/** A store call missed its bound: the store is treated as unable to answer. */
 export class TimeoutError extends Error {
   constructor(milliseconds: number) {
     super(`timed out after ${milliseconds} ms`);

@@ -93,7 +93,7 @@ function elide(text: string, recipe: ElideRecipe): string | null {
 
 /**
  * Long tool outputs in settled history keep their head and tail; the middle is replaced by one line naming
- * `gw_retrieve` and the handle (issue 6 item 2). Error and failure lines from the middle stay verbatim.
+ * `gw_retrieve` and the handle. Error and failure lines from the middle stay verbatim.
  */
 export const elideToolOutput: SpanStrategy<ElideRecipe> = {
   kind: 'elide_tool_output',

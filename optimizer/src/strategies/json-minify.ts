@@ -40,7 +40,7 @@ export function minifyJsonLayout(text: string, handle: string | null): string | 
  * JSON tool results lose the line breaks and indentation between tokens, decided at the lexical level. Values,
  * key order and number spellings are untouched. Layout is not content, but a quoted multi-line excerpt of the
  * original no longer matches, so on a retrieve lane the original stays reachable by handle and on lanes without
- * retrieval this runs only where degradable strategies may (spec 001 §3.4).
+ * retrieval this runs only where degradable strategies may.
  */
 export const jsonMinify: SpanStrategy<JsonMinifyRecipe> = {
   kind: 'json_minify',

@@ -36,7 +36,7 @@ const frameTemplate = '\u0001frame';
 function describeLines(lines: readonly string[]): LineInfo[] {
   const ids = new Map<string, number>();
   return lines.map((line) => {
-    // Error and failure lines are never folded (issue 6 item 2), so they need no template.
+    // Error and failure lines are never folded, so they need no template.
     if (isSalientLine(line)) return { id: 0, frame: false };
     const frame = isStackFrame(line);
     const template = frame ? frameTemplate : lineTemplate(line);

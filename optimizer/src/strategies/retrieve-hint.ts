@@ -1,6 +1,6 @@
 /**
  * The one line a reversible strategy leaves where content was dropped: it names `gw_retrieve` and the handle so
- * the model can read the original back (spec 001 §1.3). In place (no handle) it says the content is gone.
+ * the model can read the original back. In place (no handle) it says the content is gone.
  */
 export function elisionHint(what: string, handle: string | null, toRead = 'them'): string {
   if (handle === null) return `[... ${what} (trimmed; not retrievable) ...]`;

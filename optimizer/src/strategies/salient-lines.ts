@@ -1,5 +1,5 @@
 /**
- * Lines that report a failure. Folding and elision always keep them verbatim (issue 6 item 2: "error and failure
+ * Lines that report a failure. Folding and elision always keep them verbatim ("error and failure
  * lines always kept verbatim"); the bench checks that none is ever lost.
  */
 // Unmistakable: `Error:`, error classes, npm's `ERR!`, tracebacks, panics, TAP `not ok`, failure marks, non-zero exits.

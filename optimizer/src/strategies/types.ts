@@ -22,14 +22,14 @@ export function isStrategyKind(value: unknown): value is StrategyKind {
 }
 
 /**
- * How a degradable strategy may drop content (spec 001 §3.4): `handle` stashes the original and leaves a `ctx_`
+ * How a degradable strategy may drop content: `handle` stashes the original and leaves a `ctx_`
  * handle; `in_place` trims without one (`reversible: false`).
  */
 export type ElisionMode = 'handle' | 'in_place';
 
 /**
  * A replay recipe: the parameters that recompute a rewrite from the original bytes, never the rewritten text
- * (spec 001 §2.3: a pin carries no content). `r` is the recipe version; an unknown version is declined.
+ *. `r` is the recipe version; an unknown version is declined.
  */
 export interface Recipe {
   readonly r: number;
@@ -42,7 +42,7 @@ export interface DegradableRecipe extends Recipe {
 
 /**
  * Stands in for the handle while a request is planned; the real handle exists only after the stash's bounded durable
- * write completed (spec 001 §3.3), and is substituted before anything leaves the pipeline.
+ * write completed, and is substituted before anything leaves the pipeline.
  */
 export const handlePlaceholder = '\uE000gw-handle\uE001';
 

@@ -3,9 +3,9 @@ import { countLines } from '../stash/lines.js';
 import { elisionHint, plural } from './retrieve-hint.js';
 import { handlePlaceholder, type DegradableRecipe, type ElisionMode, type Planned, type SpanStrategy } from './types.js';
 
-/** Used when neither the model window nor a client budget is known (spec 001 §2.1). */
+/** Used when neither the model window nor a client budget is known. */
 export const fallbackContextTokens = 190_000;
-/** Safety margin under the ceiling (spec 001 §2.1 `clientContextBudgetTokens`). */
+/** Safety margin under the ceiling. */
 export const windowSafetyMargin = 0.05;
 
 /** The token ceiling the transcript must fit: the lower of the known windows, less the margin. */

@@ -1,5 +1,5 @@
 // The specific encoding module: importing the package root would pull every encoding, and nothing here may
-// download at run time (issue 6 item 1). o200k_base is the encoding of current OpenAI models; for other families it
+// download at run time. o200k_base is the encoding of current OpenAI models; for other families it
 // is a close, deterministic proxy, which is all a savings estimate needs.
 import { countTokens as countEncoded } from 'gpt-tokenizer/encoding/o200k_base';
 import { TextMemo } from '../memo/text-memo.js';
@@ -24,7 +24,7 @@ export function countTokensExact(text: string): number {
 /**
  * Deterministic estimate for large strings: tokenize a fixed number of evenly spaced windows and scale by length.
  * A 300 KB tool output costs the same ~4 KB of tokenizing as a 5 KB one, which keeps a 100k-token request under its
- * latency budget (issue 6 item 12); the error on real tool output is a few percent.
+ * latency budget; the error on real tool output is a few percent.
  */
 function countTokensSampled(text: string): number {
   const stride = text.length / sampleWindows;

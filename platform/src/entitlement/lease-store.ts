@@ -4,7 +4,7 @@ import { isoOrNull } from '../time/iso-or-null.js';
 
 /**
  * The lease as the gateway stores it in the shared store (`gw_entitlement_lease`, gateway migration 037) and the
- * optimizer reads it (spec 001 §3.1 "gateway-stored, verified by the optimizer"). One row per deployment; the row is
+ * optimizer reads it. One row per deployment; the row is
  * the envelope exactly as billing signed it, so every reader verifies it itself and none trusts the writer.
  */
 export interface StoredLease {

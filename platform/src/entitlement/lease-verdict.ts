@@ -2,7 +2,7 @@ import type { EntitlementLeasePayload } from '@gw/contracts';
 import type { LeaseCheck } from './lease-signature.js';
 
 /**
- * What a lease means right now (spec 001 §3.1, spec 000 §1.6b):
+ * What a lease means right now:
  *   none          no lease at all: served (an unmetered gateway, an optimizer without a gateway)
  *   active        verified, in date, active
  *   paused        verified, in date, `optimizerEnabled: false` (inference served, optimizer 402)

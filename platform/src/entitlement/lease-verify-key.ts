@@ -34,7 +34,7 @@ export const leaseVerifyKeySetting = z.string().transform((value, context): Conf
   return key;
 });
 
-/** The keys a lease verifies against (spec 001 §5.1.5): those pinned in the image, plus the configured one. */
+/** The keys a lease verifies against: those pinned in the image, plus the configured one. */
 export function trustedLeaseKeys(configured: ConfiguredLeaseKey | undefined): { trust: LeaseTrustStore; leaseTrust: 'pinned' | 'configured' } {
   return {
     trust: leaseTrustStore(configured ? { ...pinnedLeaseKeys, [configured.keyId]: configured.publicKey } : pinnedLeaseKeys),

@@ -1,5 +1,5 @@
 /**
- * The billing service's lease-signing public keys, pinned in the image (spec 001 §5.1.5): a lease verifies only against
+ * The billing service's lease-signing public keys, pinned in the image: a lease verifies only against
  * these, plus the one key an operator may add with `GW_LEASE_VERIFY_KEY` (reported as `leaseTrust: configured` in
  * `/admin/health` and in every meter report). Key ids let billing rotate: a new key ships here before billing signs
  * with it.

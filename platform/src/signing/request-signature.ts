@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { ed25519PrivateKey, ed25519Sign, sha256Hex } from '../crypto.js';
 
-/** Header carrying `<timestamp>.<signature>` (spec 001 §5.1.3). */
+/** Header carrying `<timestamp>.<signature>`. */
 export const signatureHeader = 'x-gw-signature';
 
 /** The exact bytes signed: `<timestamp>.<METHOD>.<path>.<sha256-hex of the raw body>` (the body hash, never the body). */

@@ -18,7 +18,7 @@ export interface BillingContext {
   readonly leases: LeaseIssuer;
   readonly ledger: MeterLedger;
   readonly throttle: DeploymentThrottle;
-  /** One support bundle per deployment per minute (spec 001 §8). */
+  /** One support bundle per deployment per minute. */
   readonly bundleThrottle: DeploymentThrottle;
   readonly supportBundles: ReceivedSupportBundle[];
   /** What `GET /v1/releases/latest` answers; tests set it. */

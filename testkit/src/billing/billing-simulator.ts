@@ -93,7 +93,7 @@ export interface BillingSimulatorHandle {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The billing service's gateway-facing machine API (spec 001 §4.3): `/v1/meter`, `/v1/entitlement`, and the identity
+ * The billing service's gateway-facing machine API: `/v1/meter`, `/v1/entitlement`, and the identity
  * half of CLI login (`/v1/cli-sso/*` with its browser pages under `/sso/cli/`).
  */
 export async function startBillingSimulator(options: BillingSimulatorOptions = {}): Promise<BillingSimulatorHandle> {

@@ -19,7 +19,7 @@ ${content}
 `;
 }
 
-/** The code form (spec 001 §4.3 browser pages): the developer types the code their terminal shows and the email they sign in with. */
+/** The code form: the developer types the code their terminal shows and the email they sign in with. */
 export function activatePage(sessionId: string, problem?: string): string {
   const warning = problem === undefined ? '' : `<p role="alert">${escapeHtml(problem)}</p>\n`;
   return page(

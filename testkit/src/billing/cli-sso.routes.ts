@@ -4,7 +4,7 @@ import { errorReply, okReply, type BillingReply } from './billing-reply.js';
 import type { BillingRequest } from './billing-server.js';
 import { authenticatedBody } from './authenticated-body.js';
 
-/** POST /v1/cli-sso/start (spec 001 §4.3): the gateway announces a session and its user code; billing answers the page the developer opens. */
+/** POST /v1/cli-sso/start: the gateway announces a session and its user code; billing answers the page the developer opens. */
 export function cliSsoStartRoute(request: BillingRequest, context: BillingContext): BillingReply {
   const body = authenticatedBody(request, context, cliSsoStartRequest);
   if (!body.ok) return body.reply;
@@ -13,7 +13,7 @@ export function cliSsoStartRoute(request: BillingRequest, context: BillingContex
   return okReply(cliSsoStartResponse.parse({ browserUrl: `${context.url()}/sso/cli/activate/${body.data.sessionId}` }));
 }
 
-/** POST /v1/cli-sso/poll (spec 001 §4.3): pending, denied, or who signed in with their teams, role and key lifetime; never a key. */
+/** POST /v1/cli-sso/poll: pending, denied, or who signed in with their teams, role and key lifetime; never a key. */
 export function cliSsoPollRoute(request: BillingRequest, context: BillingContext): BillingReply {
   const body = authenticatedBody(request, context, cliSsoPollRequest);
   if (!body.ok) return body.reply;

@@ -1,7 +1,7 @@
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * Per deployment, on billing's own clock: GET /v1/entitlement (spec 001 §4.3) and the support-bundle intake (§8).
+ * Per deployment, on billing's own clock: GET /v1/entitlement and the support-bundle intake.
  * Only answered calls start a window; a refused one does not push it further out.
  */
 export class DeploymentThrottle {

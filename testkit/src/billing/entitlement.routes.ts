@@ -6,7 +6,7 @@ import { authenticateDeployment } from './deployment-auth.js';
 
 const deploymentIdField = entitlementLeasePayload.shape.deploymentId;
 
-/** GET /v1/entitlement?deploymentId= (spec 001 §4.3, §7): a fresh lease without usage, throttled per deployment. */
+/** GET /v1/entitlement?deploymentId=: a fresh lease without usage, throttled per deployment. */
 export function entitlementRoute(request: BillingRequest, context: BillingContext): BillingReply {
   const deploymentId = authenticateDeployment(request.authorization, context);
   if (typeof deploymentId !== 'string') return deploymentId;

@@ -1,6 +1,6 @@
 import type { MeterReport } from '@gw/contracts';
 
-/** Accepted reports in arrival order, each counted once: `reportId` is the idempotency key (spec 001 §4.3). */
+/** Accepted reports in arrival order, each counted once: `reportId` is the idempotency key. */
 export class MeterLedger {
   readonly reports: MeterReport[] = [];
   readonly #seen = new Set<string>();

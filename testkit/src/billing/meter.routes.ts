@@ -7,7 +7,7 @@ import { describeIssue, parseJson } from './json-body.js';
 
 export const MAX_METER_BODY_BYTES = 1024 * 1024;
 
-/** POST /v1/meter (spec 001 §4.3): ingest a usage rollup and heartbeat, answer with a freshly signed lease. */
+/** POST /v1/meter: ingest a usage rollup and heartbeat, answer with a freshly signed lease. */
 export function meterRoute(request: BillingRequest, context: BillingContext): BillingReply {
   const deploymentId = authenticateDeployment(request.authorization, context);
   if (typeof deploymentId !== 'string') return deploymentId;

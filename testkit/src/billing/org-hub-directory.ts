@@ -1,6 +1,6 @@
 import type { OrgHubIdentityRequest, OrgHubIdentityResponse, OrgHubRefusal } from '@gw/contracts';
 
-/** One organization member as billing's directory knows them; the flags stand for the conditions spec 000 §5 lists. */
+/** One organization member as billing's directory knows them; the flags stand for the conditions the contract lists. */
 export interface OrgHubMember {
   email: string;
   team: string;

@@ -5,7 +5,7 @@ import { errorReply, okReply, type BillingReply } from './billing-reply.js';
 import type { BillingRequest } from './billing-server.js';
 
 /**
- * POST /v1/org-hub/identity: the live identity check behind `/mcp/org` (spec 000 §5). 200 with the member, 403 with
+ * POST /v1/org-hub/identity: the live identity check behind `/mcp/org`. 200 with the member, 403 with
  * the refusal's code, 503 `org_hub_unconfirmed` (retryable) until an operator confirmed the organization policy and
  * this exact resource indicator.
  */

@@ -9,7 +9,7 @@ afterEach(async () => {
 
 const latest = (token = simulator.deploymentToken) => fetch(`${simulator.url}/v1/releases/latest`, { headers: { authorization: `Bearer ${token}` } });
 
-describe('GET /v1/releases/latest (spec 001 §4.3)', () => {
+describe('GET /v1/releases/latest', () => {
   it('answers the release line\'s manifest, or null, to the deployment bearer only', async () => {
     simulator = await startBillingSimulator();
     expect(latestReleaseResponse.parse(await (await latest()).json())).toEqual({ release: null });

@@ -13,7 +13,7 @@ export interface ReceivedSupportBundle {
   upload: SupportBundleUpload;
 }
 
-/** spec 001 §4.3, §8: the intake holds at most 1,000,000 bytes and one bundle per deployment per minute. */
+/** The intake holds at most 1,000,000 bytes and one bundle per deployment per minute. */
 export function supportBundleRoute(request: BillingRequest, context: BillingContext): BillingReply {
   const deploymentId = authenticateDeployment(request.authorization, context);
   if (typeof deploymentId !== 'string') return deploymentId;

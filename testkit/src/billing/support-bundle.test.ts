@@ -16,7 +16,7 @@ function upload(body: unknown, token = simulator.deploymentToken): Promise<Respo
 
 const errorCode = async (response: Response) => billingError.parse(await response.json()).error.code;
 
-describe('POST /v1/support-bundles (spec 001 §4.3, §8)', () => {
+describe('POST /v1/support-bundles', () => {
   it('takes one bundle per deployment per minute and answers a receipt', async () => {
     clock = START;
     simulator = await startBillingSimulator({ now: () => clock });

@@ -64,7 +64,7 @@ function ecKey(): SigningKey {
 }
 
 /**
- * A hosted identity provider as the organization hub meets it (spec 000 §5 "Organization hub token checks"): OpenID
+ * A hosted identity provider as the organization hub meets it: OpenID
  * discovery, a JWKS, and RS256 access tokens minted on demand, with the wrong algorithms, keys and claims a verifier
  * must refuse. Plain node:crypto, so the verifier under test (jose) checks tokens it did not make.
  */

@@ -5,7 +5,7 @@ import { hasScope, type Principal } from '../principal.js';
 import { isGrantableCapability, isGrantableScope, isKnownScope } from '../scopes.js';
 
 /**
- * spec 000 §2: the grant is fixed at mint time, never exceeds the minter's access, and never includes content,
+ * The grant is fixed at mint time, never exceeds the minter's access, and never includes content,
  * content mode, SSO config, self-update or key management. Ungrantable or unknown entries are a bad request (400,
  * whoever asks); entries the minter does not hold are a 403 naming what is missing.
  */

@@ -25,7 +25,7 @@ export function principalOfAdminKey(record: AdminKeyRecord): Principal {
 
 /**
  * `aak_` bearers, read from the store on every request so a revocation holds on the next request on every replica
- * (spec 000 §3). A store outage fails closed with 503 `admin_key_store_unavailable` (spec 000 §5 other rule 4); the
+ *. A store outage fails closed with 503 `admin_key_store_unavailable` (the contract other rule 4); the
  * admin token resolves before this and never touches the store.
  */
 export function adminKeyResolver(store: AdminKeyStore): PrincipalResolver {

@@ -32,7 +32,7 @@ export function looksLikeAdminKey(value: string): boolean {
   return /^aak_[A-Za-z0-9_-]{20,200}$/.test(value);
 }
 
-/** Admin API keys (spec 000 §2): hash-only storage, a grant fixed at mint time, read on every request it is used. */
+/** Admin API keys: hash-only storage, a grant fixed at mint time, read on every request it is used. */
 export class AdminKeyStore {
   constructor(
     private readonly db: Db,

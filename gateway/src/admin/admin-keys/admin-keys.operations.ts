@@ -11,11 +11,11 @@ export interface AdminKeyOperationDeps {
   clock: Clock;
 }
 
-// spec 000 §8: admin API key default lifetime.
+// Admin API key default lifetime.
 const defaultLifetimeDays = 90;
 const dayMs = 86_400_000;
 
-/** Admin API keys (spec 000 §2, §4.5, §4.8 `admin-keys`). */
+/** Admin API keys. */
 export function adminKeyOperations({ adminKeys, clock }: AdminKeyOperationDeps): AdminOperation[] {
   return [
     defineOperation({

@@ -2,7 +2,7 @@ import { auditEventsPage, auditEventsQuery, authEventsQuery, authEventsResponse 
 import type { AuditStore } from './audit.store.js';
 import { defineOperation, type AdminOperation } from '../operation.js';
 
-/** The audit lane (spec 000 §4.8 `audit`, §6.5): needs audit:read, which config:read does not imply. */
+/** The audit lane: needs audit:read, which config:read does not imply. */
 export function auditOperations({ audit }: { audit: AuditStore }): AdminOperation[] {
   return [
     defineOperation({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const auditOutcome = z.enum(['success', 'failure']);
 
-/** One audit entry as the feed returns it (spec 000 §6.5): who did what to which target, and how it ended. */
+/** One audit entry as the feed returns it: who did what to which target, and how it ended. */
 export const auditEvent = z.object({
   id: z.string(),
   at: z.string().describe('When, RFC 3339 UTC'),
@@ -31,7 +31,7 @@ export const auditEventsPage = z.object({
   next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
 });
 
-/** Reason-coded auth and cap rejections with remediation hints (`/admin/auth-events`, spec 000 §4.7). */
+/** Reason-coded auth and cap rejections with remediation hints (`/admin/auth-events`). */
 export const authEvent = z.object({
   id: z.string(),
   at: z.string(),

@@ -62,7 +62,7 @@ function toEvent(row: AuditRow): AuditEvent {
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /**
- * The audit trail (spec 000 §6.5). Timestamps come from the injected clock at millisecond precision, which keeps the
+ * The audit trail. Timestamps come from the injected clock at millisecond precision, which keeps the
  * (created_at, id) keyset cursor exact.
  */
 export class AuditStore {

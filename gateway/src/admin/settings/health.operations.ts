@@ -3,7 +3,7 @@ import { migrationStatus } from '@gw/platform';
 import { z } from 'zod';
 import { defineOperation, type AdminOperation } from '../operation.js';
 
-/** Entitlement lease fields (spec 000 §4.6); the metering issue supplies real ones, an unmetered gateway has none. */
+/** Entitlement lease fields; the metering issue supplies real ones, an unmetered gateway has none. */
 export interface LeaseFields {
   leaseStatus: string;
   leaseSource: string;
@@ -119,7 +119,7 @@ export async function healthReport(deps: HealthOperationDeps): Promise<HealthRep
   };
 }
 
-/** `GET /admin/health` (spec 000 §4.6): liveness, store ping, schema applied vs expected, optimizer, lease. */
+/** `GET /admin/health`: liveness, store ping, schema applied vs expected, optimizer, lease. */
 export function healthOperations(deps: HealthOperationDeps): AdminOperation[] {
   return [
     defineOperation({

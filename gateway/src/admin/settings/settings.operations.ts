@@ -14,7 +14,7 @@ export interface SettingsOperationDeps {
 
 const flatten = (stored: StoredSettings) => ({ ...stored.settings, updatedAt: stored.updatedAt, updatedBy: stored.updatedBy });
 
-/** Runtime settings and identity mode (spec 000 §4.6, §4.8 `settings`, §5 settings:write vs settings:content). */
+/** Runtime settings and identity mode. */
 export function settingsOperations({ settings, fleetMode, organizationKeyStored }: SettingsOperationDeps): AdminOperation[] {
   return [
     defineOperation({
@@ -59,7 +59,7 @@ export function settingsOperations({ settings, fleetMode, organizationKeyStored 
       body: identityPutBody,
       response: settingsResponse,
       handler: async ({ body, principal }) => {
-        // spec 000 §4.6: network-trusted is single-tenant only; in fleet mode a keyless request still answers 401.
+        // Network-trusted is single-tenant only; in fleet mode a keyless request still answers 401.
         if (fleetMode && body.identityMode === 'network-trusted') throw gatewayError('conflict', 'network-trusted identity mode is single-tenant only; this gateway runs in fleet mode');
         return flatten(await settings.update({ identityMode: body.identityMode }, principal.actor));
       },

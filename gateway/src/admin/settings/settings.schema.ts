@@ -1,18 +1,18 @@
 import { z } from 'zod';
 
-// spec 000 §8: the store capacity declaration's minimum.
+// The store capacity declaration's minimum.
 export const oneGiB = 1024 ** 3;
 
 const contentMode = z.enum(['off', 'full']).describe('full: content may be stored encrypted (traces, stash) when GW_CONTENT_KEY is set; off: no new durable content');
 const heartbeatTier = z.enum(['full', 'aggregate', 'minimal']).describe('Detail of the usage heartbeat sent to the billing service: per-model rollups, org totals, or liveness only');
-const seatOverflow = z.boolean().describe('spec 000 §1.13: retry a seat without subscription capacity on the organization provider key');
+const seatOverflow = z.boolean().describe('Retry a seat without subscription capacity on the organization provider key');
 const seatOverflowHourlyMaxRequests = z.number().int().min(1).max(1_000_000).describe('Cap on overflow retries per hour (default 60)');
 const storeCapacityBytes = z.number().int().min(oneGiB).nullable().describe('Declared store capacity in bytes, minimum 1 GiB; null clears. A declaration, not a measurement');
 const contentRetentionDays = z.number().int().min(1).max(3650).describe('Stored content (trace bodies) older than this many days is purged; the content-free metadata stays (default 30)');
 const autoSoftUpdates = z.boolean().describe('Apply soft updates (no breaking change) unattended when an updater is installed (default on)');
 const identityMode = z.enum(['enrolled', 'network-trusted']).describe('enrolled: every /v1 request needs a minted key; network-trusted: isolated networks, single-tenant only');
 
-/** Runtime settings every replica reads from its cache (spec 000 §4.6). */
+/** Runtime settings every replica reads from its cache. */
 export const runtimeSettings = z.object({ contentMode, contentRetentionDays, heartbeatTier, seatOverflow, seatOverflowHourlyMaxRequests, storeCapacityBytes, identityMode, autoSoftUpdates });
 export type RuntimeSettings = z.infer<typeof runtimeSettings>;
 
@@ -38,7 +38,7 @@ export const settingsPutBody = z.strictObject({
 });
 export type SettingsPatch = z.infer<typeof settingsPutBody>;
 
-/** spec 000 §5: the runtime-settings allowlist that `settings:write` may change; any other field needs `settings:content`. */
+/** The runtime-settings allowlist that `settings:write` may change; any other field needs `settings:content`. */
 export const runtimeAllowlist: ReadonlySet<string> = new Set(['seatOverflow', 'seatOverflowHourlyMaxRequests']);
 
 export const settingsResponse = runtimeSettings.extend({
@@ -64,7 +64,7 @@ export const contentSettingsResponse = z.object({
 
 export const identityPutBody = z.strictObject({ identityMode });
 
-/** `PUT /admin/update/settings` (spec 000 §4.6): the self-update policy, `settings:update`. */
+/** `PUT /admin/update/settings`: the self-update policy, `settings:update`. */
 export const updatesPutBody = z.strictObject({ autoSoftUpdates });
 
 /** Read a stored document field by field, so one bad or retired field never hides the others. */

@@ -17,7 +17,7 @@ interface SettingsRow {
 const documentName = 'runtime';
 
 /**
- * Runtime settings (spec 000 §4.6). `get()` is a synchronous read of the replica's cached copy, cheap enough for the
+ * Runtime settings. `get()` is a synchronous read of the replica's cached copy, cheap enough for the
  * request path (routing reads `seatOverflow`); a write reloads here and invalidates every replica through Coord.
  */
 export class SettingsStore {

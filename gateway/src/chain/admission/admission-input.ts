@@ -1,6 +1,6 @@
 import type { CapReset } from '../../governance/period.js';
 
-/** Reason codes of admission denials (spec 000 §7: 402 codes exact; 429 codes are ours, "not shown"). */
+/** Reason codes of admission denials. */
 export type AdmissionCode = 'rate_limit_exceeded' | 'concurrency_limit_exceeded' | 'user_token_cap_exceeded' | 'user_budget_exceeded' | 'service_key_budget_exceeded' | 'guardrail_denied' | 'guardrail_unavailable';
 
 /** What a check answers when the request must not go on. */
@@ -55,7 +55,7 @@ export interface AdmissionInput {
 export type AdmissionCheck = (input: AdmissionInput) => Denial | null;
 
 /**
- * Over the limit: soft mode (spec 000 §3) denies once completed usage is at or over it; strict mode also denies when
+ * Over the limit: soft mode denies once completed usage is at or over it; strict mode also denies when
  * the reservations of in-flight calls, this one included, would take it past the limit.
  */
 export function exceeds(consumption: Consumption, limit: number, strict: boolean): boolean {

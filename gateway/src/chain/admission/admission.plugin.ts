@@ -20,7 +20,7 @@ export interface AdmissionStageDeps {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Stage 3 of the chain (spec 000 §1.6c): rate limit, concurrency limit, per-user caps and service-key budgets, before
+ * Stage 3 of the chain: rate limit, concurrency limit, per-user caps and service-key budgets, before
  * any model call. It runs at `preValidation`: after identity and body parsing (strict estimates and the rejection row
  * read the body) and before schema validation, as the chain orders them.
  */

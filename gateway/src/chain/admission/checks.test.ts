@@ -10,7 +10,7 @@ const everythingOver: AdmissionInput = {
   serviceKeyBudget: { keyId: 'k', name: 'svc', monthlyBudgetUsd: 1, resetsAt: 0, strict: false, costMicros: { spent: 5_000_000, reserved: 0 } },
 };
 
-describe('admission check order (spec 000 §1.6c)', () => {
+describe('admission check order', () => {
   it.each([
     ['rate limit first', everythingOver, 'rate_limit_exceeded'],
     ['then concurrency', { ...everythingOver, rate: null }, 'concurrency_limit_exceeded'],

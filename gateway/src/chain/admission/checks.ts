@@ -5,7 +5,7 @@ import { serviceKeyBudgetCheck } from './service-key-budget.check.js';
 import { userBudgetCheck } from './user-budget.check.js';
 import { userTokenCapCheck } from './user-token-cap.check.js';
 
-/** spec 000 §1.6c order: rate limit, concurrency limit, (guardrail hooks), per-user caps, then service-key budgets. */
+/** Order: rate limit, concurrency limit, (guardrail hooks), per-user caps, then service-key budgets. */
 export const checksBeforeGuardrails: readonly AdmissionCheck[] = [rateLimitCheck, concurrencyLimitCheck];
 export const checksAfterGuardrails: readonly AdmissionCheck[] = [userTokenCapCheck, userBudgetCheck, serviceKeyBudgetCheck];
 export const admissionChecks: readonly AdmissionCheck[] = [...checksBeforeGuardrails, ...checksAfterGuardrails];

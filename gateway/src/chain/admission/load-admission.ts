@@ -55,7 +55,7 @@ export function planOf(governance: Governance, identity: Identity, now: number, 
     cap = { subject, keys: [counterKey(subject, period, 'tokens'), counterKey(subject, period, 'costMicros')], strict: entry.strict, entry, resetsAt: period.end };
   }
   const keySubject: Subject = { kind: 'key', id: identity.keyId };
-  // spec 000 §2: absent or 0 means unlimited.
+  // Absent or 0 means unlimited.
   const budget = budgetUsd > 0 ? { subject: keySubject, key: counterKey(keySubject, month, 'costMicros'), strict: strictBudget, name: identity.name ?? identity.keyId, monthlyBudgetUsd: budgetUsd, resetsAt: month.end as number } : null;
   return { cap, budget };
 }

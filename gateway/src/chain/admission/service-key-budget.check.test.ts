@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { budgetInput, unlimited } from './admission-fixtures.js';
 import { serviceKeyBudgetCheck } from './service-key-budget.check.js';
 
-describe('serviceKeyBudgetCheck (spec 000 §2, §3 service key)', () => {
+describe('serviceKeyBudgetCheck', () => {
   it.each([
     ['not a service key with a budget', unlimited, false],
     ['under the budget', budgetInput({ costMicros: { spent: 9_999_999, reserved: 0 } }), false],
@@ -14,7 +14,7 @@ describe('serviceKeyBudgetCheck (spec 000 §2, §3 service key)', () => {
     expect(serviceKeyBudgetCheck(input)?.code ?? null).toBe(denied ? 'service_key_budget_exceeded' : null);
   });
 
-  it('tells an admin to raise the budget or wait for the next UTC month (spec 000 §7)', () => {
+  it('tells an admin to raise the budget or wait for the next UTC month', () => {
     const denial = serviceKeyBudgetCheck(budgetInput({ costMicros: { spent: 12_000_000, reserved: 0 } }));
     expect(denial).toMatchObject({ status: 402 });
     expect(denial?.message).toContain('Service key "nightly-batch"');

@@ -2,8 +2,8 @@ import { formatUsd, fromMicros, limitMicros } from '../../governance/money.js';
 import { exceeds, usageAgainstLimit, utcInstant, type AdmissionCheck } from './admission-input.js';
 
 /**
- * spec 000 §2, §3 service key: month-to-date successful cost at or over `monthlyBudgetUsd` → 402
- * `service_key_budget_exceeded` until the next UTC month; the message tells an admin what to do (§7).
+ * The contract, service key: month-to-date successful cost at or over `monthlyBudgetUsd` → 402
+ * `service_key_budget_exceeded` until the next UTC month; the message tells an admin what to do.
  */
 export const serviceKeyBudgetCheck: AdmissionCheck = ({ serviceKeyBudget: budget }) => {
   if (!budget || !exceeds(budget.costMicros, limitMicros(budget.monthlyBudgetUsd), budget.strict)) return null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capInput } from './admission-fixtures.js';
 import { userBudgetCheck } from './user-budget.check.js';
 
-describe('userBudgetCheck (spec 000 §3 user cap)', () => {
+describe('userBudgetCheck', () => {
   it.each([
     ['no budget', { maxUsd: null, costMicros: { spent: 5e9, reserved: 0 } }, false],
     ['under the budget', { maxUsd: 5, costMicros: { spent: 4_999_999, reserved: 0 } }, false],

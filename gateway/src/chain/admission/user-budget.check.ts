@@ -1,7 +1,7 @@
 import { formatUsd, fromMicros, limitMicros } from '../../governance/money.js';
 import { exceeds, usageAgainstLimit, utcInstant, type AdmissionCheck } from './admission-input.js';
 
-/** spec 000 §3 user cap: over the USD budget → 402 `user_budget_exceeded` before any model call. */
+/** User cap: over the USD budget → 402 `user_budget_exceeded` before any model call. */
 export const userBudgetCheck: AdmissionCheck = ({ userCap }) => {
   if (!userCap || userCap.maxUsd === null || !exceeds(userCap.costMicros, limitMicros(userCap.maxUsd), userCap.strict)) return null;
   const usage = usageAgainstLimit(userCap.costMicros, limitMicros(userCap.maxUsd), userCap.strict, (micros) => formatUsd(fromMicros(micros)));

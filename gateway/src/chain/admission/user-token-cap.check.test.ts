@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capInput } from './admission-fixtures.js';
 import { userTokenCapCheck } from './user-token-cap.check.js';
 
-describe('userTokenCapCheck (spec 000 §3 user cap)', () => {
+describe('userTokenCapCheck', () => {
   it.each([
     ['no token cap', { monthlyTokens: null, tokens: { spent: 9e9, reserved: 0 } }, false],
     ['under the cap', { monthlyTokens: 1_000, tokens: { spent: 999, reserved: 0 } }, false],

@@ -1,6 +1,6 @@
 import { exceeds, usageAgainstLimit, utcInstant, type AdmissionCheck } from './admission-input.js';
 
-/** spec 000 §3 user cap: over the token cap → 402 `user_token_cap_exceeded` before any model call. */
+/** User cap: over the token cap → 402 `user_token_cap_exceeded` before any model call. */
 export const userTokenCapCheck: AdmissionCheck = ({ userCap }) => {
   if (!userCap || userCap.monthlyTokens === null || !exceeds(userCap.tokens, userCap.monthlyTokens, userCap.strict)) return null;
   const usage = usageAgainstLimit(userCap.tokens, userCap.monthlyTokens, userCap.strict, (tokens) => tokens.toLocaleString('en-US'));

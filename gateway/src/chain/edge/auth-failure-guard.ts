@@ -10,7 +10,7 @@ export interface AuthFailureGuardOptions {
 export const defaultAuthFailureGuard: AuthFailureGuardOptions = { limit: 30, windowMs: 60_000 };
 
 /**
- * Throttles addresses that keep presenting bad keys (spec 000 §1.6a). Counting happens only on failure, so the
+ * Throttles addresses that keep presenting bad keys. Counting happens only on failure, so the
  * happy path pays nothing; a valid key from the same address (a shared office NAT) keeps working.
  */
 export class AuthFailureGuard {

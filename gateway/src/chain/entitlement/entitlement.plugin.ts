@@ -7,7 +7,7 @@ export interface EntitlementCheck {
 }
 
 /**
- * Stage 2b of the chain (spec 000 §1.6b "identity and entitlement"): a suspended deployment answers 403, an expired
+ * Stage 2b of the chain: a suspended deployment answers 403, an expired
  * or unverifiable lease 402, after the key was verified (a caller without a valid key learns nothing about billing)
  * and before admission meters anything. Registered only on a metered gateway; a synchronous hook, no promise.
  */

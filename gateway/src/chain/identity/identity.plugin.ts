@@ -11,14 +11,14 @@ import { networkTrustedIdentity, parseMetadataHeader, resolveIdentity, type Iden
 export interface IdentityStageDeps {
   keys: KeyStore;
   authFailureGuard: AuthFailureGuard;
-  /** Runtime identity mode (spec 000 §4.6): `network-trusted` lifts the key requirement on isolated networks. */
+  /** Runtime identity mode: `network-trusted` lifts the key requirement on isolated networks. */
   identityMode: () => 'enrolled' | 'network-trusted';
   multiTenant: boolean;
   /** Reason-coded rejections feed `/admin/auth-events`; best-effort, never on the response path. */
   recordRejection: (rejection: AuthRejectionInput) => Promise<void>;
 }
 
-/** Stage 2 of the chain: bind the caller from its key (spec 000 §1.6b). */
+/** Stage 2 of the chain: bind the caller from its key. */
 export function registerIdentityStage(app: FastifyInstance, deps: IdentityStageDeps): void {
   app.addHook('onRequest', async (request) => {
     const rawKey = extractClientKey(request.headers);

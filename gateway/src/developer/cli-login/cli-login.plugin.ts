@@ -3,7 +3,7 @@ import { installConnectErrorHandler } from '../connect/connect-errors.js';
 import { cliLoginRoutes, type CliLoginOptions } from './cli-login.routes.js';
 
 /**
- * The CLI login handshake (`/sso/cli/*`, spec 000 §4.4). Its client is the connect CLI, so it answers in the connect
+ * The CLI login handshake (`/sso/cli/*`). Its client is the connect CLI, so it answers in the connect
  * surface's machine envelope. Its bodies are empty: whatever a CLI sends with the start is ignored.
  */
 export async function cliLoginPlugin(app: FastifyInstance, options: CliLoginOptions): Promise<void> {

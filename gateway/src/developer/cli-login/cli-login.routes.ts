@@ -24,7 +24,7 @@ export interface CliLoginOptions {
 }
 
 const pollIntervalSeconds = 5;
-// spec 000 §4.4 "IP rate-limited": a start costs billing a session, so an address gets a handful a minute.
+// A start costs billing a session, so an address gets a handful a minute.
 const startsPerMinute = 10;
 const tags = ['cli-login'];
 
@@ -39,7 +39,7 @@ const pollParams = z.object({ id: z.string().max(80) });
 const teamHeader = z.string().min(1).max(128);
 
 /**
- * CLI login (spec 000 §4.4): the gateway opens a ten-minute session and hands the CLI a poll secret; billing hosts the
+ * CLI login: the gateway opens a ten-minute session and hands the CLI a poll secret; billing hosts the
  * browser step (SSO sign-in, the user code) and tells the gateway who signed in and which teams they may join; the
  * gateway mints the client key itself and returns it once. Billing never sees the poll secret or the key.
  */

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { hmacSha256Hex, randomToken, timingSafeEqualString, type Clock, type Coord } from '@gw/platform';
 
-/** spec 000 §11: a CLI login session lives ten minutes. */
+/** A CLI login session lives ten minutes. */
 export const cliSessionTtlMs = 10 * 60_000;
 
 // Consonants only: a code read aloud or typed from a phone never spells a word or mixes up 0/O and 1/I.
@@ -29,7 +29,7 @@ function userCode(): string {
 
 /**
  * CLI login sessions in Coord (every replica sees them; they expire on their own): the poll secret is stored only as
- * an HMAC under a per-session salt (spec 000 §4.4), and a session mints at most one key, whichever replica the poll
+ * an HMAC under a per-session salt, and a session mints at most one key, whichever replica the poll
  * that completes it reaches.
  */
 export class CliSessionStore {

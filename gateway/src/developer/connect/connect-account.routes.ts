@@ -83,7 +83,7 @@ function enrollmentFailure(failure: RedeemFailure): Error {
 
 const hookBlock = (totals: HookSavingsTotals) => ({ tokensSaved: totals.tokensSaved, savingsUsd: fromMicros(totals.savingsMicros), events: totals.events });
 
-/** `POST /connect/verify`, `GET /connect/savings`, `POST /connect/hook-savings` (spec 000 §4.3). */
+/** `POST /connect/verify`, `GET /connect/savings`, `POST /connect/hook-savings`. */
 export async function connectAccountRoutes(plain: FastifyInstance, options: ConnectAccountOptions): Promise<void> {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const verified = async (identity: Identity, extra: Partial<z.infer<typeof verifyResponse>> = {}): Promise<z.infer<typeof verifyResponse>> => {

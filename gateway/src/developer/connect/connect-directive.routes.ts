@@ -24,7 +24,7 @@ export function advertisedKinds(header: string | string[] | undefined): Directiv
   return [...new Set(names.filter((name): name is DirectiveKind => knownKinds.has(name)))];
 }
 
-/** `GET /connect/directive` and `POST /connect/directive/ack` (spec 000 §3 "seat directive", §4.3), the caller's own seat only. */
+/** `GET /connect/directive` and `POST /connect/directive/ack`, the caller's own seat only. */
 export async function connectDirectiveRoutes(plain: FastifyInstance, options: ConnectDirectiveOptions): Promise<void> {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const { directives } = options;

@@ -24,7 +24,7 @@ const notConfigured = () => gatewayError('endpoint_control_not_configured');
 const noSecret = () => gatewayError('enroll_secret_unavailable');
 
 /**
- * `POST /connect/endpoint-enrollment` (spec 000 §4.3): the organization's endpoint-control URL and agent enroll secret,
+ * `POST /connect/endpoint-enrollment`: the organization's endpoint-control URL and agent enroll secret,
  * for the connect CLI to install the agent on the developer's machine. The secret is a live credential: the answer
  * is `no-store`, and the audit records who fetched it, never the value.
  */

@@ -60,7 +60,7 @@ export const connectErrors = {
 
 /**
  * One envelope for the whole connect surface: `{status: "failure", code, message, hint?}` — the machine envelope that
- * client-key failures use (spec 000 §7), extended to every connect error so the CLI reads one shape.
+ * client-key failures use, extended to every connect error so the CLI reads one shape.
  */
 export function installConnectErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(async (thrown, request, reply) => {

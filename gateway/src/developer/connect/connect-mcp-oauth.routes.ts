@@ -26,7 +26,7 @@ const completeBody = z.strictObject({ name: connectorName, claimCode: z.string()
 const developerOnly = () => gatewayError('developer_required');
 
 /**
- * A developer authorizes one of the organization hub's connectors for themselves (spec 000 §4.3
+ * A developer authorizes one of the organization hub's connectors for themselves (the contract
  * `/connect/mcp-oauth/authorize` and `/complete`): the gateway runs the OAuth flow as the client, the browser signs in
  * at the connector's authorization server, and the CLI claims the result with the code the callback showed (or sent
  * to its loopback listener). Their calls through `/mcp/org` then go out under that grant.

@@ -19,7 +19,7 @@ export interface ConnectOptimizeOutputOptions {
 // A tool output may be large; the rest of the connect surface takes small control messages.
 const outputBodyLimitBytes = 5 * 1024 * 1024;
 
-/** `POST /connect/optimize-output` (spec 000 §4.3): a tool output optimized at the source; its saving counts as the seat's. */
+/** `POST /connect/optimize-output`: a tool output optimized at the source; its saving counts as the seat's. */
 export async function connectOptimizeOutputRoutes(plain: FastifyInstance, options: ConnectOptimizeOutputOptions): Promise<void> {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(

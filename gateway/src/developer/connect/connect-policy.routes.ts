@@ -13,7 +13,7 @@ export interface ConnectPolicyOptions {
   teamPolicies: TeamPolicyStore;
   routing: RoutingStore;
   logger: Logger;
-  /** The organization hub's URL when its identity lane runs (spec 000 §4.3 `mcp.org.url`). */
+  /** The organization hub's URL when its identity lane runs. */
   orgHubUrl: string | null;
 }
 
@@ -33,7 +33,7 @@ const policyResponse = z.object({
   mcp: z.object({ org: z.object({ url: z.string().describe('The organization hub (/mcp/org) to register with hosted assistants') }) }).optional().describe('Present when an organization hub runs'),
 });
 
-/** `GET /connect/policy` (spec 000 §4.3): the effective policy of the caller's team, never failing on the skills store. */
+/** `GET /connect/policy`: the effective policy of the caller's team, never failing on the skills store. */
 export async function connectPolicyRoutes(plain: FastifyInstance, options: ConnectPolicyOptions): Promise<void> {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.get(

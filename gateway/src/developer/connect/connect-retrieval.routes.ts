@@ -25,7 +25,7 @@ const failureErrors: Record<RetrieveFailure, () => Error> = {
 const probeDescription = 'Send `x-gw-retrieve-probe: 1` from a human or CLI check: the call then does not renew the retrieval lease (does not latch retrieval capability) and is not counted as a model retrieval.';
 
 /**
- * `POST /connect/retrieve`, `/connect/recall` and `/connect/mcp-heartbeat` (spec 000 §4.2): the connect CLI's tool
+ * `POST /connect/retrieve`, `/connect/recall` and `/connect/mcp-heartbeat`: the connect CLI's tool
  * server forwards a model's retrieval calls here, and renews the key's 6-hour lease with the heartbeat.
  */
 export async function connectRetrievalRoutes(plain: FastifyInstance, options: ConnectRetrievalOptions): Promise<void> {
@@ -95,7 +95,7 @@ export async function connectRetrievalRoutes(plain: FastifyInstance, options: Co
 }
 
 /**
- * A model's retrieval call renews the key's lease (spec 000 §3); a probe (`x-gw-retrieve-probe: 1`) does not, and is
+ * A model's retrieval call renews the key's lease; a probe (`x-gw-retrieve-probe: 1`) does not, and is
  * labelled so the regression guard ignores it. Renewal is best-effort: the retrieval itself must not fail on it.
  */
 async function latch(request: FastifyRequest, options: ConnectRetrievalOptions): Promise<{ identity: Identity; caller: RetrievalCaller }> {

@@ -39,13 +39,13 @@ function parsedOrNothing(text: string): unknown {
 const offboardResponse = z.object({ status: z.literal('ok'), recorded: z.boolean().describe('False when the store could not take the mark; the call still succeeds') });
 
 /**
- * The seat's own connect routes (spec 000 §4.3): doctor reports, offboarding, the device token for the device page.
+ * The seat's own connect routes: doctor reports, offboarding, the device token for the device page.
  * Reports and offboarding are best-effort and always 200; device tokens need the store (503 without it).
  */
 export async function connectSeatRoutes(plain: FastifyInstance, options: ConnectSeatOptions): Promise<void> {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const { seats, deviceTokens, logger } = options;
-  /** spec 000 §4.3: reports and offboarding always answer 200; whether the store took them is `recorded`. */
+  /** Reports and offboarding always answer 200; whether the store took them is `recorded`. */
   const bestEffort = async (what: string, work: () => Promise<void>) => {
     try {
       await work();

@@ -28,13 +28,13 @@ export interface ConnectPluginOptions {
 const connectBodyLimitBytes = 256 * 1024;
 
 /**
- * The connect surface (`/connect/*`, spec 000 §4.3): client-key authenticated through the chain's identity stage, no
+ * The connect surface (`/connect/*`): client-key authenticated through the chain's identity stage, no
  * admin capability, one error envelope. Register further connect routes inside this plugin.
  */
 export async function connectPlugin(app: FastifyInstance, options: ConnectPluginOptions): Promise<void> {
   installConnectErrorHandler(app);
   registerIdentityChain(app, options.chain);
-  // spec 000 §5: service keys are for /v1/* only; /connect/* serves developers' tools. `/connect/verify` still reports
+  // Service keys are for /v1/* only; /connect/* serves developers' tools. `/connect/verify` still reports
   // any key's own details, so a pipeline can check the key it holds.
   app.addHook('preHandler', async (request) => {
     if (request.gw.identity?.keyType === 'service' && request.routeOptions.url !== '/connect/verify') throw connectErrors.serviceKeyNotAllowed();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { grepSchema, handleSchema, lineSchema, recallMaxK, recallQuerySchema } from '../../optimization/retrieval/retrieval.schema.js';
 
-/** Bodies and answers of the connect retrieval routes (spec 000 §4.2). */
+/** Bodies and answers of the connect retrieval routes. */
 
 export const connectRetrieveBody = z
   .object({
@@ -60,4 +60,4 @@ export const connectErrorResponse = z
     message: z.string(),
     hint: z.string().optional(),
   })
-  .describe('Connect error envelope (the machine envelope of client-key failures, spec 000 §7).');
+  .describe('Connect error envelope (the machine envelope of client-key failures).');

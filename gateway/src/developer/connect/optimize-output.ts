@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { OptimizerClient } from '../../optimization/hook/optimizer-client.js';
 import { handleMarker } from '../../optimization/hook/retrieval-tool-forwarding.js';
 
-/** spec 000 §4.3 `POST /connect/optimize-output`: what the connect CLI's hook sends about one tool output. */
+/** What the connect CLI's hook sends about one tool output. */
 export const optimizeOutputBody = z.strictObject({
   tool: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/).describe('The tool that produced the output (e.g. `Bash`, `Read`)'),
   output: z.string().max(4 * 1024 * 1024).describe('The tool output, as the tool printed it'),
@@ -27,8 +27,8 @@ const unchanged = (output: string): OptimizeOutputResult => ({ handled: true, ou
 
 /**
  * Optimize one tool output at its source, before it enters the transcript: the optimizer's single-output lane
- * (spec 001 §2.1 `singleOutput`). An explicit read with `reversible: true` is trimmed reversibly only when the client
- * says retrieval is `available`; with any other context it comes back byte for byte (spec 000 §4.3). Other output gets
+ *. An explicit read with `reversible: true` is trimmed reversibly only when the client
+ * says retrieval is `available`; with any other context it comes back byte for byte. Other output gets
  * the handle-free terminal trimming the lane allows, whatever the context. Fail-open: no optimizer, an error or a
  * timeout returns the original bytes.
  */

@@ -6,7 +6,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => esc
 const statusLabel: Record<string, string> = { pass: 'Pass', warn: 'Warning', fail: 'Failing', skip: 'Skipped' };
 
 /**
- * The developer device page (spec 000 §4.4), rendered on the server: no script, no external resource, nothing that
+ * The developer device page, rendered on the server: no script, no external resource, nothing that
  * could carry the token anywhere (the answer's CSP allows inline styles only).
  */
 export function renderDevicePage(health: DeviceHealth): string {

@@ -15,13 +15,13 @@ export interface DevicePluginOptions {
 
 const deviceQuery = z.looseObject({ dt: z.string().max(128).optional().describe('The device token the connect CLI registered') });
 const staticFailure = z.object({ status: z.literal('failure'), code: z.string(), message: z.string() });
-// spec 000 §4.4: "unknown, expired or absent token gets a static 401": one answer, whatever was wrong.
+// "unknown, expired or absent token gets a static 401": one answer, whatever was wrong.
 const unauthorized = { status: 'failure', code: 'device_token_invalid', message: 'A valid device token is required.' } as const;
 const unavailable = { status: 'failure', code: 'device_unavailable', message: 'The device page is unavailable right now.' } as const;
 const tags = ['device'];
 
 /**
- * The developer device page and its health rollup (spec 000 §4.4), gated by the short-lived device token alone: no
+ * The developer device page and its health rollup, gated by the short-lived device token alone: no
  * client key, no admin credential. The token is in the query, so answers are never cached or referred onward, and
  * the gateway's access lines leave the query out.
  */

@@ -3,7 +3,7 @@ import { capabilities } from '../../admin/capabilities.js';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 import { effectiveScopes } from '../../admin/principal.js';
 
-/** `GET /admin/me` and `GET /admin/v1/me` (spec 000 §4.6, §4.8): identity, deploymentOwner, capabilities and scopes. */
+/** `GET /admin/me` and `GET /admin/v1/me`: identity, deploymentOwner, capabilities and scopes. */
 export function meOperations({ fleetMode }: { fleetMode: boolean }): AdminOperation[] {
   return [
     defineOperation({

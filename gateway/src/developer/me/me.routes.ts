@@ -28,7 +28,7 @@ export interface MeRouteOptions {
   db: Db;
 }
 
-/** `GET /v1/me*`: identity, usage and limits, answered by the gateway with no provider (spec 000 §4.1); never the hash. */
+/** `GET /v1/me*`: identity, usage and limits, answered by the gateway with no provider; never the hash. */
 export async function meRoutes(app: FastifyInstance, options: MeRouteOptions): Promise<void> {
   const security = [{ clientKey: [] }];
   app.get('/v1/me/usage', { config: { unmetered: true }, schema: { tags: ['self-service'], summary: 'Month-to-date tokens, cost and optimizer savings (UTC month)', security, response: { 200: meUsageResponse } } }, async (request) =>

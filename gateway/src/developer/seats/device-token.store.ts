@@ -1,7 +1,7 @@
 import { sha256Hex, type Clock, type Db } from '@gw/platform';
 import type { SeatRef } from './seat.js';
 
-/** spec 000 §8: a device token lives 300 to 3,900 seconds; the requested TTL is clamped into that range. */
+/** A device token lives 300 to 3,900 seconds; the requested TTL is clamped into that range. */
 export const deviceTokenTtlSeconds = { min: 300, max: 3_900 } as const;
 
 export function clampDeviceTokenTtl(ttlSeconds: number): number {
@@ -9,7 +9,7 @@ export function clampDeviceTokenTtl(ttlSeconds: number): number {
 }
 
 /**
- * Short-lived device tokens (spec 000 §3 "device token", §4.3, §4.4): the connect CLI generates the token, the gateway
+ * Short-lived device tokens: the connect CLI generates the token, the gateway
  * keeps only its SHA-256 keyed to the seat, and the device page accepts it alone. One live token per seat: a new
  * registration revokes the previous one.
  */

@@ -9,7 +9,7 @@ export interface HookSavingsTotals {
 
 const dayOf = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
 
-/** Hook-trim savings per seat and UTC day (spec 000 §4.3 `POST /connect/hook-savings`), summed for `GET /connect/savings`. */
+/** Hook-trim savings per seat and UTC day, summed for `GET /connect/savings`. */
 export class HookSavingsStore {
   constructor(
     private readonly db: Db,

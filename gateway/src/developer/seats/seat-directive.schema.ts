@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-/** spec 000 §3 "seat directive": the kinds a seat can be told to run. */
+/** The kinds a seat can be told to run. */
 export const directiveKinds = ['reapply_config', 'remint', 'revert', 'revert_tool', 'update'] as const;
 export const directiveKind = z.enum(directiveKinds);
 export type DirectiveKind = z.infer<typeof directiveKind>;
 
-/** A client that sends no `x-gw-directive-kinds` runs the three original kinds (spec 000 §4.3). */
+/** A client that sends no `x-gw-directive-kinds` runs the three original kinds. */
 export const originalDirectiveKinds: readonly DirectiveKind[] = ['reapply_config', 'remint', 'revert'];
 
 export const directiveResult = z.enum(['ok', 'failed']);

@@ -38,7 +38,7 @@ function toRecord(row: DirectiveRow): DirectiveRecord {
 }
 
 /**
- * Directives queued for developer seats (spec 000 §3 "seat directive", §4.3): an administrator queues one, the seat's
+ * Directives queued for developer seats: an administrator queues one, the seat's
  * connect CLI fetches the oldest open one of a kind it can run (re-delivered on every fetch until acked) and acks it
  * `ok` or `failed`. A `revert` acked `ok` also marks the seat offboarded, in the same transaction.
  */

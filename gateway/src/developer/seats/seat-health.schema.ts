@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Doctor check results the connect CLI reports (spec 000 §4.3 `POST /connect/health`): names and statuses only. */
+/** Doctor check results the connect CLI reports: names and statuses only. */
 export const checkStatus = z.enum(['pass', 'warn', 'fail', 'skip']);
 export type CheckStatus = z.infer<typeof checkStatus>;
 

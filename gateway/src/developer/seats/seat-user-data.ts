@@ -1,7 +1,7 @@
 import type { UserDataSource } from '../../identity/users/user-data.js';
 
 /**
- * A developer's seats for GDPR export and erase (spec 000 §4.8 users): doctor reports, offboarding, directives,
+ * A developer's seats for GDPR export and erase: doctor reports, offboarding, directives,
  * hook-trim savings, reported machines (hashes) and device tokens (export says only whether one is live, never its hash). Erase removes them all, in every tenant.
  */
 export const seatUserDataSource: UserDataSource = {

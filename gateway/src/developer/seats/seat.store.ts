@@ -26,7 +26,7 @@ interface SeatRow {
 
 
 /**
- * "Re-enrolling clears the mark" (spec 000 §3 seat): a seat is offboarded while no key was minted for its developer
+ * "Re-enrolling clears the mark": a seat is offboarded while no key was minted for its developer
  * after the mark. Derived on read, so the key store needs to know nothing of seats.
  */
 const seatColumns = `s.tenant, s.seat, s.checks, s.client_version, s.reported_at, s.offboarded_at,
@@ -57,7 +57,7 @@ export async function markOffboarded(db: Queryable, ref: SeatRef, at: Date): Pro
   );
 }
 
-/** Seats and their doctor reports (spec 000 §4.3 `/connect/health`, `/connect/offboard`; the admin seat listing). */
+/** Seats and their doctor reports. */
 export class SeatStore {
   constructor(
     private readonly db: Db,

@@ -33,8 +33,7 @@ const directiveListQuery = z.object({
 });
 
 /**
- * Developer seats as the connect CLI reports them, and the directives queued for them (spec 000 §4.8 `fleet`:
- * `/admin/v1/fleet/seats`, `/admin/v1/fleet/directives`; legacy `/admin/connect-health`, `/admin/connect/directives`).
+ * Developer seats as the connect CLI reports them, and the directives queued for them (* `/admin/v1/fleet/seats`, `/admin/v1/fleet/directives`; legacy `/admin/connect-health`, `/admin/connect/directives`).
  */
 export function seatOperations({ seats, directives, fleetMode }: SeatOperationDeps): AdminOperation[] {
   /** A tenant-bound principal in fleet mode sees its tenant; everyone else sees every seat. */

@@ -17,8 +17,8 @@ const enrollSecretStatus = z.object({
 });
 
 /**
- * The built-in agent lane on the gateway's admin plane (spec 000 §4.6 enroll-secret rows, §4.8 fleet; spec 001 §3.5,
- * §4.2): the enroll secret (presence on read, the plaintext once on rotate, kept sealed for
+ * The built-in agent lane on the gateway's admin plane (the contract enroll-secret rows, fleet; the contract,
+ * ): the enroll secret (presence on read, the plaintext once on rotate, kept sealed for
  * `/connect/endpoint-enrollment`), the script catalog, and the remediation audit, whose output only a principal
  * holding the content-read capability (`fleet:content`) sees.
  */

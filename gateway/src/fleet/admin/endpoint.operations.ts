@@ -9,7 +9,7 @@ import type { Principal } from '../../admin/principal.js';
 import { boundTenantOf } from '../../admin/tenant-reach.js';
 
 export interface EndpointOperationDeps {
-  /** Null when `GW_ENDPOINT_CONTROL_URL` is unset: every `/admin/endpoint/*` route answers 404 (spec 000 §4.6). */
+  /** Null when `GW_ENDPOINT_CONTROL_URL` is unset: every `/admin/endpoint/*` route answers 404. */
   endpoint: EndpointDeps | null;
   fleetMode: boolean;
 }
@@ -45,7 +45,7 @@ interface Route {
 
 const enc = encodeURIComponent;
 
-// spec 000 §4.6 endpoint rows, with their v1 twins under /admin/v1/fleet (§4.8).
+// Endpoint rows, with their v1 twins under /admin/v1/fleet.
 const routes: readonly Route[] = [
   { id: 'endpoint.hosts.list', summary: 'Hosts reporting evidence, most recent first', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/hosts', v1: '/admin/v1/fleet/hosts', upstream: () => '/hosts' },
   { id: 'endpoint.hosts.get', summary: 'One host and its current results (content-free)', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/hosts/:id', v1: '/admin/v1/fleet/hosts/{id}', params: hostParams, upstream: (params) => `/hosts/${enc(params.id)}` },
@@ -133,8 +133,8 @@ export function endpointCaller({ endpoint, fleetMode }: EndpointOperationDeps): 
 }
 
 /**
- * The endpoint evidence service's admin plane, re-served (spec 000 §4.6 `/admin/endpoint/*`, §4.8 `/admin/v1/fleet/*`;
- * spec 001 §4.2). The caller's organization is the deployment's, or its tenant's in fleet mode.
+ * The endpoint evidence service's admin plane, re-served (the contract `/admin/endpoint/*`, `/admin/v1/fleet/*`;
+ * The contract). The caller's organization is the deployment's, or its tenant's in fleet mode.
  */
 export function endpointOperations({ endpoint, fleetMode }: EndpointOperationDeps): AdminOperation[] {
   const call = endpointCaller({ endpoint, fleetMode });

@@ -5,7 +5,7 @@ import { fetchFleetRollup } from '../fleet-rollup.js';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 import { boundTenantOf } from '../../admin/tenant-reach.js';
 
-/** spec 000 §4.6: the fleet summary is cached in-process for 15 seconds. */
+/** The fleet summary is cached in-process for 15 seconds. */
 export const fleetStatusCacheMs = 15_000;
 
 const fleetStatus = z.object({

@@ -8,7 +8,7 @@ const documentName = 'mdm-servers';
 const maxServers = 20;
 const maxUrlLength = 512;
 
-/** spec 000 §2 "MDM server list": https only, no credentials or query, at most 512 characters. */
+/** Https only, no credentials or query, at most 512 characters. */
 function urlProblem(value: unknown): string | null {
   if (typeof value !== 'string') return 'must be a string';
   if (value.length > maxUrlLength) return `must be at most ${maxUrlLength} characters`;
@@ -24,11 +24,11 @@ function urlProblem(value: unknown): string | null {
   return null;
 }
 
-// The body is checked by hand so an invalid entry is named by its index and never echoed (spec 000 §4.6).
+// The body is checked by hand so an invalid entry is named by its index and never echoed.
 const putBody = z.strictObject({ serverUrls: z.array(z.unknown()).max(maxServers, `at most ${maxServers} servers`) });
 const view = z.object({ serverUrls: z.array(z.string()), updatedAt: z.string().nullable() });
 
-/** `GET, PUT /admin/endpoint-fleet/mdm-servers` and `/admin/v1/fleet/mdm-servers` (spec 000 §2, §4.6): deployment owner. */
+/** `GET, PUT /admin/endpoint-fleet/mdm-servers` and `/admin/v1/fleet/mdm-servers`: deployment owner. */
 export function mdmServerOperations(deps: { db: Db; clock: Clock }): AdminOperation[] {
   const read = async () => {
     const row = await readPolicyDocument(deps.db, documentName);
@@ -57,7 +57,7 @@ export function mdmServerOperations(deps: { db: Db; clock: Clock }): AdminOperat
       xScope: 'deployment',
       body: putBody,
       response: z.object({ serverUrls: z.array(z.string()) }),
-      // spec 000 §4.6: the audit records only the count.
+      // The audit records only the count.
       auditSubjects: ({ result }) => ({ target: `count:${(result as { serverUrls?: unknown[] } | undefined)?.serverUrls?.length ?? 0}`, subject: null }),
       handler: async ({ body, principal }) => {
         for (const [index, value] of body.serverUrls.entries()) {

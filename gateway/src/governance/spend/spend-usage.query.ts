@@ -46,7 +46,7 @@ async function slices(db: Db, range: TimeRange, users: string[], keys: string[],
   return byIdentity;
 }
 
-/** Per-user usage, heaviest first, with per-model and per-UTC-day breakdowns (spec 000 §4.7). */
+/** Per-user usage, heaviest first, with per-model and per-UTC-day breakdowns. */
 export async function usersUsage(db: Db, range: TimeRange, limit: number) {
   const { rows } = await db.query<UserRow>(
     `SELECT ${attributionSql}, min(team) AS team, ${totalsSql}, count(*) FILTER (WHERE outcome = 'rejected') AS rejected

@@ -4,7 +4,7 @@ import { isUtcDay, reportRange, windowRange } from './spend-window.js';
 const now = Date.parse('2026-11-23T12:00:00Z');
 const iso = (range: { start: number; end: number }) => [new Date(range.start).toISOString(), new Date(range.end).toISOString()];
 
-describe('spend report windows (spec 000 §4.7)', () => {
+describe('spend report windows', () => {
   it.each([
     ['mtd', '2026-11-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z'],
     ['prev-month', '2026-10-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'],

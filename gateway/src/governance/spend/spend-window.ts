@@ -1,6 +1,6 @@
 import { monthPeriod, previousMonthPeriod } from '../period.js';
 
-/** spec 000 §4.7 `window` of the spend reports; `mtd` is the current UTC calendar month. */
+/** The contract `window` of the spend reports; `mtd` is the current UTC calendar month. */
 export const spendWindows = ['mtd', 'prev-month', '24h', '7d', '30d', '90d'] as const;
 export type SpendWindow = (typeof spendWindows)[number];
 

@@ -19,7 +19,7 @@ export interface SpendOperationDeps {
 
 const maxPropertyValues = 500;
 
-/** Spend and governance reads (spec 000 §4.7; v1 twins under `/admin/v1/spend/*`, §4.8). Tenant-scoped in fleet mode. */
+/** Spend and governance reads. Tenant-scoped in fleet mode. */
 export function spendOperations(deps: SpendOperationDeps): AdminOperation[] {
   const { db, clock } = deps;
   return [

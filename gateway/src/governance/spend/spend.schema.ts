@@ -5,7 +5,7 @@ import { isUtcDay, maxRangeDays, spendWindows } from './spend-window.js';
 const windowParameter = z.enum(spendWindows).default('mtd').describe('mtd (current UTC month, default), prev-month, 24h, 7d, 30d, 90d');
 const utcDay = z.string().refine(isUtcDay, 'must be a UTC day YYYY-MM-DD');
 
-/** `GET /admin/spend/usage` query (spec 000 §4.7, §8): unknown or bad values answer 400 naming the parameter. */
+/** `GET /admin/spend/usage` query: unknown or bad values answer 400 naming the parameter. */
 export const usageQuery = z
   .strictObject({
     window: windowParameter,

@@ -37,7 +37,7 @@ async function isClaimed(db: Queryable, user: string): Promise<boolean> {
   return rows[0]?.claimed === true;
 }
 
-/** Enrollment links (spec 000 §2, §4.8 `/admin/v1/enrollment/links`): tokens kept as hashes, uses counted under a row lock. */
+/** Enrollment links: tokens kept as hashes, uses counted under a row lock. */
 export class EnrollmentLinkStore {
   constructor(
     private readonly db: Db,

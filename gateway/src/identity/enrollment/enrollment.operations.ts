@@ -9,7 +9,7 @@ import { boundTenantOf, tenantReachOf } from '../../admin/tenant-reach.js';
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const removeQuery = z.object({ hard: z.enum(['true', 'false']).optional().describe('`true` deletes the record; otherwise the link is revoked and kept') });
 
-/** Enrollment links (spec 000 §4.8 enrollment, legacy `/admin/enrollment-links`; bodies designed here, "not shown"). */
+/** Enrollment links. */
 export function enrollmentOperations({ links, fleetMode }: { links: EnrollmentLinkStore; fleetMode: boolean }): AdminOperation[] {
   // In fleet mode a tenant-bound principal mints and sees its own tenant's links, whose keys are that tenant's.
   const tenantOf = (principal: Principal) => boundTenantOf(fleetMode, principal);

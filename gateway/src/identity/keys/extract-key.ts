@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
- * spec 000 §5: the key arrives as `Authorization: Bearer`, `x-gw-api-key` or `x-api-key` (Messages-native clients).
+ * The key arrives as `Authorization: Bearer`, `x-gw-api-key` or `x-api-key` (Messages-native clients).
  * A WebSocket upgrade may carry it as a subprotocol instead (`subprotocolKey`). `x-gw-api-key` wins so a subscription-passthrough client can carry its vendor token in Authorization.
  */
 export function extractClientKey(headers: IncomingHttpHeaders): string | null {

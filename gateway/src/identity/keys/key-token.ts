@@ -2,7 +2,7 @@ import { randomToken, sha256Hex } from '@gw/platform';
 
 export type KeyType = 'client' | 'service';
 
-// spec 000 §2 identifier prefixes: client keys `ark_`, service keys `ark_svc_`; 256 bits of randomness each.
+// Identifier prefixes: client keys `ark_`, service keys `ark_svc_`; 256 bits of randomness each.
 const prefixes: Readonly<Record<KeyType, string>> = { client: 'ark_', service: 'ark_svc_' };
 
 export interface MintedToken {

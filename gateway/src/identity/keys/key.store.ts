@@ -46,7 +46,7 @@ export type KeyChanges = Partial<{ label: string | null; name: string; team: str
 
 /**
  * Which keys an admin call reaches: every key (`{}`), or one tenant's (fleet mode, a tenant-bound principal; spec 000
- * §5). A key outside the reach reads as absent, so its existence is not revealed.
+ * ). A key outside the reach reads as absent, so its existence is not revealed.
  */
 export interface KeyReach {
   tenant?: string | undefined;

@@ -23,7 +23,7 @@ async function authenticateProvisioningToken(tokens: ProvisioningTokenStore, pre
 }
 
 /**
- * The SCIM bearer (spec 000 §5): compared by SHA-256 hash, the only form stored, in constant time. The settings row
+ * The SCIM bearer: compared by SHA-256 hash, the only form stored, in constant time. The settings row
  * is read on every request so a rotated bearer is refused at once on every replica. A store that cannot answer
  * fails closed.
  */

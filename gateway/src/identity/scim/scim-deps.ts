@@ -4,7 +4,7 @@ import { ScimGroupStore } from './scim-groups.store.js';
 import { ScimSettingsStore } from './scim-settings.store.js';
 import { ScimUserStore } from './scim-users.store.js';
 
-/** Inbound SCIM's stores (spec 000 §4.9): provisioning settings, users and groups. */
+/** Inbound SCIM's stores: provisioning settings, users and groups. */
 export interface ScimDeps {
   settings: ScimSettingsStore;
   users: ScimUserStore;

@@ -1,7 +1,7 @@
 import { gatewayUserExtension, groupSchema, listSchema, userSchema } from './scim-resources.js';
 
 /**
- * Discovery documents (RFC 7644 §4, spec 000 §4.9): PATCH, filtering and paging advertised, bearer authentication,
+ * Discovery documents (RFC 7644 §4): PATCH, filtering and paging advertised, bearer authentication,
  * User and Group resource types, and the schemas of the attributes this server keeps.
  */
 export const maxPageSize = 200;

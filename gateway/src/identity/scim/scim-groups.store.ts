@@ -77,7 +77,7 @@ const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const uniqueness = (name: string) => uniquenessConflict(`A group with displayName "${name}" already exists.`);
 
 /**
- * The identity provider's groups (spec 000 §4.9). Membership drives each user's team and administrator flag, so every
+ * The identity provider's groups. Membership drives each user's team and administrator flag, so every
  * write recomputes the mapping of the users it touched, in the same transaction.
  */
 export class ScimGroupStore implements ListSource<ScimGroupRecord> {
@@ -159,7 +159,7 @@ export class ScimGroupStore implements ListSource<ScimGroupRecord> {
   }
 
   /**
-   * Member references to user ids (spec 000 §4.9: "resolves or creates members"): a provisioned user's id, else an
+   * Member references to user ids: a provisioned user's id, else an
    * address in `value` or `display` naming a provisioned user, else that address provisioned as a new active user.
    * Anything else is an unknown member.
    */

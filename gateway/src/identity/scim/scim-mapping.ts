@@ -11,7 +11,7 @@ type MappingSettings = Pick<ScimSettings, 'adminGroup' | 'groupTeamMap'>;
 const sameName = (left: string, right: string) => left.localeCompare(right, undefined, { sensitivity: 'accent' }) === 0;
 
 /**
- * A user's team and administrator flag from the names of their groups (spec 000 §2 SCIM settings, §4.9 "recomputes
+ * A user's team and administrator flag from the names of their groups (the contract SCIM settings, "recomputes
  * team and role mappings"): the team of the first group, by name, that `groupTeamMap` maps; administrator when one
  * group is `adminGroup`. Identity providers do not keep a group name's case stable, so names compare without case.
  */

@@ -4,7 +4,7 @@ import type { ScimUserRecord } from './scim-users.store.js';
 export const userSchema = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const groupSchema = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const listSchema = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
-/** The gateway's read-only view of what a user's groups map to (spec 000 §2 SCIM settings). */
+/** The gateway's read-only view of what a user's groups map to. */
 export const gatewayUserExtension = 'urn:gw:params:scim:schemas:extension:gateway:2.0:User';
 
 /** Absolute base of resource locations: the address the identity provider called. */

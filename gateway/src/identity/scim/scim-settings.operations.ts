@@ -3,7 +3,7 @@ import { scimSettingsView, type ScimSettingsStore } from './scim-settings.store.
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 
 /**
- * SCIM provisioning settings (spec 000 §2 "SCIM settings", §4.5 `/admin/scim/settings` for the deployment owner, §4.8
+ * SCIM provisioning settings (the contract's "SCIM settings", `/admin/scim/settings` for the deployment owner
  * `/admin/v1/sso/scim` with sso:read and sso:write). The bearer is write-only: only its SHA-256 hash is stored and no
  * answer or audit entry carries either.
  */

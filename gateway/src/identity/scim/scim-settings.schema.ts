@@ -3,7 +3,7 @@ import { z } from 'zod';
 const groupName = z.string().trim().min(1).max(256);
 const teamName = z.string().trim().min(1).max(128);
 
-/** `PUT /admin/scim/settings` and `/admin/v1/sso/scim` (spec 000 §2 "SCIM settings"). */
+/** `PUT /admin/scim/settings` and `/admin/v1/sso/scim`. */
 export const scimSettingsPutBody = z.strictObject({
   bearerToken: z
     .string()

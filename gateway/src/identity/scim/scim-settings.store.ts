@@ -30,7 +30,7 @@ export async function readScimSettings(db: Queryable): Promise<ScimSettings> {
   return { bearerHash: row.bearer_hash, adminGroup: row.admin_group, groupTeamMap: map, updatedAt: new Date(row.updated_at).toISOString() };
 }
 
-/** The admin view: never the bearer or its hash (spec 000 §2). */
+/** The admin view: never the bearer or its hash. */
 export function scimSettingsView(settings: ScimSettings): ScimSettingsView {
   return { configured: settings.bearerHash !== null, adminGroup: settings.adminGroup, groupTeamMap: { ...settings.groupTeamMap }, updatedAt: settings.updatedAt };
 }

@@ -1,7 +1,7 @@
 import type { UserDataSource } from '../users/user-data.js';
 
 /**
- * What the identity provider provisioned about a developer (spec 000 §4.9), for GDPR export and erase. Erase removes
+ * What the identity provider provisioned about a developer, for GDPR export and erase. Erase removes
  * the SCIM user and its memberships; the developer's keys are revoked by the keys source in the same transaction, so
  * losing the SCIM deactivation cannot let anyone back in.
  */

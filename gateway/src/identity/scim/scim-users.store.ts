@@ -80,9 +80,9 @@ const toRecord = (row: UserRow): ScimUserRecord => ({
 const uniqueness = (userName: string) => uniquenessConflict(`A user with userName "${userName}" already exists.`);
 
 /**
- * The identity provider's users (spec 000 §4.9). Every write that can change whether a user may call the gateway
+ * The identity provider's users. Every write that can change whether a user may call the gateway
  * recomputes `gw_users.active` in the same transaction, so `active:false` or a delete answers 401 `user_deactivated`
- * on the user's next request on every replica (spec 000 §3).
+ * on the user's next request on every replica.
  */
 export class ScimUserStore implements ListSource<ScimUserRecord> {
   constructor(
@@ -163,7 +163,7 @@ export class ScimUserStore implements ListSource<ScimUserRecord> {
     });
   }
 
-  /** Soft delete (spec 000 §4.9): the user is deactivated and leaves every group; false when there is no such user. */
+  /** Soft delete: the user is deactivated and leaves every group; false when there is no such user. */
   async delete(id: string): Promise<{ userName: string; groupIds: string[] } | null> {
     return this.db.transaction(async (tx) => {
       const at = new Date(this.clock.now());

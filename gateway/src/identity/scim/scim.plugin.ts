@@ -33,8 +33,8 @@ function toScimError(thrown: unknown): { error: ScimError; internal: boolean } {
 }
 
 /**
- * Inbound SCIM v2 (`/scim/v2/*`, spec 000 §4.9), registered under that prefix: the SCIM bearer on every route, SCIM
- * media type in and out, and RFC 7644's error envelope for every failure (spec 000 §7 "Other").
+ * Inbound SCIM v2 (`/scim/v2/*`), registered under that prefix: the SCIM bearer on every route, SCIM
+ * media type in and out, and RFC 7644's error envelope for every failure.
  */
 export async function scimPlugin(app: FastifyInstance, options: ScimPluginOptions): Promise<void> {
   app.setErrorHandler(async (thrown, request, reply) => {

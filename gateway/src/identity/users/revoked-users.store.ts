@@ -18,7 +18,7 @@ interface RevokedRow {
 const toRecord = (row: RevokedRow): RevokedUser => ({ email: row.email, reason: row.reason, revokedBy: row.revoked_by, revokedAt: new Date(row.revoked_at).toISOString() });
 
 /**
- * Revoked developers (spec 000 §4.8 users/revoked). Revoking deactivates the user in the same transaction, so every
+ * Revoked developers. Revoking deactivates the user in the same transaction, so every
  * key they hold answers 401 `user_deactivated` on the next request on every replica; reinstating reactivates them.
  */
 export class RevokedUserStore {

@@ -1,7 +1,7 @@
 import type { Queryable } from '@gw/platform';
 
 /**
- * Recompute the flag the identity stage re-reads on every request (spec 000 §1.19) for one developer, from both
+ * Recompute the flag the identity stage re-reads on every request for one developer, from both
  * sources that can block them: an administrator's revocation (`gw_revoked_users`) and the identity provider's SCIM
  * deactivation or delete (`gw_scim_users`, under its current address or any it had before a rename). Writers recompute rather than set it, so reinstating a revoked developer
  * whom SCIM deactivated keeps them blocked, and SCIM reactivating a revoked developer does not let them back in.

@@ -83,7 +83,7 @@ export interface UserDataErasure {
   erased: Record<string, number>;
 }
 
-/** GDPR export and erase over every personal-data source (spec 000 §4.8 users/{user}/export and /data). */
+/** GDPR export and erase over every personal-data source (the contract users/{user}/export and /data). */
 export class UserDataService {
   constructor(
     private readonly db: Db,

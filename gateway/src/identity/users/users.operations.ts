@@ -32,11 +32,11 @@ const eraseResponse = z.object({
   erased: z.record(z.string(), z.number()).describe('Rows removed or anonymised per source'),
 });
 
-/** Revoked developers and GDPR export/erase (spec 000 §4.8 `users`, §5 users:revoke and users:gdpr). */
+/** Revoked developers and GDPR export/erase. */
 export function userOperations({ revokedUsers, userData, keys, fleetMode }: UserOperationDeps): AdminOperation[] {
   const reachOf = keyReachOf(fleetMode);
   /**
-   * spec 000 §5 fleet mode: export returns and erase revokes the user's keys, so a tenant-bound principal reaches a
+   * Fleet mode: export returns and erase revokes the user's keys, so a tenant-bound principal reaches a
    * user only when every key the user holds is its tenant's. Otherwise the user answers as absent, as another
    * tenant's key does.
    */

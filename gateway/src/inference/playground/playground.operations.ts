@@ -51,7 +51,7 @@ function resultOf(status: number, headers: Record<string, string | string[] | nu
 }
 
 /**
- * `POST /admin/v1/playground` (legacy `/admin/test-request`, spec 000 §4.8 `playground:run`): one chat call through
+ * `POST /admin/v1/playground` (legacy `/admin/test-request`): one chat call through
  * the whole `/v1` chain (identity, admission, routing, optimizer, metering), as a client would make it. The call runs
  * under a service key minted for it alone (source `playground`, five minutes) and revoked when it ends, so the test is
  * metered and audited like any other call and the playground adds no way in.

@@ -2,7 +2,7 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-// spec 000 §4.1 seat lane: these Responses fields have no chat-completions meaning and are dropped.
+// Seat lane: these Responses fields have no chat-completions meaning and are dropped.
 const dropped = new Set(['input', 'instructions', 'max_output_tokens', 'store', 'previous_response_id', 'truncation', 'tools', 'text', 'reasoning', 'include']);
 
 const stringOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');

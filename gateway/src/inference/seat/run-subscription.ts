@@ -57,7 +57,7 @@ function overflowPossible(deps: InferenceDeps, customHost: boolean): boolean {
   return deps.seatPolicy().seatOverflow && !customHost && organizationProvider(deps.providers) !== null;
 }
 
-/** spec 000 §1.13: overflow onto the organization key, off by default, never with a custom host, capped per hour. */
+/** Overflow onto the organization key, off by default, never with a custom host, capped per hour. */
 async function overflowAllowed(deps: InferenceDeps, customHost: boolean): Promise<ProviderInstance | null> {
   const policy = deps.seatPolicy();
   if (!policy.seatOverflow || customHost) return null;
@@ -69,7 +69,7 @@ async function overflowAllowed(deps: InferenceDeps, customHost: boolean): Promis
 }
 
 /**
- * Subscription passthrough on the Messages lane (spec 000 §1.11): the developer's own subscription token goes to the
+ * Subscription passthrough on the Messages lane: the developer's own subscription token goes to the
  * provider with only the kept client header families; routing and fallback are skipped; the body is still the
  * gateway's (optimized) body. The token is never logged or stored (the logger redacts both credential headers).
  */
@@ -91,7 +91,7 @@ export async function runSubscription(deps: InferenceDeps, original: InferenceCa
     const customHost = typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;
     const provider = await seatUpstream(deps.providers, customHost, deps.customHosts);
     const seat = `seat:${sha256Hex(credential.value).slice(0, 24)}`;
-    // The body is still optimized on this lane (spec 000 §1.11); a seat cannot retrieve, so handles stay off.
+    // The body is still optimized on this lane; a seat cannot retrieve, so handles stay off.
     const identity = request.gw.identity;
     const sticky = conversationKey({ sessionHeader: typeof request.headers['x-gw-session-id'] === 'string' ? request.headers['x-gw-session-id'] : undefined, metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? seat });
     sessionId = gatewaySessionIdOf(sticky);

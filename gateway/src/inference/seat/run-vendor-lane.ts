@@ -7,7 +7,7 @@ import { subscriptionCredential, subscriptionUpstreamHeaders } from './subscript
 import { seatUpstream } from './seat-upstream.js';
 
 /**
- * `/v1/vendor/:plan/:seat/*` (spec 000 §4.1): the seat carrier lane of a coding assistant. The developer's seat token
+ * `/v1/vendor/:plan/:seat/*`: the seat carrier lane of a coding assistant. The developer's seat token
  * is forwarded so the vendor bills its plan; the gateway key travels in `x-gw-api-key`. Opaque: no schema, metered.
  */
 export async function runVendorLane(deps: InferenceDeps, scope: LaneScope): Promise<LaneReport> {

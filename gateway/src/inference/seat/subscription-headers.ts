@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-// spec 000 §1.11: the client header families kept on subscription passthrough.
+// The client header families kept on subscription passthrough.
 const keptPrefixes = ['user-agent', 'anthropic-', 'x-anthropic-', 'x-app', 'x-claude-', 'x-cc-', 'x-client-', 'x-stainless-'];
 
 // Edge-infrastructure and hop-by-hop headers never forwarded, even with `x-gw-custom-host`.

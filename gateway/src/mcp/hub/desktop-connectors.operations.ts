@@ -49,7 +49,7 @@ const probeResponse = z.discriminatedUnion('status', [
 ]);
 
 /**
- * The desktop policy's connectors (spec 000 §4.5 `connectors/probe`, `connectors/sync`): probe a remote MCP server
+ * The desktop policy's connectors: probe a remote MCP server
  * before adding it (nothing stored), run one mirror round of the organization hub now, and authorize or revoke the
  * hub's own grant for a connector that wants authorization (with it the mirror lists the connector's tools; members'
  * calls still go out under their own grants, `/connect/mcp-oauth/*`).

@@ -60,7 +60,7 @@ export interface McpHubMirrorOptions {
 const refreshMs = 5 * 60_000;
 
 /**
- * The organization hub's mirror of the desktop policy's remote managed MCP servers (spec 000 §4.5
+ * The organization hub's mirror of the desktop policy's remote managed MCP servers (the contract
  * `connectors/sync` "waits one mirror round"): every round lists each remote server's tools, which `/mcp/org` then
  * serves as `<server>__<tool>` and proxies. Servers that need authorization are listed as `needs-auth` and not
  * mirrored. Each replica mirrors for itself, every five minutes and on demand.

@@ -5,7 +5,7 @@ export interface RemoteServer {
 }
 
 /**
- * The desktop policy's `managedMcpServers` (free-form, spec 000 §2) as the hub sees them: entries with a `url` and a
+ * The desktop policy's `managedMcpServers` (free-form) as the hub sees them: entries with a `url` and a
  * remote `type` (or none) are remote; entries with a `command` run on the device and are only counted.
  */
 export function remoteServersOf(managed: Record<string, unknown> | undefined): { remote: RemoteServer[]; local: number } {

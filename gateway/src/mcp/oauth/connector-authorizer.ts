@@ -37,7 +37,7 @@ export function nonceHashOf(nonce: string): string {
 }
 
 /**
- * Authorizing the organization hub's connectors (spec 000 §4.3 `/connect/mcp-oauth/*`, §4.5 `connectors/authorize`):
+ * Authorizing the organization hub's connectors:
  * a developer's own grant, which their calls through `/mcp/org` go out under, or the hub's grant, with which the mirror
  * lists a connector's tools. Either way the gateway is the OAuth client and the bearer never leaves it.
  */

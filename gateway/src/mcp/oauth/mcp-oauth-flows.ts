@@ -3,7 +3,7 @@ import type { Coord, Keyring } from '@gw/platform';
 import type { GrantOwner } from './mcp-grant.store.js';
 import type { ConnectorGrant } from './oauth-client.js';
 
-/** One authorization in progress, from `authorize` to the callback (spec 000 §4.3: ten minutes, like every grant). */
+/** One authorization in progress, from `authorize` to the callback. */
 export interface PendingFlow {
   owner: GrantOwner;
   connector: string;
@@ -23,7 +23,7 @@ interface HeldClaim {
 }
 
 const ttlMs = 10 * 60_000;
-// Unambiguous capitals and digits: a claim code is read off a page and typed (spec 000 §4.3: 12 characters).
+// Unambiguous capitals and digits: a claim code is read off a page and typed.
 const claimAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const claimCodeLength = 12;
 

@@ -74,7 +74,7 @@ export async function discoverAuthorization(serverUrl: string, options: Outbound
   };
 }
 
-/** RFC 8414 §3: the well-known path goes between the host and the issuer's path; OpenID discovery is the fallback. */
+/** RFC 8414 The well-known path goes between the host and the issuer's path; OpenID discovery is the fallback. */
 async function authorizationServerMetadata(issuer: string, options: OutboundOptions): Promise<Record<string, unknown>> {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/+$/, '');

@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '../../config.js';
 
-/** The organization hub's token lane, when configured (spec 000 §5 "Organization hub token checks"). */
+/** The organization hub's token lane, when configured. */
 export interface OrgHubSettings {
   /** This gateway's exact `/mcp/org` URL: the one audience a token may carry. */
   resource: string;

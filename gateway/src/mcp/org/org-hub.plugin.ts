@@ -39,7 +39,7 @@ const protectedResourceMetadata = z.object({
 });
 
 /**
- * The organization hub (spec 000 §1.17, §4.2, §5): `/mcp/org`, the same sessionless MCP transport as `/mcp`, serving
+ * The organization hub: `/mcp/org`, the same sessionless MCP transport as `/mcp`, serving
  * the organization's shared skills. A client key works and takes precedence; otherwise an access token of the
  * organization's identity provider is verified and its subject checked live with billing. An unauthenticated call is
  * 401 with `WWW-Authenticate: Bearer resource_metadata=…`, which starts an MCP client's OAuth flow.
@@ -92,7 +92,7 @@ async function callerOf(request: FastifyRequest, options: OrgHubPluginOptions): 
   const raw = extractClientKey(request.headers);
   if (raw && looksLikeClientKey(raw)) {
     const identity = await resolveIdentity(options.keys, raw);
-    // spec 000 §5: service keys are for /v1/* only; the hub serves people.
+    // Service keys are for /v1/* only; the hub serves people.
     if (identity.keyType === 'service') throw serviceKeyRefused();
     return { team: identity.team, user: identity.user };
   }

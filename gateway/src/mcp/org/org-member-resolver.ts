@@ -30,7 +30,7 @@ const memberCacheMs = 60_000;
 const maxCachedEntries = 10_000;
 
 /**
- * The hosted-identity lane of `/mcp/org` (spec 000 §5): verify the access token, then ask billing, with only the
+ * The hosted-identity lane of `/mcp/org`: verify the access token, then ask billing, with only the
  * subject, the organization id and this hub's URL, whether the subject is an admitted member. The token reaches
  * neither billing nor any store; only its hash keys an in-process cache that ends with the token.
  */

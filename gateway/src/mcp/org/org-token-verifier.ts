@@ -29,7 +29,7 @@ const discoveryTimeoutMs = 5_000;
 const clockToleranceSeconds = 30;
 
 /**
- * spec 000 §5 "Organization hub token checks": RS256 only, `iss` the managed issuer, `aud` one string equal to this
+ * RS256 only, `iss` the managed issuer, `aud` one string equal to this
  * gateway's exact `/mcp/org` URL, valid `sub`, `iat` and `exp`, a non-empty organization id. No custom scope. Keys come
  * from the issuer's JWKS (discovered from its OpenID configuration unless configured), cached and refetched when a
  * token names a key id the cache does not hold.

@@ -12,7 +12,7 @@ import { relayTool } from '../hub/relay-tool.js';
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /**
- * The organization hub's tools (spec 000 §1.17 "an organization hub at /mcp/org"; its tool set is not shown, so it is
+ * The organization hub's tools (the contract's "an organization hub at /mcp/org"; its tool set is not shown, so it is
  * ours): the organization's shared skills, as the caller's team receives them at `/connect/policy`, for assistants
  * that run in a provider's cloud and cannot read the developer's machine.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Trace metadata (spec 000 §4.8 traces): content-free; `hasContent` says whether the content lane holds a body. */
+/** Trace metadata: content-free; `hasContent` says whether the content lane holds a body. */
 export const traceRecord = z.object({
   id: z.string(),
   at: z.string(),

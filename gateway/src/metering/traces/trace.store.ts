@@ -71,7 +71,7 @@ const filterColumns: ReadonlyArray<[keyof TraceListQuery, string]> = [
 
 type FacetColumn = 'provider' | 'model' | 'team' | 'user_id' | 'status';
 
-/** The trace metadata lane (spec 000 §4.8 traces); metering writes, the admin plane reads. */
+/** The trace metadata lane; metering writes, the admin plane reads. */
 export class TraceStore {
   constructor(
     private readonly db: Db,

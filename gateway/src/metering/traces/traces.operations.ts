@@ -11,7 +11,7 @@ export interface TraceOperationDeps {
   contentKey: string | undefined;
 }
 
-/** Traces: a metadata lane for everyone with traces:read and a content lane for traces:content (spec 000 §4.8). */
+/** Traces: a metadata lane for everyone with traces:read and a content lane for traces:content. */
 export function traceOperations({ traces, contentKey }: TraceOperationDeps): AdminOperation[] {
   const keyring = contentKey ? Keyring.fromHexKey(contentKey) : null;
   return [
@@ -83,7 +83,7 @@ export function traceOperations({ traces, contentKey }: TraceOperationDeps): Adm
       params: traceIdParams,
       response: traceContentResponse,
       handler: async ({ params, principal }) => {
-        // spec 000 §5: an admin API key never reads trace content, whatever it was granted.
+        // An admin API key never reads trace content, whatever it was granted.
         if (principal.kind === 'api-key') throw adminErrors.insufficientScope('traces:content');
         const sealed = await traces.sealedContent(params.id);
         if (sealed === undefined) throw gatewayErrors.notFound(`trace ${params.id}`);

@@ -24,7 +24,7 @@ export interface OptimizerClientOptions {
   baseUrl: string;
   /** `GW_OPTIMIZER_TOKEN`, sent as a bearer on every hook. */
   token?: string | undefined;
-  /** Raw Ed25519 private key (base64url) for request signing (spec 001 §5.1); unset = unsigned. */
+  /** Raw Ed25519 private key (base64url) for request signing; unset = unsigned. */
   signingKey?: string | undefined;
   /** Hard timeout of the pre-call hook: past it the request goes out unoptimized (fail-open). */
   optimizeTimeoutMs: number;
@@ -47,7 +47,7 @@ export class OptimizerCallError extends Error {
 }
 
 /**
- * Optimizer Protocol v1 client (spec 001 §2, §4.1). Every hook is bounded by a hard timeout, signed when a signing key
+ * Optimizer Protocol v1 client. Every hook is bounded by a hard timeout, signed when a signing key
  * is configured, and validated against the shared contract schemas, so callers can fail open on any error.
  */
 export class OptimizerClient {
@@ -103,7 +103,7 @@ export class OptimizerClient {
   private headers(path: string, payload: string, signed: boolean): Record<string, string> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-    // spec 001 §5.1: /v1/retrieve and /v1/record are never signature-gated; the hooks are when a key is configured.
+    // /v1/retrieve and /v1/record are never signature-gated; the hooks are when a key is configured.
     if (signed && this.signingKey) headers['x-gw-signature'] = signRequest(this.signingKey, 'POST', path, payload, this.options.clock.now());
     return headers;
   }

@@ -22,7 +22,7 @@ function metadataOf(input: PostCallInput): Record<string, string> {
 }
 
 /**
- * The post-call hooks for a non-streamed success (spec 001 §2.4): `optimize-response` may rewrite the response with
+ * The post-call hooks for a non-streamed success: `optimize-response` may rewrite the response with
  * output-stage strategies (fail-open: any error keeps the provider's response), and a cache-eligible response is
  * written back through `/v1/cache` off the request path.
  */

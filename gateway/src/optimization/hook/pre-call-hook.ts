@@ -11,7 +11,7 @@ import type { CircuitBreaker } from './circuit-breaker.js';
 
 export type OptimizationStatus = 'applied' | 'skipped' | 'disabled' | 'timeout' | 'error';
 
-/** What the pre-call hook decided, for forwarding and for the spend row (spec 000 §2, §3 optimization outcome). */
+/** What the pre-call hook decided, for forwarding and for the spend row. */
 export interface Optimization {
   status: OptimizationStatus;
   reason: string | null;
@@ -124,7 +124,7 @@ const nonNegative = (value: unknown) => Math.max(0, Math.round(Number(value ?? 0
 
 /**
  * Turn a protocol-valid optimize response into what the gateway forwards and records. A cached answer is served only
- * to a call that can be short-circuited (never a stream, spec 001 §2.4 rule 4) and only in the client's wire format.
+ * to a call that can be short-circuited (never a stream) and only in the client's wire format.
  */
 function interpret(response: OptimizeResponse, input: HookInput, latencyMs: number): Optimization {
   const body = input.body;
@@ -157,7 +157,7 @@ function interpret(response: OptimizeResponse, input: HookInput, latencyMs: numb
 }
 
 /**
- * The pre-call hook (spec 000 §1.3, 001 §2.1–2.2): fail-open with a hard timeout, behind a circuit breaker that skips an
+ * The pre-call hook: fail-open with a hard timeout, behind a circuit breaker that skips an
  * optimizer that keeps failing (`circuit_open`). An absent, slow, refusing (401,
  * 402, 403) or malformed optimizer leaves the request exactly as the client sent it, and says why.
  */
@@ -192,7 +192,7 @@ export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<
   // A continuation request the optimizer did not serve on the continuation path fails open: nothing of its answer is
   // forwarded or stored, so the session's bytes stay as the client sent them (the caller then holds the session).
   if (input.agentContinuation && response.features.agentContinuationV1 !== true) return { ...untouched(input.body, 'skipped', continuationUnavailable, deps.now() - started), evidenceClass: response.evidenceClass ?? null };
-  // Only a list the optimizer answered for the pins it was sent replaces the stored one (spec 001 §2.2, §2.3).
+  // Only a list the optimizer answered for the pins it was sent replaces the stored one.
   if (input.gatewaySessionId && pins && response.pins) await deps.pins.replace(input.gatewaySessionId, response.pins);
   const latencyMs = deps.now() - started;
   if (nonNegative(response.estimatedTokensSaved) > 0 && !preservesRequest(input.body, response.request)) {
@@ -202,7 +202,7 @@ export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<
   return interpret(response, input, latencyMs);
 }
 
-/** `savingsUsd`: tokens saved priced at the model's input price (spec 000 §2). */
+/** `savingsUsd`: tokens saved priced at the model's input price. */
 export function savingsUsd(tokensSaved: number, model: string, modelFacts?: Readonly<Record<string, ModelFacts>>): number {
   const facts = lookupModel(model, modelFacts);
   return facts ? Math.round(tokensSaved * facts.inputPerMTok * 10_000) / 10_000_000_000 : 0;

@@ -5,7 +5,7 @@ import { forwardRetrievalTools } from './retrieval-tool-forwarding.js';
 const marked = { model: 'gpt-4.1', messages: [{ role: 'tool', tool_call_id: 'c1', content: '[... elided; call gw_retrieve with handle "ctx_AbCdEfGhIjKlMnOpQrStUvWxYz012345" ...]' }], tools: [{ type: 'function', function: { name: 'bash' } }] };
 const plain = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'next turn' }], tools: [{ type: 'function', function: { name: 'bash' } }] };
 
-describe('forwardRetrievalTools (spec 000 §4.2)', () => {
+describe('forwardRetrievalTools', () => {
   it('adds both definitions from the first marked request of a session onward, for a leased client', async () => {
     const coord = new MemoryCoord();
     expect(await forwardRetrievalTools({ coord, sessionId: 'gws_1', body: plain, format: 'chat-completions', clientCanRetrieve: true })).toBeNull();

@@ -25,13 +25,13 @@ function definitionsFor(format: 'chat-completions' | 'messages'): Json[] {
 }
 
 /**
- * A handle as the optimizer mints it (`ctx_` and 32 base64url characters, spec 001 §1.3 says at least 24), standing
+ * A handle as the optimizer mints it (`ctx_` and 32 base64url characters, the contract says at least 24), standing
  * alone: `ctx_switch` in a user's prose is not a retrieval marker.
  */
 export const handleMarker = /(?<![A-Za-z0-9_-])ctx_[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/;
 
 /**
- * spec 000 §4.2: the two retrieval tool definitions are forwarded to the model from the first request of a session
+ * The two retrieval tool definitions are forwarded to the model from the first request of a session
  * that carries a retrieval marker (a `ctx_` handle) onward. Only for a client holding a live retrieval lease (it has
  * the gateway's `/mcp` connected and can execute the calls), and never when the client already declares the tools
  * (an MCP client exposes them under its own prefix, e.g. `mcp__gw__gw_retrieve`).

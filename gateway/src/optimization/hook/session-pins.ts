@@ -6,7 +6,7 @@ const pinTtlMs = 24 * 3_600_000;
 const maxPinBytes = 256 * 1024;
 
 /**
- * Decision pins persisted per gateway session (spec 001 §2.3): the array the optimizer returns replaces the stored
+ * Decision pins persisted per gateway session: the array the optimizer returns replaces the stored
  * one verbatim. Shared through Coord so every replica replays the same rewrites.
  */
 export class SessionPins {
@@ -14,7 +14,7 @@ export class SessionPins {
 
   /**
    * The session's pins: `[]` when none are stored (sending the array opts the session into pinning), undefined when
-   * the store cannot say (spec 001 §2.3 rule 4: a read error sends no pins, and the optimizer then returns none).
+   * the store cannot say (a read error sends no pins, and the optimizer then returns none).
    */
   async load(sessionId: string): Promise<DecisionPin[] | undefined> {
     try {

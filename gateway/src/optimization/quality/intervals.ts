@@ -1,7 +1,7 @@
 import { normalQuantile, studentTQuantile } from './distributions.js';
 import type { Moments, RatioMoments } from './moments.js';
 
-/** spec 001 §2.8: every interval of the quality audit is a 95% confidence interval. */
+/** Every interval of the quality audit is a 95% confidence interval. */
 export const confidenceLevel = 0.95;
 const upper = 1 - (1 - confidenceLevel) / 2;
 export const z95 = normalQuantile(upper);

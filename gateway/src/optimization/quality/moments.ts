@@ -1,5 +1,5 @@
 /**
- * Sufficient statistics of one arm, all at the session level (the unit the holdout randomizes, spec 001 §2.2).
+ * Sufficient statistics of one arm, all at the session level (the unit the holdout randomizes).
  * The SQL computes the same quantities with avg, var_samp and covar_samp; `summarizeSessions` is the reference.
  */
 

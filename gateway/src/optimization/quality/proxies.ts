@@ -1,7 +1,7 @@
 import { effectiveTrials, meanEstimate, newcombeDifference, ratioEstimate, relativeDifference, welchDifference, type Estimate, type Interval } from './intervals.js';
 import type { ArmSummary } from './moments.js';
 
-/** spec 001 §2.8 and §8: a regression needs the interval to exclude zero in a damaging direction and a delta above 10%. */
+/** A regression needs the interval to exclude zero in a damaging direction and a delta above 10%. */
 export const regressionDelta = 0.1;
 
 /** Which way a proxy can hurt: more turns and more errors are damaging; output length is damaging either way. */
@@ -75,7 +75,7 @@ function errorRateInterval(treatedArm: ArmSummary, holdoutArm: ArmSummary) {
   };
 }
 
-/** The four quality proxies of spec 001 §2.8, treated against holdout. */
+/** The four quality proxies of the contract, treated against holdout. */
 export function compareProxies(treated: ArmSummary, holdout: ArmSummary): Record<ProxyName, ProxyComparison> {
   return {
     turnsPerSession: compare('higher_is_worse', meanEstimate(treated.turns), meanEstimate(holdout.turns), welchDifference),

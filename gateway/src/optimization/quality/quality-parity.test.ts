@@ -10,7 +10,7 @@ function assess(treated: Partial<ArmShape>, holdout: Partial<ArmShape> = {}, exp
   return assessQualityParity({ holdout: arm(holdout, 1), treated: arm(treated, 2), attributable: true, expectedHoldoutShare });
 }
 
-describe('quality parity verdicts on synthetic arms with known effects (spec 001 §2.8)', () => {
+describe('quality parity verdicts on synthetic arms with known effects', () => {
   it('finds parity between arms drawn from the same distributions', () => {
     const result = assess({});
     expect(result.verdict).toBe('parity');
@@ -103,7 +103,7 @@ describe('quality parity verdicts on synthetic arms with known effects (spec 001
   });
 });
 
-describe('gross cost objective (spec 001 §2.8: 30% reduction of cost per observed session)', () => {
+describe('gross cost objective', () => {
   it('meets the target with parity and a reduction whose 95% lower bound is at least 30%', () => {
     const result = assess({ costPerRequest: 0.01 });
     expect(result.verdict).toBe('parity');

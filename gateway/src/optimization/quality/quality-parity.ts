@@ -9,7 +9,7 @@ import { sampleRatioAlpha, sampleRatioTest, type SampleRatio } from './sample-ra
  * below that one heavy session can swing a 10% delta.
  */
 export const minimumSessionsPerArm = 30;
-/** spec 001 §2.8, §8: the gross cost objective is a 30% reduction of cost per observed session. */
+/** The gross cost objective is a 30% reduction of cost per observed session. */
 export const costObjective = 0.3;
 
 export type QualityVerdict = 'parity' | 'regression' | 'insufficient' | 'imbalanced' | 'holdout_off';
@@ -46,7 +46,7 @@ export interface QualityParityInput {
 const drivingProxies: readonly ProxyName[] = ['turnsPerSession', 'outputTokensPerRequest', 'errorRate'];
 
 /**
- * spec 001 §2.8 verdict, first match wins: no attributable rows → `holdout_off`; a sample-ratio mismatch →
+ * Verdict, first match wins: no attributable rows → `holdout_off`; a sample-ratio mismatch →
  * `imbalanced` (broken assignment invalidates every comparison, however large); fewer than 30 sessions in an arm →
  * `insufficient`; a damaging proxy → `regression`; a proxy without an estimate → `insufficient`; else `parity`.
  * Latency never drives a verdict.
@@ -62,7 +62,7 @@ export function overallVerdict(input: QualityParityInput, sampleRatio: SampleRat
 }
 
 /**
- * spec 001 §2.8: actual list-price cost per observed session, treated against holdout. `target_met` needs quality
+ * Actual list-price cost per observed session, treated against holdout. `target_met` needs quality
  * parity and the 95% interval's lower bound of the reduction at or above 30%; a point estimate alone is
  * `target_not_proven`.
  */
@@ -89,7 +89,7 @@ export function grossCostObjective(verdict: QualityVerdict, treated: ArmSummary,
   };
 }
 
-/** The audited-holdout comparison of spec 001 §2.8 from the two arms' session-level summaries. Pure. */
+/** The audited-holdout comparison of the contract from the two arms' session-level summaries. Pure. */
 export function assessQualityParity(input: QualityParityInput): QualityParityAssessment {
   const sampleRatio = sampleRatioTest(input.holdout.sessions, input.treated.sessions, input.expectedHoldoutShare);
   const proxies = compareProxies(input.treated, input.holdout);

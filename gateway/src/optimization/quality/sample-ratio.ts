@@ -32,7 +32,7 @@ export function sampleRatioTest(holdoutSessions: number, treatedSessions: number
 }
 
 /**
- * The holdout share among the two compared arms implied by the optimizer's holdout config (spec 001 §2.5): `fraction`
+ * The holdout share among the two compared arms implied by the optimizer's holdout config: `fraction`
  * of sessions go to control; with `kinds`, each control session withholds one kind picked uniformly, so one kind's arm
  * expects fraction/K against 1 − fraction treated. Null when the config does not produce the requested arm.
  */

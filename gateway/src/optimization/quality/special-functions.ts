@@ -1,7 +1,7 @@
 /**
- * Special functions behind the t, chi-square and normal distributions of the quality audit (spec 001 §2.8).
+ * Special functions behind the t, chi-square and normal distributions of the quality audit.
  * Algorithms: Lanczos log-gamma (g = 7, n = 9), and the regularized incomplete beta and gamma functions by series
- * and modified-Lentz continued fractions (Press et al., Numerical Recipes 3rd ed., §6.1, §6.2, §6.4).
+ * and modified-Lentz continued fractions (Press et al., Numerical Recipes 3rd ed.).
  */
 
 const lanczos = [

@@ -1,6 +1,6 @@
 import type { Clock, Coord } from '@gw/platform';
 
-/** spec 000 §3, §8: a retrieval lease lasts 6 hours from its last renewal. */
+/** A retrieval lease lasts 6 hours from its last renewal. */
 export const retrievalLeaseMs = 6 * 60 * 60 * 1000;
 
 /**
@@ -13,7 +13,7 @@ export const lapsedLeaseMemoryMs = 30 * 24 * 60 * 60 * 1000;
 export type LeaseStanding = 'live' | 'lapsed' | 'none';
 
 /**
- * The retrieval lease per key (spec 000 §3 "retrieval lease"; spec 001 §3.3 "authenticated retrieval activity less
+ * The retrieval lease per key (the contract's "retrieval lease"; the contract "authenticated retrieval activity less
  * than 6 hours old"). Renewed by any valid `/mcp` message, `POST /connect/mcp-heartbeat` or a model retrieval call;
  * the pre-call hook reads it to decide `clientCanRetrieve`. Kept on Coord so every replica sees the same lease.
  * The value is the expiry instant, compared against the injected clock, so a fake clock drives it on either Coord.
@@ -50,7 +50,7 @@ export class RetrievalLeaseStore {
 
   /**
    * True while the key holds a live lease. A Coord outage answers false: without proof the client can retrieve,
-   * reversible trimming must not run (spec 001 §3.4), so the safe answer is "cannot retrieve".
+   * reversible trimming must not run, so the safe answer is "cannot retrieve".
    */
   async isLeased(keyId: string): Promise<boolean> {
     try {

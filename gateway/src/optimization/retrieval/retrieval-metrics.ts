@@ -4,8 +4,7 @@ export type RetrievalSurface = 'mcp' | 'connect';
 export type RetrievalOperation = 'retrieve' | 'recall';
 
 /**
- * Retrieval counters: outcome per surface and operation, and the age bucket of each hit (spec 001 §2.4 rule 6:
- * recorded by the gateway, never returned to the developer's client). Labels are closed sets.
+ * Retrieval counters: outcome per surface and operation, and the age bucket of each hit (* recorded by the gateway, never returned to the developer's client). Labels are closed sets.
  */
 export class RetrievalMetrics {
   readonly calls: Counter<'surface' | 'operation' | 'outcome'>;

@@ -11,7 +11,7 @@ describe('classifyFailure', () => {
     [status(503), true, 'unavailable'],
     [status(401), false, 'unavailable'],
     [status(400), false, 'unavailable'],
-    // An older optimizer refusing the slice fields, or answering without the slice-aware shape (spec 000 §4.2).
+    // An older optimizer refusing the slice fields, or answering without the slice-aware shape.
     [status(400), true, 'slice_unsupported'],
     [status(422), true, 'slice_unsupported'],
     [new OptimizerCallError('malformed', 200, 'outside the protocol'), true, 'slice_unsupported'],

@@ -8,13 +8,13 @@ import { isSliceRequest, type RetrieveArguments } from './retrieval.schema.js';
 /**
  * Who asked. `model`: a model's tool call (through `/mcp` or the connect tool server) — a regret signal for the
  * regression guard, so no `metadata.source`. `probe`: a human or CLI check (`x-gw-retrieve-probe: 1`) — an automated
- * caller, labelled so the guard excludes it (spec 001 §2.4 rule 7).
+ * caller, labelled so the guard excludes it.
  */
 export type RetrievalCaller = 'model' | 'probe';
 
 /**
  * What a retrieve returns to the developer's side: the optimizer's answer, field by field, without `ageBucket` (spec
- * 001 §2.4 rule 6: recorded by the gateway, never returned) or any field the protocol may add later.
+ * 001 rule 6: recorded by the gateway, never returned) or any field the protocol may add later.
  */
 export interface RetrievedOriginal {
   handle: string;
@@ -51,7 +51,7 @@ export class RetrievalService {
     return outcome;
   }
 
-  /** Ranked matches from the caller's own stash. Fails open (spec 001 §2.4 rule 8): any problem is no matches. */
+  /** Ranked matches from the caller's own stash. Fails open: any problem is no matches. */
   async recall(identity: Identity, query: string, k: number | undefined, surface: RetrievalSurface): Promise<RecallMatch[]> {
     const optimizer = this.deps.optimizer;
     let matches: RecallMatch[] = [];
@@ -95,9 +95,9 @@ export class RetrievalService {
 }
 
 /**
- * spec 001 §4.1 and §7: 404 is a real miss; 503, a timeout or an unreachable optimizer is "store unavailable". A
+ * 404 is a real miss; 503, a timeout or an unreachable optimizer is "store unavailable". A
  * slice request that an older optimizer rejects as a bad request, or answers without the slice-aware fields, is
- * version skew: `slice_unsupported` (spec 000 §4.2). The gateway validates grep first, so a 400 here is not the
+ * version skew: `slice_unsupported`. The gateway validates grep first, so a 400 here is not the
  * caller's grep.
  */
 export function classifyFailure(error: unknown, sliced: boolean): RetrieveFailure {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { grepMaxChars, grepSchema, handleSchema, lineSchema, recallQuerySchema } from './retrieval.schema.js';
 
 /**
- * The two retrieval tools (spec 000 §1.17, §4.2): the definitions `/mcp` lists, and the same objects the gateway
+ * The two retrieval tools: the definitions `/mcp` lists, and the same objects the gateway
  * forwards to a model once a session carries a retrieval marker. `inputSchema` is plain JSON Schema, written out so
  * that every provider's function-calling accepts it (no `$schema`, no `$ref`); the zod schemas below validate the
  * arguments a model actually sends, more leniently (numeric strings are accepted for line numbers).

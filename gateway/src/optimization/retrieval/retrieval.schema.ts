@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** spec 000 §8, spec 001 §2.4 rule 5: a grep is at most 256 characters and never whitespace-only. */
+/** The contract: a grep is at most 256 characters and never whitespace-only. */
 export const grepMaxChars = 256;
 export const handleMaxChars = 256;
 export const recallQueryMaxChars = 4096;
@@ -12,7 +12,7 @@ export const grepSchema = z
   .refine((value) => value.trim() !== '', 'grep must contain a non-whitespace character')
   .describe('Case-insensitive literal (not a regex), whitespace-significant, at most 256 characters; ±3 lines of context; searched within the range.');
 
-/** 1-based inclusive line; rounded and clamped by the optimizer, never an error (spec 001 §2.4 rule 5). */
+/** 1-based inclusive line; rounded and clamped by the optimizer, never an error. */
 export const lineSchema = z.number().finite();
 
 export const handleSchema = z.string().trim().min(1, 'handle is required').max(handleMaxChars).describe('A `ctx_` handle left in an optimized request.');

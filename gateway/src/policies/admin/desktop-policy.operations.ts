@@ -12,7 +12,7 @@ function depthOf(value: unknown): number {
 }
 
 /**
- * The write boundary of the desktop policy (spec 000 §2): bounded size and depth, and no credential-shaped string
+ * The write boundary of the desktop policy: bounded size and depth, and no credential-shaped string
  * at any depth, free-text keys included. The error names the path and the kind of secret, never the value.
  */
 export function assertServablePolicy(settings: DesktopPolicySettings): void {
@@ -27,7 +27,7 @@ export function assertServablePolicy(settings: DesktopPolicySettings): void {
   }
 }
 
-/** Desktop-client policy (spec 000 §2, §4.5 `PUT /admin/claude-desktop-policy`, §4.8 `/admin/v1/policies/claude-desktop`). */
+/** Desktop-client policy. */
 export function desktopPolicyOperations({ policies }: { policies: DesktopPolicyStore }): AdminOperation[] {
   return [
     defineOperation({

@@ -16,7 +16,7 @@ function assertServableTeams(teams: TeamPoliciesView['teams']): void {
   }
 }
 
-/** Team skills and tool policy (spec 000 §4.5 `/admin/team-skills`, §4.8 `/admin/v1/policies/teams`). */
+/** Team skills and tool policy. */
 export function teamPolicyOperations({ policies }: { policies: TeamPolicyStore }): AdminOperation[] {
   return [
     defineOperation({

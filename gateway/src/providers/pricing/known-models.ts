@@ -12,7 +12,7 @@ export interface ModelFacts {
   cacheReadPerMTok: number;
   /** Price of input tokens written to the prompt cache (Anthropic: 1.25× input for the 5-minute cache). */
   cacheWritePerMTok: number;
-  /** Hard output-token ceiling (Messages lanes clamp `max_tokens` to it, spec 000 §1.15). */
+  /** Hard output-token ceiling (Messages lanes clamp `max_tokens` to it). */
   maxOutputTokens?: number;
   contextTokens?: number;
   /** Output a strict budget reserves for a request that names no bound (governance README, "Strict mode"). */

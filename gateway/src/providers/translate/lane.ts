@@ -28,7 +28,7 @@ export interface CrossingLane {
   /** A successful (2xx) JSON response body, parsed. */
   translateResponse(body: unknown, context: TranslationContext, options: ResponseTranslationOptions): TranslatedResponse<object>;
   createStreamTranslator(context: TranslationContext, options: ResponseTranslationOptions): StreamTranslator;
-  /** An upstream error body (parsed JSON, or raw text) → the client's error envelope (spec 000 §7). */
+  /** An upstream error body (parsed JSON, or raw text) → the client's error envelope. */
   translateError(body: unknown, status: number): object;
 }
 

@@ -14,7 +14,7 @@ export function fallbackErrorMessage(body: unknown, status: number): string {
 /**
  * Error `type` for an upstream error whose body carried none (an HTML 502 page, an empty body), in the
  * vocabulary of the envelope the client reads. A typed upstream error keeps its type unchanged
- * (spec 000 §7: "forwarded with its status and error type unchanged").
+ *.
  */
 export function errorTypeForStatus(status: number, envelope: BackendFamily): string {
   if (envelope === 'anthropic') return anthropicErrorType(status);

@@ -8,7 +8,7 @@ import type { MessagesThinkingOut } from './schemas/messages.types.js';
  *
  * | effort  | budget_tokens |
  * |---------|---------------|
- * | none    | thinking `{type: "disabled"}` (an explicit off-switch, recorded as `none`, spec 000 §2) |
+ * | none    | thinking `{type: "disabled"}` (an explicit off-switch, recorded as `none`) |
  * | minimal | 1024 (the Messages minimum) |
  * | low     | 2048  |
  * | medium  | 8192  |

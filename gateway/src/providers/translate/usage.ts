@@ -1,6 +1,6 @@
 /**
  * Token usage normalised across provider families; every response and stream translator and every
- * passthrough extractor yields it, because metering needs it on every lane (spec 000 §1.4, spend record).
+ * passthrough extractor yields it, because metering needs it on every lane.
  *
  * `inputTokens` counts every prompt token, cached or not (OpenAI `prompt_tokens` semantics), so
  * `inputTokens + outputTokens` is the total on every lane; `cacheReadTokens` and `cacheWriteTokens` are

@@ -15,7 +15,7 @@ export function upstreamHeaders(client: IncomingHttpHeaders, family: 'openai' | 
     if (crossing && (name === 'anthropic-version' || name === 'anthropic-beta' || name === 'openai-beta')) continue;
     headers[name] = value;
   }
-  // Newer SDKs send anthropic-version dates we do not know; forward them unchanged and reject none (issue 3 item 9).
+  // Newer SDKs send anthropic-version dates we do not know; forward them unchanged and reject none.
   if (family === 'anthropic' && !headers['anthropic-version']) headers['anthropic-version'] = defaultAnthropicVersion;
   headers.accept = 'application/json, text/event-stream';
   return { ...headers, ...credential };
@@ -70,7 +70,7 @@ export function capRetryAfter(value: string, now = Date.now()): string {
   return String(Math.min(Math.max(Math.ceil(seconds), 0), maxRetryAfterSeconds));
 }
 
-/** spec 000 §7: an error that came from the provider says so, naming the provider and its status when known. */
+/** An error that came from the provider says so, naming the provider and its status when known. */
 export function upstreamSourceHeaders(slug?: string, status?: number): Record<string, string> {
   return { 'x-gw-error-source': 'upstream', ...(slug ? { 'x-gw-upstream-provider': slug } : {}), ...(status === undefined ? {} : { 'x-gw-upstream-status': String(status) }) };
 }

@@ -5,7 +5,7 @@ import type { Lifecycle } from '@gw/platform';
 const statusBody = z.object({ status: z.enum(['ready', 'draining', 'live', 'no_entitlement']) });
 
 /**
- * spec 000 §4.6: `/` is readiness (503 while draining, and while a metered gateway holds no entitlement lease at all;
+ * `/` is readiness (503 while draining, and while a metered gateway holds no entitlement lease at all;
  * an expired or suspended lease still answers 200, the chain refuses its requests), `/livez` liveness (checks no
  * dependency).
  */

@@ -1,7 +1,7 @@
 /**
  * A lexical JSON reader: it validates the grammar and records where every value sits, but never builds values.
  * Rewrites are made by copying byte ranges of the original text, so key order, `1.0`, `1e3` and 20-digit integers
- * stay exactly as written (issue 6 item 11: never round-trip through JSON.parse/JSON.stringify).
+ * stay exactly as written (never round-trip through JSON.parse/JSON.stringify).
  */
 export interface JsonNode {
   readonly kind: 'object' | 'array' | 'string' | 'number' | 'literal';

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 
 /**
  * The store changes a `PATCH /admin/v1/keys/{id}` body asks of this key. Refuses what the key cannot carry: a name or
- * budget on a client key (budgets are enforced on service keys only, spec 000 §2; POST refuses them too), and any
+ * budget on a client key (budgets are enforced on service keys only; POST refuses them too), and any
  * change to a revoked key. The expiry is stored as its UTC instant.
  */
 export function keyChangesFor(record: KeyRecord, body: z.infer<typeof keyPatchBody>): KeyChanges {

@@ -2,7 +2,7 @@ import type { KeyReach } from '../key.store.js';
 import type { Principal } from '../../../admin/principal.js';
 import { tenantReachOf } from '../../../admin/tenant-reach.js';
 
-/** Which keys an admin call reaches (spec 000 §5): its tenant's in fleet mode for a tenant-bound principal, else all. */
+/** Which keys an admin call reaches: its tenant's in fleet mode for a tenant-bound principal, else all. */
 export function keyReachOf(fleetMode: boolean): (principal: Principal) => KeyReach {
   return tenantReachOf(fleetMode);
 }

@@ -15,7 +15,7 @@ export interface KeyOperationDeps {
 
 const dayMs = 86_400_000;
 
-/** Client and service key lifecycle (spec 000 §2, §3, §4.5, §4.8 `keys`; tenant reach §5). */
+/** Client and service key lifecycle. */
 export function keyOperations({ keys, clock, fleetMode }: KeyOperationDeps): AdminOperation[] {
   const reachOf = keyReachOf(fleetMode);
   // Another tenant's key answers exactly as a missing one: its existence is not revealed.

@@ -62,7 +62,7 @@ function applyMembers(members: ReadonlySet<string>, target: PatchTarget): Readon
   }
   if (op === 'replace') return new Set(memberIdsOf(target.value));
   if (op === 'add') return new Set([...members, ...memberIdsOf(target.value)]);
-  // RFC 7644 §3.5.2.2: removing a multi-valued attribute without a filter removes all of its values. Entra ID's
+  // RFC 7644 Removing a multi-valued attribute without a filter removes all of its values. Entra ID's
   // remove carries the members to remove as a value instead of a filter.
   if (target.value === undefined || target.value === null) return new Set();
   return without(members, memberIdsOf(target.value));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ScimError } from './scim-error.js';
 
-/** RFC 7644 §3.5.2: the schema URN a PATCH body must carry. */
+/** RFC 7644 The schema URN a PATCH body must carry. */
 export const patchOpSchema = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 export const maxPatchOperations = 100;
 const maxPathLength = 1000;
@@ -28,7 +28,7 @@ export interface PatchTarget {
   pathless: boolean;
 }
 
-// RFC 7643 §2.1: attribute names are case-insensitive, so `operations` or `OP` name the same members.
+// RFC 7643 Attribute names are case-insensitive, so `operations` or `OP` name the same members.
 const canonicalKeys = (names: readonly string[]) => (value: unknown) => {
   if (!isObject(value)) return value;
   const entries = Object.entries(value).map(([key, entry]) => [names.find((name) => name.toLowerCase() === key.toLowerCase()) ?? key, entry]);
@@ -87,9 +87,9 @@ function targetsOf(operation: { op: PatchTarget['op']; path?: string | null; val
   const where = `Operations[${index}] (${op})`;
   if (op !== 'remove' && value === undefined) throw new ScimError(400, `${where} has no value.`, 'invalidSyntax');
   if (path !== undefined) return [{ op, path: parseAttributePath(path, coreSchema), value, pathless: false }];
-  // RFC 7644 §3.5.2.2: a remove without a path has no target.
+  // RFC 7644 A remove without a path has no target.
   if (op === 'remove') throw new ScimError(400, `${where} has no path.`, 'noTarget');
-  // RFC 7644 §3.5.2.1/§3.5.2.3: without a path the value is a set of attributes of the resource itself.
+  // RFC 7644 Without a path the value is a set of attributes of the resource itself.
   if (!isObject(value)) throw new ScimError(400, `${where} has no path, so its value must be an object of attributes.`, 'invalidValue');
   return Object.entries(value).map(([key, entry]) => ({ op, path: parseAttributePath(key, coreSchema), value: entry, pathless: true }));
 }

@@ -1,4 +1,4 @@
-/** RFC 7644 §3.12: the schema URN of every SCIM error response body. */
+/** RFC 7644 The schema URN of every SCIM error response body. */
 export const scimErrorSchema = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 /** RFC 7644 §3.12 Table 9: the `scimType` keywords a 400 (or 409, 403) error may carry. */
@@ -51,7 +51,7 @@ export function notFound(detail: string): ScimError {
   return new ScimError(404, detail);
 }
 
-/** RFC 7644 §3.12: a uniqueness conflict is a 409 with `uniqueness` (e.g. a second user with the same userName). */
+/** RFC 7644 A uniqueness conflict is a 409 with `uniqueness` (e.g. a second user with the same userName). */
 export function uniquenessConflict(detail: string): ScimError {
   return new ScimError(409, detail, 'uniqueness');
 }

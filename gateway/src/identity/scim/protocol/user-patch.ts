@@ -3,7 +3,7 @@ import { isObject, parsePatchTargets, type PatchTarget } from './patch-op.js';
 import { scimBoolean } from './scim-boolean.js';
 import { ScimError } from './scim-error.js';
 
-/** The User attributes gw keeps (spec 000 §4.9); every other attribute an identity provider sends is ignored. */
+/** The User attributes gw keeps; every other attribute an identity provider sends is ignored. */
 export interface ScimUserAttributes {
   /** The user's e-mail address and gw identity; required, never empty. */
   userName: string;
@@ -40,13 +40,13 @@ const ignoredAttributes = new Set([
   'password', 'ims', 'photos', 'roles', 'entitlements', 'x509certificates',
 ]);
 const ignoredNameParts = new Set(['formatted', 'middlename', 'honorificprefix', 'honorificsuffix']);
-// RFC 7643 §4.1: id, meta and groups are readOnly (schemas is the message's own). Clients echo them in path-less
+// RFC 7643 Id, meta and groups are readOnly (schemas is the message's own). Clients echo them in path-less
 // values, where they are ignored; naming one by path is an error.
 const readOnlyAttributes = new Set(['id', 'meta', 'groups', 'schemas']);
 
 /**
  * Applies an RFC 7644 §3.5.2 PatchOp body to a user and answers the new attributes; `current` is never mutated. The
- * operations apply in order and all or none take effect (§3.5.2), since a failure throws before anything is stored.
+ * operations apply in order and all or none take effect, since a failure throws before anything is stored.
  */
 export function applyUserPatch(current: ScimUserAttributes, body: unknown): ScimUserAttributes {
   return parsePatchTargets(body, userSchema).reduce(applyTarget, { ...current });
@@ -80,7 +80,7 @@ function applyName(user: ScimUserAttributes, target: PatchTarget): ScimUserAttri
   }
   if (target.op === 'remove' || target.value === null) return { ...user, givenName: null, familyName: null };
   if (!isObject(target.value)) throw new ScimError(400, 'name must be an object.', 'invalidValue');
-  // RFC 7644 §3.5.2.1/§3.5.2.3: sub-attributes left out of a complex value stay as they are.
+  // RFC 7644 Sub-attributes left out of a complex value stay as they are.
   let next = user;
   for (const [key, value] of Object.entries(target.value)) {
     const field = nameFields.get(key.toLowerCase());
@@ -104,7 +104,7 @@ function activeOf(target: PatchTarget): boolean {
 }
 
 /**
- * RFC 7644 §3.5.2.2: removing a required attribute, or letting it become unassigned (a null value, RFC 7643 §2.5), is
+ * RFC 7644 Removing a required attribute, or letting it become unassigned (a null value, RFC 7643 §2.5), is
  * 400 `mutability`. userName is required by RFC 7643 §4.1; gw also requires active, since an unknown state cannot
  * decide whether the user may call the gateway.
  */

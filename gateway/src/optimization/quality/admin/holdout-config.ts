@@ -21,7 +21,7 @@ export interface OptimizerSettingsReader {
 }
 
 /**
- * The configured fraction lives in the optimizer's runtime settings (spec 001 §2.5), read through its admin route with
+ * The configured fraction lives in the optimizer's runtime settings, read through its admin route with
  * the shared admin token. Any failure makes the fraction unknown, which only skips the sample-ratio test: the
  * quality-parity report never fails because the optimizer is down.
  */

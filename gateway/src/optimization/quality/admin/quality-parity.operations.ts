@@ -24,8 +24,8 @@ function finiteDeep<T>(value: T): T {
 }
 
 /**
- * The audited-holdout comparison (spec 000 §4.7 `GET /admin/spend/quality-parity`, v1 twin
- * `/admin/v1/spend/quality-parity` under `spend:read`, §4.8; spec 001 §2.8): the four quality proxies of treated
+ * The audited-holdout comparison (the contract `GET /admin/spend/quality-parity`, v1 twin
+ * `/admin/v1/spend/quality-parity` under `spend:read`): the four quality proxies of treated
  * against holdout sessions with 95% intervals, the verdict, and the gross cost objective.
  */
 export function qualityParityOperations(deps: QualityParityDeps): AdminOperation[] {

@@ -86,7 +86,7 @@ export function armSummary(found: ArmRow | undefined): ArmSummary {
 }
 
 export interface QualityArms {
-  /** Whether any row in the window carries an optimizer arm (spec 001 §2.8 `holdout_off` otherwise). */
+  /** Whether any row in the window carries an optimizer arm (the contract `holdout_off` otherwise). */
   attributable: boolean;
   holdout: ArmSummary;
   treated: ArmSummary;

@@ -4,7 +4,7 @@ import { spendWindows } from '../../../governance/spend/spend-window.js';
 /** Strategy ids are snake_case words (`elide_tool_output`); the pattern only keeps junk out of the query. */
 export const strategyIdPattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-/** `GET /admin/spend/quality-parity` query (spec 000 §4.7): unknown or bad values answer 400 naming the parameter. */
+/** `GET /admin/spend/quality-parity` query: unknown or bad values answer 400 naming the parameter. */
 export const qualityParityQuery = z.strictObject({
   window: z.enum(spendWindows).default('7d').describe('mtd, prev-month, 24h, 7d (default), 30d, 90d'),
   cohortKind: z
@@ -40,7 +40,7 @@ export const qualityParityResponse = z.object({
   window: z.enum(spendWindows),
   period: z.object({ start: z.string(), end: z.string() }).describe('The half-open UTC interval reported'),
   cohortKind: z.string().nullable().describe('The per-strategy arm compared; null for the whole-optimizer arm'),
-  verdict: z.enum(qualityParityVerdicts).describe('spec 001 §2.8 verdict over turns, output tokens and error rate'),
+  verdict: z.enum(qualityParityVerdicts).describe('the contract verdict over turns, output tokens and error rate'),
   arms: z.object({ holdout: armCounts, treated: armCounts }),
   sampleRatio: z
     .object({

@@ -5,7 +5,7 @@ import { messagesErrorSchema } from '../schemas/messages.schema.js';
 /**
  * A Messages-family error body (`{type: "error", error: {type, message}}`, as a JSON body or a stream
  * `error` event) → the OpenAI envelope a chat-completions client reads. The type is kept unchanged
- * (spec 000 §7); the proxy adds the sentence naming the provider and sets the `x-gw-*` headers.
+ *; the proxy adds the sentence naming the provider and sets the `x-gw-*` headers.
  * `body` is the parsed JSON, or the raw text when the body was not JSON.
  */
 export function chatErrorFromMessagesError(body: unknown, status: number): ChatErrorBodyOut {

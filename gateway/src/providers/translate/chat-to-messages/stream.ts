@@ -202,7 +202,7 @@ function streamError(message: string): ChatErrorBodyOut {
 
 /**
  * The frame-level translator the proxy drives: Messages SSE frames in, chat-completions SSE frames out,
- * ending with `data: [DONE]` after a complete message (spec 000 §6). After an error frame the stream
+ * ending with `data: [DONE]` after a complete message. After an error frame the stream
  * just ends: no `[DONE]`, so a client cannot mistake it for a complete answer.
  */
 export function createChatToMessagesStreamTranslator(context: TranslationContext, options: ChatToMessagesStreamOptions): StreamTranslator {

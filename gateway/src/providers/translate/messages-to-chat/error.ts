@@ -4,7 +4,7 @@ import type { MessagesErrorBodyOut } from '../schemas/messages.types.js';
 
 /**
  * An OpenAI-family error body (`{error: {message, type, code}}`, as a JSON body or a stream data frame) →
- * the Messages envelope `{type: "error", error: {type, message}}` (spec 000 §7). The type is kept
+ * the Messages envelope `{type: "error", error: {type, message}}`. The type is kept
  * unchanged; the proxy adds the sentence naming the provider. `body` is the parsed JSON, or the raw text
  * when the body was not JSON.
  */

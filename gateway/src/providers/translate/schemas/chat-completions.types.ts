@@ -110,7 +110,7 @@ export interface ChatCompletionChunkOut {
   usage?: ChatUsageOut;
 }
 
-/** OpenAI error envelope (spec 000 §7: `{error: {message, type, code}}`). */
+/** OpenAI error envelope. */
 export interface ChatErrorBodyOut {
   error: { message: string; type: string; param: null; code: string | null };
 }

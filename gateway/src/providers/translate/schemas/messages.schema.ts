@@ -130,5 +130,5 @@ export const messagesStreamEventSchemas = {
   error: z.looseObject({ error: z.looseObject({ type: z.string().nullish(), message: z.string().nullish() }) }),
 };
 
-/** Messages error body (spec 000 §7: `{type: error, error: {type, message}}`). */
+/** Messages error body. */
 export const messagesErrorSchema = messagesStreamEventSchemas.error;

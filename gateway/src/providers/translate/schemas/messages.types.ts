@@ -111,7 +111,7 @@ export type MessagesStreamEventOut =
   | { type: 'message_stop' }
   | MessagesErrorBodyOut;
 
-/** Messages error envelope (spec 000 §7). */
+/** Messages error envelope. */
 export interface MessagesErrorBodyOut {
   type: 'error';
   error: { type: string; message: string };
