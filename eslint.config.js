@@ -14,8 +14,14 @@ const serviceBoundaries = services.map((service) => ({
         patterns: services
           .filter((other) => other !== service)
           .flatMap((other) => [
-            { group: [`@gw/${other}`, `@gw/${other}/*`], message: 'Services never import each other; share through contracts or platform.' },
-            { regex: `^(\\.\\./)+${other}/src(/|$)`, message: 'Services never import each other; share through contracts or platform.' },
+            {
+              group: [`@gw/${other}`, `@gw/${other}/*`],
+              message: 'Services never import each other; share through contracts or platform.',
+            },
+            {
+              regex: `^(\\.\\./)+${other}/src(/|$)`,
+              message: 'Services never import each other; share through contracts or platform.',
+            },
           ]),
       },
     ],
@@ -65,7 +71,12 @@ export default tseslint.config(
   },
   {
     files: ['gateway/src/providers/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['fastify', '@fastify/*'], message: 'Providers and translators are transport-free.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['fastify', '@fastify/*'], message: 'Providers and translators are transport-free.' }] },
+      ],
+    },
   },
   {
     // The gateway's contexts import only downwards (scripts/lint/context-direction.js has the order).
@@ -77,6 +88,11 @@ export default tseslint.config(
     files: ['contracts/src/**/*.ts'],
     // Tests are not shipped: they may import their runner.
     ignores: ['contracts/src/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|\\.{1,2}/)', message: 'contracts imports only zod.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!zod$|\\.{1,2}/)', message: 'contracts imports only zod.' }] },
+      ],
+    },
   },
 );

@@ -10,7 +10,9 @@ const services = {
 const [first] = process.argv.slice(2);
 const name = first === undefined || first.startsWith('-') ? 'gateway' : first;
 if (!Object.hasOwn(services, name)) {
-  process.stderr.write(`unknown component "${name}": the first argument is one of ${Object.keys(services).join(', ')} (default gateway)\n`);
+  process.stderr.write(
+    `unknown component "${name}": the first argument is one of ${Object.keys(services).join(', ')} (default gateway)\n`,
+  );
   process.exit(2);
 }
 if (name === first) process.argv.splice(2, 1);

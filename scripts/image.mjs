@@ -27,7 +27,12 @@ const environment = { ...process.env };
 if (engine === 'podman') environment.CONTAINERS_CONF ??= join(root, 'images', 'containers.conf');
 
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, env: environment, stdio: options.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8' });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    env: environment,
+    stdio: options.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+    encoding: 'utf8',
+  });
   if (result.status !== 0) {
     process.stderr.write(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})\n`);
     process.exit(1);
@@ -36,15 +41,23 @@ function run(command, args, options = {}) {
 }
 
 function bases() {
-  if (process.env.GW_BASE_IMAGE) return { base: process.env.GW_BASE_IMAGE, build: process.env.GW_BUILD_IMAGE ?? process.env.GW_BASE_IMAGE };
+  if (process.env.GW_BASE_IMAGE)
+    return { base: process.env.GW_BASE_IMAGE, build: process.env.GW_BUILD_IMAGE ?? process.env.GW_BASE_IMAGE };
   if (engine !== 'podman' || !onPath('mmdebstrap')) return null;
-  const [base, build] = run('bash', [join(root, 'images', 'build-base.sh')], { capture: true }).trim().split('\n').slice(-2);
+  const [base, build] = run('bash', [join(root, 'images', 'build-base.sh')], { capture: true })
+    .trim()
+    .split('\n')
+    .slice(-2);
   return { base, build };
 }
 
 function revision() {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -52,14 +65,22 @@ function revision() {
 
 function build(target, tag, base) {
   const args = ['build', '--network', 'host', '--target', target, '--tag', tag, '--file', 'Containerfile'];
-  args.push('--build-arg', `VERSION=${version}`, '--build-arg', `REVISION=${revision()}`, '--build-arg', `LICENSES=${manifest.license}`);
+  args.push(
+    '--build-arg',
+    `VERSION=${version}`,
+    '--build-arg',
+    `REVISION=${revision()}`,
+    '--build-arg',
+    `LICENSES=${manifest.license}`,
+  );
   if (base) args.push('--build-arg', `BASE_IMAGE=${base.base}`, '--build-arg', `BUILD_IMAGE=${base.build}`);
   // Behind a TLS-intercepting proxy npm needs its CA inside the build: a build secret, never stored in a layer.
   const extraCa = process.env.NODE_EXTRA_CA_CERTS;
   if (extraCa && existsSync(extraCa)) args.push('--secret', `id=build-ca,src=${extraCa}`);
   // Podman can lend the build the host's npm cache (filled by `npm ci`), so a fresh machine downloads nothing twice.
   const hostCache = join(homedir(), '.npm');
-  if (engine === 'podman' && existsSync(join(hostCache, '_cacache'))) args.push('--volume', `${hostCache}:/root/.npm-host`, '--build-arg', 'NPM_CACHE=/root/.npm-host');
+  if (engine === 'podman' && existsSync(join(hostCache, '_cacache')))
+    args.push('--volume', `${hostCache}:/root/.npm-host`, '--build-arg', 'NPM_CACHE=/root/.npm-host');
   run(engine, [...args, '.']);
 }
 
@@ -79,7 +100,18 @@ async function startTime(tag, component, portVariable, readinessPath, extraEnv =
   const name = `gw-image-measure-${component}-${process.pid}`;
   const started = performance.now();
   const variables = { ...extraEnv, [portVariable]: String(port) };
-  const args = ['run', '--detach', '--name', name, '--read-only', '--network', 'host', ...Object.keys(variables).flatMap((variable) => ['--env', variable]), tag, component];
+  const args = [
+    'run',
+    '--detach',
+    '--name',
+    name,
+    '--read-only',
+    '--network',
+    'host',
+    ...Object.keys(variables).flatMap((variable) => ['--env', variable]),
+    tag,
+    component,
+  ];
   spawnSync(engine, args, { env: { ...environment, ...variables }, stdio: 'ignore' });
   let ready = null;
   while (performance.now() - started < 60_000) {
@@ -95,7 +127,9 @@ async function startTime(tag, component, portVariable, readinessPath, extraEnv =
   }
   const stopping = performance.now();
   const exit = await new Promise((resolve) => {
-    spawn(engine, ['wait', name], { env: environment, stdio: ['ignore', 'pipe', 'ignore'] }).stdout.on('data', (data) => resolve(data.toString().trim()));
+    spawn(engine, ['wait', name], { env: environment, stdio: ['ignore', 'pipe', 'ignore'] }).stdout.on('data', (data) =>
+      resolve(data.toString().trim()),
+    );
     spawnSync(engine, ['kill', '--signal', 'TERM', name], { env: environment, stdio: 'ignore' });
   });
   const stopped = (performance.now() - stopping) / 1000;
@@ -113,7 +147,11 @@ async function postgresSchema() {
     const schema = `image_measure_${process.pid}`;
     await client.query(`CREATE SCHEMA ${schema}`);
     return {
-      env: { GW_SPEND_DB_URL: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, GW_KEYSTORE_KEY: 'c3'.repeat(32), GW_ADMIN_TOKEN: 'image-measure-admin-token-0123456789' },
+      env: {
+        GW_SPEND_DB_URL: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+        GW_KEYSTORE_KEY: 'c3'.repeat(32),
+        GW_ADMIN_TOKEN: 'image-measure-admin-token-0123456789',
+      },
       drop: async () => {
         await client.query(`DROP SCHEMA ${schema} CASCADE`);
         await client.end();
@@ -130,14 +168,24 @@ const base = bases();
 const images = { component: `${repo}/gw:${version}`, operator: `${repo}/gw-operator:${version}` };
 build('component', images.component, base);
 build('operator', images.operator, base);
-process.stdout.write(`\nbuilt ${images.component} and ${images.operator} on ${base ? base.base : 'the official node:24-slim'}\n`);
+process.stdout.write(
+  `\nbuilt ${images.component} and ${images.operator} on ${base ? base.base : 'the official node:24-slim'}\n`,
+);
 if (measure) {
   const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
-  process.stdout.write(`\nimage sizes\n  ${images.component}  ${size(images.component)} bytes (${mb(size(images.component))})\n  ${images.operator}  ${size(images.operator)} bytes (${mb(size(images.operator))})\n`);
+  process.stdout.write(
+    `\nimage sizes\n  ${images.component}  ${size(images.component)} bytes (${mb(size(images.component))})\n  ${images.operator}  ${size(images.operator)} bytes (${mb(size(images.operator))})\n`,
+  );
   process.stdout.write('\nstart time, embedded store, read-only root (run → readiness 200; SIGTERM → exit)\n');
-  for (const [component, portVariable, readinessPath] of [['gateway', 'GW_PORT', '/'], ['optimizer', 'GW_OPTIMIZER_PORT', '/health'], ['evidence', 'GW_EVIDENCE_PORT', '/readyz']]) {
+  for (const [component, portVariable, readinessPath] of [
+    ['gateway', 'GW_PORT', '/'],
+    ['optimizer', 'GW_OPTIMIZER_PORT', '/health'],
+    ['evidence', 'GW_EVIDENCE_PORT', '/readyz'],
+  ]) {
     const { ready, exit, stopped } = await startTime(images.component, component, portVariable, readinessPath);
-    process.stdout.write(`  ${component.padEnd(9)} ready ${ready === null ? 'NOT READY in 60 s' : `${ready.toFixed(2)} s`}, exit ${exit} after ${stopped.toFixed(2)} s\n`);
+    process.stdout.write(
+      `  ${component.padEnd(9)} ready ${ready === null ? 'NOT READY in 60 s' : `${ready.toFixed(2)} s`}, exit ${exit} after ${stopped.toFixed(2)} s\n`,
+    );
   }
   // The embedded store (PGlite, Postgres compiled to WebAssembly) initialises a database on first start; a
   // production gateway runs on Postgres.
@@ -145,6 +193,8 @@ if (measure) {
   if (postgres) {
     const { ready, exit, stopped } = await startTime(images.component, 'gateway', 'GW_PORT', '/', postgres.env);
     await postgres.drop();
-    process.stdout.write(`start time, gateway on Postgres\n  gateway   ready ${ready === null ? 'NOT READY in 60 s' : `${ready.toFixed(2)} s`}, exit ${exit} after ${stopped.toFixed(2)} s\n`);
+    process.stdout.write(
+      `start time, gateway on Postgres\n  gateway   ready ${ready === null ? 'NOT READY in 60 s' : `${ready.toFixed(2)} s`}, exit ${exit} after ${stopped.toFixed(2)} s\n`,
+    );
   }
 }

@@ -28,34 +28,65 @@ function secret(name, generate) {
 const optimizerPort = process.env.GW_OPTIMIZER_PORT ?? '8088';
 const shared = {
   GW_DATA_DIR: dataDir,
-  GW_OPTIMIZER_TOKEN: process.env.GW_OPTIMIZER_TOKEN ?? secret('optimizer-token', () => randomBytes(32).toString('base64url')),
+  GW_OPTIMIZER_TOKEN:
+    process.env.GW_OPTIMIZER_TOKEN ?? secret('optimizer-token', () => randomBytes(32).toString('base64url')),
   GW_CONTENT_KEY: process.env.GW_CONTENT_KEY ?? secret('content-key', () => randomBytes(32).toString('hex')),
 };
 const evidencePort = process.env.GW_EVIDENCE_PORT ?? '8089';
 // The optimizer's admin routes (settings, purge) are re-served by the gateway with a bearer of their own.
-const optimizerAdminToken = process.env.GW_OPTIMIZER_ADMIN_TOKEN ?? process.env.GW_ADMIN_TOKEN ?? secret('optimizer-admin-token', () => randomBytes(32).toString('base64url'));
-const evidenceAdmin = { GW_ENDPOINT_CONTROL_ADMIN_TOKEN: process.env.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? secret('evidence-admin-token', () => randomBytes(32).toString('base64url')) };
+const optimizerAdminToken =
+  process.env.GW_OPTIMIZER_ADMIN_TOKEN ??
+  process.env.GW_ADMIN_TOKEN ??
+  secret('optimizer-admin-token', () => randomBytes(32).toString('base64url'));
+const evidenceAdmin = {
+  GW_ENDPOINT_CONTROL_ADMIN_TOKEN:
+    process.env.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ??
+    secret('evidence-admin-token', () => randomBytes(32).toString('base64url')),
+};
 const services = [
-  { name: 'optimizer', essential: false, main: 'optimizer/dist/main.js', env: { GW_OPTIMIZER_PORT: optimizerPort, GW_ADMIN_TOKEN: optimizerAdminToken } },
-  { name: 'evidence', essential: false, main: 'evidence/dist/main.js', env: { GW_EVIDENCE_PORT: evidencePort, ...evidenceAdmin } },
+  {
+    name: 'optimizer',
+    essential: false,
+    main: 'optimizer/dist/main.js',
+    env: { GW_OPTIMIZER_PORT: optimizerPort, GW_ADMIN_TOKEN: optimizerAdminToken },
+  },
+  {
+    name: 'evidence',
+    essential: false,
+    main: 'evidence/dist/main.js',
+    env: { GW_EVIDENCE_PORT: evidencePort, ...evidenceAdmin },
+  },
   {
     name: 'gateway',
     essential: true,
     main: 'gateway/dist/main.js',
-    env: { GW_OPTIMIZER_URL: process.env.GW_OPTIMIZER_URL ?? `http://127.0.0.1:${optimizerPort}`, GW_ENDPOINT_CONTROL_URL: process.env.GW_ENDPOINT_CONTROL_URL ?? `http://127.0.0.1:${evidencePort}`, ...evidenceAdmin, GW_OPTIMIZER_ADMIN_TOKEN: optimizerAdminToken },
+    env: {
+      GW_OPTIMIZER_URL: process.env.GW_OPTIMIZER_URL ?? `http://127.0.0.1:${optimizerPort}`,
+      GW_ENDPOINT_CONTROL_URL: process.env.GW_ENDPOINT_CONTROL_URL ?? `http://127.0.0.1:${evidencePort}`,
+      ...evidenceAdmin,
+      GW_OPTIMIZER_ADMIN_TOKEN: optimizerAdminToken,
+    },
   },
 ].filter((service) => existsSync(join(root, service.main)));
 
 // `npm start -- --help`: each service lists its variables, once; nothing is supervised.
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  for (const service of services) spawnSync(process.execPath, [service.main, '--help'], { cwd: root, stdio: 'inherit' });
-  process.stdout.write('\nnpm start supervises the services: a component that exits is restarted (0.5 s backoff doubling to 30 s, at\nmost 5 restarts a minute, then given up; the stack stops if it is the gateway). Ctrl-C or SIGTERM stops all.\n');
+  for (const service of services)
+    spawnSync(process.execPath, [service.main, '--help'], { cwd: root, stdio: 'inherit' });
+  process.stdout.write(
+    '\nnpm start supervises the services: a component that exits is restarted (0.5 s backoff doubling to 30 s, at\nmost 5 restarts a minute, then given up; the stack stops if it is the gateway). Ctrl-C or SIGTERM stops all.\n',
+  );
   process.exit(0);
 }
 
 const supervisor = new Supervisor({
   components: services,
-  spawn: (service) => spawn(process.execPath, [service.main, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env: { ...shared, ...service.env, ...process.env, GW_DATA_DIR: dataDir } }),
+  spawn: (service) =>
+    spawn(process.execPath, [service.main, ...process.argv.slice(2)], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...shared, ...service.env, ...process.env, GW_DATA_DIR: dataDir },
+    }),
   log: (line) => process.stderr.write(`${line}\n`),
   now: () => Date.now(),
   schedule: (run, delayMs) => {

@@ -3,15 +3,31 @@ import { parseOverheadOptions } from './cli-options.js';
 
 describe('parseOverheadOptions', () => {
   it('defaults to three interleaved rounds of 3 s phases at 50 connections and 200 req/s, Portkey and PGlite included', () => {
-    expect(parseOverheadOptions([], {})).toMatchObject({ rounds: 3, phaseMs: 3000, connections: 50, rate: 200, portkey: true, pglite: true, gatewayLogLevel: 'info', gatewayNodeArgs: [] });
+    expect(parseOverheadOptions([], {})).toMatchObject({
+      rounds: 3,
+      phaseMs: 3000,
+      connections: 50,
+      rate: 200,
+      portkey: true,
+      pglite: true,
+      gatewayLogLevel: 'info',
+      gatewayNodeArgs: [],
+    });
   });
 
   it('shrinks to one bounded round without the optional rows for --tiny', () => {
-    expect(parseOverheadOptions(['--tiny'], {})).toMatchObject({ rounds: 1, maxRequests: 200, portkey: false, pglite: false });
+    expect(parseOverheadOptions(['--tiny'], {})).toMatchObject({
+      rounds: 1,
+      maxRequests: 200,
+      portkey: false,
+      pglite: false,
+    });
   });
 
   it('takes the Postgres server from GW_TEST_DB_URL and profiles the gateway into --profile-dir', () => {
-    const options = parseOverheadOptions(['--profile-dir', '/tmp/profiles'], { GW_TEST_DB_URL: 'postgres://elsewhere/db' });
+    const options = parseOverheadOptions(['--profile-dir', '/tmp/profiles'], {
+      GW_TEST_DB_URL: 'postgres://elsewhere/db',
+    });
     expect(options.pgUrl).toBe('postgres://elsewhere/db');
     expect(options.gatewayNodeArgs).toEqual(['--cpu-prof', '--cpu-prof-dir=/tmp/profiles']);
   });

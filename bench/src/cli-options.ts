@@ -20,7 +20,10 @@ export const USAGE = `usage: npm run bench -- overhead [options]
 
 type Options = Omit<OverheadOptions, 'environment' | 'progress'>;
 
-export function parseOverheadOptions(args: readonly string[], environment: Record<string, string | undefined>): Options {
+export function parseOverheadOptions(
+  args: readonly string[],
+  environment: Record<string, string | undefined>,
+): Options {
   const { values } = parseArgs({
     args: [...args],
     strict: true,
@@ -44,7 +47,8 @@ export function parseOverheadOptions(args: readonly string[], environment: Recor
   const number = (name: string, raw: string | undefined, fallback: number, minimum: number) => {
     if (raw === undefined) return fallback;
     const parsed = Number(raw);
-    if (!Number.isFinite(parsed) || parsed < minimum) throw new Error(`--${name} must be a number ≥ ${minimum}, got ${raw}`);
+    if (!Number.isFinite(parsed) || parsed < minimum)
+      throw new Error(`--${name} must be a number ≥ ${minimum}, got ${raw}`);
     return parsed;
   };
   return {

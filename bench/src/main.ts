@@ -1,6 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { USAGE, parseOverheadOptions } from './cli-options.js';
-import { OPTIMIZER_USAGE, formatReport as formatOptimizerReport, parseOptimizerOptions, runOptimizerBench } from './optimizer/index.js';
+import {
+  OPTIMIZER_USAGE,
+  formatReport as formatOptimizerReport,
+  parseOptimizerOptions,
+  runOptimizerBench,
+} from './optimizer/index.js';
 import { terminateAll } from './overhead/child-process.js';
 import { formatReport, toReport } from './overhead/report.js';
 import { runOverhead } from './overhead/run-overhead.js';
@@ -11,7 +16,9 @@ const usages: Record<string, string> = { overhead: USAGE, optimizer: OPTIMIZER_U
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 if (benchmark === undefined || !(benchmark in usages) || rest.includes('--help')) {
-  process.stderr.write(benchmark !== undefined && benchmark in usages ? (usages[benchmark] ?? '') : `${USAGE}\n${OPTIMIZER_USAGE}`);
+  process.stderr.write(
+    benchmark !== undefined && benchmark in usages ? (usages[benchmark] ?? '') : `${USAGE}\n${OPTIMIZER_USAGE}`,
+  );
   process.exit(benchmark === undefined || benchmark in usages || benchmark === '--help' ? 0 : 2);
 }
 
@@ -37,6 +44,8 @@ async function optimizer(): Promise<void> {
 try {
   await (benchmark === 'optimizer' ? optimizer() : overhead());
 } catch (error) {
-  process.stderr.write(`bench ${benchmark} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `bench ${benchmark} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 }

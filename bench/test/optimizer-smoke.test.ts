@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatReport, parseOptimizerOptions, runOptimizerBench, type OptimizerBenchResult } from '../src/optimizer/index.js';
+import {
+  formatReport,
+  parseOptimizerOptions,
+  runOptimizerBench,
+  type OptimizerBenchResult,
+} from '../src/optimizer/index.js';
 
 // The shared corpus sits beside the repository (`../shared/corpus/`).
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,8 +36,23 @@ describe('npm run bench -- optimizer on two small transcripts', () => {
     const lines = report.trimEnd().split('\n');
     const result = JSON.parse(lines.at(-1) ?? '') as OptimizerBenchResult;
 
-    expect(Object.keys(result).slice(0, 7)).toEqual(['costRatio', 'needleRetention', 'replayStability', 'p50Ms', 'p99Ms', 'sessions', 'requests']);
-    expect(result).toMatchObject({ sessions: 2, requests: 15, needleRetention: 1, replayStability: 1, errorLinesLost: 0, thinkSeconds: 30 });
+    expect(Object.keys(result).slice(0, 7)).toEqual([
+      'costRatio',
+      'needleRetention',
+      'replayStability',
+      'p50Ms',
+      'p99Ms',
+      'sessions',
+      'requests',
+    ]);
+    expect(result).toMatchObject({
+      sessions: 2,
+      requests: 15,
+      needleRetention: 1,
+      replayStability: 1,
+      errorLinesLost: 0,
+      thinkSeconds: 30,
+    });
     // ANSI-coloured test output is cleaned when it first appears, so the optimized sessions cost less than cached ones.
     expect(result.costRatio).toBeLessThan(1);
     expect(result.tokenRatio).toBeLessThan(1);

@@ -18,10 +18,28 @@ export const osqueryEnrollRequest = z.looseObject({
   platform_type: z.string().max(32).optional(),
   host_details: z
     .looseObject({
-      system_info: z.looseObject({ uuid: identifier.optional(), hostname: identifier.optional(), computer_name: identifier.optional() }).optional(),
-      os_version: z.looseObject({ platform: z.string().max(64).optional(), name: z.string().max(128).optional(), version: z.string().max(64).optional() }).optional(),
+      system_info: z
+        .looseObject({
+          uuid: identifier.optional(),
+          hostname: identifier.optional(),
+          computer_name: identifier.optional(),
+        })
+        .optional(),
+      os_version: z
+        .looseObject({
+          platform: z.string().max(64).optional(),
+          name: z.string().max(128).optional(),
+          version: z.string().max(64).optional(),
+        })
+        .optional(),
       // `uuid` is the system UUID osquery reads; `instance_id` is the id of this install of osquery.
-      osquery_info: z.looseObject({ uuid: identifier.optional(), instance_id: identifier.optional(), version: z.string().max(64).optional() }).optional(),
+      osquery_info: z
+        .looseObject({
+          uuid: identifier.optional(),
+          instance_id: identifier.optional(),
+          version: z.string().max(64).optional(),
+        })
+        .optional(),
     })
     .optional(),
 });
@@ -86,7 +104,14 @@ export const orbitConfigResponse = z.looseObject({
 });
 
 /** The device token fleet desktop shows the developer; URL-safe (the agent puts it in a device URL). */
-export const orbitDeviceTokenRequest = z.looseObject({ orbit_node_key: nodeKey, device_auth_token: z.string().min(1).max(256).regex(/^[A-Za-z0-9._~-]+$/, 'URL-safe characters only') });
+export const orbitDeviceTokenRequest = z.looseObject({
+  orbit_node_key: nodeKey,
+  device_auth_token: z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^[A-Za-z0-9._~-]+$/, 'URL-safe characters only'),
+});
 
 export const orbitScriptRequest = z.looseObject({ orbit_node_key: nodeKey, execution_id: z.string().min(1).max(64) });
 export const orbitScriptResponse = z.object({
@@ -110,5 +135,8 @@ export const orbitScriptResultRequest = z.looseObject({
 export type OrbitScriptResult = z.infer<typeof orbitScriptResultRequest>;
 
 /** Fleet's error body, which orbit reads on every non-2xx answer (401 sends it back to enroll). */
-export const agentErrorBody = z.object({ message: z.string(), errors: z.array(z.object({ name: z.string(), reason: z.string() })) });
+export const agentErrorBody = z.object({
+  message: z.string(),
+  errors: z.array(z.object({ name: z.string(), reason: z.string() })),
+});
 export type AgentErrorBody = z.infer<typeof agentErrorBody>;

@@ -19,11 +19,21 @@ export type HeartbeatTier = (typeof heartbeatTiers)[number];
 export const entitlementLeasePayload = z
   .object({
     v: z.literal(1),
-    deploymentId: z.string().min(1).max(128).describe('The deployment the lease was issued to; a lease for another deployment does not verify'),
-    status: z.enum(['active', 'suspended']).describe('`suspended`: the subscription is suspended; inference answers 403, the optimizer 403'),
-    optimizerEnabled: z.boolean().describe('`false` pauses optimization (the optimizer answers 402); inference is unaffected'),
+    deploymentId: z
+      .string()
+      .min(1)
+      .max(128)
+      .describe('The deployment the lease was issued to; a lease for another deployment does not verify'),
+    status: z
+      .enum(['active', 'suspended'])
+      .describe('`suspended`: the subscription is suspended; inference answers 403, the optimizer 403'),
+    optimizerEnabled: z
+      .boolean()
+      .describe('`false` pauses optimization (the optimizer answers 402); inference is unaffected'),
     issuedAt: instant,
-    expiresAt: instant.describe('After this instant the lease is expired: inference answers 402 until a fresh lease arrives'),
+    expiresAt: instant.describe(
+      'After this instant the lease is expired: inference answers 402 until a fresh lease arrives',
+    ),
   })
   .strict();
 export type EntitlementLeasePayload = z.infer<typeof entitlementLeasePayload>;
@@ -51,14 +61,20 @@ const tokenCounts = {
   costUsd: z.number().nonnegative(),
 };
 
-export const modelRollup = z.object({ provider: z.string().max(128), model: z.string().max(256), ...tokenCounts }).strict();
+export const modelRollup = z
+  .object({ provider: z.string().max(128), model: z.string().max(256), ...tokenCounts })
+  .strict();
 
 export const usageRollup = z
   .object({
     ...tokenCounts,
     savingsUsd: z.number().nonnegative(),
     tokensSaved: z.number().int().nonnegative(),
-    activeUsers: z.number().int().nonnegative().describe('Distinct users with a call in the window: a count, never who'),
+    activeUsers: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('Distinct users with a call in the window: a count, never who'),
     models: z.array(modelRollup).max(1000).optional().describe('Per provider and model; `full` tier only'),
   })
   .strict();
@@ -81,11 +97,18 @@ export const meterReport = z
     reportId: z.string().uuid().describe('Idempotency key: a retried report is counted once'),
     deploymentId: z.string().min(1).max(128),
     gatewayVersion: z.string().max(64),
-    heartbeatTier: z.enum(heartbeatTiers).describe('`full`: totals and per-model rollups; `aggregate`: totals; `minimal`: liveness only'),
-    window: z.object({ start: instant, end: instant }).strict().describe('The spend records counted: start inclusive, end exclusive'),
+    heartbeatTier: z
+      .enum(heartbeatTiers)
+      .describe('`full`: totals and per-model rollups; `aggregate`: totals; `minimal`: liveness only'),
+    window: z
+      .object({ start: instant, end: instant })
+      .strict()
+      .describe('The spend records counted: start inclusive, end exclusive'),
     usage: usageRollup.nullable().describe('Null on the `minimal` tier'),
     fleet: fleetRollup.nullable().describe('Null when no endpoint evidence service is configured'),
-    leaseTrust: z.enum(['pinned', 'configured']).describe('Whether this gateway verifies leases only against the pinned keys'),
+    leaseTrust: z
+      .enum(['pinned', 'configured'])
+      .describe('Whether this gateway verifies leases only against the pinned keys'),
   })
   .strict();
 export type MeterReport = z.infer<typeof meterReport>;
@@ -96,7 +119,9 @@ export type MeterResponse = z.infer<typeof meterResponse>;
 export const entitlementResponse = z.object({ lease: signedLease }).strict();
 
 /** Billing's error envelope (its machine API shares the gateway's `{error: {code, message}}`). */
-export const billingError = z.object({ error: z.object({ code: z.string(), message: z.string() }).passthrough() }).passthrough();
+export const billingError = z
+  .object({ error: z.object({ code: z.string(), message: z.string() }).passthrough() })
+  .passthrough();
 
 /**
  * CLI login, billing's identity half. The gateway owns the session, the
@@ -104,7 +129,9 @@ export const billingError = z.object({ error: z.object({ code: z.string(), messa
  * never sees the poll secret and never returns a gateway key.
  */
 export const cliSessionId = z.string().regex(/^cli_[A-Za-z0-9_-]{22,64}$/, 'a CLI login session id');
-export const cliUserCode = z.string().regex(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/, 'a user code like WDJB-MJHT');
+export const cliUserCode = z
+  .string()
+  .regex(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/, 'a user code like WDJB-MJHT');
 
 export const cliSsoStartRequest = z
   .object({
@@ -115,18 +142,31 @@ export const cliSsoStartRequest = z
   .strict();
 export type CliSsoStartRequest = z.infer<typeof cliSsoStartRequest>;
 
-export const cliSsoStartResponse = z.object({ browserUrl: z.string().url().max(2048).describe('The activation page the developer opens; it does not carry the user code') }).strict();
+export const cliSsoStartResponse = z
+  .object({
+    browserUrl: z
+      .string()
+      .url()
+      .max(2048)
+      .describe('The activation page the developer opens; it does not carry the user code'),
+  })
+  .strict();
 
 export const cliSsoPollRequest = z.object({ sessionId: cliSessionId }).strict();
 
 export const cliSsoPollResponse = z.discriminatedUnion('status', [
   z.object({ status: z.literal('pending') }).strict(),
-  z.object({ status: z.literal('denied'), reason: z.enum(['access_denied', 'no_company', 'revoked', 'expired']) }).strict(),
+  z
+    .object({ status: z.literal('denied'), reason: z.enum(['access_denied', 'no_company', 'revoked', 'expired']) })
+    .strict(),
   z
     .object({
       status: z.literal('verified'),
       identity: z.object({ subject: z.string().min(1).max(256), email: z.string().email().max(320) }).strict(),
-      teams: z.array(z.string().min(1).max(128)).max(100).describe('The teams this developer may join, as governed by the organization'),
+      teams: z
+        .array(z.string().min(1).max(128))
+        .max(100)
+        .describe('The teams this developer may join, as governed by the organization'),
       defaultTeam: z.string().min(1).max(128).nullable(),
       role: z.string().min(1).max(64).describe('The role the organization resolves for this developer'),
       keyLifetimeHours: z.number().int().min(1).max(8760).describe('Lifetime of the key the gateway mints'),
@@ -141,7 +181,9 @@ export const supportBundleMaxBytes = 1_000_000;
 export const supportBundleUpload = z
   .object({
     deploymentId: z.string().min(1).max(128),
-    bundle: z.record(z.string(), z.unknown()).describe('The content-free bundle an administrator reviewed (GET /admin/v1/settings/support-bundle)'),
+    bundle: z
+      .record(z.string(), z.unknown())
+      .describe('The content-free bundle an administrator reviewed (GET /admin/v1/settings/support-bundle)'),
     note: z.string().max(2000).optional().describe('What the administrator tells support, in their own words'),
   })
   .strict();
@@ -159,10 +201,15 @@ export const releaseManifest = z
   .object({
     version: z.string().regex(/^\d+\.\d+\.\d+$/, 'a release version like 1.10.360'),
     releasedAt: instant,
-    updateClass: z.enum(['soft', 'hard']).describe('`soft`: no breaking change, may apply unattended; `hard`: needs an operator'),
+    updateClass: z
+      .enum(['soft', 'hard'])
+      .describe('`soft`: no breaking change, may apply unattended; `hard`: needs an operator'),
     requirements: z
       .object({
-        env: z.array(z.string().regex(/^[A-Z][A-Z0-9_]{0,127}$/)).max(50).describe('Environment variables the release needs set'),
+        env: z
+          .array(z.string().regex(/^[A-Z][A-Z0-9_]{0,127}$/))
+          .max(50)
+          .describe('Environment variables the release needs set'),
         notes: z.array(z.string().max(500)).max(20).describe('Breaking notes an operator reads before updating'),
       })
       .strict()
@@ -203,5 +250,11 @@ export type OrgHubIdentityResponse = z.infer<typeof orgHubIdentityResponse>;
  * active membership in the configured organization, a domain outside the allowed list, or a revoked member. Billing
  * answers 503 `org_hub_unconfirmed` until an operator confirmed the organization policy and this resource indicator.
  */
-export const orgHubRefusals = ['sso_not_activated', 'no_active_connection', 'membership_not_unique', 'domain_not_allowed', 'member_revoked'] as const;
+export const orgHubRefusals = [
+  'sso_not_activated',
+  'no_active_connection',
+  'membership_not_unique',
+  'domain_not_allowed',
+  'member_revoked',
+] as const;
 export type OrgHubRefusal = (typeof orgHubRefusals)[number];

@@ -24,7 +24,11 @@ export const deviceCertificatePayload = z.strictObject({
   v: z.literal(1),
   serial: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
   deploymentId: z.string().min(1).max(128).describe('A certificate for another deployment does not verify'),
-  subject: z.string().min(1).max(320).describe('The developer (e-mail address, compared without case) the device belongs to'),
+  subject: z
+    .string()
+    .min(1)
+    .max(320)
+    .describe('The developer (e-mail address, compared without case) the device belongs to'),
   deviceKey: devicePublicJwk,
   issuedAt: instant,
   expiresAt: instant.describe('After this instant the certificate no longer verifies; renew it at billing before then'),
@@ -35,7 +39,11 @@ export type DeviceCertificatePayload = z.infer<typeof deviceCertificatePayload>;
 export const signedDeviceCertificate = z.strictObject({
   payload: z.string().min(1).max(4096).regex(base64url, 'base64url'),
   signature: z.string().regex(/^[A-Za-z0-9_-]{86}$/, 'an unpadded base64url Ed25519 signature'),
-  keyId: z.string().min(1).max(64).describe('Which billing CA key signed it; the verifier looks it up among the keys it trusts'),
+  keyId: z
+    .string()
+    .min(1)
+    .max(64)
+    .describe('Which billing CA key signed it; the verifier looks it up among the keys it trusts'),
 });
 export type SignedDeviceCertificate = z.infer<typeof signedDeviceCertificate>;
 
@@ -52,9 +60,17 @@ export type DeviceProofPurpose = z.infer<typeof deviceProofPurpose>;
 export const deviceProofPayload = z.strictObject({
   v: z.literal(1),
   purpose: deviceProofPurpose,
-  certificateSha256: sha256Hex.describe('SHA-256 of the certificate’s `payload.signature`: the proof goes with that certificate only'),
-  keySha256: sha256Hex.optional().describe('SHA-256 of the client key sent in `x-gw-api-key`; required by the gateway, absent at billing'),
-  issuedAt: z.number().int().nonnegative().describe('Milliseconds since the epoch; a proof outside the freshness window is refused'),
+  certificateSha256: sha256Hex.describe(
+    'SHA-256 of the certificate’s `payload.signature`: the proof goes with that certificate only',
+  ),
+  keySha256: sha256Hex
+    .optional()
+    .describe('SHA-256 of the client key sent in `x-gw-api-key`; required by the gateway, absent at billing'),
+  issuedAt: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('Milliseconds since the epoch; a proof outside the freshness window is refused'),
   nonce: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, '16–64 base64url characters'),
 });
 export type DeviceProofPayload = z.infer<typeof deviceProofPayload>;
@@ -69,7 +85,11 @@ export type DeviceProof = z.infer<typeof deviceProof>;
 /** `POST /connect/key/heartbeat`. */
 export const deviceHeartbeatBody = z.strictObject({ certificate: signedDeviceCertificate, proof: deviceProof });
 /** `POST /connect/machine`: the machine UUID travels beside the proof; the gateway keeps only its SHA-256. */
-export const deviceMachineBody = z.strictObject({ certificate: signedDeviceCertificate, proof: deviceProof, machineUuid: z.uuid() });
+export const deviceMachineBody = z.strictObject({
+  certificate: signedDeviceCertificate,
+  proof: deviceProof,
+  machineUuid: z.uuid(),
+});
 /** Billing's `POST /v1/cert/renew`: the live certificate and a `cert-renew` proof from its bound key. */
 export const certRenewBody = z.strictObject({ certificate: signedDeviceCertificate, proof: deviceProof });
 export const certRenewResponse = z.strictObject({ certificate: signedDeviceCertificate });

@@ -51,7 +51,7 @@ export const policyPack: readonly PackPolicy[] = [
     critical: false,
     description: 'The screen locks after at most {{screen_lock_minutes}} minutes idle and asks for a password.',
     resolution: 'System Settings → Lock Screen: require a password immediately after the screen saver starts.',
-    query: "SELECT 1 FROM screenlock WHERE enabled = 1 AND grace_period <= {{screen_lock_minutes}} * 60;",
+    query: 'SELECT 1 FROM screenlock WHERE enabled = 1 AND grace_period <= {{screen_lock_minutes}} * 60;',
     script: 'macos-require-password-after-screensaver.sh',
   },
   {
@@ -85,7 +85,8 @@ export const policyPack: readonly PackPolicy[] = [
     critical: false,
     description: 'The GNOME session locks when idle.',
     resolution: 'Settings → Privacy → Screen Lock → Automatic Screen Lock on.',
-    query: "SELECT 1 FROM users u JOIN gnome_settings g ON g.uid = u.uid WHERE g.key = 'lock-enabled' AND g.value = 'true';",
+    query:
+      "SELECT 1 FROM users u JOIN gnome_settings g ON g.uid = u.uid WHERE g.key = 'lock-enabled' AND g.value = 'true';",
     script: 'linux-enable-gnome-screen-lock.sh',
   },
   {
@@ -102,7 +103,7 @@ export const policyPack: readonly PackPolicy[] = [
     critical: false,
     description: 'Windows Defender Firewall is on for every profile.',
     resolution: 'Windows Security → Firewall & network protection: turn on every profile.',
-    query: 'SELECT 1 FROM windows_security_center WHERE firewall = \'Good\';',
+    query: "SELECT 1 FROM windows_security_center WHERE firewall = 'Good';",
   },
 ];
 
@@ -117,14 +118,16 @@ export const remediationScripts: readonly RemediationScript[] = [
     platform: 'darwin',
     interpreter: 'sh',
     description: 'Turns the application firewall on.',
-    contents: '#!/bin/sh\nset -eu\n/usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate on\n/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate\n',
+    contents:
+      '#!/bin/sh\nset -eu\n/usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate on\n/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate\n',
   },
   {
     name: 'macos-require-password-after-screensaver.sh',
     platform: 'darwin',
     interpreter: 'sh',
     description: 'Asks for the password immediately after the screen saver or sleep starts.',
-    contents: '#!/bin/sh\nset -eu\n/usr/sbin/sysadminctl -screenLock immediate -password - </dev/null || /usr/bin/defaults write com.apple.screensaver askForPasswordDelay -int 0\n',
+    contents:
+      '#!/bin/sh\nset -eu\n/usr/sbin/sysadminctl -screenLock immediate -password - </dev/null || /usr/bin/defaults write com.apple.screensaver askForPasswordDelay -int 0\n',
   },
   {
     name: 'linux-enable-gnome-screen-lock.sh',
@@ -139,7 +142,8 @@ export const remediationScripts: readonly RemediationScript[] = [
     platform: 'windows',
     interpreter: 'powershell',
     description: 'Turns Windows Defender Firewall on for every profile.',
-    contents: 'Set-NetFirewallProfile -Profile Domain,Public,Private -Enabled True\r\nGet-NetFirewallProfile | Select-Object Name, Enabled\r\n',
+    contents:
+      'Set-NetFirewallProfile -Profile Domain,Public,Private -Enabled True\r\nGet-NetFirewallProfile | Select-Object Name, Enabled\r\n',
   },
 ];
 

@@ -5,3 +5,4 @@ export * from './billing-protocol.js';
 export * from './agent-protocol.js';
 export * from './optimizer-admin.js';
 export * from './device-identity.js';
+export * from './optimizer-settings.js';

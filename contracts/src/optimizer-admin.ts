@@ -9,7 +9,11 @@ export const optimizerPurgeRequestSchema = z
   .union([
     z.strictObject({ all: z.literal(true).describe('Purge every stashed original of every tenant.') }),
     z.strictObject({
-      user: z.string().min(1).max(320).describe('Purge this user’s stashed originals (as the gateway names users: their address).'),
+      user: z
+        .string()
+        .min(1)
+        .max(320)
+        .describe('Purge this user’s stashed originals (as the gateway names users: their address).'),
       tenant: z.string().min(1).max(200).optional().describe('Only within this tenant; every tenant when absent.'),
     }),
     z.strictObject({ tenant: z.string().min(1).max(200).describe('Purge every stashed original of this tenant.') }),

@@ -14,20 +14,45 @@ const jsonObject = z.record(z.string(), z.unknown());
 /** Attribution and scope, never content. `userId` and `teamId` are never read (cache rule 1). */
 export const optimizerMetadataSchema = z
   .looseObject({
-    user: z.string().optional().describe('Attributed user id. The gateway binds it from the key; partitions the semantic cache, the stash and recall.'),
+    user: z
+      .string()
+      .optional()
+      .describe(
+        'Attributed user id. The gateway binds it from the key; partitions the semantic cache, the stash and recall.',
+      ),
     team: z.string().optional().describe('Attributed team id; the cache partition when no user is attributed.'),
-    tenant: z.string().optional().describe('Tenant scope (fleet mode). Absent means the deployment tenant `default`. A per-tenant bearer overrides it.'),
-    gatewaySessionId: z.string().optional().describe('Session id stamped by the gateway; cache partition of last resort and first source of the holdout session.'),
+    tenant: z
+      .string()
+      .optional()
+      .describe(
+        'Tenant scope (fleet mode). Absent means the deployment tenant `default`. A per-tenant bearer overrides it.',
+      ),
+    gatewaySessionId: z
+      .string()
+      .optional()
+      .describe(
+        'Session id stamped by the gateway; cache partition of last resort and first source of the holdout session.',
+      ),
     sessionId: z.string().optional().describe("Adapter's conversation id (holdout session, after gatewaySessionId)."),
     session: z.string().optional().describe('Alternative spelling of sessionId, read last.'),
-    source: z.string().optional().describe('Automated caller label (for example `splice`, `console`); excludes the call from regret signals.'),
-    modelContextTokens: z.number().int().positive().optional().describe("Resolved model's context window in tokens, added by the gateway."),
+    source: z
+      .string()
+      .optional()
+      .describe('Automated caller label (for example `splice`, `console`); excludes the call from regret signals.'),
+    modelContextTokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("Resolved model's context window in tokens, added by the gateway."),
     clientCanRetrieve: z.boolean().optional().describe('Gateway verdict that the client can call gw_retrieve.'),
     billingMode: z.string().optional().describe('Billing lane of the caller, for example `subscription` or `api_key`.'),
     cacheScope: z
       .string()
       .optional()
-      .describe('Gateway-bound cache partition: a digest of the resolved route, the billing lane and who may share the entry. When present it replaces the user, team and session as the partition below the tenant.'),
+      .describe(
+        'Gateway-bound cache partition: a digest of the resolved route, the billing lane and who may share the entry. When present it replaces the user, team and session as the partition below the tenant.',
+      ),
   })
   .describe('Attribution (user, team, tenant, session); never content.');
 export type OptimizerMetadata = z.infer<typeof optimizerMetadataSchema>;
@@ -54,31 +79,59 @@ export type EvidenceClass = z.infer<typeof evidenceClassSchema>;
 /** Gateway-owned controls, outside the honor-system metadata. */
 export const optimizeCapabilitiesSchema = z
   .looseObject({
-    canShortCircuit: z.boolean().optional().describe('The caller can serve a cache hit inline. False makes every cache key shadow-only.'),
-    retrieveEvidence: z.boolean().optional().describe('The gateway verified that retrieval is callable for this caller.'),
+    canShortCircuit: z
+      .boolean()
+      .optional()
+      .describe('The caller can serve a cache hit inline. False makes every cache key shadow-only.'),
+    retrieveEvidence: z
+      .boolean()
+      .optional()
+      .describe('The gateway verified that retrieval is callable for this caller.'),
     terminalTrim: z.boolean().optional().describe('Terminal-output branch of the connect hook; implies singleOutput.'),
     allowIrreversibleWindowFit: z.boolean().optional().describe('Reserved for one-shot batch lines.'),
-    providerPromptCache: z.boolean().optional().describe('The upstream host caches prompts implicitly regardless of model id.'),
+    providerPromptCache: z
+      .boolean()
+      .optional()
+      .describe('The upstream host caches prompts implicitly regardless of model id.'),
     providerPromptCacheKnown: z.boolean().optional().describe('providerPromptCache is an answer, not a default.'),
     semanticRerank: z.boolean().optional().describe('Semantic rerank permitted.'),
-    singleOutput: z.boolean().optional().describe('Synthetic request of an intent plus one tool output (connect hook).'),
-    agentContinuation: z.boolean().optional().describe('Verified Responses continuation transcript; permits handle-free pin replay.'),
-    clientContextBudgetTokens: z.number().int().positive().optional().describe('Client-local context ceiling; the window budget uses the lower of this and the model window.'),
+    singleOutput: z
+      .boolean()
+      .optional()
+      .describe('Synthetic request of an intent plus one tool output (connect hook).'),
+    agentContinuation: z
+      .boolean()
+      .optional()
+      .describe('Verified Responses continuation transcript; permits handle-free pin replay.'),
+    clientContextBudgetTokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Client-local context ceiling; the window budget uses the lower of this and the model window.'),
     retrievalDiscovery: retrievalDiscoverySchema.optional(),
   })
   .describe('Gateway-owned controls; never read from metadata.');
 export type OptimizeCapabilities = z.infer<typeof optimizeCapabilitiesSchema>;
 
-export const decisionPinSchema = jsonObject.describe('Opaque decision pin; adapters persist the returned array verbatim.');
+export const decisionPinSchema = jsonObject.describe(
+  'Opaque decision pin; adapters persist the returned array verbatim.',
+);
 export type DecisionPin = z.infer<typeof decisionPinSchema>;
 
 export const optimizeRequestSchema = z.object({
-  endpoint: z.string().min(1).describe('Logical route, for example `/v1/chat/completions`; selects per-endpoint config and kill switches.'),
+  endpoint: z
+    .string()
+    .min(1)
+    .describe('Logical route, for example `/v1/chat/completions`; selects per-endpoint config and kill switches.'),
   request: jsonObject.describe('The incoming provider request body to transform.'),
   metadata: optimizerMetadataSchema.optional(),
   enabledKinds: z.array(z.string()).optional().describe('Allow-list narrowing the pipeline to these strategy kinds.'),
   capabilities: optimizeCapabilitiesSchema.optional(),
-  pins: z.array(decisionPinSchema).optional().describe('Current decision pins; sending the array, even empty, opts the session into pinning.'),
+  pins: z
+    .array(decisionPinSchema)
+    .optional()
+    .describe('Current decision pins; sending the array, even empty, opts the session into pinning.'),
 });
 export type OptimizeRequest = z.infer<typeof optimizeRequestSchema>;
 
@@ -92,35 +145,68 @@ export const decisionSchema = z
   .describe('One rewrite the optimizer made.');
 export type Decision = z.infer<typeof decisionSchema>;
 
-export const suppressionReasonSchema = z.enum(['no_retrieve', 'cache_guard', 'prefix_stabilizer', 'regret_guard', 'pin_thrash']);
+export const suppressionReasonSchema = z.enum([
+  'no_retrieve',
+  'cache_guard',
+  'prefix_stabilizer',
+  'regret_guard',
+  'pin_thrash',
+]);
 export const suppressedKindSchema = z.object({ kind: z.string(), reason: suppressionReasonSchema });
 
 export const optimizerFeaturesSchema = z
   .looseObject({
     persistentTranscriptPolicyV1: z.boolean().describe('Legacy assertion kept for v1.10.120 gateways; always true.'),
-    agentContinuationV1: z.boolean().describe('On optimize: this exact response used the activated handle-free continuation path. On /health: the image supports it.'),
+    agentContinuationV1: z
+      .boolean()
+      .describe(
+        'On optimize: this exact response used the activated handle-free continuation path. On /health: the image supports it.',
+      ),
   })
   .describe('Protocol feature assertions.');
 
 export const optimizeResponseSchema = z.looseObject({
   protocolVersion: z.literal(1).describe('Stays 1.'),
   features: optimizerFeaturesSchema,
-  optimizationId: z.string().describe('Id of this optimization; derived from the request bytes, so an identical request gets the same id.'),
+  optimizationId: z
+    .string()
+    .describe('Id of this optimization; derived from the request bytes, so an identical request gets the same id.'),
   request: jsonObject.describe('The transformed body; forward this.'),
   decisions: z.array(decisionSchema),
   estimatedTokensSaved: z.number().describe('Sum over decisions.'),
-  cacheHit: z.boolean().describe('True: serve cachedResponse and skip the provider. An exact normalised match, or a near duplicate differing only in invisible layout within strict limits (optimizer README, "Semantic cache").'),
+  cacheHit: z
+    .boolean()
+    .describe(
+      'True: serve cachedResponse and skip the provider. An exact normalised match, or a near duplicate differing only in invisible layout within strict limits (optimizer README, "Semantic cache").',
+    ),
   cachedResponse: jsonObject.nullable().optional().describe('Present only on a hit.'),
-  cacheEligible: z.boolean().describe('True: write the live response back via /v1/cache. False (and no cacheKey) when the request has no caller partition.'),
+  cacheEligible: z
+    .boolean()
+    .describe(
+      'True: write the live response back via /v1/cache. False (and no cacheKey) when the request has no caller partition.',
+    ),
   cacheKey: z.string().optional().describe('Key to use at /v1/cache.'),
   cacheTtlSeconds: z.number().optional().describe('Suggested ttlSeconds for the /v1/cache write.'),
-  cacheShadowOnly: z.boolean().optional().describe('Present with cacheEligible on a lane that can never serve from cache; send shadowOnly on the write.'),
-  cohort: z.enum(['holdout', 'treated']).optional().describe('Audited-holdout arm; present when holdout is on and the request is attributable.'),
+  cacheShadowOnly: z
+    .boolean()
+    .optional()
+    .describe('Present with cacheEligible on a lane that can never serve from cache; send shadowOnly on the write.'),
+  cohort: z
+    .enum(['holdout', 'treated'])
+    .optional()
+    .describe('Audited-holdout arm; present when holdout is on and the request is attributable.'),
   cohortKind: z.string().optional().describe('The single strategy withheld on a per-strategy control row.'),
-  pins: z.array(decisionPinSchema).optional().describe('Present only when the request carried pins: a full replace of the stored list.'),
+  pins: z
+    .array(decisionPinSchema)
+    .optional()
+    .describe('Present only when the request carried pins: a full replace of the stored list.'),
   suppressedKinds: z.array(suppressedKindSchema),
   strategyTimingsMs: z.record(z.string(), z.number()).describe('Strategy id to milliseconds for strategies that ran.'),
-  evidenceClass: evidenceClassSchema.optional().describe('Present when the request carried `capabilities.retrievalDiscovery`: the evidence class to record on the spend row.'),
+  evidenceClass: evidenceClassSchema
+    .optional()
+    .describe(
+      'Present when the request carried `capabilities.retrievalDiscovery`: the evidence class to record on the spend row.',
+    ),
 });
 export type OptimizeResponse = z.infer<typeof optimizeResponseSchema>;
 
@@ -136,7 +222,12 @@ export const optimizeResponseResponseSchema = z.looseObject({
   protocolVersion: z.literal(1),
   response: jsonObject.describe('The transformed response; return this to the client.'),
   decisions: z.array(decisionSchema),
-  cohort: z.enum(['holdout', 'treated']).optional().describe('Audited-holdout arm, re-derived from the same metadata as on /v1/optimize; a holdout response is returned untouched.'),
+  cohort: z
+    .enum(['holdout', 'treated'])
+    .optional()
+    .describe(
+      'Audited-holdout arm, re-derived from the same metadata as on /v1/optimize; a holdout response is returned untouched.',
+    ),
   cohortKind: z.string().optional().describe('The single strategy withheld on a per-strategy control row.'),
 });
 export type OptimizeResponseResponse = z.infer<typeof optimizeResponseResponseSchema>;
@@ -147,13 +238,18 @@ export const cacheWriteRequestSchema = z.object({
   ttlSeconds: z.number().positive().describe('Entry lifetime; clamped to 1 second .. 24 hours.'),
   metadata: optimizerMetadataSchema.optional(),
   shadowOnly: z.boolean().optional().describe('Measurement only: fingerprinted for the shadow tier, never served.'),
-  request: jsonObject.optional().describe('Required with a per-tenant bearer: the key is re-derived under the authoritative tenant.'),
+  request: jsonObject
+    .optional()
+    .describe('Required with a per-tenant bearer: the key is re-derived under the authoritative tenant.'),
 });
 export type CacheWriteRequest = z.infer<typeof cacheWriteRequestSchema>;
 
 export const cacheWriteResponseSchema = z.looseObject({
   ok: z.literal(true),
-  stored: z.boolean().optional().describe('False when there is no caller partition or the key was not minted for this caller.'),
+  stored: z
+    .boolean()
+    .optional()
+    .describe('False when there is no caller partition or the key was not minted for this caller.'),
 });
 
 export const ageBucketSchema = z
@@ -163,10 +259,18 @@ export type AgeBucket = z.infer<typeof ageBucketSchema>;
 
 export const retrieveRequestSchema = z.object({
   handle: z.string().min(1).describe('A `ctx_` handle from an optimized request.'),
-  metadata: z.looseObject({ source: z.string().optional() }).optional().describe('`source` marks automated callers (not a regret signal).'),
+  metadata: z
+    .looseObject({ source: z.string().optional() })
+    .optional()
+    .describe('`source` marks automated callers (not a regret signal).'),
   startLine: z.number().optional().describe('1-based inclusive first line; rounded and clamped, never an error.'),
   endLine: z.number().optional().describe('1-based inclusive last line; rounded and clamped, never an error.'),
-  grep: z.string().optional().describe('Case-insensitive literal (not a regex), whitespace-significant, at most 256 characters; ±3 lines of context; searched within the range.'),
+  grep: z
+    .string()
+    .optional()
+    .describe(
+      'Case-insensitive literal (not a regex), whitespace-significant, at most 256 characters; ±3 lines of context; searched within the range.',
+    ),
 });
 export type RetrieveRequest = z.infer<typeof retrieveRequestSchema>;
 
@@ -183,12 +287,16 @@ export const retrieveResponseSchema = z.looseObject({
   grepTruncated: z
     .boolean()
     .optional()
-    .describe('When grepping: more than 20 lines matched; only the context windows of the first 20 matches render (overlapping windows merged for display).'),
+    .describe(
+      'When grepping: more than 20 lines matched; only the context windows of the first 20 matches render (overlapping windows merged for display).',
+    ),
   nextStartLine: z
     .number()
     .int()
     .optional()
-    .describe('When `grepTruncated`: the line of the first match not rendered. Send the same grep with this `startLine` to page on.'),
+    .describe(
+      'When `grepTruncated`: the line of the first match not rendered. Send the same grep with this `startLine` to page on.',
+    ),
 });
 export type RetrieveResponse = z.infer<typeof retrieveResponseSchema>;
 
@@ -221,199 +329,18 @@ export const recordRequestSchema = z.object({
   completionTokens: z.number().int().nonnegative().optional(),
   totalTokens: z.number().int().nonnegative().optional(),
   durationMs: z.number().nonnegative().optional(),
-  attribution: z.object({ user: z.string().optional(), team: z.string().optional(), sessionId: z.string().optional() }).optional(),
+  attribution: z
+    .object({ user: z.string().optional(), team: z.string().optional(), sessionId: z.string().optional() })
+    .optional(),
   decisions: z.array(z.looseObject({ kind: z.string(), estimatedTokensSaved: z.number().optional() })).optional(),
-  content: z.object({ input: z.unknown().optional(), output: z.unknown().optional() }).optional().describe('Gated by content mode; stored encrypted.'),
+  content: z
+    .object({ input: z.unknown().optional(), output: z.unknown().optional() })
+    .optional()
+    .describe('Gated by content mode; stored encrypted.'),
 });
 export type RecordRequest = z.infer<typeof recordRequestSchema>;
 
 export const okResponseSchema = z.looseObject({ ok: z.literal(true) });
-
-const rfc3339Instant = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-
-export const strategyToggleSchema = z
-  .object({
-    kind: z.string().min(1).describe('Strategy kind the switch applies to.'),
-    enabled: z.boolean().describe('False turns the strategy off where the scope matches.'),
-    endpoint: z.string().optional().describe('Only requests to this endpoint.'),
-    model: z.string().optional().describe('Only requests for this model.'),
-    user: z.string().optional().describe('Only this user.'),
-    team: z.string().optional().describe('Only this team.'),
-  })
-  .describe('Kill switch: the most specific matching entry wins; on a tie the later entry wins.');
-export type StrategyToggle = z.infer<typeof strategyToggleSchema>;
-
-/** Regression-guard thresholds; every field is optional and defaults to the spec's value. */
-export const guardThresholdsSchema = z
-  .strictObject({
-    windowMinutes: z.number().int().min(1).max(1_440).optional().describe('Rolling window length in minutes (default 30).'),
-    buckets: z.number().int().min(1).max(1_440).optional().describe('Buckets the rolling window is counted in (default 30).'),
-    minFired: z.number().int().min(1).optional().describe('Fires in the window needed to open on the regret rate; also the decayed trials the score needs (default 50).'),
-    minRegrets: z.number().int().min(1).optional().describe('Regrets needed by every opening test (default 10).'),
-    regretRate: z.number().gt(0).max(1).optional().describe('Regret rate at or above which a lane opens (default 0.2).'),
-    lowTrafficMinFired: z.number().int().min(1).optional().describe('Fewest fires for the low-traffic binomial test, which covers up to minFired − 1 (default 20).'),
-    lowTrafficPValue: z.number().gt(0).lt(1).optional().describe('One-sided binomial p-value at the regret rate at or below which the low-traffic test opens (default 0.01).'),
-    scoreThreshold: z.number().positive().optional().describe('Decayed excess regrets (regrets − rate × fires) at which the accumulated score opens (default 6).'),
-    scoreHalfLifeMinutes: z.number().positive().max(10_080).optional().describe('Half-life of the accumulated score across windows (default 60).'),
-    coolOffMinutes: z.number().positive().max(1_440).optional().describe('Open → half-open after this long; doubles on consecutive relapses (default 10).'),
-    coolOffMaxMultiplier: z.number().min(1).max(64).optional().describe('Cap of the doubling cool-off as a multiple of coolOffMinutes; never past the rolling window (default 4).'),
-    probeOneIn: z.number().int().min(1).max(1_000).optional().describe('Half-open: one in this many eligible requests probes the strategy (default 10).'),
-    restoreProbes: z.number().int().min(1).optional().describe('Clean probe fires over one probe-cohort rotation that close the lane (default 20).'),
-    probeRotationMinutes: z.number().positive().max(1_440).optional().describe('One full rotation through the probe cohorts (default 10).'),
-    relapseMinRegrets: z.number().int().min(1).optional().describe('Probe regrets, at or above the regret rate, that confirm a relapse (default 2).'),
-    quietCloseMinutes: z.number().positive().max(10_080).optional().describe('A half-open lane too quiet for restoreProbes closes after this long entirely clean (default 60).'),
-  })
-  .describe('Regression-guard thresholds; omitted fields keep the spec defaults.');
-export type GuardThresholdsConfig = z.infer<typeof guardThresholdsSchema>;
-
-export const optimizerConfigSchema = z
-  .strictObject({
-    strategies: z.array(strategyToggleSchema).optional(),
-    guard: z
-      .strictObject({
-        enabled: z.boolean().describe('False: the guard keeps counting but never suppresses a strategy.'),
-        thresholds: guardThresholdsSchema.optional(),
-      })
-      .optional()
-      .describe('Regression guard: per tenant and strategy, suppresses a strategy the model keeps undoing.'),
-    holdout: z
-      .object({
-        enabled: z.boolean(),
-        fraction: z.number().min(0).max(1).describe('Share of sessions assigned to the control arm.'),
-        windowSeconds: z.number().int().positive().describe('Assignment window; a session keeps its arm within one window (the window index is part of the hash).'),
-        kinds: z
-          .array(z.string())
-          .optional()
-          .describe('Per-strategy arms: each control session withholds exactly one of these kinds. Read-only strategies (census, cache lint, shadow) and unknown kinds answer 400.'),
-      })
-      .optional(),
-    requireReversibleElision: z.boolean().nullable().optional().describe('true: skip degradable strategies on every no-retrieve lane; false: in-place trim on api-key lanes; unset: follow the lane.'),
-    rollouts: z
-      .object({
-        agentContinuationV1ActivateAt: z
-          .string()
-          .regex(rfc3339Instant, 'must be an RFC 3339 instant with Z or a numeric offset')
-          .nullable()
-          .optional()
-          .describe('Activation instant; at least 60 s ahead when first set, normalized to UTC, immutable afterwards.'),
-      })
-      .optional(),
-    cache: z
-      .object({
-        enabled: z.boolean().describe('Semantic cache lookups and writes.'),
-        ttlSeconds: z.number().int().min(1).max(86_400).describe('cacheTtlSeconds suggested on optimize.'),
-      })
-      .optional(),
-  })
-  .describe('Optimizer runtime configuration.');
-export type OptimizerConfig = z.infer<typeof optimizerConfigSchema>;
-
-/** PUT accepts the bare config or `{config}`. */
-export const settingsPutBodySchema = z.union([z.strictObject({ config: optimizerConfigSchema }), optimizerConfigSchema]);
-
-export const guardStateSchema = z.enum(['closed', 'open', 'half_open']).describe('closed: running; open: suppressed; half_open: about one in ten eligible requests probe it.');
-
-export const guardLaneTelemetrySchema = z.looseObject({
-  tenant: z.string().optional().describe('Tenant of the lane (the guard is per tenant and per strategy).'),
-  kind: z.string().describe('Strategy kind.'),
-  state: guardStateSchema,
-  regretRate: z.number().describe('closed: regrets / fires in the rolling window; open: the rate that opened it; half_open: among probes.'),
-  fired: z.number().int().optional().describe('Fires counted in the rolling window (closed) or probe fires this rotation (half_open).'),
-  regrets: z.number().int().optional().describe('Regrets counted alongside `fired`.'),
-  reason: z.enum(['window', 'low_traffic', 'score', 'relapse']).nullable().optional().describe('Which test opened the lane last.'),
-  reopensAt: z.string().nullable().optional().describe('When an open lane turns half-open.'),
-  relapses: z.number().int().optional().describe('Consecutive relapses; doubles the cool-off, reset on the first clean recovery.'),
-});
-
-export const settingsResponseSchema = z.looseObject({
-  config: optimizerConfigSchema,
-  guard: z
-    .looseObject({ enabled: z.boolean(), thresholds: guardThresholdsSchema.optional().describe('Thresholds in force, defaults filled in.'), strategies: z.array(guardLaneTelemetrySchema) })
-    .describe('Per-replica regression-guard lanes.'),
-  census: z.looseObject({ requests: z.number().int(), toolOutputTokens: z.number().int(), classes: z.record(z.string(), z.looseObject({ decisions: z.number().int(), tokensSaved: z.number() })) }),
-  cacheLint: z
-    .looseObject({
-      windowSeconds: z.number().int().describe('The rolling window (per replica).'),
-      turnsCompared: z.number().int().describe("Turns compared with their session's previous turn while the provider cache was still warm."),
-      regions: z.array(
-        z.object({
-          region: z.enum(['model', 'tools', 'system', 'tool_choice', 'history']).describe('The first part of the prompt that stopped repeating the previous turn.'),
-          busts: z.number().int(),
-          sessions: z.number().int(),
-          estimatedTokensRewritten: z.number().int().describe('Prompt tokens the provider wrote again (about four characters a token).'),
-          lastSeenAt: z.string(),
-          hint: z.string(),
-        }),
-      ),
-    })
-    .describe("Which part of clients' prompts busts the provider's prompt cache, most tokens rewritten first. Digests only, never content."),
-  holdout: z
-    .looseObject({
-      enabled: z.boolean(),
-      arms: z.looseObject({
-        holdout: z.number().int().describe('Optimize requests answered on the control arm.'),
-        treated: z.number().int().describe('Optimize requests answered on the treated arm.'),
-        kinds: z.record(z.string(), z.number().int()).optional().describe('Per-strategy control rows by withheld kind.'),
-      }),
-      windowSeconds: z.number().int().optional().describe('The rolling window the arm counts cover.'),
-      scope: z.literal('replica'),
-      authoritativeSource: z.string(),
-    })
-    .describe('Per-replica arm counts; conclusions come from the gateway (authoritativeSource).'),
-  semanticCacheShadow: z
-    .looseObject({
-      lookups: z.number().int(),
-      hits: z.number().int(),
-      strictPrecision: z.number().nullable().describe('Share of compared exact hits whose stored answer equalled the live one; null before any comparison.'),
-      durable: z.boolean().describe('True: fleet totals from the shared store plus this replica\'s unflushed counts. False: this replica only.'),
-    })
-    .describe('Shadow-tier counters, flushed by every replica to the shared store every 30 seconds.'),
-});
-export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
-
-export const bootstrapDurableRequestSchema = z.object({
-  spendDbUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').describe('Shared durable store connection string.'),
-  contentKey: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters').optional().describe("The gateway's content key, when it has one."),
-  contentMode: z.string().describe('Content mode; `off` stops new durable content.'),
-  allowPlaintext: z.enum(['true', 'false']).describe('Accepted for compatibility; the optimizer never stores content unencrypted.'),
-});
-export type BootstrapDurableRequest = z.infer<typeof bootstrapDurableRequestSchema>;
-export const bootstrapDurableResponseSchema = z.object({ durable: z.boolean() });
-
-export const retrievalStoreStateSchema = z.enum(['ready', 'cooldown', 'unconfigured', 'content_disabled']);
-export type RetrievalStoreState = z.infer<typeof retrievalStoreStateSchema>;
-
-export const reportingStateSchema = z.enum(['reported', 'underreported', 'insufficient_data', 'unknown', 'no_store', 'not_optimizing']);
-
-export const healthReportSchema = z.looseObject({
-  status: z.literal('ok'),
-  protocolVersion: z.literal(1),
-  requestSignatures: z.enum(['enforced', 'off']).describe('`enforced` once a verify key is configured.'),
-  callers: z.looseObject({
-    gateway: z.number().int().describe('Optimize calls since start carrying a gateway-stamped session id.'),
-    foreign: z.number().int().describe('Optimize calls since start without one (advisory, not a security control).'),
-    firstForeignAt: z.string().nullable(),
-    lastForeignAt: z.string().nullable(),
-  }),
-  reporting: z.looseObject({
-    state: reportingStateSchema,
-    calls: z.number().int(),
-    rows: z.number().int(),
-    foreignCalls: z.number().int(),
-    checkedAt: z.string(),
-  }),
-  retrievalStore: z.looseObject({ state: retrievalStoreStateSchema, durable: z.enum(['pg', 'pglite']).nullable() }),
-  features: optimizerFeaturesSchema,
-  guard: z
-    .looseObject({ enabled: z.boolean(), open: z.number().int().describe('Lanes suppressed.'), halfOpen: z.number().int().describe('Lanes probing.'), closed: z.number().int() })
-    .optional()
-    .describe('Regression-guard lanes of this replica by state.'),
-  holdout: z
-    .looseObject({ enabled: z.boolean(), fraction: z.number().nullable(), kinds: z.array(z.string()) })
-    .optional()
-    .describe('Audited-holdout settings in force.'),
-});
-export type HealthReport = z.infer<typeof healthReportSchema>;
 
 /** The optimizer's error body on every non-2xx answer. */
 export const optimizerErrorSchema = z.object({

@@ -11,20 +11,35 @@ import { repoRoot } from './process.js';
 
 const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 const repository = (process.env.GW_IMAGE_REPO ?? 'localhost').replace(/\/+$/, '');
-export const images = { component: `${repository}/gw:${version}`, operator: `${repository}/gw-operator:${version}`, repository: `${repository}/gw`, version };
+export const images = {
+  component: `${repository}/gw:${version}`,
+  operator: `${repository}/gw-operator:${version}`,
+  repository: `${repository}/gw`,
+  version,
+};
 
-const engineEnvironment = { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? join(repoRoot, 'images', 'containers.conf') };
+const engineEnvironment = {
+  ...process.env,
+  CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? join(repoRoot, 'images', 'containers.conf'),
+};
 
-function podman(args: string[], environment: NodeJS.ProcessEnv = engineEnvironment): { status: number | null; stdout: string; stderr: string } {
+function podman(
+  args: string[],
+  environment: NodeJS.ProcessEnv = engineEnvironment,
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync('podman', args, { env: environment, encoding: 'utf8' });
-  if (result.error) throw new Error(`podman is not available (${result.error.message}): install podman, runc and mmdebstrap, then run \`npm run image\``);
+  if (result.error)
+    throw new Error(
+      `podman is not available (${result.error.message}): install podman, runc and mmdebstrap, then run \`npm run image\``,
+    );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** Fails, with what to run, when the engine or an image is missing. */
 export function requireImages(...tags: string[]): void {
   for (const tag of tags) {
-    if (podman(['image', 'exists', tag]).status !== 0) throw new Error(`image ${tag} is missing: run \`npm run image\``);
+    if (podman(['image', 'exists', tag]).status !== 0)
+      throw new Error(`image ${tag} is missing: run \`npm run image\``);
   }
 }
 
@@ -37,9 +52,23 @@ export interface ImageConfig {
 }
 
 export function inspectImage(tag: string): ImageConfig {
-  const [config] = JSON.parse(podman(['image', 'inspect', tag]).stdout) as { Config: { User?: string; Entrypoint?: string[]; Cmd?: string[]; Volumes?: Record<string, unknown>; Labels?: Record<string, string> } }[];
+  const [config] = JSON.parse(podman(['image', 'inspect', tag]).stdout) as {
+    Config: {
+      User?: string;
+      Entrypoint?: string[];
+      Cmd?: string[];
+      Volumes?: Record<string, unknown>;
+      Labels?: Record<string, string>;
+    };
+  }[];
   if (!config) throw new Error(`cannot inspect ${tag}`);
-  return { user: config.Config.User ?? '', entrypoint: config.Config.Entrypoint ?? [], cmd: config.Config.Cmd ?? [], volumes: Object.keys(config.Config.Volumes ?? {}), labels: config.Config.Labels ?? {} };
+  return {
+    user: config.Config.User ?? '',
+    entrypoint: config.Config.Entrypoint ?? [],
+    cmd: config.Config.Cmd ?? [],
+    volumes: Object.keys(config.Config.Volumes ?? {}),
+    labels: config.Config.Labels ?? {},
+  };
 }
 
 export interface ContainerSpec {

@@ -23,20 +23,50 @@ describe('drain deadline', () => {
     const anthropicProvider = await startAnthropicSimulator({ apiKey: 'sk-ant-server' });
     providers.push(openaiProvider, anthropicProvider);
     stack = await startGatewayStack({ GW_DRAIN_TIMEOUT_MS: '1500' });
-    expect((await stack.admin('PUT', '/admin/v1/providers/openai/key', { apiKey: 'sk-openai-server', baseUrl: openaiProvider.baseURL })).status).toBe(200);
-    expect((await stack.admin('PUT', '/admin/v1/providers/anthropic/key', { apiKey: 'sk-ant-server', baseUrl: anthropicProvider.url })).status).toBe(200);
+    expect(
+      (
+        await stack.admin('PUT', '/admin/v1/providers/openai/key', {
+          apiKey: 'sk-openai-server',
+          baseUrl: openaiProvider.baseURL,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await stack.admin('PUT', '/admin/v1/providers/anthropic/key', {
+          apiKey: 'sk-ant-server',
+          baseUrl: anthropicProvider.url,
+        })
+      ).status,
+    ).toBe(200);
     expect((await stack.admin('PUT', '/admin/v1/routing', { defaultProvider: 'openai' })).status).toBe(200);
     const key = await stack.mintClientKey();
     const openai = new OpenAI({ apiKey: key, baseURL: `${stack.gateway.url}/v1`, maxRetries: 0 });
-    const anthropic = new Anthropic({ apiKey: key, baseURL: stack.gateway.url, maxRetries: 0, defaultHeaders: { 'x-gw-provider': 'anthropic' } });
+    const anthropic = new Anthropic({
+      apiKey: key,
+      baseURL: stack.gateway.url,
+      maxRetries: 0,
+      defaultHeaders: { 'x-gw-provider': 'anthropic' },
+    });
 
     // Streams paced far beyond the deadline, and a call the provider takes ten seconds to answer.
     openaiProvider.script({ eventDelayMs: 200, reply: slowReply }, { latencyMs: 10_000 });
     anthropicProvider.script({ eventDelayMs: 200, reply: slowReply });
-    const chatStream = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Say forty words.' }], stream: true });
-    const messagesStream = await anthropic.messages.create({ model: 'claude-sonnet-4-20250514', max_tokens: 256, messages: [{ role: 'user', content: 'Say forty words.' }], stream: true });
+    const chatStream = await openai.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Say forty words.' }],
+      stream: true,
+    });
+    const messagesStream = await anthropic.messages.create({
+      model: 'claude-sonnet-4-20250514',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: 'Say forty words.' }],
+      stream: true,
+    });
     const chatText = collect(chatStream, (chunk) => chunk.choices[0]?.delta.content ?? '');
-    const messagesText = collect(messagesStream, (event) => (event.type === 'content_block_delta' && event.delta.type === 'text_delta' ? event.delta.text : ''));
+    const messagesText = collect(messagesStream, (event) =>
+      event.type === 'content_block_delta' && event.delta.type === 'text_delta' ? event.delta.text : '',
+    );
     const pending = fetch(`${stack.gateway.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -70,7 +100,9 @@ describe('drain deadline', () => {
     stack = await startGatewayStack();
     const key = await stack.mintClientKey();
     // A keep-alive connection that served a request, and one that opened and never sent a byte (a TCP probe).
-    expect((await fetch(`${stack.gateway.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    expect((await fetch(`${stack.gateway.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(
+      200,
+    );
     const { port, hostname } = new URL(stack.gateway.url);
     const silent = connect(Number(port), hostname);
     silent.on('error', () => undefined);
@@ -85,7 +117,10 @@ describe('drain deadline', () => {
 });
 
 /** Reads a stream to its end or its error: the text it delivered, and the error the SDK raised, if any. */
-async function collect<T>(stream: AsyncIterable<T>, textOf: (item: T) => string): Promise<{ text: string; error: Error | null }> {
+async function collect<T>(
+  stream: AsyncIterable<T>,
+  textOf: (item: T) => string,
+): Promise<{ text: string; error: Error | null }> {
   let text = '';
   try {
     for await (const item of stream) text += textOf(item);

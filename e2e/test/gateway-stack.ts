@@ -11,10 +11,18 @@ export interface AdminAnswer {
 }
 
 /** One admin call on a running gateway with a bearer admin token (GW_ADMIN_TOKEN or an `aak_` key). */
-export async function adminRequest(target: { url: string; token: string }, method: string, path: string, body?: unknown): Promise<AdminAnswer> {
+export async function adminRequest(
+  target: { url: string; token: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<AdminAnswer> {
   const response = await fetch(`${target.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${target.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${target.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as AdminAnswer['body'] };
@@ -39,7 +47,8 @@ export async function startGatewayStack(env: Record<string, string> = {}): Promi
     GW_LOG_LEVEL: 'warn',
     ...env,
   });
-  const admin = (method: string, path: string, body?: unknown) => adminRequest({ url: gateway.url, token: e2eAdminToken }, method, path, body);
+  const admin = (method: string, path: string, body?: unknown) =>
+    adminRequest({ url: gateway.url, token: e2eAdminToken }, method, path, body);
   return {
     gateway,
     admin,

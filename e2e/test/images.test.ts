@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { components, type ComponentName } from '@gw/operator';
 import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
 import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
-import { images, inspectImage, probe, requireImages, runContainer, freePort, type RunningContainer } from './containers.js';
+import {
+  images,
+  inspectImage,
+  probe,
+  requireImages,
+  runContainer,
+  freePort,
+  type RunningContainer,
+} from './containers.js';
 import { adminRequest } from './gateway-stack.js';
 
 // The images `npm run image` built, as containers: non-root on a read-only root filesystem, each component started
@@ -12,7 +20,11 @@ import { adminRequest } from './gateway-stack.js';
 
 const adminToken = 'image-admin-token-0123456789abcdef';
 const optimizerToken = 'image-optimizer-token-0123456789abcdef';
-const portVariable: Record<ComponentName, string> = { gateway: 'GW_PORT', optimizer: 'GW_OPTIMIZER_PORT', evidence: 'GW_EVIDENCE_PORT' };
+const portVariable: Record<ComponentName, string> = {
+  gateway: 'GW_PORT',
+  optimizer: 'GW_OPTIMIZER_PORT',
+  evidence: 'GW_EVIDENCE_PORT',
+};
 
 describe('container images', () => {
   let database: Awaited<ReturnType<typeof createIsolatedPgDb>>;
@@ -20,13 +32,24 @@ describe('container images', () => {
   const running: RunningContainer[] = [];
 
   /** Starts one component the way a user does and waits until its readiness probe answers 200. */
-  const startComponent = async (component: ComponentName, env: Record<string, string>, args: string[] = [component]) => {
+  const startComponent = async (
+    component: ComponentName,
+    env: Record<string, string>,
+    args: string[] = [component],
+  ) => {
     const port = await freePort();
-    const container = runContainer({ image: images.component, args, env: { ...env, [portVariable[component]]: String(port) }, emptyDirs: ['/data', '/tmp'] });
+    const container = runContainer({
+      image: images.component,
+      args,
+      env: { ...env, [portVariable[component]]: String(port) },
+      emptyDirs: ['/data', '/tmp'],
+    });
     running.push(container);
     const url = `http://127.0.0.1:${port}`;
     try {
-      await expect.poll(() => probe(`${url}${components[component].probes.readiness}`), { timeout: 30_000, interval: 100 }).toBe(200);
+      await expect
+        .poll(() => probe(`${url}${components[component].probes.readiness}`), { timeout: 30_000, interval: 100 })
+        .toBe(200);
     } catch (error) {
       throw new Error(`${component} never became ready:\n${container.logs()}`, { cause: error });
     }
@@ -36,7 +59,10 @@ describe('container images', () => {
 
   beforeAll(async () => {
     requireImages(images.component, images.operator);
-    [database, provider] = await Promise.all([createIsolatedPgDb(testDbUrl(process.env)), startOpenAiSimulator({ apiKey: 'sk-image-0123456789' })]);
+    [database, provider] = await Promise.all([
+      createIsolatedPgDb(testDbUrl(process.env)),
+      startOpenAiSimulator({ apiKey: 'sk-image-0123456789' }),
+    ]);
   });
 
   afterAll(async () => {
@@ -49,7 +75,11 @@ describe('container images', () => {
       const config = inspectImage(tag);
       expect(config.user).toBe('65532:65532');
       expect(config.volumes.sort()).toEqual(['/data', '/tmp']);
-      expect(config.labels).toMatchObject({ 'org.opencontainers.image.version': images.version, 'org.opencontainers.image.source': expect.stringMatching(/^https:\/\//), 'org.opencontainers.image.licenses': expect.any(String) });
+      expect(config.labels).toMatchObject({
+        'org.opencontainers.image.version': images.version,
+        'org.opencontainers.image.source': expect.stringMatching(/^https:\/\//),
+        'org.opencontainers.image.licenses': expect.any(String),
+      });
     }
     expect(inspectImage(images.component).cmd).toEqual(['gateway']);
   });
@@ -58,36 +88,79 @@ describe('container images', () => {
     const container = runContainer({ image: images.component, args: ['billing'], env: {} });
     running.push(container);
     expect((await container.exited()).exitCode).toBe(2);
-    expect(container.logs()).toMatch(/unknown component "billing": the first argument is one of gateway, optimizer, evidence/);
+    expect(container.logs()).toMatch(
+      /unknown component "billing": the first argument is one of gateway, optimizer, evidence/,
+    );
   });
 
-  it.each([['optimizer'], ['evidence']] as const)('starts the %s with a user’s variables, answers its probes and exits 0 on SIGTERM', async (component) => {
-    const env: Record<string, string> = component === 'optimizer' ? { GW_OPTIMIZER_TOKEN: optimizerToken, GW_ADMIN_TOKEN: adminToken, GW_SPEND_DB_URL: databaseUrl() } : { GW_ADMIN_TOKEN: adminToken, GW_SPEND_DB_URL: databaseUrl() };
-    const { container, url } = await startComponent(component, env);
-    expect(await probe(`${url}${components[component].probes.liveness}`)).toBe(200);
-    const { exitCode, seconds } = await container.stop('TERM');
-    expect(exitCode).toBe(0);
-    expect(seconds).toBeLessThan(10);
-  }, 60_000);
+  it.each([['optimizer'], ['evidence']] as const)(
+    'starts the %s with a user’s variables, answers its probes and exits 0 on SIGTERM',
+    async (component) => {
+      const env: Record<string, string> =
+        component === 'optimizer'
+          ? { GW_OPTIMIZER_TOKEN: optimizerToken, GW_ADMIN_TOKEN: adminToken, GW_SPEND_DB_URL: databaseUrl() }
+          : { GW_ADMIN_TOKEN: adminToken, GW_SPEND_DB_URL: databaseUrl() };
+      const { container, url } = await startComponent(component, env);
+      expect(await probe(`${url}${components[component].probes.liveness}`)).toBe(200);
+      const { exitCode, seconds } = await container.stop('TERM');
+      expect(exitCode).toBe(0);
+      expect(seconds).toBeLessThan(10);
+    },
+    60_000,
+  );
 
   it('serves the official OpenAI SDK through the gateway container, writes the spend row to Postgres, and drains on SIGTERM', async () => {
     // No argument: the image runs the gateway by default.
-    const { container, url } = await startComponent('gateway', { GW_ADMIN_TOKEN: adminToken, GW_SPEND_DB_URL: databaseUrl(), GW_KEYSTORE_KEY: 'a1'.repeat(32), GW_ALLOW_PRIVATE_UPSTREAMS: 'true', GW_DRAIN_TIMEOUT_MS: '2000' }, []);
+    const { container, url } = await startComponent(
+      'gateway',
+      {
+        GW_ADMIN_TOKEN: adminToken,
+        GW_SPEND_DB_URL: databaseUrl(),
+        GW_KEYSTORE_KEY: 'a1'.repeat(32),
+        GW_ALLOW_PRIVATE_UPSTREAMS: 'true',
+        GW_DRAIN_TIMEOUT_MS: '2000',
+      },
+      [],
+    );
     expect(await probe(`${url}${components.gateway.probes.liveness}`)).toBe(200);
-    const admin = (method: string, path: string, body?: unknown) => adminRequest({ url, token: adminToken }, method, path, body);
-    expect((await admin('PUT', '/admin/v1/providers/openai/key', { apiKey: 'sk-image-0123456789', baseUrl: provider.baseURL })).status).toBe(200);
+    const admin = (method: string, path: string, body?: unknown) =>
+      adminRequest({ url, token: adminToken }, method, path, body);
+    expect(
+      (
+        await admin('PUT', '/admin/v1/providers/openai/key', {
+          apiKey: 'sk-image-0123456789',
+          baseUrl: provider.baseURL,
+        })
+      ).status,
+    ).toBe(200);
     expect((await admin('PUT', '/admin/v1/routing', { defaultProvider: 'openai' })).status).toBe(200);
     const minted = await admin('POST', '/admin/v1/keys', { user: 'ada@example.com', team: 'platform' });
     expect(minted.status).toBe(201);
 
     const client = new OpenAI({ apiKey: minted.body.key as string, baseURL: `${url}/v1`, maxRetries: 0 });
-    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello from a container' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hello from a container' }],
+    });
     expect(completion.choices[0]?.message.content).toContain('Simulated reply');
     expect(provider.requests.at(-1)?.headers.authorization).toBe('Bearer sk-image-0123456789');
 
-    const spendRows = async () => (await database.db.query<Record<string, unknown>>('SELECT endpoint, status, provider, model, user_id, team, prompt_tokens FROM gw_spend')).rows;
+    const spendRows = async () =>
+      (
+        await database.db.query<Record<string, unknown>>(
+          'SELECT endpoint, status, provider, model, user_id, team, prompt_tokens FROM gw_spend',
+        )
+      ).rows;
     await expect.poll(spendRows, { timeout: 15_000 }).toEqual([
-      { endpoint: '/v1/chat/completions', status: 200, provider: 'openai', model: 'gpt-4o-mini', user_id: 'ada@example.com', team: 'platform', prompt_tokens: completion.usage?.prompt_tokens },
+      {
+        endpoint: '/v1/chat/completions',
+        status: 200,
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        user_id: 'ada@example.com',
+        team: 'platform',
+        prompt_tokens: completion.usage?.prompt_tokens,
+      },
     ]);
 
     // A call the provider answers in ten seconds is still running when SIGTERM arrives: the drain deadline (two

@@ -19,7 +19,9 @@ describe('MCP conformance suite against /mcp', () => {
 
   beforeAll(async () => {
     stack = await startGatewayStack();
-    expect((await stack.admin('PUT', '/admin/settings/identity', { identityMode: 'network-trusted' })).status).toBe(200);
+    expect((await stack.admin('PUT', '/admin/settings/identity', { identityMode: 'network-trusted' })).status).toBe(
+      200,
+    );
     outputDir = await mkdtemp(join(tmpdir(), 'gw-mcp-conformance-'));
   }, 90_000);
 
@@ -28,8 +30,25 @@ describe('MCP conformance suite against /mcp', () => {
     if (outputDir) await rm(outputDir, { recursive: true, force: true });
   });
 
-  it.each(scenarios)('passes %s', async (scenario) => {
-    const { stdout } = await run(process.execPath, [join(repoRoot, 'node_modules/.bin/conformance'), 'server', '--url', `${stack.gateway.url}/mcp`, '--scenario', scenario, '--output-dir', outputDir], { timeout: 60_000 });
-    expect(stdout).toMatch(/Passed: (\d+)\/\1, 0 failed/);
-  }, 90_000);
+  it.each(scenarios)(
+    'passes %s',
+    async (scenario) => {
+      const { stdout } = await run(
+        process.execPath,
+        [
+          join(repoRoot, 'node_modules/.bin/conformance'),
+          'server',
+          '--url',
+          `${stack.gateway.url}/mcp`,
+          '--scenario',
+          scenario,
+          '--output-dir',
+          outputDir,
+        ],
+        { timeout: 60_000 },
+      );
+      expect(stdout).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+    },
+    90_000,
+  );
 });

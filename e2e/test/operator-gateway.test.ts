@@ -3,13 +3,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpKubeApi, HttpManagementClient, Operator, OperatorMetrics, serviceUrl, systemTimers, type KubeObject } from '@gw/operator';
-import { generateCertificates, installGwCrds, startKubeTestServer, type KubeTestServer } from '@gw/operator/kube-test-server';
+import {
+  HttpKubeApi,
+  HttpManagementClient,
+  Operator,
+  OperatorMetrics,
+  serviceUrl,
+  systemTimers,
+  type KubeObject,
+} from '@gw/operator';
+import {
+  generateCertificates,
+  installGwCrds,
+  startKubeTestServer,
+  type KubeTestServer,
+} from '@gw/operator/kube-test-server';
 import { createIsolatedPgDb, createLogger, testDbUrl } from '@gw/platform';
 import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { adminRequest } from './gateway-stack.js';
 import { freePort, images, requireImages } from './containers.js';
-import { PartitionableKubeApi, runDeploymentContainer, startTlsFront, type DeploymentContainer } from './operator-support.js';
+import {
+  PartitionableKubeApi,
+  runDeploymentContainer,
+  startTlsFront,
+  type DeploymentContainer,
+} from './operator-support.js';
 
 // Issue 9 item 7: the operator against the real CRD API server and a real gateway process on Postgres. The six
 // resources become gateway state through Management API v1; a minted service key serves the official OpenAI SDK;
@@ -22,10 +40,22 @@ import { PartitionableKubeApi, runDeploymentContainer, startTlsFront, type Deplo
 const namespace = 'gw-e2e';
 const api = 'gw.dev/v1alpha1';
 const resyncMs = 2_000;
-const lease = { namespace: 'gw-system', name: 'gw-operator-leader', leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 };
+const lease = {
+  namespace: 'gw-system',
+  name: 'gw-operator-leader',
+  leaseDurationMs: 4_000,
+  renewDeadlineMs: 3_000,
+  retryPeriodMs: 500,
+};
 const silent = createLogger({ name: 'operator-e2e', level: 'silent' });
 
-type Conditioned = KubeObject & { status?: { observedGeneration?: number; keyId?: string; conditions?: { type: string; status: string; reason: string; message: string }[] } };
+type Conditioned = KubeObject & {
+  status?: {
+    observedGeneration?: number;
+    keyId?: string;
+    conditions?: { type: string; status: string; reason: string; message: string }[];
+  };
+};
 
 describe('the operator drives a real gateway', () => {
   let server: KubeTestServer;
@@ -45,23 +75,67 @@ describe('the operator drives a real gateway', () => {
     const object = await kube.get(ref(kind, name, apiVersion));
     return object === null ? null : { ...object, status: object.status as Conditioned['status'] };
   };
-  const create = (kind: string, name: string, spec: Record<string, unknown>) => kube.create({ apiVersion: api, kind, metadata: { name, namespace }, spec });
+  const create = (kind: string, name: string, spec: Record<string, unknown>) =>
+    kube.create({ apiVersion: api, kind, metadata: { name, namespace }, spec });
   const putSecret = async (name: string, data: Record<string, string>) => {
-    const body = { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'Opaque', data: Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value).toString('base64')])) };
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name, namespace },
+      type: 'Opaque',
+      data: Object.fromEntries(
+        Object.entries(data).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
+      ),
+    };
     const existing = await kube.get(ref('Secret', name, 'v1'));
-    return existing ? kube.replace({ ...body, metadata: { ...body.metadata, resourceVersion: existing.metadata.resourceVersion } }) : kube.create(body);
+    return existing
+      ? kube.replace({ ...body, metadata: { ...body.metadata, resourceVersion: existing.metadata.resourceVersion } })
+      : kube.create(body);
   };
-  const secretValue = async (name: string, key: string) => Buffer.from(((await kube.get(ref('Secret', name, 'v1')))?.data as Record<string, string>)[key] ?? '', 'base64').toString();
+  const secretValue = async (name: string, key: string) =>
+    Buffer.from(
+      ((await kube.get(ref('Secret', name, 'v1')))?.data as Record<string, string>)[key] ?? '',
+      'base64',
+    ).toString();
   const ready = async (kind: string, name: string) => {
     const object = await get(kind, name);
     const condition = object?.status?.conditions?.find((candidate) => candidate.type === 'Ready');
-    return object?.status?.observedGeneration === object?.metadata.generation ? `${condition?.status}:${condition?.reason}` : 'stale';
+    return object?.status?.observedGeneration === object?.metadata.generation
+      ? `${condition?.status}:${condition?.reason}`
+      : 'stale';
   };
   const reasons = async (kind: string, name: string) =>
-    (await kube.list('v1', 'Event', namespace)).items.filter((event) => (event.involvedObject as { kind: string; name: string }).kind === kind && (event.involvedObject as { name: string }).name === name).map((event) => event.reason as string);
-  const admin = (method: string, path: string, body?: unknown) => adminRequest({ url: gateway?.url ?? '', token: adminToken }, method, path, body);
-  const holder = async () => ((await kube.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: lease.namespace, name: lease.name }))?.spec as { holderIdentity?: string } | undefined)?.holderIdentity ?? '';
-  const renewTime = async () => ((await kube.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: lease.namespace, name: lease.name }))?.spec as { renewTime?: string } | undefined)?.renewTime ?? '';
+    (await kube.list('v1', 'Event', namespace)).items
+      .filter(
+        (event) =>
+          (event.involvedObject as { kind: string; name: string }).kind === kind &&
+          (event.involvedObject as { name: string }).name === name,
+      )
+      .map((event) => event.reason as string);
+  const admin = (method: string, path: string, body?: unknown) =>
+    adminRequest({ url: gateway?.url ?? '', token: adminToken }, method, path, body);
+  const holder = async () =>
+    (
+      (
+        await kube.get({
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          namespace: lease.namespace,
+          name: lease.name,
+        })
+      )?.spec as { holderIdentity?: string } | undefined
+    )?.holderIdentity ?? '';
+  const renewTime = async () =>
+    (
+      (
+        await kube.get({
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          namespace: lease.namespace,
+          name: lease.name,
+        })
+      )?.spec as { renewTime?: string } | undefined
+    )?.renewTime ?? '';
   const leading = async (metrics: OperatorMetrics) => (await metrics.leader.get()).values[0]?.value ?? 0;
 
   beforeAll(async () => {
@@ -92,7 +166,8 @@ describe('the operator drives a real gateway', () => {
         resyncMs,
         leaderElection: { ...lease, identity },
         // In a cluster the operator reaches the gateway Service; here the Service URL maps to the local process.
-        clientFactory: (baseUrl, bearer) => new HttpManagementClient({ baseUrl: gatewayUrls.get(baseUrl) ?? baseUrl, bearer, timeoutMs: 5_000 }),
+        clientFactory: (baseUrl, bearer) =>
+          new HttpManagementClient({ baseUrl: gatewayUrls.get(baseUrl) ?? baseUrl, bearer, timeoutMs: 5_000 }),
       });
       replicas.push({ identity, operator, api: partitionable, metrics });
       await operator.start();
@@ -111,24 +186,36 @@ describe('the operator drives a real gateway', () => {
 
   it('elects exactly one of two replicas', async () => {
     await expect.poll(holder, { timeout: 10_000 }).toMatch(/^operator-[ab]$/);
-    const leaders = await Promise.all(replicas.map(async ({ identity, metrics }) => [identity, await leading(metrics)] as const));
+    const leaders = await Promise.all(
+      replicas.map(async ({ identity, metrics }) => [identity, await leading(metrics)] as const),
+    );
     expect(leaders.filter(([, value]) => value === 1).map(([identity]) => identity)).toEqual([await holder()]);
   });
 
   it('runs the Gateway and mints its own scoped admin key once the gateway serves', async () => {
-    await putSecret('gw-database', { url: `${database.url}?options=${encodeURIComponent(`-c search_path=${database.schema}`)}` });
+    await putSecret('gw-database', {
+      url: `${database.url}?options=${encodeURIComponent(`-c search_path=${database.schema}`)}`,
+    });
     await create('Gateway', 'gw', {
       image: { repository: images.repository, pullPolicy: 'Never' },
       version: images.version,
       publicUrl: 'https://gw.example.com',
       database: { urlSecretRef: { name: 'gw-database', key: 'url' } },
       components: {
-        gateway: { env: [{ name: 'GW_ALLOW_PRIVATE_UPSTREAMS', value: 'true' }, { name: 'NODE_EXTRA_CA_CERTS', value: caFile }, { name: 'GW_LOG_LEVEL', value: 'warn' }] },
+        gateway: {
+          env: [
+            { name: 'GW_ALLOW_PRIVATE_UPSTREAMS', value: 'true' },
+            { name: 'NODE_EXTRA_CA_CERTS', value: caFile },
+            { name: 'GW_LOG_LEVEL', value: 'warn' },
+          ],
+        },
         optimizer: { enabled: false },
         evidence: { enabled: false },
       },
     });
-    await expect.poll(async () => (await get('Deployment', 'gw-gateway', 'apps/v1')) !== null, { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(async () => (await get('Deployment', 'gw-gateway', 'apps/v1')) !== null, { timeout: 15_000 })
+      .toBe(true);
     await expect.poll(() => ready('Gateway', 'gw'), { timeout: 10_000 }).toBe('False:RollingOut');
 
     // The kubelet's part: run the container the Deployment declares (generated Secrets included).
@@ -142,46 +229,138 @@ describe('the operator drives a real gateway', () => {
     await expect.poll(() => ready('Gateway', 'gw'), { timeout: 30_000 }).toBe('True:Available');
     const keySecret = await kube.get(ref('Secret', 'gw-operator-key', 'v1'));
     const adminKeys = await admin('GET', '/admin/v1/admin-keys');
-    const record = (adminKeys.body.keys as { id: string; scopes: string[]; status: string }[]).find((key) => key.id === keySecret?.metadata.annotations?.['gw.dev/admin-key-id']);
-    expect(record).toMatchObject({ status: 'active', scopes: expect.arrayContaining(['providers:write', 'routing:write', 'users:write', 'keys:write', 'policies:write']) });
+    const record = (adminKeys.body.keys as { id: string; scopes: string[]; status: string }[]).find(
+      (key) => key.id === keySecret?.metadata.annotations?.['gw.dev/admin-key-id'],
+    );
+    expect(record).toMatchObject({
+      status: 'active',
+      scopes: expect.arrayContaining([
+        'providers:write',
+        'routing:write',
+        'users:write',
+        'keys:write',
+        'policies:write',
+      ]),
+    });
     expect(record?.scopes).not.toContain('admin-keys:write');
   });
 
   it('applies the six resources: the gateway shows the provider key, routing, cap, service key and desktop policy', async () => {
     await putSecret('openai-key', { apiKey: 'sk-first-0123456789\n' });
     await putSecret('cap-alerts', { url: 'http://127.0.0.1:9/hooks/T000/B000/XXXX' });
-    await create('ProviderKey', 'openai', { gatewayRef: { name: 'gw' }, provider: 'openai', type: 'openai', baseUrl: `${front.url}/v1`, secretRef: { name: 'openai-key', key: 'apiKey' } });
+    await create('ProviderKey', 'openai', {
+      gatewayRef: { name: 'gw' },
+      provider: 'openai',
+      type: 'openai',
+      baseUrl: `${front.url}/v1`,
+      secretRef: { name: 'openai-key', key: 'apiKey' },
+    });
     await create('RoutingConfig', 'routing', {
       gatewayRef: { name: 'gw' },
       defaultProvider: 'openai',
       routing: { mode: 'fallback', targets: [{ provider: 'openai', retry: { attempts: 1 } }] },
       aliases: [{ name: 'fast', model: 'gpt-4o-mini' }],
-      models: [{ name: 'gpt-4o-mini', inputUsdPerMillionTokens: '0.15', outputUsdPerMillionTokens: '0.60', maxOutputTokens: 16384 }],
+      models: [
+        {
+          name: 'gpt-4o-mini',
+          inputUsdPerMillionTokens: '0.15',
+          outputUsdPerMillionTokens: '0.60',
+          maxOutputTokens: 16384,
+        },
+      ],
     });
-    await create('UserCap', 'ada', { gatewayRef: { name: 'gw' }, user: 'ada@example.com', monthlyTokens: 200000, maxUsd: '25.00', softUsd: '20.00', alerts: { thresholdsPercent: [80, 100], webhookSecretRef: { name: 'cap-alerts', key: 'url' } } });
-    await create('ServiceKey', 'ci-bot', { gatewayRef: { name: 'gw' }, name: 'ci-bot', team: 'platform', monthlyBudgetUsd: '50.00', secretName: 'ci-bot-key' });
+    await create('UserCap', 'ada', {
+      gatewayRef: { name: 'gw' },
+      user: 'ada@example.com',
+      monthlyTokens: 200000,
+      maxUsd: '25.00',
+      softUsd: '20.00',
+      alerts: { thresholdsPercent: [80, 100], webhookSecretRef: { name: 'cap-alerts', key: 'url' } },
+    });
+    await create('ServiceKey', 'ci-bot', {
+      gatewayRef: { name: 'gw' },
+      name: 'ci-bot',
+      team: 'platform',
+      monthlyBudgetUsd: '50.00',
+      secretName: 'ci-bot-key',
+    });
     await create('DesktopPolicy', 'desktop', { gatewayRef: { name: 'gw' }, enabled: true, settings: desktopSettings });
-    for (const [kind, name] of [['ProviderKey', 'openai'], ['RoutingConfig', 'routing'], ['UserCap', 'ada'], ['ServiceKey', 'ci-bot'], ['DesktopPolicy', 'desktop']] as const) {
+    for (const [kind, name] of [
+      ['ProviderKey', 'openai'],
+      ['RoutingConfig', 'routing'],
+      ['UserCap', 'ada'],
+      ['ServiceKey', 'ci-bot'],
+      ['DesktopPolicy', 'desktop'],
+    ] as const) {
       await expect.poll(() => ready(kind, name), { timeout: 30_000 }).toBe('True:Applied');
     }
 
     const providers = (await admin('GET', '/admin/v1/providers')).body.providers;
-    expect(providers).toEqual([expect.objectContaining({ slug: 'openai', type: 'openai', baseUrl: `${front.url}/v1`, apiKey: 'sk-first-0123456789' })]);
-    expect((await admin('GET', '/admin/v1/routing')).body).toEqual({ defaultProvider: 'openai', defaultModel: null, config: { mode: 'fallback', onStatusCodes: [429, 500, 502, 503, 504], targets: [{ provider: 'openai', retry: { attempts: 1, onStatusCodes: [429, 502, 503, 504] } }] } });
-    expect((await admin('GET', '/admin/v1/routing/aliases')).body).toEqual({ aliases: { fast: { provider: 'openai', model: 'gpt-4o-mini' } } });
-    expect((await admin('GET', '/admin/v1/routing/models')).body.models).toEqual({ 'gpt-4o-mini': { family: 'openai', inputPerMTok: 0.15, outputPerMTok: 0.6, cacheReadPerMTok: 0.15, cacheWritePerMTok: 0.15, maxOutputTokens: 16384 } });
+    expect(providers).toEqual([
+      expect.objectContaining({
+        slug: 'openai',
+        type: 'openai',
+        baseUrl: `${front.url}/v1`,
+        apiKey: 'sk-first-0123456789',
+      }),
+    ]);
+    expect((await admin('GET', '/admin/v1/routing')).body).toEqual({
+      defaultProvider: 'openai',
+      defaultModel: null,
+      config: {
+        mode: 'fallback',
+        onStatusCodes: [429, 500, 502, 503, 504],
+        targets: [{ provider: 'openai', retry: { attempts: 1, onStatusCodes: [429, 502, 503, 504] } }],
+      },
+    });
+    expect((await admin('GET', '/admin/v1/routing/aliases')).body).toEqual({
+      aliases: { fast: { provider: 'openai', model: 'gpt-4o-mini' } },
+    });
+    expect((await admin('GET', '/admin/v1/routing/models')).body.models).toEqual({
+      'gpt-4o-mini': {
+        family: 'openai',
+        inputPerMTok: 0.15,
+        outputPerMTok: 0.6,
+        cacheReadPerMTok: 0.15,
+        cacheWritePerMTok: 0.15,
+        maxOutputTokens: 16384,
+      },
+    });
     const cap = await admin('GET', '/admin/v1/users/ada%40example.com/limits');
-    expect(cap.body).toMatchObject({ monthlyTokens: 200000, maxUsd: 25, softUsd: 20, reset: 'monthly', alerts: { thresholdsPercent: [80, 100], webhookConfigured: true } });
+    expect(cap.body).toMatchObject({
+      monthlyTokens: 200000,
+      maxUsd: 25,
+      softUsd: 20,
+      reset: 'monthly',
+      alerts: { thresholdsPercent: [80, 100], webhookConfigured: true },
+    });
     expect(JSON.stringify(cap.body)).not.toContain('127.0.0.1:9');
     const keyId = (await get('ServiceKey', 'ci-bot'))?.status?.keyId ?? '';
-    expect((await admin('GET', `/admin/v1/keys/${keyId}`)).body).toMatchObject({ type: 'service', name: 'ci-bot', team: 'platform', monthlyBudgetUsd: 50, status: 'active' });
+    expect((await admin('GET', `/admin/v1/keys/${keyId}`)).body).toMatchObject({
+      type: 'service',
+      name: 'ci-bot',
+      team: 'platform',
+      monthlyBudgetUsd: 50,
+      status: 'active',
+    });
     expect(await secretValue('ci-bot-key', 'apiKey')).toMatch(/^ark_svc_/);
-    expect((await admin('GET', '/admin/v1/policies/claude-desktop')).body).toMatchObject({ enabled: true, settings: desktopSettings, updatedBy: expect.stringMatching(/^apikey:/) });
+    expect((await admin('GET', '/admin/v1/policies/claude-desktop')).body).toMatchObject({
+      enabled: true,
+      settings: desktopSettings,
+      updatedBy: expect.stringMatching(/^apikey:/),
+    });
   });
 
   it('serves the official OpenAI SDK with the minted service key', async () => {
-    const client = new OpenAI({ apiKey: await secretValue('ci-bot-key', 'apiKey'), baseURL: `${gateway?.url ?? ''}/v1`, maxRetries: 0 });
-    const completion = await client.chat.completions.create({ model: 'fast', messages: [{ role: 'user', content: 'hello from CI' }] });
+    const client = new OpenAI({
+      apiKey: await secretValue('ci-bot-key', 'apiKey'),
+      baseURL: `${gateway?.url ?? ''}/v1`,
+      maxRetries: 0,
+    });
+    const completion = await client.chat.completions.create({
+      model: 'fast',
+      messages: [{ role: 'user', content: 'hello from CI' }],
+    });
     expect(completion.choices[0]?.message.content).toContain('Simulated reply');
     const upstream = provider.requests.at(-1);
     expect(upstream?.headers.authorization).toBe('Bearer sk-first-0123456789');
@@ -190,9 +369,18 @@ describe('the operator drives a real gateway', () => {
 
   it('re-applies the provider key when its Secret rotates', async () => {
     await putSecret('openai-key', { apiKey: 'sk-rotated-0123456789' });
-    await expect.poll(async () => ((await admin('GET', '/admin/v1/providers')).body.providers as { apiKey: string }[])[0]?.apiKey, { timeout: 15_000 }).toBe('sk-rotated-0123456789');
+    await expect
+      .poll(
+        async () => ((await admin('GET', '/admin/v1/providers')).body.providers as { apiKey: string }[])[0]?.apiKey,
+        { timeout: 15_000 },
+      )
+      .toBe('sk-rotated-0123456789');
     await expect.poll(() => reasons('ProviderKey', 'openai'), { timeout: 5_000 }).toContain('SecretRotated');
-    const client = new OpenAI({ apiKey: await secretValue('ci-bot-key', 'apiKey'), baseURL: `${gateway?.url ?? ''}/v1`, maxRetries: 0 });
+    const client = new OpenAI({
+      apiKey: await secretValue('ci-bot-key', 'apiKey'),
+      baseURL: `${gateway?.url ?? ''}/v1`,
+      maxRetries: 0,
+    });
     await client.chat.completions.create({ model: 'fast', messages: [{ role: 'user', content: 'after rotation' }] });
     expect(provider.requests.at(-1)?.headers.authorization).toBe('Bearer sk-rotated-0123456789');
   });
@@ -201,23 +389,43 @@ describe('the operator drives a real gateway', () => {
     const keyId = (await get('ServiceKey', 'ci-bot'))?.status?.keyId ?? '';
     expect((await admin('PUT', '/admin/v1/routing', { defaultProvider: null, config: null })).status).toBe(200);
     expect((await admin('PUT', '/admin/v1/routing/aliases', { aliases: {} })).status).toBe(200);
-    expect((await admin('PATCH', '/admin/v1/users/ada%40example.com/limits', { maxUsd: 999, alerts: null })).status).toBe(200);
+    expect(
+      (await admin('PATCH', '/admin/v1/users/ada%40example.com/limits', { maxUsd: 999, alerts: null })).status,
+    ).toBe(200);
     expect((await admin('PATCH', `/admin/v1/keys/${keyId}`, { monthlyBudgetUsd: 5000 })).status).toBe(200);
-    expect((await admin('PUT', '/admin/v1/policies/claude-desktop', { enabled: false, settings: {} })).status).toBe(200);
-    expect((await admin('PUT', '/admin/v1/providers/openai/key', { apiKey: 'sk-someone-else', baseUrl: `${front.url}/v1` })).status).toBe(200);
+    expect((await admin('PUT', '/admin/v1/policies/claude-desktop', { enabled: false, settings: {} })).status).toBe(
+      200,
+    );
+    expect(
+      (await admin('PUT', '/admin/v1/providers/openai/key', { apiKey: 'sk-someone-else', baseUrl: `${front.url}/v1` }))
+        .status,
+    ).toBe(200);
 
     await expect
-      .poll(async () => [
-        (await admin('GET', '/admin/v1/routing')).body.defaultProvider,
-        Object.keys((await admin('GET', '/admin/v1/routing/aliases')).body.aliases as object),
-        (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.maxUsd,
-        ((await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.alerts as { webhookConfigured?: boolean } | null)?.webhookConfigured,
-        (await admin('GET', `/admin/v1/keys/${keyId}`)).body.monthlyBudgetUsd,
-        (await admin('GET', '/admin/v1/policies/claude-desktop')).body.enabled,
-        ((await admin('GET', '/admin/v1/providers')).body.providers as { apiKey: string }[])[0]?.apiKey,
-      ], { timeout: 4 * resyncMs + 5_000 })
+      .poll(
+        async () => [
+          (await admin('GET', '/admin/v1/routing')).body.defaultProvider,
+          Object.keys((await admin('GET', '/admin/v1/routing/aliases')).body.aliases as object),
+          (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.maxUsd,
+          (
+            (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.alerts as {
+              webhookConfigured?: boolean;
+            } | null
+          )?.webhookConfigured,
+          (await admin('GET', `/admin/v1/keys/${keyId}`)).body.monthlyBudgetUsd,
+          (await admin('GET', '/admin/v1/policies/claude-desktop')).body.enabled,
+          ((await admin('GET', '/admin/v1/providers')).body.providers as { apiKey: string }[])[0]?.apiKey,
+        ],
+        { timeout: 4 * resyncMs + 5_000 },
+      )
       .toEqual(['openai', ['fast'], 25, true, 50, true, 'sk-rotated-0123456789']);
-    for (const [kind, name] of [['RoutingConfig', 'routing'], ['UserCap', 'ada'], ['ServiceKey', 'ci-bot'], ['DesktopPolicy', 'desktop'], ['ProviderKey', 'openai']] as const) {
+    for (const [kind, name] of [
+      ['RoutingConfig', 'routing'],
+      ['UserCap', 'ada'],
+      ['ServiceKey', 'ci-bot'],
+      ['DesktopPolicy', 'desktop'],
+      ['ProviderKey', 'openai'],
+    ] as const) {
       // The Event is recorded after the corrective write, so under load it can trail the state the poll above saw.
       await expect.poll(() => reasons(kind, name), { timeout: 5_000, message: kind }).toContain('DriftCorrected');
     }
@@ -235,9 +443,17 @@ describe('the operator drives a real gateway', () => {
     // The new leader applies a change to the spec, and corrects drift, on its own.
     const cap = (await get('UserCap', 'ada'))!;
     await kube.replace({ ...cap, spec: { ...(cap.spec as object), maxUsd: '30.00' } });
-    await expect.poll(async () => (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.maxUsd, { timeout: 15_000 }).toBe(30);
+    await expect
+      .poll(async () => (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.maxUsd, {
+        timeout: 15_000,
+      })
+      .toBe(30);
     expect((await admin('PUT', '/admin/v1/routing', { defaultProvider: 'rogue', config: null })).status).toBe(200);
-    await expect.poll(async () => (await admin('GET', '/admin/v1/routing')).body.defaultProvider, { timeout: 4 * resyncMs + 5_000 }).toBe('openai');
+    await expect
+      .poll(async () => (await admin('GET', '/admin/v1/routing')).body.defaultProvider, {
+        timeout: 4 * resyncMs + 5_000,
+      })
+      .toBe('openai');
 
     // Healed, the old leader stays a standby: the Lease is held and renewed (two renewals: it has tried meanwhile).
     leader.api.heal();
@@ -252,27 +468,54 @@ describe('the operator drives a real gateway', () => {
   it('revokes and clears the gateway state when the resources are deleted', async () => {
     const keyId = (await get('ServiceKey', 'ci-bot'))?.status?.keyId ?? '';
     const serviceKey = await secretValue('ci-bot-key', 'apiKey');
-    for (const [kind, name] of [['ProviderKey', 'openai'], ['RoutingConfig', 'routing'], ['UserCap', 'ada'], ['ServiceKey', 'ci-bot'], ['DesktopPolicy', 'desktop']] as const) {
+    for (const [kind, name] of [
+      ['ProviderKey', 'openai'],
+      ['RoutingConfig', 'routing'],
+      ['UserCap', 'ada'],
+      ['ServiceKey', 'ci-bot'],
+      ['DesktopPolicy', 'desktop'],
+    ] as const) {
       await kube.delete(ref(kind, name));
     }
-    for (const [kind, name] of [['ProviderKey', 'openai'], ['RoutingConfig', 'routing'], ['UserCap', 'ada'], ['ServiceKey', 'ci-bot'], ['DesktopPolicy', 'desktop']] as const) {
+    for (const [kind, name] of [
+      ['ProviderKey', 'openai'],
+      ['RoutingConfig', 'routing'],
+      ['UserCap', 'ada'],
+      ['ServiceKey', 'ci-bot'],
+      ['DesktopPolicy', 'desktop'],
+    ] as const) {
       await expect.poll(() => get(kind, name), { timeout: 15_000 }).toBeNull();
     }
     expect((await admin('GET', '/admin/v1/providers')).body.providers).toEqual([]);
-    expect((await admin('GET', '/admin/v1/routing')).body).toEqual({ defaultProvider: null, defaultModel: null, config: null });
+    expect((await admin('GET', '/admin/v1/routing')).body).toEqual({
+      defaultProvider: null,
+      defaultModel: null,
+      config: null,
+    });
     expect((await admin('GET', '/admin/v1/routing/aliases')).body.aliases).toEqual({});
     expect((await admin('GET', '/admin/v1/routing/models')).body.models).toEqual({});
     expect((await admin('GET', '/admin/v1/users/ada%40example.com/limits')).status).toBe(404);
     expect((await admin('GET', `/admin/v1/keys/${keyId}`)).body.status).toBe('revoked');
-    expect((await admin('GET', '/admin/v1/policies/claude-desktop')).body).toMatchObject({ enabled: false, settings: {} });
+    expect((await admin('GET', '/admin/v1/policies/claude-desktop')).body).toMatchObject({
+      enabled: false,
+      settings: {},
+    });
     const client = new OpenAI({ apiKey: serviceKey, baseURL: `${gateway?.url ?? ''}/v1`, maxRetries: 0 });
-    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'still there?' }] })).rejects.toMatchObject({ status: 401 });
+    await expect(
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'still there?' }] }),
+    ).rejects.toMatchObject({ status: 401 });
   });
 });
 
 const desktopSettings = {
   inferenceModels: [{ name: 'fast' }],
-  managedMcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PAT}' } } },
+  managedMcpServers: {
+    github: {
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github'],
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PAT}' },
+    },
+  },
   chatTabEnabled: true,
   coworkEgressAllowedHosts: ['api.github.com'],
 };

@@ -19,7 +19,8 @@ const namespace = 'gw-image';
 async function inlineKubeconfig(server: KubeTestServer, directory: string): Promise<string> {
   const cluster = server.kubeConfig.getCurrentCluster();
   const user = server.kubeConfig.getCurrentUser();
-  const data = async (inline: string | undefined, file: string | undefined) => inline ?? (file ? (await readFile(file)).toString('base64') : '');
+  const data = async (inline: string | undefined, file: string | undefined) =>
+    inline ?? (file ? (await readFile(file)).toString('base64') : '');
   const yaml = [
     'apiVersion: v1',
     'kind: Config',
@@ -70,7 +71,10 @@ describe('the operator image', () => {
   it('runs a Gateway from outside the cluster: Deployments from the image, its own admin key, Ready, and exits 0 on SIGTERM', async () => {
     const gatewayPort = await freePort();
     const metricsPort = await freePort();
-    const inCluster = serviceUrl({ apiVersion: 'gw.dev/v1alpha1', kind: 'Gateway', metadata: { name: 'gw', namespace } }, 'gateway');
+    const inCluster = serviceUrl(
+      { apiVersion: 'gw.dev/v1alpha1', kind: 'Gateway', metadata: { name: 'gw', namespace } },
+      'gateway',
+    );
     const kubeconfig = await inlineKubeconfig(server, await mkdtemp(join(workDir, 'kube-')));
     operator = runContainer({
       image: images.operator,
@@ -89,23 +93,43 @@ describe('the operator image', () => {
     });
     const running = operator;
     try {
-      await expect.poll(() => probe(`http://127.0.0.1:${metricsPort}/healthz`), { timeout: 30_000, interval: 100 }).toBe(200);
+      await expect
+        .poll(() => probe(`http://127.0.0.1:${metricsPort}/healthz`), { timeout: 30_000, interval: 100 })
+        .toBe(200);
     } catch (error) {
       throw new Error(`the operator never answered /healthz:\n${running.logs()}`, { cause: error });
     }
 
     const url = `${database.url}?options=${encodeURIComponent(`-c search_path=${database.schema}`)}`;
-    await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'gw-database', namespace }, type: 'Opaque', data: { url: Buffer.from(url).toString('base64') } });
+    await kube.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'gw-database', namespace },
+      type: 'Opaque',
+      data: { url: Buffer.from(url).toString('base64') },
+    });
     await kube.create({
       apiVersion: 'gw.dev/v1alpha1',
       kind: 'Gateway',
       metadata: { name: 'gw', namespace },
-      spec: { image: { repository: images.repository }, version: images.version, publicUrl: 'https://gw.example.com', database: { urlSecretRef: { name: 'gw-database', key: 'url' } }, components: { optimizer: { enabled: false }, evidence: { enabled: false } } },
+      spec: {
+        image: { repository: images.repository },
+        version: images.version,
+        publicUrl: 'https://gw.example.com',
+        database: { urlSecretRef: { name: 'gw-database', key: 'url' } },
+        components: { optimizer: { enabled: false }, evidence: { enabled: false } },
+      },
     });
-    const deployment = async () => kube.get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace, name: 'gw-gateway' });
+    const deployment = async () =>
+      kube.get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace, name: 'gw-gateway' });
     await expect.poll(async () => (await deployment()) !== null, { timeout: 30_000 }).toBe(true);
-    expect(((await deployment())?.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0]?.image).toBe(images.component);
-    gateway = await runDeploymentContainer(kube, (await deployment())!, { listen: { variable: 'GW_PORT', port: gatewayPort } });
+    expect(
+      ((await deployment())?.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec
+        .containers[0]?.image,
+    ).toBe(images.component);
+    gateway = await runDeploymentContainer(kube, (await deployment())!, {
+      listen: { variable: 'GW_PORT', port: gatewayPort },
+    });
 
     const ready = async () => {
       const object = await kube.get({ apiVersion: 'gw.dev/v1alpha1', kind: 'Gateway', namespace, name: 'gw' });

@@ -1,7 +1,14 @@
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { KubeApiError, type KubeApi, type KubeObject, type ObjectList, type ObjectRef, type WatchHandlers } from '@gw/operator';
+import {
+  KubeApiError,
+  type KubeApi,
+  type KubeObject,
+  type ObjectList,
+  type ObjectRef,
+  type WatchHandlers,
+} from '@gw/operator';
 import type { TestCertificates } from '@gw/operator/kube-test-server';
 import { probe, runContainer, type RunningContainer } from './containers.js';
 
@@ -10,16 +17,31 @@ import { probe, runContainer, type RunningContainer } from './containers.js';
 // kubelet that runs a Deployment's container from its image.
 
 /** An https origin (certificate for 127.0.0.1 from the test CA) relaying every request to an http target. */
-export async function startTlsFront(target: string, certificates: TestCertificates): Promise<{ url: string; close(): Promise<void> }> {
+export async function startTlsFront(
+  target: string,
+  certificates: TestCertificates,
+): Promise<{ url: string; close(): Promise<void> }> {
   const upstream = new URL(target);
-  const server = createHttpsServer({ cert: certificates.serverCert, key: certificates.serverKey }, (request, response) => {
-    const relayed = httpRequest({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    relayed.on('error', () => response.destroy());
-    request.pipe(relayed);
-  });
+  const server = createHttpsServer(
+    { cert: certificates.serverCert, key: certificates.serverKey },
+    (request, response) => {
+      const relayed = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: request.method,
+          path: request.url,
+          headers: request.headers,
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      relayed.on('error', () => response.destroy());
+      request.pipe(relayed);
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -69,7 +91,13 @@ export class PartitionableKubeApi implements KubeApi {
     return this.inner.list(apiVersion, kind, namespace);
   }
 
-  async watch(apiVersion: string, kind: string, namespace: string | undefined, resourceVersion: string, handlers: WatchHandlers): Promise<() => void> {
+  async watch(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    resourceVersion: string,
+    handlers: WatchHandlers,
+  ): Promise<() => void> {
     this.check();
     const entry = { stop: () => undefined as void, handlers };
     const guarded: WatchHandlers = {
@@ -147,7 +175,15 @@ interface ContainerShape {
   volumeMounts?: { name: string; mountPath: string }[];
 }
 interface DeploymentShape {
-  spec: { template: { spec: { securityContext?: SecurityContext; containers: ContainerShape[]; volumes?: { name: string; emptyDir?: unknown }[] } } };
+  spec: {
+    template: {
+      spec: {
+        securityContext?: SecurityContext;
+        containers: ContainerShape[];
+        volumes?: { name: string; emptyDir?: unknown }[];
+      };
+    };
+  };
 }
 
 export interface DeploymentContainer {
@@ -190,11 +226,16 @@ export async function runDeploymentContainer(
   if (!spec) throw new Error(`Deployment ${deployment.metadata.name} has no container`);
   const namespace = deployment.metadata.namespace ?? '';
   const env = await resolveEnv(kube, namespace, spec.env);
-  const declaredPort = spec.ports.find((port) => port.name === spec.readinessProbe.httpGet.port || port.containerPort === spec.readinessProbe.httpGet.port);
-  if (env[options.listen.variable] !== String(declaredPort?.containerPort)) throw new Error(`${options.listen.variable} is not the probed container port ${declaredPort?.containerPort}`);
+  const declaredPort = spec.ports.find(
+    (port) => port.name === spec.readinessProbe.httpGet.port || port.containerPort === spec.readinessProbe.httpGet.port,
+  );
+  if (env[options.listen.variable] !== String(declaredPort?.containerPort))
+    throw new Error(`${options.listen.variable} is not the probed container port ${declaredPort?.containerPort}`);
   env[options.listen.variable] = String(options.listen.port);
   const security = { ...pod.securityContext, ...spec.securityContext };
-  const emptyDirs = (spec.volumeMounts ?? []).filter((mount) => pod.volumes?.find((volume) => volume.name === mount.name)?.emptyDir !== undefined).map((mount) => mount.mountPath);
+  const emptyDirs = (spec.volumeMounts ?? [])
+    .filter((mount) => pod.volumes?.find((volume) => volume.name === mount.name)?.emptyDir !== undefined)
+    .map((mount) => mount.mountPath);
   const container = runContainer({
     image: spec.image,
     ...(spec.command ? { command: spec.command } : {}),
@@ -202,7 +243,9 @@ export async function runDeploymentContainer(
     env,
     emptyDirs,
     readOnlyMounts: options.readOnlyMounts ?? [],
-    ...(security.runAsUser === undefined ? {} : { user: `${security.runAsUser}:${security.runAsGroup ?? security.runAsUser}` }),
+    ...(security.runAsUser === undefined
+      ? {}
+      : { user: `${security.runAsUser}:${security.runAsGroup ?? security.runAsUser}` }),
     readOnlyRootFilesystem: security.readOnlyRootFilesystem === true,
     dropAllCapabilities: security.capabilities?.drop?.includes('ALL') === true,
     noNewPrivileges: security.allowPrivilegeEscalation === false,
@@ -210,12 +253,21 @@ export async function runDeploymentContainer(
   const url = `http://127.0.0.1:${options.listen.port}`;
   const deadline = Date.now() + 60_000;
   while ((await probe(`${url}${spec.readinessProbe.httpGet.path}`)) !== 200) {
-    if (Date.now() > deadline) throw new Error(`${deployment.metadata.name} never passed its readiness probe ${spec.readinessProbe.httpGet.path}:\n${container.logs()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${deployment.metadata.name} never passed its readiness probe ${spec.readinessProbe.httpGet.path}:\n${container.logs()}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const live = await probe(`${url}${spec.livenessProbe.httpGet.path}`);
-  if (live !== 200) throw new Error(`${deployment.metadata.name} fails its liveness probe ${spec.livenessProbe.httpGet.path} with ${live}`);
-  await kube.patchStatus({ apiVersion: 'apps/v1', kind: 'Deployment', namespace, name: deployment.metadata.name }, { replicas: 1, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1 });
+  if (live !== 200)
+    throw new Error(
+      `${deployment.metadata.name} fails its liveness probe ${spec.livenessProbe.httpGet.path} with ${live}`,
+    );
+  await kube.patchStatus(
+    { apiVersion: 'apps/v1', kind: 'Deployment', namespace, name: deployment.metadata.name },
+    { replicas: 1, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1 },
+  );
   return {
     url,
     container,

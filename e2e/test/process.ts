@@ -14,8 +14,16 @@ export interface RunningService {
  * Start a built service (`<service>/dist/main.js`, built by `npm test`) as a real process on an ephemeral port and
  * wait for its "listening on" line.
  */
-export async function startService(main: string, env: Record<string, string>, timeoutMs = 30_000): Promise<RunningService> {
-  const child = spawn(process.execPath, [main], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startService(
+  main: string,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<RunningService> {
+  const child = spawn(process.execPath, [main], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

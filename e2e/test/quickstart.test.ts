@@ -30,7 +30,10 @@ describe('quick start (embedded store, no configuration)', () => {
 
   it('mints a service key with the generated token whose raw value never reaches the store, then drains on SIGTERM', async () => {
     const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
-    const minted = await adminRequest({ url: gateway.url, token }, 'POST', '/admin/service-keys', { name: 'quickstart', team: 'platform' });
+    const minted = await adminRequest({ url: gateway.url, token }, 'POST', '/admin/service-keys', {
+      name: 'quickstart',
+      team: 'platform',
+    });
     expect(minted.status).toBe(201);
     const key = minted.body.key as string;
     const me = await fetch(`${gateway.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });

@@ -63,9 +63,17 @@ interface Fixture {
 
 async function configure(gateway: RunningService, provider: SimulatorHandle): Promise<string> {
   const admin = { url: gateway.url, token: e2eAdminToken };
-  expect((await adminRequest(admin, 'PUT', '/admin/v1/providers/openai/key', { apiKey: 'sk-openai-server', baseUrl: provider.baseURL })).status).toBe(200);
+  expect(
+    (
+      await adminRequest(admin, 'PUT', '/admin/v1/providers/openai/key', {
+        apiKey: 'sk-openai-server',
+        baseUrl: provider.baseURL,
+      })
+    ).status,
+  ).toBe(200);
   expect((await adminRequest(admin, 'PUT', '/admin/v1/routing', { defaultProvider: 'openai' })).status).toBe(200);
-  return (await adminRequest(admin, 'POST', '/admin/v1/keys', { user: 'ada@example.com', team: 'platform' })).body.key as string;
+  return (await adminRequest(admin, 'POST', '/admin/v1/keys', { user: 'ada@example.com', team: 'platform' })).body
+    .key as string;
 }
 
 /** `count` concurrent calls; resolves with the statuses once all are answered. */
@@ -87,7 +95,19 @@ async function fixture(env: Record<string, string>): Promise<Fixture> {
   // The provider answers slowly, so calls can be in flight (past the key check) when the store goes away.
   const provider = await startOpenAiSimulator({ apiKey: 'sk-openai-server', latencyMs: 1_500 });
   const dataDir = await mkdtemp(join(tmpdir(), 'gw-spend-crash-'));
-  return { provider, dataDir, env: { GW_DATA_DIR: dataDir, GW_PORT: '0', GW_HOST: '127.0.0.1', GW_ADMIN_TOKEN: e2eAdminToken, GW_ALLOW_PRIVATE_UPSTREAMS: 'true', GW_LOG_LEVEL: 'error', ...env } };
+  return {
+    provider,
+    dataDir,
+    env: {
+      GW_DATA_DIR: dataDir,
+      GW_PORT: '0',
+      GW_HOST: '127.0.0.1',
+      GW_ADMIN_TOKEN: e2eAdminToken,
+      GW_ALLOW_PRIVATE_UPSTREAMS: 'true',
+      GW_LOG_LEVEL: 'error',
+      ...env,
+    },
+  };
 }
 
 // SIGKILL during a store outage: every answered call's spend row is in the store once the gateway is back.
@@ -106,7 +126,10 @@ describe('spend rows survive a crash during a store outage (Postgres)', () => {
     url.pathname = `/${database}`;
     store = await createDb({ url: url.toString(), dataDir: '' });
     proxy = await startStoreProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    setup = await fixture({ GW_SPEND_DB_URL: `postgres://${url.username ? `${url.username}@` : ''}127.0.0.1:${proxy.port}/${database}`, GW_KEYSTORE_KEY: 'ab'.repeat(32) });
+    setup = await fixture({
+      GW_SPEND_DB_URL: `postgres://${url.username ? `${url.username}@` : ''}127.0.0.1:${proxy.port}/${database}`,
+      GW_KEYSTORE_KEY: 'ab'.repeat(32),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -130,15 +153,21 @@ describe('spend rows survive a crash during a store outage (Postgres)', () => {
     const during = await inFlight;
     // Once every call is answered, one more failed write means the writer has met the outage with all of them.
     const failuresAtAnswer = await metric(gateway, 'gw_spend_write_failures_total');
-    await until('a failed spend write after the last answer', async () => (await metric(gateway as RunningService, 'gw_spend_write_failures_total')) > failuresAtAnswer);
+    await until(
+      'a failed spend write after the last answer',
+      async () => (await metric(gateway as RunningService, 'gw_spend_write_failures_total')) > failuresAtAnswer,
+    );
     expect(await gateway.stop('SIGKILL')).toBeNull();
 
     await proxy.start();
     gateway = await startService('gateway/dist/main.js', setup.env, 120_000);
     const answered = before.length + during.length;
-    const rows = async () => Number((await store.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count);
+    const rows = async () =>
+      Number((await store.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count);
     // Replay runs at start; wait for it, then compare (a shortfall shows as the count, not as a timeout).
-    await until('every answered call to have its row', async () => (await rows()) >= answered, 30_000).catch(() => undefined);
+    await until('every answered call to have its row', async () => (await rows()) >= answered, 30_000).catch(
+      () => undefined,
+    );
     expect(await rows()).toBe(answered);
     expect(during.every((status) => status === 200)).toBe(true);
   }, 240_000);
@@ -163,12 +192,19 @@ describe('spend rows survive a crash on the embedded store (PGlite)', () => {
     const key = await configure(gateway, setup.provider);
     const answered = (await calls(gateway, key, 20)).length;
     // The writer flushes at most 200 ms after an answer; SIGKILL once nothing waits in memory.
-    await until('the spend queue to empty', async () => (await metric(gateway as RunningService, 'gw_spend_queue_depth')) === 0 && (await metric(gateway as RunningService, 'gw_spend_spilled_total')) === 0);
+    await until(
+      'the spend queue to empty',
+      async () =>
+        (await metric(gateway as RunningService, 'gw_spend_queue_depth')) === 0 &&
+        (await metric(gateway as RunningService, 'gw_spend_spilled_total')) === 0,
+    );
     expect(await gateway.stop('SIGKILL')).toBeNull();
     gateway = null;
     const store = await PgliteDb.open(join(setup.dataDir, 'gateway-store'));
     try {
-      expect(Number((await store.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count)).toBe(answered);
+      expect(
+        Number((await store.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count),
+      ).toBe(answered);
     } finally {
       await store.close();
     }

@@ -18,7 +18,13 @@ async function freePort(): Promise<number> {
 }
 
 /** Resolves with the first match of `pattern` in the output at or after `from` characters, as it arrives. */
-function waitForOutput(read: () => string, child: ChildProcess, pattern: RegExp, from = 0, timeoutMs = 120_000): Promise<RegExpExecArray> {
+function waitForOutput(
+  read: () => string,
+  child: ChildProcess,
+  pattern: RegExp,
+  from = 0,
+  timeoutMs = 120_000,
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${pattern} in time:\n${read()}`)), timeoutMs);
     const check = () => {
@@ -71,7 +77,14 @@ describe('npm start keeps the stack up', () => {
     gatewayUrl = `http://127.0.0.1:${port}`;
     await waitForOutput(() => output, stack, /gw optimizer listening on/);
     const admin = { url: gatewayUrl, token: (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim() };
-    expect((await adminRequest(admin, 'PUT', '/admin/v1/providers/openai/key', { apiKey: 'sk-openai-server', baseUrl: provider.baseURL })).status).toBe(200);
+    expect(
+      (
+        await adminRequest(admin, 'PUT', '/admin/v1/providers/openai/key', {
+          apiKey: 'sk-openai-server',
+          baseUrl: provider.baseURL,
+        })
+      ).status,
+    ).toBe(200);
     expect((await adminRequest(admin, 'PUT', '/admin/v1/routing', { defaultProvider: 'openai' })).status).toBe(200);
     const minted = await adminRequest(admin, 'POST', '/admin/v1/keys', { user: 'ada@example.com', team: 'platform' });
     key = minted.body.key as string;
@@ -96,7 +109,11 @@ describe('npm start keeps the stack up', () => {
     await response.arrayBuffer();
     return { status: response.status, optimization: response.headers.get('x-gw-optimization') };
   };
-  const optimizerAnswers = async () => fetch(`${optimizerUrl}/health`).then((response) => response.ok, () => false);
+  const optimizerAnswers = async () =>
+    fetch(`${optimizerUrl}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
 
   it('restarts a killed optimizer while every call keeps succeeding, and uses it again once it is back', async () => {
     expect((await chat()).optimization).not.toBe('error');
@@ -111,7 +128,10 @@ describe('npm start keeps the stack up', () => {
     while (!back) {
       const answer = await chat();
       answers.push(answer);
-      back = answers.some((seen) => seen.optimization === 'error') && answer.optimization !== 'error' && answer.optimization !== 'timeout';
+      back =
+        answers.some((seen) => seen.optimization === 'error') &&
+        answer.optimization !== 'error' &&
+        answer.optimization !== 'timeout';
     }
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     expect(answers.filter((answer) => answer.optimization === 'error').length).toBeGreaterThan(0);

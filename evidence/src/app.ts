@@ -1,7 +1,18 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { clientTimeoutOptions, installBaseHooks, installJsonBodyParser, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform, type Clock, type Db, type Lifecycle } from '@gw/platform';
+import {
+  clientTimeoutOptions,
+  installBaseHooks,
+  installJsonBodyParser,
+  installZodCompilers,
+  QuietLogController,
+  systemClock,
+  zodOpenApiTransform,
+  type Clock,
+  type Db,
+  type Lifecycle,
+} from '@gw/platform';
 import { adminRoutes } from './admin/admin.routes.js';
 import { AgentHostStore } from './agent/agent-host.store.js';
 import { AgentPolicies } from './agent/agent-policies.js';
@@ -41,7 +52,13 @@ const bodyLimitBytes = 512 * 1024;
 export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   // Agents report over the network: slow clients are cut (headers 10 s, whole request 30 s, idle 5 s).
-  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: bodyLimitBytes, logController: new QuietLogController(), routerOptions: { maxParamLength: 256 }, ...clientTimeoutOptions() });
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: bodyLimitBytes,
+    logController: new QuietLogController(),
+    routerOptions: { maxParamLength: 256 },
+    ...clientTimeoutOptions(),
+  });
   installZodCompilers(app);
   installJsonBodyParser(app);
   installBaseHooks(app);
@@ -52,12 +69,21 @@ export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> 
       info: {
         title: 'gw endpoint evidence service',
         version: '1',
-        description: 'Customer-managed evidence reporting, the built-in agent lane (osquery and orbit), allowlisted remediation, the policy catalog, the admin plane and health.',
+        description:
+          'Customer-managed evidence reporting, the built-in agent lane (osquery and orbit), allowlisted remediation, the policy catalog, the admin plane and health.',
       },
       components: {
         securitySchemes: {
-          connectorBearer: { type: 'http', scheme: 'bearer', description: 'Evidence-connector token aer_… (minted on the admin plane, kept server-side)' },
-          adminBearer: { type: 'http', scheme: 'bearer', description: 'GW_ENDPOINT_CONTROL_ADMIN_TOKEN (or GW_ADMIN_TOKEN)' },
+          connectorBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Evidence-connector token aer_… (minted on the admin plane, kept server-side)',
+          },
+          adminBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'GW_ENDPOINT_CONTROL_ADMIN_TOKEN (or GW_ADMIN_TOKEN)',
+          },
         },
       },
     },
@@ -75,9 +101,15 @@ export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> 
   const vault = deps.outputVault ?? null;
   await app.register(healthRoutes, { db: deps.db, lifecycle: deps.lifecycle });
   await app.register(reportRoutes, { connectors, orgs, hosts, clock });
-  await app.register(osqueryRoutes, { secrets, hosts: agentHosts, policies: new AgentPolicies(orgs, agentHosts), autoRemediation: new AutoRemediation(orgs, remediations) });
+  await app.register(osqueryRoutes, {
+    secrets,
+    hosts: agentHosts,
+    policies: new AgentPolicies(orgs, agentHosts),
+    autoRemediation: new AutoRemediation(orgs, remediations),
+  });
   await app.register(orbitRoutes, { secrets, hosts: agentHosts, remediations, vault });
   const { adminToken } = deps;
-  if (adminToken) await app.register(adminRoutes, { adminToken, orgs, connectors, hosts, secrets, remediations, vault, clock });
+  if (adminToken)
+    await app.register(adminRoutes, { adminToken, orgs, connectors, hosts, secrets, remediations, vault, clock });
   return app;
 }

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@gw/platform';
 
-const optionalText = z.string().optional().transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
 
 const schema = z.object({
   GW_EVIDENCE_PORT: env.port(8089),
@@ -19,17 +22,23 @@ const schema = z.object({
 export type EvidenceServiceConfig = Readonly<z.infer<typeof schema>>;
 
 /** The only place the evidence service reads the environment; a bad value throws ConfigError naming the variable. */
-export function loadEvidenceConfig(environment: Record<string, string | undefined> = process.env): EvidenceServiceConfig {
+export function loadEvidenceConfig(
+  environment: Record<string, string | undefined> = process.env,
+): EvidenceServiceConfig {
   return loadConfig(schema, environment);
 }
 
 /** The service's store: its own URL, else the deployment's shared Postgres, else (undefined) the embedded store. */
-export function databaseUrlOf(config: Pick<EvidenceServiceConfig, 'GW_EVIDENCE_DB_URL' | 'GW_SPEND_DB_URL'>): string | undefined {
+export function databaseUrlOf(
+  config: Pick<EvidenceServiceConfig, 'GW_EVIDENCE_DB_URL' | 'GW_SPEND_DB_URL'>,
+): string | undefined {
   return config.GW_EVIDENCE_DB_URL ?? config.GW_SPEND_DB_URL;
 }
 
 /** The admin plane's bearer is `GW_ENDPOINT_CONTROL_ADMIN_TOKEN`, falling back to `GW_ADMIN_TOKEN`. */
-export function adminTokenOf(config: Pick<EvidenceServiceConfig, 'GW_ENDPOINT_CONTROL_ADMIN_TOKEN' | 'GW_ADMIN_TOKEN'>): string | undefined {
+export function adminTokenOf(
+  config: Pick<EvidenceServiceConfig, 'GW_ENDPOINT_CONTROL_ADMIN_TOKEN' | 'GW_ADMIN_TOKEN'>,
+): string | undefined {
   return config.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN;
 }
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineErrorCatalog, errorRaiser, errorResponseSchemas } from '@gw/platform';
 
-export const errorEnvelope = z.object({ error: z.object({ code: z.string(), message: z.string() }) }).describe('Every non-2xx answer');
+export const errorEnvelope = z
+  .object({ error: z.object({ code: z.string(), message: z.string() }) })
+  .describe('Every non-2xx answer');
 
 /**
  * The evidence service's one catalog of coded errors. The admin and report surfaces answer `{error: {code, message}}`
@@ -16,15 +18,37 @@ export const evidenceErrorCatalog = defineErrorCatalog({
   enroll_refused: { status: 401, envelope: 'agent', message: 'The enroll secret is not valid for any organization.' },
   not_found: { status: 404, envelope: 'error', message: 'The resource was not found.' },
   conflict: { status: 409, envelope: 'error', message: 'The request conflicts with the current state.' },
-  monitor_only: { status: 409, envelope: 'error', message: 'This host is customer-managed and monitor-only: the gateway runs no script on it.' },
-  no_remediation: { status: 409, envelope: 'error', message: 'The policy has no remediation script: it is monitor-only.' },
+  monitor_only: {
+    status: 409,
+    envelope: 'error',
+    message: 'This host is customer-managed and monitor-only: the gateway runs no script on it.',
+  },
+  no_remediation: {
+    status: 409,
+    envelope: 'error',
+    message: 'The policy has no remediation script: it is monitor-only.',
+  },
   policy_disabled: { status: 409, envelope: 'error', message: 'The policy is disabled for this organization.' },
-  platform_mismatch: { status: 409, envelope: 'error', message: 'The policy checks another platform than this host runs.' },
-  nothing_to_remediate: { status: 409, envelope: 'error', message: 'No failing check on this host has a remediation script.' },
+  platform_mismatch: {
+    status: 409,
+    envelope: 'error',
+    message: 'The policy checks another platform than this host runs.',
+  },
+  nothing_to_remediate: {
+    status: 409,
+    envelope: 'error',
+    message: 'No failing check on this host has a remediation script.',
+  },
   body_too_large: { status: 413, envelope: 'error', message: 'The body is larger than the limit.' },
   unsupported_media_type: { status: 415, envelope: 'error', message: 'Send application/json.' },
   internal_error: { status: 500, envelope: 'error', message: 'The evidence service failed to answer.' },
-  store_unavailable: { status: 503, envelope: 'error', message: 'The evidence store is unavailable; retry shortly.', retryable: true, headers: { 'retry-after': '1' } },
+  store_unavailable: {
+    status: 503,
+    envelope: 'error',
+    message: 'The evidence store is unavailable; retry shortly.',
+    retryable: true,
+    headers: { 'retry-after': '1' },
+  },
 });
 
 export type EvidenceErrorKey = keyof typeof evidenceErrorCatalog;
@@ -33,7 +57,8 @@ export type EvidenceErrorKey = keyof typeof evidenceErrorCatalog;
 export const evidenceError = errorRaiser(evidenceErrorCatalog);
 
 /** A route's error responses in the OpenAPI document, from the catalog entries it can answer with. */
-export const evidenceErrorResponses = (keys: readonly EvidenceErrorKey[]) => errorResponseSchemas(evidenceErrorCatalog, keys, errorEnvelope);
+export const evidenceErrorResponses = (keys: readonly EvidenceErrorKey[]) =>
+  errorResponseSchemas(evidenceErrorCatalog, keys, errorEnvelope);
 
 /** The errors whose message is built from what the call site knows. */
 export const evidenceErrors = {

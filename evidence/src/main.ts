@@ -8,11 +8,24 @@ import { outputVaultOf } from './remediation/output-vault.js';
 const config = configOrExit({ help: evidenceHelp, load: () => loadEvidenceConfig() });
 const logger = createLogger({ name: 'evidence', level: config.GW_LOG_LEVEL });
 const adminToken = adminTokenOf(config);
-if (!adminToken) logger.warn('neither GW_ENDPOINT_CONTROL_ADMIN_TOKEN nor GW_ADMIN_TOKEN is set: the admin plane is off');
-const db = await createDb({ url: databaseUrlOf(config), dataDir: config.GW_DATA_DIR, embeddedName: 'evidence', onError: (error) => logger.warn({ err: error }, 'database connection error') });
+if (!adminToken)
+  logger.warn('neither GW_ENDPOINT_CONTROL_ADMIN_TOKEN nor GW_ADMIN_TOKEN is set: the admin plane is off');
+const db = await createDb({
+  url: databaseUrlOf(config),
+  dataDir: config.GW_DATA_DIR,
+  embeddedName: 'evidence',
+  onError: (error) => logger.warn({ err: error }, 'database connection error'),
+});
 await migrateEvidence(db);
 const lifecycle = new Lifecycle();
-const app = await buildApp({ db, logger, adminToken, outputVault: outputVaultOf(config), clock: systemClock, lifecycle });
+const app = await buildApp({
+  db,
+  logger,
+  adminToken,
+  outputVault: outputVaultOf(config),
+  clock: systemClock,
+  lifecycle,
+});
 lifecycle.onShutdown(() => db.close());
 lifecycle.installSignalHandlers(app, logger);
 const address = await app.listen({ port: config.GW_EVIDENCE_PORT, host: config.GW_EVIDENCE_HOST });

@@ -3,9 +3,18 @@ import { adminHeaders } from './support.js';
 
 /** An organization with an agent enroll secret. */
 export async function orgWithEnrollSecret(app: FastifyInstance): Promise<{ orgId: string; enrollSecret: string }> {
-  const org = await app.inject({ method: 'POST', url: '/admin/orgs', headers: adminHeaders, payload: { name: 'Acme' } });
+  const org = await app.inject({
+    method: 'POST',
+    url: '/admin/orgs',
+    headers: adminHeaders,
+    payload: { name: 'Acme' },
+  });
   const orgId = org.json<{ id: string }>().id;
-  const rotated = await app.inject({ method: 'POST', url: `/admin/orgs/${orgId}/enroll-secret/rotate`, headers: adminHeaders });
+  const rotated = await app.inject({
+    method: 'POST',
+    url: `/admin/orgs/${orgId}/enroll-secret/rotate`,
+    headers: adminHeaders,
+  });
   return { orgId, enrollSecret: rotated.json<{ enrollSecret: string }>().enrollSecret };
 }
 

@@ -8,7 +8,11 @@ describe('the evidence service API reference (docs/api/evidence.md)', () => {
   it('matches the OpenAPI document the evidence service publishes (GW_UPDATE_API_REFERENCE=1 regenerates it)', async () => {
     const { app } = service();
     const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const { expected, actual } = await apiReferenceDrift(document, new URL('../../docs/api/evidence.md', import.meta.url), 'evidence/test/api-reference.test.ts');
+    const { expected, actual } = await apiReferenceDrift(
+      document,
+      new URL('../../docs/api/evidence.md', import.meta.url),
+      'evidence/test/api-reference.test.ts',
+    );
     expect(expected).toBe(actual);
   });
 });

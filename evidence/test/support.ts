@@ -1,4 +1,11 @@
-import { ManualClock, createIsolatedPgDb, createLogger, createMemoryPgliteDb, testDbUrl, type TestDb } from '@gw/platform';
+import {
+  ManualClock,
+  createIsolatedPgDb,
+  createLogger,
+  createMemoryPgliteDb,
+  testDbUrl,
+  type TestDb,
+} from '@gw/platform';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -20,13 +27,22 @@ export interface TestEvidence {
 }
 
 /** A fresh store and evidence service for each test of the enclosing `describe`. */
-export function evidencePerTest(open: () => Promise<TestDb> = evidenceStores[0][1], options: { outputVault?: OutputVault } = {}): () => TestEvidence {
+export function evidencePerTest(
+  open: () => Promise<TestDb> = evidenceStores[0][1],
+  options: { outputVault?: OutputVault } = {},
+): () => TestEvidence {
   let current: TestEvidence | undefined;
   beforeEach(async () => {
     const store = await open();
     await migrateEvidence(store.db);
     const clock = new ManualClock(Date.UTC(2026, 10, 23, 12));
-    const app = await buildApp({ db: store.db, logger: createLogger({ name: 'evidence-test', level: 'silent' }), adminToken, clock, outputVault: options.outputVault ?? null });
+    const app = await buildApp({
+      db: store.db,
+      logger: createLogger({ name: 'evidence-test', level: 'silent' }),
+      adminToken,
+      clock,
+      outputVault: options.outputVault ?? null,
+    });
     await app.ready();
     current = { app, clock, store };
   });
@@ -43,8 +59,17 @@ export function evidencePerTest(open: () => Promise<TestDb> = evidenceStores[0][
 
 /** An organization with a connector bearer for `source`. */
 export async function provisionOrg(app: FastifyInstance, source = 'jamf'): Promise<{ orgId: string; token: string }> {
-  const org = await app.inject({ method: 'POST', url: '/admin/orgs', headers: adminHeaders, payload: { name: 'Acme', gatewayUrl: 'https://gw.acme.example' } });
+  const org = await app.inject({
+    method: 'POST',
+    url: '/admin/orgs',
+    headers: adminHeaders,
+    payload: { name: 'Acme', gatewayUrl: 'https://gw.acme.example' },
+  });
   const orgId = org.json<{ id: string }>().id;
-  const minted = await app.inject({ method: 'POST', url: `/admin/orgs/${orgId}/evidence-connectors/${source}/rotate`, headers: adminHeaders });
+  const minted = await app.inject({
+    method: 'POST',
+    url: `/admin/orgs/${orgId}/evidence-connectors/${source}/rotate`,
+    headers: adminHeaders,
+  });
   return { orgId, token: minted.json<{ token: string }>().token };
 }

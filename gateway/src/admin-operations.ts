@@ -14,7 +14,12 @@ import type { AdminOperation } from './admin/operation.js';
 import { adminTokenResolver, chainResolvers } from './admin/principal.js';
 import { adminV1RateLimiter } from './admin/rate-limit.js';
 import { registerOperations } from './admin/registrar.js';
-import { healthOperations, unmeteredLease, type CircuitReport, type HealthOperationDeps } from './admin/settings/health.operations.js';
+import {
+  healthOperations,
+  unmeteredLease,
+  type CircuitReport,
+  type HealthOperationDeps,
+} from './admin/settings/health.operations.js';
 import { settingsOperations } from './admin/settings/settings.operations.js';
 import type { ScimDeps } from './identity/scim/scim-deps.js';
 import { provisioningTokenResolver } from './identity/provisioning/provisioning-token.resolver.js';
@@ -46,7 +51,10 @@ export interface AdminPlaneDeps extends AdminDeps {
 
 // The newest migration shipped with this build: read from disk once per process, whoever asks (health, support bundle).
 let expectedSchemaVersion: Promise<number> | undefined;
-const schemaVersionOfBuild = () => (expectedSchemaVersion ??= loadMigrations(gatewayMigrationsDir).then((migrations) => migrations.at(-1)?.version ?? 0));
+const schemaVersionOfBuild = () =>
+  (expectedSchemaVersion ??= loadMigrations(gatewayMigrationsDir).then(
+    (migrations) => migrations.at(-1)?.version ?? 0,
+  ));
 
 /** What the health report reads (also the support bundle's). */
 export async function healthDepsOf(deps: AdminPlaneDeps): Promise<HealthOperationDeps> {
@@ -73,7 +81,11 @@ async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
     ...keyOperations({ keys: deps.keys, clock: deps.clock, fleetMode }),
     ...adminKeyOperations({ adminKeys: deps.adminKeys, clock: deps.clock }),
     ...userOperations({ revokedUsers: deps.revokedUsers, userData: deps.userData, keys: deps.keys, fleetMode }),
-    ...settingsOperations({ settings: deps.settings, fleetMode, organizationKeyStored: () => organizationProvider(deps.providers) !== null }),
+    ...settingsOperations({
+      settings: deps.settings,
+      fleetMode,
+      organizationKeyStored: () => organizationProvider(deps.providers) !== null,
+    }),
     ...scimSettingsOperations({ settings: deps.scim.settings }),
     ...seatOperations({ seats: deps.seats.store, directives: deps.seats.directives, fleetMode }),
     ...healthOperations(await healthDepsOf(deps)),
@@ -87,8 +99,17 @@ async function coreOperations(deps: AdminPlaneDeps): Promise<AdminOperation[]> {
  * `/admin/v1/*`, with the principal chain (admin token → `aak_` keys → console sessions), the v1 rate limit, fleet
  * mode and the automatic audit of every write.
  */
-export async function registerAdminPlane(app: FastifyInstance, deps: AdminPlaneDeps, extraOperations: AdminOperation[] = []): Promise<void> {
-  const principals = chainResolvers([adminTokenResolver(deps.config.GW_ADMIN_TOKEN), adminKeyResolver(deps.adminKeys), provisioningTokenResolver(deps.scim.provisioningTokens), ...(deps.adminSessionResolver ? [deps.adminSessionResolver] : [])]);
+export async function registerAdminPlane(
+  app: FastifyInstance,
+  deps: AdminPlaneDeps,
+  extraOperations: AdminOperation[] = [],
+): Promise<void> {
+  const principals = chainResolvers([
+    adminTokenResolver(deps.config.GW_ADMIN_TOKEN),
+    adminKeyResolver(deps.adminKeys),
+    provisioningTokenResolver(deps.scim.provisioningTokens),
+    ...(deps.adminSessionResolver ? [deps.adminSessionResolver] : []),
+  ]);
   await registerOperations(app, [...(await coreOperations(deps)), ...extraOperations], {
     principals,
     rateLimit: adminV1RateLimiter(deps.coord, deps.logger),

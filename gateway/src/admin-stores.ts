@@ -27,7 +27,13 @@ export interface AdminDeps {
 }
 
 /** Build the admin plane's stores; the settings cache loads now and follows Coord invalidations until shutdown. */
-export async function composeAdmin(input: { db: Db; coord: Coord; clock: Clock; logger: Logger; lifecycle: Lifecycle }): Promise<AdminDeps> {
+export async function composeAdmin(input: {
+  db: Db;
+  coord: Coord;
+  clock: Clock;
+  logger: Logger;
+  lifecycle: Lifecycle;
+}): Promise<AdminDeps> {
   const { db, coord, clock, logger, lifecycle } = input;
   const audit = new AuditStore(db, clock);
   const settings = new SettingsStore(db, coord, clock, logger);
@@ -38,7 +44,11 @@ export async function composeAdmin(input: { db: Db; coord: Coord; clock: Clock; 
     audit,
     settings,
     revokedUsers: new RevokedUserStore(db, clock),
-    userData: new UserDataService(db, clock, builtInUserDataSources(audit, [scimUserDataSource, seatUserDataSource, enrollmentUserDataSource])),
+    userData: new UserDataService(
+      db,
+      clock,
+      builtInUserDataSources(audit, [scimUserDataSource, seatUserDataSource, enrollmentUserDataSource]),
+    ),
     traces: new TraceStore(db, clock),
   };
 }

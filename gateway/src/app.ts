@@ -1,5 +1,12 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { QuietLogController, capUnauthenticatedConnections, clientTimeoutOptions, installBaseHooks, installJsonBodyParser, installZodCompilers } from '@gw/platform';
+import {
+  QuietLogController,
+  capUnauthenticatedConnections,
+  clientTimeoutOptions,
+  installBaseHooks,
+  installJsonBodyParser,
+  installZodCompilers,
+} from '@gw/platform';
 import type { GatewayDeps } from './deps.js';
 import { registerOpenApi } from './service/docs/openapi.plugin.js';
 import { healthRoutes } from './service/health/health.routes.js';
@@ -68,7 +75,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 1_024 },
     frameworkErrors: answerFrameworkError,
     // Slow clients: headers, whole-request and keep-alive idle timeouts; a response being streamed is not bound by them.
-    ...clientTimeoutOptions({ headersTimeoutMs: deps.config.GW_HEADERS_TIMEOUT_MS, requestTimeoutMs: deps.config.GW_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: deps.config.GW_KEEP_ALIVE_TIMEOUT_MS }),
+    ...clientTimeoutOptions({
+      headersTimeoutMs: deps.config.GW_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: deps.config.GW_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: deps.config.GW_KEEP_ALIVE_TIMEOUT_MS,
+    }),
   });
   const trustedProxies = addressMatcher(deps.config.GW_TRUSTED_PROXIES ?? []);
   capUnauthenticatedConnections(app.server, {
@@ -96,14 +107,24 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       reply.header('x-gw-cache', 'bypass');
       done();
     });
-    registerChain(inference, { ...identityChainDeps(deps), entitlement: deps.entitlement.gate, admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, guardrails: deps.guardrails }, metering: deps.inference.meter });
+    registerChain(inference, {
+      ...identityChainDeps(deps),
+      entitlement: deps.entitlement.gate,
+      admission: { coord: deps.coord, clock: deps.clock, governance: deps.governance, guardrails: deps.guardrails },
+      metering: deps.inference.meter,
+    });
     installInferenceBodyParsers(inference, deps.config.GW_BODY_LIMIT_BYTES);
     inference.addHook('onSend', (_request, reply, payload, done) => {
       ensureProviderHeader(reply);
       done(null, payload);
     });
     await inference.register(meRoutes, { governance: deps.governance, db: deps.db });
-    await inference.register(realtimeRoutes, { inference: deps.inference, standing: { coord: deps.coord, governance: deps.governance }, maxMessageBytes: deps.config.GW_REALTIME_MAX_MESSAGE_BYTES, idleTimeoutMs: deps.config.GW_REALTIME_IDLE_TIMEOUT_MS });
+    await inference.register(realtimeRoutes, {
+      inference: deps.inference,
+      standing: { coord: deps.coord, governance: deps.governance },
+      maxMessageBytes: deps.config.GW_REALTIME_MAX_MESSAGE_BYTES,
+      idleTimeoutMs: deps.config.GW_REALTIME_IDLE_TIMEOUT_MS,
+    });
     await inference.register(inferenceRoutes, deps.inference);
   });
 
@@ -112,31 +133,98 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Connect routes outside the key chain, each checking its own caller (the desktop bootstrap, the fleet webhook).
   const authFailureGuard = new AuthFailureGuard(deps.coord);
   await app.register(connectOpenPlugin, {
-    desktopBootstrap: { policies: deps.desktopPolicy, keys: deps.keys, publicUrl: deps.config.GW_PUBLIC_URL, authFailureGuard },
-    fleetWebhook: { receiver: new PolicyWebhookReceiver({ configPath: deps.config.GW_FLEET_WEBHOOK_CONFIG, endpoint: deps.endpoint, coord: deps.coord, logger: deps.logger }), authFailureGuard },
+    desktopBootstrap: {
+      policies: deps.desktopPolicy,
+      keys: deps.keys,
+      publicUrl: deps.config.GW_PUBLIC_URL,
+      authFailureGuard,
+    },
+    fleetWebhook: {
+      receiver: new PolicyWebhookReceiver({
+        configPath: deps.config.GW_FLEET_WEBHOOK_CONFIG,
+        endpoint: deps.endpoint,
+        coord: deps.coord,
+        logger: deps.logger,
+      }),
+      authFailureGuard,
+    },
   });
 
   // Inbound SCIM v2: the identity provider's bearer, SCIM media type and error envelope.
-  await app.register(scimPlugin, { prefix: '/scim/v2', db: deps.db, users: deps.scim.users, groups: deps.scim.groups, provisioningTokens: deps.scim.provisioningTokens });
+  await app.register(scimPlugin, {
+    prefix: '/scim/v2',
+    db: deps.db,
+    users: deps.scim.users,
+    groups: deps.scim.groups,
+    provisioningTokens: deps.scim.provisioningTokens,
+  });
 
   // CLI login: pre-key; billing verifies the browser sign-in, the gateway mints the key.
-  await app.register(cliLoginPlugin, { billing: deps.entitlement.billing, sessions: new CliSessionStore(deps.coord, deps.clock), keys: deps.keys, db: deps.db, audit: deps.audit, coord: deps.coord, clock: deps.clock });
+  await app.register(cliLoginPlugin, {
+    billing: deps.entitlement.billing,
+    sessions: new CliSessionStore(deps.coord, deps.clock),
+    keys: deps.keys,
+    db: deps.db,
+    audit: deps.audit,
+    coord: deps.coord,
+    clock: deps.clock,
+  });
 
   // The developer device page, gated by the short-lived device token alone.
-  await app.register(devicePlugin, { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger });
+  await app.register(devicePlugin, {
+    seats: deps.seats.store,
+    deviceTokens: deps.seats.deviceTokens,
+    logger: deps.logger,
+  });
 
   const operations = [
     ...providerOperations({ providers: deps.providers, config: deps.config }),
     ...routingOperations({ routing: deps.routing }),
-    ...governanceOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, governance: deps.governance, ring: deps.spend.ring, allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
-    ...qualityParityOperations({ db: deps.db, clock: deps.clock, holdoutConfig: optimizerHoldoutConfig(deps.optimizer, deps.config.GW_OPTIMIZER_ADMIN_TOKEN ?? deps.config.GW_ADMIN_TOKEN, deps.logger) }),
+    ...governanceOperations({
+      db: deps.db,
+      coord: deps.coord,
+      clock: deps.clock,
+      governance: deps.governance,
+      ring: deps.spend.ring,
+      allowPrivateWebhooks: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS,
+    }),
+    ...qualityParityOperations({
+      db: deps.db,
+      clock: deps.clock,
+      holdoutConfig: optimizerHoldoutConfig(
+        deps.optimizer,
+        deps.config.GW_OPTIMIZER_ADMIN_TOKEN ?? deps.config.GW_ADMIN_TOKEN,
+        deps.logger,
+      ),
+    }),
     ...optimizerAdminOperations({ optimizer: deps.optimizerAdmin }),
-    ...contentSettingsOperations({ settings: deps.settings, retention: deps.contentRetention, contentKeyConfigured: deps.config.GW_CONTENT_KEY !== undefined }),
-    ...spendConnectorOperations({ db: deps.db, store: deps.spendConnectors.store, sync: deps.spendConnectors.sync, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
-    ...guardrailOperations({ store: deps.guardrailStore, contentMode: () => deps.settings.get().contentMode, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
+    ...contentSettingsOperations({
+      settings: deps.settings,
+      retention: deps.contentRetention,
+      contentKeyConfigured: deps.config.GW_CONTENT_KEY !== undefined,
+    }),
+    ...spendConnectorOperations({
+      db: deps.db,
+      store: deps.spendConnectors.store,
+      sync: deps.spendConnectors.sync,
+      allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS,
+    }),
+    ...guardrailOperations({
+      store: deps.guardrailStore,
+      contentMode: () => deps.settings.get().contentMode,
+      allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS,
+    }),
     ...desktopPolicyOperations({ policies: deps.desktopPolicy }),
-    ...desktopProfileOperations({ policies: deps.desktopPolicy, publicUrl: deps.config.GW_PUBLIC_URL, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
-    ...desktopConnectorOperations({ mirror: deps.mcpHub, connectors: deps.mcpConnectors, allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS }),
+    ...desktopProfileOperations({
+      policies: deps.desktopPolicy,
+      publicUrl: deps.config.GW_PUBLIC_URL,
+      deploymentId: deps.config.GW_DEPLOYMENT_ID,
+    }),
+    ...desktopConnectorOperations({
+      mirror: deps.mcpHub,
+      connectors: deps.mcpConnectors,
+      allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS,
+    }),
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...agentLaneOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
@@ -144,11 +232,27 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
     ...retiredServerLaneOperations(),
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
-    ...updatesOperations({ billing: deps.entitlement.billing, settings: deps.settings, clock: deps.clock, running: interfaceVersion, environmentHas: environmentVariableSet }),
+    ...updatesOperations({
+      billing: deps.entitlement.billing,
+      settings: deps.settings,
+      clock: deps.clock,
+      running: interfaceVersion,
+      environmentHas: environmentVariableSet,
+    }),
     ...playgroundOperations({ keys: deps.keys, clock: deps.clock, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...provisioningTokenOperations({ tokens: deps.scim.provisioningTokens }),
     ...enrollmentOperations({ links: deps.enrollmentLinks, fleetMode: deps.config.GW_MULTI_TENANT }),
-    ...supportBundleOperations({ health: await healthDepsOf(deps), config: deps.config, db: deps.db, providers: deps.providers, routing: deps.routing, endpoint: deps.endpoint, clock: deps.clock, billing: deps.entitlement.billing, deploymentId: deps.config.GW_DEPLOYMENT_ID }),
+    ...supportBundleOperations({
+      health: await healthDepsOf(deps),
+      config: deps.config,
+      db: deps.db,
+      providers: deps.providers,
+      routing: deps.routing,
+      endpoint: deps.endpoint,
+      clock: deps.clock,
+      billing: deps.entitlement.billing,
+      deploymentId: deps.config.GW_DEPLOYMENT_ID,
+    }),
   ];
   // The admin plane mounts its own operations (keys, admin keys, users, settings, audit, traces) plus these.
   await registerAdminPlane(app, deps, operations);

@@ -1,6 +1,15 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Lifecycle, createDb, loadMigrations, migrate, systemClock, type Clock, type Db, type Logger } from '@gw/platform';
+import {
+  Lifecycle,
+  createDb,
+  loadMigrations,
+  migrate,
+  systemClock,
+  type Clock,
+  type Db,
+  type Logger,
+} from '@gw/platform';
 import { Keyring, createCoord } from '@gw/platform';
 import type { GatewayConfig } from './config.js';
 import type { GatewayDeps } from './deps.js';
@@ -51,11 +60,24 @@ export async function migrateGateway(db: Db) {
 }
 
 /** Build the dependency graph from config; tests pass their own db, coord or clock. */
-export async function composeGateway(config: GatewayConfig, logger: Logger, overrides: Partial<Pick<GatewayDeps, 'db' | 'coord' | 'clock'>> = {}): Promise<GatewayDeps> {
+export async function composeGateway(
+  config: GatewayConfig,
+  logger: Logger,
+  overrides: Partial<Pick<GatewayDeps, 'db' | 'coord' | 'clock'>> = {},
+): Promise<GatewayDeps> {
   const clock: Clock = overrides.clock ?? systemClock;
-  const db = overrides.db ?? (await createDb({ url: config.GW_SPEND_DB_URL, dataDir: config.GW_DATA_DIR, embeddedName: 'gateway-store', onError: (error) => logger.warn({ err: error }, 'store connection error') }));
+  const db =
+    overrides.db ??
+    (await createDb({
+      url: config.GW_SPEND_DB_URL,
+      dataDir: config.GW_DATA_DIR,
+      embeddedName: 'gateway-store',
+      onError: (error) => logger.warn({ err: error }, 'store connection error'),
+    }));
   await migrateGateway(db);
-  const coord = overrides.coord ?? createCoord({ ...(config.GW_REDIS_URL ? { redisUrl: config.GW_REDIS_URL } : {}), prefix: 'gw', clock, logger });
+  const coord =
+    overrides.coord ??
+    createCoord({ ...(config.GW_REDIS_URL ? { redisUrl: config.GW_REDIS_URL } : {}), prefix: 'gw', clock, logger });
   const lifecycle = new Lifecycle();
   // Shutdown runs these in reverse: flush spend and stop subscriptions first, then close the upstream pool, Coord and the store.
   lifecycle.onShutdown(() => db.close());
@@ -69,7 +91,10 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   const desktopPolicy = new DesktopPolicyStore(db, coord, clock, logger);
   await Promise.all([providers.start(), routing.start(), desktopPolicy.start()]);
   const inferenceMetrics = new InferenceMetrics(metrics);
-  const spendWriter = new SpendWriter(db, logger, { ...inferenceMetrics.spendQueue.hooks(), spill: new SpendSpill(join(config.GW_DATA_DIR, 'spend-spill'), logger) });
+  const spendWriter = new SpendWriter(db, logger, {
+    ...inferenceMetrics.spendQueue.hooks(),
+    spill: new SpendSpill(join(config.GW_DATA_DIR, 'spend-spill'), logger),
+  });
   spendWriter.start();
   const spend = new SpendRecorder(new SpendRing(), spendWriter, logger);
   spend.onRecord((record) => inferenceMetrics.observe(record));
@@ -81,39 +106,109 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   }
   lifecycle.onShutdown(() => spendWriter.stop());
   const contentKeyring = config.GW_CONTENT_KEY ? Keyring.fromHexKey(config.GW_CONTENT_KEY) : null;
-  const traceWriter = new TraceWriter(db, logger, { keyring: contentKeyring, onDropped: (count) => inferenceMetrics.tracesDropped.inc(count) });
+  const traceWriter = new TraceWriter(db, logger, {
+    keyring: contentKeyring,
+    onDropped: (count) => inferenceMetrics.tracesDropped.inc(count),
+  });
   lifecycle.onShutdown(() => traceWriter.stop());
-  const mcpConnectors = composeConnectors({ db, coord, keyring, clock, policy: desktopPolicy, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, publicUrl: config.GW_PUBLIC_URL });
-  const mcpHub = new McpHubMirror({ policy: desktopPolicy, clock, logger, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, grants: mcpConnectors.grants });
+  const mcpConnectors = composeConnectors({
+    db,
+    coord,
+    keyring,
+    clock,
+    policy: desktopPolicy,
+    allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS,
+    publicUrl: config.GW_PUBLIC_URL,
+  });
+  const mcpHub = new McpHubMirror({
+    policy: desktopPolicy,
+    clock,
+    logger,
+    allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS,
+    grants: mcpConnectors.grants,
+  });
   mcpHub.start();
   lifecycle.onShutdown(() => {
     mcpHub.stop();
     return Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined);
   });
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
-  const contentRetention = new ContentRetention({ db, clock, logger, retentionDays: () => admin.settings.get().contentRetentionDays });
+  const contentRetention = new ContentRetention({
+    db,
+    clock,
+    logger,
+    retentionDays: () => admin.settings.get().contentRetentionDays,
+  });
   contentRetention.start();
   lifecycle.onShutdown(async () => contentRetention.stop());
   const guardrailStore = new GuardrailStore(db, coord, clock, keyring, logger);
   await guardrailStore.start();
   lifecycle.onShutdown(() => guardrailStore.stop());
-  const guardrails = new Guardrails({ store: guardrailStore, contentMode: () => admin.settings.get().contentMode, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS, metrics });
+  const guardrails = new Guardrails({
+    store: guardrailStore,
+    contentMode: () => admin.settings.get().contentMode,
+    allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS,
+    metrics,
+  });
   const endpoint = composeEndpoint(config, { db, keyring, clock });
-  const entitlement = await composeEntitlement({ config, db, coord, clock, logger, lifecycle, settings: admin.settings, endpoint });
-  const governance = await composeGovernance({ db, coord, clock, logger, lifecycle, keyring, spend, metrics: inferenceMetrics.governance, authEvents: admin.audit, routing, allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS, defaultOutputTokens: config.GW_STRICT_DEFAULT_OUTPUT_TOKENS });
+  const entitlement = await composeEntitlement({
+    config,
+    db,
+    coord,
+    clock,
+    logger,
+    lifecycle,
+    settings: admin.settings,
+    endpoint,
+  });
+  const governance = await composeGovernance({
+    db,
+    coord,
+    clock,
+    logger,
+    lifecycle,
+    keyring,
+    spend,
+    metrics: inferenceMetrics.governance,
+    authEvents: admin.audit,
+    routing,
+    allowPrivateWebhooks: config.GW_ALLOW_PRIVATE_UPSTREAMS,
+    defaultOutputTokens: config.GW_STRICT_DEFAULT_OUTPUT_TOKENS,
+  });
   const optimizer = config.GW_OPTIMIZER_URL
-    ? new OptimizerClient({ baseUrl: config.GW_OPTIMIZER_URL, token: config.GW_OPTIMIZER_TOKEN, signingKey: config.GW_OPTIMIZER_SIGNING_KEY, optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS, callTimeoutMs: 5_000, clock, logger })
+    ? new OptimizerClient({
+        baseUrl: config.GW_OPTIMIZER_URL,
+        token: config.GW_OPTIMIZER_TOKEN,
+        signingKey: config.GW_OPTIMIZER_SIGNING_KEY,
+        optimizeTimeoutMs: config.GW_OPTIMIZER_TIMEOUT_MS,
+        callTimeoutMs: 5_000,
+        clock,
+        logger,
+      })
     : null;
   if (optimizer) lifecycle.onShutdown(() => optimizer.close());
   const optimizerBreaker = optimizer
-    ? createOptimizerBreaker({ failureThreshold: config.GW_OPTIMIZER_BREAKER_FAILURES, coolOffMs: config.GW_OPTIMIZER_BREAKER_COOLOFF_MS, clock, logger, registry: metrics })
+    ? createOptimizerBreaker({
+        failureThreshold: config.GW_OPTIMIZER_BREAKER_FAILURES,
+        coolOffMs: config.GW_OPTIMIZER_BREAKER_COOLOFF_MS,
+        clock,
+        logger,
+        registry: metrics,
+      })
     : null;
   const optimizerAdminToken = config.GW_OPTIMIZER_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN;
   const optimizerAdmin = new OptimizerAdmin(optimizer, optimizerAdminToken);
   // With a Postgres store, the optimizer keeps its durable stash beside the gateway's (pushed at boot and on heartbeat).
   const durableBootstrap =
     optimizer && optimizerAdminToken && config.GW_SPEND_DB_URL
-      ? new DurableBootstrap({ optimizer, adminToken: optimizerAdminToken, spendDbUrl: config.GW_SPEND_DB_URL, contentKey: config.GW_CONTENT_KEY, contentMode: () => admin.settings.get().contentMode, logger })
+      ? new DurableBootstrap({
+          optimizer,
+          adminToken: optimizerAdminToken,
+          spendDbUrl: config.GW_SPEND_DB_URL,
+          contentKey: config.GW_CONTENT_KEY,
+          contentMode: () => admin.settings.get().contentMode,
+          logger,
+        })
       : null;
   if (durableBootstrap) {
     durableBootstrap.start();
@@ -121,7 +216,12 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
   }
   // One lease view for both sides: /mcp and /connect renew it, the pre-call hook reads it.
   const retrievalLease = new RetrievalLeaseStore(coord, clock);
-  const meter = new MeteringStage({ spend, traces: traceWriter, contentAllowed: () => contentKeyring !== null && admin.settings.get().contentMode === 'full', clock });
+  const meter = new MeteringStage({
+    spend,
+    traces: traceWriter,
+    contentAllowed: () => contentKeyring !== null && admin.settings.get().contentMode === 'full',
+    clock,
+  });
   const inference: InferenceDeps = {
     providers,
     routing,
@@ -145,5 +245,43 @@ export async function composeGateway(config: GatewayConfig, logger: Logger, over
     sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
     random: Math.random,
   };
-  return { ...admin, leaseStatus: entitlement.lease, entitlement, config, logger, db, coord, clock, lifecycle, metrics, keys: new KeyStore(db, clock), providers, routing, upstream, spend, spendWriter, traceWriter, inferenceMetrics, inference, optimizer, optimizerBreaker, optimizerAdmin, durableBootstrap, governance, guardrails, guardrailStore, contentRetention, retrievalLease, desktopPolicy, mcpHub, mcpConnectors, teamPolicies: new TeamPolicyStore(db, clock), scim: composeScim(db, clock), seats: composeSeats(db, clock), endpoint, enrollmentLinks: new EnrollmentLinkStore(db, clock), spendConnectors: composeSpendConnectors({ db, keyring, clock, logger }) };
+  return {
+    ...admin,
+    leaseStatus: entitlement.lease,
+    entitlement,
+    config,
+    logger,
+    db,
+    coord,
+    clock,
+    lifecycle,
+    metrics,
+    keys: new KeyStore(db, clock),
+    providers,
+    routing,
+    upstream,
+    spend,
+    spendWriter,
+    traceWriter,
+    inferenceMetrics,
+    inference,
+    optimizer,
+    optimizerBreaker,
+    optimizerAdmin,
+    durableBootstrap,
+    governance,
+    guardrails,
+    guardrailStore,
+    contentRetention,
+    retrievalLease,
+    desktopPolicy,
+    mcpHub,
+    mcpConnectors,
+    teamPolicies: new TeamPolicyStore(db, clock),
+    scim: composeScim(db, clock),
+    seats: composeSeats(db, clock),
+    endpoint,
+    enrollmentLinks: new EnrollmentLinkStore(db, clock),
+    spendConnectors: composeSpendConnectors({ db, keyring, clock, logger }),
+  };
 }

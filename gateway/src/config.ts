@@ -15,13 +15,24 @@ function isAddressOrRange(entry: string): boolean {
 
 const trustedProxies = z
   .string()
-  .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
-  .refine((entries) => entries.length > 0 && entries.every(isAddressOrRange), 'must be a comma list of IP addresses or CIDR ranges');
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  )
+  .refine(
+    (entries) => entries.length > 0 && entries.every(isAddressOrRange),
+    'must be a comma list of IP addresses or CIDR ranges',
+  );
 
 /** `key=value` pairs separated by commas, values percent-encoded: the OpenTelemetry exporters' headers format. */
 const otlpHeaders = z.string().transform((value, context) => {
   const headers: Record<string, string> = {};
-  for (const pair of value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')) {
+  for (const pair of value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')) {
     const at = pair.indexOf('=');
     const name = at > 0 ? pair.slice(0, at).trim() : '';
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
@@ -37,80 +48,99 @@ const otlpHeaders = z.string().transform((value, context) => {
   }
   return headers;
 });
-const otlpProtocol = z.enum(['http/protobuf', 'http/json', 'grpc']).refine((protocol) => protocol !== 'grpc', 'grpc is not supported: use http/protobuf or http/json');
+const otlpProtocol = z
+  .enum(['http/protobuf', 'http/json', 'grpc'])
+  .refine((protocol) => protocol !== 'grpc', 'grpc is not supported: use http/protobuf or http/json');
 
-const schema = z.object({
-  GW_PORT: env.port(8787),
-  GW_HOST: z.string().default('0.0.0.0'),
-  GW_ADMIN_TOKEN: env.secret(16).optional(),
-  GW_SPEND_DB_URL: env.url(['postgres', 'postgresql']).optional(),
-  GW_DATA_DIR: z.string().min(1).default('./.gw-data'),
-  GW_REDIS_URL: env.url(['redis', 'rediss']).optional(),
-  GW_KEYSTORE_KEY: env.hexKey(32).optional(),
-  GW_OPTIMIZER_URL: env.url(['http', 'https']).optional(),
-  GW_OPTIMIZER_TOKEN: env.secret(16).optional(),
-  GW_OPTIMIZER_SIGNING_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a raw Ed25519 private key, 43 base64url characters').optional(),
-  GW_OPTIMIZER_TIMEOUT_MS: env.positiveInt(500),
-  GW_OPTIMIZER_BREAKER_FAILURES: env.positiveInt(3).pipe(z.number().min(1, 'must be at least 1')),
-  GW_OPTIMIZER_BREAKER_COOLOFF_MS: env.positiveInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
-  GW_OPTIMIZER_ADMIN_TOKEN: env.secret(16).optional(),
-  GW_CONTENT_KEY: env.hexKey(32).optional(),
-  GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
-  GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
-  GW_STRICT_DEFAULT_OUTPUT_TOKENS: env.positiveInt(1_024),
-  GW_MULTI_TENANT: env.boolean(false),
-  GW_ENDPOINT_CONTROL_URL: env.url(['http', 'https']).optional(),
-  GW_ENDPOINT_CONTROL_ADMIN_TOKEN: env.secret(16).optional(),
-  GW_ENDPOINT_AGENT_URL: env.url(['https', 'http']).optional(),
-  GW_FLEET_WEBHOOK_CONFIG: z.string().min(1).optional(),
-  GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
-  GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
-  GW_REALTIME_MAX_MESSAGE_BYTES: env.positiveInt(16 * 1024 * 1024),
-  GW_REALTIME_IDLE_TIMEOUT_MS: env.positiveInt(300_000),
-  GW_TRUSTED_PROXIES: trustedProxies.optional(),
-  GW_HEADERS_TIMEOUT_MS: env.positiveInt(10_000).pipe(z.number().min(1_000, 'must be at least 1000')),
-  GW_REQUEST_TIMEOUT_MS: env.positiveInt(30_000).pipe(z.number().min(1_000, 'must be at least 1000')),
-  GW_KEEP_ALIVE_TIMEOUT_MS: env.positiveInt(5_000).pipe(z.number().min(1, 'must be at least 1')),
-  GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: env.positiveInt(256),
-  GW_DRAIN_DELAY_MS: env.positiveInt(0),
-  GW_DRAIN_TIMEOUT_MS: env.positiveInt(30_000),
-  GW_BILLING_URL: env.url(['http', 'https']).optional(),
-  GW_DEPLOYMENT_TOKEN: env.secret(20).startsWith(deploymentTokenPrefix, `must start with ${deploymentTokenPrefix}`).optional(),
-  GW_DEPLOYMENT_ID: deploymentIdSetting.optional(),
-  GW_METER_INTERVAL_MS: env.positiveInt(300_000).pipe(z.number().min(10_000, 'must be at least 10000')),
-  GW_METER_SETTLE_MS: env.positiveInt(30_000),
-  GW_LEASE_VERIFY_KEY: leaseVerifyKeySetting.optional(),
-  GW_DEVICE_CA_KEY: deviceCaKeySetting.optional(),
-  GW_PUBLIC_URL: env.url(['https', 'http']).optional(),
-  GW_ORG_HUB_ISSUER: env.url(['https', 'http']).optional(),
-  GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
-  GW_ORG_HUB_ORG_CLAIM: z.string().regex(/^[A-Za-z0-9_:./-]{1,128}$/, 'a claim name').default('org_id'),
-  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).default('otlp'),
-  OTEL_EXPORTER_OTLP_ENDPOINT: env.url(['http', 'https']).optional(),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: env.url(['http', 'https']).optional(),
-  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
-  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
-  OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders.optional(),
-  OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeaders.optional(),
-  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('gw-gateway'),
-}).superRefine((config, context) => {
-  if (config.GW_HEADERS_TIMEOUT_MS > config.GW_REQUEST_TIMEOUT_MS) {
-    context.addIssue({ code: 'custom', path: ['GW_HEADERS_TIMEOUT_MS'], message: 'must not exceed GW_REQUEST_TIMEOUT_MS (the whole request, headers included, must arrive within it)' });
-  }
-  // The organization hub's token lane checks tokens minted for this gateway's exact /mcp/org URL, and asks billing who
-  // the subject is: it needs both.
-  if (config.GW_ORG_HUB_ISSUER) {
-    for (const name of ['GW_PUBLIC_URL', 'GW_BILLING_URL'] as const) {
-      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'is required when GW_ORG_HUB_ISSUER is set' });
+const schema = z
+  .object({
+    GW_PORT: env.port(8787),
+    GW_HOST: z.string().default('0.0.0.0'),
+    GW_ADMIN_TOKEN: env.secret(16).optional(),
+    GW_SPEND_DB_URL: env.url(['postgres', 'postgresql']).optional(),
+    GW_DATA_DIR: z.string().min(1).default('./.gw-data'),
+    GW_REDIS_URL: env.url(['redis', 'rediss']).optional(),
+    GW_KEYSTORE_KEY: env.hexKey(32).optional(),
+    GW_OPTIMIZER_URL: env.url(['http', 'https']).optional(),
+    GW_OPTIMIZER_TOKEN: env.secret(16).optional(),
+    GW_OPTIMIZER_SIGNING_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a raw Ed25519 private key, 43 base64url characters')
+      .optional(),
+    GW_OPTIMIZER_TIMEOUT_MS: env.positiveInt(500),
+    GW_OPTIMIZER_BREAKER_FAILURES: env.positiveInt(3).pipe(z.number().min(1, 'must be at least 1')),
+    GW_OPTIMIZER_BREAKER_COOLOFF_MS: env.positiveInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
+    GW_OPTIMIZER_ADMIN_TOKEN: env.secret(16).optional(),
+    GW_CONTENT_KEY: env.hexKey(32).optional(),
+    GW_CUSTOM_HOST_ALLOWLIST: z.string().optional(),
+    GW_ANTHROPIC_THROTTLE_WAIT_MS: env.positiveInt(60_000),
+    GW_STRICT_DEFAULT_OUTPUT_TOKENS: env.positiveInt(1_024),
+    GW_MULTI_TENANT: env.boolean(false),
+    GW_ENDPOINT_CONTROL_URL: env.url(['http', 'https']).optional(),
+    GW_ENDPOINT_CONTROL_ADMIN_TOKEN: env.secret(16).optional(),
+    GW_ENDPOINT_AGENT_URL: env.url(['https', 'http']).optional(),
+    GW_FLEET_WEBHOOK_CONFIG: z.string().min(1).optional(),
+    GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
+    GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
+    GW_REALTIME_MAX_MESSAGE_BYTES: env.positiveInt(16 * 1024 * 1024),
+    GW_REALTIME_IDLE_TIMEOUT_MS: env.positiveInt(300_000),
+    GW_TRUSTED_PROXIES: trustedProxies.optional(),
+    GW_HEADERS_TIMEOUT_MS: env.positiveInt(10_000).pipe(z.number().min(1_000, 'must be at least 1000')),
+    GW_REQUEST_TIMEOUT_MS: env.positiveInt(30_000).pipe(z.number().min(1_000, 'must be at least 1000')),
+    GW_KEEP_ALIVE_TIMEOUT_MS: env.positiveInt(5_000).pipe(z.number().min(1, 'must be at least 1')),
+    GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: env.positiveInt(256),
+    GW_DRAIN_DELAY_MS: env.positiveInt(0),
+    GW_DRAIN_TIMEOUT_MS: env.positiveInt(30_000),
+    GW_BILLING_URL: env.url(['http', 'https']).optional(),
+    GW_DEPLOYMENT_TOKEN: env
+      .secret(20)
+      .startsWith(deploymentTokenPrefix, `must start with ${deploymentTokenPrefix}`)
+      .optional(),
+    GW_DEPLOYMENT_ID: deploymentIdSetting.optional(),
+    GW_METER_INTERVAL_MS: env.positiveInt(300_000).pipe(z.number().min(10_000, 'must be at least 10000')),
+    GW_METER_SETTLE_MS: env.positiveInt(30_000),
+    GW_LEASE_VERIFY_KEY: leaseVerifyKeySetting.optional(),
+    GW_DEVICE_CA_KEY: deviceCaKeySetting.optional(),
+    GW_PUBLIC_URL: env.url(['https', 'http']).optional(),
+    GW_ORG_HUB_ISSUER: env.url(['https', 'http']).optional(),
+    GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
+    GW_ORG_HUB_ORG_CLAIM: z
+      .string()
+      .regex(/^[A-Za-z0-9_:./-]{1,128}$/, 'a claim name')
+      .default('org_id'),
+    OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).default('otlp'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: env.url(['http', 'https']).optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: env.url(['http', 'https']).optional(),
+    OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+    OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeaders.optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).max(200).default('gw-gateway'),
+  })
+  .superRefine((config, context) => {
+    if (config.GW_HEADERS_TIMEOUT_MS > config.GW_REQUEST_TIMEOUT_MS) {
+      context.addIssue({
+        code: 'custom',
+        path: ['GW_HEADERS_TIMEOUT_MS'],
+        message: 'must not exceed GW_REQUEST_TIMEOUT_MS (the whole request, headers included, must arrive within it)',
+      });
     }
-  }
-  // A metered gateway needs all three: where billing is, who it is, and the bearer that proves it.
-  if (!config.GW_BILLING_URL) return;
-  for (const name of ['GW_DEPLOYMENT_TOKEN', 'GW_DEPLOYMENT_ID'] as const) {
-    if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'is required when GW_BILLING_URL is set' });
-  }
-});
+    // The organization hub's token lane checks tokens minted for this gateway's exact /mcp/org URL, and asks billing who
+    // the subject is: it needs both.
+    if (config.GW_ORG_HUB_ISSUER) {
+      for (const name of ['GW_PUBLIC_URL', 'GW_BILLING_URL'] as const) {
+        if (!config[name])
+          context.addIssue({ code: 'custom', path: [name], message: 'is required when GW_ORG_HUB_ISSUER is set' });
+      }
+    }
+    // A metered gateway needs all three: where billing is, who it is, and the bearer that proves it.
+    if (!config.GW_BILLING_URL) return;
+    for (const name of ['GW_DEPLOYMENT_TOKEN', 'GW_DEPLOYMENT_ID'] as const) {
+      if (!config[name])
+        context.addIssue({ code: 'custom', path: [name], message: 'is required when GW_BILLING_URL is set' });
+    }
+  });
 
 export type GatewayConfig = Readonly<z.infer<typeof schema>>;
 

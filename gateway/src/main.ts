@@ -17,10 +17,16 @@ try {
   const config = Object.freeze({ ...parsed, GW_ADMIN_TOKEN: adminToken.token });
   const deps = await composeGateway(config, logger);
   const app = await buildApp(deps);
-  deps.lifecycle.installSignalHandlers(app, logger, { delayMs: config.GW_DRAIN_DELAY_MS, timeoutMs: config.GW_DRAIN_TIMEOUT_MS });
+  deps.lifecycle.installSignalHandlers(app, logger, {
+    delayMs: config.GW_DRAIN_DELAY_MS,
+    timeoutMs: config.GW_DRAIN_TIMEOUT_MS,
+  });
   const address = await app.listen({ port: config.GW_PORT, host: config.GW_HOST });
-  process.stdout.write(`gw gateway listening on ${address} (store: ${deps.db.kind}, coordination: ${config.GW_REDIS_URL ? 'redis' : 'in-process'})\n`);
-  if (adminToken.origin === 'generated') process.stdout.write(`Generated admin token (shown once, saved to ${adminToken.path}):\n  ${adminToken.token}\n`);
+  process.stdout.write(
+    `gw gateway listening on ${address} (store: ${deps.db.kind}, coordination: ${config.GW_REDIS_URL ? 'redis' : 'in-process'})\n`,
+  );
+  if (adminToken.origin === 'generated')
+    process.stdout.write(`Generated admin token (shown once, saved to ${adminToken.path}):\n  ${adminToken.token}\n`);
   if (adminToken.origin === 'stored') process.stdout.write(`Admin token: stored in ${adminToken.path}\n`);
 } catch (error) {
   if (error instanceof ConfigError) {

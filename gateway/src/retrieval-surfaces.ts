@@ -18,23 +18,57 @@ import { RetrievalService } from './optimization/retrieval/retrieval-service.js'
  */
 export async function registerRetrievalSurfaces(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
   const chain = identityChainDeps(deps);
-  const retrieval = new RetrievalService({ optimizer: deps.optimizer, metrics: new RetrievalMetrics(deps.metrics), logger: deps.logger });
+  const retrieval = new RetrievalService({
+    optimizer: deps.optimizer,
+    metrics: new RetrievalMetrics(deps.metrics),
+    logger: deps.logger,
+  });
   await app.register(mcpPlugin, { chain, retrieval, lease: deps.retrievalLease, logger: deps.logger });
   const hub = composeOrgHub(deps);
-  await app.register(orgHubPlugin, { keys: deps.keys, teamPolicies: deps.teamPolicies, mirror: deps.mcpHub, grants: deps.mcpConnectors.grants, hub });
+  await app.register(orgHubPlugin, {
+    keys: deps.keys,
+    teamPolicies: deps.teamPolicies,
+    mirror: deps.mcpHub,
+    grants: deps.mcpConnectors.grants,
+    hub,
+  });
   await app.register(mcpOAuthCallbackPlugin, { authorizer: deps.mcpConnectors.authorizer, mirror: deps.mcpHub });
   await app.register(connectPlugin, {
     chain,
     retrieval: { retrieval, lease: deps.retrievalLease, logger: deps.logger },
     seats: { seats: deps.seats.store, deviceTokens: deps.seats.deviceTokens, logger: deps.logger },
     directives: { directives: deps.seats.directives },
-    account: { governance: deps.governance, db: deps.db, routing: deps.routing, seats: deps.seats.store, hookSavings: deps.seats.hookSavings, enrollment: deps.enrollmentLinks, keys: deps.keys, audit: deps.audit },
-    policy: { teamPolicies: deps.teamPolicies, routing: deps.routing, logger: deps.logger, orgHubUrl: hub?.settings.resource ?? null },
-    optimizeOutput: { optimizer: deps.optimizer, hookSavings: deps.seats.hookSavings, routing: deps.routing, logger: deps.logger },
+    account: {
+      governance: deps.governance,
+      db: deps.db,
+      routing: deps.routing,
+      seats: deps.seats.store,
+      hookSavings: deps.seats.hookSavings,
+      enrollment: deps.enrollmentLinks,
+      keys: deps.keys,
+      audit: deps.audit,
+    },
+    policy: {
+      teamPolicies: deps.teamPolicies,
+      routing: deps.routing,
+      logger: deps.logger,
+      orgHubUrl: hub?.settings.resource ?? null,
+    },
+    optimizeOutput: {
+      optimizer: deps.optimizer,
+      hookSavings: deps.seats.hookSavings,
+      routing: deps.routing,
+      logger: deps.logger,
+    },
     mcpOAuth: { authorizer: deps.mcpConnectors.authorizer, audit: deps.audit },
     endpointEnrollment: { endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, audit: deps.audit },
     device: {
-      gate: new DeviceProofGate({ trust: trustedDeviceCaKeys(deps.config.GW_DEVICE_CA_KEY), deploymentId: deps.config.GW_DEPLOYMENT_ID, coord: deps.coord, clock: deps.clock }),
+      gate: new DeviceProofGate({
+        trust: trustedDeviceCaKeys(deps.config.GW_DEVICE_CA_KEY),
+        deploymentId: deps.config.GW_DEPLOYMENT_ID,
+        coord: deps.coord,
+        clock: deps.clock,
+      }),
       keys: deps.keys,
       machines: deps.seats.machines,
       clock: deps.clock,

@@ -12,9 +12,19 @@ describe('admin plane edges', () => {
   });
 
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-    stack.gateway.app.inject({ method, url, headers: { ...adminHeaders, 'x-request-id': 'req-edge' }, ...(payload ? { payload } : {}) });
+    stack.gateway.app.inject({
+      method,
+      url,
+      headers: { ...adminHeaders, 'x-request-id': 'req-edge' },
+      ...(payload ? { payload } : {}),
+    });
 
-  const auditRows = async () => (await stack.store.db.query<{ action: string; outcome: string; target: string | null }>("SELECT action, outcome, target FROM gw_audit_events WHERE category <> 'auth' ORDER BY created_at")).rows;
+  const auditRows = async () =>
+    (
+      await stack.store.db.query<{ action: string; outcome: string; target: string | null }>(
+        "SELECT action, outcome, target FROM gw_audit_events WHERE category <> 'auth' ORDER BY created_at",
+      )
+    ).rows;
 
   it('answers a NUL the store cannot hold with 400, and still records the refused write', async () => {
     const minted = await call('POST', '/admin/v1/keys', { user: 'nul@example.com', team: 't', label: 'a\u0000b' });

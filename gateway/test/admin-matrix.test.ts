@@ -7,7 +7,9 @@ import { adminHeaders, bearer, type TestGateway } from './helpers.js';
 const sessions = Object.fromEntries(roles.map((role) => [role, rolePrincipal(role, { email: `${role}@example.com` })]));
 
 // Hand-written expectations: the lowest role that passes each gate.
-const v1Rows: ReadonlyArray<[method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, scope: string | null, lowest: Role]> = [
+const v1Rows: ReadonlyArray<
+  [method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, scope: string | null, lowest: Role]
+> = [
   ['GET', '/admin/v1/me', null, 'viewer'],
   ['GET', '/admin/v1/keys', 'keys:read', 'viewer'],
   ['POST', '/admin/v1/keys', 'keys:write', 'operator'],
@@ -91,7 +93,8 @@ describe('admin API keys × routes', () => {
 
   it('holds a scope-minted key to its scopes on v1 and out of every legacy route', async () => {
     const { key } = await mintAdminKey(gateway.app, { scopes: ['keys:read', 'audit:read'], label: 'reader' });
-    const as = (method: 'GET' | 'POST', url: string, payload?: object) => gateway.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+    const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      gateway.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
     expect((await as('GET', '/admin/v1/keys')).statusCode).toBe(200);
     expect((await as('GET', '/admin/v1/audit/events')).statusCode).toBe(200);
     const write = await as('POST', '/admin/v1/keys', { user: 'a@example.com', team: 't' });
@@ -106,15 +109,22 @@ describe('admin API keys × routes', () => {
 
   it('gives a caps-minted key its capabilities on legacy routes and their translated scopes on v1', async () => {
     const { key } = await mintAdminKey(gateway.app, { caps: ['config:read', 'clientkeys:manage'] });
-    const as = (method: 'GET' | 'POST', url: string, payload?: object) => gateway.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+    const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      gateway.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
     expect((await as('GET', '/admin/service-keys')).statusCode).toBe(200);
     expect((await as('POST', '/admin/client-keys', { user: 'b@example.com', team: 't' })).statusCode).toBe(201);
     expect((await as('GET', '/admin/v1/keys')).statusCode).toBe(200);
     expect((await as('POST', '/admin/v1/keys', { user: 'c@example.com', team: 't' })).statusCode).toBe(201);
-    expect((await as('GET', '/admin/v1/audit/events')).json().error).toMatchObject({ code: 'insufficient_scope', required_scope: 'audit:read' });
+    expect((await as('GET', '/admin/v1/audit/events')).json().error).toMatchObject({
+      code: 'insufficient_scope',
+      required_scope: 'audit:read',
+    });
     expect((await as('GET', '/admin/observability/traces')).statusCode).toBe(403);
     expect((await as('POST', '/admin/api-keys', { caps: ['config:read'] })).statusCode).toBe(403);
-    expect((await as('GET', '/admin/me')).json()).toMatchObject({ actor: expect.stringMatching(/^apikey:admkey_/), capabilities: ['config:read', 'clientkeys:manage'] });
+    expect((await as('GET', '/admin/me')).json()).toMatchObject({
+      actor: expect.stringMatching(/^apikey:admkey_/),
+      capabilities: ['config:read', 'clientkeys:manage'],
+    });
   });
 
   it('never accepts an aak_ key on the inference plane', async () => {
@@ -146,24 +156,51 @@ describe('fleet mode', () => {
 
   it('keeps a tenant-bound principal to tenant resources with 403 deployment_scope_required', async () => {
     const tenant = sessionHeaders('tenant-owner');
-    for (const url of ['/admin/v1/keys', '/admin/v1/settings/health', '/admin/v1/traces', '/admin/v1/users/x%40acme.example/export']) {
+    for (const url of [
+      '/admin/v1/keys',
+      '/admin/v1/settings/health',
+      '/admin/v1/traces',
+      '/admin/v1/users/x%40acme.example/export',
+    ]) {
       expect((await fleet.app.inject({ method: 'GET', url, headers: tenant })).statusCode, url).toBe(200);
     }
-    for (const url of ['/admin/v1/admin-keys', '/admin/v1/settings', '/admin/v1/audit/events', '/admin/v1/users/revoked']) {
+    for (const url of [
+      '/admin/v1/admin-keys',
+      '/admin/v1/settings',
+      '/admin/v1/audit/events',
+      '/admin/v1/users/revoked',
+    ]) {
       const response = await fleet.app.inject({ method: 'GET', url, headers: tenant });
       expect(response.statusCode, url).toBe(403);
-      expect(response.json().error, url).toMatchObject({ code: 'deployment_scope_required', request_id: expect.any(String) });
+      expect(response.json().error, url).toMatchObject({
+        code: 'deployment_scope_required',
+        request_id: expect.any(String),
+      });
     }
     const legacy = await fleet.app.inject({ method: 'GET', url: '/admin/settings', headers: tenant });
     expect(legacy.statusCode).toBe(403);
     expect(legacy.json().error.code).toBe('deployment_scope_required');
-    expect((await fleet.app.inject({ method: 'GET', url: '/admin/me', headers: tenant })).json()).toMatchObject({ tenant: 'acme', deploymentOwner: false });
+    expect((await fleet.app.inject({ method: 'GET', url: '/admin/me', headers: tenant })).json()).toMatchObject({
+      tenant: 'acme',
+      deploymentOwner: false,
+    });
   });
 
   it('lets deployment principals everywhere, and tenant principals everywhere outside fleet mode', async () => {
-    expect((await fleet.app.inject({ method: 'GET', url: '/admin/v1/admin-keys', headers: sessionHeaders('owner') })).statusCode).toBe(200);
-    expect((await fleet.app.inject({ method: 'GET', url: '/admin/me', headers: sessionHeaders('owner') })).json().deploymentOwner).toBe(true);
-    expect((await fleet.app.inject({ method: 'GET', url: '/admin/v1/admin-keys', headers: adminHeaders })).statusCode).toBe(200);
-    expect((await single.app.inject({ method: 'GET', url: '/admin/v1/admin-keys', headers: sessionHeaders('tenant-owner') })).statusCode).toBe(200);
+    expect(
+      (await fleet.app.inject({ method: 'GET', url: '/admin/v1/admin-keys', headers: sessionHeaders('owner') }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await fleet.app.inject({ method: 'GET', url: '/admin/me', headers: sessionHeaders('owner') })).json()
+        .deploymentOwner,
+    ).toBe(true);
+    expect(
+      (await fleet.app.inject({ method: 'GET', url: '/admin/v1/admin-keys', headers: adminHeaders })).statusCode,
+    ).toBe(200);
+    expect(
+      (await single.app.inject({ method: 'GET', url: '/admin/v1/admin-keys', headers: sessionHeaders('tenant-owner') }))
+        .statusCode,
+    ).toBe(200);
   });
 });

@@ -20,8 +20,10 @@ const principal = (overrides: Partial<Principal>): Principal => ({
 
 // One session per capability and per scope, plus one that holds nothing.
 const sessions: Record<string, Principal> = { nobody: principal({}) };
-for (const capability of capabilities) sessions[`cap-${capability}`] = principal({ capabilities: new Set<Capability>([capability]) });
-for (const scope of scopeCatalog) sessions[`scope-${scope}`] = principal({ scopes: new Set([scope]), legacyAccess: false });
+for (const capability of capabilities)
+  sessions[`cap-${capability}`] = principal({ capabilities: new Set<Capability>([capability]) });
+for (const scope of scopeCatalog)
+  sessions[`scope-${scope}`] = principal({ scopes: new Set([scope]), legacyAccess: false });
 
 const concrete = (path: string) => path.replace(/:([A-Za-z0-9_]+)|\{([A-Za-z0-9_]+)\}/g, 'x');
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -48,7 +50,21 @@ describe('the admin operation table', () => {
 
   it('holds the admin plane and mounts at least the core operations', () => {
     const ids = operations.map((operation) => operation.id);
-    expect(ids).toEqual(expect.arrayContaining(['me.get', 'keys.create', 'adminKeys.create', 'adminKeys.revoke', 'settings.update', 'settings.health', 'audit.events', 'revokedUsers.revoke', 'users.export', 'users.erase', 'traces.content']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'me.get',
+        'keys.create',
+        'adminKeys.create',
+        'adminKeys.revoke',
+        'settings.update',
+        'settings.health',
+        'audit.events',
+        'revokedUsers.revoke',
+        'users.export',
+        'users.erase',
+        'traces.content',
+      ]),
+    );
     expect(new Set(ids).size).toBe(ids.length);
     expect(operations.filter((operation) => operation.v1).length).toBeGreaterThanOrEqual(25);
   });
@@ -78,7 +94,9 @@ describe('the admin operation table', () => {
           expect(denied(nobody.statusCode), label).toBe(false);
         }
         // A scope-minted key is rejected by every legacy gate.
-        expect((await call(operation, mount.path, { authorization: `Bearer ${scopeKey}` })).statusCode, label).toBe(403);
+        expect((await call(operation, mount.path, { authorization: `Bearer ${scopeKey}` })).statusCode, label).toBe(
+          403,
+        );
 
         const entry = document.paths[openApiPath(mount.path)]?.[operation.method.toLowerCase()];
         expect(entry, label).toBeDefined();
@@ -96,12 +114,18 @@ describe('the admin operation table', () => {
       const anonymous = await call(operation, operation.v1.path, { 'x-request-id': `walk-${operation.id}` });
       expect(anonymous.statusCode, label).toBe(401);
       expect(anonymous.headers['x-request-id'], label).toBe(`walk-${operation.id}`);
-      expect(anonymous.json(), label).toEqual({ error: { code: 'unauthenticated', message: expect.any(String), request_id: `walk-${operation.id}` } });
+      expect(anonymous.json(), label).toEqual({
+        error: { code: 'unauthenticated', message: expect.any(String), request_id: `walk-${operation.id}` },
+      });
 
       const nobody = await call(operation, operation.v1.path, sessionHeaders('nobody'));
       if (scope) {
         expect(nobody.statusCode, label).toBe(403);
-        expect(nobody.json().error, label).toMatchObject({ code: 'insufficient_scope', required_scope: scope, request_id: nobody.headers['x-request-id'] });
+        expect(nobody.json().error, label).toMatchObject({
+          code: 'insufficient_scope',
+          required_scope: scope,
+          request_id: nobody.headers['x-request-id'],
+        });
         const holder = await call(operation, operation.v1.path, sessionHeaders(`scope-${scope}`));
         expect(denied(holder.statusCode), `${label} with ${scope}: ${holder.body}`).toBe(false);
       } else {
@@ -121,11 +145,22 @@ describe('the admin operation table', () => {
   });
 
   it('answers paths and methods no operation serves in the envelope of the surface they fall under', async () => {
-    const v1 = await gateway.app.inject({ method: 'GET', url: '/admin/v1/providers/openai/key', headers: { ...adminHeaders, 'x-request-id': 'req-404' } });
+    const v1 = await gateway.app.inject({
+      method: 'GET',
+      url: '/admin/v1/providers/openai/key',
+      headers: { ...adminHeaders, 'x-request-id': 'req-404' },
+    });
     expect(v1.statusCode).toBe(404);
     expect(v1.headers['x-request-id']).toBe('req-404');
-    expect(v1.json()).toEqual({ error: { code: 'not_found', message: 'No route GET /admin/v1/providers/openai/key.', request_id: 'req-404' } });
-    const minted = await gateway.app.inject({ method: 'POST', url: '/admin/v1/nope', headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '{not json' });
+    expect(v1.json()).toEqual({
+      error: { code: 'not_found', message: 'No route GET /admin/v1/providers/openai/key.', request_id: 'req-404' },
+    });
+    const minted = await gateway.app.inject({
+      method: 'POST',
+      url: '/admin/v1/nope',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      payload: '{not json',
+    });
     expect(minted.json().error.request_id).toBe(minted.headers['x-request-id']);
     expect(minted.statusCode).toBeLessThan(500);
     const legacy = await gateway.app.inject({ method: 'GET', url: '/admin/nope', headers: adminHeaders });
@@ -133,9 +168,25 @@ describe('the admin operation table', () => {
   });
 
   it('refuses provider credentials, versions and URLs no upstream header or URL can carry', async () => {
-    const put = (body: Record<string, unknown>) => gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/azure1/key', headers: adminHeaders, payload: body });
-    const base = { type: 'azure-openai', apiKey: 'k', baseUrl: 'https://example.openai.azure.com', apiVersion: '2024-10-21' };
-    for (const bad of [{ apiVersion: '\u0000' }, { baseUrl: 'https://example.openai.azure.com\u0000' }, { apiKey: 'sk-abc\r\nx-evil: 1' }, { apiKey: 'sk abc' }]) {
+    const put = (body: Record<string, unknown>) =>
+      gateway.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/providers/azure1/key',
+        headers: adminHeaders,
+        payload: body,
+      });
+    const base = {
+      type: 'azure-openai',
+      apiKey: 'k',
+      baseUrl: 'https://example.openai.azure.com',
+      apiVersion: '2024-10-21',
+    };
+    for (const bad of [
+      { apiVersion: '\u0000' },
+      { baseUrl: 'https://example.openai.azure.com\u0000' },
+      { apiKey: 'sk-abc\r\nx-evil: 1' },
+      { apiKey: 'sk abc' },
+    ]) {
       const response = await put({ ...base, ...bad });
       expect(response.statusCode, JSON.stringify(bad)).toBe(400);
       expect(response.json().error.code).toBe('invalid_request');

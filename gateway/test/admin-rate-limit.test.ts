@@ -12,7 +12,8 @@ describe('Management API v1 rate limit', () => {
     await gateway.close();
   });
 
-  const me = (headers: Record<string, string>, url = '/admin/v1/me') => gateway.app.inject({ method: 'GET', url, headers });
+  const me = (headers: Record<string, string>, url = '/admin/v1/me') =>
+    gateway.app.inject({ method: 'GET', url, headers });
 
   it('answers 429 at request 301 within a minute for one principal and not for another', async () => {
     const { key } = await mintAdminKey(gateway.app, { scopes: ['keys:read'] });
@@ -25,7 +26,9 @@ describe('Management API v1 rate limit', () => {
     const limited = await me(adminHeaders);
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('30');
-    expect(limited.json()).toEqual({ error: { code: 'rate_limited', message: expect.any(String), request_id: limited.headers['x-request-id'] } });
+    expect(limited.json()).toEqual({
+      error: { code: 'rate_limited', message: expect.any(String), request_id: limited.headers['x-request-id'] },
+    });
     // Another principal has its own window; legacy routes are not part of the v1 limit.
     expect((await me(bearer(key))).statusCode).toBe(200);
     expect((await me(adminHeaders, '/admin/me')).statusCode).toBe(200);

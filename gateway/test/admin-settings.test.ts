@@ -10,7 +10,12 @@ const gib = 1024 ** 3;
 
 /** Seat overflow bills the organization key, so enabling it needs one stored first. */
 async function storeOrganizationKey(gateway: TestGateway): Promise<void> {
-  const stored = await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/anthropic/key', headers: adminHeaders, payload: { apiKey: 'sk-ant-org-key-0000', baseUrl: 'http://127.0.0.1:9' } });
+  const stored = await gateway.app.inject({
+    method: 'PUT',
+    url: '/admin/v1/providers/anthropic/key',
+    headers: adminHeaders,
+    payload: { apiKey: 'sk-ant-org-key-0000', baseUrl: 'http://127.0.0.1:9' },
+  });
   expect(stored.statusCode).toBe(200);
 }
 
@@ -23,7 +28,8 @@ describe('runtime settings', () => {
     await gateway.close();
   });
 
-  const put = (payload: object, headers: Record<string, string> = adminHeaders, url = '/admin/settings') => gateway.app.inject({ method: 'PUT', url, headers, payload });
+  const put = (payload: object, headers: Record<string, string> = adminHeaders, url = '/admin/settings') =>
+    gateway.app.inject({ method: 'PUT', url, headers, payload });
 
   it('starts from defaults and merges PUTs: omitted kept, null clears, 1 GiB minimum, unknown fields refused', async () => {
     for (const url of ['/admin/settings', '/admin/v1/settings']) {
@@ -44,11 +50,23 @@ describe('runtime settings', () => {
     const first = await put({ seatOverflow: true, storeCapacityBytes: 2 * gib, contentMode: 'off' });
     expect(first.statusCode).toBe(200);
     expect(first.headers.deprecation).toBe('true');
-    expect(first.json()).toMatchObject({ seatOverflow: true, seatOverflowHourlyMaxRequests: 60, storeCapacityBytes: 2 * gib, contentMode: 'off', updatedBy: 'admin-token', updatedAt: new Date(gateway.clock.now()).toISOString() });
+    expect(first.json()).toMatchObject({
+      seatOverflow: true,
+      seatOverflowHourlyMaxRequests: 60,
+      storeCapacityBytes: 2 * gib,
+      contentMode: 'off',
+      updatedBy: 'admin-token',
+      updatedAt: new Date(gateway.clock.now()).toISOString(),
+    });
     expect(gateway.deps.settings.get()).toMatchObject({ seatOverflow: true, contentMode: 'off' });
 
     const second = await put({ storeCapacityBytes: null, seatOverflowHourlyMaxRequests: 10 });
-    expect(second.json()).toMatchObject({ seatOverflow: true, storeCapacityBytes: null, seatOverflowHourlyMaxRequests: 10, contentMode: 'off' });
+    expect(second.json()).toMatchObject({
+      seatOverflow: true,
+      storeCapacityBytes: null,
+      seatOverflowHourlyMaxRequests: 10,
+      contentMode: 'off',
+    });
     expect((await put({ storeCapacityBytes: gib - 1 })).statusCode).toBe(400);
     expect((await put({ contentMode: 'sometimes' })).statusCode).toBe(400);
     const unknown = await put({ retentionDays: 3 }, adminHeaders, '/admin/v1/settings');
@@ -60,10 +78,22 @@ describe('runtime settings', () => {
   it('lets settings:write change only the runtime allowlist; every other field needs settings:content', async () => {
     const { key, record } = await mintAdminKey(gateway.app, { scopes: ['settings:write', 'settings:read'] });
     await storeOrganizationKey(gateway);
-    const runtime = await put({ seatOverflow: true, seatOverflowHourlyMaxRequests: 30 }, bearer(key), '/admin/v1/settings');
+    const runtime = await put(
+      { seatOverflow: true, seatOverflowHourlyMaxRequests: 30 },
+      bearer(key),
+      '/admin/v1/settings',
+    );
     expect(runtime.statusCode).toBe(200);
-    expect(runtime.json()).toMatchObject({ seatOverflow: true, seatOverflowHourlyMaxRequests: 30, updatedBy: `apikey:${record.id}` });
-    for (const payload of [{ contentMode: 'off' }, { heartbeatTier: 'minimal' }, { seatOverflow: false, storeCapacityBytes: 2 * gib }]) {
+    expect(runtime.json()).toMatchObject({
+      seatOverflow: true,
+      seatOverflowHourlyMaxRequests: 30,
+      updatedBy: `apikey:${record.id}`,
+    });
+    for (const payload of [
+      { contentMode: 'off' },
+      { heartbeatTier: 'minimal' },
+      { seatOverflow: false, storeCapacityBytes: 2 * gib },
+    ]) {
       const refused = await put(payload, bearer(key), '/admin/v1/settings');
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error).toMatchObject({ code: 'insufficient_scope', required_scope: 'settings:content' });
@@ -79,7 +109,13 @@ describe('runtime settings', () => {
     expect(gateway.deps.settings.get().identityMode).toBe('network-trusted');
     gateway.clock.advance(1000);
     expect((await put({ identityMode: 'open' }, adminHeaders, '/admin/settings/identity')).statusCode).toBe(400);
-    const feed = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/events?category=settings', headers: adminHeaders })).json();
+    const feed = (
+      await gateway.app.inject({
+        method: 'GET',
+        url: '/admin/v1/audit/events?category=settings',
+        headers: adminHeaders,
+      })
+    ).json();
     expect(feed.data.map((event: { action: string; outcome: string }) => [event.action, event.outcome])).toEqual([
       ['settings.identity', 'failure'],
       ['settings.identity', 'success'],
@@ -87,7 +123,12 @@ describe('runtime settings', () => {
 
     const fleet = await startTestGateway({ env: { GW_MULTI_TENANT: 'true' } });
     try {
-      const refused = await fleet.app.inject({ method: 'PUT', url: '/admin/settings/identity', headers: adminHeaders, payload: { identityMode: 'network-trusted' } });
+      const refused = await fleet.app.inject({
+        method: 'PUT',
+        url: '/admin/settings/identity',
+        headers: adminHeaders,
+        payload: { identityMode: 'network-trusted' },
+      });
       expect(refused.statusCode).toBe(409);
       expect(fleet.deps.settings.get().identityMode).toBe('enrolled');
     } finally {
@@ -105,9 +146,17 @@ describe('settings across replicas', () => {
     try {
       expect(second.deps.settings.get().seatOverflow).toBe(false);
       await storeOrganizationKey(first);
-      const response = await first.app.inject({ method: 'PUT', url: '/admin/v1/settings', headers: adminHeaders, payload: { seatOverflow: true } });
+      const response = await first.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/settings',
+        headers: adminHeaders,
+        payload: { seatOverflow: true },
+      });
       expect(response.statusCode).toBe(200);
-      await vi.waitFor(() => expect(second.deps.settings.get().seatOverflow).toBe(true), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(second.deps.settings.get().seatOverflow).toBe(true), {
+        timeout: 5000,
+        interval: 20,
+      });
     } finally {
       await first.close();
       await second.close();
@@ -123,7 +172,9 @@ describe('admin health', () => {
   let expected: number;
   beforeAll(async () => {
     optimizer = createServer((request, response) => {
-      response.writeHead(request.url === '/health' ? 200 : 404, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      response
+        .writeHead(request.url === '/health' ? 200 : 404, { 'content-type': 'application/json' })
+        .end('{"status":"ok"}');
     });
     await new Promise<void>((resolve) => optimizer.listen(0, '127.0.0.1', resolve));
     optimizerUrl = `http://127.0.0.1:${(optimizer.address() as AddressInfo).port}`;
@@ -162,8 +213,12 @@ describe('admin health', () => {
     const reachable = await startTestGateway({ env: { GW_OPTIMIZER_URL: optimizerUrl } });
     const unreachable = await startTestGateway({ env: { GW_OPTIMIZER_URL: 'http://127.0.0.1:9' } });
     try {
-      expect((await reachable.app.inject({ method: 'GET', url: '/admin/health', headers: adminHeaders })).json().optimizer).toMatchObject({ configured: true, reachable: true, status: 200 });
-      expect((await unreachable.app.inject({ method: 'GET', url: '/admin/health', headers: adminHeaders })).json().optimizer).toMatchObject({ configured: true, reachable: false, status: null });
+      expect(
+        (await reachable.app.inject({ method: 'GET', url: '/admin/health', headers: adminHeaders })).json().optimizer,
+      ).toMatchObject({ configured: true, reachable: true, status: 200 });
+      expect(
+        (await unreachable.app.inject({ method: 'GET', url: '/admin/health', headers: adminHeaders })).json().optimizer,
+      ).toMatchObject({ configured: true, reachable: false, status: null });
     } finally {
       await reachable.close();
       await unreachable.close();
@@ -176,9 +231,17 @@ describe('admin health', () => {
     const gateway = await startTestGateway({ db });
     try {
       db.down = true;
-      const response = await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/health', headers: adminHeaders });
+      const response = await gateway.app.inject({
+        method: 'GET',
+        url: '/admin/v1/settings/health',
+        headers: adminHeaders,
+      });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ status: 'degraded', store: { reachable: false }, schema: { applied: null, expected, upToDate: false } });
+      expect(response.json()).toMatchObject({
+        status: 'degraded',
+        store: { reachable: false },
+        schema: { applied: null, expected, upToDate: false },
+      });
     } finally {
       db.down = false;
       await gateway.close();

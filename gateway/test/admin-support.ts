@@ -19,7 +19,9 @@ export function sessionResolver(sessions: Readonly<Record<string, Principal>>): 
 export const sessionHeaders = (name: string) => ({ authorization: `Bearer session-${name}` });
 
 /** A test gateway whose admin plane also resolves the given console-session principals. */
-export async function startAdminGateway(options: Parameters<typeof startTestGateway>[0] & { sessions?: Record<string, Principal> } = {}): Promise<TestGateway> {
+export async function startAdminGateway(
+  options: Parameters<typeof startTestGateway>[0] & { sessions?: Record<string, Principal> } = {},
+): Promise<TestGateway> {
   const { sessions, ...rest } = options;
   const base = await startTestGateway(rest);
   if (!sessions) return base;
@@ -35,8 +37,15 @@ export async function startAdminGateway(options: Parameters<typeof startTestGate
   };
 }
 
-export async function mintAdminKey(app: FastifyInstance, body: Record<string, unknown>, headers: Record<string, string> = adminHeaders) {
+export async function mintAdminKey(
+  app: FastifyInstance,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = adminHeaders,
+) {
   const response = await app.inject({ method: 'POST', url: '/admin/v1/admin-keys', headers, payload: body });
   if (response.statusCode !== 201) throw new Error(`admin key mint failed: ${response.statusCode} ${response.body}`);
-  return response.json<{ key: string; record: { id: string; caps: string[] | null; scopes: string[] | null; expiresAt: string | null } }>();
+  return response.json<{
+    key: string;
+    record: { id: string; caps: string[] | null; scopes: string[] | null; expiresAt: string | null };
+  }>();
 }

@@ -14,13 +14,39 @@ describe('traces', () => {
   beforeAll(async () => {
     gateway = await startAdminGateway({
       env: { GW_CONTENT_KEY: contentKey },
-      sessions: { owner: rolePrincipal('owner', { email: 'owner@example.com' }), auditor: rolePrincipal('auditor', { email: 'auditor@example.com' }) },
+      sessions: {
+        owner: rolePrincipal('owner', { email: 'owner@example.com' }),
+        auditor: rolePrincipal('auditor', { email: 'auditor@example.com' }),
+      },
     });
     const keyring = Keyring.fromHexKey(contentKey);
     const rows = [
-      { id: 'tr_1', user: 'ada@example.com', sessionId: 's1', model: 'gpt-5', provider: 'openai', promptTokens: 10, costUsd: 0.5 },
-      { id: 'tr_2', user: 'ada@example.com', sessionId: 's1', model: 'gpt-5', provider: 'openai', promptTokens: 20, costUsd: 0.25 },
-      { id: 'tr_3', user: 'ada@example.com', sessionId: 's1', model: 'claude-x', provider: 'anthropic', promptTokens: 5 },
+      {
+        id: 'tr_1',
+        user: 'ada@example.com',
+        sessionId: 's1',
+        model: 'gpt-5',
+        provider: 'openai',
+        promptTokens: 10,
+        costUsd: 0.5,
+      },
+      {
+        id: 'tr_2',
+        user: 'ada@example.com',
+        sessionId: 's1',
+        model: 'gpt-5',
+        provider: 'openai',
+        promptTokens: 20,
+        costUsd: 0.25,
+      },
+      {
+        id: 'tr_3',
+        user: 'ada@example.com',
+        sessionId: 's1',
+        model: 'claude-x',
+        provider: 'anthropic',
+        promptTokens: 5,
+      },
       { id: 'tr_4', user: 'bob@example.com', sessionId: 's2', model: 'claude-x', provider: 'anthropic' },
       { id: 'tr_5', user: 'bob@example.com', sessionId: 's2', model: 'claude-x', provider: 'anthropic' },
       { id: 'tr_6', user: 'bob@example.com', sessionId: null, model: 'gpt-5', provider: 'openai' },
@@ -28,8 +54,24 @@ describe('traces', () => {
     ];
     for (const row of rows) {
       gateway.clock.advance(1000);
-      const contentSealed = row.id === 'tr_1' ? keyring.encrypt(JSON.stringify({ request: { messages: [{ role: 'user', content: secretPrompt }] }, response: { text: 'ok' } }), 'trace:tr_1') : null;
-      await gateway.deps.traces.insert({ ...row, team: 'compilers', endpoint: '/v1/chat/completions', status: 200, latencyMs: 40, contentSealed });
+      const contentSealed =
+        row.id === 'tr_1'
+          ? keyring.encrypt(
+              JSON.stringify({
+                request: { messages: [{ role: 'user', content: secretPrompt }] },
+                response: { text: 'ok' },
+              }),
+              'trace:tr_1',
+            )
+          : null;
+      await gateway.deps.traces.insert({
+        ...row,
+        team: 'compilers',
+        endpoint: '/v1/chat/completions',
+        status: 200,
+        latencyMs: 40,
+        contentSealed,
+      });
     }
     observer = (await mintAdminKey(gateway.app, { caps: ['observability:read'] })).key;
   });
@@ -37,20 +79,31 @@ describe('traces', () => {
     await gateway.close();
   });
 
-  const get = (url: string, headers: Record<string, string> = adminHeaders) => gateway.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = adminHeaders) =>
+    gateway.app.inject({ method: 'GET', url, headers });
 
   it('lists metadata newest first with cursor paging and filters, never content', async () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { data: Array<{ id: string }>; next_cursor: string | null } = (await get(`/admin/v1/traces?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, bearer(observer))).json();
+      const page: { data: Array<{ id: string }>; next_cursor: string | null } = (
+        await get(`/admin/v1/traces?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, bearer(observer))
+      ).json();
       ids.push(...page.data.map((trace: { id: string }) => trace.id));
       cursor = page.next_cursor;
     } while (cursor);
     expect(ids).toEqual(['tr_7', 'tr_6', 'tr_5', 'tr_4', 'tr_3', 'tr_2', 'tr_1']);
-    const filtered = (await get('/admin/observability/traces?user=ada%40example.com&model=gpt-5', bearer(observer))).json();
+    const filtered = (
+      await get('/admin/observability/traces?user=ada%40example.com&model=gpt-5', bearer(observer))
+    ).json();
     expect(filtered.data.map((trace: { id: string }) => trace.id)).toEqual(['tr_2', 'tr_1']);
-    expect(filtered.data[1]).toMatchObject({ sessionId: 's1', provider: 'openai', promptTokens: 10, costUsd: 0.5, hasContent: true });
+    expect(filtered.data[1]).toMatchObject({
+      sessionId: 's1',
+      provider: 'openai',
+      promptTokens: 10,
+      costUsd: 0.5,
+      hasContent: true,
+    });
     expect((await get('/admin/v1/traces?session=s2')).json().data).toHaveLength(2);
   });
 
@@ -85,7 +138,10 @@ describe('traces', () => {
   it('returns content only to a principal holding traces:content, never to a key, and audits the read', async () => {
     const owner = await get('/admin/v1/traces/tr_1/content', sessionHeaders('owner'));
     expect(owner.statusCode).toBe(200);
-    expect(owner.json()).toEqual({ id: 'tr_1', content: { request: { messages: [{ role: 'user', content: secretPrompt }] }, response: { text: 'ok' } } });
+    expect(owner.json()).toEqual({
+      id: 'tr_1',
+      content: { request: { messages: [{ role: 'user', content: secretPrompt }] }, response: { text: 'ok' } },
+    });
     gateway.clock.advance(1000);
     expect((await get('/admin/observability/traces/tr_1/content')).statusCode).toBe(200);
 
@@ -98,7 +154,9 @@ describe('traces', () => {
     expect((await get('/admin/observability/traces/tr_1/content', bearer(observer))).statusCode).toBe(403);
     expect((await get('/admin/v1/traces/tr_2/content', sessionHeaders('owner'))).statusCode).toBe(404);
 
-    const reads = (await get('/admin/v1/audit/events?category=traces')).json().data.filter((event: { outcome: string }) => event.outcome === 'success');
+    const reads = (await get('/admin/v1/audit/events?category=traces'))
+      .json()
+      .data.filter((event: { outcome: string }) => event.outcome === 'success');
     expect(reads.map((event: { actor: string; target: string }) => [event.actor, event.target])).toEqual([
       ['admin-token', 'tr_1'],
       ['sso:owner@example.com', 'tr_1'],

@@ -20,25 +20,59 @@ describe('revoked users', () => {
     const { key } = await mintClientKey(gateway.app, { user: ada, team: 'compilers' });
     expect((await me(key)).statusCode).toBe(200);
 
-    const revoked = await gateway.app.inject({ method: 'POST', url: '/admin/v1/users/revoked', headers: adminHeaders, payload: { email: ada, reason: 'left the company' } });
+    const revoked = await gateway.app.inject({
+      method: 'POST',
+      url: '/admin/v1/users/revoked',
+      headers: adminHeaders,
+      payload: { email: ada, reason: 'left the company' },
+    });
     expect(revoked.statusCode).toBe(201);
     expect(revoked.json()).toMatchObject({ email: ada, reason: 'left the company', revokedBy: 'admin-token' });
     expect((await me(key)).json()).toMatchObject({ status: 'failure', code: 'user_deactivated' });
 
     for (const url of ['/admin/revoked-users', '/admin/v1/users/revoked']) {
-      expect((await gateway.app.inject({ method: 'GET', url, headers: adminHeaders })).json().users.map((user: { email: string }) => user.email)).toEqual([ada]);
+      expect(
+        (await gateway.app.inject({ method: 'GET', url, headers: adminHeaders }))
+          .json()
+          .users.map((user: { email: string }) => user.email),
+      ).toEqual([ada]);
     }
     const reader = await mintAdminKey(gateway.app, { scopes: ['users:read'] });
-    expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/users/revoked', headers: bearer(reader.key) })).statusCode).toBe(200);
-    const refused = await gateway.app.inject({ method: 'DELETE', url: `/admin/v1/users/revoked/${encodedAda}`, headers: bearer(reader.key) });
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/admin/v1/users/revoked', headers: bearer(reader.key) }))
+        .statusCode,
+    ).toBe(200);
+    const refused = await gateway.app.inject({
+      method: 'DELETE',
+      url: `/admin/v1/users/revoked/${encodedAda}`,
+      headers: bearer(reader.key),
+    });
     expect(refused.json().error).toMatchObject({ code: 'insufficient_scope', required_scope: 'users:revoke' });
 
-    expect((await gateway.app.inject({ method: 'DELETE', url: `/admin/revoked-users/${encodedAda}`, headers: adminHeaders })).json()).toEqual({ ok: true });
+    expect(
+      (
+        await gateway.app.inject({ method: 'DELETE', url: `/admin/revoked-users/${encodedAda}`, headers: adminHeaders })
+      ).json(),
+    ).toEqual({ ok: true });
     expect((await me(key)).statusCode).toBe(200);
-    expect((await gateway.app.inject({ method: 'DELETE', url: `/admin/v1/users/revoked/${encodedAda}`, headers: adminHeaders })).statusCode).toBe(404);
+    expect(
+      (
+        await gateway.app.inject({
+          method: 'DELETE',
+          url: `/admin/v1/users/revoked/${encodedAda}`,
+          headers: adminHeaders,
+        })
+      ).statusCode,
+    ).toBe(404);
 
-    const feed = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/events?category=users', headers: adminHeaders })).json();
-    expect(feed.data.find((event: { action: string }) => event.action === 'revokedUsers.revoke')).toMatchObject({ target: ada, subject: ada, outcome: 'success' });
+    const feed = (
+      await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/events?category=users', headers: adminHeaders })
+    ).json();
+    expect(feed.data.find((event: { action: string }) => event.action === 'revokedUsers.revoke')).toMatchObject({
+      target: ada,
+      subject: ada,
+      outcome: 'success',
+    });
   });
 });
 
@@ -47,7 +81,9 @@ describe('GDPR export and erase', () => {
   let spendTable: boolean;
   beforeEach(async () => {
     gateway = await startTestGateway();
-    const { rows } = await gateway.deps.db.query<{ present: boolean }>("SELECT to_regclass('gw_spend') IS NOT NULL AS present");
+    const { rows } = await gateway.deps.db.query<{ present: boolean }>(
+      "SELECT to_regclass('gw_spend') IS NOT NULL AS present",
+    );
     spendTable = rows[0]?.present === true;
   });
   afterEach(async () => {
@@ -56,7 +92,10 @@ describe('GDPR export and erase', () => {
 
   const addSpend = async (id: string, user: string) => {
     if (!spendTable) return;
-    await gateway.deps.db.query("INSERT INTO gw_spend (id, ts, endpoint, method, status, outcome, user_id, team) VALUES ($1, now(), '/v1/chat/completions', 'POST', 200, 'success', $2, 'compilers')", [id, user]);
+    await gateway.deps.db.query(
+      "INSERT INTO gw_spend (id, ts, endpoint, method, status, outcome, user_id, team) VALUES ($1, now(), '/v1/chat/completions', 'POST', 200, 'success', $2, 'compilers')",
+      [id, user],
+    );
   };
 
   it('exports everything stored about a user, then erases it in one audited step', async () => {
@@ -66,9 +105,20 @@ describe('GDPR export and erase', () => {
     const bob = await mintClientKey(gateway.app, { user: 'bob@example.com', team: 'compilers' });
     await addSpend('sp_ada', ada);
     await addSpend('sp_bob', 'bob@example.com');
-    await gateway.deps.traces.insert({ id: 'tr_ada', user: ada, team: 'compilers', endpoint: '/v1/messages', status: 200, sessionId: 's1' });
+    await gateway.deps.traces.insert({
+      id: 'tr_ada',
+      user: ada,
+      team: 'compilers',
+      endpoint: '/v1/messages',
+      status: 200,
+      sessionId: 's1',
+    });
 
-    const exported = await gateway.app.inject({ method: 'GET', url: `/admin/v1/users/${encodedAda}/export`, headers: adminHeaders });
+    const exported = await gateway.app.inject({
+      method: 'GET',
+      url: `/admin/v1/users/${encodedAda}/export`,
+      headers: adminHeaders,
+    });
     expect(exported.statusCode).toBe(200);
     const body = exported.json();
     expect(body).toMatchObject({ user: ada, exportedAt: expect.any(String), caps: [] });
@@ -80,7 +130,11 @@ describe('GDPR export and erase', () => {
     expect(body.audit.map((event: { action: string }) => event.action)).toEqual(['keys.create', 'keys.create']);
 
     gateway.clock.advance(1000);
-    const erased = await gateway.app.inject({ method: 'DELETE', url: `/admin/gdpr/users/${encodedAda}/data`, headers: adminHeaders });
+    const erased = await gateway.app.inject({
+      method: 'DELETE',
+      url: `/admin/gdpr/users/${encodedAda}/data`,
+      headers: adminHeaders,
+    });
     expect(erased.statusCode).toBe(200);
     const { pseudonym, erased: counts } = erased.json();
     expect(pseudonym).toMatch(/^erased-/);
@@ -89,20 +143,38 @@ describe('GDPR export and erase', () => {
     const erasedAt = new Date(gateway.clock.now());
     gateway.clock.advance(1000);
     // The person is gone from every source; their keys no longer work; others are untouched.
-    const after = (await gateway.app.inject({ method: 'GET', url: `/admin/v1/users/${encodedAda}/export`, headers: adminHeaders })).json();
+    const after = (
+      await gateway.app.inject({ method: 'GET', url: `/admin/v1/users/${encodedAda}/export`, headers: adminHeaders })
+    ).json();
     expect(after).toMatchObject({ profile: null, revoked: null, keys: [], spend: [], traces: [] });
-    expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(first.key) })).json().code).toBe('key_revoked');
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(first.key) })).json().code).toBe(
+      'key_revoked',
+    );
     expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(bob.key) })).statusCode).toBe(200);
     if (spendTable) {
       const { rows } = await gateway.deps.db.query<{ user_id: string }>('SELECT user_id FROM gw_spend ORDER BY id');
       expect(rows.map((row) => row.user_id)).toEqual([pseudonym, 'bob@example.com']);
     }
 
-    const events = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/events?category=users&limit=10', headers: adminHeaders })).json().data;
+    const events = (
+      await gateway.app.inject({
+        method: 'GET',
+        url: '/admin/v1/audit/events?category=users&limit=10',
+        headers: adminHeaders,
+      })
+    ).json().data;
     expect(events[0]).toMatchObject({ action: 'users.export', outcome: 'success' });
-    expect(events[1]).toMatchObject({ action: 'users.erase', actor: 'admin-token', target: pseudonym, subject: null, outcome: 'success' });
+    expect(events[1]).toMatchObject({
+      action: 'users.erase',
+      actor: 'admin-token',
+      target: pseudonym,
+      subject: null,
+      outcome: 'success',
+    });
     // Nothing recorded up to the erase names the person any more (the export made afterwards does, as it should).
-    const stored = JSON.stringify((await gateway.deps.db.query('SELECT * FROM gw_audit_events WHERE created_at <= $1', [erasedAt])).rows);
+    const stored = JSON.stringify(
+      (await gateway.deps.db.query('SELECT * FROM gw_audit_events WHERE created_at <= $1', [erasedAt])).rows,
+    );
     expect(stored).not.toContain(ada);
   });
 });

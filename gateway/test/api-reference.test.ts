@@ -7,7 +7,11 @@ describe('the gateway API reference (docs/api/gateway.md)', () => {
     const gateway = await startTestGateway();
     try {
       const document = (await gateway.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-      const { expected, actual } = await apiReferenceDrift(document, new URL('../../docs/api/gateway.md', import.meta.url), 'gateway/test/api-reference.test.ts');
+      const { expected, actual } = await apiReferenceDrift(
+        document,
+        new URL('../../docs/api/gateway.md', import.meta.url),
+        'gateway/test/api-reference.test.ts',
+      );
       expect(expected).toBe(actual);
     } finally {
       await gateway.close();

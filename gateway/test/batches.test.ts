@@ -8,12 +8,23 @@ import { listenWithSdks, spendRows, startInferenceFixture, type InferenceFixture
 type Row = Record<string, unknown>;
 
 const requests = ['alpha', 'beta', 'gamma'].map((word, index) =>
-  JSON.stringify({ custom_id: `req-${word}`, method: 'POST', url: '/v1/chat/completions', body: { model: index === 2 ? 'gpt-4o' : 'gpt-4o-mini', messages: [{ role: 'user', content: `Say ${word} ${'again '.repeat(index * 5)}` }] } }),
+  JSON.stringify({
+    custom_id: `req-${word}`,
+    method: 'POST',
+    url: '/v1/chat/completions',
+    body: {
+      model: index === 2 ? 'gpt-4o' : 'gpt-4o-mini',
+      messages: [{ role: 'user', content: `Say ${word} ${'again '.repeat(index * 5)}` }],
+    },
+  }),
 );
 
 interface OutputLine {
   custom_id: string;
-  response: { status_code: number; body: { model: string; usage: { prompt_tokens: number; completion_tokens: number } } };
+  response: {
+    status_code: number;
+    body: { model: string; usage: { prompt_tokens: number; completion_tokens: number } };
+  };
 }
 
 // The Files and Batch APIs through the gateway with the official SDK, against the OpenAI simulator's batches.
@@ -30,17 +41,28 @@ describe('batches through the gateway', () => {
 
   /** Uploads the requests and creates a batch, then polls it to completion as a client would. */
   async function completedBatch(client: OpenAI = sdk): Promise<OpenAI.Batch> {
-    const file = await client.files.create({ file: await toFile(Buffer.from(`${requests.join('\n')}\n`), 'requests.jsonl'), purpose: 'batch' });
+    const file = await client.files.create({
+      file: await toFile(Buffer.from(`${requests.join('\n')}\n`), 'requests.jsonl'),
+      purpose: 'batch',
+    });
     expect(file.purpose).toBe('batch');
-    let batch = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
-    for (let poll = 0; poll < 5 && batch.status !== 'completed'; poll += 1) batch = await client.batches.retrieve(batch.id);
+    let batch = await client.batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+    });
+    for (let poll = 0; poll < 5 && batch.status !== 'completed'; poll += 1)
+      batch = await client.batches.retrieve(batch.id);
     expect(batch.status).toBe('completed');
     return batch;
   }
 
-  const download = (batchId: string, key = fixture.clientKey) => fetch(`${baseUrl}/v1/batches/${batchId}/output`, { headers: { authorization: `Bearer ${key}` } });
+  const download = (batchId: string, key = fixture.clientKey) =>
+    fetch(`${baseUrl}/v1/batches/${batchId}/output`, { headers: { authorization: `Bearer ${key}` } });
   const lineRows = async (batchId: string): Promise<Row[]> =>
-    (await spendRows(fixture.gateway)).filter((row) => (row.attribution as { properties?: { batch_id?: string } }).properties?.batch_id === batchId);
+    (await spendRows(fixture.gateway)).filter(
+      (row) => (row.attribution as { properties?: { batch_id?: string } }).properties?.batch_id === batchId,
+    );
 
   it('relays the output byte for byte and writes one row per line with that line’s tokens and cost, once', async () => {
     const batch = await completedBatch();
@@ -52,25 +74,56 @@ describe('batches through the gateway', () => {
     expect(first.headers.get('x-gw-provider')).toBe('openai');
     const body = Buffer.from(await first.arrayBuffer());
     expect(body.equals(viaFiles)).toBe(true);
-    const lines = body.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as OutputLine);
+    const lines = body
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as OutputLine);
     expect(lines.map((line) => line.custom_id)).toEqual(['req-alpha', 'req-beta', 'req-gamma']);
 
     // The lines are billed just after the last byte reached the client.
     await expect.poll(async () => (await lineRows(batch.id)).length).toBe(3);
     const rows = await lineRows(batch.id);
-    const { rows: keys } = await fixture.gateway.deps.db.query<{ id: string }>("SELECT id FROM gw_keys WHERE user_id = 'ada@example.com'");
+    const { rows: keys } = await fixture.gateway.deps.db.query<{ id: string }>(
+      "SELECT id FROM gw_keys WHERE user_id = 'ada@example.com'",
+    );
     for (const line of lines) {
       const { usage, model } = line.response.body;
-      const row = rows.find((candidate) => candidate.model === model && candidate.prompt_tokens === usage.prompt_tokens);
-      const expectedCost = costUsd({ inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, cacheReadTokens: 0, cacheWriteTokens: 0 }, lookupModel(model));
+      const row = rows.find(
+        (candidate) => candidate.model === model && candidate.prompt_tokens === usage.prompt_tokens,
+      );
+      const expectedCost = costUsd(
+        {
+          inputTokens: usage.prompt_tokens,
+          outputTokens: usage.completion_tokens,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+        },
+        lookupModel(model),
+      );
       expect(expectedCost).toBeGreaterThan(0);
-      expect(row).toMatchObject({ endpoint: '/v1/chat/completions', status: 200, outcome: 'success', provider: 'openai', completion_tokens: usage.completion_tokens, total_tokens: usage.prompt_tokens + usage.completion_tokens, user_id: 'ada@example.com', team: 'compilers', key_type: 'client', reasoning_effort: null });
+      expect(row).toMatchObject({
+        endpoint: '/v1/chat/completions',
+        status: 200,
+        outcome: 'success',
+        provider: 'openai',
+        completion_tokens: usage.completion_tokens,
+        total_tokens: usage.prompt_tokens + usage.completion_tokens,
+        user_id: 'ada@example.com',
+        team: 'compilers',
+        key_type: 'client',
+        reasoning_effort: null,
+      });
       expect(Number(row?.cost_usd)).toBeCloseTo(expectedCost, 10);
       expect(keys.map((key) => key.id)).toContain(row?.key_id);
     }
 
     // The download's own row carries no tokens: the lines are the cost.
-    await expect.poll(async () => (await spendRows(fixture.gateway)).some((row) => row.endpoint === `/v1/batches/${batch.id}/output`)).toBe(true);
+    await expect
+      .poll(async () =>
+        (await spendRows(fixture.gateway)).some((row) => row.endpoint === `/v1/batches/${batch.id}/output`),
+      )
+      .toBe(true);
     const all = await spendRows(fixture.gateway);
     const downloadRow = all.find((row) => row.endpoint === `/v1/batches/${batch.id}/output`);
     expect(downloadRow).toMatchObject({ status: 200, prompt_tokens: 0, completion_tokens: 0 });
@@ -79,7 +132,12 @@ describe('batches through the gateway', () => {
     const second = await download(batch.id);
     expect(Buffer.from(await second.arrayBuffer()).equals(body)).toBe(true);
     // The second download's own row is written after its lines were (not) billed: wait for it, then count again.
-    await expect.poll(async () => (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length,
+      )
+      .toBe(2);
     expect(await lineRows(batch.id)).toHaveLength(3);
   });
 
@@ -90,7 +148,12 @@ describe('batches through the gateway', () => {
     await Promise.all(answers.map((answer) => answer.arrayBuffer()));
     await expect.poll(async () => (await lineRows(batch.id)).length).toBe(3);
     // Both downloads have their own row, so both finished billing: still one row per line.
-    await expect.poll(async () => (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length,
+      )
+      .toBe(2);
     expect(await lineRows(batch.id)).toHaveLength(3);
   });
 
@@ -99,12 +162,16 @@ describe('batches through the gateway', () => {
     const replica = await startTestGateway({ db: fixture.gateway.deps.db });
     try {
       const replicaUrl = await replica.app.listen({ port: 0, host: '127.0.0.1' });
-      const [here, there] = await Promise.all([download(batch.id), fetch(`${replicaUrl}/v1/batches/${batch.id}/output`, { headers: fixture.auth })]);
+      const [here, there] = await Promise.all([
+        download(batch.id),
+        fetch(`${replicaUrl}/v1/batches/${batch.id}/output`, { headers: fixture.auth }),
+      ]);
       expect([here.status, there.status]).toEqual([200, 200]);
       expect(await there.text()).toBe(await here.text());
       const downloads = async () => {
         await replica.deps.spendWriter.drain();
-        return (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length;
+        return (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`)
+          .length;
       };
       await expect.poll(downloads).toBe(2);
       expect(await lineRows(batch.id)).toHaveLength(3);
@@ -118,7 +185,11 @@ describe('batches through the gateway', () => {
     const outputFileId = batch.output_file_id ?? '';
     const whole = await (await sdk.files.content(outputFileId)).text();
     // The provider's connection fails half-way through the file: the lines before the cut arrived whole.
-    fixture.openai.respondWhen((request) => request.path === `/v1/files/${outputFileId}/content`, { dropConnection: { afterEvents: 1 } }, 1);
+    fixture.openai.respondWhen(
+      (request) => request.path === `/v1/files/${outputFileId}/content`,
+      { dropConnection: { afterEvents: 1 } },
+      1,
+    );
     const cut = await download(batch.id);
     await expect(cut.arrayBuffer()).rejects.toThrow();
     const wholeLinesBeforeCut = whole.slice(0, Math.floor(whole.length / 2)).split('\n').length - 1;
@@ -145,23 +216,36 @@ describe('batches through the gateway', () => {
     const othersList = (await otherSdk.files.list()).data.map((entry) => entry.id);
     expect(othersList).not.toContain(outputFileId);
     expect(othersList).not.toContain(batch.input_file_id);
-    expect((await sdk.files.list()).data.map((entry) => entry.id)).toEqual(expect.arrayContaining([outputFileId, batch.input_file_id]));
+    expect((await sdk.files.list()).data.map((entry) => entry.id)).toEqual(
+      expect.arrayContaining([outputFileId, batch.input_file_id]),
+    );
     expect((await sdk.files.retrieve(batch.input_file_id)).id).toBe(batch.input_file_id);
     // The provider's list holds every batch of the account; each key sees its own.
     expect((await otherSdk.batches.list()).data.map((entry) => entry.id)).not.toContain(batch.id);
     expect((await sdk.batches.list()).data.map((entry) => entry.id)).toContain(batch.id);
-    expect(fixture.openai.requests.filter((request) => request.path === '/v1/batches' && request.method === 'GET').length).toBeGreaterThanOrEqual(2);
+    expect(
+      fixture.openai.requests.filter((request) => request.path === '/v1/batches' && request.method === 'GET').length,
+    ).toBeGreaterThanOrEqual(2);
     const output = await download(batch.id, other.key);
     expect(output.status).toBe(404);
-    expect(((await output.json()) as { error: { message: string } }).error.message).toBe(`No batch found with id '${batch.id}'.`);
+    expect(((await output.json()) as { error: { message: string } }).error.message).toBe(
+      `No batch found with id '${batch.id}'.`,
+    );
     const unknown = await download('batch_does_not_exist');
     expect(unknown.status).toBe(404);
     expect(await lineRows(batch.id)).toHaveLength(0);
   });
 
   it('retrieves a batch from the provider that runs it, cancels and lists it, and refuses its unfinished output with 409', async () => {
-    const file = await sdk.files.create({ file: await toFile(Buffer.from(`${requests[0]}\n`), 'one.jsonl'), purpose: 'batch' });
-    const batch = await sdk.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const file = await sdk.files.create({
+      file: await toFile(Buffer.from(`${requests[0]}\n`), 'one.jsonl'),
+      purpose: 'batch',
+    });
+    const batch = await sdk.batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+    });
     const early = await download(batch.id);
     expect(early.status).toBe(409);
     expect(((await early.json()) as { error: { code: string } }).error.code).toBe('batch_output_not_ready');
@@ -174,13 +258,22 @@ describe('batches through the gateway', () => {
   });
 
   it('refuses files and batches routed to a provider outside the OpenAI family with a clear 400', async () => {
-    const anthropicRouted = new OpenAI({ apiKey: fixture.clientKey, baseURL: `${baseUrl}/v1`, maxRetries: 0, defaultHeaders: { 'x-gw-provider': 'anthropic' } });
+    const anthropicRouted = new OpenAI({
+      apiKey: fixture.clientKey,
+      baseURL: `${baseUrl}/v1`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-gw-provider': 'anthropic' },
+    });
     const before = fixture.anthropic.requests.length;
-    const refusal = await anthropicRouted.batches.create({ input_file_id: 'file-x', endpoint: '/v1/chat/completions', completion_window: '24h' }).catch((error: unknown) => error);
+    const refusal = await anthropicRouted.batches
+      .create({ input_file_id: 'file-x', endpoint: '/v1/chat/completions', completion_window: '24h' })
+      .catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(OpenAI.BadRequestError);
     expect(refusal).toMatchObject({ status: 400, code: 'unsupported_by_provider' });
     expect((refusal as Error).message).toContain('OpenAI-family providers only');
-    await expect(anthropicRouted.files.create({ file: await toFile(Buffer.from('{}\n'), 'x.jsonl'), purpose: 'batch' })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      anthropicRouted.files.create({ file: await toFile(Buffer.from('{}\n'), 'x.jsonl'), purpose: 'batch' }),
+    ).rejects.toMatchObject({ status: 400 });
     expect(fixture.anthropic.requests.length).toBe(before);
   });
 });

@@ -17,7 +17,9 @@ describe('call cancellation', () => {
 
   const rowFor = async (user: string) => {
     for (let attempt = 0; attempt < 50; attempt += 1) {
-      const row = (await spendRows(fixture.gateway)).find((candidate) => (candidate.attribution as { metadata?: { case?: string } } | null)?.metadata?.case === user);
+      const row = (await spendRows(fixture.gateway)).find(
+        (candidate) => (candidate.attribution as { metadata?: { case?: string } } | null)?.metadata?.case === user,
+      );
       if (row) return row;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -27,7 +29,11 @@ describe('call cancellation', () => {
   const call = (label: string, body: Record<string, unknown>, signal: AbortSignal) =>
     fetch(`${baseUrl}/v1/${body.max_tokens === undefined ? 'chat/completions' : 'messages'}`, {
       method: 'POST',
-      headers: { ...fixture.auth, 'content-type': 'application/json', 'x-gw-metadata': JSON.stringify({ case: label }) },
+      headers: {
+        ...fixture.auth,
+        'content-type': 'application/json',
+        'x-gw-metadata': JSON.stringify({ case: label }),
+      },
       body: JSON.stringify(body),
       signal,
     });
@@ -35,13 +41,24 @@ describe('call cancellation', () => {
   it('records a client that left before the provider answered as 499', async () => {
     fixture.openai.script({ latencyMs: 2_000 });
     const abort = new AbortController();
-    const pending = call('before-answer', { model: 'gpt-4.1', messages: [{ role: 'user', content: 'slow' }] }, abort.signal);
+    const pending = call(
+      'before-answer',
+      { model: 'gpt-4.1', messages: [{ role: 'user', content: 'slow' }] },
+      abort.signal,
+    );
     await fixture.openai.waitForRequests(1);
     abort.abort();
     await expect(pending).rejects.toThrow();
     // The provider had the prompt: the row carries its estimate, flagged, and no output.
     const row = await rowFor('before-answer');
-    expect(row).toMatchObject({ status: 499, outcome: 'error', error_code: 'client_closed', provider: 'openai', usage_estimated: true, completion_tokens: 0 });
+    expect(row).toMatchObject({
+      status: 499,
+      outcome: 'error',
+      error_code: 'client_closed',
+      provider: 'openai',
+      usage_estimated: true,
+      completion_tokens: 0,
+    });
     expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
   });
 
@@ -49,11 +66,16 @@ describe('call cancellation', () => {
     // A Messages client served by the OpenAI-family provider: the stream is translated.
     fixture.openai.script({ eventDelayMs: 100 });
     const abort = new AbortController();
-    const response = await call('mid-stream', { model: 'gpt-4.1', max_tokens: 200, stream: true, messages: [{ role: 'user', content: 'stream slowly' }] }, abort.signal);
+    const response = await call(
+      'mid-stream',
+      { model: 'gpt-4.1', max_tokens: 200, stream: true, messages: [{ role: 'user', content: 'stream slowly' }] },
+      abort.signal,
+    );
     const reader = response.body!.getReader();
     // Leave once some of the answer has arrived.
     let received = '';
-    while ((received.match(/text_delta/g) ?? []).length < 2) received += new TextDecoder().decode((await reader.read()).value);
+    while ((received.match(/text_delta/g) ?? []).length < 2)
+      received += new TextDecoder().decode((await reader.read()).value);
     abort.abort();
     await expect(reader.read()).rejects.toThrow();
     // OpenAI reports usage only in the last chunk: the row carries the gateway's estimate, flagged, not zero.
@@ -64,10 +86,20 @@ describe('call cancellation', () => {
     expect(Number(row.cost_usd)).toBeGreaterThan(0);
   });
 
-  it('records a stream that completed with the provider\'s usage, not an estimate', async () => {
+  it("records a stream that completed with the provider's usage, not an estimate", async () => {
     fixture.openai.script({ usage: { inputTokens: 120, outputTokens: 30 } });
-    const response = await call('completed', { model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal);
+    const response = await call(
+      'completed',
+      { model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: 'hi' }] },
+      new AbortController().signal,
+    );
     await response.text();
-    expect(await rowFor('completed')).toMatchObject({ status: 200, stream: true, prompt_tokens: 120, completion_tokens: 30, usage_estimated: false });
+    expect(await rowFor('completed')).toMatchObject({
+      status: 200,
+      stream: true,
+      prompt_tokens: 120,
+      completion_tokens: 30,
+      usage_estimated: false,
+    });
   });
 });

@@ -24,22 +24,38 @@ describe('CLI login', () => {
     return billed;
   }
 
-  const start = async (gateway: TestGateway, ip = '203.0.113.7') => gateway.app.inject({ method: 'POST', url: '/sso/cli/start', remoteAddress: ip });
+  const start = async (gateway: TestGateway, ip = '203.0.113.7') =>
+    gateway.app.inject({ method: 'POST', url: '/sso/cli/start', remoteAddress: ip });
   const poll = (gateway: TestGateway, session: Started, headers: Record<string, string> = {}) =>
-    gateway.app.inject({ method: 'GET', url: `/sso/cli/poll/${session.id}`, headers: { 'x-gw-poll-secret': session.poll_secret, ...headers } });
+    gateway.app.inject({
+      method: 'GET',
+      url: `/sso/cli/poll/${session.id}`,
+      headers: { 'x-gw-poll-secret': session.poll_secret, ...headers },
+    });
 
   it('signs a developer in through the browser and hands the CLI its client key once', async () => {
     const { gateway, billing } = await setup({ 'ada@example.com': { teams: ['compilers'] } });
     const started = await start(gateway);
     expect(started.statusCode).toBe(200);
     const session = started.json<Started>();
-    expect(session).toMatchObject({ id: expect.stringMatching(/^cli_/), user_code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/), interval: 5, expires_in: 600 });
+    expect(session).toMatchObject({
+      id: expect.stringMatching(/^cli_/),
+      user_code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/),
+      interval: 5,
+      expires_in: 600,
+    });
     expect(session.browser_url.startsWith(billing.url)).toBe(true);
     expect(session.browser_url).not.toContain(session.user_code);
 
     expect((await poll(gateway, session)).json()).toEqual({ status: 'pending', interval: 5 });
-    expect((await gateway.app.inject({ method: 'GET', url: `/sso/cli/poll/${session.id}` })).json()).toMatchObject({ status: 'failure', code: 'invalid_request' });
-    expect((await poll(gateway, { ...session, poll_secret: 'x'.repeat(43) })).json()).toMatchObject({ status: 'failure', code: 'cli_login_not_found' });
+    expect((await gateway.app.inject({ method: 'GET', url: `/sso/cli/poll/${session.id}` })).json()).toMatchObject({
+      status: 'failure',
+      code: 'invalid_request',
+    });
+    expect((await poll(gateway, { ...session, poll_secret: 'x'.repeat(43) })).json()).toMatchObject({
+      status: 'failure',
+      code: 'cli_login_not_found',
+    });
 
     // The developer's browser: the activation page, then the code and the SSO identity.
     const page = await fetch(session.browser_url);
@@ -55,14 +71,25 @@ describe('CLI login', () => {
     const completed = await poll(gateway, session);
     expect(completed.statusCode).toBe(200);
     const result = completed.json();
-    expect(result).toMatchObject({ status: 'complete', key: expect.stringMatching(/^ark_/), user: 'ada@example.com', team: 'compilers', role: 'developer', expiresAt: new Date(Date.UTC(2026, 10, 26, 12) + 720 * 3_600_000).toISOString() });
-    expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(result.key) })).statusCode).toBe(200);
+    expect(result).toMatchObject({
+      status: 'complete',
+      key: expect.stringMatching(/^ark_/),
+      user: 'ada@example.com',
+      team: 'compilers',
+      role: 'developer',
+      expiresAt: new Date(Date.UTC(2026, 10, 26, 12) + 720 * 3_600_000).toISOString(),
+    });
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(result.key) })).statusCode).toBe(
+      200,
+    );
     // One key per login: the session is over.
     expect((await poll(gateway, session)).statusCode).toBe(404);
 
     const keys = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/keys', headers: adminHeaders })).json();
     expect(JSON.stringify(keys)).toContain('cli-login');
-    const audit = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/events?category=keys', headers: adminHeaders })).json();
+    const audit = (
+      await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/events?category=keys', headers: adminHeaders })
+    ).json();
     expect(audit.data.map((entry: { action: string }) => entry.action)).toContain('cli-login.mint');
     expect(await everyStoredRow(gateway)).not.toContain(session.poll_secret);
   });
@@ -70,12 +97,24 @@ describe('CLI login', () => {
   it('asks which team when several are open, and refuses one outside them', async () => {
     const { gateway, billing } = await setup();
     const session = (await start(gateway)).json<Started>();
-    billing.approveCliLogin(session.id, { email: 'Grace@Example.com', teams: ['compilers', 'runtime'], defaultTeam: 'runtime' });
-    expect((await poll(gateway, session)).json()).toEqual({ status: 'select_team', teams: ['compilers', 'runtime'], defaultTeam: 'runtime' });
+    billing.approveCliLogin(session.id, {
+      email: 'Grace@Example.com',
+      teams: ['compilers', 'runtime'],
+      defaultTeam: 'runtime',
+    });
+    expect((await poll(gateway, session)).json()).toEqual({
+      status: 'select_team',
+      teams: ['compilers', 'runtime'],
+      defaultTeam: 'runtime',
+    });
     const outside = await poll(gateway, session, { 'x-gw-team': 'finance' });
     expect(outside.statusCode).toBe(400);
     expect(outside.json()).toMatchObject({ code: 'team_not_allowed' });
-    expect((await poll(gateway, session, { 'x-gw-team': 'runtime' })).json()).toMatchObject({ status: 'complete', user: 'grace@example.com', team: 'runtime' });
+    expect((await poll(gateway, session, { 'x-gw-team': 'runtime' })).json()).toMatchObject({
+      status: 'complete',
+      user: 'grace@example.com',
+      team: 'runtime',
+    });
   });
 
   it('mints nothing for a refused sign-in or a revoked developer', async () => {
@@ -86,7 +125,12 @@ describe('CLI login', () => {
     expect(answer.statusCode).toBe(403);
     expect(answer.json()).toMatchObject({ status: 'failure', code: 'cli_login_denied' });
 
-    await gateway.app.inject({ method: 'POST', url: '/admin/v1/users/revoked', headers: adminHeaders, payload: { email: 'mallory@example.com' } });
+    await gateway.app.inject({
+      method: 'POST',
+      url: '/admin/v1/users/revoked',
+      headers: adminHeaders,
+      payload: { email: 'mallory@example.com' },
+    });
     const revoked = (await start(gateway)).json<Started>();
     billing.approveCliLogin(revoked.id, { email: 'Mallory@example.com', teams: ['compilers'] });
     const blocked = await poll(gateway, revoked);
@@ -121,7 +165,13 @@ describe('CLI login', () => {
   it('counts starts per client behind a trusted proxy, and believes no forwarded header from anyone else', async () => {
     const billed = await startBilledGateway({ env: { GW_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' } });
     cleanups.push(() => billed.close());
-    const viaIngress = (client: string, from = '10.1.2.3') => billed.gateway.app.inject({ method: 'POST', url: '/sso/cli/start', remoteAddress: from, headers: { 'x-forwarded-for': client } });
+    const viaIngress = (client: string, from = '10.1.2.3') =>
+      billed.gateway.app.inject({
+        method: 'POST',
+        url: '/sso/cli/start',
+        remoteAddress: from,
+        headers: { 'x-forwarded-for': client },
+      });
     for (let attempt = 0; attempt < 10; attempt += 1) expect((await viaIngress('203.0.113.7')).statusCode).toBe(200);
     expect((await viaIngress('203.0.113.7')).statusCode).toBe(429);
     // Another developer behind the same ingress has a budget of their own.

@@ -15,9 +15,16 @@ interface Enrolled {
 }
 
 /** A developer with a 30-day key on a billed gateway, and a device whose certificate billing issued and renewed once. */
-async function enroll(algorithm: DeviceKeyAlgorithm = 'Ed25519', options: Parameters<typeof startBilledGateway>[0] = {}): Promise<Enrolled> {
+async function enroll(
+  algorithm: DeviceKeyAlgorithm = 'Ed25519',
+  options: Parameters<typeof startBilledGateway>[0] = {},
+): Promise<Enrolled> {
   const billed = await startBilledGateway(options);
-  const { key, record } = await mintClientKey(billed.gateway.app, { user: 'Ada@Example.com', team: 'platform', expiresInDays: 30 });
+  const { key, record } = await mintClientKey(billed.gateway.app, {
+    user: 'Ada@Example.com',
+    team: 'platform',
+    expiresInDays: 30,
+  });
   const device = SimulatedDevice.create({ algorithm, now: () => billed.clock.now() });
   device.adoptCertificate(billed.billing.issueDeviceCertificate('ada@example.com', device.publicJwk));
   const issued = device.certificate;
@@ -27,17 +34,33 @@ async function enroll(algorithm: DeviceKeyAlgorithm = 'Ed25519', options: Parame
   return { billed, device, key, keyId: record.id, expiresAt: record.expiresAt as string };
 }
 
-function post(enrolled: Enrolled, url: string, payload: unknown, headers: Record<string, string> = { 'x-gw-api-key': enrolled.key }) {
-  return enrolled.billed.gateway.app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
+function post(
+  enrolled: Enrolled,
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = { 'x-gw-api-key': enrolled.key },
+) {
+  return enrolled.billed.gateway.app.inject({
+    method: 'POST',
+    url,
+    headers,
+    payload: payload as Record<string, unknown>,
+  });
 }
 
 async function keyExpiry(enrolled: Enrolled): Promise<string | null> {
-  const response = await enrolled.billed.gateway.app.inject({ method: 'GET', url: `/admin/v1/keys/${enrolled.keyId}`, headers: adminHeaders });
+  const response = await enrolled.billed.gateway.app.inject({
+    method: 'GET',
+    url: `/admin/v1/keys/${enrolled.keyId}`,
+    headers: adminHeaders,
+  });
   return response.json<{ expiresAt: string | null }>().expiresAt;
 }
 
 async function machineRows(enrolled: Enrolled) {
-  const { rows } = await enrolled.billed.gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_device_machines');
+  const { rows } = await enrolled.billed.gateway.deps.db.query<Record<string, unknown>>(
+    'SELECT * FROM gw_device_machines',
+  );
   return rows;
 }
 
@@ -47,88 +70,210 @@ function forged(certificate: Enrolled['device']['certificate'], change: Record<s
   return { ...certificate, payload: Buffer.from(JSON.stringify({ ...payload, ...change })).toString('base64url') };
 }
 
-describe.each(['Ed25519', 'P-256'] as const)('device identity for the connect CLI with a %s device key', (algorithm) => {
-  it('heartbeats with fresh proofs to extend the key, reports the machine as hashes only, and refuses a replay', async () => {
-    const enrolled = await enroll(algorithm);
-    const { billed, device, key } = enrolled;
-    try {
-      billed.clock.advance(DAY_MS);
-      const heartbeat = await post(enrolled, '/connect/key/heartbeat', device.heartbeatBody(key));
-      expect(heartbeat.statusCode).toBe(200);
-      const extendedTo = new Date(billed.clock.now() + 30 * DAY_MS).toISOString();
-      expect(heartbeat.json()).toEqual({ status: 'ok', extended: true, expiresAt: extendedTo });
-      expect(heartbeat.body).not.toContain('ark_');
-      expect(await keyExpiry(enrolled)).toBe(extendedTo);
+describe.each(['Ed25519', 'P-256'] as const)(
+  'device identity for the connect CLI with a %s device key',
+  (algorithm) => {
+    it('heartbeats with fresh proofs to extend the key, reports the machine as hashes only, and refuses a replay', async () => {
+      const enrolled = await enroll(algorithm);
+      const { billed, device, key } = enrolled;
+      try {
+        billed.clock.advance(DAY_MS);
+        const heartbeat = await post(enrolled, '/connect/key/heartbeat', device.heartbeatBody(key));
+        expect(heartbeat.statusCode).toBe(200);
+        const extendedTo = new Date(billed.clock.now() + 30 * DAY_MS).toISOString();
+        expect(heartbeat.json()).toEqual({ status: 'ok', extended: true, expiresAt: extendedTo });
+        expect(heartbeat.body).not.toContain('ark_');
+        expect(await keyExpiry(enrolled)).toBe(extendedTo);
 
-      const report = device.machineBody(key);
-      const machine = await post(enrolled, '/connect/machine', report);
-      expect(machine.statusCode).toBe(200);
-      expect(machine.json()).toEqual({ status: 'ok', recorded: true });
-      const rows = await machineRows(enrolled);
-      expect(rows).toEqual([
-        expect.objectContaining({ tenant: '', seat: 'ada@example.com', machine_sha256: sha256Hex(device.machineUuid), certificate_sha256: sha256Hex(`${device.certificate.payload}.${device.certificate.signature}`), key_id: enrolled.keyId }),
-      ]);
-      expect(JSON.stringify(rows)).not.toContain(device.machineUuid);
-      expect(JSON.stringify(rows)).not.toContain(device.certificate.signature);
+        const report = device.machineBody(key);
+        const machine = await post(enrolled, '/connect/machine', report);
+        expect(machine.statusCode).toBe(200);
+        expect(machine.json()).toEqual({ status: 'ok', recorded: true });
+        const rows = await machineRows(enrolled);
+        expect(rows).toEqual([
+          expect.objectContaining({
+            tenant: '',
+            seat: 'ada@example.com',
+            machine_sha256: sha256Hex(device.machineUuid),
+            certificate_sha256: sha256Hex(`${device.certificate.payload}.${device.certificate.signature}`),
+            key_id: enrolled.keyId,
+          }),
+        ]);
+        expect(JSON.stringify(rows)).not.toContain(device.machineUuid);
+        expect(JSON.stringify(rows)).not.toContain(device.certificate.signature);
 
-      // The same proof twice at once: the replay store lets exactly one through.
-      const racing = device.heartbeatBody(key);
-      const raced = await Promise.all([post(enrolled, '/connect/key/heartbeat', racing), post(enrolled, '/connect/key/heartbeat', racing)]);
-      expect(raced.map((response) => response.statusCode).sort()).toEqual([200, 401]);
+        // The same proof twice at once: the replay store lets exactly one through.
+        const racing = device.heartbeatBody(key);
+        const raced = await Promise.all([
+          post(enrolled, '/connect/key/heartbeat', racing),
+          post(enrolled, '/connect/key/heartbeat', racing),
+        ]);
+        expect(raced.map((response) => response.statusCode).sort()).toEqual([200, 401]);
 
-      const replayed = await post(enrolled, '/connect/machine', report);
-      expect(replayed.statusCode).toBe(401);
-      expect(replayed.json()).toMatchObject({ status: 'failure', code: 'proof_replayed' });
+        const replayed = await post(enrolled, '/connect/machine', report);
+        expect(replayed.statusCode).toBe(401);
+        expect(replayed.json()).toMatchObject({ status: 'failure', code: 'proof_replayed' });
 
-      const exported = await billed.gateway.app.inject({ method: 'GET', url: '/admin/v1/users/ada@example.com/export', headers: adminHeaders });
-      expect(exported.json().seats.machines).toEqual([expect.objectContaining({ machine_sha256: sha256Hex(device.machineUuid) })]);
-      const erased = await billed.gateway.app.inject({ method: 'DELETE', url: '/admin/v1/users/ada@example.com/data', headers: adminHeaders });
-      expect(erased.statusCode).toBe(200);
-      expect(await machineRows(enrolled)).toEqual([]);
-    } finally {
-      await billed.close();
-    }
-  });
-});
+        const exported = await billed.gateway.app.inject({
+          method: 'GET',
+          url: '/admin/v1/users/ada@example.com/export',
+          headers: adminHeaders,
+        });
+        expect(exported.json().seats.machines).toEqual([
+          expect.objectContaining({ machine_sha256: sha256Hex(device.machineUuid) }),
+        ]);
+        const erased = await billed.gateway.app.inject({
+          method: 'DELETE',
+          url: '/admin/v1/users/ada@example.com/data',
+          headers: adminHeaders,
+        });
+        expect(erased.statusCode).toBe(200);
+        expect(await machineRows(enrolled)).toEqual([]);
+      } finally {
+        await billed.close();
+      }
+    });
+  },
+);
 
 describe('device identity refusals', () => {
   it('refuses forged and truncated certificates and proofs, another purpose, key or developer, and stale proofs, changing nothing', async () => {
     const enrolled = await enroll();
     const { billed, device, key } = enrolled;
     try {
-      const other = await mintClientKey(billed.gateway.app, { user: 'ada@example.com', team: 'platform', expiresInDays: 30 });
+      const other = await mintClientKey(billed.gateway.app, {
+        user: 'ada@example.com',
+        team: 'platform',
+        expiresInDays: 30,
+      });
       const stranger = SimulatedDevice.create({ now: () => billed.clock.now() });
       stranger.adoptCertificate(billed.billing.issueDeviceCertificate('bob@example.com', stranger.publicJwk));
-      const outsider = await startBillingSimulator({ deploymentId: billed.billing.deploymentId, now: () => billed.clock.now() });
+      const outsider = await startBillingSimulator({
+        deploymentId: billed.billing.deploymentId,
+        now: () => billed.clock.now(),
+      });
       const foreign = SimulatedDevice.create({ now: () => billed.clock.now() });
       foreign.adoptCertificate(outsider.issueDeviceCertificate('ada@example.com', foreign.publicJwk));
       await outsider.close();
       const { certificate } = device;
       const now = billed.clock.now();
       const cases: Array<[string, unknown, number, string, RegExp]> = [
-        ['a truncated certificate payload', { certificate: { ...certificate, payload: certificate.payload.slice(0, -10) }, proof: device.proof('key-heartbeat', { apiKey: key }) }, 401, 'invalid_device_certificate', /signature does not verify/],
-        ['a truncated certificate signature', { certificate: { ...certificate, signature: certificate.signature.slice(0, 40) }, proof: device.proof('key-heartbeat', { apiKey: key }) }, 400, 'invalid_request', /certificate\.signature/],
-        ['a certificate with a swapped key', { certificate: forged(certificate, { deviceKey: stranger.publicJwk }), proof: stranger.proof('key-heartbeat', { apiKey: key, certificate }) }, 401, 'invalid_device_certificate', /signature does not verify/],
-        ['a certificate from another CA', foreign.heartbeatBody(key), 401, 'invalid_device_certificate', /signature does not verify/],
-        ['another developer’s certificate', stranger.heartbeatBody(key), 403, 'device_certificate_mismatch', /another developer/],
-        ['a proof signed by another device key', { certificate, proof: stranger.proof('key-heartbeat', { apiKey: key, certificate }) }, 401, 'invalid_proof', /not signed by the certificate/],
-        ['a truncated proof', { certificate, proof: { ...device.proof('key-heartbeat', { apiKey: key }), signature: 'A'.repeat(86) } }, 401, 'invalid_proof', /not signed by the certificate/],
-        ['a proof for another purpose', { certificate, proof: device.proof('machine-report', { apiKey: key }) }, 401, 'invalid_proof', /another purpose/],
-        ['a proof for another key', { certificate, proof: device.proof('key-heartbeat', { apiKey: other.key }) }, 401, 'invalid_proof', /another client key/],
-        ['a proof for another certificate', { certificate, proof: device.proof('key-heartbeat', { apiKey: key, certificate: stranger.certificate }) }, 401, 'invalid_proof', /another certificate/],
+        [
+          'a truncated certificate payload',
+          {
+            certificate: { ...certificate, payload: certificate.payload.slice(0, -10) },
+            proof: device.proof('key-heartbeat', { apiKey: key }),
+          },
+          401,
+          'invalid_device_certificate',
+          /signature does not verify/,
+        ],
+        [
+          'a truncated certificate signature',
+          {
+            certificate: { ...certificate, signature: certificate.signature.slice(0, 40) },
+            proof: device.proof('key-heartbeat', { apiKey: key }),
+          },
+          400,
+          'invalid_request',
+          /certificate\.signature/,
+        ],
+        [
+          'a certificate with a swapped key',
+          {
+            certificate: forged(certificate, { deviceKey: stranger.publicJwk }),
+            proof: stranger.proof('key-heartbeat', { apiKey: key, certificate }),
+          },
+          401,
+          'invalid_device_certificate',
+          /signature does not verify/,
+        ],
+        [
+          'a certificate from another CA',
+          foreign.heartbeatBody(key),
+          401,
+          'invalid_device_certificate',
+          /signature does not verify/,
+        ],
+        [
+          'another developer’s certificate',
+          stranger.heartbeatBody(key),
+          403,
+          'device_certificate_mismatch',
+          /another developer/,
+        ],
+        [
+          'a proof signed by another device key',
+          { certificate, proof: stranger.proof('key-heartbeat', { apiKey: key, certificate }) },
+          401,
+          'invalid_proof',
+          /not signed by the certificate/,
+        ],
+        [
+          'a truncated proof',
+          { certificate, proof: { ...device.proof('key-heartbeat', { apiKey: key }), signature: 'A'.repeat(86) } },
+          401,
+          'invalid_proof',
+          /not signed by the certificate/,
+        ],
+        [
+          'a proof for another purpose',
+          { certificate, proof: device.proof('machine-report', { apiKey: key }) },
+          401,
+          'invalid_proof',
+          /another purpose/,
+        ],
+        [
+          'a proof for another key',
+          { certificate, proof: device.proof('key-heartbeat', { apiKey: other.key }) },
+          401,
+          'invalid_proof',
+          /another client key/,
+        ],
+        [
+          'a proof for another certificate',
+          { certificate, proof: device.proof('key-heartbeat', { apiKey: key, certificate: stranger.certificate }) },
+          401,
+          'invalid_proof',
+          /another certificate/,
+        ],
         ['a stale proof', device.heartbeatBody(key, { issuedAt: now - 6 * 60_000 }), 401, 'stale_proof', /too old/],
-        ['a proof from the future', device.heartbeatBody(key, { issuedAt: now + 2 * 60_000 }), 401, 'stale_proof', /future/],
-        ['no certificate', { proof: device.proof('key-heartbeat', { apiKey: key }) }, 400, 'invalid_request', /certificate/],
+        [
+          'a proof from the future',
+          device.heartbeatBody(key, { issuedAt: now + 2 * 60_000 }),
+          401,
+          'stale_proof',
+          /future/,
+        ],
+        [
+          'no certificate',
+          { proof: device.proof('key-heartbeat', { apiKey: key }) },
+          400,
+          'invalid_request',
+          /certificate/,
+        ],
       ];
       for (const [name, body, status, code, message] of cases) {
         const response = await post(enrolled, '/connect/key/heartbeat', body);
-        expect({ name, status: response.statusCode, code: response.json<{ code: string }>().code }).toEqual({ name, status, code });
+        expect({ name, status: response.statusCode, code: response.json<{ code: string }>().code }).toEqual({
+          name,
+          status,
+          code,
+        });
         expect(response.json<{ message: string }>().message).toMatch(message);
       }
-      const bearerOnly = await post(enrolled, '/connect/machine', device.machineBody(key), { authorization: `Bearer ${key}` });
+      const bearerOnly = await post(enrolled, '/connect/machine', device.machineBody(key), {
+        authorization: `Bearer ${key}`,
+      });
       expect(bearerOnly.statusCode).toBe(400);
-      expect(bearerOnly.json()).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/x-gw-api-key/) });
-      const badUuid = await post(enrolled, '/connect/machine', { ...device.machineBody(key), machineUuid: 'not-a-uuid' });
+      expect(bearerOnly.json()).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringMatching(/x-gw-api-key/),
+      });
+      const badUuid = await post(enrolled, '/connect/machine', {
+        ...device.machineBody(key),
+        machineUuid: 'not-a-uuid',
+      });
       expect(badUuid.statusCode).toBe(400);
       expect(badUuid.json()).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/machineUuid/) });
 
@@ -148,18 +293,27 @@ describe('device identity refusals', () => {
       billed.clock.advance(2 * 60 * 60_000);
       const expired = await post(enrolled, '/connect/key/heartbeat', device.heartbeatBody(key));
       expect(expired.statusCode).toBe(401);
-      expect(expired.json()).toMatchObject({ code: 'invalid_device_certificate', message: expect.stringMatching(/expired/) });
-      expect((await device.renewCertificate(billed.billing.url)).body).toMatchObject({ error: { code: 'invalid_device_certificate' } });
+      expect(expired.json()).toMatchObject({
+        code: 'invalid_device_certificate',
+        message: expect.stringMatching(/expired/),
+      });
+      expect((await device.renewCertificate(billed.billing.url)).body).toMatchObject({
+        error: { code: 'invalid_device_certificate' },
+      });
 
       const live = await enroll('Ed25519');
       try {
         const renewal = { certificate: live.device.certificate, proof: live.device.proof('cert-renew') };
-        const renew = (body: unknown) => fetch(new URL('/v1/cert/renew', live.billed.billing.url), { method: 'POST', body: JSON.stringify(body) });
+        const renew = (body: unknown) =>
+          fetch(new URL('/v1/cert/renew', live.billed.billing.url), { method: 'POST', body: JSON.stringify(body) });
         expect((await renew(renewal)).status).toBe(200);
         const replayed = await renew(renewal);
         expect(replayed.status).toBe(401);
         expect(await replayed.json()).toMatchObject({ error: { code: 'proof_replayed' } });
-        const wrongPurpose = await renew({ certificate: live.device.certificate, proof: live.device.proof('key-heartbeat') });
+        const wrongPurpose = await renew({
+          certificate: live.device.certificate,
+          proof: live.device.proof('key-heartbeat'),
+        });
         expect(await wrongPurpose.json()).toMatchObject({ error: { code: 'invalid_proof' } });
         live.billed.billing.revokeDeveloper('ADA@example.com');
         const revoked = await live.device.renewCertificate(live.billed.billing.url);
@@ -179,7 +333,12 @@ describe('device identity refusals', () => {
       const { key } = await mintClientKey(unmetered.app, { user: 'ada@example.com', team: 'platform' });
       const device = SimulatedDevice.create();
       device.adoptCertificate(billing.issueDeviceCertificate('ada@example.com', device.publicJwk));
-      const response = await unmetered.app.inject({ method: 'POST', url: '/connect/key/heartbeat', headers: { 'x-gw-api-key': key }, payload: device.heartbeatBody(key) });
+      const response = await unmetered.app.inject({
+        method: 'POST',
+        url: '/connect/key/heartbeat',
+        headers: { 'x-gw-api-key': key },
+        payload: device.heartbeatBody(key),
+      });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toMatchObject({ status: 'failure', code: 'device_identity_unavailable' });
     } finally {

@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintClientKey } from './helpers.js';
-import { startRetrievalStack, startTestOptimizer, toolOutput, type RetrievalStack, type TestOptimizer } from './mcp-support.js';
+import {
+  startRetrievalStack,
+  startTestOptimizer,
+  toolOutput,
+  type RetrievalStack,
+  type TestOptimizer,
+} from './mcp-support.js';
 
 const sixHoursMs = 6 * 3_600_000;
 
@@ -23,17 +29,35 @@ describe('connect retrieval routes with the real optimizer', () => {
   });
 
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}, key = stack.key) =>
-    stack.gateway.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, ...headers }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    stack.gateway.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${key}`, ...headers },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
 
   it('POST /connect/retrieve answers the original bytes with status ok and no age bucket', async () => {
     const response = await post('/connect/retrieve', { handle });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', handle, content: original, partial: false, totalLines: 61, totalChars: original.length });
+    expect(response.json()).toEqual({
+      status: 'ok',
+      handle,
+      content: original,
+      partial: false,
+      totalLines: 61,
+      totalChars: original.length,
+    });
   });
 
   it('serves a range and a grep, and reports the bounds searched', async () => {
     const range = await post('/connect/retrieve', { handle, startLine: 41, endLine: 42.4 });
-    expect(range.json()).toMatchObject({ status: 'ok', partial: true, startLine: 41, endLine: 42, content: '  PASS test 41: ok\n  FAIL src/parser.test.ts › handles ünïcode\t(expected "✓")  ' });
+    expect(range.json()).toMatchObject({
+      status: 'ok',
+      partial: true,
+      startLine: 41,
+      endLine: 42,
+      content: '  PASS test 41: ok\n  FAIL src/parser.test.ts › handles ünïcode\t(expected "✓")  ',
+    });
     const grep = await post('/connect/retrieve', { handle, grep: 'tests:' });
     expect(grep.json()).toMatchObject({ status: 'ok', partial: true, grepMatches: 1, grepTruncated: false });
     expect(grep.json().content).toContain('61:Tests: 1 failed, 59 passed');
@@ -42,7 +66,11 @@ describe('connect retrieval routes with the real optimizer', () => {
   it('answers 404 for an unknown handle and 400 for a bad grep or body', async () => {
     const unknown = await post('/connect/retrieve', { handle: 'ctx_doesnotexist0000000000' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ status: 'failure', code: 'handle_not_found', message: 'The handle is unknown or has expired.' });
+    expect(unknown.json()).toEqual({
+      status: 'failure',
+      code: 'handle_not_found',
+      message: 'The handle is unknown or has expired.',
+    });
     for (const body of [{ handle, grep: 'x'.repeat(257) }, { handle, grep: '   ' }, {}, { handle: '' }]) {
       const response = await post('/connect/retrieve', body);
       expect(response.statusCode).toBe(400);
@@ -57,7 +85,12 @@ describe('connect retrieval routes with the real optimizer', () => {
     for (const url of ['/connect/retrieve', '/connect/recall', '/connect/mcp-heartbeat']) {
       const missing = await stack.gateway.app.inject({ method: 'POST', url, payload: { handle, query: 'x' } });
       expect(missing.statusCode).toBe(401);
-      expect(missing.json()).toEqual({ status: 'failure', code: 'missing_key', message: 'A valid client key is required.', hint: expect.any(String) });
+      expect(missing.json()).toEqual({
+        status: 'failure',
+        code: 'missing_key',
+        message: 'A valid client key is required.',
+        hint: expect.any(String),
+      });
       const bad = await post(url, { handle, query: 'x' }, {}, 'ark_notarealkeynotarealkeynotarealkey');
       expect(bad.statusCode).toBe(401);
       expect(bad.json().code).toBe('key_unknown');
@@ -65,15 +98,27 @@ describe('connect retrieval routes with the real optimizer', () => {
   });
 
   it('POST /connect/recall answers ranked matches from the caller’s own stash only', async () => {
-    const mine = await optimizer.stash(`${toolOutput(20)}\nwarning: deprecated flux_inverter configuration in build.gradle\n`);
-    await optimizer.stash(`${toolOutput(20)}\nwarning: deprecated flux_inverter in someone else's log\n`, 'someone-else@example.com');
+    const mine = await optimizer.stash(
+      `${toolOutput(20)}\nwarning: deprecated flux_inverter configuration in build.gradle\n`,
+    );
+    await optimizer.stash(
+      `${toolOutput(20)}\nwarning: deprecated flux_inverter in someone else's log\n`,
+      'someone-else@example.com',
+    );
     const response = await post('/connect/recall', { query: 'flux_inverter deprecated' });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.status).toBe('ok');
     expect(body.matches.map((match: { handle: string }) => match.handle)).toEqual([mine]);
-    expect(body.matches[0]).toMatchObject({ handle: mine, score: expect.any(Number), preview: expect.stringContaining('flux_inverter') });
-    expect((await post('/connect/recall', { query: 'zzz_nothing_like_this' })).json()).toEqual({ status: 'ok', matches: [] });
+    expect(body.matches[0]).toMatchObject({
+      handle: mine,
+      score: expect.any(Number),
+      preview: expect.stringContaining('flux_inverter'),
+    });
+    expect((await post('/connect/recall', { query: 'zzz_nothing_like_this' })).json()).toEqual({
+      status: 'ok',
+      matches: [],
+    });
   });
 
   it('never hands one user the original stashed for another, by handle or by recall', async () => {
@@ -96,10 +141,16 @@ describe('connect retrieval routes with the real optimizer', () => {
 
     const heartbeat = await post('/connect/mcp-heartbeat', undefined, {}, key);
     expect(heartbeat.statusCode).toBe(200);
-    expect(heartbeat.json()).toEqual({ status: 'ok', leaseExpiresAt: new Date(stack.gateway.clock.now() + sixHoursMs).toISOString(), leaseSeconds: 21_600 });
+    expect(heartbeat.json()).toEqual({
+      status: 'ok',
+      leaseExpiresAt: new Date(stack.gateway.clock.now() + sixHoursMs).toISOString(),
+      leaseSeconds: 21_600,
+    });
     expect(await lease.isLeased(record.id)).toBe(true);
     // An empty body declared as JSON is still an empty POST.
-    expect((await post('/connect/mcp-heartbeat', '', { 'content-type': 'application/json' }, key)).statusCode).toBe(200);
+    expect((await post('/connect/mcp-heartbeat', '', { 'content-type': 'application/json' }, key)).statusCode).toBe(
+      200,
+    );
 
     stack.gateway.clock.advance(sixHoursMs + 1);
     expect(await lease.isLeased(record.id)).toBe(false);
@@ -117,11 +168,21 @@ describe('connect retrieval routes with the real optimizer', () => {
     const detached = await startRetrievalStack(other.url);
     try {
       await other.close();
-      const response = await detached.gateway.app.inject({ method: 'POST', url: '/connect/retrieve', headers: { authorization: `Bearer ${detached.key}` }, payload: { handle } });
+      const response = await detached.gateway.app.inject({
+        method: 'POST',
+        url: '/connect/retrieve',
+        headers: { authorization: `Bearer ${detached.key}` },
+        payload: { handle },
+      });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toMatchObject({ status: 'failure', code: 'retrieval_unavailable' });
       // Recall fails open.
-      const recall = await detached.gateway.app.inject({ method: 'POST', url: '/connect/recall', headers: { authorization: `Bearer ${detached.key}` }, payload: { query: 'PASS' } });
+      const recall = await detached.gateway.app.inject({
+        method: 'POST',
+        url: '/connect/recall',
+        headers: { authorization: `Bearer ${detached.key}` },
+        payload: { query: 'PASS' },
+      });
       expect(recall.json()).toEqual({ status: 'ok', matches: [] });
     } finally {
       await detached.close();
@@ -134,10 +195,24 @@ describe('connect retrieval routes without a usable optimizer', () => {
     const stack = await startRetrievalStack(null);
     try {
       const headers = { authorization: `Bearer ${stack.key}` };
-      const retrieve = await stack.gateway.app.inject({ method: 'POST', url: '/connect/retrieve', headers, payload: { handle: 'ctx_abc' } });
+      const retrieve = await stack.gateway.app.inject({
+        method: 'POST',
+        url: '/connect/retrieve',
+        headers,
+        payload: { handle: 'ctx_abc' },
+      });
       expect(retrieve.statusCode).toBe(503);
-      expect(retrieve.json()).toEqual({ status: 'failure', code: 'retrieval_unavailable', message: expect.any(String) });
-      const recall = await stack.gateway.app.inject({ method: 'POST', url: '/connect/recall', headers, payload: { query: 'anything' } });
+      expect(retrieve.json()).toEqual({
+        status: 'failure',
+        code: 'retrieval_unavailable',
+        message: expect.any(String),
+      });
+      const recall = await stack.gateway.app.inject({
+        method: 'POST',
+        url: '/connect/recall',
+        headers,
+        payload: { query: 'anything' },
+      });
       expect(recall.statusCode).toBe(200);
       expect(recall.json()).toEqual({ status: 'ok', matches: [] });
     } finally {
@@ -161,9 +236,19 @@ describe('connect retrieval routes without a usable optimizer', () => {
             response.end(JSON.stringify({ handle: body.handle, content: 'whole original' }));
           } else if (extra.length > 0) {
             response.statusCode = 400;
-            response.end(JSON.stringify({ error: { code: 'invalid_request', message: `unrecognized keys: ${extra.join(', ')}` } }));
+            response.end(
+              JSON.stringify({ error: { code: 'invalid_request', message: `unrecognized keys: ${extra.join(', ')}` } }),
+            );
           } else {
-            response.end(JSON.stringify({ handle: body.handle, content: 'whole original', totalLines: 1, totalChars: 14, partial: false }));
+            response.end(
+              JSON.stringify({
+                handle: body.handle,
+                content: 'whole original',
+                totalLines: 1,
+                totalChars: 14,
+                partial: false,
+              }),
+            );
           }
         });
       });
@@ -175,7 +260,13 @@ describe('connect retrieval routes without a usable optimizer', () => {
       await new Promise((resolve) => legacy.close(resolve));
     });
 
-    const retrieve = (payload: Record<string, unknown>) => stack.gateway.app.inject({ method: 'POST', url: '/connect/retrieve', headers: { authorization: `Bearer ${stack.key}` }, payload });
+    const retrieve = (payload: Record<string, unknown>) =>
+      stack.gateway.app.inject({
+        method: 'POST',
+        url: '/connect/retrieve',
+        headers: { authorization: `Bearer ${stack.key}` },
+        payload,
+      });
 
     it('answers a slice request 503 slice_unsupported, and the whole original still works', async () => {
       for (const slice of [{ startLine: 1 }, { endLine: 3 }, { grep: 'error' }]) {
@@ -194,12 +285,23 @@ describe('connect retrieval routes without a usable optimizer', () => {
       const response = await stack.gateway.app.inject({
         method: 'POST',
         url: '/mcp',
-        headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'gw_retrieve', arguments: { handle: 'ctx_abc', startLine: '2', endLine: 4 } } },
+        headers: {
+          authorization: `Bearer ${stack.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        payload: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'gw_retrieve', arguments: { handle: 'ctx_abc', startLine: '2', endLine: 4 } },
+        },
       });
       const { result } = response.json();
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toMatch(/does not support startLine, endLine or grep.*only the handle \(ctx_abc\)/);
+      expect(result.content[0].text).toMatch(
+        /does not support startLine, endLine or grep.*only the handle \(ctx_abc\)/,
+      );
     });
   });
 });

@@ -7,8 +7,15 @@ const deviceToken = () => randomBytes(32).toString('base64url');
 describe.each(testStores)('developer seats on the connect API and the device page on %s', (_name, open) => {
   const gateway = gatewayPerTest({ open });
   const post = (url: string, key: string, payload?: unknown, headers: Record<string, string> = {}) =>
-    gateway.app.inject({ method: 'POST', url, headers: { ...bearer(key), ...headers }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-  const seats = async () => (await gateway.app.inject({ method: 'GET', url: '/admin/v1/fleet/seats', headers: adminHeaders })).json().seats as Array<Record<string, unknown>>;
+    gateway.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...bearer(key), ...headers },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+  const seats = async () =>
+    (await gateway.app.inject({ method: 'GET', url: '/admin/v1/fleet/seats', headers: adminHeaders })).json()
+      .seats as Array<Record<string, unknown>>;
 
   it('records doctor checks by name and status only, and shows them with a compliance score', async () => {
     const { key } = await mintClientKey(gateway.app, { user: 'Ada@Example.com', team: 'platform' });
@@ -42,23 +49,42 @@ describe.each(testStores)('developer seats on the connect API and the device pag
     });
     expect(JSON.stringify(await seats())).not.toContain('hunter2');
 
-    const queried = await gateway.app.inject({ method: 'POST', url: '/admin/v1/fleet/seats/query', headers: adminHeaders, payload: { users: ['ADA@example.com', 'nobody@example.com'] } });
+    const queried = await gateway.app.inject({
+      method: 'POST',
+      url: '/admin/v1/fleet/seats/query',
+      headers: adminHeaders,
+      payload: { users: ['ADA@example.com', 'nobody@example.com'] },
+    });
     expect(queried.statusCode).toBe(200);
-    expect(queried.json().seats).toEqual({ 'ADA@example.com': [expect.objectContaining({ user: 'ada@example.com', score: 67 })], 'nobody@example.com': null });
+    expect(queried.json().seats).toEqual({
+      'ADA@example.com': [expect.objectContaining({ user: 'ada@example.com', score: 67 })],
+      'nobody@example.com': null,
+    });
   });
 
   it('answers 200 recorded:false to a body that is not a doctor report (truncated JSON and other types included), and 401 without a key', async () => {
     const { key } = await mintClientKey(gateway.app);
-    for (const body of [{ checks: 'all good' }, { checks: [{ name: 'has spaces', status: 'pass' }] }, { checks: [{ name: 'x', status: 'great' }] }, undefined]) {
+    for (const body of [
+      { checks: 'all good' },
+      { checks: [{ name: 'has spaces', status: 'pass' }] },
+      { checks: [{ name: 'x', status: 'great' }] },
+      undefined,
+    ]) {
       const response = await post('/connect/health', key, body);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ status: 'ok', recorded: false });
     }
     // Whatever the body: truncated JSON, a body of another type, an empty body declared as JSON.
-    const truncated = await post('/connect/health', key, '{"checks": [{"name": "gateway.reach', { 'content-type': 'application/json' });
+    const truncated = await post('/connect/health', key, '{"checks": [{"name": "gateway.reach', {
+      'content-type': 'application/json',
+    });
     expect(truncated.statusCode).toBe(200);
     expect(truncated.json()).toEqual({ status: 'ok', recorded: false });
-    for (const [contentType, payload] of [['application/octet-stream', 'x'], ['application/json', ''], ['application/x-www-form-urlencoded', 'a=1']]) {
+    for (const [contentType, payload] of [
+      ['application/octet-stream', 'x'],
+      ['application/json', ''],
+      ['application/x-www-form-urlencoded', 'a=1'],
+    ]) {
       const response = await post('/connect/health', key, payload, { 'content-type': contentType ?? '' });
       expect([response.statusCode, response.json()]).toEqual([200, { status: 'ok', recorded: false }]);
     }
@@ -70,18 +96,30 @@ describe.each(testStores)('developer seats on the connect API and the device pag
 
   it('opens the device page and its health rollup with the device token alone, never showing the address', async () => {
     const { key } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'platform' });
-    await post('/connect/health', key, { checks: [{ name: 'gateway.reachable', status: 'pass' }, { name: 'mcp.registered', status: 'fail' }] });
+    await post('/connect/health', key, {
+      checks: [
+        { name: 'gateway.reachable', status: 'pass' },
+        { name: 'mcp.registered', status: 'fail' },
+      ],
+    });
     const token = deviceToken();
     const registered = await post('/connect/device-token', key, { token, ttlSeconds: 900 });
     expect(registered.statusCode).toBe(200);
-    expect(registered.json()).toEqual({ status: 'ok', ttlSeconds: 900, expiresAt: new Date(gateway.clock.now() + 900_000).toISOString() });
+    expect(registered.json()).toEqual({
+      status: 'ok',
+      ttlSeconds: 900,
+      expiresAt: new Date(gateway.clock.now() + 900_000).toISOString(),
+    });
 
     const health = await gateway.app.inject({ method: 'GET', url: `/device/health?dt=${token}` });
     expect(health.statusCode).toBe(200);
     expect(health.headers['cache-control']).toBe('no-store');
     expect(health.json()).toEqual({
       user: expect.stringMatching(/^[0-9a-f]{16}$/),
-      checks: [{ name: 'gateway.reachable', status: 'pass' }, { name: 'mcp.registered', status: 'fail' }],
+      checks: [
+        { name: 'gateway.reachable', status: 'pass' },
+        { name: 'mcp.registered', status: 'fail' },
+      ],
       score: 50,
       clientVersion: null,
       reportedAt: new Date(gateway.clock.now()).toISOString(),
@@ -120,7 +158,15 @@ describe.each(testStores)('developer seats on the connect API and the device pag
     expect((await gateway.app.inject({ method: 'GET', url: `/device/health?dt=${second}` })).statusCode).toBe(200);
     gateway.clock.advance(300_000);
     await expectRefused(`?dt=${second}`); // expired
-    expect(bodies).toEqual(new Set([JSON.stringify({ status: 'failure', code: 'device_token_invalid', message: 'A valid device token is required.' })]));
+    expect(bodies).toEqual(
+      new Set([
+        JSON.stringify({
+          status: 'failure',
+          code: 'device_token_invalid',
+          message: 'A valid device token is required.',
+        }),
+      ]),
+    );
 
     const third = deviceToken();
     await post('/connect/device-token', key, { token: third, ttlSeconds: 3_600 });
@@ -150,20 +196,44 @@ describe.each(testStores)('developer seats on the connect API and the device pag
 
   it('takes an empty offboard whatever content type it declares', async () => {
     const { key } = await mintClientKey(gateway.app);
-    const form = await gateway.app.inject({ method: 'POST', url: '/connect/offboard', headers: { ...bearer(key), 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const form = await gateway.app.inject({
+      method: 'POST',
+      url: '/connect/offboard',
+      headers: { ...bearer(key), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(form.statusCode).toBe(200);
     expect(form.json()).toEqual({ status: 'ok', recorded: true });
-    const text = await gateway.app.inject({ method: 'POST', url: '/connect/health', headers: { ...bearer(key), 'content-type': 'text/plain' }, payload: 'hello' });
+    const text = await gateway.app.inject({
+      method: 'POST',
+      url: '/connect/health',
+      headers: { ...bearer(key), 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(text.json()).toEqual({ status: 'ok', recorded: false });
-    const binary = await gateway.app.inject({ method: 'POST', url: '/connect/offboard', headers: { ...bearer(key), 'content-type': 'application/octet-stream' }, payload: 'x' });
+    const binary = await gateway.app.inject({
+      method: 'POST',
+      url: '/connect/offboard',
+      headers: { ...bearer(key), 'content-type': 'application/octet-stream' },
+      payload: 'x',
+    });
     expect(binary.statusCode).toBe(415);
   });
 
   it('clamps the TTL to 300..3900 seconds and refuses a token that is not 43 base64url characters', async () => {
     const { key } = await mintClientKey(gateway.app);
-    expect((await post('/connect/device-token', key, { token: deviceToken(), ttlSeconds: 5 })).json().ttlSeconds).toBe(300);
-    expect((await post('/connect/device-token', key, { token: deviceToken(), ttlSeconds: 86_400 })).json().ttlSeconds).toBe(3_900);
-    for (const body of [{ token: 'a'.repeat(42), ttlSeconds: 600 }, { token: `${'a'.repeat(42)}+`, ttlSeconds: 600 }, { token: deviceToken() }, { token: deviceToken(), ttlSeconds: '600' }]) {
+    expect((await post('/connect/device-token', key, { token: deviceToken(), ttlSeconds: 5 })).json().ttlSeconds).toBe(
+      300,
+    );
+    expect(
+      (await post('/connect/device-token', key, { token: deviceToken(), ttlSeconds: 86_400 })).json().ttlSeconds,
+    ).toBe(3_900);
+    for (const body of [
+      { token: 'a'.repeat(42), ttlSeconds: 600 },
+      { token: `${'a'.repeat(42)}+`, ttlSeconds: 600 },
+      { token: deviceToken() },
+      { token: deviceToken(), ttlSeconds: '600' },
+    ]) {
       const response = await post('/connect/device-token', key, body);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ status: 'failure', code: 'invalid_request' });
@@ -175,7 +245,11 @@ describe.each(testStores)('developer seats on the connect API and the device pag
     const offboard = await post('/connect/offboard', key);
     expect(offboard.statusCode).toBe(200);
     expect(offboard.json()).toEqual({ status: 'ok', recorded: true });
-    expect((await seats())[0]).toMatchObject({ user: 'ada@example.com', offboarded: true, offboardedAt: new Date(gateway.clock.now()).toISOString() });
+    expect((await seats())[0]).toMatchObject({
+      user: 'ada@example.com',
+      offboarded: true,
+      offboardedAt: new Date(gateway.clock.now()).toISOString(),
+    });
     gateway.clock.advance(60_000);
     await mintClientKey(gateway.app, { user: 'ADA@example.com', team: 'platform' });
     expect((await seats())[0]).toMatchObject({ offboarded: false, offboardedAt: null });

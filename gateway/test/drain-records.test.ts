@@ -6,7 +6,9 @@ import { adminHeaders, mintClientKey, startTestGateway } from './helpers.js';
 
 /** The store, kept open through the gateway's shutdown (which closes its own) so the rows can be read after it. */
 function outlivingShutdown(db: Db): Db {
-  return new Proxy(db, { get: (target, property) => (property === 'close' ? async () => undefined : Reflect.get(target, property, target)) });
+  return new Proxy(db, {
+    get: (target, property) => (property === 'close' ? async () => undefined : Reflect.get(target, property, target)),
+  });
 }
 
 // Calls whose client stopped reading (a paused download, a stalled stream reader) when the drain deadline passes:
@@ -25,10 +27,24 @@ describe('drain deadline with clients that stopped reading', () => {
   for (const variant of ['download', 'stream'] as const) {
     it(`records the ${variant} as ended by the drain before the process stops`, async () => {
       store = await createIsolatedPgDb(testDbUrl(process.env));
-      provider = await startOpenAiSimulator({ apiKey: 'sk-server', fileContentBytes: 64 * 1024 * 1024, replyWith: { text: 'word '.repeat(400_000) } });
+      provider = await startOpenAiSimulator({
+        apiKey: 'sk-server',
+        fileContentBytes: 64 * 1024 * 1024,
+        replyWith: { text: 'word '.repeat(400_000) },
+      });
       const gateway = await startTestGateway({ db: outlivingShutdown(store.db) });
-      await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/openai/key', headers: adminHeaders, payload: { apiKey: 'sk-server', baseUrl: provider.baseURL } });
-      await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai' } });
+      await gateway.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/providers/openai/key',
+        headers: adminHeaders,
+        payload: { apiKey: 'sk-server', baseUrl: provider.baseURL },
+      });
+      await gateway.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/routing',
+        headers: adminHeaders,
+        payload: { defaultProvider: 'openai' },
+      });
       const { key } = await mintClientKey(gateway.app);
       const address = new URL(await gateway.app.listen({ port: 0, host: '127.0.0.1' }));
 
@@ -36,7 +52,12 @@ describe('drain deadline with clients that stopped reading', () => {
       socket = connect(Number(address.port), address.hostname);
       socket.on('error', () => undefined);
       socket.pause();
-      const body = JSON.stringify({ model: 'gpt-4o', stream: true, max_tokens: 1_000_000, messages: [{ role: 'user', content: 'go' }] });
+      const body = JSON.stringify({
+        model: 'gpt-4o',
+        stream: true,
+        max_tokens: 1_000_000,
+        messages: [{ role: 'user', content: 'go' }],
+      });
       socket.write(
         variant === 'download'
           ? `GET /v1/files/file-big/content HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer ${key}\r\n\r\n`
@@ -48,8 +69,16 @@ describe('drain deadline with clients that stopped reading', () => {
       await gateway.deps.lifecycle.shutdown(gateway.app, gateway.deps.logger, { timeoutMs: 300, settleMs: 500 });
       await gateway.deps.coord.close();
 
-      const { rows } = await store.db.query<Record<string, unknown>>('SELECT status, error_code, endpoint FROM gw_spend');
-      expect(rows).toEqual([{ status: 503, error_code: 'gateway_draining', endpoint: variant === 'download' ? '/v1/files/file-big/content' : '/v1/chat/completions' }]);
+      const { rows } = await store.db.query<Record<string, unknown>>(
+        'SELECT status, error_code, endpoint FROM gw_spend',
+      );
+      expect(rows).toEqual([
+        {
+          status: 503,
+          error_code: 'gateway_draining',
+          endpoint: variant === 'download' ? '/v1/files/file-big/content' : '/v1/chat/completions',
+        },
+      ]);
     }, 20_000);
   }
 });

@@ -15,7 +15,9 @@ class FlakyCoord extends MemoryCoord {
 }
 
 const successCost = (rows: Array<Record<string, unknown>>, keyId: string) =>
-  rows.filter((row) => row.key_id === keyId && row.outcome === 'success').reduce((sum, row) => sum + Number(row.cost_usd), 0);
+  rows
+    .filter((row) => row.key_id === keyId && row.outcome === 'success')
+    .reduce((sum, row) => sum + Number(row.cost_usd), 0);
 
 describe('service-key budgets and strict mode', () => {
   let fixture: InferenceFixture;
@@ -45,7 +47,9 @@ describe('service-key budgets and strict mode', () => {
     expect(ok + denied.length).toBe(50);
     expect(ok).toBeGreaterThanOrEqual(10);
     expect(ok).toBeLessThanOrEqual(10 + 10);
-    expect(new Set(denied.map((response) => response.json().error.code))).toEqual(new Set(['service_key_budget_exceeded']));
+    expect(new Set(denied.map((response) => response.json().error.code))).toEqual(
+      new Set(['service_key_budget_exceeded']),
+    );
     expect(fixture.openai.requests).toHaveLength(ok);
 
     const next = await chat(app(), key);
@@ -57,8 +61,14 @@ describe('service-key budgets and strict mode', () => {
 
     const rows = await spendRows(fixture.gateway);
     expect(successCost(rows, record.id)).toBeCloseTo(ok * 0.01, 10);
-    expect(await metricsText(app())).toContain(`gw_budget_remaining_usd{key_id="${record.id}"} ${Math.round((0.1 - ok * 0.01) * 1e6) / 1e6}`);
-    const usage = await app().inject({ method: 'GET', url: '/v1/me/limits', headers: { authorization: `Bearer ${key}` } });
+    expect(await metricsText(app())).toContain(
+      `gw_budget_remaining_usd{key_id="${record.id}"} ${Math.round((0.1 - ok * 0.01) * 1e6) / 1e6}`,
+    );
+    const usage = await app().inject({
+      method: 'GET',
+      url: '/v1/me/limits',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(usage.json().serviceKeyBudget).toMatchObject({ monthlyBudgetUsd: 0.1, status: 'over', strict: false });
   });
 
@@ -66,7 +76,10 @@ describe('service-key budgets and strict mode', () => {
     // $0.008002 a call (1 in, 1000 out); the reservation is the prompt estimate plus max_tokens 1000 at the list price.
     stopAnswering = answerAlways(fixture.openai, { usage: { inputTokens: 1, outputTokens: 1_000 }, latencyMs: 20 });
     const { key, record } = await mintServiceKey(app(), { name: 'strict-batch', team: 'data', monthlyBudgetUsd: 0.05 });
-    expect((await admin(app(), 'PUT', '/admin/v1/users/rate-limits', { keys: { [record.id]: { strictBudget: true } } })).statusCode).toBe(200);
+    expect(
+      (await admin(app(), 'PUT', '/admin/v1/users/rate-limits', { keys: { [record.id]: { strictBudget: true } } }))
+        .statusCode,
+    ).toBe(200);
     const responses = await Promise.all(Array.from({ length: 50 }, () => chat(app(), key, { max_tokens: 1_000 })));
     await metered(fixture.gateway);
     const ok = responses.filter((response) => response.statusCode === 200).length;
@@ -75,7 +88,11 @@ describe('service-key budgets and strict mode', () => {
     const spent = successCost(await spendRows(fixture.gateway), record.id);
     expect(spent).toBeLessThanOrEqual(0.05);
     expect(spent).toBeCloseTo(6 * 0.008002, 10);
-    expect(await coord.getCounter(reservationKey({ kind: 'key', id: record.id }, 'costMicros', bucketOf(fixture.gateway.clock.now())))).toBe(0);
+    expect(
+      await coord.getCounter(
+        reservationKey({ kind: 'key', id: record.id }, 'costMicros', bucketOf(fixture.gateway.clock.now())),
+      ),
+    ).toBe(0);
     expect((await chat(app(), key, { max_tokens: 1_000 })).statusCode).toBe(402);
     await admin(app(), 'PUT', '/admin/v1/users/rate-limits', {});
   });
@@ -86,7 +103,8 @@ describe('service-key budgets and strict mode', () => {
     const soft = await mintClientKey(app(), { user: 'soft@example.com', team: 'a' });
     await admin(app(), 'PATCH', '/admin/user-caps/strict@example.com', { monthlyTokens: 5_000, strict: true });
     await admin(app(), 'PATCH', '/admin/user-caps/soft@example.com', { monthlyTokens: 5_000 });
-    const burst = (key: string) => Promise.all(Array.from({ length: 50 }, () => chat(app(), key, { max_tokens: 1_000 })));
+    const burst = (key: string) =>
+      Promise.all(Array.from({ length: 50 }, () => chat(app(), key, { max_tokens: 1_000 })));
     const [strictResponses, softResponses] = await Promise.all([burst(strict.key), burst(soft.key)]);
     await metered(fixture.gateway);
     const caps = (await admin(app(), 'GET', '/admin/user-caps')).json();

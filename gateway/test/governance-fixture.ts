@@ -8,8 +8,18 @@ import { anthropicServerKey, openAiServerKey, type InferenceFixture } from './in
 
 export type Json = Record<string, unknown>;
 
-export async function admin(app: FastifyInstance, method: 'GET' | 'PUT' | 'PATCH' | 'POST', url: string, payload?: unknown) {
-  return app.inject({ method, url, headers: adminHeaders, ...(payload === undefined ? {} : { payload: payload as Json }) });
+export async function admin(
+  app: FastifyInstance,
+  method: 'GET' | 'PUT' | 'PATCH' | 'POST',
+  url: string,
+  payload?: unknown,
+) {
+  return app.inject({
+    method,
+    url,
+    headers: adminHeaders,
+    ...(payload === undefined ? {} : { payload: payload as Json }),
+  });
 }
 
 /** One chat completion; `gpt-4.1` is priced ($2/M in, $8/M out), so costs are exact and known. */
@@ -56,7 +66,9 @@ export async function metricsText(app: FastifyInstance): Promise<string> {
  * Like `startInferenceFixture`, with a chosen Coord or store (outage and replica tests): an OpenAI-style provider
  * `openai` (the default) and an Anthropic-style provider `anthropic`, and a client key for ada@example.com.
  */
-export async function startGovernanceFixture(options: { coord?: Coord; db?: Db; env?: Record<string, string> } = {}): Promise<InferenceFixture> {
+export async function startGovernanceFixture(
+  options: { coord?: Coord; db?: Db; env?: Record<string, string> } = {},
+): Promise<InferenceFixture> {
   const openai = await startOpenAiSimulator({ apiKey: openAiServerKey });
   const anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });
   const gateway = await startTestGateway(options);
@@ -76,7 +88,11 @@ export async function startGovernanceFixture(options: { coord?: Coord; db?: Db; 
   };
 }
 
-export async function configureProviders(gateway: TestGateway, openai: SimulatorHandle, anthropic: SimulatorHandle): Promise<void> {
+export async function configureProviders(
+  gateway: TestGateway,
+  openai: SimulatorHandle,
+  anthropic: SimulatorHandle,
+): Promise<void> {
   const put = async (slug: string, body: Json) => {
     const response = await admin(gateway.app, 'PUT', `/admin/v1/providers/${slug}/key`, body);
     if (response.statusCode !== 200) throw new Error(`provider ${slug}: ${response.statusCode} ${response.body}`);

@@ -4,10 +4,19 @@ import { createCoord, createIsolatedPgDb, testDbUrl, type Coord, type TestDb } f
 import { startAnthropicSimulator, startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { anthropicServerKey, openAiServerKey, spendRowOf, type InferenceFixture } from './inference-helpers.js';
 import { mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
-import { admin, answerAlways, chat, configureProviders, metered, startGovernanceFixture } from './governance-fixture.js';
+import {
+  admin,
+  answerAlways,
+  chat,
+  configureProviders,
+  metered,
+  startGovernanceFixture,
+} from './governance-fixture.js';
 
 async function keyIdOf(gateway: TestGateway, key: string): Promise<string> {
-  return (await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).json().key.id;
+  return (
+    await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })
+  ).json().key.id;
 }
 
 describe('rate and concurrency limits', () => {
@@ -21,7 +30,9 @@ describe('rate and concurrency limits', () => {
   const app = () => fixture.gateway.app;
 
   it('answers 429 with Retry-After past the per-key rate, keeps keys apart, and admits again once the window slides', async () => {
-    expect((await admin(app(), 'PUT', '/admin/rate-limits', { defaults: { requestsPerMinute: 3 } })).statusCode).toBe(200);
+    expect((await admin(app(), 'PUT', '/admin/rate-limits', { defaults: { requestsPerMinute: 3 } })).statusCode).toBe(
+      200,
+    );
     const other = await mintClientKey(app(), { user: 'grace@example.com', team: 'navy' });
     try {
       for (let call = 0; call < 3; call += 1) expect((await chat(app(), fixture.clientKey)).statusCode).toBe(200);
@@ -33,9 +44,15 @@ describe('rate and concurrency limits', () => {
       expect(retryAfter).toBeLessThanOrEqual(60);
       expect(Number(limited.headers['retry-after-ms'])).toBeGreaterThan(0);
       expect(Number(limited.headers['retry-after-ms'])).toBeLessThanOrEqual(60_000);
-      expect(await spendRowOf(fixture.gateway, limited)).toMatchObject({ outcome: 'rejected', status: 429, error_code: 'rate_limit_exceeded' });
+      expect(await spendRowOf(fixture.gateway, limited)).toMatchObject({
+        outcome: 'rejected',
+        status: 429,
+        error_code: 'rate_limit_exceeded',
+      });
       // Self-service and model listings are not metered calls: they stay available.
-      expect((await app().inject({ method: 'GET', url: '/v1/me/limits', headers: fixture.auth })).json().rateLimits).toEqual({ requestsPerMinute: 3, concurrentRequests: null });
+      expect(
+        (await app().inject({ method: 'GET', url: '/v1/me/limits', headers: fixture.auth })).json().rateLimits,
+      ).toEqual({ requestsPerMinute: 3, concurrentRequests: null });
       expect((await chat(app(), other.key)).statusCode).toBe(200);
       fixture.gateway.clock.advance(60_001);
       expect((await chat(app(), fixture.clientKey)).statusCode).toBe(200);
@@ -46,7 +63,9 @@ describe('rate and concurrency limits', () => {
 
   it('holds a concurrency slot while a stream runs and frees it the moment the client disconnects', async () => {
     const keyId = await keyIdOf(fixture.gateway, fixture.clientKey);
-    const put = await admin(app(), 'PUT', '/admin/v1/users/rate-limits', { keys: { [keyId]: { concurrentRequests: 1 } } });
+    const put = await admin(app(), 'PUT', '/admin/v1/users/rate-limits', {
+      keys: { [keyId]: { concurrentRequests: 1 } },
+    });
     expect(put.json()).toMatchObject({ keys: { [keyId]: { concurrentRequests: 1 } }, revision: expect.any(Number) });
     const stop = answerAlways(fixture.openai, { eventDelayMs: 150 });
     const origin = await app().listen({ port: 0, host: '127.0.0.1' });
@@ -55,7 +74,11 @@ describe('rate and concurrency limits', () => {
       const stream = await fetch(`${origin}/v1/chat/completions`, {
         method: 'POST',
         headers: { ...fixture.auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: 'tell me a long story about limits' }] }),
+        body: JSON.stringify({
+          model: 'gpt-4.1',
+          stream: true,
+          messages: [{ role: 'user', content: 'tell me a long story about limits' }],
+        }),
         signal: abort.signal,
       });
       expect(stream.status).toBe(200);
@@ -86,7 +109,9 @@ describe('rate and concurrency limits', () => {
   it('rejects unknown limit fields and stale revisions', async () => {
     expect((await admin(app(), 'PUT', '/admin/rate-limits', { defaults: { rpm: 5 } })).statusCode).toBe(400);
     const current = (await admin(app(), 'GET', '/admin/v1/users/rate-limits')).json();
-    expect((await admin(app(), 'PUT', '/admin/rate-limits', { expectedRevision: current.revision + 7 })).statusCode).toBe(409);
+    expect(
+      (await admin(app(), 'PUT', '/admin/rate-limits', { expectedRevision: current.revision + 7 })).statusCode,
+    ).toBe(409);
   });
 });
 
@@ -99,7 +124,10 @@ describe('limits and counters across replicas (Redis)', () => {
   beforeAll(async () => {
     isolated = await createIsolatedPgDb(testDbUrl(process.env));
     const prefix = `gwtest-${randomBytes(6).toString('hex')}`;
-    coords = [createCoord({ redisUrl: 'redis://127.0.0.1:6379', prefix }), createCoord({ redisUrl: 'redis://127.0.0.1:6379', prefix })];
+    coords = [
+      createCoord({ redisUrl: 'redis://127.0.0.1:6379', prefix }),
+      createCoord({ redisUrl: 'redis://127.0.0.1:6379', prefix }),
+    ];
     openai = await startOpenAiSimulator({ apiKey: openAiServerKey });
     anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });
     const first = await startTestGateway({ db: isolated.db, coord: coords[0] });
@@ -122,7 +150,11 @@ describe('limits and counters across replicas (Redis)', () => {
       await admin(a.app, 'PUT', '/admin/rate-limits', { defaults: { requestsPerMinute: 2 } });
       await admin(a.app, 'PATCH', '/admin/user-caps/replicated@example.com', { monthlyTokens: 50 });
       const deadline = Date.now() + 3_000;
-      while ((!b.deps.governance.deps.caps.get('replicated@example.com') || b.deps.governance.deps.limits.effective('x', null).requestsPerMinute !== 2) && Date.now() < deadline) {
+      while (
+        (!b.deps.governance.deps.caps.get('replicated@example.com') ||
+          b.deps.governance.deps.limits.effective('x', null).requestsPerMinute !== 2) &&
+        Date.now() < deadline
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect((await chat(a.app, key)).statusCode).toBe(200);
@@ -130,13 +162,21 @@ describe('limits and counters across replicas (Redis)', () => {
       // 40 of 50 tokens used on replica A: replica B still admits, and sees the usage.
       expect((await chat(b.app, key)).statusCode).toBe(200);
       await metered(b);
-      expect((await b.app.inject({ method: 'GET', url: '/v1/me/usage', headers: { authorization: `Bearer ${key}` } })).json()).toMatchObject({ tokens: 80, requests: 2 });
+      expect(
+        (
+          await b.app.inject({ method: 'GET', url: '/v1/me/usage', headers: { authorization: `Bearer ${key}` } })
+        ).json(),
+      ).toMatchObject({ tokens: 80, requests: 2 });
       // The third request is over both the shared rate (2/min) and the shared cap; the rate limit answers first.
       const third = await chat(a.app, key);
       expect(third.statusCode).toBe(429);
       await admin(a.app, 'PUT', '/admin/rate-limits', {});
       const deadlineLimits = Date.now() + 3_000;
-      while (b.deps.governance.deps.limits.effective('x', null).requestsPerMinute !== null && Date.now() < deadlineLimits) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (
+        b.deps.governance.deps.limits.effective('x', null).requestsPerMinute !== null &&
+        Date.now() < deadlineLimits
+      )
+        await new Promise((resolve) => setTimeout(resolve, 20));
       const capped = await chat(b.app, key);
       expect(capped.statusCode).toBe(402);
       expect(capped.json().error.code).toBe('user_token_cap_exceeded');

@@ -27,7 +27,12 @@ describe('health, docs and metrics', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('1.10.353');
     const v1List = document.paths['/admin/v1/keys'].get;
-    expect(v1List).toMatchObject({ 'x-required-scope': 'keys:read', 'x-scope': 'tenant', 'x-gw-api-status': 'stable', 'x-legacy-operation': 'GET /admin/service-keys, GET /admin/client-keys' });
+    expect(v1List).toMatchObject({
+      'x-required-scope': 'keys:read',
+      'x-scope': 'tenant',
+      'x-gw-api-status': 'stable',
+      'x-legacy-operation': 'GET /admin/service-keys, GET /admin/client-keys',
+    });
     expect(document.paths['/admin/v1/keys/{id}/rotate'].post['x-required-scope']).toBe('keys:write');
     const legacy = document.paths['/admin/service-keys'].post;
     expect(legacy).toMatchObject({ 'x-required-capability': 'clientkeys:manage', deprecated: true });
@@ -43,7 +48,9 @@ describe('health, docs and metrics', () => {
     expect(chat['429'].description).toContain('`rate_limit_exceeded`');
     expect(chat['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/InferenceError' });
     expect(chat['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/KeyFailure' });
-    expect(document.paths['/v1/messages'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/MessagesError' });
+    expect(document.paths['/v1/messages'].post.responses['400'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/MessagesError',
+    });
     expect(document.components.schemas.KeyFailure.properties.code.enum).toContain('key_revoked');
     expect(document.paths['/admin/v1/keys'].get.responses['400']).toBeUndefined();
   });

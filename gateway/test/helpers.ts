@@ -5,7 +5,18 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import type { z } from 'zod';
-import { ManualClock, MemoryCoord, createIsolatedPgDb, createLogger, createMemoryPgliteDb, testDbUrl, type Coord, type Db, type Queryable, type TestDb } from '@gw/platform';
+import {
+  ManualClock,
+  MemoryCoord,
+  createIsolatedPgDb,
+  createLogger,
+  createMemoryPgliteDb,
+  testDbUrl,
+  type Coord,
+  type Db,
+  type Queryable,
+  type TestDb,
+} from '@gw/platform';
 import { buildApp } from '../src/app.js';
 import { composeGateway } from '../src/compose.js';
 import { readConfig } from '../src/config.js';
@@ -31,7 +42,9 @@ export interface TestGateway {
 }
 
 /** A gateway on an isolated Postgres schema (or a given db/coord: replicas share them) with captured logs. */
-export async function startTestGateway(options: { db?: Db; coord?: Coord; env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  options: { db?: Db; coord?: Coord; env?: Record<string, string>; clock?: ManualClock } = {},
+): Promise<TestGateway> {
   const isolated = options.db ? null : await createIsolatedPgDb(testDbUrl(process.env));
   const db = options.db ?? (isolated as NonNullable<typeof isolated>).db;
   const clock = options.clock ?? new ManualClock(Date.UTC(2026, 10, 23, 12));
@@ -45,7 +58,14 @@ export async function startTestGateway(options: { db?: Db; coord?: Coord; env?: 
   // A data folder of its own: the spend journal in it is replayed by whichever gateway starts on it, so gateways of
   // different tests (on different stores) must never share one.
   const ownDataDir = options.env?.GW_DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'gw-test-')) : null;
-  const config = readConfig({ GW_ADMIN_TOKEN: adminToken, GW_KEYSTORE_KEY: 'ab'.repeat(32), GW_ALLOW_PRIVATE_UPSTREAMS: 'true', GW_LOG_LEVEL: 'info', ...(ownDataDir ? { GW_DATA_DIR: ownDataDir } : {}), ...options.env });
+  const config = readConfig({
+    GW_ADMIN_TOKEN: adminToken,
+    GW_KEYSTORE_KEY: 'ab'.repeat(32),
+    GW_ALLOW_PRIVATE_UPSTREAMS: 'true',
+    GW_LOG_LEVEL: 'info',
+    ...(ownDataDir ? { GW_DATA_DIR: ownDataDir } : {}),
+    ...options.env,
+  });
   const logger = createLogger({ name: 'gw-gateway-test', destination, level: config.GW_LOG_LEVEL });
   const deps = await composeGateway(config, logger, { db, coord: options.coord ?? new MemoryCoord({ clock }), clock });
   const app = await buildApp(deps);
@@ -69,7 +89,9 @@ export async function startTestGateway(options: { db?: Db; coord?: Coord; env?: 
  * isolated Postgres schema unless given), `start` the gateway on it (a plain test gateway unless given). The answer
  * stands for the current test's gateway.
  */
-export function gatewayPerTest(options: { open?: () => Promise<TestDb>; start?: (db: Db) => Promise<TestGateway> } = {}): Omit<TestGateway, 'close'> {
+export function gatewayPerTest(
+  options: { open?: () => Promise<TestDb>; start?: (db: Db) => Promise<TestGateway> } = {},
+): Omit<TestGateway, 'close'> {
   const open = options.open ?? testStores[0][1];
   const start = options.start ?? ((db: Db) => startTestGateway({ db }));
   let current: { gateway: TestGateway; store: TestDb } | undefined;
@@ -113,21 +135,37 @@ export interface MintedKey {
   record: KeyRecord;
 }
 
-async function mintKey(app: FastifyInstance, body: Record<string, unknown>, headers: Record<string, string>): Promise<MintedKey> {
+async function mintKey(
+  app: FastifyInstance,
+  body: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<MintedKey> {
   const response = await app.inject({ method: 'POST', url: '/admin/v1/keys', headers, payload: body });
   if (response.statusCode !== 201) throw new Error(`mint failed: ${response.statusCode} ${response.body}`);
   return response.json<MintedKey>();
 }
 
-export function mintClientKey(app: FastifyInstance, body: z.input<typeof clientKeyCreateBody> = { user: 'dev@example.com', team: 'platform' }, headers: Record<string, string> = adminHeaders) {
+export function mintClientKey(
+  app: FastifyInstance,
+  body: z.input<typeof clientKeyCreateBody> = { user: 'dev@example.com', team: 'platform' },
+  headers: Record<string, string> = adminHeaders,
+) {
   return mintKey(app, body, headers);
 }
 
-export function mintServiceKey(app: FastifyInstance, body: z.input<typeof serviceKeyCreateBody> = { name: 'ci-bot', team: 'platform' }, headers: Record<string, string> = adminHeaders) {
+export function mintServiceKey(
+  app: FastifyInstance,
+  body: z.input<typeof serviceKeyCreateBody> = { name: 'ci-bot', team: 'platform' },
+  headers: Record<string, string> = adminHeaders,
+) {
   return mintKey(app, { type: 'service', ...body }, headers);
 }
 
-export async function revokeKey(app: FastifyInstance, id: string, headers: Record<string, string> = adminHeaders): Promise<void> {
+export async function revokeKey(
+  app: FastifyInstance,
+  id: string,
+  headers: Record<string, string> = adminHeaders,
+): Promise<void> {
   const response = await app.inject({ method: 'DELETE', url: `/admin/v1/keys/${id}`, headers });
   if (response.statusCode !== 200) throw new Error(`revoke failed: ${response.statusCode} ${response.body}`);
 }
@@ -141,7 +179,11 @@ export class SwitchableDb implements Db {
   }
   private check() {
     // What pg throws when the server is down: Node's connection error, with its errno code.
-    if (this.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    if (this.down)
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+        syscall: 'connect',
+      });
   }
   async query<Row extends object = Record<string, unknown>>(sql: string, params?: readonly unknown[]) {
     this.check();
@@ -164,7 +206,12 @@ export class SwitchableDb implements Db {
 }
 
 /** A gateway on its own isolated schema, reached through a `SwitchableDb` an outage test can take down. */
-export async function startGatewayOnSwitchableStore(): Promise<{ gateway: TestGateway; db: SwitchableDb; store: TestDb; close(): Promise<void> }> {
+export async function startGatewayOnSwitchableStore(): Promise<{
+  gateway: TestGateway;
+  db: SwitchableDb;
+  store: TestDb;
+  close(): Promise<void>;
+}> {
   const store = await createIsolatedPgDb(testDbUrl(process.env));
   const db = new SwitchableDb(store.db);
   const gateway = await startTestGateway({ db });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, bearer, gatewayPerTest, mintClientKey, revokeKey, startGatewayOnSwitchableStore } from './helpers.js';
+import {
+  adminHeaders,
+  bearer,
+  gatewayPerTest,
+  mintClientKey,
+  revokeKey,
+  startGatewayOnSwitchableStore,
+} from './helpers.js';
 
 describe('identity stage on /v1/*', () => {
   const gateway = gatewayPerTest();
@@ -7,12 +14,22 @@ describe('identity stage on /v1/*', () => {
   const me = (headers: Record<string, string>) => gateway.app.inject({ method: 'GET', url: '/v1/me', headers });
 
   it('answers /v1/me with identity and key metadata for each accepted header form', async () => {
-    const { key, record } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers', label: 'laptop' });
-    for (const headers of [bearer(key), { 'x-gw-api-key': key }, { 'x-api-key': key }] as Array<Record<string, string>>) {
+    const { key, record } = await mintClientKey(gateway.app, {
+      user: 'ada@example.com',
+      team: 'compilers',
+      label: 'laptop',
+    });
+    for (const headers of [bearer(key), { 'x-gw-api-key': key }, { 'x-api-key': key }] as Array<
+      Record<string, string>
+    >) {
       const response = await me(headers);
       expect(response.statusCode).toBe(200);
       const body = response.json();
-      expect(body).toMatchObject({ user: 'ada@example.com', team: 'compilers', key: { id: record.id, type: 'client', label: 'laptop', source: 'admin' } });
+      expect(body).toMatchObject({
+        user: 'ada@example.com',
+        team: 'compilers',
+        key: { id: record.id, type: 'client', label: 'laptop', source: 'admin' },
+      });
       expect(JSON.stringify(body)).not.toMatch(/hash/i);
       expect(JSON.stringify(body)).not.toContain(key);
     }
@@ -20,15 +37,27 @@ describe('identity stage on /v1/*', () => {
 
   it('never lets x-gw-metadata override user or team', async () => {
     const { key } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers' });
-    const response = await me({ ...bearer(key), 'x-gw-metadata': JSON.stringify({ user: 'mallory', team: 'finance', project: 'apollo' }) });
-    expect(response.json()).toMatchObject({ user: 'ada@example.com', team: 'compilers', metadata: { project: 'apollo' } });
+    const response = await me({
+      ...bearer(key),
+      'x-gw-metadata': JSON.stringify({ user: 'mallory', team: 'finance', project: 'apollo' }),
+    });
+    expect(response.json()).toMatchObject({
+      user: 'ada@example.com',
+      team: 'compilers',
+      metadata: { project: 'apollo' },
+    });
   });
 
   it('answers each key failure with the machine envelope and its code', async () => {
     const expectFailure = async (headers: Record<string, string>, code: string) => {
       const response = await me(headers);
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ status: 'failure', code, message: 'A valid client key is required.', hint: expect.any(String) });
+      expect(response.json()).toEqual({
+        status: 'failure',
+        code,
+        message: 'A valid client key is required.',
+        hint: expect.any(String),
+      });
       expect(response.headers['x-gw-provider']).toBe('none');
     };
     await expectFailure({}, 'missing_key');
@@ -93,19 +122,36 @@ describe('identity mode and auth events', () => {
   it('lets keyless requests through in network-trusted mode, still verifies presented keys, and records rejections', async () => {
     const anonymous = () => gateway.app.inject({ method: 'GET', url: '/v1/me' });
     expect((await anonymous()).json().code).toBe('missing_key');
-    const switched = await gateway.app.inject({ method: 'PUT', url: '/admin/settings/identity', headers: adminHeaders, payload: { identityMode: 'network-trusted' } });
+    const switched = await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/settings/identity',
+      headers: adminHeaders,
+      payload: { identityMode: 'network-trusted' },
+    });
     expect(switched.statusCode).toBe(200);
     const trusted = await anonymous();
     expect(trusted.statusCode).toBe(200);
     expect(trusted.json()).toMatchObject({ user: null, team: 'network-trusted' });
-    const bad = await gateway.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(`ark_wrong${'z'.repeat(30)}`) });
+    const bad = await gateway.app.inject({
+      method: 'GET',
+      url: '/v1/me',
+      headers: bearer(`ark_wrong${'z'.repeat(30)}`),
+    });
     expect(bad.json().code).toBe('key_unknown');
 
     // Rejections are recorded off the response path: poll the feed briefly.
     let feed = '';
-    for (let attempt = 0; attempt < 50 && !(feed.includes('missing_key') && feed.includes('key_unknown')); attempt += 1) {
+    for (
+      let attempt = 0;
+      attempt < 50 && !(feed.includes('missing_key') && feed.includes('key_unknown'));
+      attempt += 1
+    ) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      const events = await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/auth-events', headers: adminHeaders });
+      const events = await gateway.app.inject({
+        method: 'GET',
+        url: '/admin/v1/audit/auth-events',
+        headers: adminHeaders,
+      });
       expect(events.statusCode).toBe(200);
       feed = events.body;
     }

@@ -1,7 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { ManualClock } from '@gw/platform';
-import { startAnthropicSimulator, startOpenAiSimulator, type OpenAiSimulatorOptions, type SimulatorHandle } from '@gw/testkit';
+import {
+  startAnthropicSimulator,
+  startOpenAiSimulator,
+  type OpenAiSimulatorOptions,
+  type SimulatorHandle,
+} from '@gw/testkit';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 
 export const openAiServerKey = 'sk-server-held-openai-0000';
@@ -17,17 +22,32 @@ export interface InferenceFixture {
 }
 
 /** A gateway with an OpenAI-style provider `openai` (default) and an Anthropic-style provider `anthropic`. */
-export async function startInferenceFixture(options: { env?: Record<string, string>; openai?: Omit<OpenAiSimulatorOptions, 'apiKey'>; clock?: ManualClock } = {}): Promise<InferenceFixture> {
+export async function startInferenceFixture(
+  options: { env?: Record<string, string>; openai?: Omit<OpenAiSimulatorOptions, 'apiKey'>; clock?: ManualClock } = {},
+): Promise<InferenceFixture> {
   const openai = await startOpenAiSimulator({ ...options.openai, apiKey: openAiServerKey });
   const anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });
-  const gateway = await startTestGateway({ ...(options.env ? { env: options.env } : {}), ...(options.clock ? { clock: options.clock } : {}) });
+  const gateway = await startTestGateway({
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const put = async (slug: string, body: Record<string, unknown>) => {
-    const response = await gateway.app.inject({ method: 'PUT', url: `/admin/v1/providers/${slug}/key`, headers: adminHeaders, payload: body });
+    const response = await gateway.app.inject({
+      method: 'PUT',
+      url: `/admin/v1/providers/${slug}/key`,
+      headers: adminHeaders,
+      payload: body,
+    });
     if (response.statusCode !== 200) throw new Error(`provider ${slug}: ${response.statusCode} ${response.body}`);
   };
   await put('openai', { apiKey: openAiServerKey, baseUrl: openai.baseURL });
   await put('anthropic', { apiKey: anthropicServerKey, baseUrl: anthropic.url });
-  await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai' } });
+  await gateway.app.inject({
+    method: 'PUT',
+    url: '/admin/v1/routing',
+    headers: adminHeaders,
+    payload: { defaultProvider: 'openai' },
+  });
   const { key } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers' });
   return {
     gateway,
@@ -44,7 +64,9 @@ export async function startInferenceFixture(options: { env?: Record<string, stri
 }
 
 /** The fixture's gateway on an ephemeral port, with the official SDKs pointed at it (their own retries off). */
-export async function listenWithSdks(fixture: InferenceFixture): Promise<{ baseUrl: string; openai: OpenAI; anthropic: Anthropic }> {
+export async function listenWithSdks(
+  fixture: InferenceFixture,
+): Promise<{ baseUrl: string; openai: OpenAI; anthropic: Anthropic }> {
   const baseUrl = await fixture.gateway.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     baseUrl,

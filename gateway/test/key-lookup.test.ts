@@ -34,7 +34,13 @@ describe.each(testStores)('per-request key lookup on %s', (_name, open) => {
   async function mint(count: number) {
     const minted: Array<{ key: string; id: string }> = [];
     for (let index = 0; index < count; index += 1) {
-      const { key, record } = await keys.create({ type: 'client', source: 'admin', user: `dev${index}@example.com`, team: 'platform', createdBy: 'test' });
+      const { key, record } = await keys.create({
+        type: 'client',
+        source: 'admin',
+        user: `dev${index}@example.com`,
+        team: 'platform',
+        createdBy: 'test',
+      });
       minted.push({ key, id: record.id });
     }
     return minted;
@@ -46,7 +52,9 @@ describe.each(testStores)('per-request key lookup on %s', (_name, open) => {
     // switch a prepared statement to its generic plan, so both plans are exercised.
     for (const size of [1, 3, 7]) {
       for (let round = 0; round < 7; round += 1) {
-        const wanted = Array.from({ length: size }, (_, index) => (index < 5 ? minted[(index + round) % 5].key : `gw_unknown_${round}_${index}`));
+        const wanted = Array.from({ length: size }, (_, index) =>
+          index < 5 ? minted[(index + round) % 5].key : `gw_unknown_${round}_${index}`,
+        );
         const found = await Promise.all(wanted.map((key) => keys.lookup(key)));
         found.forEach((lookup, index) => {
           if (index < 5) expect(lookup?.record.id).toBe(minted[(index + round) % 5].id);
@@ -58,7 +66,9 @@ describe.each(testStores)('per-request key lookup on %s', (_name, open) => {
 
   it('splits a burst beyond 256 distinct keys into several queries and sees a deactivated holder', async () => {
     const [first] = await mint(1);
-    await store.db.query('INSERT INTO gw_users (user_id, active, updated_at) VALUES ($1, false, now())', ['dev0@example.com']);
+    await store.db.query('INSERT INTO gw_users (user_id, active, updated_at) VALUES ($1, false, now())', [
+      'dev0@example.com',
+    ]);
     const burst = [first.key, ...Array.from({ length: 300 }, (_, index) => `gw_unknown_${index}`)];
     const found = await Promise.all(burst.map((key) => keys.lookup(key)));
     expect(found[0]).toMatchObject({ record: { id: first.id }, userActive: false });

@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startRetrievalStack, startTestOptimizer, toolOutput, type RetrievalStack, type TestOptimizer } from './mcp-support.js';
+import {
+  startRetrievalStack,
+  startTestOptimizer,
+  toolOutput,
+  type RetrievalStack,
+  type TestOptimizer,
+} from './mcp-support.js';
 
 type TextBlock = { type: 'text'; text: string };
 
@@ -49,8 +55,21 @@ describe('official MCP SDK client against /mcp with the real optimizer behind it
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['gw_retrieve', 'gw_recall']);
     const [retrieve, recall] = tools;
-    expect(retrieve?.inputSchema).toMatchObject({ type: 'object', required: ['handle'], properties: { handle: { type: 'string' }, startLine: { type: 'integer' }, endLine: { type: 'integer' }, grep: { type: 'string', maxLength: 256 } } });
-    expect(recall?.inputSchema).toMatchObject({ type: 'object', required: ['query'], properties: { query: { type: 'string' } } });
+    expect(retrieve?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['handle'],
+      properties: {
+        handle: { type: 'string' },
+        startLine: { type: 'integer' },
+        endLine: { type: 'integer' },
+        grep: { type: 'string', maxLength: 256 },
+      },
+    });
+    expect(recall?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['query'],
+      properties: { query: { type: 'string' } },
+    });
     expect(retrieve?.description).toMatch(/ctx_/);
     expect(await client.ping()).toEqual({});
     // The optional GET stream after notifications/initialized got exactly 405, which the SDK takes as "no stream".
@@ -91,7 +110,10 @@ describe('official MCP SDK client against /mcp with the real optimizer behind it
     expect(unknown.isError).toBe(true);
     expect(texts(unknown)[0]).toMatch(/unknown or has expired/);
 
-    const longGrep = await client.callTool({ name: 'gw_retrieve', arguments: { handle: 'ctx_x', grep: 'x'.repeat(257) } });
+    const longGrep = await client.callTool({
+      name: 'gw_retrieve',
+      arguments: { handle: 'ctx_x', grep: 'x'.repeat(257) },
+    });
     expect(longGrep.isError).toBe(true);
     expect(texts(longGrep)[0]).toMatch(/grep must be at most 256 characters/);
 
@@ -101,9 +123,14 @@ describe('official MCP SDK client against /mcp with the real optimizer behind it
   });
 
   it('gw_recall finds a stashed output by its words and names the handle', async () => {
-    const handle = await optimizer.stash(`${toolOutput(30)}\nsegmentation fault in quantum_flux_capacitor at frame 7\n`);
+    const handle = await optimizer.stash(
+      `${toolOutput(30)}\nsegmentation fault in quantum_flux_capacitor at frame 7\n`,
+    );
     const { client } = await connect();
-    const result = await client.callTool({ name: 'gw_recall', arguments: { query: 'quantum_flux_capacitor segmentation fault' } });
+    const result = await client.callTool({
+      name: 'gw_recall',
+      arguments: { query: 'quantum_flux_capacitor segmentation fault' },
+    });
     expect(result.isError).toBeFalsy();
     const [text] = texts(result);
     expect(text).toContain(handle);
@@ -120,7 +147,10 @@ describe('official MCP SDK client against /mcp with the real optimizer behind it
 
   it('a bad key fails the connection with the machine envelope in the error', async () => {
     const failure = connectClient(stack.baseUrl, { authorization: 'Bearer ark_notarealkeynotarealkeynotarealkey' });
-    await expect(failure).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/"code":"key_unknown".*A valid client key is required/) });
+    await expect(failure).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringMatching(/"code":"key_unknown".*A valid client key is required/),
+    });
   });
 
   it('reports retrieval unavailable in-band when the optimizer is gone', async () => {

@@ -12,13 +12,26 @@ const contentKey = 'c3'.repeat(32);
  * stash (memory tier plus a durable AES-GCM row) and is replaced by a marker carrying its `ctx_` handle.
  */
 const stashToolOutputs: RunPipeline = async (input, deps) => {
-  const messages = Array.isArray(input.request.messages) ? (input.request.messages as Array<Record<string, unknown>>) : [];
+  const messages = Array.isArray(input.request.messages)
+    ? (input.request.messages as Array<Record<string, unknown>>)
+    : [];
   const rewritten = [];
   for (const message of messages) {
-    const handle = message.role === 'tool' && typeof message.content === 'string' && message.content.length > 200 ? await deps.stash.put(message.content) : null;
-    rewritten.push(handle ? { ...message, content: `[output elided; call gw_retrieve with handle ${handle}]` } : message);
+    const handle =
+      message.role === 'tool' && typeof message.content === 'string' && message.content.length > 200
+        ? await deps.stash.put(message.content)
+        : null;
+    rewritten.push(
+      handle ? { ...message, content: `[output elided; call gw_retrieve with handle ${handle}]` } : message,
+    );
   }
-  return { request: { ...input.request, messages: rewritten }, decisions: [], estimatedTokensSaved: 0, suppressedKinds: [], strategyTimingsMs: {} };
+  return {
+    request: { ...input.request, messages: rewritten },
+    decisions: [],
+    estimatedTokensSaved: 0,
+    suppressedKinds: [],
+    strategyTimingsMs: {},
+  };
 };
 
 export interface TestOptimizer {
@@ -30,7 +43,14 @@ export interface TestOptimizer {
 }
 
 /** The optimizer service on port 0 with its durable stash on an isolated Postgres schema (the stash-everything pipeline unless given). */
-export async function startTestOptimizer(options: { runPipeline?: RunPipeline; adminToken?: string; clock?: ManualClock; supportsAgentContinuation?: boolean } = {}): Promise<TestOptimizer> {
+export async function startTestOptimizer(
+  options: {
+    runPipeline?: RunPipeline;
+    adminToken?: string;
+    clock?: ManualClock;
+    supportsAgentContinuation?: boolean;
+  } = {},
+): Promise<TestOptimizer> {
   const store: TestDb = await createIsolatedPgDb(testDbUrl(process.env));
   await migrateOptimizer(store.db);
   const app = await buildOptimizer({
@@ -66,7 +86,13 @@ export async function startTestOptimizer(options: { runPipeline?: RunPipeline; a
             model: 'gpt-4o',
             messages: [
               { role: 'user', content: 'run the tests' },
-              { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"npm test"}' } }] },
+              {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  { id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"npm test"}' } },
+                ],
+              },
               { role: 'tool', tool_call_id: 'call_1', content },
             ],
           },
@@ -74,7 +100,8 @@ export async function startTestOptimizer(options: { runPipeline?: RunPipeline; a
       });
       const body = (await response.json()) as { request: { messages: Array<{ content: string | null }> } };
       const handle = /ctx_[A-Za-z0-9_-]+/.exec(JSON.stringify(body.request.messages[2]?.content ?? ''))?.[0];
-      if (response.status !== 200 || !handle) throw new Error(`optimizer did not stash: ${response.status} ${JSON.stringify(body)}`);
+      if (response.status !== 200 || !handle)
+        throw new Error(`optimizer did not stash: ${response.status} ${JSON.stringify(body)}`);
       return handle;
     },
     close: async () => {
@@ -97,7 +124,9 @@ export interface RetrievalStack {
 
 /** A gateway on port 0, optionally pointed at an optimizer, with one minted client key. */
 export async function startRetrievalStack(optimizerUrl: string | null): Promise<RetrievalStack> {
-  const gateway = await startTestGateway({ env: optimizerUrl ? { GW_OPTIMIZER_URL: optimizerUrl, GW_OPTIMIZER_TOKEN: optimizerToken } : {} });
+  const gateway = await startTestGateway({
+    env: optimizerUrl ? { GW_OPTIMIZER_URL: optimizerUrl, GW_OPTIMIZER_TOKEN: optimizerToken } : {},
+  });
   const baseUrl = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   const { key, record } = await mintClientKey(gateway.app, { user: 'dev@example.com', team: 'platform' });
   return { gateway, baseUrl, key, keyId: record.id, close: () => gateway.close() };
@@ -107,6 +136,8 @@ export { adminHeaders };
 
 /** A tool output with the bytes a model must get back exactly: indentation, trailing spaces, tabs, non-ASCII, CRLF. */
 export function toolOutput(lines = 60): string {
-  const body = Array.from({ length: lines }, (_, index) => (index === 41 ? `  FAIL src/parser.test.ts › handles ünïcode\t(expected "✓")  ` : `  PASS test ${index + 1}: ok`));
+  const body = Array.from({ length: lines }, (_, index) =>
+    index === 41 ? `  FAIL src/parser.test.ts › handles ünïcode\t(expected "✓")  ` : `  PASS test ${index + 1}: ok`,
+  );
   return `${body.join('\n')}\r\nTests: 1 failed, ${lines - 1} passed\n`;
 }

@@ -20,7 +20,10 @@ interface LaneCase {
   provider: 'openai' | 'anthropic' | null;
   /** Whether the lane can wait before its upstream send (a seat's throttle pause), so a client can leave in between. */
   waitsBeforeSend: boolean;
-  request(prompt: string, stream: boolean): { url: string; headers: Record<string, string>; body: Record<string, unknown> };
+  request(
+    prompt: string,
+    stream: boolean,
+  ): { url: string; headers: Record<string, string>; body: Record<string, unknown> };
   /** Whether a stream request of this lane answers as a stream. */
   streams: boolean;
   /** Whether the lane's requests stream by default (the SSE lane). */
@@ -42,9 +45,24 @@ describe('one metered call, whatever the lane and however it ends', () => {
     openai = await startOpenAiSimulator({ apiKey: 'sk-openai' });
     anthropic = await startAnthropicSimulator({ apiKey: [orgKey, seatToken] });
     gateway = await startTestGateway();
-    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/openai/key', headers: adminHeaders, payload: { apiKey: 'sk-openai', baseUrl: openai.baseURL } });
-    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/anthropic/key', headers: adminHeaders, payload: { apiKey: orgKey, baseUrl: anthropic.url } });
-    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai' } });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/providers/openai/key',
+      headers: adminHeaders,
+      payload: { apiKey: 'sk-openai', baseUrl: openai.baseURL },
+    });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/providers/anthropic/key',
+      headers: adminHeaders,
+      payload: { apiKey: orgKey, baseUrl: anthropic.url },
+    });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/routing',
+      headers: adminHeaders,
+      payload: { defaultProvider: 'openai' },
+    });
     gwKey = (await mintClientKey(gateway.app)).key;
     baseUrl = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
     gateway.app.server.on('request', (request, response: ServerResponse) => {
@@ -58,14 +76,22 @@ describe('one metered call, whatever the lane and however it ends', () => {
     await anthropic.close();
   });
 
-  const seatHeaders = () => ({ 'x-gw-api-key': gwKey, authorization: `Bearer ${seatToken}`, 'anthropic-version': '2023-06-01' });
+  const seatHeaders = () => ({
+    'x-gw-api-key': gwKey,
+    authorization: `Bearer ${seatToken}`,
+    'anthropic-version': '2023-06-01',
+  });
   const lanes: LaneCase[] = [
     {
       name: 'named JSON',
       provider: 'openai',
       waitsBeforeSend: true,
       streams: false,
-      request: (prompt) => ({ url: '/v1/chat/completions', headers: { authorization: `Bearer ${gwKey}` }, body: { model: 'gpt-4.1', messages: messages(prompt) } }),
+      request: (prompt) => ({
+        url: '/v1/chat/completions',
+        headers: { authorization: `Bearer ${gwKey}` },
+        body: { model: 'gpt-4.1', messages: messages(prompt) },
+      }),
     },
     {
       name: 'SSE stream',
@@ -73,35 +99,65 @@ describe('one metered call, whatever the lane and however it ends', () => {
       waitsBeforeSend: true,
       streams: true,
       alwaysStreams: true,
-      request: (prompt) => ({ url: '/v1/chat/completions', headers: { authorization: `Bearer ${gwKey}` }, body: { model: 'gpt-4.1', stream: true, messages: messages(prompt) } }),
+      request: (prompt) => ({
+        url: '/v1/chat/completions',
+        headers: { authorization: `Bearer ${gwKey}` },
+        body: { model: 'gpt-4.1', stream: true, messages: messages(prompt) },
+      }),
     },
     {
       name: 'passthrough',
       provider: 'openai',
       waitsBeforeSend: false,
       streams: true,
-      request: (prompt, stream) => ({ url: '/v1/responses', headers: { authorization: `Bearer ${gwKey}` }, body: { model: 'gpt-4.1', input: prompt, ...(stream ? { stream: true } : {}) } }),
+      request: (prompt, stream) => ({
+        url: '/v1/responses',
+        headers: { authorization: `Bearer ${gwKey}` },
+        body: { model: 'gpt-4.1', input: prompt, ...(stream ? { stream: true } : {}) },
+      }),
     },
     {
       name: 'subscription seat',
       provider: 'anthropic',
       waitsBeforeSend: true,
       streams: true,
-      request: (prompt, stream) => ({ url: '/v1/messages', headers: seatHeaders(), body: { model: 'claude-sonnet-4-5', max_tokens: 64, messages: messages(prompt), ...(stream ? { stream: true } : {}) } }),
+      request: (prompt, stream) => ({
+        url: '/v1/messages',
+        headers: seatHeaders(),
+        body: {
+          model: 'claude-sonnet-4-5',
+          max_tokens: 64,
+          messages: messages(prompt),
+          ...(stream ? { stream: true } : {}),
+        },
+      }),
     },
     {
       name: 'vendor seat',
       provider: 'anthropic',
       waitsBeforeSend: false,
       streams: true,
-      request: (prompt, stream) => ({ url: '/v1/vendor/max/seat-1/messages', headers: seatHeaders(), body: { model: 'claude-sonnet-4-5', max_tokens: 64, messages: messages(prompt), ...(stream ? { stream: true } : {}) } }),
+      request: (prompt, stream) => ({
+        url: '/v1/vendor/max/seat-1/messages',
+        headers: seatHeaders(),
+        body: {
+          model: 'claude-sonnet-4-5',
+          max_tokens: 64,
+          messages: messages(prompt),
+          ...(stream ? { stream: true } : {}),
+        },
+      }),
     },
     {
       name: 'VS Code optimize',
       provider: null,
       waitsBeforeSend: false,
       streams: false,
-      request: (prompt) => ({ url: '/v1/extensions/vscode/optimize', headers: { authorization: `Bearer ${gwKey}` }, body: { request: { model: 'gpt-4.1', messages: messages(prompt) } } }),
+      request: (prompt) => ({
+        url: '/v1/extensions/vscode/optimize',
+        headers: { authorization: `Bearer ${gwKey}` },
+        body: { request: { model: 'gpt-4.1', messages: messages(prompt) } },
+      }),
     },
   ];
 
@@ -125,7 +181,10 @@ describe('one metered call, whatever the lane and however it ends', () => {
         await gateway.deps.spendWriter.drain();
         await gateway.deps.traceWriter.drain();
         const again = await gateway.deps.db.query<Record<string, unknown>>(query, [tag]);
-        const traces = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_traces WHERE id = ANY($1)', [again.rows.map((row) => row.id)]);
+        const traces = await gateway.deps.db.query<Record<string, unknown>>(
+          'SELECT * FROM gw_traces WHERE id = ANY($1)',
+          [again.rows.map((row) => row.id)],
+        );
         return { rows: again.rows, traces: traces.rows };
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -152,7 +211,13 @@ describe('one metered call, whatever the lane and however it ends', () => {
   }
 
   /** Runs one call of `lane` ending as `scenario`; returns what the client saw (a status, or that it left). */
-  async function drive(lane: LaneCase, scenario: Scenario, prompt: string, usage: { inputTokens: number; outputTokens: number }, tag: string): Promise<void> {
+  async function drive(
+    lane: LaneCase,
+    scenario: Scenario,
+    prompt: string,
+    usage: { inputTokens: number; outputTokens: number },
+    tag: string,
+  ): Promise<void> {
     const provider = simulator(lane);
     provider.reset();
     const stream = scenario === 'mid-stream cut' || lane.alwaysStreams === true;
@@ -169,7 +234,11 @@ describe('one metered call, whatever the lane and however it ends', () => {
     provider.script(behaviour);
     const inference = gateway.deps.inference;
     const drainDeadline = new AbortController();
-    const restore = { sleep: inference.sleep, check: inference.throttle.check.bind(inference.throttle), shutdown: inference.shutdown };
+    const restore = {
+      sleep: inference.sleep,
+      check: inference.throttle.check.bind(inference.throttle),
+      shutdown: inference.shutdown,
+    };
     if (scenario === 'cancel before send') {
       // The seat is paused: the call waits before its send, and the client leaves meanwhile.
       inference.throttle.check = async () => ({ kind: 'wait', waitMs: 1 });
@@ -180,7 +249,12 @@ describe('one metered call, whatever the lane and however it ends', () => {
     }
     if (scenario === 'drain') inference.shutdown = drainDeadline.signal;
     try {
-      const pending = fetch(`${baseUrl}${url}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'x-gw-metadata': JSON.stringify({ case: tag }) }, body: JSON.stringify(body), signal: abort.signal });
+      const pending = fetch(`${baseUrl}${url}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'x-gw-metadata': JSON.stringify({ case: tag }) },
+        body: JSON.stringify(body),
+        signal: abort.signal,
+      });
       if (scenario === 'cancel after send' || scenario === 'drain') {
         await provider.waitForRequests(1);
         if (scenario === 'drain') drainDeadline.abort();
@@ -201,11 +275,26 @@ describe('one metered call, whatever the lane and however it ends', () => {
   const expected = (lane: LaneCase, scenario: Scenario, usage: { inputTokens: number; outputTokens: number }) => {
     switch (scenario) {
       case 'success':
-        return lane.provider === null ? { status: 200, error_code: null, prompt_tokens: 0, completion_tokens: 0, usage_estimated: false } : { status: 200, error_code: null, prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, usage_estimated: false };
+        return lane.provider === null
+          ? { status: 200, error_code: null, prompt_tokens: 0, completion_tokens: 0, usage_estimated: false }
+          : {
+              status: 200,
+              error_code: null,
+              prompt_tokens: usage.inputTokens,
+              completion_tokens: usage.outputTokens,
+              usage_estimated: false,
+            };
       case 'provider error':
         return { status: 400, outcome: 'error', prompt_tokens: 0, completion_tokens: 0, usage_estimated: false };
       case 'cancel before send':
-        return { status: 499, error_code: 'client_closed', provider: null, prompt_tokens: 0, completion_tokens: 0, usage_estimated: false };
+        return {
+          status: 499,
+          error_code: 'client_closed',
+          provider: null,
+          prompt_tokens: 0,
+          completion_tokens: 0,
+          usage_estimated: false,
+        };
       case 'cancel after send':
         return { status: 499, error_code: 'client_closed', completion_tokens: 0, usage_estimated: true };
       case 'drain':
@@ -215,27 +304,46 @@ describe('one metered call, whatever the lane and however it ends', () => {
     }
   };
 
-  const scenarios: Scenario[] = ['success', 'provider error', 'cancel before send', 'cancel after send', 'mid-stream cut', 'drain'];
+  const scenarios: Scenario[] = [
+    'success',
+    'provider error',
+    'cancel before send',
+    'cancel after send',
+    'mid-stream cut',
+    'drain',
+  ];
   for (const lane of lanes) {
     for (const scenario of scenarios.filter((candidate) => applies(lane, candidate))) {
       it(`${lane.name}: ${scenario}`, async () => {
         await fc.assert(
-          fc.asyncProperty(fc.string({ minLength: 1, maxLength: 400 }), fc.record({ inputTokens: fc.integer({ min: 1, max: 50_000 }), outputTokens: fc.integer({ min: 1, max: 5_000 }) }), async (prompt, usage) => {
-            const tag = randomUUID();
-            await drive(lane, scenario, prompt, usage, tag);
-            const { rows, traces } = await recorded(tag);
-            expect(rows).toHaveLength(1);
-            const row = rows[0];
-            expect(row).toMatchObject(expected(lane, scenario, usage));
-            // A call cut after the provider had the prompt carries at least the prompt estimate, and names the provider.
-            if (row.usage_estimated === true) {
-              expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
-              expect(row.provider).toBe(lane.provider);
-            }
-            if (scenario === 'cancel before send') expect(simulator(lane).requests).toHaveLength(0);
-            expect(traces).toHaveLength(1);
-            expect(traces[0]).toMatchObject({ endpoint: row.endpoint, status: row.status, prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens });
-          }),
+          fc.asyncProperty(
+            fc.string({ minLength: 1, maxLength: 400 }),
+            fc.record({
+              inputTokens: fc.integer({ min: 1, max: 50_000 }),
+              outputTokens: fc.integer({ min: 1, max: 5_000 }),
+            }),
+            async (prompt, usage) => {
+              const tag = randomUUID();
+              await drive(lane, scenario, prompt, usage, tag);
+              const { rows, traces } = await recorded(tag);
+              expect(rows).toHaveLength(1);
+              const row = rows[0];
+              expect(row).toMatchObject(expected(lane, scenario, usage));
+              // A call cut after the provider had the prompt carries at least the prompt estimate, and names the provider.
+              if (row.usage_estimated === true) {
+                expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
+                expect(row.provider).toBe(lane.provider);
+              }
+              if (scenario === 'cancel before send') expect(simulator(lane).requests).toHaveLength(0);
+              expect(traces).toHaveLength(1);
+              expect(traces[0]).toMatchObject({
+                endpoint: row.endpoint,
+                status: row.status,
+                prompt_tokens: row.prompt_tokens,
+                completion_tokens: row.completion_tokens,
+              });
+            },
+          ),
           { numRuns: 3 },
         );
       }, 60_000);

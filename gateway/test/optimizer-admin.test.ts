@@ -8,11 +8,22 @@ describe("the optimizer's admin routes through the gateway", () => {
   let optimizer: TestOptimizer;
   let gateway: TestGateway;
   const call = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown, target: TestGateway = gateway) =>
-    target.app.inject({ method, url, headers: adminHeaders, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    target.app.inject({
+      method,
+      url,
+      headers: adminHeaders,
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
 
   beforeAll(async () => {
     optimizer = await startTestOptimizer({ adminToken: optimizerAdminToken });
-    gateway = await startTestGateway({ env: { GW_OPTIMIZER_URL: optimizer.url, GW_OPTIMIZER_TOKEN: optimizerToken, GW_OPTIMIZER_ADMIN_TOKEN: optimizerAdminToken } });
+    gateway = await startTestGateway({
+      env: {
+        GW_OPTIMIZER_URL: optimizer.url,
+        GW_OPTIMIZER_TOKEN: optimizerToken,
+        GW_OPTIMIZER_ADMIN_TOKEN: optimizerAdminToken,
+      },
+    });
   });
   afterAll(async () => {
     await gateway?.close();
@@ -22,9 +33,15 @@ describe("the optimizer's admin routes through the gateway", () => {
   it('reads and replaces the runtime settings on v1 and the legacy path, and audits the change', async () => {
     const read = await call('GET', '/admin/v1/optimizer');
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toMatchObject({ config: expect.any(Object), guard: expect.any(Object), holdout: { scope: 'replica' } });
+    expect(read.json()).toMatchObject({
+      config: expect.any(Object),
+      guard: expect.any(Object),
+      holdout: { scope: 'replica' },
+    });
 
-    const replaced = await call('PUT', '/admin/v1/optimizer', { holdout: { enabled: true, fraction: 0.1, windowSeconds: 3600 } });
+    const replaced = await call('PUT', '/admin/v1/optimizer', {
+      holdout: { enabled: true, fraction: 0.1, windowSeconds: 3600 },
+    });
     expect(replaced.statusCode).toBe(200);
     expect(replaced.json().config.holdout).toEqual({ enabled: true, fraction: 0.1, windowSeconds: 3600 });
     const legacy = await call('GET', '/admin/optimizer/settings');
@@ -32,7 +49,10 @@ describe("the optimizer's admin routes through the gateway", () => {
     expect(legacy.headers.deprecation).toBe('true');
     expect(legacy.json().config.holdout.fraction).toBe(0.1);
 
-    const events = (await call('GET', '/admin/v1/audit/events')).json().data as Array<{ action: string; category: string }>;
+    const events = (await call('GET', '/admin/v1/audit/events')).json().data as Array<{
+      action: string;
+      category: string;
+    }>;
     expect(events.some((event) => event.category === 'optimizer')).toBe(true);
   });
 
@@ -47,7 +67,11 @@ describe("the optimizer's admin routes through the gateway", () => {
     const purged = await call('POST', '/admin/v1/optimizer/purge', { user: 'leaver@example.com' });
     expect(purged.statusCode).toBe(200);
     expect(purged.json().purged.durable).toBe(1);
-    const gone = await fetch(`${optimizer.url}/v1/retrieve`, { method: 'POST', headers: { authorization: `Bearer ${optimizerToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ handle, metadata: { user: 'leaver@example.com' } }) });
+    const gone = await fetch(`${optimizer.url}/v1/retrieve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${optimizerToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ handle, metadata: { user: 'leaver@example.com' } }),
+    });
     expect(gone.status).toBe(404);
     expect((await call('POST', '/admin/v1/optimizer/purge', {})).statusCode).toBe(400);
   });
@@ -61,7 +85,9 @@ describe("the optimizer's admin routes through the gateway", () => {
     } finally {
       await bare.close();
     }
-    const wrongBearer = await startTestGateway({ env: { GW_OPTIMIZER_URL: optimizer.url, GW_OPTIMIZER_ADMIN_TOKEN: 'not-the-optimizer-admin-token' } });
+    const wrongBearer = await startTestGateway({
+      env: { GW_OPTIMIZER_URL: optimizer.url, GW_OPTIMIZER_ADMIN_TOKEN: 'not-the-optimizer-admin-token' },
+    });
     try {
       const refused = await call('POST', '/admin/v1/optimizer/purge', { all: true }, wrongBearer);
       expect(refused.statusCode).toBe(502);
@@ -72,7 +98,9 @@ describe("the optimizer's admin routes through the gateway", () => {
     const stopped = await startTestOptimizer({ adminToken: optimizerAdminToken });
     const url = stopped.url;
     await stopped.close();
-    const unreachable = await startTestGateway({ env: { GW_OPTIMIZER_URL: url, GW_OPTIMIZER_ADMIN_TOKEN: optimizerAdminToken } });
+    const unreachable = await startTestGateway({
+      env: { GW_OPTIMIZER_URL: url, GW_OPTIMIZER_ADMIN_TOKEN: optimizerAdminToken },
+    });
     try {
       const down = await call('PUT', '/admin/v1/optimizer', { strategies: [] }, unreachable);
       expect(down.statusCode).toBe(502);

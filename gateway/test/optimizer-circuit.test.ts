@@ -10,7 +10,13 @@ describe('the optimizer circuit breaker with a frozen optimizer', () => {
   beforeAll(async () => {
     frozen = await startFrozenServer();
     fixture = await startInferenceFixture({
-      env: { GW_OPTIMIZER_URL: frozen.url, GW_OPTIMIZER_TOKEN: 'optimizer-token-0123456789', GW_OPTIMIZER_TIMEOUT_MS: '100', GW_OPTIMIZER_BREAKER_FAILURES: '3', GW_OPTIMIZER_BREAKER_COOLOFF_MS: '10000' },
+      env: {
+        GW_OPTIMIZER_URL: frozen.url,
+        GW_OPTIMIZER_TOKEN: 'optimizer-token-0123456789',
+        GW_OPTIMIZER_TIMEOUT_MS: '100',
+        GW_OPTIMIZER_BREAKER_FAILURES: '3',
+        GW_OPTIMIZER_BREAKER_COOLOFF_MS: '10000',
+      },
     });
   });
   afterAll(async () => {
@@ -19,24 +25,41 @@ describe('the optimizer circuit breaker with a frozen optimizer', () => {
   });
 
   const chat = async () => {
-    const response = await fixture.gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: fixture.auth, payload: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] } });
+    const response = await fixture.gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: fixture.auth,
+      payload: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] },
+    });
     expect(response.statusCode).toBe(200);
     const row = await spendRowOf(fixture.gateway, response);
-    return { header: response.headers['x-gw-optimization'], status: row.optimization_status, reason: row.optimization_reason };
+    return {
+      header: response.headers['x-gw-optimization'],
+      status: row.optimization_status,
+      reason: row.optimization_reason,
+    };
   };
   const optimizeCalls = () => frozen.requests.filter((request) => request.path === '/v1/optimize').length;
-  const health = async () => (await fixture.gateway.app.inject({ method: 'GET', url: '/admin/health', headers: adminHeaders })).json().optimizer;
+  const health = async () =>
+    (await fixture.gateway.app.inject({ method: 'GET', url: '/admin/health', headers: adminHeaders })).json().optimizer;
   const metrics = async () => (await fixture.gateway.app.inject({ method: 'GET', url: '/metrics' })).body;
 
   it('pays the timeout on the first calls only, then skips the optimizer while it stays frozen', async () => {
     expect((await health()).circuit).toMatchObject({ state: 'closed', consecutiveFailures: 0, skipped: 0 });
-    for (let call = 0; call < 3; call += 1) expect(await chat()).toEqual({ header: 'timeout', status: 'timeout', reason: 'timeout' });
+    for (let call = 0; call < 3; call += 1)
+      expect(await chat()).toEqual({ header: 'timeout', status: 'timeout', reason: 'timeout' });
     expect(optimizeCalls()).toBe(3);
 
-    for (let call = 0; call < 5; call += 1) expect(await chat()).toEqual({ header: 'error', status: 'error', reason: 'circuit_open' });
+    for (let call = 0; call < 5; call += 1)
+      expect(await chat()).toEqual({ header: 'error', status: 'error', reason: 'circuit_open' });
     // The later calls never reached the optimizer.
     expect(optimizeCalls()).toBe(3);
-    expect((await health()).circuit).toMatchObject({ state: 'open', consecutiveFailures: 3, skipped: 5, probeAt: new Date(fixture.gateway.clock.now() + 10_000).toISOString() });
+    expect((await health()).circuit).toMatchObject({
+      state: 'open',
+      consecutiveFailures: 3,
+      skipped: 5,
+      probeAt: new Date(fixture.gateway.clock.now() + 10_000).toISOString(),
+    });
     const text = await metrics();
     expect(text).toContain('gw_optimizer_circuit_state{state="open"} 1');
     expect(text).toContain('gw_optimizer_circuit_state{state="closed"} 0');

@@ -7,10 +7,20 @@ import type { OptimizeCapabilities } from '@gw/contracts';
 import { optimizerToken, startTestOptimizer, type TestOptimizer } from './mcp-support.js';
 import { listenWithSdks, spendRowOf, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
 
-const shellTool: OpenAI.ChatCompletionTool = { type: 'function', function: { name: 'shell', description: 'Run a command', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } } };
+const shellTool: OpenAI.ChatCompletionTool = {
+  type: 'function',
+  function: {
+    name: 'shell',
+    description: 'Run a command',
+    parameters: { type: 'object', properties: { cmd: { type: 'string' } } },
+  },
+};
 // A bulky, repetitive test log: the kind of fresh tool output a qualified lane compresses behind a handle.
 const testLog = [
-  ...Array.from({ length: 600 }, (_, index) => `  PASS test/unit/module-${index}.test.ts > case ${index} (${index % 9} ms)`),
+  ...Array.from(
+    { length: 600 },
+    (_, index) => `  PASS test/unit/module-${index}.test.ts > case ${index} (${index % 9} ms)`,
+  ),
   '  FAIL test/unit/parser.test.ts > rejects a bad header',
   'Tests: 1 failed, 600 passed, 601 total',
 ].join('\n');
@@ -20,7 +30,11 @@ function toolTurn(output: string): OpenAI.ChatCompletionMessageParam[] {
   conversation += 1;
   return [
     { role: 'user', content: `conversation ${conversation}: run the unit tests` },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'shell', arguments: '{"cmd":"npm test"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'shell', arguments: '{"cmd":"npm test"}' } }],
+    },
     { role: 'tool', tool_call_id: 'call_1', content: output },
   ];
 }
@@ -42,7 +56,10 @@ describe('retrieval discovery: the gateway’s verdict on the capability, the ev
       return runPipeline(input, deps);
     };
     optimizer = await startTestOptimizer({ runPipeline: watched });
-    fixture = await startInferenceFixture({ env: { GW_OPTIMIZER_URL: optimizer.url, GW_OPTIMIZER_TOKEN: optimizerToken }, clock });
+    fixture = await startInferenceFixture({
+      env: { GW_OPTIMIZER_URL: optimizer.url, GW_OPTIMIZER_TOKEN: optimizerToken },
+      clock,
+    });
     ({ baseUrl, openai, anthropic } = await listenWithSdks(fixture));
   });
 
@@ -56,8 +73,13 @@ describe('retrieval discovery: the gateway’s verdict on the capability, the ev
     fixture.openai.reset();
   });
 
-  const chat = async (messages: OpenAI.ChatCompletionMessageParam[], tools: OpenAI.ChatCompletionTool[] = [shellTool]) => {
-    const { response } = await openai.chat.completions.create({ model: 'gpt-4o', messages, ...(tools.length > 0 ? { tools } : {}) }).withResponse();
+  const chat = async (
+    messages: OpenAI.ChatCompletionMessageParam[],
+    tools: OpenAI.ChatCompletionTool[] = [shellTool],
+  ) => {
+    const { response } = await openai.chat.completions
+      .create({ model: 'gpt-4o', messages, ...(tools.length > 0 ? { tools } : {}) })
+      .withResponse();
     return spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } });
   };
   const heartbeat = () => fetch(`${baseUrl}/connect/mcp-heartbeat`, { method: 'POST', headers: fixture.auth });
@@ -75,7 +97,10 @@ describe('retrieval discovery: the gateway’s verdict on the capability, the ev
     const row = await chat(messages);
     expect(seen[0]).toMatchObject({ retrievalDiscovery: 'lease_live', retrieveEvidence: true });
     expect(row).toMatchObject({ evidence_class: 'deferral_latched', optimization_status: 'applied' });
-    const sent = fixture.openai.requests[0]?.json as { messages: Array<{ content: unknown }>; tools: Array<{ function: { name: string } }> };
+    const sent = fixture.openai.requests[0]?.json as {
+      messages: Array<{ content: unknown }>;
+      tools: Array<{ function: { name: string } }>;
+    };
     const fresh = String(sent.messages[2]?.content);
     expect(fresh).toMatch(/ctx_[A-Za-z0-9_-]{24,}/);
     expect(fresh).toContain('FAIL test/unit/parser.test.ts > rejects a bad header');
@@ -99,7 +124,16 @@ describe('retrieval discovery: the gateway’s verdict on the capability, the ev
   it('a hosted connector aimed at the gateway’s own /mcp is retrieval declared directly; another server is not', async () => {
     const ask = async (url: string) => {
       const { response } = await anthropic.beta.messages
-        .create({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: `conversation ${++conversation}` }], mcp_servers: [{ type: 'url', name: 'gw', url }], betas: ['mcp-client-2025-04-04'] }, { headers: { 'x-gw-provider': 'anthropic' } })
+        .create(
+          {
+            model: 'claude-haiku-4-5',
+            max_tokens: 64,
+            messages: [{ role: 'user', content: `conversation ${++conversation}` }],
+            mcp_servers: [{ type: 'url', name: 'gw', url }],
+            betas: ['mcp-client-2025-04-04'],
+          },
+          { headers: { 'x-gw-provider': 'anthropic' } },
+        )
         .withResponse();
       return spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } });
     };

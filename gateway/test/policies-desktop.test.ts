@@ -28,8 +28,15 @@ const secrets: Record<string, string> = {
 const realisticSettings = {
   inferenceModels: [{ name: 'claude-sonnet-4-5' }, { name: 'gpt-4.1' }],
   managedMcpServers: {
-    github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PAT}' } },
-    'internal docs': { url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer ${DOCS_TOKEN}', 'X-Team': 'platform' } },
+    github: {
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github'],
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PAT}' },
+    },
+    'internal docs': {
+      url: 'https://mcp.example.com/sse',
+      headers: { Authorization: 'Bearer ${DOCS_TOKEN}', 'X-Team': 'platform' },
+    },
   },
   allowedPluginMarketplaces: [{ name: 'acme', source: 'github', repo: 'acme/claude-plugins', ref: 'main' }],
   chatTabEnabled: true,
@@ -55,8 +62,10 @@ describe('desktop-client policy', () => {
   });
   const coord = (test: TestGateway) => test.deps.coord;
 
-  const put = (payload: unknown, headers: Record<string, string> = adminHeaders, url = v1) => gateway.app.inject({ method: 'PUT', url, headers, payload: payload as object });
-  const get = (headers: Record<string, string> = adminHeaders, url = v1) => gateway.app.inject({ method: 'GET', url, headers });
+  const put = (payload: unknown, headers: Record<string, string> = adminHeaders, url = v1) =>
+    gateway.app.inject({ method: 'PUT', url, headers, payload: payload as object });
+  const get = (headers: Record<string, string> = adminHeaders, url = v1) =>
+    gateway.app.inject({ method: 'GET', url, headers });
 
   it('is disabled and empty until first written, on both surfaces', async () => {
     for (const url of [v1, legacy]) {
@@ -71,42 +80,72 @@ describe('desktop-client policy', () => {
   it('replaces the policy, serves it from every replica, and audits the write', async () => {
     const written = await put({ enabled: true, settings: realisticSettings });
     expect(written.statusCode, written.body).toBe(200);
-    expect(written.json()).toEqual({ enabled: true, settings: realisticSettings, revision: 1, updatedAt: new Date(gateway.clock.now()).toISOString(), updatedBy: 'admin-token' });
+    expect(written.json()).toEqual({
+      enabled: true,
+      settings: realisticSettings,
+      revision: 1,
+      updatedAt: new Date(gateway.clock.now()).toISOString(),
+      updatedBy: 'admin-token',
+    });
     expect((await get()).json()).toMatchObject({ enabled: true, settings: realisticSettings, revision: 1 });
     expect(gateway.deps.desktopPolicy.current()).toMatchObject({ enabled: true, settings: realisticSettings });
     await expect.poll(() => replica.deps.desktopPolicy.current().revision).toBe(1);
     expect(replica.deps.desktopPolicy.current().settings).toEqual(realisticSettings);
 
-    const feed = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/events?category=policies', headers: adminHeaders })).json();
+    const feed = (
+      await gateway.app.inject({
+        method: 'GET',
+        url: '/admin/v1/audit/events?category=policies',
+        headers: adminHeaders,
+      })
+    ).json();
     expect(feed.data[0]).toMatchObject({ action: 'desktopPolicy.put', outcome: 'success', actor: 'admin-token' });
   });
 
-  it.each(Object.entries(secrets))('rejects %s at depth and under free-text keys, naming the path but never the value', async (_kind, secret) => {
-    const before = (await get()).json();
-    const placements = [
-      { managedMcpServers: { 'my server': { env: { SOME_FREE_TEXT_NAME: secret } } } },
-      { managedMcpServers: { tools: { args: ['--flag', { nested: [{ deeper: { note: `prefix ${secret}` } }] }] } } },
-      { allowedPluginMarketplaces: [{ source: 'url', 'whatever key': secret }] },
-    ];
-    for (const settings of placements) {
-      for (const url of [v1, legacy]) {
-        const response = await put({ enabled: true, settings }, adminHeaders, url);
-        expect(response.statusCode).toBe(400);
-        expect(response.json().error.code).toBe('policy_carries_credential');
-        expect(response.json().error.message).toMatch(/^body\.settings\.(managedMcpServers|allowedPluginMarketplaces)/);
-        expect(response.body).not.toContain(secret.slice(0, 24));
+  it.each(Object.entries(secrets))(
+    'rejects %s at depth and under free-text keys, naming the path but never the value',
+    async (_kind, secret) => {
+      const before = (await get()).json();
+      const placements = [
+        { managedMcpServers: { 'my server': { env: { SOME_FREE_TEXT_NAME: secret } } } },
+        { managedMcpServers: { tools: { args: ['--flag', { nested: [{ deeper: { note: `prefix ${secret}` } }] }] } } },
+        { allowedPluginMarketplaces: [{ source: 'url', 'whatever key': secret }] },
+      ];
+      for (const settings of placements) {
+        for (const url of [v1, legacy]) {
+          const response = await put({ enabled: true, settings }, adminHeaders, url);
+          expect(response.statusCode).toBe(400);
+          expect(response.json().error.code).toBe('policy_carries_credential');
+          expect(response.json().error.message).toMatch(
+            /^body\.settings\.(managedMcpServers|allowedPluginMarketplaces)/,
+          );
+          expect(response.body).not.toContain(secret.slice(0, 24));
+        }
       }
-    }
-    expect((await get()).json()).toEqual(before);
-  });
+      expect((await get()).json()).toEqual(before);
+    },
+  );
 
   it('rejects any literal value under a credential-naming key, and accepts device-side placeholders', async () => {
-    const literal = await put({ enabled: true, settings: { managedMcpServers: { db: { env: { DB_PASSWORD: 'hunter2' } } } } });
+    const literal = await put({
+      enabled: true,
+      settings: { managedMcpServers: { db: { env: { DB_PASSWORD: 'hunter2' } } } },
+    });
     expect(literal.statusCode).toBe(400);
     expect(literal.json().error.message).toContain('body.settings.managedMcpServers.db.env.DB_PASSWORD');
-    const header = await put({ enabled: true, settings: { managedMcpServers: { api: { headers: { 'X-Api-Key': 'plain-value' } } } } });
+    const header = await put({
+      enabled: true,
+      settings: { managedMcpServers: { api: { headers: { 'X-Api-Key': 'plain-value' } } } },
+    });
     expect(header.statusCode).toBe(400);
-    const placeholders = await put({ enabled: true, settings: { managedMcpServers: { db: { env: { DB_PASSWORD: '${DB_PASSWORD}' }, headers: { Authorization: 'Bearer ${API_TOKEN}' } } } } });
+    const placeholders = await put({
+      enabled: true,
+      settings: {
+        managedMcpServers: {
+          db: { env: { DB_PASSWORD: '${DB_PASSWORD}' }, headers: { Authorization: 'Bearer ${API_TOKEN}' } },
+        },
+      },
+    });
     expect(placeholders.statusCode, placeholders.body).toBe(200);
   });
 
@@ -116,8 +155,17 @@ describe('desktop-client policy', () => {
       [{ enabled: true, settings: { coworkEgressAllowedHosts: ['https://not-a-host/'] } }, /coworkEgressAllowedHosts/],
       [{ enabled: true, settings: { inferenceModels: [{ name: 'x', extra: 1 }] } }, /inferenceModels/],
       [{ settings: {} }, /enabled/],
-      [{ enabled: true, settings: { managedMcpServers: { deep: JSON.parse(`${'{"a":'.repeat(14)}1${'}'.repeat(14)}`) } } }, /deeper than 12/],
-      [{ enabled: true, settings: { allowedPluginMarketplaces: [{ blob: 'x'.repeat(70_000) }] } }, /larger than 65536 bytes/],
+      [
+        {
+          enabled: true,
+          settings: { managedMcpServers: { deep: JSON.parse(`${'{"a":'.repeat(14)}1${'}'.repeat(14)}`) } },
+        },
+        /deeper than 12/,
+      ],
+      [
+        { enabled: true, settings: { allowedPluginMarketplaces: [{ blob: 'x'.repeat(70_000) }] } },
+        /larger than 65536 bytes/,
+      ],
     ];
     for (const [payload, message] of cases) {
       const response = await put(payload);

@@ -21,8 +21,14 @@ interface Arm {
 /** Rows of one session: successes share its tokens, latency and cost; errors carry none (as metering writes them). */
 function sessionRows(session: SessionTotals, id: string, arm: Arm | null, at: number) {
   const rows: unknown[][] = [];
-  const share = (total: number, index: number) => (index === 0 ? total - Math.floor(total / session.successes) * (session.successes - 1) : Math.floor(total / session.successes));
-  const attribution = { session: id, ...(arm ? { optimizer: { cohort: arm.cohort, cohortKind: arm.cohortKind ?? null } } : {}) };
+  const share = (total: number, index: number) =>
+    index === 0
+      ? total - Math.floor(total / session.successes) * (session.successes - 1)
+      : Math.floor(total / session.successes);
+  const attribution = {
+    session: id,
+    ...(arm ? { optimizer: { cohort: arm.cohort, cohortKind: arm.cohortKind ?? null } } : {}),
+  };
   for (let index = 0; index < session.requests; index += 1) {
     const success = index < session.successes;
     rows.push([
@@ -52,7 +58,13 @@ async function insertRows(db: Db, rows: unknown[][]) {
 
 let sequence = 0;
 /** Inserts one synthetic arm (sessions inside the last 7 days) and returns its sessions. */
-async function seedArm(db: Db, arm: Arm | null, shape: Partial<ArmShape>, seed: number, at = now - 3 * 24 * hourMs): Promise<SessionTotals[]> {
+async function seedArm(
+  db: Db,
+  arm: Arm | null,
+  shape: Partial<ArmShape>,
+  seed: number,
+  at = now - 3 * 24 * hourMs,
+): Promise<SessionTotals[]> {
   const sessions = syntheticSessions({ ...baseShape, ...shape, seed });
   const rows = sessions.flatMap((session) => sessionRows(session, `gws_${(sequence += 1).toString(36)}`, arm, at));
   for (let start = 0; start < rows.length; start += 2000) await insertRows(db, rows.slice(start, start + 2000));
@@ -61,10 +73,16 @@ async function seedArm(db: Db, arm: Arm | null, shape: Partial<ArmShape>, seed: 
 
 /** A stand-in for the optimizer's `GET /admin/optimizer/settings`, whose holdout config the test sets. */
 function settingsStub() {
-  const state: { holdout: unknown; status: number; bearers: string[] } = { holdout: { enabled: true, fraction: 0.5 }, status: 200, bearers: [] };
+  const state: { holdout: unknown; status: number; bearers: string[] } = {
+    holdout: { enabled: true, fraction: 0.5 },
+    status: 200,
+    bearers: [],
+  };
   const server: Server = createServer((request, response) => {
     state.bearers.push(request.headers.authorization ?? '');
-    response.writeHead(request.url === '/admin/optimizer/settings' ? state.status : 404, { 'content-type': 'application/json' });
+    response.writeHead(request.url === '/admin/optimizer/settings' ? state.status : 404, {
+      'content-type': 'application/json',
+    });
     response.end(JSON.stringify({ config: { holdout: state.holdout } }));
   });
   return { state, server };
@@ -77,7 +95,11 @@ describe('GET /admin/spend/quality-parity end to end', () => {
   let holdout: SessionTotals[];
   let logFoldHoldout: SessionTotals[];
 
-  const get = (query: string, headers: Record<string, string> = adminHeaders, base = '/admin/v1/spend/quality-parity') => gateway.app.inject({ method: 'GET', url: `${base}${query}`, headers });
+  const get = (
+    query: string,
+    headers: Record<string, string> = adminHeaders,
+    base = '/admin/v1/spend/quality-parity',
+  ) => gateway.app.inject({ method: 'GET', url: `${base}${query}`, headers });
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => stub.server.listen(0, '127.0.0.1', resolve));
@@ -113,7 +135,12 @@ describe('GET /admin/spend/quality-parity end to end', () => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     const range = windowRange('7d', now);
-    expect(body).toMatchObject({ window: '7d', cohortKind: null, verdict: 'parity', period: { start: new Date(range.start).toISOString(), end: new Date(range.end).toISOString() } });
+    expect(body).toMatchObject({
+      window: '7d',
+      cohortKind: null,
+      verdict: 'parity',
+      period: { start: new Date(range.start).toISOString(), end: new Date(range.end).toISOString() },
+    });
     expect(body.arms).toEqual({
       holdout: { sessions: 300, requests: holdout.reduce((sum, session) => sum + session.requests, 0) },
       treated: { sessions: 300, requests: treated.reduce((sum, session) => sum + session.requests, 0) },
@@ -123,15 +150,26 @@ describe('GET /admin/spend/quality-parity end to end', () => {
     expect(body.proxies.latencyMs.verdict).toBe('display_only');
     expect(body.sampleRatio).toMatchObject({ expectedHoldoutShare: 0.5, observedHoldoutShare: 0.5, mismatch: false });
     // The SQL aggregates per session in the database; the numbers equal the reference computation on the raw sessions.
-    const reference = assessQualityParity({ holdout: summarizeSessions(holdout), treated: summarizeSessions(treated), attributable: true, expectedHoldoutShare: 0.5 });
+    const reference = assessQualityParity({
+      holdout: summarizeSessions(holdout),
+      treated: summarizeSessions(treated),
+      attributable: true,
+      expectedHoldoutShare: 0.5,
+    });
     for (const [name, proxy] of Object.entries(reference.proxies)) {
       for (const [field, value] of Object.entries(proxy)) {
         if (typeof value === 'number') expect(body.proxies[name][field], `${name}.${field}`).toBeCloseTo(value, 6);
         else expect(body.proxies[name][field], `${name}.${field}`).toBe(value);
       }
     }
-    expect(body.grossCostObjective.reductionPoint).toBeCloseTo(reference.grossCostObjective.reductionPoint ?? Number.NaN, 8);
-    expect(body.grossCostObjective.reductionCiLow).toBeCloseTo(reference.grossCostObjective.reductionCiLow ?? Number.NaN, 8);
+    expect(body.grossCostObjective.reductionPoint).toBeCloseTo(
+      reference.grossCostObjective.reductionPoint ?? Number.NaN,
+      8,
+    );
+    expect(body.grossCostObjective.reductionCiLow).toBeCloseTo(
+      reference.grossCostObjective.reductionCiLow ?? Number.NaN,
+      8,
+    );
   });
 
   it('answers the same body on the legacy route, with Deprecation and a successor link', async () => {
@@ -154,14 +192,26 @@ describe('GET /admin/spend/quality-parity end to end', () => {
 
   it('answers insufficient for an arm below 30 sessions, and for an arm nobody was assigned to', async () => {
     const small = (await get('?cohortKind=json_minify')).json();
-    expect(small).toMatchObject({ verdict: 'insufficient', arms: { holdout: { sessions: 12 } }, grossCostObjective: { verdict: 'insufficient' } });
-    expect((await get('?cohortKind=whitespace_trim')).json()).toMatchObject({ verdict: 'insufficient', arms: { holdout: { sessions: 0, requests: 0 } } });
+    expect(small).toMatchObject({
+      verdict: 'insufficient',
+      arms: { holdout: { sessions: 12 } },
+      grossCostObjective: { verdict: 'insufficient' },
+    });
+    expect((await get('?cohortKind=whitespace_trim')).json()).toMatchObject({
+      verdict: 'insufficient',
+      arms: { holdout: { sessions: 0, requests: 0 } },
+    });
   });
 
   it('answers holdout_off when the window holds no attributable row', async () => {
     for (const window of ['24h', 'prev-month']) {
       const body = (await get(`?window=${window}`)).json();
-      expect(body, window).toMatchObject({ window, verdict: 'holdout_off', arms: { holdout: { sessions: 0 }, treated: { sessions: 0 } }, grossCostObjective: { verdict: 'holdout_off', reductionPoint: null } });
+      expect(body, window).toMatchObject({
+        window,
+        verdict: 'holdout_off',
+        arms: { holdout: { sessions: 0 }, treated: { sessions: 0 } },
+        grossCostObjective: { verdict: 'holdout_off', reductionPoint: null },
+      });
     }
   });
 
@@ -222,13 +272,20 @@ describe('quality-parity aggregation on the embedded store (PGlite runs the same
       const treatedSessions = await seedArm(db, { cohort: 'treated' }, { sessions: 45, errorRate: 0.1 }, 22);
       const arms = await readQualityArms(db, windowRange('7d', now), null);
       expect(arms.attributable).toBe(true);
-      for (const [name, sessions] of [['holdout', holdoutSessions], ['treated', treatedSessions]] as const) {
+      for (const [name, sessions] of [
+        ['holdout', holdoutSessions],
+        ['treated', treatedSessions],
+      ] as const) {
         const expected = summarizeSessions(sessions);
         const actual = arms[name];
         expect(actual.sessions).toBe(expected.sessions);
         expect(actual.requests).toBe(expected.requests);
         for (const key of ['turns', 'outputTokens', 'errors', 'latency', 'cost'] as const) {
-          for (const [field, value] of Object.entries(expected[key])) expect((actual[key] as unknown as Record<string, number>)[field], `${name}.${key}.${field}`).toBeCloseTo(value, 6);
+          for (const [field, value] of Object.entries(expected[key]))
+            expect((actual[key] as unknown as Record<string, number>)[field], `${name}.${key}.${field}`).toBeCloseTo(
+              value,
+              6,
+            );
         }
       }
     } finally {

@@ -2,7 +2,13 @@ import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import type { RealtimeServerEvent } from 'openai/resources/realtime/realtime';
 import WebSocket from 'ws';
-import { localhostCertificate, startRealtimeSimulator, startTlsTerminator, type RealtimeSimulatorHandle, type TlsTerminatorHandle } from '@gw/testkit';
+import {
+  localhostCertificate,
+  startRealtimeSimulator,
+  startTlsTerminator,
+  type RealtimeSimulatorHandle,
+  type TlsTerminatorHandle,
+} from '@gw/testkit';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 
 export const realtimeServerKey = 'sk-server-held-realtime-0000';
@@ -21,9 +27,19 @@ export interface RealtimeFixture {
 export async function startRealtimeFixture(env: Record<string, string> = {}): Promise<RealtimeFixture> {
   const simulator = await startRealtimeSimulator({ apiKey: realtimeServerKey });
   const gateway = await startTestGateway({ env });
-  const put = await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/openai/key', headers: adminHeaders, payload: { apiKey: realtimeServerKey, baseUrl: simulator.baseURL } });
+  const put = await gateway.app.inject({
+    method: 'PUT',
+    url: '/admin/v1/providers/openai/key',
+    headers: adminHeaders,
+    payload: { apiKey: realtimeServerKey, baseUrl: simulator.baseURL },
+  });
   if (put.statusCode !== 200) throw new Error(`provider: ${put.statusCode} ${put.body}`);
-  await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai' } });
+  await gateway.app.inject({
+    method: 'PUT',
+    url: '/admin/v1/routing',
+    headers: adminHeaders,
+    payload: { defaultProvider: 'openai' },
+  });
   const { key, record } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'compilers' });
   const address = new URL(await gateway.app.listen({ port: 0, host: '127.0.0.1' }));
   const tls = await startTlsTerminator({ host: address.hostname, port: Number(address.port) });
@@ -74,14 +90,23 @@ export function eventsOf(session: OpenAIRealtimeWS) {
   });
   return {
     events,
-    next: (type: RealtimeServerEvent['type']) => new Promise<RealtimeServerEvent>((resolve) => waiters.push({ type, resolve })),
+    next: (type: RealtimeServerEvent['type']) =>
+      new Promise<RealtimeServerEvent>((resolve) => waiters.push({ type, resolve })),
   };
 }
 
 /** The HTTP answer to an upgrade the gateway refused: its status, body and headers. */
-export function refusal(fixture: RealtimeFixture, headers: Record<string, string>, path = '/v1/realtime?model=gpt-realtime', protocols: string[] = []): Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> {
+export function refusal(
+  fixture: RealtimeFixture,
+  headers: Record<string, string>,
+  path = '/v1/realtime?model=gpt-realtime',
+  protocols: string[] = [],
+): Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${fixture.tls.url.replace('https', 'wss')}${path}`, protocols, { headers, ca: localhostCertificate.cert });
+    const socket = new WebSocket(`${fixture.tls.url.replace('https', 'wss')}${path}`, protocols, {
+      headers,
+      ca: localhostCertificate.cert,
+    });
     socket.once('open', () => {
       socket.close();
       reject(new Error('the upgrade was accepted'));
@@ -91,7 +116,11 @@ export function refusal(fixture: RealtimeFixture, headers: Record<string, string
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         request.destroy();
-        resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown, headers: response.headers });
+        resolve({
+          status: response.statusCode ?? 0,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown,
+          headers: response.headers,
+        });
       });
     });
     socket.once('error', () => undefined);

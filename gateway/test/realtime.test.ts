@@ -3,13 +3,24 @@ import WebSocket from 'ws';
 import { localhostCertificate } from '@gw/testkit';
 import { admin, chat } from './governance-fixture.js';
 import { revokeKey, mintClientKey } from './helpers.js';
-import { closed, eventsOf, opened, realtimeServerKey, refusal, sdkSession, startRealtimeFixture, type RealtimeFixture } from './realtime-support.js';
+import {
+  closed,
+  eventsOf,
+  opened,
+  realtimeServerKey,
+  refusal,
+  sdkSession,
+  startRealtimeFixture,
+  type RealtimeFixture,
+} from './realtime-support.js';
 
 const ada = 'ada@example.com';
 
 async function realtimeRows(fixture: RealtimeFixture) {
   await fixture.gateway.deps.spendWriter.drain();
-  const { rows } = await fixture.gateway.deps.db.query<Record<string, unknown>>("SELECT * FROM gw_spend WHERE endpoint = '/v1/realtime' ORDER BY ts, id");
+  const { rows } = await fixture.gateway.deps.db.query<Record<string, unknown>>(
+    "SELECT * FROM gw_spend WHERE endpoint = '/v1/realtime' ORDER BY ts, id",
+  );
   return rows;
 }
 
@@ -36,12 +47,18 @@ describe('GET /v1/realtime through the official SDK', () => {
 
     session.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
     await next('session.updated');
-    session.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hello.' }] } });
+    session.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hello.' }] },
+    });
     await next('conversation.item.created');
     const done = next('response.done');
     session.send({ type: 'response.create' });
     const finished = await done;
-    expect(finished).toMatchObject({ type: 'response.done', response: { status: 'completed', usage: { input_tokens: 120, output_tokens: 30, total_tokens: 150 } } });
+    expect(finished).toMatchObject({
+      type: 'response.done',
+      response: { status: 'completed', usage: { input_tokens: 120, output_tokens: 30, total_tokens: 150 } },
+    });
     const text = events.flatMap((event) => (event.type === 'response.output_text.delta' ? [event.delta] : [])).join('');
     expect(text).toBe('Hello from realtime.');
     expect(events.map((event) => event.type)).toContain('response.created');
@@ -51,7 +68,16 @@ describe('GET /v1/realtime through the official SDK', () => {
     await end;
     const rows = await realtimeRows(fixture);
     expect(rows.length).toBe(before + 1);
-    expect(rows.at(-1)).toMatchObject({ endpoint: '/v1/realtime', status: 200, provider: 'openai', model: 'gpt-realtime', prompt_tokens: 120, completion_tokens: 30, user_id: ada, key_id: fixture.keyId });
+    expect(rows.at(-1)).toMatchObject({
+      endpoint: '/v1/realtime',
+      status: 200,
+      provider: 'openai',
+      model: 'gpt-realtime',
+      prompt_tokens: 120,
+      completion_tokens: 30,
+      user_id: ada,
+      key_id: fixture.keyId,
+    });
 
     const upstream = fixture.simulator.sessions.at(-1);
     expect(upstream?.headers.authorization).toBe(`Bearer ${realtimeServerKey}`);
@@ -61,8 +87,14 @@ describe('GET /v1/realtime through the official SDK', () => {
   });
 
   it('takes a browser’s key from the openai-insecure-api-key subprotocol and never answers or forwards it', async () => {
-    const socket = new WebSocket(`${fixture.tls.url.replace('https', 'wss')}/v1/realtime?model=gpt-realtime`, ['realtime', `openai-insecure-api-key.${fixture.key}`], { ca: localhostCertificate.cert });
-    const first = new Promise<string>((resolve) => socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
+    const socket = new WebSocket(
+      `${fixture.tls.url.replace('https', 'wss')}/v1/realtime?model=gpt-realtime`,
+      ['realtime', `openai-insecure-api-key.${fixture.key}`],
+      { ca: localhostCertificate.cert },
+    );
+    const first = new Promise<string>((resolve) =>
+      socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))),
+    );
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
@@ -96,24 +128,40 @@ describe('GET /v1/realtime through the official SDK', () => {
   });
 
   it('opens a session on an azure-openai provider with its api-key header and deployment', async () => {
-    const put = await admin(fixture.gateway.app, 'PUT', '/admin/v1/providers/azure/key', { type: 'azure-openai', apiKey: realtimeServerKey, baseUrl: new URL(fixture.simulator.baseURL).origin });
+    const put = await admin(fixture.gateway.app, 'PUT', '/admin/v1/providers/azure/key', {
+      type: 'azure-openai',
+      apiKey: realtimeServerKey,
+      baseUrl: new URL(fixture.simulator.baseURL).origin,
+    });
     expect(put.statusCode).toBe(200);
-    const socket = new WebSocket(`${fixture.tls.url.replace('https', 'wss')}/v1/realtime?model=gpt-realtime`, { headers: { authorization: `Bearer ${fixture.key}`, 'x-gw-provider': 'azure' }, ca: localhostCertificate.cert });
-    const first = new Promise<string>((resolve) => socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
+    const socket = new WebSocket(`${fixture.tls.url.replace('https', 'wss')}/v1/realtime?model=gpt-realtime`, {
+      headers: { authorization: `Bearer ${fixture.key}`, 'x-gw-provider': 'azure' },
+      ca: localhostCertificate.cert,
+    });
+    const first = new Promise<string>((resolve) =>
+      socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))),
+    );
     expect(JSON.parse(await first)).toMatchObject({ type: 'session.created' });
     const upstream = fixture.simulator.sessions.at(-1);
     expect(upstream?.headers['api-key']).toBe(realtimeServerKey);
     expect(upstream?.headers.authorization).toBeUndefined();
     const url = new URL(upstream?.url ?? '', 'http://simulator.invalid');
     expect(url.pathname).toBe('/openai/realtime');
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ model: 'gpt-realtime', deployment: 'gpt-realtime', 'api-version': expect.any(String) });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      model: 'gpt-realtime',
+      deployment: 'gpt-realtime',
+      'api-version': expect.any(String),
+    });
     const end = closed(socket);
     socket.close();
     await end;
   });
 
   it('refuses a provider that does not speak realtime with 400 before the upgrade', async () => {
-    const put = await admin(fixture.gateway.app, 'PUT', '/admin/v1/providers/anthropic/key', { apiKey: 'sk-ant-0000', baseUrl: fixture.simulator.baseURL });
+    const put = await admin(fixture.gateway.app, 'PUT', '/admin/v1/providers/anthropic/key', {
+      apiKey: 'sk-ant-0000',
+      baseUrl: fixture.simulator.baseURL,
+    });
     expect(put.statusCode).toBe(200);
     const refused = await refusal(fixture, { authorization: `Bearer ${fixture.key}`, 'x-gw-provider': 'anthropic' });
     expect(refused.status).toBe(400);
@@ -121,7 +169,11 @@ describe('GET /v1/realtime through the official SDK', () => {
   });
 
   it('answers a provider’s refusal of the session with 502 upstream_refused before the upgrade', async () => {
-    const put = await admin(fixture.gateway.app, 'PUT', '/admin/v1/providers/openai-stale/key', { type: 'openai', apiKey: 'sk-stale-0000', baseUrl: fixture.simulator.baseURL });
+    const put = await admin(fixture.gateway.app, 'PUT', '/admin/v1/providers/openai-stale/key', {
+      type: 'openai',
+      apiKey: 'sk-stale-0000',
+      baseUrl: fixture.simulator.baseURL,
+    });
     expect(put.statusCode).toBe(200);
     const refused = await refusal(fixture, { authorization: `Bearer ${fixture.key}`, 'x-gw-provider': 'openai-stale' });
     expect(refused.status).toBe(502);
@@ -133,12 +185,17 @@ describe('GET /v1/realtime through the official SDK', () => {
     const session = sdkSession(fixture);
     await opened(session);
     const end = closed(session.socket);
-    session.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x'.repeat(10_000) }] } });
+    session.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x'.repeat(10_000) }] },
+    });
     expect((await end).code).toBe(1009);
   });
 
   it('counts an open session against the concurrency limit for its whole life', async () => {
-    await admin(fixture.gateway.app, 'PUT', '/admin/v1/users/rate-limits', { keys: { [fixture.keyId]: { concurrentRequests: 1 } } });
+    await admin(fixture.gateway.app, 'PUT', '/admin/v1/users/rate-limits', {
+      keys: { [fixture.keyId]: { concurrentRequests: 1 } },
+    });
     const first = sdkSession(fixture);
     await opened(first);
     const second = await refusal(fixture, { authorization: `Bearer ${fixture.key}` });
@@ -150,7 +207,10 @@ describe('GET /v1/realtime through the official SDK', () => {
     // The slot is given back when the socket closes: the next session is admitted (released asynchronously).
     let third = sdkSession(fixture);
     for (let attempt = 0; attempt < 20; attempt += 1) {
-      const outcome = await opened(third).then(() => 'open', () => 'refused');
+      const outcome = await opened(third).then(
+        () => 'open',
+        () => 'refused',
+      );
       if (outcome === 'open') break;
       third = sdkSession(fixture);
     }
@@ -159,7 +219,9 @@ describe('GET /v1/realtime through the official SDK', () => {
   });
 
   it('closes the session after the response that crossed the cap (1008 with the cap’s code), then refuses the next upgrade with 402 as a JSON call', async () => {
-    await admin(fixture.gateway.app, 'PATCH', `/admin/user-caps/${ada}`, { monthlyTokens: (await monthTokens(fixture)) + 100 });
+    await admin(fixture.gateway.app, 'PATCH', `/admin/user-caps/${ada}`, {
+      monthlyTokens: (await monthTokens(fixture)) + 100,
+    });
     const session = sdkSession(fixture);
     const { next } = eventsOf(session);
     await opened(session);
@@ -180,7 +242,11 @@ describe('GET /v1/realtime through the official SDK', () => {
   });
 
   it('answers a plain GET without an upgrade with 426 in the OpenAI envelope', async () => {
-    const response = await fixture.gateway.app.inject({ method: 'GET', url: '/v1/realtime?model=gpt-realtime', headers: { authorization: `Bearer ${fixture.key}` } });
+    const response = await fixture.gateway.app.inject({
+      method: 'GET',
+      url: '/v1/realtime?model=gpt-realtime',
+      headers: { authorization: `Bearer ${fixture.key}` },
+    });
     expect(response.statusCode).toBe(426);
     expect(response.json()).toMatchObject({ error: { code: 'upgrade_required' } });
   });
@@ -188,7 +254,11 @@ describe('GET /v1/realtime through the official SDK', () => {
 
 async function monthTokens(fixture: RealtimeFixture): Promise<number> {
   await fixture.gateway.deps.governance.idle();
-  const response = await fixture.gateway.app.inject({ method: 'GET', url: '/v1/me/usage', headers: { authorization: `Bearer ${fixture.key}` } });
+  const response = await fixture.gateway.app.inject({
+    method: 'GET',
+    url: '/v1/me/usage',
+    headers: { authorization: `Bearer ${fixture.key}` },
+  });
   const body = response.json<{ tokens?: number; totalTokens?: number }>();
   return body.tokens ?? body.totalTokens ?? 0;
 }

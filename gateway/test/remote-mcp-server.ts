@@ -34,7 +34,9 @@ const closing = (server: Server) => () =>
  * A third-party remote MCP server, made with the official MCP SDK (stateless streamable HTTP, JSON or SSE answers):
  * one documentation-search tool. What the organization hub mirrors and relays to.
  */
-export async function startRemoteMcpServer(options: { json?: boolean; authorizationServer?: AuthorizationServerHandle } = {}): Promise<RemoteMcpServer> {
+export async function startRemoteMcpServer(
+  options: { json?: boolean; authorizationServer?: AuthorizationServerHandle } = {},
+): Promise<RemoteMcpServer> {
   const calls: RemoteMcpServer['calls'] = [];
   const { authorizationServer } = options;
   let url = '';
@@ -43,23 +45,45 @@ export async function startRemoteMcpServer(options: { json?: boolean; authorizat
       const origin = new URL(url).origin;
       if (authorizationServer && request.url === '/.well-known/oauth-protected-resource') {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ resource: url, authorization_servers: [authorizationServer.issuer], bearer_methods_supported: ['header'] }));
+        response.end(
+          JSON.stringify({
+            resource: url,
+            authorization_servers: [authorizationServer.issuer],
+            bearer_methods_supported: ['header'],
+          }),
+        );
         return;
       }
       // A protected server (MCP authorization): no valid bearer of its authorization server, no MCP.
       const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
       const subject = authorizationServer && bearer ? authorizationServer.subjectOf(bearer) : null;
       if (authorizationServer && subject === null) {
-        response.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"` });
+        response.writeHead(401, {
+          'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"`,
+        });
         response.end();
         return;
       }
       const mcp = new McpServer({ name: 'acme-docs', version: '2.3.0' });
-      mcp.registerTool('search_docs', { description: 'Search Acme’s internal documentation', inputSchema: { query: z.string() } }, async ({ query }) => {
-        calls.push({ tool: 'search_docs', input: { query } });
-        return { content: [{ type: 'text', text: `3 pages match "${query}": deploy.md, review.md, oncall.md${subject ? ` (as ${subject})` : ''}` }] };
+      mcp.registerTool(
+        'search_docs',
+        { description: 'Search Acme’s internal documentation', inputSchema: { query: z.string() } },
+        async ({ query }) => {
+          calls.push({ tool: 'search_docs', input: { query } });
+          return {
+            content: [
+              {
+                type: 'text',
+                text: `3 pages match "${query}": deploy.md, review.md, oncall.md${subject ? ` (as ${subject})` : ''}`,
+              },
+            ],
+          };
+        },
+      );
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: options.json ?? false,
       });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.json ?? false });
       response.on('close', () => {
         void transport.close();
         void mcp.close();
@@ -78,7 +102,10 @@ export async function startRemoteMcpServer(options: { json?: boolean; authorizat
 export async function startLockedMcpServer(): Promise<{ url: string; metadataUrl: string; close(): Promise<void> }> {
   let metadataUrl = '';
   const server = createServer((_request, response) => {
-    response.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"`, 'content-type': 'application/json' });
+    response.writeHead(401, {
+      'www-authenticate': `Bearer resource_metadata="${metadataUrl}"`,
+      'content-type': 'application/json',
+    });
     response.end(JSON.stringify({ error: 'invalid_token' }));
   });
   const url = await listening(server);

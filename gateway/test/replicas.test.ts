@@ -22,13 +22,18 @@ describe('two replicas', () => {
     await isolated.dispose();
   });
 
-  const me = (gateway: TestGateway, key: string) => gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+  const me = (gateway: TestGateway, key: string) =>
+    gateway.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
 
   it('refuses a revoked key on the very next request on every replica', async () => {
     const { key, record } = await mintClientKey(first.app);
     expect((await me(first, key)).statusCode).toBe(200);
     expect((await me(second, key)).statusCode).toBe(200);
-    const revoked = await first.app.inject({ method: 'DELETE', url: `/admin/v1/keys/${record.id}`, headers: adminHeaders });
+    const revoked = await first.app.inject({
+      method: 'DELETE',
+      url: `/admin/v1/keys/${record.id}`,
+      headers: adminHeaders,
+    });
     expect(revoked.statusCode).toBe(200);
     expect((await me(second, key)).json()).toMatchObject({ code: 'key_revoked' });
     expect((await me(first, key)).json()).toMatchObject({ code: 'key_revoked' });
@@ -37,7 +42,11 @@ describe('two replicas', () => {
   it('refuses a rotated key on every replica and accepts its successor', async () => {
     const { key, record } = await mintClientKey(second.app);
     expect((await me(first, key)).statusCode).toBe(200);
-    const rotated = await second.app.inject({ method: 'POST', url: `/admin/v1/keys/${record.id}/rotate`, headers: adminHeaders });
+    const rotated = await second.app.inject({
+      method: 'POST',
+      url: `/admin/v1/keys/${record.id}/rotate`,
+      headers: adminHeaders,
+    });
     const fresh = rotated.json().key as string;
     expect((await me(first, key)).json()).toMatchObject({ code: 'key_unknown' });
     expect((await me(first, fresh)).statusCode).toBe(200);

@@ -16,11 +16,24 @@ describe('routing and resilience', () => {
     primary = await startOpenAiSimulator({ apiKey: serverKey });
     backup = await startOpenAiSimulator({ apiKey: serverKey });
     gateway = await startTestGateway();
-    for (const [slug, simulator] of [['primary', primary], ['backup', backup]] as const) {
-      const put = await gateway.app.inject({ method: 'PUT', url: `/admin/v1/providers/${slug}/key`, headers: adminHeaders, payload: { type: 'openai-compatible', apiKey: serverKey, baseUrl: simulator.baseURL } });
+    for (const [slug, simulator] of [
+      ['primary', primary],
+      ['backup', backup],
+    ] as const) {
+      const put = await gateway.app.inject({
+        method: 'PUT',
+        url: `/admin/v1/providers/${slug}/key`,
+        headers: adminHeaders,
+        payload: { type: 'openai-compatible', apiKey: serverKey, baseUrl: simulator.baseURL },
+      });
       expect(put.statusCode).toBe(200);
     }
-    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'primary' } });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/routing',
+      headers: adminHeaders,
+      payload: { defaultProvider: 'primary' },
+    });
     auth = { authorization: `Bearer ${(await mintClientKey(gateway.app)).key}` };
     gateway.deps.inference.sleep = async (milliseconds) => {
       waits.push(milliseconds);
@@ -47,17 +60,32 @@ describe('routing and resilience', () => {
       payload: { model: 'gpt-4.1', messages: [{ role: 'user', content: 'hello' }], ...extra },
     });
 
-  const fallback = { mode: 'fallback', onStatusCodes: [429, 503], targets: [{ provider: 'primary' }, { provider: 'backup' }] };
+  const fallback = {
+    mode: 'fallback',
+    onStatusCodes: [429, 503],
+    targets: [{ provider: 'primary' }, { provider: 'backup' }],
+  };
 
   it('moves to the next target on a 503 and names the target that answered', async () => {
     primary.script({ status: 503 });
     const response = await chat(fallback);
     expect(response.statusCode).toBe(200);
-    expect(response.headers).toMatchObject({ 'x-gw-provider': 'backup', 'x-gw-target': 'backup/gpt-4.1', 'x-gw-attempts': '2' });
+    expect(response.headers).toMatchObject({
+      'x-gw-provider': 'backup',
+      'x-gw-target': 'backup/gpt-4.1',
+      'x-gw-attempts': '2',
+    });
     expect(primary.requests).toHaveLength(1);
     expect(backup.requests).toHaveLength(1);
-    expect(await spendRowOf(gateway, response)).toMatchObject({ provider: 'backup', target: 'backup:gpt-4.1', attempts: 2, outcome: 'success' });
-    expect((await gateway.app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/gw_upstream_attempts_total\{provider="primary",result="5xx"\} 1/);
+    expect(await spendRowOf(gateway, response)).toMatchObject({
+      provider: 'backup',
+      target: 'backup:gpt-4.1',
+      attempts: 2,
+      outcome: 'success',
+    });
+    expect((await gateway.app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(
+      /gw_upstream_attempts_total\{provider="primary",result="5xx"\} 1/,
+    );
   });
 
   it('moves to the next target when the connection drops', async () => {
@@ -69,7 +97,10 @@ describe('routing and resilience', () => {
 
   it('retries a target on 429 honouring Retry-After (Portkey spelling)', async () => {
     primary.script(rateLimited({ retryAfterMs: 1500 }));
-    const response = await chat({ provider: 'primary', retry: { attempts: 2, on_status_codes: [429], use_retry_after_header: true } });
+    const response = await chat({
+      provider: 'primary',
+      retry: { attempts: 2, on_status_codes: [429], use_retry_after_header: true },
+    });
     expect(response.statusCode).toBe(200);
     expect(primary.requests).toHaveLength(2);
     expect(waits).toEqual([1500]);
@@ -111,24 +142,57 @@ describe('routing and resilience', () => {
   });
 
   it('routes model aliases and prices with per-model overrides', async () => {
-    const aliases = await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing/aliases', headers: adminHeaders, payload: { aliases: { fast: { provider: 'backup', model: 'gpt-4.1-mini' } } } });
+    const aliases = await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/routing/aliases',
+      headers: adminHeaders,
+      payload: { aliases: { fast: { provider: 'backup', model: 'gpt-4.1-mini' } } },
+    });
     expect(aliases.statusCode, aliases.body).toBe(200);
     // GET /v1/models lists the alias beside the providers' models.
-    const listed = (await gateway.app.inject({ method: 'GET', url: '/v1/models', headers: auth })).json().data as Array<{ id: string; owned_by: string }>;
+    const listed = (await gateway.app.inject({ method: 'GET', url: '/v1/models', headers: auth })).json()
+      .data as Array<{ id: string; owned_by: string }>;
     expect(listed).toContainEqual(expect.objectContaining({ id: 'fast', object: 'model', owned_by: 'backup' }));
     expect(listed.filter((model) => model.id === 'backup/gpt-4.1-mini')).toHaveLength(1);
     // GET /v1/models/{id} answers an alias and a listed <provider>/<model> itself, in the caller's shape.
     const upstreamBefore = backup.requests.length + primary.requests.length;
-    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/fast', headers: auth })).json()).toEqual({ id: 'fast', object: 'model', created: 0, owned_by: 'backup' });
-    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/backup%2Fgpt-4.1-mini', headers: auth })).json()).toMatchObject({ id: 'backup/gpt-4.1-mini' });
-    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/backup/gpt-4.1-mini', headers: auth })).json()).toMatchObject({ id: 'backup/gpt-4.1-mini' });
-    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/fast', headers: { ...auth, 'anthropic-version': '2023-06-01' } })).json()).toEqual({ type: 'model', id: 'fast', display_name: 'fast', created_at: '2025-01-01T00:00:00Z' });
+    expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/fast', headers: auth })).json()).toEqual({
+      id: 'fast',
+      object: 'model',
+      created: 0,
+      owned_by: 'backup',
+    });
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/v1/models/backup%2Fgpt-4.1-mini', headers: auth })).json(),
+    ).toMatchObject({ id: 'backup/gpt-4.1-mini' });
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/v1/models/backup/gpt-4.1-mini', headers: auth })).json(),
+    ).toMatchObject({ id: 'backup/gpt-4.1-mini' });
+    expect(
+      (
+        await gateway.app.inject({
+          method: 'GET',
+          url: '/v1/models/fast',
+          headers: { ...auth, 'anthropic-version': '2023-06-01' },
+        })
+      ).json(),
+    ).toEqual({ type: 'model', id: 'fast', display_name: 'fast', created_at: '2025-01-01T00:00:00Z' });
     expect(backup.requests.length + primary.requests.length).toBe(upstreamBefore);
     expect((await gateway.app.inject({ method: 'GET', url: '/v1/models/fast' })).statusCode).toBe(401);
-    const models = await gateway.app.inject({ method: 'PUT', url: '/admin/pricing', headers: adminHeaders, payload: { models: { 'gpt-4.1-mini': { inputPerMTok: 100_000, outputPerMTok: 0 } } } });
+    const models = await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/pricing',
+      headers: adminHeaders,
+      payload: { models: { 'gpt-4.1-mini': { inputPerMTok: 100_000, outputPerMTok: 0 } } },
+    });
     expect(models.statusCode, models.body).toBe(200);
     expect(models.headers.deprecation).toBe('true');
-    const response = await gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: auth, payload: { model: 'fast', messages: [{ role: 'user', content: 'hi' }] } });
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: auth,
+      payload: { model: 'fast', messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(response.headers['x-gw-target']).toBe('backup/gpt-4.1-mini');
     expect(backup.requests[0]?.json).toMatchObject({ model: 'gpt-4.1-mini' });
     const row = await spendRowOf(gateway, response);
@@ -136,13 +200,28 @@ describe('routing and resilience', () => {
   });
 
   it('stores a validated default routing config and applies it to requests that choose nothing', async () => {
-    const bad = await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'primary', config: { provider: 'primary', authorization: 'x' } } });
+    const bad = await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/routing',
+      headers: adminHeaders,
+      payload: { defaultProvider: 'primary', config: { provider: 'primary', authorization: 'x' } },
+    });
     expect(bad.statusCode).toBe(400);
-    const good = await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'primary', config: fallback } });
+    const good = await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/routing',
+      headers: adminHeaders,
+      payload: { defaultProvider: 'primary', config: fallback },
+    });
     expect(good.statusCode).toBe(200);
     primary.script({ status: 503 });
     expect((await chat(null)).headers['x-gw-provider']).toBe('backup');
-    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'primary' } });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/routing',
+      headers: adminHeaders,
+      payload: { defaultProvider: 'primary' },
+    });
   });
 });
 
@@ -153,20 +232,58 @@ describe('sticky load balancing across replicas', () => {
     const first = await startTestGateway();
     const second = await startTestGateway({ db: first.deps.db, coord: first.deps.coord });
     try {
-      for (const [slug, simulator] of [['a', a], ['b', b]] as const) {
-        await first.app.inject({ method: 'PUT', url: `/admin/v1/providers/${slug}/key`, headers: adminHeaders, payload: { type: 'openai-compatible', apiKey: serverKey, baseUrl: simulator.baseURL } });
+      for (const [slug, simulator] of [
+        ['a', a],
+        ['b', b],
+      ] as const) {
+        await first.app.inject({
+          method: 'PUT',
+          url: `/admin/v1/providers/${slug}/key`,
+          headers: adminHeaders,
+          payload: { type: 'openai-compatible', apiKey: serverKey, baseUrl: simulator.baseURL },
+        });
       }
-      await first.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'a', config: { mode: 'loadbalance', targets: [{ provider: 'a', weight: 1 }, { provider: 'b', weight: 1 }] } } });
+      await first.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/routing',
+        headers: adminHeaders,
+        payload: {
+          defaultProvider: 'a',
+          config: {
+            mode: 'loadbalance',
+            targets: [
+              { provider: 'a', weight: 1 },
+              { provider: 'b', weight: 1 },
+            ],
+          },
+        },
+      });
       await second.deps.providers.start();
       await second.deps.routing.start();
       const auth = { authorization: `Bearer ${(await mintClientKey(first.app)).key}` };
       const seen = new Set<string>();
       for (let conversation = 0; conversation < 12; conversation += 1) {
-        const opening = [{ role: 'system', content: 'You help.' }, { role: 'user', content: `task ${conversation}` }];
+        const opening = [
+          { role: 'system', content: 'You help.' },
+          { role: 'user', content: `task ${conversation}` },
+        ];
         const targets = new Set<string>();
         for (const [turn, replica] of [first, second, first, second].entries()) {
-          const messages = [...opening, ...(turn > 0 ? [{ role: 'assistant', content: 'ok' }, { role: 'user', content: `turn ${turn}` }] : [])];
-          const response = await replica.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: auth, payload: { model: 'gpt-4.1', messages } });
+          const messages = [
+            ...opening,
+            ...(turn > 0
+              ? [
+                  { role: 'assistant', content: 'ok' },
+                  { role: 'user', content: `turn ${turn}` },
+                ]
+              : []),
+          ];
+          const response = await replica.app.inject({
+            method: 'POST',
+            url: '/v1/chat/completions',
+            headers: auth,
+            payload: { model: 'gpt-4.1', messages },
+          });
           targets.add(String(response.headers['x-gw-provider']));
         }
         expect(targets.size).toBe(1);

@@ -5,7 +5,8 @@ import { configureScim, groupSchema, oktaUser, patch, scim } from './scim-suppor
 describe.each(testStores)('SCIM e-mail addresses on %s', (_name, open) => {
   const gateway = gatewayPerTest({ open });
 
-  const storedRow = async (id: string) => (await gateway.deps.db.query('SELECT * FROM gw_scim_users WHERE id = $1', [id])).rows[0];
+  const storedRow = async (id: string) =>
+    (await gateway.deps.db.query('SELECT * FROM gw_scim_users WHERE id = $1', [id])).rows[0];
 
   it('keeps every address the identity provider sends, and nothing it must not store', async () => {
     await configureScim(gateway.app);
@@ -26,7 +27,8 @@ describe.each(testStores)('SCIM e-mail addresses on %s', (_name, open) => {
       { value: 'ada@home.example', type: 'home', primary: false, display: 'Home' },
     ]);
     const row = JSON.stringify(await storedRow(user.id));
-    for (const dropped of ['never-stored-1', '7946', 'Marylebone', 'EMP-77', 'sent-by-idp']) expect(row).not.toContain(dropped);
+    for (const dropped of ['never-stored-1', '7946', 'Marylebone', 'EMP-77', 'sent-by-idp'])
+      expect(row).not.toContain(dropped);
     expect((await scim(gateway.app, 'GET', `/Users/${user.id}`)).json().emails).toEqual(user.emails);
   });
 
@@ -50,9 +52,19 @@ describe.each(testStores)('SCIM e-mail addresses on %s', (_name, open) => {
         { value: 'ada@home.example', type: 'home', primary: true },
       ],
     });
-    const removed = await scim(gateway.app, 'PATCH', `/Users/${id}`, patch({ op: 'remove', path: 'emails[type eq "home"]' }));
+    const removed = await scim(
+      gateway.app,
+      'PATCH',
+      `/Users/${id}`,
+      patch({ op: 'remove', path: 'emails[type eq "home"]' }),
+    );
     expect(removed.json().emails).toEqual([{ value: 'ada.lovelace@example.com', type: 'work', primary: false }]);
-    const noTarget = await scim(gateway.app, 'PATCH', `/Users/${id}`, patch({ op: 'replace', path: 'emails[value eq "nobody@x.y"].type', value: 'work' }));
+    const noTarget = await scim(
+      gateway.app,
+      'PATCH',
+      `/Users/${id}`,
+      patch({ op: 'replace', path: 'emails[value eq "nobody@x.y"].type', value: 'work' }),
+    );
     expect(noTarget.statusCode).toBe(400);
     expect(noTarget.json()).toMatchObject({ status: '400', scimType: 'noTarget' });
     // A PUT replaces the list as sent; one without emails empties it.
@@ -64,11 +76,28 @@ describe.each(testStores)('SCIM e-mail addresses on %s', (_name, open) => {
 
   it('refuses two primary addresses, and gives a member provisioned by address that address', async () => {
     await configureScim(gateway.app);
-    const twoPrimaries = await scim(gateway.app, 'POST', '/Users', { ...oktaUser('ada@example.com'), emails: [{ value: 'a@x.y', primary: true }, { value: 'b@x.y', primary: true }] });
+    const twoPrimaries = await scim(gateway.app, 'POST', '/Users', {
+      ...oktaUser('ada@example.com'),
+      emails: [
+        { value: 'a@x.y', primary: true },
+        { value: 'b@x.y', primary: true },
+      ],
+    });
     expect(twoPrimaries.statusCode).toBe(400);
     expect(twoPrimaries.json()).toMatchObject({ scimType: 'invalidValue' });
-    await scim(gateway.app, 'POST', '/Groups', { schemas: [groupSchema], displayName: 'Eng', members: [{ value: 'grace@example.com' }] });
-    const grace = (await scim(gateway.app, 'GET', `/Users?filter=${encodeURIComponent('emails.value eq "grace@example.com"')}`)).json();
-    expect(grace.Resources).toEqual([expect.objectContaining({ userName: 'grace@example.com', emails: [{ value: 'grace@example.com', primary: true }] })]);
+    await scim(gateway.app, 'POST', '/Groups', {
+      schemas: [groupSchema],
+      displayName: 'Eng',
+      members: [{ value: 'grace@example.com' }],
+    });
+    const grace = (
+      await scim(gateway.app, 'GET', `/Users?filter=${encodeURIComponent('emails.value eq "grace@example.com"')}`)
+    ).json();
+    expect(grace.Resources).toEqual([
+      expect.objectContaining({
+        userName: 'grace@example.com',
+        emails: [{ value: 'grace@example.com', primary: true }],
+      }),
+    ]);
   });
 });

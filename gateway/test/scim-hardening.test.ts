@@ -5,7 +5,8 @@ import { configureScim, groupSchema, oktaUser, patch, scim } from './scim-suppor
 // Findings of a black-box audit of the SCIM surface, each kept as a regression test.
 describe('SCIM provisioning under what identity providers really send', () => {
   const gateway = gatewayPerTest();
-  const verify = async (key: string) => (await gateway.app.inject({ method: 'POST', url: '/connect/verify', headers: bearer(key) })).statusCode;
+  const verify = async (key: string) =>
+    (await gateway.app.inject({ method: 'POST', url: '/connect/verify', headers: bearer(key) })).statusCode;
 
   it('keeps a deactivated user blocked under its old address after the identity provider renames it', async () => {
     await configureScim(gateway.app);
@@ -13,7 +14,12 @@ describe('SCIM provisioning under what identity providers really send', () => {
     const frank = (await scim(gateway.app, 'POST', '/Users', oktaUser('frank@example.com'))).json();
     await scim(gateway.app, 'PATCH', `/Users/${frank.id}`, patch({ op: 'replace', value: { active: false } }));
     expect(await verify(key)).toBe(401);
-    const renamed = await scim(gateway.app, 'PATCH', `/Users/${frank.id}`, patch({ op: 'replace', path: 'userName', value: 'frank.new@example.com' }));
+    const renamed = await scim(
+      gateway.app,
+      'PATCH',
+      `/Users/${frank.id}`,
+      patch({ op: 'replace', path: 'userName', value: 'frank.new@example.com' }),
+    );
     expect(renamed.json()).toMatchObject({ userName: 'frank.new@example.com', active: false });
     expect(await verify(key)).toBe(401);
     // A rename of an active user, then a delete, blocks the keys of both addresses.
@@ -39,7 +45,12 @@ describe('SCIM provisioning under what identity providers really send', () => {
     const bob = (await scim(gateway.app, 'POST', '/Users', oktaUser('bob@example.com'))).json();
     await scim(gateway.app, 'DELETE', `/Users/${bob.id}`);
     const group = (await scim(gateway.app, 'POST', '/Groups', { schemas: [groupSchema], displayName: 'Eng' })).json();
-    const added = await scim(gateway.app, 'PATCH', `/Groups/${group.id}`, patch({ op: 'add', path: 'members', value: [{ value: 'bob@example.com', display: 'bob@example.com' }] }));
+    const added = await scim(
+      gateway.app,
+      'PATCH',
+      `/Groups/${group.id}`,
+      patch({ op: 'add', path: 'members', value: [{ value: 'bob@example.com', display: 'bob@example.com' }] }),
+    );
     expect(added.statusCode).toBe(400);
     expect(await verify(key)).toBe(401);
   });
@@ -47,11 +58,25 @@ describe('SCIM provisioning under what identity providers really send', () => {
   it('applies parallel membership changes one after the other: none is lost', async () => {
     await configureScim(gateway.app);
     const ids: string[] = [];
-    for (let index = 0; index < 8; index += 1) ids.push((await scim(gateway.app, 'POST', '/Users', oktaUser(`member${index}@example.com`))).json().id);
-    const group = (await scim(gateway.app, 'POST', '/Groups', { schemas: [groupSchema], displayName: 'Parallel' })).json();
-    const answers = await Promise.all(ids.map((id) => scim(gateway.app, 'PATCH', `/Groups/${group.id}`, patch({ op: 'add', path: 'members', value: [{ value: id }] }))));
+    for (let index = 0; index < 8; index += 1)
+      ids.push((await scim(gateway.app, 'POST', '/Users', oktaUser(`member${index}@example.com`))).json().id);
+    const group = (
+      await scim(gateway.app, 'POST', '/Groups', { schemas: [groupSchema], displayName: 'Parallel' })
+    ).json();
+    const answers = await Promise.all(
+      ids.map((id) =>
+        scim(
+          gateway.app,
+          'PATCH',
+          `/Groups/${group.id}`,
+          patch({ op: 'add', path: 'members', value: [{ value: id }] }),
+        ),
+      ),
+    );
     expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
-    const members = (await scim(gateway.app, 'GET', `/Groups/${group.id}`)).json().members.map((member: { value: string }) => member.value);
+    const members = (await scim(gateway.app, 'GET', `/Groups/${group.id}`))
+      .json()
+      .members.map((member: { value: string }) => member.value);
     expect(members.sort()).toEqual([...ids].sort());
   });
 
@@ -71,6 +96,8 @@ describe('SCIM provisioning under what identity providers really send', () => {
       expect(response.statusCode, url).toBe(200);
       expect(response.json()).toMatchObject({ Resources: [] });
     }
-    expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/sso/scim', headers: adminHeaders })).statusCode).toBe(200);
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/admin/v1/sso/scim', headers: adminHeaders })).statusCode,
+    ).toBe(200);
   });
 });

@@ -10,13 +10,28 @@ export const errorSchema = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 /** Turn provisioning on as an administrator would: the bearer, and optionally the group mappings. */
 export async function configureScim(app: FastifyInstance, extra: Record<string, unknown> = {}): Promise<void> {
-  const response = await app.inject({ method: 'PUT', url: '/admin/v1/sso/scim', headers: adminHeaders, payload: { bearerToken: scimBearer, ...extra } });
+  const response = await app.inject({
+    method: 'PUT',
+    url: '/admin/v1/sso/scim',
+    headers: adminHeaders,
+    payload: { bearerToken: scimBearer, ...extra },
+  });
   if (response.statusCode !== 200) throw new Error(`SCIM settings: ${response.statusCode} ${response.body}`);
 }
 
 /** A SCIM call with the bearer; `body` goes out as application/scim+json. */
-export function scim(app: FastifyInstance, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) {
-  return app.inject({ method, url: `/scim/v2${url}`, headers: scimHeaders, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+export function scim(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  body?: unknown,
+) {
+  return app.inject({
+    method,
+    url: `/scim/v2${url}`,
+    headers: scimHeaders,
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
 }
 
 /** The user an identity provider such as Okta provisions first. */
@@ -36,4 +51,7 @@ export function oktaUser(userName: string, extra: Record<string, unknown> = {}) 
   };
 }
 
-export const patch = (...operations: Array<Record<string, unknown>>) => ({ schemas: [patchSchema], Operations: operations });
+export const patch = (...operations: Array<Record<string, unknown>>) => ({
+  schemas: [patchSchema],
+  Operations: operations,
+});

@@ -16,9 +16,24 @@ describe('subscription seats', () => {
     anthropic = await startAnthropicSimulator({ apiKey: [orgKey, seatToken] });
     openai = await startOpenAiSimulator({ apiKey: 'sk-openai' });
     gateway = await startTestGateway({ env: { GW_CUSTOM_HOST_ALLOWLIST: '127.0.0.1' } });
-    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/anthropic/key', headers: adminHeaders, payload: { apiKey: orgKey, baseUrl: anthropic.url } });
-    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/openai/key', headers: adminHeaders, payload: { apiKey: 'sk-openai', baseUrl: openai.baseURL } });
-    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/routing', headers: adminHeaders, payload: { defaultProvider: 'openai', defaultModel: 'gpt-4.1-mini' } });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/providers/anthropic/key',
+      headers: adminHeaders,
+      payload: { apiKey: orgKey, baseUrl: anthropic.url },
+    });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/providers/openai/key',
+      headers: adminHeaders,
+      payload: { apiKey: 'sk-openai', baseUrl: openai.baseURL },
+    });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/routing',
+      headers: adminHeaders,
+      payload: { defaultProvider: 'openai', defaultModel: 'gpt-4.1-mini' },
+    });
     gwKey = (await mintClientKey(gateway.app)).key;
   });
   afterAll(async () => {
@@ -29,7 +44,12 @@ describe('subscription seats', () => {
   beforeEach(async () => {
     anthropic.reset();
     openai.reset();
-    await gateway.app.inject({ method: 'PUT', url: '/admin/settings', headers: adminHeaders, payload: { seatOverflow: false } });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/settings',
+      headers: adminHeaders,
+      payload: { seatOverflow: false },
+    });
   });
 
   const seatHeaders = {
@@ -50,7 +70,17 @@ describe('subscription seats', () => {
     'x-gw-config': JSON.stringify({ provider: 'openai' }),
   };
   const messages = (headers: Record<string, string> = {}, body: Record<string, unknown> = {}) =>
-    gateway.app.inject({ method: 'POST', url: '/v1/messages', headers: { ...seatHeaders, 'x-gw-api-key': gwKey, ...headers }, payload: { model: 'claude-sonnet-4-5', max_tokens: 999_999, messages: [{ role: 'user', content: 'hi' }], ...body } });
+    gateway.app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: { ...seatHeaders, 'x-gw-api-key': gwKey, ...headers },
+      payload: {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 999_999,
+        messages: [{ role: 'user', content: 'hi' }],
+        ...body,
+      },
+    });
 
   it('forwards the developer token with exactly the kept header families, skips routing and never clamps', async () => {
     const response = await messages();
@@ -59,11 +89,26 @@ describe('subscription seats', () => {
     const upstream = anthropic.requests[0];
     expect(upstream.headers.authorization).toBe(`Bearer ${seatToken}`);
     expect(upstream.headers['x-api-key']).toBeUndefined();
-    for (const kept of ['anthropic-beta', 'user-agent', 'x-app', 'x-stainless-os', 'x-claude-code-session-id']) expect(upstream.headers[kept], kept).toBe(seatHeaders[kept as keyof typeof seatHeaders]);
-    for (const stripped of ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via', 'cf-ray', 'cookie', 'x-gw-api-key', 'x-gw-config']) expect(upstream.headers[stripped], stripped).toBeUndefined();
+    for (const kept of ['anthropic-beta', 'user-agent', 'x-app', 'x-stainless-os', 'x-claude-code-session-id'])
+      expect(upstream.headers[kept], kept).toBe(seatHeaders[kept as keyof typeof seatHeaders]);
+    for (const stripped of [
+      'x-forwarded-for',
+      'forwarded',
+      'x-real-ip',
+      'via',
+      'cf-ray',
+      'cookie',
+      'x-gw-api-key',
+      'x-gw-config',
+    ])
+      expect(upstream.headers[stripped], stripped).toBeUndefined();
     expect(upstream.json).toMatchObject({ max_tokens: 999_999 });
     expect(openai.requests).toHaveLength(0);
-    expect(await spendRowOf(gateway, response)).toMatchObject({ billing_mode: 'passthrough', provider: 'anthropic', outcome: 'success' });
+    expect(await spendRowOf(gateway, response)).toMatchObject({
+      billing_mode: 'passthrough',
+      provider: 'anthropic',
+      outcome: 'success',
+    });
   });
 
   it('never stores or logs the subscription token', async () => {
@@ -81,9 +126,17 @@ describe('subscription seats', () => {
   });
 
   it('overflows onto the organization key when the seat is out of capacity, only when enabled, capped per hour', async () => {
-    anthropic.respondWhen((request) => request.headers.authorization === `Bearer ${seatToken}`, rateLimited({ retryAfterSeconds: 1 }));
+    anthropic.respondWhen(
+      (request) => request.headers.authorization === `Bearer ${seatToken}`,
+      rateLimited({ retryAfterSeconds: 1 }),
+    );
     expect((await messages()).statusCode).toBe(429);
-    const enabled = await gateway.app.inject({ method: 'PUT', url: '/admin/settings', headers: adminHeaders, payload: { seatOverflow: true, seatOverflowHourlyMaxRequests: 1 } });
+    const enabled = await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/settings',
+      headers: adminHeaders,
+      payload: { seatOverflow: true, seatOverflowHourlyMaxRequests: 1 },
+    });
     expect(enabled.statusCode).toBe(200);
     gateway.clock.advance(2_000);
     const overflowed = await messages();
@@ -99,32 +152,82 @@ describe('subscription seats', () => {
   });
 
   it('serves the seat chat lane from a Responses-style envelope with gw-default', async () => {
-    const response = await gateway.app.inject({ method: 'POST', url: '/v1/seat/vendor/chat/completions', headers: { authorization: `Bearer ${gwKey}` }, payload: { instructions: 'Be brief.', input: 'hello', max_output_tokens: 50, store: true, previous_response_id: 'resp_1' } });
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/v1/seat/vendor/chat/completions',
+      headers: { authorization: `Bearer ${gwKey}` },
+      payload: {
+        instructions: 'Be brief.',
+        input: 'hello',
+        max_output_tokens: 50,
+        store: true,
+        previous_response_id: 'resp_1',
+      },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().object).toBe('chat.completion');
-    expect(openai.requests[0].json).toEqual({ model: 'gpt-4.1-mini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hello' }], max_tokens: 50 });
+    expect(openai.requests[0].json).toEqual({
+      model: 'gpt-4.1-mini',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hello' },
+      ],
+      max_tokens: 50,
+    });
   });
 
   it('forwards the vendor lane with the seat token', async () => {
-    const response = await gateway.app.inject({ method: 'POST', url: '/v1/vendor/max/seat-1/messages', headers: { ...seatHeaders, 'x-gw-api-key': gwKey }, payload: { model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] } });
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/v1/vendor/max/seat-1/messages',
+      headers: { ...seatHeaders, 'x-gw-api-key': gwKey },
+      payload: { model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(response.statusCode).toBe(200);
     expect(anthropic.requests[0].path).toBe('/v1/messages');
     expect(anthropic.requests[0].headers.authorization).toBe(`Bearer ${seatToken}`);
     // An SDK whose base URL is the lane prefix adds the API version itself.
-    const versioned = await gateway.app.inject({ method: 'POST', url: '/v1/vendor/max/seat-1/v1/messages', headers: { ...seatHeaders, 'x-gw-api-key': gwKey }, payload: { model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] } });
+    const versioned = await gateway.app.inject({
+      method: 'POST',
+      url: '/v1/vendor/max/seat-1/v1/messages',
+      headers: { ...seatHeaders, 'x-gw-api-key': gwKey },
+      payload: { model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(versioned.statusCode).toBe(200);
     expect(anthropic.requests[1].path).toBe('/v1/messages');
-    const refused = await gateway.app.inject({ method: 'POST', url: '/v1/vendor/max/seat-1/messages', headers: { authorization: `Bearer ${gwKey}` }, payload: {} });
+    const refused = await gateway.app.inject({
+      method: 'POST',
+      url: '/v1/vendor/max/seat-1/messages',
+      headers: { authorization: `Bearer ${gwKey}` },
+      payload: {},
+    });
     expect(refused.statusCode).toBe(400);
   });
 
   it('relays a vendor-lane stream as the provider sent it and meters its usage', async () => {
     anthropic.script({ usage: { inputTokens: 70, outputTokens: 12 } });
-    const response = await gateway.app.inject({ method: 'POST', url: '/v1/vendor/max/seat-1/messages', headers: { ...seatHeaders, 'x-gw-api-key': gwKey }, payload: { model: 'claude-sonnet-4-5', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] } });
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/v1/vendor/max/seat-1/messages',
+      headers: { ...seatHeaders, 'x-gw-api-key': gwKey },
+      payload: {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 64,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/event-stream');
     expect(response.body).toContain('event: message_stop');
     const row = await spendRowOf(gateway, response);
-    expect(row).toMatchObject({ endpoint: '/v1/vendor/*', status: 200, stream: true, billing_mode: 'passthrough', prompt_tokens: 70, completion_tokens: 12 });
+    expect(row).toMatchObject({
+      endpoint: '/v1/vendor/*',
+      status: 200,
+      stream: true,
+      billing_mode: 'passthrough',
+      prompt_tokens: 70,
+      completion_tokens: 12,
+    });
   });
 });

@@ -37,7 +37,12 @@ describe('slow clients', () => {
   beforeAll(async () => {
     // The provider takes longer to answer than a client may take to send its request: a call being answered is exempt.
     fixture = await startInferenceFixture({
-      env: { GW_HEADERS_TIMEOUT_MS: '1000', GW_REQUEST_TIMEOUT_MS: '2000', GW_KEEP_ALIVE_TIMEOUT_MS: '1000', GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: '3' },
+      env: {
+        GW_HEADERS_TIMEOUT_MS: '1000',
+        GW_REQUEST_TIMEOUT_MS: '2000',
+        GW_KEEP_ALIVE_TIMEOUT_MS: '1000',
+        GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS: '3',
+      },
       openai: { latencyMs: 2_500, eventDelayMs: 100 },
     });
     const address = await fixture.gateway.app.listen({ port: 0, host: '127.0.0.1' });
@@ -49,7 +54,9 @@ describe('slow clients', () => {
     const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x'.repeat(100_000) }] });
     const client = rawClient(port);
     await client.opened;
-    client.socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: gw\r\nauthorization: Bearer ${fixture.clientKey}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    client.socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: gw\r\nauthorization: Bearer ${fixture.clientKey}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
     const sent = await trickle(client.socket, body, 50);
     await client.closed;
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
@@ -60,17 +67,29 @@ describe('slow clients', () => {
   it('cuts a client trickling its headers with a 408 after the headers timeout', async () => {
     const client = rawClient(port);
     await client.opened;
-    const sent = await trickle(client.socket, `GET /v1/models HTTP/1.1\r\nhost: gw\r\nx-padding: ${'p'.repeat(10_000)}\r\n\r\n`, 20);
+    const sent = await trickle(
+      client.socket,
+      `GET /v1/models HTTP/1.1\r\nhost: gw\r\nx-padding: ${'p'.repeat(10_000)}\r\n\r\n`,
+      20,
+    );
     await client.closed;
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(sent).toBeLessThan(10_000);
   });
 
   it('answers a normal client whose response takes longer than the request timeout, streamed or not', async () => {
-    const plain = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: 'POST', headers: { ...fixture.auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }) });
+    const plain = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...fixture.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
     expect(plain.status).toBe(200);
     expect(((await plain.json()) as { choices: unknown[] }).choices).toHaveLength(1);
-    const streamed = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: 'POST', headers: { ...fixture.auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }) });
+    const streamed = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...fixture.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
     expect(streamed.status).toBe(200);
     expect(await streamed.text()).toContain('data: [DONE]');
   });

@@ -38,11 +38,15 @@ describe('spend persistence through a Postgres outage', () => {
 
     const responses = [...before, ...settled, ...during, ...after];
     const completed = responses.filter((response) => response.statusCode !== 503);
-    expect(during.every((response) => response.statusCode === 503 && response.json().code === 'key_store_unavailable')).toBe(true);
+    expect(
+      during.every((response) => response.statusCode === 503 && response.json().code === 'key_store_unavailable'),
+    ).toBe(true);
     expect(completed.length).toBeGreaterThanOrEqual(20);
     const rowCount = async () => {
       expect(await fixture.gateway.deps.spendWriter.drain()).toBe(0);
-      return Number((await isolated.db.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count);
+      return Number(
+        (await isolated.db.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count,
+      );
     };
     // A row is recorded as its handler returns, which may be a moment after the response reached the client.
     const deadline = Date.now() + 2_000;

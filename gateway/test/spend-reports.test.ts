@@ -15,8 +15,14 @@ describe('spend reports', () => {
     const grace = await mintClientKey(app, { user: 'grace@example.com', team: 'navy' });
     const service = await mintServiceKey(app, { name: 'etl', team: 'data' });
     serviceKeyId = service.record.id;
-    for (let call = 0; call < 3; call += 1) await chat(app, fixture.clientKey, {}, { 'x-gw-property-feature': 'search' });
-    await chat(app, fixture.clientKey, { model: 'claude-haiku-4-5' }, { 'x-gw-provider': 'anthropic', 'x-gw-property-feature': 'chat' });
+    for (let call = 0; call < 3; call += 1)
+      await chat(app, fixture.clientKey, {}, { 'x-gw-property-feature': 'search' });
+    await chat(
+      app,
+      fixture.clientKey,
+      { model: 'claude-haiku-4-5' },
+      { 'x-gw-provider': 'anthropic', 'x-gw-property-feature': 'chat' },
+    );
     await chat(app, grace.key, {}, { 'x-gw-property-feature': 'search' });
     await chat(app, service.key);
     await admin(app, 'PATCH', '/admin/user-caps/grace@example.com', { monthlyTokens: 2_000 });
@@ -35,8 +41,18 @@ describe('spend reports', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers.deprecation).toBe('true');
     const body = response.json();
-    expect(body).toMatchObject({ window: 'mtd', range: null, period: { start: '2026-11-01T00:00:00.000Z' }, limit: 200, truncated: false });
-    expect(body.users.map((user: { user: string | null; keyId: string | null }) => user.user ?? user.keyId)).toEqual(['ada@example.com', 'grace@example.com', serviceKeyId]);
+    expect(body).toMatchObject({
+      window: 'mtd',
+      range: null,
+      period: { start: '2026-11-01T00:00:00.000Z' },
+      limit: 200,
+      truncated: false,
+    });
+    expect(body.users.map((user: { user: string | null; keyId: string | null }) => user.user ?? user.keyId)).toEqual([
+      'ada@example.com',
+      'grace@example.com',
+      serviceKeyId,
+    ]);
     const ada = body.users[0];
     expect(ada).toMatchObject({ team: 'compilers', requests: 4, totalTokens: 8_000, rejected: 0 });
     expect(ada.costUsd).toBeCloseTo(0.036, 10);
@@ -46,7 +62,20 @@ describe('spend reports', () => {
     ]);
     expect(ada.byDay).toEqual([{ day: '2026-11-23', requests: 4, totalTokens: 8_000, costUsd: 0.036 }]);
     expect(body.users[1]).toMatchObject({ user: 'grace@example.com', requests: 1, rejected: 2 });
-    expect(body.cappedUsers).toEqual([{ user: 'grace@example.com', reset: 'monthly', monthlyTokens: 2_000, maxUsd: null, softUsd: null, tokensUsed: 2_000, usdUsed: 0.01, tokensPercent: 100, usdPercent: null, status: 'over' }]);
+    expect(body.cappedUsers).toEqual([
+      {
+        user: 'grace@example.com',
+        reset: 'monthly',
+        monthlyTokens: 2_000,
+        maxUsd: null,
+        softUsd: null,
+        tokensUsed: 2_000,
+        usdUsed: 0.01,
+        tokensPercent: 100,
+        usdPercent: null,
+        status: 'over',
+      },
+    ]);
     expect(body.models.map((model: { model: string }) => model.model)).toEqual(['gpt-4.1', 'claude-haiku-4-5']);
     expect(body.models[0]).toMatchObject({ provider: 'openai', requests: 5, totalTokens: 10_000, costUsd: 0.05 });
     expect(body.totals).toMatchObject({ requests: 6, users: 3, totalTokens: 12_000 });
@@ -100,11 +129,20 @@ describe('spend reports', () => {
     expect((await get('/admin/v1/spend/summary')).json()).toEqual(summary);
 
     const dashboard = (await get('/admin/spend/dashboard?window=24h')).json();
-    expect(dashboard).toMatchObject({ window: '24h', bucket: 'hour', totals: { requests: 6, rejected: 2, errors: 0, activeUsers: 2 } });
-    expect(dashboard.series).toEqual([{ start: '2026-11-23T12:00:00Z', requests: 6, errors: 0, totalTokens: 12_000, costUsd: 0.056 }]);
+    expect(dashboard).toMatchObject({
+      window: '24h',
+      bucket: 'hour',
+      totals: { requests: 6, rejected: 2, errors: 0, activeUsers: 2 },
+    });
+    expect(dashboard.series).toEqual([
+      { start: '2026-11-23T12:00:00Z', requests: 6, errors: 0, totalTokens: 12_000, costUsd: 0.056 },
+    ]);
     expect(dashboard.rejections).toEqual([{ code: 'user_token_cap_exceeded', count: 2 }]);
     expect(dashboard.topModels[0]).toMatchObject({ model: 'gpt-4.1', requests: 5 });
-    expect(dashboard.providers.map((provider: { provider: string }) => provider.provider).sort()).toEqual(['anthropic', 'openai']);
+    expect(dashboard.providers.map((provider: { provider: string }) => provider.provider).sort()).toEqual([
+      'anthropic',
+      'openai',
+    ]);
     expect((await get('/admin/v1/spend/dashboard')).json()).toMatchObject({ window: 'mtd', bucket: 'day' });
   });
 

@@ -6,7 +6,11 @@ import type { TestGateway } from './helpers.js';
  * the metering stage records it: a test waits on the record itself, never on a clock. Rejects after `timeoutMs`
  * (a safety net for a broken build, not a wait).
  */
-export function recordedSpend(gateway: Pick<TestGateway, 'deps'>, match: (record: SpendRecord) => boolean, timeoutMs = 10_000): Promise<SpendRecord> {
+export function recordedSpend(
+  gateway: Pick<TestGateway, 'deps'>,
+  match: (record: SpendRecord) => boolean,
+  timeoutMs = 10_000,
+): Promise<SpendRecord> {
   const spend = gateway.deps.spend;
   const seen = spend.ring.snapshot().find(match);
   if (seen) return Promise.resolve(seen);
@@ -25,11 +29,16 @@ export function recordedSpend(gateway: Pick<TestGateway, 'deps'>, match: (record
 }
 
 /** The stored `gw_spend` row of one response (by its trace id), once recorded and written; exactly one or it throws. */
-export async function spendRowOf(gateway: Pick<TestGateway, 'deps'>, response: { headers: Record<string, unknown> }): Promise<Record<string, unknown>> {
+export async function spendRowOf(
+  gateway: Pick<TestGateway, 'deps'>,
+  response: { headers: Record<string, unknown> },
+): Promise<Record<string, unknown>> {
   const traceId = response.headers['x-gw-trace-id'];
   await recordedSpend(gateway, (record) => record.traceId === traceId);
   await gateway.deps.spendWriter.drain();
-  const { rows } = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_spend WHERE trace_id = $1', [traceId]);
+  const { rows } = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_spend WHERE trace_id = $1', [
+    traceId,
+  ]);
   if (rows.length !== 1 || !rows[0]) throw new Error(`expected one spend row for the response, found ${rows.length}`);
   return rows[0];
 }

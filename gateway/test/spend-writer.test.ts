@@ -68,7 +68,8 @@ describe('spend writer: nothing lost across a store outage or a restart', () => 
   let isolated: TestDb;
   let db: SwitchableDb;
   let dir: string;
-  const rowCount = async () => Number((await isolated.db.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count);
+  const rowCount = async () =>
+    Number((await isolated.db.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count);
 
   beforeEach(async () => {
     isolated = await createIsolatedPgDb(testDbUrl(process.env));
@@ -83,7 +84,12 @@ describe('spend writer: nothing lost across a store outage or a restart', () => 
 
   it('keeps the oldest records in memory, spills the rest to disk when the buffer is full, and replays them on recovery', async () => {
     const { counts, hooks } = counting();
-    const writer = new SpendWriter(db, logger, { ...hooks, maxBuffered: 5, flushIntervalMs: 10, spill: new SpendSpill(dir, logger) });
+    const writer = new SpendWriter(db, logger, {
+      ...hooks,
+      maxBuffered: 5,
+      flushIntervalMs: 10,
+      spill: new SpendSpill(dir, logger),
+    });
     db.down = true;
     for (let index = 0; index < 20; index += 1) writer.enqueue(record(index));
     expect(writer.depth).toBe(5);
@@ -125,7 +131,10 @@ describe('spend writer: nothing lost across a store outage or a restart', () => 
     // The first failed write moves what waited in memory to disk...
     expect(await crashed.drain(30)).toBe(0);
     expect(counts.failures).toBeGreaterThan(0);
-    const journaled = () => readdirSync(dir).flatMap((name) => readFileSync(join(dir, name), 'utf8').trim().split('\n')).map((line) => (JSON.parse(line) as { id: string }).id);
+    const journaled = () =>
+      readdirSync(dir)
+        .flatMap((name) => readFileSync(join(dir, name), 'utf8').trim().split('\n'))
+        .map((line) => (JSON.parse(line) as { id: string }).id);
     expect(journaled().sort()).toEqual(['rec-1', 'rec-2', 'rec-3']);
     // ...and while the store keeps failing, a new record is on disk before `enqueue` returns.
     crashed.enqueue(record(4));
@@ -157,7 +166,11 @@ describe('spend writer: nothing lost across a store outage or a restart', () => 
 
   it('sets aside a record the store refuses for its data, writing every other record of its batch and later ones', async () => {
     const rejected: number[] = [];
-    const writer = new SpendWriter(db, logger, { flushIntervalMs: 10, spill: new SpendSpill(dir, logger), onRejected: (count) => rejected.push(count) });
+    const writer = new SpendWriter(db, logger, {
+      flushIntervalMs: 10,
+      spill: new SpendSpill(dir, logger),
+      onRejected: (count) => rejected.push(count),
+    });
     // NaN serialises to null, which cost_usd refuses (23502): before, this held the head of the queue forever.
     const poisoned = { ...record(1), costUsd: Number.NaN };
     for (const entry of [record(0), poisoned, record(2)]) writer.enqueue(entry);

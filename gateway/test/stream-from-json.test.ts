@@ -13,7 +13,13 @@ const completion = {
   choices: [
     {
       index: 0,
-      message: { role: 'assistant', content: 'Checking the weather.', tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+      message: {
+        role: 'assistant',
+        content: 'Checking the weather.',
+        tool_calls: [
+          { id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+        ],
+      },
       logprobs: null,
       finish_reason: 'tool_calls',
     },
@@ -33,7 +39,11 @@ const message = {
   stop_sequence: null,
   usage: { input_tokens: 29, output_tokens: 15 },
 };
-const weatherTool = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const weatherTool = {
+  name: 'get_weather',
+  description: 'Weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 
 describe('a stream answered with JSON', () => {
   let fixture: InferenceFixture;
@@ -49,16 +59,28 @@ describe('a stream answered with JSON', () => {
   });
 
   for (const provider of ['openai', 'anthropic'] as const) {
-    const script = () => (provider === 'openai' ? fixture.openai.script({ body: completion }) : fixture.anthropic.script({ body: message }));
+    const script = () =>
+      provider === 'openai' ? fixture.openai.script({ body: completion }) : fixture.anthropic.script({ body: message });
     const headers = { 'x-gw-provider': provider };
 
     it(`re-tells it as chat.completion.chunk events for a chat client (${provider} provider)`, async () => {
       script();
-      const stream = openai.chat.completions.stream({ model: provider === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-20250514', messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: [{ type: 'function', function: weatherTool }], stream_options: { include_usage: true } }, { headers });
+      const stream = openai.chat.completions.stream(
+        {
+          model: provider === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-20250514',
+          messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+          tools: [{ type: 'function', function: weatherTool }],
+          stream_options: { include_usage: true },
+        },
+        { headers },
+      );
       const final = await stream.finalChatCompletion();
       const [choice] = final.choices;
       expect(choice?.message.content).toBe('Checking the weather.');
-      expect(choice?.message.tool_calls?.[0]).toMatchObject({ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } });
+      expect(choice?.message.tool_calls?.[0]).toMatchObject({
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+      });
       expect(choice?.finish_reason).toBe('tool_calls');
       expect(final.usage?.prompt_tokens).toBe(provider === 'openai' ? 31 : 29);
     });
@@ -66,21 +88,53 @@ describe('a stream answered with JSON', () => {
     it(`re-tells it as Messages events for a Messages client (${provider} provider)`, async () => {
       script();
       const { data, response } = await anthropic.messages
-        .create({ model: provider === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-20250514', max_tokens: 256, stream: true, messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: [{ name: weatherTool.name, description: weatherTool.description, input_schema: weatherTool.parameters as Anthropic.Tool.InputSchema }] }, { headers })
+        .create(
+          {
+            model: provider === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-20250514',
+            max_tokens: 256,
+            stream: true,
+            messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+            tools: [
+              {
+                name: weatherTool.name,
+                description: weatherTool.description,
+                input_schema: weatherTool.parameters as Anthropic.Tool.InputSchema,
+              },
+            ],
+          },
+          { headers },
+        )
         .withResponse();
       expect(response.headers.get('content-type')).toContain('text/event-stream');
       const types: string[] = [];
       for await (const event of data) types.push(event.type);
       expect(types[0]).toBe('message_start');
       expect(types.at(-1)).toBe('message_stop');
-      const row = await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } });
-      expect(row).toMatchObject({ status: 200, outcome: 'success', stream: true, provider, prompt_tokens: provider === 'openai' ? 31 : 29, completion_tokens: provider === 'openai' ? 17 : 15 });
+      const row = await spendRowOf(fixture.gateway, {
+        headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') },
+      });
+      expect(row).toMatchObject({
+        status: 200,
+        outcome: 'success',
+        stream: true,
+        provider,
+        prompt_tokens: provider === 'openai' ? 31 : 29,
+        completion_tokens: provider === 'openai' ? 17 : 15,
+      });
     });
 
     it(`assembles to the same answer with the Anthropic SDK's stream helper (${provider} provider)`, async () => {
       script();
       const final = await anthropic.messages
-        .stream({ model: provider === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-20250514', max_tokens: 256, messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: [{ name: weatherTool.name, input_schema: weatherTool.parameters as Anthropic.Tool.InputSchema }] }, { headers })
+        .stream(
+          {
+            model: provider === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-20250514',
+            max_tokens: 256,
+            messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+            tools: [{ name: weatherTool.name, input_schema: weatherTool.parameters as Anthropic.Tool.InputSchema }],
+          },
+          { headers },
+        )
         .finalMessage();
       expect(final.content[0]).toMatchObject({ type: 'text', text: 'Checking the weather.' });
       expect(final.content[1]).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Oslo' } });

@@ -14,13 +14,24 @@ describe('the support bundle', () => {
     });
     try {
       const providerKey = 'sk-provider-key-must-not-leak-1234567890';
-      await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/openai/key', headers: adminHeaders, payload: { apiKey: providerKey, baseUrl: 'https://api.openai.example/v1' } });
+      await gateway.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/providers/openai/key',
+        headers: adminHeaders,
+        payload: { apiKey: providerKey, baseUrl: 'https://api.openai.example/v1' },
+      });
       const { key } = await mintClientKey(gateway.app, { user: 'ada@example.com', team: 'platform' });
 
-      const response = await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/support-bundle', headers: adminHeaders });
+      const response = await gateway.app.inject({
+        method: 'GET',
+        url: '/admin/v1/settings/support-bundle',
+        headers: adminHeaders,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers['cache-control']).toBe('no-store');
-      expect(response.headers['content-disposition']).toMatch(/^attachment; filename="gw-support-bundle-\d{4}-\d{2}-\d{2}\.json"$/);
+      expect(response.headers['content-disposition']).toMatch(
+        /^attachment; filename="gw-support-bundle-\d{4}-\d{2}-\d{2}\.json"$/,
+      );
       const bundle = response.json();
       expect(bundle).toMatchObject({
         bundleVersion: 1,
@@ -40,10 +51,20 @@ describe('the support bundle', () => {
         GW_CUSTOM_HOST_ALLOWLIST: 2,
         GW_LOG_LEVEL: 'info',
       });
-      for (const secret of [adminToken, 'optimizer-token-must-not-leak', secretDbPassword, providerKey, key, 'ada@example.com', 'ab'.repeat(32)]) {
+      for (const secret of [
+        adminToken,
+        'optimizer-token-must-not-leak',
+        secretDbPassword,
+        providerKey,
+        key,
+        'ada@example.com',
+        'ab'.repeat(32),
+      ]) {
         expect(response.body).not.toContain(secret);
       }
-      expect((await gateway.app.inject({ method: 'GET', url: '/admin/support/bundle', headers: adminHeaders })).statusCode).toBe(200);
+      expect(
+        (await gateway.app.inject({ method: 'GET', url: '/admin/support/bundle', headers: adminHeaders })).statusCode,
+      ).toBe(200);
     } finally {
       await gateway.close();
     }

@@ -6,9 +6,14 @@ const deploySkill = { name: 'deploy', description: 'Ship to staging', content: '
 
 describe('team policies and the effective /connect/policy', () => {
   const gateway = gatewayPerTest();
-  const put = (payload: Record<string, unknown>, url = '/admin/v1/policies/teams') => gateway.app.inject({ method: 'PUT', url, headers: adminHeaders, payload });
+  const put = (payload: Record<string, unknown>, url = '/admin/v1/policies/teams') =>
+    gateway.app.inject({ method: 'PUT', url, headers: adminHeaders, payload });
   const policyOf = async (key: string, query = '') => {
-    const response = await gateway.app.inject({ method: 'GET', url: `/connect/policy${query}`, headers: { ...bearer(key), host: 'gw.example.com' } });
+    const response = await gateway.app.inject({
+      method: 'GET',
+      url: `/connect/policy${query}`,
+      headers: { ...bearer(key), host: 'gw.example.com' },
+    });
     expect(response.statusCode).toBe(200);
     return response.json();
   };
@@ -22,14 +27,19 @@ describe('team policies and the effective /connect/policy', () => {
       skills: [],
       tools: { enabled: ['gw_retrieve', 'gw_recall'], defaulted: true },
     });
-    expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/policies/teams', headers: adminHeaders })).json()).toEqual({ teams: {}, revision: 0, updatedAt: null, updatedBy: null });
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/admin/v1/policies/teams', headers: adminHeaders })).json(),
+    ).toEqual({ teams: {}, revision: 0, updatedAt: null, updatedBy: null });
   });
 
   it('merges the shared skills with the team’s own, a team skill winning by name, and the team’s tools over the shared ones', async () => {
     const saved = await put({
       teams: {
         '*': { skills: [reviewSkill, deploySkill], tools: { enabled: ['gw_retrieve'] } },
-        platform: { skills: [{ ...deploySkill, content: 'Run `make deploy-prod` after approval.' }], tools: { enabled: ['gw_retrieve', 'gw_recall'], tiers: { gw_recall: 'ask' } } },
+        platform: {
+          skills: [{ ...deploySkill, content: 'Run `make deploy-prod` after approval.' }],
+          tools: { enabled: ['gw_retrieve', 'gw_recall'], tiers: { gw_recall: 'ask' } },
+        },
       },
     });
     expect(saved.statusCode).toBe(200);
@@ -52,7 +62,11 @@ describe('team policies and the effective /connect/policy', () => {
   });
 
   it('refuses credentials in a skill, duplicate skill names and a stale revision; the legacy twin writes the same document', async () => {
-    const leaked = await put({ teams: { platform: { skills: [{ ...deploySkill, content: 'export OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234567890' }] } } });
+    const leaked = await put({
+      teams: {
+        platform: { skills: [{ ...deploySkill, content: 'export OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234567890' }] },
+      },
+    });
     expect(leaked.statusCode).toBe(400);
     expect(leaked.json().error.code).toBe('policy_carries_credential');
     expect(leaked.body).not.toContain('sk-proj');
@@ -75,13 +89,18 @@ describe('/connect/policy with the policy store down', () => {
       const { key } = await mintClientKey(stack.gateway.app);
       // The key read goes through; only the policy document cannot be read.
       const original = stack.db.query.bind(stack.db);
-      stack.db.query = (async (...args: Parameters<typeof original>) => {
+      stack.db.query = async (...args: Parameters<typeof original>) => {
         if (String(args[0]).includes('gw_policies')) throw new Error('store down');
         return original(...args);
-      });
+      };
       const response = await stack.gateway.app.inject({ method: 'GET', url: '/connect/policy', headers: bearer(key) });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ status: 'ok', skills: [], skillsIncomplete: true, tools: { enabled: ['gw_retrieve', 'gw_recall'], defaulted: true } });
+      expect(response.json()).toMatchObject({
+        status: 'ok',
+        skills: [],
+        skillsIncomplete: true,
+        tools: { enabled: ['gw_retrieve', 'gw_recall'], defaulted: true },
+      });
     } finally {
       await stack.close();
     }

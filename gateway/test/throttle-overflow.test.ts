@@ -21,7 +21,13 @@ describe('provider throttling on the organization-key lanes', () => {
     fixture.anthropic.reset();
   });
   // Each test throttles a provider of its own: the pause a 429 leaves behind is shared by the provider's requests.
-  const send = (url: string, payload: Record<string, unknown>, provider: string) => fixture.gateway.app.inject({ method: 'POST', url, headers: { ...fixture.auth, 'x-gw-provider': provider }, payload });
+  const send = (url: string, payload: Record<string, unknown>, provider: string) =>
+    fixture.gateway.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...fixture.auth, 'x-gw-provider': provider },
+      payload,
+    });
 
   it('waits out a short 429 on the chat lane and answers the retry', async () => {
     fixture.openai.failNext(1, rateLimited({ retryAfterMs: 30 }));
@@ -45,7 +51,12 @@ describe('provider throttling on the organization-key lanes', () => {
   });
 
   it('relays a 429 whose pause is longer than the allowed wait, with Retry-After, without a second try', async () => {
-    await fixture.gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/slow/key', headers: adminHeaders, payload: { type: 'openai', apiKey: 'sk-server-held-openai-0000', baseUrl: fixture.openai.baseURL } });
+    await fixture.gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/providers/slow/key',
+      headers: adminHeaders,
+      payload: { type: 'openai', apiKey: 'sk-server-held-openai-0000', baseUrl: fixture.openai.baseURL },
+    });
     fixture.openai.failNext(1, rateLimited({ retryAfterSeconds: 30 }));
     const response = await send('/v1/chat/completions', chatBody, 'slow');
     expect(response.statusCode).toBe(429);
@@ -63,7 +74,12 @@ describe('seat throttling and overflow', () => {
   beforeAll(async () => {
     anthropic = await startAnthropicSimulator({ apiKey: [orgKey, seatToken('short'), seatToken('paused')] });
     gateway = await startTestGateway();
-    await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/anthropic/key', headers: adminHeaders, payload: { apiKey: orgKey, baseUrl: anthropic.url } });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/providers/anthropic/key',
+      headers: adminHeaders,
+      payload: { apiKey: orgKey, baseUrl: anthropic.url },
+    });
     seatKey = (await mintClientKey(gateway.app, { user: 'seat@example.com', team: 'a' })).key;
   });
   afterAll(async () => {
@@ -72,11 +88,26 @@ describe('seat throttling and overflow', () => {
   });
   afterEach(async () => {
     anthropic.reset();
-    await gateway.app.inject({ method: 'PUT', url: '/admin/settings', headers: adminHeaders, payload: { seatOverflow: false } });
+    await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/settings',
+      headers: adminHeaders,
+      payload: { seatOverflow: false },
+    });
   });
   const seatCall = (session: string) =>
-    gateway.app.inject({ method: 'POST', url: '/v1/messages', headers: { 'x-gw-api-key': seatKey, authorization: `Bearer ${seatToken(session)}`, 'anthropic-version': '2023-06-01' }, payload: messagesBody });
-  const seatRequests = (session: string) => anthropic.requests.filter((request) => request.headers.authorization === `Bearer ${seatToken(session)}`);
+    gateway.app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: {
+        'x-gw-api-key': seatKey,
+        authorization: `Bearer ${seatToken(session)}`,
+        'anthropic-version': '2023-06-01',
+      },
+      payload: messagesBody,
+    });
+  const seatRequests = (session: string) =>
+    anthropic.requests.filter((request) => request.headers.authorization === `Bearer ${seatToken(session)}`);
 
   it('waits out a short seat 429 and retries the seat when overflow is off', async () => {
     anthropic.failNext(1, rateLimited({ retryAfterMs: 30 }));
@@ -87,9 +118,21 @@ describe('seat throttling and overflow', () => {
   });
 
   it('sends a throttled seat to the organization key at once when overflow is on, and a paused seat without trying it', async () => {
-    expect((await gateway.app.inject({ method: 'PUT', url: '/admin/settings', headers: adminHeaders, payload: { seatOverflow: true } })).statusCode).toBe(200);
+    expect(
+      (
+        await gateway.app.inject({
+          method: 'PUT',
+          url: '/admin/settings',
+          headers: adminHeaders,
+          payload: { seatOverflow: true },
+        })
+      ).statusCode,
+    ).toBe(200);
     // A 30-second pause fits the default wait (60 s): without overflow the call would sit it out.
-    anthropic.respondWhen((request) => request.headers.authorization === `Bearer ${seatToken('paused')}`, rateLimited({ retryAfterSeconds: 30 }));
+    anthropic.respondWhen(
+      (request) => request.headers.authorization === `Bearer ${seatToken('paused')}`,
+      rateLimited({ retryAfterSeconds: 30 }),
+    );
     const first = await seatCall('paused');
     expect(first.statusCode).toBe(200);
     expect(first.headers['x-gw-auth-mode']).toBe('overflow');
@@ -104,12 +147,33 @@ describe('enabling seat overflow', () => {
   it('needs an organization provider key stored first', async () => {
     const gateway = await startTestGateway();
     try {
-      const refused = await gateway.app.inject({ method: 'PUT', url: '/admin/settings', headers: adminHeaders, payload: { seatOverflow: true } });
+      const refused = await gateway.app.inject({
+        method: 'PUT',
+        url: '/admin/settings',
+        headers: adminHeaders,
+        payload: { seatOverflow: true },
+      });
       expect(refused.statusCode).toBe(409);
       expect(refused.json().error.message).toContain('organization provider key');
-      expect((await gateway.app.inject({ method: 'GET', url: '/admin/settings', headers: adminHeaders })).json()).toMatchObject({ seatOverflow: false });
-      await gateway.app.inject({ method: 'PUT', url: '/admin/v1/providers/anthropic/key', headers: adminHeaders, payload: { apiKey: 'sk-ant-org-0000', baseUrl: 'http://127.0.0.1:9' } });
-      expect((await gateway.app.inject({ method: 'PUT', url: '/admin/settings', headers: adminHeaders, payload: { seatOverflow: true } })).statusCode).toBe(200);
+      expect(
+        (await gateway.app.inject({ method: 'GET', url: '/admin/settings', headers: adminHeaders })).json(),
+      ).toMatchObject({ seatOverflow: false });
+      await gateway.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/providers/anthropic/key',
+        headers: adminHeaders,
+        payload: { apiKey: 'sk-ant-org-0000', baseUrl: 'http://127.0.0.1:9' },
+      });
+      expect(
+        (
+          await gateway.app.inject({
+            method: 'PUT',
+            url: '/admin/settings',
+            headers: adminHeaders,
+            payload: { seatOverflow: true },
+          })
+        ).statusCode,
+      ).toBe(200);
     } finally {
       await gateway.close();
     }

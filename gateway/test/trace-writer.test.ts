@@ -50,7 +50,8 @@ function record(index: number): SpendRecord {
 describe('trace writer', () => {
   let isolated: TestDb;
   let db: SwitchableDb;
-  const rows = async () => (await isolated.db.query<Record<string, unknown>>('SELECT * FROM gw_traces ORDER BY id')).rows;
+  const rows = async () =>
+    (await isolated.db.query<Record<string, unknown>>('SELECT * FROM gw_traces ORDER BY id')).rows;
 
   beforeEach(async () => {
     isolated = await createIsolatedPgDb(testDbUrl(process.env));
@@ -67,7 +68,21 @@ describe('trace writer', () => {
     await writer.drain();
     const stored = await rows();
     expect(stored.map((row) => row.id)).toEqual(['rec-1', 'rec-2', 'rec-3']);
-    expect(stored[0]).toMatchObject({ session_id: 'sess-1', user_id: 'ada@example.com', team: 'compilers', key_id: 'key_1', endpoint: '/v1/chat/completions', provider: 'openai', model: 'gpt-4.1', status: 200, latency_ms: 13, prompt_tokens: 11, completion_tokens: 5, optimization_status: 'applied', content_sealed: null });
+    expect(stored[0]).toMatchObject({
+      session_id: 'sess-1',
+      user_id: 'ada@example.com',
+      team: 'compilers',
+      key_id: 'key_1',
+      endpoint: '/v1/chat/completions',
+      provider: 'openai',
+      model: 'gpt-4.1',
+      status: 200,
+      latency_ms: 13,
+      prompt_tokens: 11,
+      completion_tokens: 5,
+      optimization_status: 'applied',
+      content_sealed: null,
+    });
   });
 
   it('drops and counts a batch the store refuses, and never throws at the caller', async () => {

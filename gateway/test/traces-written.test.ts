@@ -18,14 +18,32 @@ describe('traces written by calls', () => {
 
   it('lists a call in the traces, with its metadata and no content', async () => {
     fixture.openai.script({ usage: { inputTokens: 42, outputTokens: 7 } });
-    const call = await fixture.gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: fixture.auth, payload: { model: 'gpt-4.1', messages: [{ role: 'user', content: secretPrompt }] } });
+    const call = await fixture.gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: fixture.auth,
+      payload: { model: 'gpt-4.1', messages: [{ role: 'user', content: secretPrompt }] },
+    });
     expect(call.statusCode).toBe(200);
     const row = await spendRowOf(fixture.gateway, call);
     await fixture.gateway.deps.traceWriter.drain();
 
-    const listed = (await get('/admin/v1/traces?user=ada%40example.com')).json<{ data: Array<Record<string, unknown>> }>();
+    const listed = (await get('/admin/v1/traces?user=ada%40example.com')).json<{
+      data: Array<Record<string, unknown>>;
+    }>();
     expect(listed.data).toEqual([
-      expect.objectContaining({ id: row.id, user: 'ada@example.com', team: 'compilers', endpoint: '/v1/chat/completions', provider: 'openai', model: 'gpt-4.1', status: 200, promptTokens: 42, completionTokens: 7, hasContent: false }),
+      expect.objectContaining({
+        id: row.id,
+        user: 'ada@example.com',
+        team: 'compilers',
+        endpoint: '/v1/chat/completions',
+        provider: 'openai',
+        model: 'gpt-4.1',
+        status: 200,
+        promptTokens: 42,
+        completionTokens: 7,
+        hasContent: false,
+      }),
     ]);
     expect(Number(listed.data[0]?.costUsd)).toBeCloseTo(Number(row.cost_usd), 9);
     const legacy = (await get('/admin/observability/traces')).json<{ data: Array<{ id: string }> }>();
@@ -36,12 +54,21 @@ describe('traces written by calls', () => {
   });
 
   it('traces a refused call too, as its spend row records it', async () => {
-    const refused = await fixture.gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: fixture.auth, payload: { model: 'gpt-4.1', messages: 'not a list' } });
+    const refused = await fixture.gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: fixture.auth,
+      payload: { model: 'gpt-4.1', messages: 'not a list' },
+    });
     expect(refused.statusCode).toBe(400);
     const row = await spendRowOf(fixture.gateway, refused);
     expect(row).toMatchObject({ outcome: 'rejected', status: 400 });
     await fixture.gateway.deps.traceWriter.drain();
-    expect((await get(`/admin/v1/traces/${String(row.id)}`)).json()).toMatchObject({ id: row.id, status: 400, endpoint: '/v1/chat/completions' });
+    expect((await get(`/admin/v1/traces/${String(row.id)}`)).json()).toMatchObject({
+      id: row.id,
+      status: 400,
+      endpoint: '/v1/chat/completions',
+    });
   });
 });
 
@@ -59,7 +86,12 @@ describe('trace content', () => {
   });
 
   const call = async () => {
-    const response = await fixture.gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: fixture.auth, payload: { model: 'gpt-4.1', messages: [{ role: 'user', content: prompt }] } });
+    const response = await fixture.gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: fixture.auth,
+      payload: { model: 'gpt-4.1', messages: [{ role: 'user', content: prompt }] },
+    });
     expect(response.statusCode).toBe(200);
     const row = await spendRowOf(fixture.gateway, response);
     await fixture.gateway.deps.traceWriter.drain();
@@ -70,26 +102,44 @@ describe('trace content', () => {
   it('seals the request and the answer with the trace, readable through the content route only', async () => {
     const { id, answer } = await call();
     expect((await get(`/admin/v1/traces/${id}`)).json()).toMatchObject({ id, hasContent: true });
-    const { rows } = await fixture.gateway.deps.db.query<{ content_sealed: string }>('SELECT content_sealed FROM gw_traces WHERE id = $1', [id]);
+    const { rows } = await fixture.gateway.deps.db.query<{ content_sealed: string }>(
+      'SELECT content_sealed FROM gw_traces WHERE id = $1',
+      [id],
+    );
     expect(rows[0]?.content_sealed).not.toContain(prompt);
     const content = await get(`/admin/v1/traces/${id}/content`);
     expect(content.statusCode).toBe(200);
-    expect(content.json()).toEqual({ id, content: { request: { model: 'gpt-4.1', messages: [{ role: 'user', content: prompt }] }, response: answer } });
+    expect(content.json()).toEqual({
+      id,
+      content: { request: { model: 'gpt-4.1', messages: [{ role: 'user', content: prompt }] }, response: answer },
+    });
   });
 
   it('keeps a streamed answer as the whole answer the stream told', async () => {
     fixture.openai.script({ reply: { text: 'march it is' } });
-    const response = await fixture.gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: fixture.auth, payload: { model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: prompt }] } });
+    const response = await fixture.gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: fixture.auth,
+      payload: { model: 'gpt-4.1', stream: true, messages: [{ role: 'user', content: prompt }] },
+    });
     expect(response.headers['content-type']).toContain('text/event-stream');
     const row = await spendRowOf(fixture.gateway, response);
     await fixture.gateway.deps.traceWriter.drain();
-    const content = (await get(`/admin/v1/traces/${String(row.id)}/content`)).json<{ content: { request: unknown; response: { choices: Array<{ message: { content: string } }> } } }>();
+    const content = (await get(`/admin/v1/traces/${String(row.id)}/content`)).json<{
+      content: { request: unknown; response: { choices: Array<{ message: { content: string } }> } };
+    }>();
     expect(content.content.request).toMatchObject({ stream: true, messages: [{ role: 'user', content: prompt }] });
     expect(content.content.response.choices[0]?.message.content).toBe('march it is');
   });
 
   it('keeps no content while the content mode is off', async () => {
-    const off = await fixture.gateway.app.inject({ method: 'PUT', url: '/admin/settings', headers: adminHeaders, payload: { contentMode: 'off' } });
+    const off = await fixture.gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/settings',
+      headers: adminHeaders,
+      payload: { contentMode: 'off' },
+    });
     expect(off.statusCode).toBe(200);
     const { id } = await call();
     expect((await get(`/admin/v1/traces/${id}`)).json()).toMatchObject({ id, hasContent: false });

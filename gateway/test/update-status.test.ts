@@ -22,7 +22,15 @@ describe('update status and policy', () => {
   it('reports the newer release, its class and a preflight that names missing variables only', async () => {
     process.env.GW_UPDATE_TEST_PRESENT = 'yes';
     const { gateway, billing, clock } = await setup();
-    billing.setLatestRelease({ version: next, releasedAt: '2026-11-25T00:00:00.000Z', updateClass: 'hard', requirements: { env: ['GW_UPDATE_TEST_PRESENT', 'GW_UPDATE_TEST_MISSING'], notes: ['The spend table gains a column.'] } });
+    billing.setLatestRelease({
+      version: next,
+      releasedAt: '2026-11-25T00:00:00.000Z',
+      updateClass: 'hard',
+      requirements: {
+        env: ['GW_UPDATE_TEST_PRESENT', 'GW_UPDATE_TEST_MISSING'],
+        notes: ['The spend table gains a column.'],
+      },
+    });
     const status = await gateway.app.inject({ method: 'GET', url: '/admin/update-status', headers: adminHeaders });
     expect(status.statusCode).toBe(200);
     expect(status.json()).toEqual({
@@ -41,29 +49,66 @@ describe('update status and policy', () => {
 
     // Cached for a quarter of an hour; billing down afterwards keeps the last answer and says so.
     billing.setLatestRelease(null);
-    expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json()).toMatchObject({ available: next });
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json(),
+    ).toMatchObject({ available: next });
     clock.advance(16 * 60_000);
     // Only the release check fails: the metering lane's report, due after 16 minutes, may reach billing first.
     billing.failNext(1, 503, '/v1/releases/latest');
-    expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json()).toMatchObject({ available: next, source: 'billing-unreachable' });
-    expect((await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json()).toMatchObject({ available: null, updateAvailable: false, source: 'billing' });
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json(),
+    ).toMatchObject({ available: next, source: 'billing-unreachable' });
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/updates', headers: adminHeaders })).json(),
+    ).toMatchObject({ available: null, updateAvailable: false, source: 'billing' });
   });
 
   it('sets the self-update policy through both surfaces and audits it', async () => {
     const { gateway } = await setup();
-    const legacy = await gateway.app.inject({ method: 'PUT', url: '/admin/update/settings', headers: adminHeaders, payload: { autoSoftUpdates: false } });
+    const legacy = await gateway.app.inject({
+      method: 'PUT',
+      url: '/admin/update/settings',
+      headers: adminHeaders,
+      payload: { autoSoftUpdates: false },
+    });
     expect(legacy.statusCode).toBe(200);
     expect(legacy.json()).toMatchObject({ autoSoftUpdates: false });
-    expect((await gateway.app.inject({ method: 'PUT', url: '/admin/v1/settings/updates', headers: adminHeaders, payload: { autoSoftUpdates: true, extra: 1 } })).statusCode).toBe(400);
-    expect((await gateway.app.inject({ method: 'PUT', url: '/admin/v1/settings/updates', headers: adminHeaders, payload: { autoSoftUpdates: true } })).json()).toMatchObject({ autoSoftUpdates: true });
-    const audit = (await gateway.app.inject({ method: 'GET', url: '/admin/v1/audit/events?category=settings', headers: adminHeaders })).json();
+    expect(
+      (
+        await gateway.app.inject({
+          method: 'PUT',
+          url: '/admin/v1/settings/updates',
+          headers: adminHeaders,
+          payload: { autoSoftUpdates: true, extra: 1 },
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await gateway.app.inject({
+          method: 'PUT',
+          url: '/admin/v1/settings/updates',
+          headers: adminHeaders,
+          payload: { autoSoftUpdates: true },
+        })
+      ).json(),
+    ).toMatchObject({ autoSoftUpdates: true });
+    const audit = (
+      await gateway.app.inject({
+        method: 'GET',
+        url: '/admin/v1/audit/events?category=settings',
+        headers: adminHeaders,
+      })
+    ).json();
     expect(audit.data.length).toBeGreaterThanOrEqual(2);
   });
 
   it('knows nothing newer without billing', async () => {
     const gateway = await startTestGateway();
     cleanups.push(() => gateway.close());
-    expect((await gateway.app.inject({ method: 'GET', url: '/admin/update-status', headers: adminHeaders })).json()).toMatchObject({ available: null, updateAvailable: false, source: 'not-configured', preflight: { ready: true } });
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/admin/update-status', headers: adminHeaders })).json(),
+    ).toMatchObject({ available: null, updateAvailable: false, source: 'not-configured', preflight: { ready: true } });
   });
 
   it('compares release versions numerically', () => {

@@ -33,20 +33,34 @@ describe('provider failures after the answer began', () => {
       expect(response.headers.get('x-gw-error-source')).toBe('upstream');
       expect(response.headers.get('x-gw-upstream-provider')).toBe('openai');
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('upstream_interrupted');
-      expect(await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } })).toMatchObject({ status: 502, error_code: 'upstream_interrupted' });
+      expect(
+        await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } }),
+      ).toMatchObject({ status: 502, error_code: 'upstream_interrupted' });
     });
   }
 
   it('records a passthrough stream that told the provider failing in band as that failure, not a success', async () => {
-    fixture.openai.script({ midStreamError: { afterEvents: 3, message: 'The server had an error while processing your request.' } });
-    const { data: stream, response } = await client.responses.create({ model: 'gpt-4.1', input: 'Count.', stream: true }).withResponse();
+    fixture.openai.script({
+      midStreamError: { afterEvents: 3, message: 'The server had an error while processing your request.' },
+    });
+    const { data: stream, response } = await client.responses
+      .create({ model: 'gpt-4.1', input: 'Count.', stream: true })
+      .withResponse();
     const consume = async () => {
       for await (const event of stream) void event;
     };
     await expect(consume()).rejects.toThrow(/error while processing/);
     // The provider's final usage never came: the row carries the estimate, flagged.
-    const row = await spendRowOf(fixture.gateway, { headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') } });
-    expect(row).toMatchObject({ status: 502, outcome: 'error', error_code: 'upstream_stream_error', stream: true, usage_estimated: true });
+    const row = await spendRowOf(fixture.gateway, {
+      headers: { 'x-gw-trace-id': response.headers.get('x-gw-trace-id') },
+    });
+    expect(row).toMatchObject({
+      status: 502,
+      outcome: 'error',
+      error_code: 'upstream_stream_error',
+      stream: true,
+      usage_estimated: true,
+    });
     expect(Number(row.prompt_tokens)).toBeGreaterThan(0);
   });
 });

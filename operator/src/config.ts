@@ -6,7 +6,12 @@ export const operatorConfigSchema = z.object({
   GW_OPERATOR_WATCH_NAMESPACES: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((name) => name.trim()).filter((name) => name !== '')),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    ),
   GW_OPERATOR_LEADER_ELECTION: env.boolean(true),
   GW_OPERATOR_LEASE_NAME: z.string().min(1).default('gw-operator-leader'),
   GW_OPERATOR_LEASE_NAMESPACE: z.string().min(1).default('default'),
@@ -21,10 +26,16 @@ export const operatorConfigSchema = z.object({
     .default('')
     .transform((value, context) => {
       const overrides = new Map<string, string>();
-      for (const pair of value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')) {
+      for (const pair of value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '')) {
         const [from, to, ...rest] = pair.split('=');
         if (rest.length > 0 || !isHttpUrl(from) || !isHttpUrl(to)) {
-          context.addIssue({ code: 'custom', message: `"${pair}" is not <in-cluster URL>=<URL to use>, both http(s) URLs` });
+          context.addIssue({
+            code: 'custom',
+            message: `"${pair}" is not <in-cluster URL>=<URL to use>, both http(s) URLs`,
+          });
           return z.NEVER;
         }
         overrides.set(new URL(from).origin, new URL(to).origin);
@@ -48,6 +59,8 @@ export function gatewayUrlFor(overrides: ReadonlyMap<string, string>, inClusterU
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 
 /** The only place the operator reads process.env. */
-export function loadOperatorConfig(environment: Record<string, string | undefined> = process.env): Readonly<OperatorConfig> {
+export function loadOperatorConfig(
+  environment: Record<string, string | undefined> = process.env,
+): Readonly<OperatorConfig> {
   return loadConfig(operatorConfigSchema, environment);
 }

@@ -1,6 +1,13 @@
 export { Operator, type OperatorOptions } from './operator.js';
 export { HttpKubeApi } from './kube/http-kube-api.js';
-export { KubeApiError, type KubeApi, type KubeObject, type ObjectList, type ObjectRef, type WatchHandlers } from './kube/kube-api.js';
+export {
+  KubeApiError,
+  type KubeApi,
+  type KubeObject,
+  type ObjectList,
+  type ObjectRef,
+  type WatchHandlers,
+} from './kube/kube-api.js';
 export { HttpManagementClient } from './management/http-management-client.js';
 export * from './management/management-client.js';
 export { crdManifest, crdYaml, generatedCrdFiles } from './gen/crd-yaml.js';

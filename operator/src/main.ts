@@ -22,14 +22,28 @@ const operator = new Operator({
   namespaces: config.GW_OPERATOR_WATCH_NAMESPACES,
   resyncMs: config.GW_OPERATOR_RESYNC_SECONDS * 1_000,
   // Management API calls go to the gateway Service, or where GW_OPERATOR_GATEWAY_URLS says when running outside the cluster.
-  clientFactory: (baseUrl, bearer) => new HttpManagementClient({ baseUrl: gatewayUrlFor(config.GW_OPERATOR_GATEWAY_URLS, baseUrl), bearer }),
-  leaderElection: config.GW_OPERATOR_LEADER_ELECTION ? { namespace: config.GW_OPERATOR_LEASE_NAMESPACE, name: config.GW_OPERATOR_LEASE_NAME, identity: config.GW_OPERATOR_IDENTITY } : null,
+  clientFactory: (baseUrl, bearer) =>
+    new HttpManagementClient({ baseUrl: gatewayUrlFor(config.GW_OPERATOR_GATEWAY_URLS, baseUrl), bearer }),
+  leaderElection: config.GW_OPERATOR_LEADER_ELECTION
+    ? {
+        namespace: config.GW_OPERATOR_LEASE_NAMESPACE,
+        name: config.GW_OPERATOR_LEASE_NAME,
+        identity: config.GW_OPERATOR_IDENTITY,
+      }
+    : null,
 });
 let shuttingDown = false;
 const server = createHealthServer(metrics, { healthy: () => !shuttingDown });
 server.listen(config.GW_OPERATOR_METRICS_PORT, '0.0.0.0');
 await operator.start();
-logger.info({ namespaces: config.GW_OPERATOR_WATCH_NAMESPACES, identity: config.GW_OPERATOR_IDENTITY, gatewayOverrides: [...config.GW_OPERATOR_GATEWAY_URLS.keys()] }, 'gw operator started');
+logger.info(
+  {
+    namespaces: config.GW_OPERATOR_WATCH_NAMESPACES,
+    identity: config.GW_OPERATOR_IDENTITY,
+    gatewayOverrides: [...config.GW_OPERATOR_GATEWAY_URLS.keys()],
+  },
+  'gw operator started',
+);
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {

@@ -8,11 +8,29 @@ import { OperatorMetrics } from './runtime/metrics.js';
 
 // The gateway controller and the five policy controllers react to eight kinds between them; with informers shared
 // per kind and namespace that is eight watches per namespace (it was sixteen with one informer per controller).
-const watchedKinds = ['DesktopPolicy', 'Deployment', 'Gateway', 'ProviderKey', 'RoutingConfig', 'Secret', 'ServiceKey', 'UserCap'];
+const watchedKinds = [
+  'DesktopPolicy',
+  'Deployment',
+  'Gateway',
+  'ProviderKey',
+  'RoutingConfig',
+  'Secret',
+  'ServiceKey',
+  'UserCap',
+];
 
 function operatorOn(api: FakeKubeApi, namespaces: string[]): Operator {
   const gateway = new FakeManagementClient();
-  return new Operator({ api, timers: new FakeTimers(), logger: silentLogger, metrics: new OperatorMetrics(), namespaces, resyncMs: 60_000, leaderElection: null, clientFactory: () => gateway });
+  return new Operator({
+    api,
+    timers: new FakeTimers(),
+    logger: silentLogger,
+    metrics: new OperatorMetrics(),
+    namespaces,
+    resyncMs: 60_000,
+    leaderElection: null,
+    clientFactory: () => gateway,
+  });
 }
 
 describe('Operator watches', () => {
@@ -21,7 +39,9 @@ describe('Operator watches', () => {
     const operator = operatorOn(api, ['team-a', 'team-b']);
     await operator.start();
 
-    const expected = ['team-a', 'team-b'].flatMap((namespace) => watchedKinds.map((kind) => `${kind} ${namespace}`)).sort();
+    const expected = ['team-a', 'team-b']
+      .flatMap((namespace) => watchedKinds.map((kind) => `${kind} ${namespace}`))
+      .sort();
     expect(api.openWatches()).toEqual(expected);
     expect(api.reads.filter((read) => read.startsWith('WATCH'))).toHaveLength(16);
     expect(api.reads.filter((read) => read.startsWith('LIST'))).toHaveLength(16);

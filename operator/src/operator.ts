@@ -23,12 +23,21 @@ export interface OperatorOptions {
   namespaces: string[];
   resyncMs: number;
   /** Lease timings default to client-go's (15 s lease, 10 s renew deadline, 2 s retry). */
-  leaderElection: { namespace: string; name: string; identity: string; leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number } | null;
+  leaderElection: {
+    namespace: string;
+    name: string;
+    identity: string;
+    leaseDurationMs?: number;
+    renewDeadlineMs?: number;
+    retryPeriodMs?: number;
+  } | null;
   clientFactory?: ManagementClientFactory;
 }
 
 const ownerGateway = (object: KubeObject): string[] =>
-  (object.metadata.ownerReferences ?? []).filter((owner) => owner.kind === 'Gateway' && owner.apiVersion === crdApiVersion).map((owner) => `${object.metadata.namespace ?? ''}/${owner.name}`);
+  (object.metadata.ownerReferences ?? [])
+    .filter((owner) => owner.kind === 'Gateway' && owner.apiVersion === crdApiVersion)
+    .map((owner) => `${object.metadata.namespace ?? ''}/${owner.name}`);
 
 /** Every controller, started only while this replica leads (two replicas never both act). */
 export class Operator {
@@ -52,14 +61,26 @@ export class Operator {
   private build(): Controller[] {
     const { api, timers, logger, metrics, resyncMs } = this.options;
     const factory = this.options.clientFactory ?? ((baseUrl, bearer) => new HttpManagementClient({ baseUrl, bearer }));
-    const deps: ReconcilerDeps = { api, timers, logger, events: new EventRecorder(api, timers), status: new StatusWriter(api, timers), clients: new KubeGatewayClients(api, factory) };
+    const deps: ReconcilerDeps = {
+      api,
+      timers,
+      logger,
+      events: new EventRecorder(api, timers),
+      status: new StatusWriter(api, timers),
+      clients: new KubeGatewayClients(api, factory),
+    };
     // One registry per leadership term: every controller below shares one watch and one cache per kind and namespace.
     const informers = new InformerRegistry({ api, timers, logger });
     const scopes: (string | undefined)[] = this.options.namespaces.length === 0 ? [undefined] : this.options.namespaces;
     return scopes.flatMap((namespace) => {
       const scope = namespace === undefined ? {} : { namespace };
       const gateway = new Controller({
-        informers, timers, logger, metrics, resyncMs, ...scope,
+        informers,
+        timers,
+        logger,
+        metrics,
+        resyncMs,
+        ...scope,
         reconciler: new GatewayReconciler(deps, factory),
         watches: [{ apiVersion: 'apps/v1', kind: 'Deployment', map: ownerGateway }, secretWatch],
       });

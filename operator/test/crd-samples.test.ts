@@ -47,7 +47,12 @@ describe('CRD samples against the real API server', () => {
   afterAll(async () => server?.stop());
 
   async function create(manifest: Manifest, namespace: string) {
-    return kubeRequest(server.kubeConfig, 'POST', `${collectionPath(manifest, namespace)}?fieldValidation=Strict`, manifest);
+    return kubeRequest(
+      server.kubeConfig,
+      'POST',
+      `${collectionPath(manifest, namespace)}?fieldValidation=Strict`,
+      manifest,
+    );
   }
 
   it('covers every kind with a valid example and at least two invalid samples', async () => {

@@ -32,14 +32,31 @@ describe('HttpKubeApi against the test API server', () => {
   });
 
   it('server-side applies, and merge-patches with a resourceVersion as a compare-and-swap', async () => {
-    const applied = await api.apply({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } }, 'gw-operator');
+    const applied = await api.apply(
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace },
+        spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i' }] } } },
+      },
+      'gw-operator',
+    );
     const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace, name: 'web' };
-    await api.mergePatch(ref, { metadata: { resourceVersion: applied.metadata.resourceVersion, annotations: { a: '1' } } });
-    await expect(api.mergePatch(ref, { metadata: { resourceVersion: applied.metadata.resourceVersion, annotations: { a: '2' } } })).rejects.toMatchObject({ status: 409 });
+    await api.mergePatch(ref, {
+      metadata: { resourceVersion: applied.metadata.resourceVersion, annotations: { a: '1' } },
+    });
+    await expect(
+      api.mergePatch(ref, { metadata: { resourceVersion: applied.metadata.resourceVersion, annotations: { a: '2' } } }),
+    ).rejects.toMatchObject({ status: 409 });
   });
 
   it('writes status through the status subresource only', async () => {
-    const created = await api.create({ apiVersion: 'gw.dev/v1alpha1', kind: 'UserCap', metadata: { name: 'alice', namespace }, spec: { gatewayRef: { name: 'gw' }, user: 'alice@example.com', monthlyTokens: 10 } });
+    const created = await api.create({
+      apiVersion: 'gw.dev/v1alpha1',
+      kind: 'UserCap',
+      metadata: { name: 'alice', namespace },
+      spec: { gatewayRef: { name: 'gw' }, user: 'alice@example.com', monthlyTokens: 10 },
+    });
     expect(created?.metadata.generation).toBe(1);
     const ref = { apiVersion: 'gw.dev/v1alpha1', kind: 'UserCap', namespace, name: 'alice' };
     const patched = await api.patchStatus(ref, { observedGeneration: 1 });
@@ -51,7 +68,10 @@ describe('HttpKubeApi against the test API server', () => {
     const listed = await api.list('v1', 'Secret', namespace);
     expect(listed.items.every((item) => item.kind === 'Secret' && item.apiVersion === 'v1')).toBe(true);
     const events: string[] = [];
-    const stop = await api.watch('v1', 'Secret', namespace, listed.resourceVersion, { onEvent: (type, object) => events.push(`${type} ${object.kind} ${object.metadata.name}`), onDone: () => undefined });
+    const stop = await api.watch('v1', 'Secret', namespace, listed.resourceVersion, {
+      onEvent: (type, object) => events.push(`${type} ${object.kind} ${object.metadata.name}`),
+      onDone: () => undefined,
+    });
     await api.create(secret('watched', 'x'));
     await api.delete({ apiVersion: 'v1', kind: 'Secret', namespace, name: 'watched' });
     await expect.poll(() => events).toEqual(['ADDED Secret watched', 'DELETED Secret watched']);

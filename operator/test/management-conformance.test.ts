@@ -31,7 +31,11 @@ async function fakeGateway(): Promise<Implementation> {
   return { admin: fake, scoped: () => fake, close: async () => undefined };
 }
 
-const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 
 describe.each([
   ['the in-memory fake', fakeGateway],
@@ -42,7 +46,11 @@ describe.each([
 
   beforeAll(async () => {
     implementation = await start();
-    const minted = await implementation.admin.createAdminKey({ label: 'gw-operator (conformance)', scopes: [...operatorScopes], neverExpires: true });
+    const minted = await implementation.admin.createAdminKey({
+      label: 'gw-operator (conformance)',
+      scopes: [...operatorScopes],
+      neverExpires: true,
+    });
     expect(minted.key).toMatch(/^aak_/);
     client = implementation.scoped(minted.key);
   });
@@ -57,13 +65,34 @@ describe.each([
   it('stores providers as the gateway normalises them and deletes idempotently', async () => {
     await client.putProviderKey('openai', { type: 'openai', apiKey: 'sk-one' });
     await client.putProviderKey('claude', { type: 'anthropic', apiKey: 'sk-ant', baseUrl: 'https://llm.example.com/' });
-    await client.putProviderKey('azure', { type: 'azure-openai', apiKey: 'az', baseUrl: 'https://acme.openai.azure.com/openai', apiVersion: '2024-10-21' });
-    await client.putProviderKey('peer', { type: 'gw-upstream', apiKey: 'ark_peer', baseUrl: 'https://upstream.example.com/' });
+    await client.putProviderKey('azure', {
+      type: 'azure-openai',
+      apiKey: 'az',
+      baseUrl: 'https://acme.openai.azure.com/openai',
+      apiVersion: '2024-10-21',
+    });
+    await client.putProviderKey('peer', {
+      type: 'gw-upstream',
+      apiKey: 'ark_peer',
+      baseUrl: 'https://upstream.example.com/',
+    });
     expect(await client.listProviderKeys()).toEqual([
-      { slug: 'azure', type: 'azure-openai', baseUrl: 'https://acme.openai.azure.com/openai', apiVersion: '2024-10-21', apiKey: 'az' },
+      {
+        slug: 'azure',
+        type: 'azure-openai',
+        baseUrl: 'https://acme.openai.azure.com/openai',
+        apiVersion: '2024-10-21',
+        apiKey: 'az',
+      },
       { slug: 'claude', type: 'anthropic', baseUrl: 'https://llm.example.com/v1', apiVersion: null, apiKey: 'sk-ant' },
       { slug: 'openai', type: 'openai', baseUrl: 'https://api.openai.com/v1', apiVersion: null, apiKey: 'sk-one' },
-      { slug: 'peer', type: 'gw-upstream', baseUrl: 'https://upstream.example.com', apiVersion: null, apiKey: 'ark_peer' },
+      {
+        slug: 'peer',
+        type: 'gw-upstream',
+        baseUrl: 'https://upstream.example.com',
+        apiVersion: null,
+        apiKey: 'ark_peer',
+      },
     ]);
     const missingBase = await rejection(client.putProviderKey('compat', { type: 'openai-compatible', apiKey: 'x' }));
     expect(missingBase).toBeInstanceOf(ManagementError);
@@ -75,13 +104,31 @@ describe.each([
 
   it('round-trips the routing document, aliases and model prices', async () => {
     expect(await client.getRouting()).toEqual({ defaultProvider: null, defaultModel: null, config: null });
-    const config = { mode: 'fallback', onStatusCodes: [429, 503], targets: [{ provider: 'openai', model: 'gpt-4.1' }, { provider: 'claude', retry: { attempts: 2, onStatusCodes: [529] } }] };
+    const config = {
+      mode: 'fallback',
+      onStatusCodes: [429, 503],
+      targets: [
+        { provider: 'openai', model: 'gpt-4.1' },
+        { provider: 'claude', retry: { attempts: 2, onStatusCodes: [529] } },
+      ],
+    };
     await client.putRouting({ defaultProvider: 'openai', defaultModel: 'gpt-4.1-mini', config });
     expect(await client.getRouting()).toEqual({ defaultProvider: 'openai', defaultModel: 'gpt-4.1-mini', config });
     await client.putAliases({ fast: { provider: 'openai', model: 'gpt-4.1-mini' } });
     expect(await client.getAliases()).toEqual({ fast: { provider: 'openai', model: 'gpt-4.1-mini' } });
-    await client.putModels({ 'gpt-4.1-mini': { family: 'openai', inputPerMTok: 0.4, outputPerMTok: 1.6, maxOutputTokens: 32768 } });
-    expect(await client.getModels()).toEqual({ 'gpt-4.1-mini': { family: 'openai', inputPerMTok: 0.4, outputPerMTok: 1.6, cacheReadPerMTok: 0.4, cacheWritePerMTok: 0.4, maxOutputTokens: 32768 } });
+    await client.putModels({
+      'gpt-4.1-mini': { family: 'openai', inputPerMTok: 0.4, outputPerMTok: 1.6, maxOutputTokens: 32768 },
+    });
+    expect(await client.getModels()).toEqual({
+      'gpt-4.1-mini': {
+        family: 'openai',
+        inputPerMTok: 0.4,
+        outputPerMTok: 1.6,
+        cacheReadPerMTok: 0.4,
+        cacheWritePerMTok: 0.4,
+        maxOutputTokens: 32768,
+      },
+    });
     await client.putRouting({ defaultProvider: null, defaultModel: null, config: null });
     await client.putAliases({});
     await client.putModels({});
@@ -91,12 +138,31 @@ describe.each([
   it('keeps the webhook URL write-only, merges PATCHes and removes an entry that limits nothing', async () => {
     const user = 'ada@example.com';
     expect(await client.getUserLimits(user)).toBeNull();
-    await client.patchUserLimits(user, { monthlyTokens: 1000, maxUsd: 12.5, softUsd: null, reset: 'weekly', alerts: { thresholdsPercent: [80, 100], webhookUrl: 'https://hooks.example.com/T1' } });
-    const view = { monthlyTokens: 1000, maxUsd: 12.5, softUsd: null, reset: 'weekly', alerts: { thresholdsPercent: [80, 100], webhookConfigured: true } };
+    await client.patchUserLimits(user, {
+      monthlyTokens: 1000,
+      maxUsd: 12.5,
+      softUsd: null,
+      reset: 'weekly',
+      alerts: { thresholdsPercent: [80, 100], webhookUrl: 'https://hooks.example.com/T1' },
+    });
+    const view = {
+      monthlyTokens: 1000,
+      maxUsd: 12.5,
+      softUsd: null,
+      reset: 'weekly',
+      alerts: { thresholdsPercent: [80, 100], webhookConfigured: true },
+    };
     expect(await client.getUserLimits(user)).toEqual(view);
     await client.patchUserLimits(user, { maxUsd: 20, alerts: { thresholdsPercent: [50] } });
-    expect(await client.getUserLimits(user)).toEqual({ ...view, maxUsd: 20, alerts: { thresholdsPercent: [50], webhookConfigured: true } });
-    expect(await rejection(client.patchUserLimits(user, { softUsd: 30 }))).toMatchObject({ status: 400, retryable: false });
+    expect(await client.getUserLimits(user)).toEqual({
+      ...view,
+      maxUsd: 20,
+      alerts: { thresholdsPercent: [50], webhookConfigured: true },
+    });
+    expect(await rejection(client.patchUserLimits(user, { softUsd: 30 }))).toMatchObject({
+      status: 400,
+      retryable: false,
+    });
     await client.clearUserLimits(user);
     expect(await client.getUserLimits(user)).toBeNull();
     await client.clearUserLimits(user);
@@ -105,9 +171,19 @@ describe.each([
   it('mints, reads, patches and revokes service keys', async () => {
     const minted = await client.createServiceKey({ name: 'ci', team: 'platform', monthlyBudgetUsd: 50 });
     expect(minted.key).toMatch(/^ark_svc_/);
-    expect(await client.getKey(minted.id)).toEqual({ id: minted.id, name: 'ci', team: 'platform', monthlyBudgetUsd: 50, status: 'active' });
+    expect(await client.getKey(minted.id)).toEqual({
+      id: minted.id,
+      name: 'ci',
+      team: 'platform',
+      monthlyBudgetUsd: 50,
+      status: 'active',
+    });
     await client.patchKey(minted.id, { name: 'ci-runner', monthlyBudgetUsd: null });
-    expect(await client.getKey(minted.id)).toMatchObject({ name: 'ci-runner', team: 'platform', monthlyBudgetUsd: null });
+    expect(await client.getKey(minted.id)).toMatchObject({
+      name: 'ci-runner',
+      team: 'platform',
+      monthlyBudgetUsd: null,
+    });
     await client.revokeKey(minted.id);
     expect(await client.getKey(minted.id)).toMatchObject({ status: 'revoked' });
     await client.revokeKey('key_that_never_was');
@@ -116,7 +192,11 @@ describe.each([
 
   it('serves a disabled, empty desktop policy until written, then the written one', async () => {
     expect(await client.getDesktopPolicy()).toEqual({ enabled: false, settings: {} });
-    const settings = { chatTabEnabled: true, inferenceModels: [{ name: 'claude-sonnet-4-5' }], managedMcpServers: { github: { command: 'npx', env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } } };
+    const settings = {
+      chatTabEnabled: true,
+      inferenceModels: [{ name: 'claude-sonnet-4-5' }],
+      managedMcpServers: { github: { command: 'npx', env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } },
+    };
     await client.putDesktopPolicy({ enabled: true, settings });
     expect(await client.getDesktopPolicy()).toEqual({ enabled: true, settings });
     await client.putDesktopPolicy({ enabled: false, settings: {} });

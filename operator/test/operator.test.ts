@@ -44,7 +44,11 @@ describe('operator replicas against the test API server', () => {
     await server?.stop();
   });
 
-  const leaders = async () => (await Promise.all(replicas.map(async ({ metrics }) => (await metrics.leader.get()).values[0]?.value ?? 0))).reduce((sum, value) => sum + value, 0);
+  const leaders = async () =>
+    (await Promise.all(replicas.map(async ({ metrics }) => (await metrics.leader.get()).values[0]?.value ?? 0))).reduce(
+      (sum, value) => sum + value,
+      0,
+    );
   const post = (path: string, body: unknown) => kubeRequest(server.kubeConfig, 'POST', path, body);
 
   it('elects exactly one leader', async () => {
@@ -52,27 +56,75 @@ describe('operator replicas against the test API server', () => {
   });
 
   it('runs a Gateway, mints its key when the gateway serves, and applies a ProviderKey once', async () => {
-    await post(`/api/v1/namespaces/${namespace}/secrets`, { metadata: { name: 'db' }, stringData: { url: 'postgres://db/gw' } });
-    await post(`/api/v1/namespaces/${namespace}/secrets`, { metadata: { name: 'openai-key' }, stringData: { apiKey: 'sk-live' } });
-    await post(`/apis/gw.dev/v1alpha1/namespaces/${namespace}/gateways`, { apiVersion: 'gw.dev/v1alpha1', kind: 'Gateway', metadata: { name: 'gw' }, spec: { image: { repository: 'ghcr.io/example/gw' }, version: '1.10.353', publicUrl: 'https://gw.example.com', database: { urlSecretRef: { name: 'db', key: 'url' } } } });
-    await post(`/apis/gw.dev/v1alpha1/namespaces/${namespace}/providerkeys`, { apiVersion: 'gw.dev/v1alpha1', kind: 'ProviderKey', metadata: { name: 'openai' }, spec: { gatewayRef: { name: 'gw' }, provider: 'openai', type: 'openai', secretRef: { name: 'openai-key', key: 'apiKey' } } });
-    await expect.poll(async () => (await kubeRequest(server.kubeConfig, 'GET', `/apis/apps/v1/namespaces/${namespace}/deployments`)).body, { timeout: 10_000 }).toMatchObject({ items: [{}, {}, {}] });
+    await post(`/api/v1/namespaces/${namespace}/secrets`, {
+      metadata: { name: 'db' },
+      stringData: { url: 'postgres://db/gw' },
+    });
+    await post(`/api/v1/namespaces/${namespace}/secrets`, {
+      metadata: { name: 'openai-key' },
+      stringData: { apiKey: 'sk-live' },
+    });
+    await post(`/apis/gw.dev/v1alpha1/namespaces/${namespace}/gateways`, {
+      apiVersion: 'gw.dev/v1alpha1',
+      kind: 'Gateway',
+      metadata: { name: 'gw' },
+      spec: {
+        image: { repository: 'ghcr.io/example/gw' },
+        version: '1.10.353',
+        publicUrl: 'https://gw.example.com',
+        database: { urlSecretRef: { name: 'db', key: 'url' } },
+      },
+    });
+    await post(`/apis/gw.dev/v1alpha1/namespaces/${namespace}/providerkeys`, {
+      apiVersion: 'gw.dev/v1alpha1',
+      kind: 'ProviderKey',
+      metadata: { name: 'openai' },
+      spec: {
+        gatewayRef: { name: 'gw' },
+        provider: 'openai',
+        type: 'openai',
+        secretRef: { name: 'openai-key', key: 'apiKey' },
+      },
+    });
+    await expect
+      .poll(
+        async () =>
+          (await kubeRequest(server.kubeConfig, 'GET', `/apis/apps/v1/namespaces/${namespace}/deployments`)).body,
+        { timeout: 10_000 },
+      )
+      .toMatchObject({ items: [{}, {}, {}] });
     expect(gateway.state.providers.size).toBe(0); // not before the gateway serves
     for (const component of ['gateway', 'optimizer', 'evidence']) {
-      const response = await kubeRequest(server.kubeConfig, 'PATCH', `/apis/apps/v1/namespaces/${namespace}/deployments/gw-${component}/status`, { status: { replicas: 1, readyReplicas: 1 } }, 'application/merge-patch+json');
+      const response = await kubeRequest(
+        server.kubeConfig,
+        'PATCH',
+        `/apis/apps/v1/namespaces/${namespace}/deployments/gw-${component}/status`,
+        { status: { replicas: 1, readyReplicas: 1 } },
+        'application/merge-patch+json',
+      );
       expect(response.status, response.text).toBe(200);
     }
     await expect.poll(() => gateway.state.adminKeys.length, { timeout: 15_000 }).toBe(1);
     await expect.poll(() => gateway.state.providers.get('openai')?.apiKey, { timeout: 20_000 }).toBe('sk-live');
     expect(gateway.calls.filter((call) => call === 'PUT provider openai')).toHaveLength(1);
-    const { body } = await kubeRequest(server.kubeConfig, 'GET', `/apis/gw.dev/v1alpha1/namespaces/${namespace}/gateways/gw`);
-    expect((body as { status: { conditions: { type: string; status: string }[] } }).status.conditions).toContainEqual(expect.objectContaining({ type: 'Ready', status: 'True' }));
+    const { body } = await kubeRequest(
+      server.kubeConfig,
+      'GET',
+      `/apis/gw.dev/v1alpha1/namespaces/${namespace}/gateways/gw`,
+    );
+    expect((body as { status: { conditions: { type: string; status: string }[] } }).status.conditions).toContainEqual(
+      expect.objectContaining({ type: 'Ready', status: 'True' }),
+    );
   });
 
   it('hands over to the standby when the leader stops', async () => {
-    const leader = await Promise.all(replicas.map(async ({ metrics }) => (await metrics.leader.get()).values[0]?.value ?? 0));
+    const leader = await Promise.all(
+      replicas.map(async ({ metrics }) => (await metrics.leader.get()).values[0]?.value ?? 0),
+    );
     const index = leader.indexOf(1);
     await replicas[index].operator.stop();
-    await expect.poll(async () => (await replicas[1 - index].metrics.leader.get()).values[0]?.value, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => (await replicas[1 - index].metrics.leader.get()).values[0]?.value, { timeout: 10_000 })
+      .toBe(1);
   });
 });

@@ -29,11 +29,37 @@ describe('policy controllers against the test API server', () => {
     server = await startKubeTestServer();
     await installGwCrds(server.kubeConfig);
     const api = new HttpKubeApi(server.kubeConfig);
-    const deps = { api, timers: systemTimers, logger: silentLogger, events: new EventRecorder(api, systemTimers), status: new StatusWriter(api, systemTimers), clients: { forGateway: async () => gateway } };
-    controllers = policyControllers(deps, { informers: new InformerRegistry({ api, timers: systemTimers, logger: silentLogger }), metrics, resyncMs: 60_000 });
+    const deps = {
+      api,
+      timers: systemTimers,
+      logger: silentLogger,
+      events: new EventRecorder(api, systemTimers),
+      status: new StatusWriter(api, systemTimers),
+      clients: { forGateway: async () => gateway },
+    };
+    controllers = policyControllers(deps, {
+      informers: new InformerRegistry({ api, timers: systemTimers, logger: silentLogger }),
+      metrics,
+      resyncMs: 60_000,
+    });
     await Promise.all(controllers.map((controller) => controller.start()));
-    await kubeRequest(server.kubeConfig, 'POST', `${base}/gateways`, { apiVersion: 'gw.dev/v1alpha1', kind: 'Gateway', metadata: { name: 'gw' }, spec: { image: { repository: 'ghcr.io/example/gw' }, version: '1.10.353', publicUrl: 'https://gw.example.com', database: { urlSecretRef: { name: 'db', key: 'url' } } } });
-    await kubeRequest(server.kubeConfig, 'POST', `/api/v1/namespaces/${namespace}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'openai-key' }, stringData: { apiKey: 'sk-first' } });
+    await kubeRequest(server.kubeConfig, 'POST', `${base}/gateways`, {
+      apiVersion: 'gw.dev/v1alpha1',
+      kind: 'Gateway',
+      metadata: { name: 'gw' },
+      spec: {
+        image: { repository: 'ghcr.io/example/gw' },
+        version: '1.10.353',
+        publicUrl: 'https://gw.example.com',
+        database: { urlSecretRef: { name: 'db', key: 'url' } },
+      },
+    });
+    await kubeRequest(server.kubeConfig, 'POST', `/api/v1/namespaces/${namespace}/secrets`, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'openai-key' },
+      stringData: { apiKey: 'sk-first' },
+    });
   }, 15 * 60_000);
   afterAll(async () => {
     await Promise.all((controllers ?? []).map((controller) => controller.stop()));
@@ -42,26 +68,61 @@ describe('policy controllers against the test API server', () => {
 
   const readyOf = async (plural: string, name: string) => {
     const { body } = await kubeRequest(server.kubeConfig, 'GET', `${base}/${plural}/${name}`);
-    return (body as { status?: { conditions?: { type: string; status: string; reason: string }[] } }).status?.conditions?.find((condition) => condition.type === 'Ready');
+    return (
+      body as { status?: { conditions?: { type: string; status: string; reason: string }[] } }
+    ).status?.conditions?.find((condition) => condition.type === 'Ready');
   };
 
   it('applies a ProviderKey, re-applies on Secret rotation and deletes on removal', async () => {
-    const created = await kubeRequest(server.kubeConfig, 'POST', `${base}/providerkeys`, { apiVersion: 'gw.dev/v1alpha1', kind: 'ProviderKey', metadata: { name: 'openai' }, spec: { gatewayRef: { name: 'gw' }, provider: 'openai', type: 'openai', secretRef: { name: 'openai-key', key: 'apiKey' } } });
+    const created = await kubeRequest(server.kubeConfig, 'POST', `${base}/providerkeys`, {
+      apiVersion: 'gw.dev/v1alpha1',
+      kind: 'ProviderKey',
+      metadata: { name: 'openai' },
+      spec: {
+        gatewayRef: { name: 'gw' },
+        provider: 'openai',
+        type: 'openai',
+        secretRef: { name: 'openai-key', key: 'apiKey' },
+      },
+    });
     expect(created.status).toBe(201);
     await expect.poll(() => gateway.state.providers.get('openai')?.apiKey, { timeout: 10_000 }).toBe('sk-first');
-    await expect.poll(() => readyOf('providerkeys', 'openai'), { timeout: 10_000 }).toMatchObject({ status: 'True', reason: 'Applied' });
+    await expect
+      .poll(() => readyOf('providerkeys', 'openai'), { timeout: 10_000 })
+      .toMatchObject({ status: 'True', reason: 'Applied' });
 
-    await kubeRequest(server.kubeConfig, 'PATCH', `/api/v1/namespaces/${namespace}/secrets/openai-key`, { stringData: { apiKey: 'sk-rotated' } }, 'application/merge-patch+json');
+    await kubeRequest(
+      server.kubeConfig,
+      'PATCH',
+      `/api/v1/namespaces/${namespace}/secrets/openai-key`,
+      { stringData: { apiKey: 'sk-rotated' } },
+      'application/merge-patch+json',
+    );
     await expect.poll(() => gateway.state.providers.get('openai')?.apiKey, { timeout: 10_000 }).toBe('sk-rotated');
 
     await kubeRequest(server.kubeConfig, 'DELETE', `${base}/providerkeys/openai`);
     await expect.poll(() => gateway.state.providers.has('openai'), { timeout: 10_000 }).toBe(false);
-    await expect.poll(async () => (await kubeRequest(server.kubeConfig, 'GET', `${base}/providerkeys/openai`)).status, { timeout: 10_000 }).toBe(404);
+    await expect
+      .poll(async () => (await kubeRequest(server.kubeConfig, 'GET', `${base}/providerkeys/openai`)).status, {
+        timeout: 10_000,
+      })
+      .toBe(404);
   });
 
   it('mints a ServiceKey into its Secret and revokes it when the resource is deleted', async () => {
-    await kubeRequest(server.kubeConfig, 'POST', `${base}/servicekeys`, { apiVersion: 'gw.dev/v1alpha1', kind: 'ServiceKey', metadata: { name: 'ci' }, spec: { gatewayRef: { name: 'gw' }, name: 'ci', team: 'platform', secretName: 'ci-key' } });
-    await expect.poll(async () => (await kubeRequest(server.kubeConfig, 'GET', `/api/v1/namespaces/${namespace}/secrets/ci-key`)).status, { timeout: 10_000 }).toBe(200);
+    await kubeRequest(server.kubeConfig, 'POST', `${base}/servicekeys`, {
+      apiVersion: 'gw.dev/v1alpha1',
+      kind: 'ServiceKey',
+      metadata: { name: 'ci' },
+      spec: { gatewayRef: { name: 'gw' }, name: 'ci', team: 'platform', secretName: 'ci-key' },
+    });
+    await expect
+      .poll(
+        async () =>
+          (await kubeRequest(server.kubeConfig, 'GET', `/api/v1/namespaces/${namespace}/secrets/ci-key`)).status,
+        { timeout: 10_000 },
+      )
+      .toBe(200);
     const { body } = await kubeRequest(server.kubeConfig, 'GET', `/api/v1/namespaces/${namespace}/secrets/ci-key`);
     expect(Buffer.from((body as { data: { apiKey: string } }).data.apiKey, 'base64').toString()).toMatch(/^ark_svc_/);
     await expect.poll(() => readyOf('servicekeys', 'ci'), { timeout: 10_000 }).toMatchObject({ status: 'True' });

@@ -15,7 +15,15 @@ interface Step {
 }
 interface Workflow {
   on: { push: { tags: string[] } };
-  jobs: Record<string, { needs?: string[]; steps: Step[]; strategy?: { matrix: { include: { target: string; name: string }[] } }; permissions?: Record<string, string> }>;
+  jobs: Record<
+    string,
+    {
+      needs?: string[];
+      steps: Step[];
+      strategy?: { matrix: { include: { target: string; name: string }[] } };
+      permissions?: Record<string, string>;
+    }
+  >;
 }
 
 describe('the release workflow', () => {
@@ -23,7 +31,9 @@ describe('the release workflow', () => {
     const workflow = parse(await readFile(`${root}.github/workflows/release.yml`, 'utf8')) as Workflow;
     expect(workflow.on.push.tags).toEqual(['v*']);
 
-    const targets = [...(await readFile(`${root}Containerfile`, 'utf8')).matchAll(/^FROM \S+ AS (component|operator)$/gm)].map((match) => match[1]);
+    const targets = [
+      ...(await readFile(`${root}Containerfile`, 'utf8')).matchAll(/^FROM \S+ AS (component|operator)$/gm),
+    ].map((match) => match[1]);
     const images = workflow.jobs.images;
     expect(images.strategy?.matrix.include).toEqual([
       { target: 'component', name: 'gw' },
@@ -32,11 +42,20 @@ describe('the release workflow', () => {
     expect(images.strategy?.matrix.include.map((entry) => entry.target).sort()).toEqual(targets.sort());
     expect(images.permissions).toMatchObject({ packages: 'write' });
     const build = images.steps.find((step) => step.uses?.startsWith('docker/build-push-action@'));
-    expect(build?.with).toMatchObject({ file: 'Containerfile', target: '${{ matrix.target }}', platforms: 'linux/amd64,linux/arm64', push: true, sbom: true });
+    expect(build?.with).toMatchObject({
+      file: 'Containerfile',
+      target: '${{ matrix.target }}',
+      platforms: 'linux/amd64,linux/arm64',
+      push: true,
+      sbom: true,
+    });
     expect(String(build?.with?.['build-args'])).toMatch(/VERSION=\$\{\{ needs\.version\.outputs\.version \}\}/);
     expect(images.needs).toEqual(['version', 'test']);
 
-    const charts = (await readdir(`${root}charts`, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    const charts = (await readdir(`${root}charts`, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
     const push = workflow.jobs.charts.steps.find((step) => step.run?.includes('helm push'))?.run ?? '';
     expect(push).toMatch(new RegExp(`for chart in ${charts.join(' ')}; do`));
     expect(push).toMatch(/helm push "dist\/charts\/\$chart-\$VERSION\.tgz" "oci:\/\/\$REGISTRY\/charts"/);

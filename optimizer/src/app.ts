@@ -2,7 +2,17 @@ import { createHash, hkdfSync } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { clientTimeoutOptions, defaultClientTimeouts, type Clock, type Db, installBaseHooks, installZodCompilers, QuietLogController, systemClock, zodOpenApiTransform } from '@gw/platform';
+import {
+  clientTimeoutOptions,
+  defaultClientTimeouts,
+  type Clock,
+  type Db,
+  installBaseHooks,
+  installZodCompilers,
+  QuietLogController,
+  systemClock,
+  zodOpenApiTransform,
+} from '@gw/platform';
 import { CacheService } from './cache/cache-service.js';
 import { shadowFlushMs } from './cache/shadow-counters.js';
 import { PrefixLint } from './cache-lint/prefix-lint.js';
@@ -38,7 +48,13 @@ import { TurnLog } from './pipeline/turn-log.js';
 
 export type AppConfig = Pick<
   OptimizerServiceConfig,
-  'GW_OPTIMIZER_TOKEN' | 'GW_OPTIMIZER_TENANT_TOKENS' | 'GW_ADMIN_TOKEN' | 'GW_CONTENT_KEY' | 'GW_OPTIMIZER_MAX_BODY_BYTES' | 'GW_OPTIMIZER_VERIFY_KEY' | 'GW_OPTIMIZER_STASH_WRITE_TIMEOUT_MS'
+  | 'GW_OPTIMIZER_TOKEN'
+  | 'GW_OPTIMIZER_TENANT_TOKENS'
+  | 'GW_ADMIN_TOKEN'
+  | 'GW_CONTENT_KEY'
+  | 'GW_OPTIMIZER_MAX_BODY_BYTES'
+  | 'GW_OPTIMIZER_VERIFY_KEY'
+  | 'GW_OPTIMIZER_STASH_WRITE_TIMEOUT_MS'
 >;
 
 export interface OptimizerAppDeps {
@@ -75,7 +91,12 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
   const clock = deps.clock ?? systemClock;
   // Slow clients are cut (headers 10 s, whole request 30 s); idle connections stay longer than the gateway's pool keeps
   // them (30 s), so the gateway never reuses a socket the optimizer is closing.
-  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: config.GW_OPTIMIZER_MAX_BODY_BYTES, logController: new QuietLogController(), ...clientTimeoutOptions({ ...defaultClientTimeouts, keepAliveTimeoutMs: 72_000 }) });
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: config.GW_OPTIMIZER_MAX_BODY_BYTES,
+    logController: new QuietLogController(),
+    ...clientTimeoutOptions({ ...defaultClientTimeouts, keepAliveTimeoutMs: 72_000 }),
+  });
   installZodCompilers(app);
   installBaseHooks(app);
   installRawJsonParser(app);
@@ -83,7 +104,11 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
 
   const metrics = new OptimizerMetrics();
   const settings = new SettingsStore(clock);
-  const stash = new Stash({ clock, writeTimeoutMs: config.GW_OPTIMIZER_STASH_WRITE_TIMEOUT_MS, onWrite: (result) => metrics.stashWrites.inc({ result }) });
+  const stash = new Stash({
+    clock,
+    writeTimeoutMs: config.GW_OPTIMIZER_STASH_WRITE_TIMEOUT_MS,
+    onWrite: (result) => metrics.stashWrites.inc({ result }),
+  });
   const durable = new DurableManager({
     stash,
     settings,
@@ -126,7 +151,11 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'gw optimizer — Optimizer Protocol v1', version: '1', description: 'Hooks the gateway calls, retrieval, recall, record and runtime settings (spec 001).' },
+      info: {
+        title: 'gw optimizer — Optimizer Protocol v1',
+        version: '1',
+        description: 'Hooks the gateway calls, retrieval, recall, record and runtime settings (spec 001).',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
@@ -139,7 +168,9 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
   await app.register(async (hooks) => {
     installHookGates(hooks, {
       tokens: { shared: config.GW_OPTIMIZER_TOKEN, tenants: config.GW_OPTIMIZER_TENANT_TOKENS },
-      verifier: config.GW_OPTIMIZER_VERIFY_KEY ? new SignatureVerifier(config.GW_OPTIMIZER_VERIFY_KEY, clock, deps.replayStore ?? new MemoryReplayStore(clock)) : null,
+      verifier: config.GW_OPTIMIZER_VERIFY_KEY
+        ? new SignatureVerifier(config.GW_OPTIMIZER_VERIFY_KEY, clock, deps.replayStore ?? new MemoryReplayStore(clock))
+        : null,
       lease: runtime.lease,
     });
     await hooks.register(optimizeRoutes(runtime));
@@ -153,12 +184,25 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
 }
 
 /** The guard reads its thresholds from the live settings; transitions and regrets go to metrics and the log. */
-function regressionGuard(settings: SettingsStore, metrics: OptimizerMetrics, logger: FastifyBaseLogger): RegressionGuard {
+function regressionGuard(
+  settings: SettingsStore,
+  metrics: OptimizerMetrics,
+  logger: FastifyBaseLogger,
+): RegressionGuard {
   return new RegressionGuard({
     settings: () => guardSettingsOf(settings.current()),
     onTransition: (transition) => {
       metrics.guardTransitions.inc({ kind: transition.kind, to: transition.to });
-      logger.info({ tenant: transition.tenant, kind: transition.kind, from: transition.from, to: transition.to, reason: transition.reason }, 'regression guard transition');
+      logger.info(
+        {
+          tenant: transition.tenant,
+          kind: transition.kind,
+          from: transition.from,
+          to: transition.to,
+          reason: transition.reason,
+        },
+        'regression guard transition',
+      );
     },
     onRegret: (signal, kind) => metrics.guardRegrets.inc({ signal, kind }),
   });

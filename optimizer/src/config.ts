@@ -3,14 +3,20 @@ import { z } from 'zod';
 import { deploymentIdSetting, env, leaseVerifyKeySetting, loadConfig } from '@gw/platform';
 import { parseVerifyKey } from './signing/verify-signature.js';
 
-const optionalText = z.string().optional().transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
 
 const tenantTokens = optionalText.transform((value, context) => {
   const entries: Array<{ tenant: string; token: string }> = [];
   for (const pair of value ? value.split(',') : []) {
     const match = /^\s*([A-Za-z0-9._-]{1,128})=(\S{16,})\s*$/.exec(pair);
     if (!match) {
-      context.addIssue({ code: 'custom', message: 'must be comma-separated tenant=token pairs, tokens at least 16 characters' });
+      context.addIssue({
+        code: 'custom',
+        message: 'must be comma-separated tenant=token pairs, tokens at least 16 characters',
+      });
       return z.NEVER;
     }
     entries.push({ tenant: match[1], token: match[2] });
@@ -23,7 +29,10 @@ const verifyKey = optionalText.transform((value, context): KeyObject | undefined
   try {
     return parseVerifyKey(value);
   } catch {
-    context.addIssue({ code: 'custom', message: 'must be a base64url raw 32-byte Ed25519 public key or a PEM public key' });
+    context.addIssue({
+      code: 'custom',
+      message: 'must be a base64url raw 32-byte Ed25519 public key or a PEM public key',
+    });
     return z.NEVER;
   }
 });
@@ -55,7 +64,9 @@ const schema = z.object({
 export type OptimizerServiceConfig = Readonly<z.infer<typeof schema>>;
 
 /** The only place the optimizer reads the environment; a bad value throws ConfigError naming the variable. */
-export function loadOptimizerConfig(environment: Record<string, string | undefined> = process.env): OptimizerServiceConfig {
+export function loadOptimizerConfig(
+  environment: Record<string, string | undefined> = process.env,
+): OptimizerServiceConfig {
   return loadConfig(schema, environment);
 }
 

@@ -8,10 +8,23 @@ import { optimizerErrorSchema } from '@gw/contracts';
 export const optimizerErrorCatalog = defineErrorCatalog({
   invalid_request: { status: 400, envelope: 'error', message: 'the request is invalid' },
   invalid_grep: { status: 400, envelope: 'error', message: 'the grep pattern is invalid' },
-  cache_request_required: { status: 400, envelope: 'error', message: 'a per-tenant bearer must send `request` so the cache key can be re-derived' },
-  activation_too_soon: { status: 400, envelope: 'error', message: 'rollouts.agentContinuationV1ActivateAt must be at least 60 seconds in the future when first set' },
+  cache_request_required: {
+    status: 400,
+    envelope: 'error',
+    message: 'a per-tenant bearer must send `request` so the cache key can be re-derived',
+  },
+  activation_too_soon: {
+    status: 400,
+    envelope: 'error',
+    message: 'rollouts.agentContinuationV1ActivateAt must be at least 60 seconds in the future when first set',
+  },
   unauthorized: { status: 401, envelope: 'error', message: 'missing or invalid bearer token' },
-  admin_disabled: { status: 401, code: 'unauthorized', envelope: 'error', message: 'admin routes are disabled: GW_ADMIN_TOKEN is not set' },
+  admin_disabled: {
+    status: 401,
+    code: 'unauthorized',
+    envelope: 'error',
+    message: 'admin routes are disabled: GW_ADMIN_TOKEN is not set',
+  },
   signature_missing: { status: 401, envelope: 'error', message: 'x-gw-signature is required' },
   signature_malformed: { status: 401, envelope: 'error', message: 'x-gw-signature must be <timestamp>.<signature>' },
   signature_non_canonical: { status: 401, envelope: 'error', message: 'x-gw-signature is not spelled canonically' },
@@ -22,10 +35,22 @@ export const optimizerErrorCatalog = defineErrorCatalog({
   lease_invalid: { status: 402, envelope: 'error', message: 'the entitlement lease is expired or does not verify' },
   subscription_suspended: { status: 403, envelope: 'error', message: 'the subscription is suspended' },
   handle_not_found: { status: 404, envelope: 'error', message: 'unknown or expired handle' },
-  recording_disabled: { status: 404, envelope: 'error', message: 'recording is disabled: start the optimizer with GW_OBSERVABILITY_DB_URL or GW_SPEND_DB_URL' },
+  recording_disabled: {
+    status: 404,
+    envelope: 'error',
+    message: 'recording is disabled: start the optimizer with GW_OBSERVABILITY_DB_URL or GW_SPEND_DB_URL',
+  },
   not_found: { status: 404, envelope: 'error', message: 'no such route' },
-  activation_immutable: { status: 409, envelope: 'error', message: 'rollouts.agentContinuationV1ActivateAt is immutable once set' },
-  body_too_large: { status: 413, envelope: 'error', message: 'request body exceeds the limit (GW_OPTIMIZER_MAX_BODY_BYTES)' },
+  activation_immutable: {
+    status: 409,
+    envelope: 'error',
+    message: 'rollouts.agentContinuationV1ActivateAt is immutable once set',
+  },
+  body_too_large: {
+    status: 413,
+    envelope: 'error',
+    message: 'request body exceeds the limit (GW_OPTIMIZER_MAX_BODY_BYTES)',
+  },
   unsupported_media_type: { status: 415, envelope: 'error', message: 'send application/json' },
   internal: { status: 500, envelope: 'error', message: 'internal error', retryable: true },
   store_unavailable: { status: 503, envelope: 'error', message: 'the retrieval store is unavailable', retryable: true },
@@ -39,7 +64,8 @@ export type OptimizerErrorKey = keyof typeof optimizerErrorCatalog;
 export const optimizerError = errorRaiser(optimizerErrorCatalog);
 
 /** A route's error responses in the OpenAPI document, from the catalog entries it can answer with. */
-export const optimizerErrorResponses = (keys: readonly OptimizerErrorKey[]) => errorResponseSchemas(optimizerErrorCatalog, keys, optimizerErrorSchema);
+export const optimizerErrorResponses = (keys: readonly OptimizerErrorKey[]) =>
+  errorResponseSchemas(optimizerErrorCatalog, keys, optimizerErrorSchema);
 
 export type SignatureFailure = 'missing' | 'malformed' | 'non_canonical' | 'stale' | 'replayed' | 'invalid';
 

@@ -1,5 +1,13 @@
 // Composition root: config → logger → stores → buildApp → listen. `--help` lists the environment.
-import { Lifecycle, configOrExit, createCoord, createDb, createLogger, systemClock, trustedLeaseKeys } from '@gw/platform';
+import {
+  Lifecycle,
+  configOrExit,
+  createCoord,
+  createDb,
+  createLogger,
+  systemClock,
+  trustedLeaseKeys,
+} from '@gw/platform';
 import { buildApp } from './app.js';
 import { loadOptimizerConfig, optimizerHelp } from './config.js';
 import { StoredLeaseReader } from './lease/stored-lease-reader.js';
@@ -10,9 +18,15 @@ import { SqlSpendAppender } from './record/spend-appender.js';
 
 const config = configOrExit({ help: optimizerHelp, load: () => loadOptimizerConfig() });
 const logger = createLogger({ name: 'optimizer', level: config.GW_LOG_LEVEL });
-if (!config.GW_OPTIMIZER_TOKEN && config.GW_OPTIMIZER_TENANT_TOKENS.length === 0) logger.warn('GW_OPTIMIZER_TOKEN is not set: the hook routes accept any caller');
+if (!config.GW_OPTIMIZER_TOKEN && config.GW_OPTIMIZER_TENANT_TOKENS.length === 0)
+  logger.warn('GW_OPTIMIZER_TOKEN is not set: the hook routes accept any caller');
 const openDb = async (url: string | undefined) => {
-  const db = await createDb({ url, dataDir: config.GW_DATA_DIR, embeddedName: 'optimizer', onError: (error) => logger.warn({ err: error }, 'database connection error') });
+  const db = await createDb({
+    url,
+    dataDir: config.GW_DATA_DIR,
+    embeddedName: 'optimizer',
+    onError: (error) => logger.warn({ err: error }, 'database connection error'),
+  });
   await migrateOptimizer(db);
   return db;
 };
@@ -30,11 +44,30 @@ const spendAppender = config.GW_SPEND_DB_URL ? new SqlSpendAppender(stashDb) : u
 // lease to read (attach mode, no gateway), which is served normally.
 const leaseReader =
   config.GW_SPEND_DB_URL && config.GW_DEPLOYMENT_ID
-    ? new StoredLeaseReader({ db: stashDb, deploymentId: config.GW_DEPLOYMENT_ID, trust: trustedLeaseKeys(config.GW_LEASE_VERIFY_KEY).trust, clock: systemClock, logger })
+    ? new StoredLeaseReader({
+        db: stashDb,
+        deploymentId: config.GW_DEPLOYMENT_ID,
+        trust: trustedLeaseKeys(config.GW_LEASE_VERIFY_KEY).trust,
+        clock: systemClock,
+        logger,
+      })
     : null;
-if (config.GW_DEPLOYMENT_ID && !config.GW_SPEND_DB_URL) logger.warn('GW_DEPLOYMENT_ID is set without GW_SPEND_DB_URL: the entitlement lease is not checked');
+if (config.GW_DEPLOYMENT_ID && !config.GW_SPEND_DB_URL)
+  logger.warn('GW_DEPLOYMENT_ID is set without GW_SPEND_DB_URL: the entitlement lease is not checked');
 await leaseReader?.start();
-const app = await buildApp({ config, logger, runPipeline, strategyKinds, supportsAgentContinuation: true, durable, traceDb, openDb, replayStore, ...(spendAppender ? { spendAppender } : {}), ...(leaseReader ? { leaseReader } : {}) });
+const app = await buildApp({
+  config,
+  logger,
+  runPipeline,
+  strategyKinds,
+  supportsAgentContinuation: true,
+  durable,
+  traceDb,
+  openDb,
+  replayStore,
+  ...(spendAppender ? { spendAppender } : {}),
+  ...(leaseReader ? { leaseReader } : {}),
+});
 const lifecycle = new Lifecycle();
 if (coord) lifecycle.onShutdown(() => coord.close());
 lifecycle.onShutdown(() => stashDb.close());
@@ -43,5 +76,8 @@ if (traceDb && traceDb !== stashDb) lifecycle.onShutdown(() => traceDb.close());
 if (leaseReader) lifecycle.onShutdown(async () => leaseReader.stop());
 lifecycle.installSignalHandlers(app, logger);
 const address = await app.listen({ port: config.GW_OPTIMIZER_PORT, host: config.GW_OPTIMIZER_HOST });
-logger.info({ address, retrievalStore: stashDb.kind, recording: traceDb !== null }, `optimizer listening on ${address}`);
+logger.info(
+  { address, retrievalStore: stashDb.kind, recording: traceDb !== null },
+  `optimizer listening on ${address}`,
+);
 process.stdout.write(`gw optimizer listening on ${address} (retrieval store: ${stashDb.kind})\n`);

@@ -50,7 +50,8 @@ export function cachedCost(prompts: readonly unknown[][]): number {
   for (const messages of prompts) {
     const serialized = messages.map((message) => JSON.stringify(message));
     let shared = 0;
-    while (shared < serialized.length && shared < previous.length && serialized[shared] === previous[shared]) shared += 1;
+    while (shared < serialized.length && shared < previous.length && serialized[shared] === previous[shared])
+      shared += 1;
     messages.forEach((message, index) => {
       cost += messageTokens(message) * (index < shared ? cacheRead : cacheWrite);
     });

@@ -14,7 +14,7 @@ function unstableTurns(turns: readonly Turn[], endpoint: string): number[] {
     const previous = turns[index - 1];
     const settled = buildRequestView(endpoint, previous.request)?.freshStart ?? 0;
     const before = JSON.stringify((previous.result.request.messages as unknown[]).slice(0, settled));
-    const now = JSON.stringify(((turns[index]).result.request.messages as unknown[]).slice(0, settled));
+    const now = JSON.stringify((turns[index].result.request.messages as unknown[]).slice(0, settled));
     if (before !== now) unstable.push(index);
   }
   return unstable;
@@ -36,8 +36,12 @@ describe('the shared corpus replayed turn by turn with pins', () => {
       // Every needle, on every turn whose request already carries it.
       for (const turn of turns) {
         const texts = requestTexts(turn.result.request);
-        const present = corpusCase.needles.filter((needle) => needle.where < (turn.request.messages as unknown[]).length);
-        expect(present.filter((needle) => !needleSurvives(needle.needle, texts, stash)).map((needle) => needle.needle)).toEqual([]);
+        const present = corpusCase.needles.filter(
+          (needle) => needle.where < (turn.request.messages as unknown[]).length,
+        );
+        expect(
+          present.filter((needle) => !needleSurvives(needle.needle, texts, stash)).map((needle) => needle.needle),
+        ).toEqual([]);
       }
       transcripts.baseline += cachedCost(turns.map((turn) => turn.request.messages as unknown[]));
       transcripts.optimized += cachedCost(turns.map((turn) => turn.result.request.messages as unknown[]));
@@ -46,10 +50,18 @@ describe('the shared corpus replayed turn by turn with pins', () => {
 
   it('SWE-bench trajectories stay byte-stable too (first ten, retrieval granted by the gateway)', async () => {
     const dir = join(corpusDir, 'swebench-trajs');
-    for (const file of readdirSync(dir).filter((name) => name.endsWith('.traj.json')).sort().slice(0, 10)) {
+    for (const file of readdirSync(dir)
+      .filter((name) => name.endsWith('.traj.json'))
+      .sort()
+      .slice(0, 10)) {
       const trajectory = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { messages: unknown[] };
       const request = { model: 'gpt-4.1', messages: trajectory.messages };
-      const turns = await replaySession(request, '/v1/chat/completions', { stash: new MemoryStash(), hmacKey }, { capabilities: { ...cachingUpstream.capabilities, retrieveEvidence: true } });
+      const turns = await replaySession(
+        request,
+        '/v1/chat/completions',
+        { stash: new MemoryStash(), hmacKey },
+        { capabilities: { ...cachingUpstream.capabilities, retrieveEvidence: true } },
+      );
       expect(unstableTurns(turns, '/v1/chat/completions'), file).toEqual([]);
       cost.baseline += cachedCost(turns.map((turn) => turn.request.messages as unknown[]));
       cost.optimized += cachedCost(turns.map((turn) => turn.result.request.messages as unknown[]));
@@ -58,7 +70,9 @@ describe('the shared corpus replayed turn by turn with pins', () => {
 
   it('reports the cache-weighted cost against the cached baseline', () => {
     const ratio = transcripts.optimized / transcripts.baseline;
-    process.stdout.write(`cache-weighted cost ratio: transcripts ${ratio.toFixed(3)}, ten SWE-bench runs ${(cost.optimized / cost.baseline).toFixed(3)}\n`);
+    process.stdout.write(
+      `cache-weighted cost ratio: transcripts ${ratio.toFixed(3)}, ten SWE-bench runs ${(cost.optimized / cost.baseline).toFixed(3)}\n`,
+    );
     // A regression bar a little above what the pipeline does today (npm run bench -- optimizer has the full picture).
     expect(ratio).toBeLessThan(0.93);
     expect(cost.optimized).toBeLessThan(cost.baseline);

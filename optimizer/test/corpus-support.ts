@@ -19,7 +19,12 @@ export function loadTranscripts(): CorpusCase[] {
     .map((file) => {
       const request = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
       const needles = JSON.parse(readFileSync(join(corpusDir, 'needles', file), 'utf8')) as CorpusCase['needles'];
-      return { name: file.replace(/\.json$/, ''), request, needles, format: 'system' in request ? 'anthropic' : 'openai' };
+      return {
+        name: file.replace(/\.json$/, ''),
+        request,
+        needles,
+        format: 'system' in request ? 'anthropic' : 'openai',
+      };
     });
 }
 
@@ -37,7 +42,8 @@ export function messageText(message: unknown): string {
   const m = message as { content?: unknown; tool_calls?: { function: { arguments: string } }[] };
   const parts: string[] = [];
   if (typeof m.content === 'string') parts.push(m.content);
-  else if (Array.isArray(m.content)) for (const block of m.content as Record<string, unknown>[]) parts.push(...blockText(block));
+  else if (Array.isArray(m.content))
+    for (const block of m.content as Record<string, unknown>[]) parts.push(...blockText(block));
   for (const call of m.tool_calls ?? []) parts.push(call.function.arguments);
   return parts.join('\n');
 }

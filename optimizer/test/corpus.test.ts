@@ -24,18 +24,24 @@ describe('the shared corpus through the pipeline', () => {
         { stash, hmacKey },
       );
       const texts = requestTexts(result.request);
-      const lost = corpusCase.needles.filter((needle) => !needleSurvives(needle.needle, texts, stash)).map((needle) => needle.needle);
+      const lost = corpusCase.needles
+        .filter((needle) => !needleSurvives(needle.needle, texts, stash))
+        .map((needle) => needle.needle);
       expect(lost).toEqual([]);
       const before = tokensOf(corpusCase.request);
       const after = tokensOf(result.request);
       totals.before += before;
       totals.after += after;
-      process.stdout.write(`${corpusCase.name.padEnd(44)} ${String(before).padStart(7)} -> ${String(after).padStart(7)}  ${((1 - after / before) * 100).toFixed(1)}%  est ${result.estimatedTokensSaved}  ${result.decisions.map((d) => d.kind).join(',')}\n`);
+      process.stdout.write(
+        `${corpusCase.name.padEnd(44)} ${String(before).padStart(7)} -> ${String(after).padStart(7)}  ${((1 - after / before) * 100).toFixed(1)}%  est ${result.estimatedTokensSaved}  ${result.decisions.map((d) => d.kind).join(',')}\n`,
+      );
     });
   }
 
   it('reports the aggregate reduction', () => {
-    process.stdout.write(`TOTAL ${totals.before} -> ${totals.after} (${((1 - totals.after / totals.before) * 100).toFixed(1)}% fewer tokens)\n`);
+    process.stdout.write(
+      `TOTAL ${totals.before} -> ${totals.after} (${((1 - totals.after / totals.before) * 100).toFixed(1)}% fewer tokens)\n`,
+    );
     expect(totals.after).toBeLessThan(totals.before);
   });
 });

@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Keyring, ManualClock, createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type Db, type TestDb } from '@gw/platform';
+import {
+  Keyring,
+  ManualClock,
+  createIsolatedPgDb,
+  createMemoryPgliteDb,
+  testDbUrl,
+  type Db,
+  type TestDb,
+} from '@gw/platform';
 import { RowUnreadableError } from '../src/stash/durable-tier.js';
 import { migrateOptimizer } from '../src/stash/migrations.js';
 import { Stash } from '../src/stash/stash.js';
@@ -36,12 +44,24 @@ describe.each(stores)('durable stash on %s', (_name, open) => {
     const replica = new Stash({ clock });
     replica.configure({ db: store.db, contentKey, contentMode: 'full' });
     const entry = await replica.read(handle as string);
-    expect(entry).toMatchObject({ handle, content, owner: ada, totalLines: 2, totalChars: content.length, createdAt: clock.now(), expiresAt: clock.now() + 4 * 3_600_000, ceilingAt: clock.now() + 48 * 3_600_000 });
+    expect(entry).toMatchObject({
+      handle,
+      content,
+      owner: ada,
+      totalLines: 2,
+      totalChars: content.length,
+      createdAt: clock.now(),
+      expiresAt: clock.now() + 4 * 3_600_000,
+      ceilingAt: clock.now() + 48 * 3_600_000,
+    });
   });
 
   it('stores ciphertext only, bound to its handle', async () => {
     const handle = (await stash.put(ada, 'SECRET_TOKEN=hunter2')) as string;
-    const { rows } = await store.db.query<{ sealed: string; user_id: string; total_chars: number }>('SELECT sealed, user_id, total_chars FROM optimizer_stash WHERE handle = $1', [handle]);
+    const { rows } = await store.db.query<{ sealed: string; user_id: string; total_chars: number }>(
+      'SELECT sealed, user_id, total_chars FROM optimizer_stash WHERE handle = $1',
+      [handle],
+    );
     expect(rows[0]?.sealed).not.toContain('hunter2');
     expect(rows[0]?.sealed.startsWith('v1.')).toBe(true);
     expect(rows[0]).toMatchObject({ user_id: 'ada', total_chars: 20 });
@@ -87,7 +107,12 @@ describe.each(stores)('durable stash on %s', (_name, open) => {
     const port = stash.forOwner(ada);
     const handle = (await port.put('replayed output')) as string;
     const expiresAt = async () => {
-      const row = (await store.db.query<{ expires_at: Date | string }>('SELECT expires_at FROM optimizer_stash WHERE handle = $1', [handle])).rows[0];
+      const row = (
+        await store.db.query<{ expires_at: Date | string }>(
+          'SELECT expires_at FROM optimizer_stash WHERE handle = $1',
+          [handle],
+        )
+      ).rows[0];
       return row ? new Date(row.expires_at).getTime() : undefined;
     };
     const written = await expiresAt();
@@ -169,8 +194,17 @@ describe('retrieval-store states', () => {
 
   it.each([
     ['a connection error', new Error('Connection terminated unexpectedly')],
-    ['an admin shutdown (SQLSTATE 57P01)', Object.assign(new Error('terminating connection due to administrator command'), { severity: 'FATAL', code: '57P01' })],
-    ['a disk full (SQLSTATE 53100)', Object.assign(new Error('could not extend file'), { severity: 'ERROR', code: '53100' })],
+    [
+      'an admin shutdown (SQLSTATE 57P01)',
+      Object.assign(new Error('terminating connection due to administrator command'), {
+        severity: 'FATAL',
+        code: '57P01',
+      }),
+    ],
+    [
+      'a disk full (SQLSTATE 53100)',
+      Object.assign(new Error('could not extend file'), { severity: 'ERROR', code: '53100' }),
+    ],
   ])('enters the cooldown after %s, which is the store and not the caller', async (_label, fault) => {
     const failing: Db = {
       kind: 'pg',

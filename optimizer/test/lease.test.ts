@@ -13,8 +13,17 @@ afterAll(async () => {
 });
 
 /** An app gated by a lease read from the same shared store its stash uses, as `main.ts` wires it. */
-async function leasedApp(issuer: ReturnType<typeof leaseIssuer>, clock: ManualClock): Promise<TestApp & { reader: StoredLeaseReader }> {
-  const reader = new StoredLeaseReader({ db: store.db, deploymentId, trust: issuer.trust, clock, logger: { info: () => undefined, warn: () => undefined } });
+async function leasedApp(
+  issuer: ReturnType<typeof leaseIssuer>,
+  clock: ManualClock,
+): Promise<TestApp & { reader: StoredLeaseReader }> {
+  const reader = new StoredLeaseReader({
+    db: store.db,
+    deploymentId,
+    trust: issuer.trust,
+    clock,
+    logger: { info: () => undefined, warn: () => undefined },
+  });
   await reader.start();
   // The tests refresh by hand: no timer outlives them.
   reader.stop();
@@ -22,7 +31,12 @@ async function leasedApp(issuer: ReturnType<typeof leaseIssuer>, clock: ManualCl
 }
 
 function optimize(harness: TestApp, toolOutput: string) {
-  return harness.app.inject({ method: 'POST', url: '/v1/optimize', headers: auth, payload: { endpoint: '/v1/chat/completions', request: chatRequest(toolOutput), metadata: { user: 'ada' } } });
+  return harness.app.inject({
+    method: 'POST',
+    url: '/v1/optimize',
+    headers: auth,
+    payload: { endpoint: '/v1/chat/completions', request: chatRequest(toolOutput), metadata: { user: 'ada' } },
+  });
 }
 
 async function stashed(harness: TestApp): Promise<string> {
@@ -34,7 +48,12 @@ async function stashed(harness: TestApp): Promise<string> {
 }
 
 function retrieve(harness: TestApp, handle: string) {
-  return harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle, metadata: { user: 'ada' } } });
+  return harness.app.inject({
+    method: 'POST',
+    url: '/v1/retrieve',
+    headers: auth,
+    payload: { handle, metadata: { user: 'ada' } },
+  });
 }
 
 describe('the entitlement lease gate', () => {

@@ -19,17 +19,40 @@ const retrieveTool = {
     description: 'Retrieve original content elided from earlier messages.',
     parameters: {
       type: 'object',
-      properties: { handle: { type: 'string' }, startLine: { type: 'number' }, endLine: { type: 'number' }, grep: { type: 'string' } },
+      properties: {
+        handle: { type: 'string' },
+        startLine: { type: 'number' },
+        endLine: { type: 'number' },
+        grep: { type: 'string' },
+      },
       required: ['handle'],
     },
   },
 };
-const bashTool = { type: 'function', function: { name: 'bash', description: 'Run a shell command', parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] } } };
+const bashTool = {
+  type: 'function',
+  function: {
+    name: 'bash',
+    description: 'Run a shell command',
+    parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] },
+  },
+};
 
 function testRun(seed: number): string {
-  const lines = ['> express@5.0.0 test', '> mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/', ''];
-  for (let index = 0; index < 400; index += 1) lines.push(`  \u001b[32m✔\u001b[0m res.format(${seed}-${index}) should respond with the matching type (${index % 7}ms)   `);
-  lines.push('  1) app.router should decode correct params:', "     AssertionError: expected 'foo%2Fbar' to equal 'foo/bar'", '      at Context.<anonymous> (test/app.router.js:219:9)');
+  const lines = [
+    '> express@5.0.0 test',
+    '> mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/',
+    '',
+  ];
+  for (let index = 0; index < 400; index += 1)
+    lines.push(
+      `  \u001b[32m✔\u001b[0m res.format(${seed}-${index}) should respond with the matching type (${index % 7}ms)   `,
+    );
+  lines.push(
+    '  1) app.router should decode correct params:',
+    "     AssertionError: expected 'foo%2Fbar' to equal 'foo/bar'",
+    '      at Context.<anonymous> (test/app.router.js:219:9)',
+  );
   lines.push('', '  400 passing (2s)', '  1 failing', '');
   return lines.join('\n');
 }
@@ -40,7 +63,13 @@ function turn(count: number) {
     { role: 'user', content: 'Run the test suite and fix what fails.' },
   ];
   for (let index = 0; index < count; index += 1) {
-    messages.push({ role: 'assistant', content: null, tool_calls: [{ id: `call_${index}`, type: 'function', function: { name: 'bash', arguments: '{"cmd":"npm test"}' } }] });
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: `call_${index}`, type: 'function', function: { name: 'bash', arguments: '{"cmd":"npm test"}' } },
+      ],
+    });
     messages.push({ role: 'tool', tool_call_id: `call_${index}`, content: testRun(index) });
   }
   messages.push({ role: 'user', content: 'What failed?' });
@@ -48,14 +77,24 @@ function turn(count: number) {
 }
 
 async function optimize(harness: TestApp, body: Record<string, unknown>) {
-  const response = await harness.app.inject({ method: 'POST', url: '/v1/optimize', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: '/v1/optimize',
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
   expect(response.statusCode).toBe(200);
   return response;
 }
 
 describe('/v1/optimize with the real pipeline', () => {
   it('answers byte-identical bodies for identical input, on one replica and on another', async () => {
-    const body = { endpoint: '/v1/chat/completions', request: turn(2), metadata: { user: 'ada', gatewaySessionId: 'g-1' }, capabilities: { retrieveEvidence: true } };
+    const body = {
+      endpoint: '/v1/chat/completions',
+      request: turn(2),
+      metadata: { user: 'ada', gatewaySessionId: 'g-1' },
+      capabilities: { retrieveEvidence: true },
+    };
     const first = await optimize(await testApp({ db: store.db, runPipeline }), body);
     const again = await optimize(await testApp({ db: store.db, runPipeline }), body);
     expect(again.body).toBe(first.body);
@@ -65,11 +104,18 @@ describe('/v1/optimize with the real pipeline', () => {
   it('leaves retrievable handles whose originals come back byte for byte', async () => {
     const harness = await testApp({ db: store.db, runPipeline });
     const request = turn(2);
-    const optimized = (await optimize(harness, { endpoint: '/v1/chat/completions', request, metadata: { user: 'ada' } })).json();
+    const optimized = (
+      await optimize(harness, { endpoint: '/v1/chat/completions', request, metadata: { user: 'ada' } })
+    ).json();
     const handles = [...new Set(JSON.stringify(optimized.request).match(/ctx_[A-Za-z0-9_-]{24,}/g) ?? [])];
     expect(handles.length).toBeGreaterThan(0);
     for (const handle of handles) {
-      const retrieved = await harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle } });
+      const retrieved = await harness.app.inject({
+        method: 'POST',
+        url: '/v1/retrieve',
+        headers: auth,
+        payload: { handle },
+      });
       expect(retrieved.statusCode).toBe(200);
       const originals = request.messages.map((message) => message.content);
       expect(originals).toContain(retrieved.json().content);
@@ -81,11 +127,25 @@ describe('/v1/optimize with the real pipeline', () => {
   it('counts the lines of a folded log as retrieve does, trailing newline included', async () => {
     const harness = await testApp({ db: store.db, runPipeline });
     const request = turn(2);
-    const optimized = (await optimize(harness, { endpoint: '/v1/chat/completions', request, metadata: { user: 'ada' }, capabilities: { retrieveEvidence: true }, enabledKinds: ['log_fold'] })).json();
-    const hints = [...JSON.stringify(optimized.request).matchAll(/log folded: [\d,]+ of ([\d,]+) lines[^"]*?handle \\"(ctx_[A-Za-z0-9_-]+)\\"/g)];
+    const optimized = (
+      await optimize(harness, {
+        endpoint: '/v1/chat/completions',
+        request,
+        metadata: { user: 'ada' },
+        capabilities: { retrieveEvidence: true },
+        enabledKinds: ['log_fold'],
+      })
+    ).json();
+    const hints = [
+      ...JSON.stringify(optimized.request).matchAll(
+        /log folded: [\d,]+ of ([\d,]+) lines[^"]*?handle \\"(ctx_[A-Za-z0-9_-]+)\\"/g,
+      ),
+    ];
     expect(hints.length).toBeGreaterThan(0);
     for (const [, lines, handle] of hints) {
-      const retrieved = (await harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle } })).json();
+      const retrieved = (
+        await harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle } })
+      ).json();
       expect(retrieved.content.endsWith('\n')).toBe(true);
       expect(retrieved.totalLines).toBe(Number(lines?.replace(/,/g, '')));
     }
@@ -96,7 +156,14 @@ describe('/v1/optimize with the real pipeline', () => {
     let pins: unknown[] = [];
     const seen = new Map<number, string>();
     for (let count = 1; count <= 3; count += 1) {
-      const response = (await optimize(harness, { endpoint: '/v1/chat/completions', request: turn(count), metadata: { user: 'ada', gatewaySessionId: 'g-3' }, pins })).json();
+      const response = (
+        await optimize(harness, {
+          endpoint: '/v1/chat/completions',
+          request: turn(count),
+          metadata: { user: 'ada', gatewaySessionId: 'g-3' },
+          pins,
+        })
+      ).json();
       expect(Array.isArray(response.pins)).toBe(true);
       pins = response.pins;
       const messages = response.request.messages as Array<Record<string, unknown>>;
@@ -112,16 +179,29 @@ describe('/v1/optimize with the real pipeline', () => {
     const harness = await testApp({ db: store.db, runPipeline });
     const request = turn(1);
     const fresh = { ...request, messages: request.messages.slice(0, -1), tools: [bashTool] };
-    const body = { endpoint: '/v1/chat/completions', request: fresh, pins: [], metadata: { user: 'ada', gatewaySessionId: 'g-fresh' }, capabilities: { retrievalDiscovery: 'lease_live' } };
+    const body = {
+      endpoint: '/v1/chat/completions',
+      request: fresh,
+      pins: [],
+      metadata: { user: 'ada', gatewaySessionId: 'g-fresh' },
+      capabilities: { retrievalDiscovery: 'lease_live' },
+    };
     const answer = (await optimize(harness, body)).json();
     expect(answer.evidenceClass).toBe('deferral_latched');
     const content = answer.request.messages[3].content as string;
     expect(content).toContain("AssertionError: expected 'foo%2Fbar' to equal 'foo/bar'");
     const handle = /ctx_[A-Za-z0-9_-]+/.exec(content)?.[0];
     expect(handle).toBeDefined();
-    const original = await harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ handle, metadata: { user: 'ada' } }) });
+    const original = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/retrieve',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ handle, metadata: { user: 'ada' } }),
+    });
     expect(original.json().content).toBe(fresh.messages[3]?.content);
-    const unqualified = (await optimize(harness, { ...body, capabilities: { retrievalDiscovery: 'lease_lapsed' } })).json();
+    const unqualified = (
+      await optimize(harness, { ...body, capabilities: { retrievalDiscovery: 'lease_lapsed' } })
+    ).json();
     expect(unqualified.evidenceClass).toBe('unlatched_deferred');
     expect(unqualified.request.messages[3].content).toBe(fresh.messages[3]?.content);
   });

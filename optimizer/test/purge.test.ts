@@ -12,16 +12,35 @@ afterAll(async () => {
 
 async function stashFor(harness: TestApp, user: string, tenant?: string): Promise<string> {
   const metadata = { user, ...(tenant ? { tenant } : {}) };
-  const response = await harness.app.inject({ method: 'POST', url: '/v1/optimize', headers: auth, payload: { endpoint: '/v1/chat/completions', request: chatRequest(numberedLines(60, `output of ${user}`)), metadata } });
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: '/v1/optimize',
+    headers: auth,
+    payload: {
+      endpoint: '/v1/chat/completions',
+      request: chatRequest(numberedLines(60, `output of ${user}`)),
+      metadata,
+    },
+  });
   const handle = /ctx_[A-Za-z0-9_-]{32}/.exec(JSON.stringify(response.json().request))?.[0];
   if (!handle) throw new Error('the pipeline stashed nothing');
   return handle;
 }
 
 const retrieve = (harness: TestApp, handle: string, user: string, tenant?: string) =>
-  harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle, metadata: { user, ...(tenant ? { tenant } : {}) } } });
+  harness.app.inject({
+    method: 'POST',
+    url: '/v1/retrieve',
+    headers: auth,
+    payload: { handle, metadata: { user, ...(tenant ? { tenant } : {}) } },
+  });
 const purge = (harness: TestApp, payload: unknown, headers: Record<string, string> = adminAuth) =>
-  harness.app.inject({ method: 'POST', url: '/admin/optimizer/purge', headers, payload: payload as Record<string, unknown> });
+  harness.app.inject({
+    method: 'POST',
+    url: '/admin/optimizer/purge',
+    headers,
+    payload: payload as Record<string, unknown>,
+  });
 
 describe('POST /admin/optimizer/purge', () => {
   it("drops one user's stashed originals from both tiers and leaves everyone else's readable", async () => {

@@ -18,7 +18,7 @@ const outputs: Record<string, string> = {
     ...filler(60, (index) => `npm http fetch GET 200 https://registry.npmjs.org/dep-${index} 12ms (cache miss)`),
     'npm ERR! code ETARGET',
     'npm ERR! notarget No matching version found for picomatch@^9.4.0.',
-    'npm ERR! notarget In most cases you or one of your dependencies are requesting a package version that doesn\'t exist.',
+    "npm ERR! notarget In most cases you or one of your dependencies are requesting a package version that doesn't exist.",
     ...filler(10, (index) => `npm verb exit ${index}`),
   ].join('\n'),
   mochaFailure: [
@@ -34,14 +34,24 @@ const outputs: Record<string, string> = {
     '  1 failing',
   ].join('\n'),
   serverLog: [
-    ...filler(45, (index) => `2024-05-01T10:00:${String(index).padStart(2, '0')}Z express:router dispatching GET /users/${index}`),
+    ...filler(
+      45,
+      (index) => `2024-05-01T10:00:${String(index).padStart(2, '0')}Z express:router dispatching GET /users/${index}`,
+    ),
     'Error: listen EADDRINUSE: address already in use 127.0.0.1:3000',
     '    at Server.setupListenHandle [as _listen2] (node:net:1872:16)',
     '    at listenInCluster (node:net:1920:12)',
-    ...filler(10, (index) => `2024-05-01T10:01:${String(index).padStart(2, '0')}Z express:router shutting down worker ${index}`),
+    ...filler(
+      10,
+      (index) => `2024-05-01T10:01:${String(index).padStart(2, '0')}Z express:router shutting down worker ${index}`,
+    ),
   ].join('\n'),
   gitLog: [
-    ...filler(55, (index) => `commit ${String(index).padStart(7, 'a')}f${'0'.repeat(32)}\nAuthor: Dev <dev@example.com>\n\n    docs: tweak readme section ${index}\n`),
+    ...filler(
+      55,
+      (index) =>
+        `commit ${String(index).padStart(7, 'a')}f${'0'.repeat(32)}\nAuthor: Dev <dev@example.com>\n\n    docs: tweak readme section ${index}\n`,
+    ),
     'commit deadbeefcafe0000000000000000000000000000',
     'Author: Douglas Wilson <doug@somethingdoug.com>',
     '',
@@ -58,21 +68,34 @@ const outputs: Record<string, string> = {
 };
 
 async function stash(content: string, user: string): Promise<string> {
-  const response = await harness.app.inject({ method: 'POST', url: '/v1/optimize', headers: auth, payload: { endpoint: '/v1/chat/completions', request: chatRequest(content), metadata: { user } } });
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: '/v1/optimize',
+    headers: auth,
+    payload: { endpoint: '/v1/chat/completions', request: chatRequest(content), metadata: { user } },
+  });
   const match = /ctx_[A-Za-z0-9_-]+/.exec(JSON.stringify(response.json().request));
   if (!match) throw new Error('not stashed');
   return match[0];
 }
 
 function recall(query: string, user: string | undefined, k?: number) {
-  return harness.app.inject({ method: 'POST', url: '/v1/recall', headers: auth, payload: { query, ...(k === undefined ? {} : { k }), ...(user ? { metadata: { user } } : {}) } });
+  return harness.app.inject({
+    method: 'POST',
+    url: '/v1/recall',
+    headers: auth,
+    payload: { query, ...(k === undefined ? {} : { k }), ...(user ? { metadata: { user } } : {}) },
+  });
 }
 
 beforeAll(async () => {
   store = await createMemoryPgliteDb();
   harness = await testApp({ db: store.db });
   for (const [name, content] of Object.entries(outputs)) handles.set(name, await stash(content, 'ada'));
-  handles.set('bobSecret', await stash([...filler(40, (index) => `bob private line ${index}`), 'EADDRINUSE in bob session'].join('\n'), 'bob'));
+  handles.set(
+    'bobSecret',
+    await stash([...filler(40, (index) => `bob private line ${index}`), 'EADDRINUSE in bob session'].join('\n'), 'bob'),
+  );
 });
 afterAll(async () => {
   await store.dispose();
@@ -98,14 +121,21 @@ describe('POST /v1/recall', () => {
     expect(top.endLine).toBeGreaterThanOrEqual(46);
     expect(top.endLine - top.startLine).toBeLessThan(40);
     expect(top.preview).toContain('EADDRINUSE');
-    const retrieved = await harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle: top.handle, startLine: top.startLine, endLine: top.endLine } });
+    const retrieved = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/retrieve',
+      headers: auth,
+      payload: { handle: top.handle, startLine: top.startLine, endLine: top.endLine },
+    });
     expect(retrieved.json().content).toContain('Error: listen EADDRINUSE');
   });
 
   it("searches only the requesting user's own stash", async () => {
     const matches = (await recall('EADDRINUSE', 'ada', 20)).json().matches;
     expect(matches.map((match: { handle: string }) => match.handle)).not.toContain(handles.get('bobSecret'));
-    expect((await recall('EADDRINUSE', 'bob')).json().matches.map((match: { handle: string }) => match.handle)).toEqual([handles.get('bobSecret')]);
+    expect((await recall('EADDRINUSE', 'bob')).json().matches.map((match: { handle: string }) => match.handle)).toEqual(
+      [handles.get('bobSecret')],
+    );
   });
 
   it('defaults k to 5, caps it at 20 and fails open with empty matches', async () => {
@@ -115,6 +145,15 @@ describe('POST /v1/recall', () => {
     expect((await recall('anything', 'nobody')).json()).toEqual({ matches: [] });
     expect((await recall('   ', 'ada')).json()).toEqual({ matches: [] });
     const bare = await testApp();
-    expect((await bare.app.inject({ method: 'POST', url: '/v1/recall', headers: auth, payload: { query: 'x', metadata: { user: 'ada' } } })).json()).toEqual({ matches: [] });
+    expect(
+      (
+        await bare.app.inject({
+          method: 'POST',
+          url: '/v1/recall',
+          headers: auth,
+          payload: { query: 'x', metadata: { user: 'ada' } },
+        })
+      ).json(),
+    ).toEqual({ matches: [] });
   });
 });

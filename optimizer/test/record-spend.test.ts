@@ -15,16 +15,44 @@ describe('SqlSpendAppender', () => {
     await store.dispose();
   });
 
-  const record = { id: 'call-1', endpoint: '/v1/chat/completions', status: 200, model: 'gpt-4.1', provider: 'openai', promptTokens: 100, completionTokens: 20, durationMs: 812.4, attribution: { user: 'ada@example.com', team: 'core', sessionId: 's-1' }, decisions: [{ kind: 'elide_tool_output', estimatedTokensSaved: 40 }] };
+  const record = {
+    id: 'call-1',
+    endpoint: '/v1/chat/completions',
+    status: 200,
+    model: 'gpt-4.1',
+    provider: 'openai',
+    promptTokens: 100,
+    completionTokens: 20,
+    durationMs: 812.4,
+    attribution: { user: 'ada@example.com', team: 'core', sessionId: 's-1' },
+    decisions: [{ kind: 'elide_tool_output', estimatedTokensSaved: 40 }],
+  };
 
   it('writes nothing until the gateway created the spend table', async () => {
     const appender = new SqlSpendAppender(store.db);
     await appender.append(record, new Date('2026-11-23T00:00:00Z'));
     await store.db.exec(await readFile(spendMigration, 'utf8'));
     await appender.append(record, new Date('2026-11-23T00:00:00Z'));
-    const { rows } = await store.db.query('SELECT id, endpoint, status, outcome, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, tokens_saved, user_id, team, attribution FROM gw_spend');
+    const { rows } = await store.db.query(
+      'SELECT id, endpoint, status, outcome, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, tokens_saved, user_id, team, attribution FROM gw_spend',
+    );
     expect(rows).toEqual([
-      { id: 'rec_call-1', endpoint: '/v1/chat/completions', status: 200, outcome: 'success', provider: 'openai', model: 'gpt-4.1', prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, latency_ms: 812, tokens_saved: 40, user_id: 'ada@example.com', team: 'core', attribution: { session: 's-1', source: 'optimizer-record' } },
+      {
+        id: 'rec_call-1',
+        endpoint: '/v1/chat/completions',
+        status: 200,
+        outcome: 'success',
+        provider: 'openai',
+        model: 'gpt-4.1',
+        prompt_tokens: 100,
+        completion_tokens: 20,
+        total_tokens: 120,
+        latency_ms: 812,
+        tokens_saved: 40,
+        user_id: 'ada@example.com',
+        team: 'core',
+        attribution: { session: 's-1', source: 'optimizer-record' },
+      },
     ]);
   });
 
@@ -41,7 +69,10 @@ describe('SqlSpendAppender', () => {
     await store.db.exec(await readFile(spendMigration, 'utf8'));
     const largest = 2_147_483_647;
     const saving = { kind: 'elide_tool_output', estimatedTokensSaved: largest };
-    await new SqlSpendAppender(store.db).append({ id: 'call-max', promptTokens: largest, completionTokens: largest, decisions: [saving, saving] }, new Date());
+    await new SqlSpendAppender(store.db).append(
+      { id: 'call-max', promptTokens: largest, completionTokens: largest, decisions: [saving, saving] },
+      new Date(),
+    );
     const { rows } = await store.db.query('SELECT total_tokens, tokens_saved FROM gw_spend');
     expect(rows).toEqual([{ total_tokens: largest, tokens_saved: largest }]);
   });

@@ -37,11 +37,25 @@ describe('POST /v1/record', () => {
 
   it('upserts by id, encrypts content, and counts rows for the reporting block', async () => {
     const { app } = await testApp({ traceDb: store.db });
-    expect((await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: call })).json()).toEqual({ ok: true });
-    expect((await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: { ...call, status: 500 } })).json()).toEqual({ ok: true });
+    expect((await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: call })).json()).toEqual({
+      ok: true,
+    });
+    expect(
+      (
+        await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: { ...call, status: 500 } })
+      ).json(),
+    ).toEqual({ ok: true });
     const { rows } = await store.db.query<Record<string, unknown>>('SELECT * FROM optimizer_traces');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: 'trace-1', status: 500, model: 'gpt-4o', user_id: 'ada', team_id: 'core', session_id: 'conv-9', total_tokens: 1280 });
+    expect(rows[0]).toMatchObject({
+      id: 'trace-1',
+      status: 500,
+      model: 'gpt-4o',
+      user_id: 'ada',
+      team_id: 'core',
+      session_id: 'conv-9',
+      total_tokens: 1280,
+    });
     expect(new Date(rows[0]?.ts as string).toISOString()).toBe('2026-01-15T11:59:00.000Z');
     expect(String(rows[0]?.content_sealed)).not.toContain('hunter2');
     expect(rows[0]?.decisions).toEqual([{ kind: 'json_minify', estimatedTokensSaved: 40 }]);
@@ -52,7 +66,9 @@ describe('POST /v1/record', () => {
   it('writes no content without a content key', async () => {
     const { app } = await testApp({ traceDb: store.db, config: { GW_CONTENT_KEY: undefined } });
     await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: { ...call, id: 'trace-2' } });
-    const { rows } = await store.db.query<{ content_sealed: string | null }>("SELECT content_sealed FROM optimizer_traces WHERE id = 'trace-2'");
+    const { rows } = await store.db.query<{ content_sealed: string | null }>(
+      "SELECT content_sealed FROM optimizer_traces WHERE id = 'trace-2'",
+    );
     expect(rows[0]?.content_sealed).toBeNull();
   });
 
@@ -61,7 +77,11 @@ describe('POST /v1/record', () => {
     ['totalTokens past the integer column', { totalTokens: 9_007_199_254_740_991 }, 'body.totalTokens'],
     ['an impossible status', { status: 99_999_999_999 }, 'body.status'],
     ['a duration past the latency column', { durationMs: 1e300 }, 'body.durationMs'],
-    ['a saving past the integer column', { decisions: [{ kind: 'x', estimatedTokensSaved: 1e308 }] }, 'body.decisions.0.estimatedTokensSaved'],
+    [
+      'a saving past the integer column',
+      { decisions: [{ kind: 'x', estimatedTokensSaved: 1e308 }] },
+      'body.decisions.0.estimatedTokensSaved',
+    ],
     ['ts far in the future', { ts: 1e308 }, 'body.ts'],
     ['ts before 1970', { ts: -8e15 }, 'body.ts'],
     ['ts as too many digits', { ts: '99999999999999999999' }, 'body.ts'],
@@ -91,14 +111,26 @@ describe('POST /v1/record', () => {
   ])('stores ts given as %s', async (_label, ts) => {
     const { app } = await testApp({ traceDb: store.db });
     const id = `ts-${String(ts)}`;
-    expect((await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: { id, ts } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: { id, ts } })).statusCode,
+    ).toBe(200);
     const { rows } = await store.db.query<{ ts: Date | string }>('SELECT ts FROM optimizer_traces WHERE id = $1', [id]);
     expect(new Date(rows[0]?.ts as string).toISOString()).toBe('2026-01-15T11:59:00.000Z');
   });
 
   it('takes the largest values the columns hold', async () => {
     const { app } = await testApp({ traceDb: store.db });
-    const largest = { id: 'largest', ts: '9999-12-31', status: 999, promptTokens: 2_147_483_647, completionTokens: 2_147_483_647, totalTokens: 2_147_483_647, durationMs: 2_147_483_647 };
-    expect((await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: largest })).statusCode).toBe(200);
+    const largest = {
+      id: 'largest',
+      ts: '9999-12-31',
+      status: 999,
+      promptTokens: 2_147_483_647,
+      completionTokens: 2_147_483_647,
+      totalTokens: 2_147_483_647,
+      durationMs: 2_147_483_647,
+    };
+    expect((await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: largest })).statusCode).toBe(
+      200,
+    );
   });
 });

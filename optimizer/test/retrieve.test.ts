@@ -10,8 +10,18 @@ afterAll(async () => {
   await store.dispose();
 });
 
-async function stashed(harness: TestApp, content: string, metadata: Record<string, string> = { user: 'ada' }, headers: Record<string, string> = auth): Promise<string> {
-  const response = await harness.app.inject({ method: 'POST', url: '/v1/optimize', headers, payload: { endpoint: '/v1/chat/completions', request: chatRequest(content), metadata } });
+async function stashed(
+  harness: TestApp,
+  content: string,
+  metadata: Record<string, string> = { user: 'ada' },
+  headers: Record<string, string> = auth,
+): Promise<string> {
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: '/v1/optimize',
+    headers,
+    payload: { endpoint: '/v1/chat/completions', request: chatRequest(content), metadata },
+  });
   expect(response.statusCode).toBe(200);
   const match = /ctx_[A-Za-z0-9_-]+/.exec(JSON.stringify(response.json().request));
   if (!match) throw new Error('no handle in the optimized request');
@@ -34,7 +44,14 @@ describe('POST /v1/retrieve', () => {
     const handle = await stashed(harness, original);
     const response = await retrieve(harness, { handle });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ handle, content: original, totalLines: 50, totalChars: original.length, partial: false, ageBucket: 'lt_1m' });
+    expect(response.json()).toEqual({
+      handle,
+      content: original,
+      totalLines: 50,
+      totalChars: original.length,
+      partial: false,
+      ageBucket: 'lt_1m',
+    });
   });
 
   it('rounds and clamps a line range and reports the bounds searched', async () => {
@@ -43,7 +60,14 @@ describe('POST /v1/retrieve', () => {
     const handle = await stashed(harness, original);
     const rounded = (await retrieve(harness, { handle, startLine: 2.6, endLine: 4.4 })).json();
     // A partial answer reports the stash totals, not the slice's.
-    expect(rounded).toMatchObject({ content: 'range 3\nrange 4', partial: true, startLine: 3, endLine: 4, totalLines: 40, totalChars: original.length });
+    expect(rounded).toMatchObject({
+      content: 'range 3\nrange 4',
+      partial: true,
+      startLine: 3,
+      endLine: 4,
+      totalLines: 40,
+      totalChars: original.length,
+    });
     const clamped = (await retrieve(harness, { handle, startLine: -7, endLine: 3 })).json();
     expect(clamped).toMatchObject({ content: 'range 1\nrange 2\nrange 3', startLine: 1, endLine: 3 });
     const pastEnd = (await retrieve(harness, { handle, startLine: 39, endLine: 10_000 })).json();
@@ -63,8 +87,27 @@ describe('POST /v1/retrieve', () => {
     lines[25] = 'unrelated (a+b) but no verb';
     const handle = await stashed(harness, lines.join('\n'));
     const response = (await retrieve(harness, { handle, grep: 'FAIL' })).json();
-    expect(response).toMatchObject({ partial: true, startLine: 1, endLine: 30, grepMatches: 2, grepTruncated: false, totalLines: 30 });
-    expect(response.content).toBe(['7-ok 7', '8-ok 8', '9-ok 9', '10:FAIL test/(a+b).spec.ts', '11-ok 11', '12:fail again in test/(A+B).SPEC.ts', '13-ok 13', '14-ok 14', '15-ok 15'].join('\n'));
+    expect(response).toMatchObject({
+      partial: true,
+      startLine: 1,
+      endLine: 30,
+      grepMatches: 2,
+      grepTruncated: false,
+      totalLines: 30,
+    });
+    expect(response.content).toBe(
+      [
+        '7-ok 7',
+        '8-ok 8',
+        '9-ok 9',
+        '10:FAIL test/(a+b).spec.ts',
+        '11-ok 11',
+        '12:fail again in test/(A+B).SPEC.ts',
+        '13-ok 13',
+        '14-ok 14',
+        '15-ok 15',
+      ].join('\n'),
+    );
     // A literal, not a regex: parentheses and plus signs match themselves.
     const literal = (await retrieve(harness, { handle, grep: '(a+b).spec' })).json();
     expect(literal.grepMatches).toBe(2);
@@ -72,7 +115,9 @@ describe('POST /v1/retrieve', () => {
 
   it('renders only the first 20 windows but counts every match', async () => {
     const harness = await testApp({ db: store.db });
-    const lines = Array.from({ length: 400 }, (_, index) => (index % 10 === 0 ? `Error: boom ${index + 1}` : `fine ${index + 1}`));
+    const lines = Array.from({ length: 400 }, (_, index) =>
+      index % 10 === 0 ? `Error: boom ${index + 1}` : `fine ${index + 1}`,
+    );
     const handle = await stashed(harness, lines.join('\n'));
     const response = (await retrieve(harness, { handle, grep: 'error:' })).json();
     expect(response.grepMatches).toBe(40);
@@ -85,10 +130,19 @@ describe('POST /v1/retrieve', () => {
 
   it('answers a grep matching nearly every line of a 3,000-line log with 20 matches and the next startLine', async () => {
     const harness = await testApp({ db: store.db });
-    const log = [...Array.from({ length: 2_999 }, (_, index) => `ok ${index + 1} - test_case_${index + 1}`), '# pass 2999'].join('\n');
+    const log = [
+      ...Array.from({ length: 2_999 }, (_, index) => `ok ${index + 1} - test_case_${index + 1}`),
+      '# pass 2999',
+    ].join('\n');
     const handle = await stashed(harness, log);
     const response = (await retrieve(harness, { handle, grep: 'test_case_' })).json();
-    expect(response).toMatchObject({ partial: true, grepMatches: 2_999, grepTruncated: true, nextStartLine: 21, totalLines: 3_000 });
+    expect(response).toMatchObject({
+      partial: true,
+      grepMatches: 2_999,
+      grepTruncated: true,
+      nextStartLine: 21,
+      totalLines: 3_000,
+    });
     expect(response.content.split('\n')).toHaveLength(23);
     const next = (await retrieve(harness, { handle, grep: 'test_case_', startLine: response.nextStartLine })).json();
     expect(next.content.split('\n')[0]).toBe('21:ok 21 - test_case_21');
@@ -99,13 +153,24 @@ describe('POST /v1/retrieve', () => {
     const lines = Array.from({ length: 100 }, (_, index) => `needle ${index + 1}`);
     const handle = await stashed(harness, lines.join('\n'));
     const response = (await retrieve(harness, { handle, grep: 'needle', startLine: 50, endLine: 52 })).json();
-    expect(response).toMatchObject({ startLine: 50, endLine: 52, grepMatches: 3, content: '50:needle 50\n51:needle 51\n52:needle 52' });
+    expect(response).toMatchObject({
+      startLine: 50,
+      endLine: 52,
+      grepMatches: 3,
+      content: '50:needle 50\n51:needle 51\n52:needle 52',
+    });
   });
 
   it('takes line bounds as numeric strings, treats null and non-numbers as absent and clamps infinities, never a 400', async () => {
     const harness = await testApp({ db: store.db });
     const handle = await stashed(harness, numberedLines(40, 'bound'));
-    const raw = (body: string) => harness.app.inject({ method: 'POST', url: '/v1/retrieve', headers: { ...auth, 'content-type': 'application/json' }, payload: body });
+    const raw = (body: string) =>
+      harness.app.inject({
+        method: 'POST',
+        url: '/v1/retrieve',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: body,
+      });
     const strings = await retrieve(harness, { handle, startLine: '3', endLine: ' 4.4 ' });
     expect(strings.statusCode).toBe(200);
     expect(strings.json()).toMatchObject({ content: 'bound 3\nbound 4', startLine: 3, endLine: 4, partial: true });
@@ -189,7 +254,10 @@ describe('POST /v1/retrieve', () => {
   it("finds a user's handle only for that user: another user's retrieve is the 404 of an unknown handle", async () => {
     const harness = await testApp({ db: store.db });
     const handle = await stashed(harness, numberedLines(30, 'alice'), { user: 'alice', team: 'core' });
-    const unknown = await retrieve(harness, { handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', metadata: { user: 'bob', team: 'core' } });
+    const unknown = await retrieve(harness, {
+      handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      metadata: { user: 'bob', team: 'core' },
+    });
     const bob = await retrieve(harness, { handle, metadata: { user: 'bob', team: 'core' } });
     expect(bob.statusCode).toBe(404);
     expect(bob.json()).toEqual(unknown.json());
@@ -206,7 +274,9 @@ describe('POST /v1/retrieve', () => {
     const harness = await testApp({ db: store.db });
     const handle = await stashed(harness, numberedLines(30, 'team'), { team: 'core' });
     expect((await retrieve(harness, { handle, metadata: { team: 'core' } })).statusCode).toBe(200);
-    expect((await retrieve(harness, { handle, metadata: { user: 'alice', team: 'core' } })).json().error.code).toBe('handle_not_found');
+    expect((await retrieve(harness, { handle, metadata: { user: 'alice', team: 'core' } })).json().error.code).toBe(
+      'handle_not_found',
+    );
     expect((await retrieve(harness, { handle, metadata: { team: 'ops' } })).statusCode).toBe(404);
   });
 
@@ -227,14 +297,19 @@ describe('POST /v1/retrieve', () => {
 
   it('keeps a per-tenant bearer to its tenant and applies the named caller within it', async () => {
     const tenantToken = 'acme-tenant-token-0123456789';
-    const harness = await testApp({ db: store.db, config: { GW_OPTIMIZER_TENANT_TOKENS: [{ tenant: 'acme', token: tenantToken }] } });
+    const harness = await testApp({
+      db: store.db,
+      config: { GW_OPTIMIZER_TENANT_TOKENS: [{ tenant: 'acme', token: tenantToken }] },
+    });
     const acme = { authorization: `Bearer ${tenantToken}` };
     const acmeHandle = await stashed(harness, numberedLines(30, 'acme'), { user: 'alice', tenant: 'globex' }, acme);
     const defaultHandle = await stashed(harness, numberedLines(30, 'default'), { user: 'alice' });
     expect((await retrieve(harness, { handle: acmeHandle }, acme)).statusCode).toBe(200);
     expect((await retrieve(harness, { handle: defaultHandle }, acme)).statusCode).toBe(404);
     // The bearer's tenant beats the one named; the user named still has to be the owner.
-    expect((await retrieve(harness, { handle: acmeHandle, metadata: { user: 'alice', tenant: 'globex' } }, acme)).statusCode).toBe(200);
+    expect(
+      (await retrieve(harness, { handle: acmeHandle, metadata: { user: 'alice', tenant: 'globex' } }, acme)).statusCode,
+    ).toBe(200);
     expect((await retrieve(harness, { handle: acmeHandle, metadata: { user: 'bob' } }, acme)).statusCode).toBe(404);
   });
 
@@ -258,7 +333,10 @@ describe('POST /v1/retrieve', () => {
     const replica = await testApp({ db: store.db, clock: harness.clock, config });
     const decrypt = vi.spyOn(Keyring.prototype, 'decryptString');
     try {
-      const unknown = await retrieve(replica, { handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', metadata: { user: 'bob' } });
+      const unknown = await retrieve(replica, {
+        handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        metadata: { user: 'bob' },
+      });
       const bob = await retrieve(replica, { handle, metadata: { user: 'bob' } });
       const acme = await retrieve(replica, { handle }, { authorization: `Bearer ${tenantToken}` });
       expect(bob.statusCode).toBe(404);

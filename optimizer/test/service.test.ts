@@ -22,17 +22,43 @@ describe('service routes', () => {
     const { app } = await testApp();
     const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(document.openapi).toBe('3.1.0');
-    for (const path of ['/v1/optimize', '/v1/optimize-response', '/v1/cache', '/v1/retrieve', '/v1/recall', '/v1/record', '/health', '/admin/optimizer/settings', '/admin/optimizer/bootstrap-durable']) {
+    for (const path of [
+      '/v1/optimize',
+      '/v1/optimize-response',
+      '/v1/cache',
+      '/v1/retrieve',
+      '/v1/recall',
+      '/v1/record',
+      '/health',
+      '/admin/optimizer/settings',
+      '/admin/optimizer/bootstrap-durable',
+    ]) {
       expect(document.paths).toHaveProperty([path]);
     }
     const retrieveBody = document.paths['/v1/retrieve'].post.requestBody.content['application/json'].schema;
     expect(retrieveBody.required).toEqual(['handle']);
     expect(retrieveBody.properties.grep.description).toMatch(/case-insensitive literal/i);
-    expect(document.paths['/v1/optimize'].post.responses['200'].content['application/json'].schema.properties).toHaveProperty('protocolVersion');
+    expect(
+      document.paths['/v1/optimize'].post.responses['200'].content['application/json'].schema.properties,
+    ).toHaveProperty('protocolVersion');
     const cacheBody = document.paths['/v1/cache'].post.requestBody.content['application/json'].schema;
-    expect(Object.keys(cacheBody.properties).sort()).toEqual(['cacheKey', 'metadata', 'request', 'response', 'shadowOnly', 'ttlSeconds']);
+    expect(Object.keys(cacheBody.properties).sort()).toEqual([
+      'cacheKey',
+      'metadata',
+      'request',
+      'response',
+      'shadowOnly',
+      'ttlSeconds',
+    ]);
     const healthBody = document.paths['/health'].get.responses['200'].content['application/json'].schema;
-    expect(healthBody.properties.lease.properties.state.enum).toEqual(['none', 'valid', 'paused', 'suspended', 'expired', 'unverifiable']);
+    expect(healthBody.properties.lease.properties.state.enum).toEqual([
+      'none',
+      'valid',
+      'paused',
+      'suspended',
+      'expired',
+      'unverifiable',
+    ]);
     expect(document.paths).not.toHaveProperty(['/metrics']);
   });
 
@@ -46,8 +72,18 @@ describe('service routes', () => {
 
   it('exposes Prometheus metrics for optimize, retrieve and cache', async () => {
     const { app } = await testApp();
-    await app.inject({ method: 'POST', url: '/v1/optimize', headers: auth, payload: { endpoint: '/v1/chat/completions', request: chatRequest('x'), metadata: { user: 'ada' } } });
-    await app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+    await app.inject({
+      method: 'POST',
+      url: '/v1/optimize',
+      headers: auth,
+      payload: { endpoint: '/v1/chat/completions', request: chatRequest('x'), metadata: { user: 'ada' } },
+    });
+    await app.inject({
+      method: 'POST',
+      url: '/v1/retrieve',
+      headers: auth,
+      payload: { handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+    });
     const metrics = await app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.headers['content-type']).toContain('text/plain');
     expect(metrics.body).toContain('gw_optimizer_optimize_requests_total{outcome="unchanged"} 1');

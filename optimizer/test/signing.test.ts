@@ -3,13 +3,26 @@ import { ed25519PrivateKey, ed25519Sign } from '@gw/platform';
 import { signRequest, signaturePayload } from '@gw/platform';
 import { auth, chatRequest, signingKeys, testApp } from './support/test-app.js';
 
-const body = JSON.stringify({ endpoint: '/v1/chat/completions', request: chatRequest('short output'), metadata: { user: 'ada' } });
+const body = JSON.stringify({
+  endpoint: '/v1/chat/completions',
+  request: chatRequest('short output'),
+  metadata: { user: 'ada' },
+});
 
 async function signedApp() {
   const keys = signingKeys();
   const harness = await testApp({ config: { GW_OPTIMIZER_VERIFY_KEY: keys.verifyKey } });
   const send = (signature: string | undefined, payload = body, url = '/v1/optimize') =>
-    harness.app.inject({ method: 'POST', url, headers: { ...auth, 'content-type': 'application/json', ...(signature === undefined ? {} : { 'x-gw-signature': signature }) }, payload });
+    harness.app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        ...auth,
+        'content-type': 'application/json',
+        ...(signature === undefined ? {} : { 'x-gw-signature': signature }),
+      },
+      payload,
+    });
   return { ...harness, keys, send };
 }
 
@@ -36,7 +49,9 @@ describe('Ed25519 request signing', () => {
     expect(old.json().error.code).toBe('signature_stale');
     const ahead = await send(signRequest(keys.privateKey, 'POST', '/v1/optimize', body, clock.now() + 60_001));
     expect(ahead.statusCode).toBe(401);
-    expect((await send(signRequest(keys.privateKey, 'POST', '/v1/optimize', body, clock.now() - 59_000))).statusCode).toBe(200);
+    expect(
+      (await send(signRequest(keys.privateKey, 'POST', '/v1/optimize', body, clock.now() - 59_000))).statusCode,
+    ).toBe(200);
   });
 
   it('refuses a replay inside the window', async () => {
@@ -61,9 +76,15 @@ describe('Ed25519 request signing', () => {
     }
     const valid = signFor(String(now));
     // Padded, standard-alphabet, and a last character with stray low bits all decode to the same bytes.
-    const lastIndex = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(valid.at(-1) as string);
+    const lastIndex = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(
+      valid.at(-1) as string,
+    );
     const sibling = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[lastIndex ^ 1];
-    for (const signature of [`${valid}==`, Buffer.from(valid, 'base64url').toString('base64').replace(/=+$/, ''), `${valid.slice(0, -1)}${sibling}`]) {
+    for (const signature of [
+      `${valid}==`,
+      Buffer.from(valid, 'base64url').toString('base64').replace(/=+$/, ''),
+      `${valid.slice(0, -1)}${sibling}`,
+    ]) {
       if (signature === valid) continue;
       const response = await send(`${now}.${signature}`);
       expect(response.statusCode).toBe(401);
@@ -85,7 +106,12 @@ describe('Ed25519 request signing', () => {
 
   it('never gates /v1/retrieve or /v1/record', async () => {
     const { app } = await signedApp();
-    const retrieve = await app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth, payload: { handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+    const retrieve = await app.inject({
+      method: 'POST',
+      url: '/v1/retrieve',
+      headers: auth,
+      payload: { handle: 'ctx_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+    });
     expect(retrieve.statusCode).toBe(404);
     const record = await app.inject({ method: 'POST', url: '/v1/record', headers: auth, payload: { id: 'r1' } });
     expect(record.json().error.code).toBe('recording_disabled');
@@ -93,7 +119,12 @@ describe('Ed25519 request signing', () => {
 
   it('does not require signatures when no verify key is configured', async () => {
     const { app } = await testApp();
-    const response = await app.inject({ method: 'POST', url: '/v1/optimize', headers: { ...auth, 'content-type': 'application/json' }, payload: body });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/optimize',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: body,
+    });
     expect(response.statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/health' })).json().requestSignatures).toBe('off');
   });
@@ -103,19 +134,45 @@ describe('bearer tokens and body limit', () => {
   it('refuses hooks without the optimizer token and admin routes with it', async () => {
     const { app } = await testApp();
     expect((await app.inject({ method: 'POST', url: '/v1/optimize', payload: JSON.parse(body) })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'POST', url: '/v1/optimize', headers: { authorization: 'Bearer wrong-token-0123456789' }, payload: JSON.parse(body) })).statusCode).toBe(401);
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/v1/optimize',
+          headers: { authorization: 'Bearer wrong-token-0123456789' },
+          payload: JSON.parse(body),
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/admin/optimizer/settings', headers: auth })).statusCode).toBe(401);
   });
 
   it('answers 413 above GW_OPTIMIZER_MAX_BODY_BYTES on every endpoint, with the coded body', async () => {
     const { app } = await testApp({ config: { GW_OPTIMIZER_MAX_BODY_BYTES: 4096 } });
     const big = JSON.stringify({ endpoint: '/v1/chat/completions', request: chatRequest('x'.repeat(5000)) });
-    for (const url of ['/v1/optimize', '/v1/optimize-response', '/v1/cache', '/v1/retrieve', '/v1/recall', '/v1/record']) {
-      const response = await app.inject({ method: 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: big });
+    for (const url of [
+      '/v1/optimize',
+      '/v1/optimize-response',
+      '/v1/cache',
+      '/v1/retrieve',
+      '/v1/recall',
+      '/v1/record',
+    ]) {
+      const response = await app.inject({
+        method: 'POST',
+        url,
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: big,
+      });
       expect(response.statusCode).toBe(413);
       expect(response.json().error.code).toBe('body_too_large');
     }
-    const admin = await app.inject({ method: 'PUT', url: '/admin/optimizer/settings', headers: { authorization: 'Bearer admin-token-0123456789abcdef', 'content-type': 'application/json' }, payload: big });
+    const admin = await app.inject({
+      method: 'PUT',
+      url: '/admin/optimizer/settings',
+      headers: { authorization: 'Bearer admin-token-0123456789abcdef', 'content-type': 'application/json' },
+      payload: big,
+    });
     expect(admin.statusCode).toBe(413);
   });
 });

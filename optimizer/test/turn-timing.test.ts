@@ -19,7 +19,12 @@ const metadata = { user: 'ada', gatewaySessionId: 'g-turns' };
 const capabilities = { providerPromptCache: true, providerPromptCacheKnown: true };
 
 async function optimize(harness: TestApp, body: Record<string, unknown>) {
-  const response = await harness.app.inject({ method: 'POST', url: '/v1/optimize', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: '/v1/optimize',
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
   expect(response.statusCode).toBe(200);
   return response;
 }
@@ -28,9 +33,21 @@ type Pin = Record<string, unknown>;
 
 async function twoTurns(gapMs: number, adjustPins: (pins: Pin[]) => Pin[] = (pins) => pins) {
   const harness = await testApp({ db: store.db, runPipeline });
-  const first = await optimize(harness, { endpoint, request: chatSession([plainLog]), pins: [], metadata, capabilities });
+  const first = await optimize(harness, {
+    endpoint,
+    request: chatSession([plainLog]),
+    pins: [],
+    metadata,
+    capabilities,
+  });
   harness.clock.advance(gapMs);
-  const secondBody = { endpoint, request: chatSession([plainLog, 'ok']), pins: adjustPins(first.json().pins), metadata, capabilities };
+  const secondBody = {
+    endpoint,
+    request: chatSession([plainLog, 'ok']),
+    pins: adjustPins(first.json().pins),
+    metadata,
+    capabilities,
+  };
   return { harness, secondBody, second: await optimize(harness, secondBody) };
 }
 
@@ -71,10 +88,24 @@ describe('turn timing without clock readings in the response', () => {
   });
 
   it('treats a turn this replica never answered as a warm cache, the side that keeps bytes stable', async () => {
-    const first = await optimize(await testApp({ db: store.db, runPipeline }), { endpoint, request: chatSession([plainLog]), pins: [], metadata, capabilities });
+    const first = await optimize(await testApp({ db: store.db, runPipeline }), {
+      endpoint,
+      request: chatSession([plainLog]),
+      pins: [],
+      metadata,
+      capabilities,
+    });
     const replica = await testApp({ db: store.db, runPipeline });
     replica.clock.advance(6 * 60_000);
-    const second = (await optimize(replica, { endpoint, request: chatSession([plainLog, 'ok']), pins: first.json().pins, metadata, capabilities })).json();
+    const second = (
+      await optimize(replica, {
+        endpoint,
+        request: chatSession([plainLog, 'ok']),
+        pins: first.json().pins,
+        metadata,
+        capabilities,
+      })
+    ).json();
     expect(messagesOf(second.request)[3]?.content).toBe(plainLog);
   });
 });

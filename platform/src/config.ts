@@ -12,7 +12,10 @@ export class ConfigError extends Error {
  * Validate the environment once against a zod object schema and freeze the result. Services call this from their
  * `config.ts`, the only file that reads `process.env`.
  */
-export function loadConfig<Schema extends z.ZodType>(schema: Schema, env: Record<string, string | undefined>): Readonly<z.infer<Schema>> {
+export function loadConfig<Schema extends z.ZodType>(
+  schema: Schema,
+  env: Record<string, string | undefined>,
+): Readonly<z.infer<Schema>> {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -28,22 +31,38 @@ export function loadConfig<Schema extends z.ZodType>(schema: Schema, env: Record
 /** Reusable environment-variable rules, so every service spells them the same way. */
 export const env = {
   port: (fallback: number) =>
-    z.coerce.number({ error: 'must be a TCP port number' }).int('must be an integer').min(0, 'must be between 0 and 65535').max(65535, 'must be between 0 and 65535').default(fallback),
+    z.coerce
+      .number({ error: 'must be a TCP port number' })
+      .int('must be an integer')
+      .min(0, 'must be between 0 and 65535')
+      .max(65535, 'must be between 0 and 65535')
+      .default(fallback),
   boolean: (fallback: boolean) =>
     z
       .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
       .default(fallback ? 'true' : 'false')
       .transform((value) => value === 'true' || value === '1' || value === 'yes'),
-  positiveInt: (fallback: number) => z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be zero or more').default(fallback),
+  positiveInt: (fallback: number) =>
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(0, 'must be zero or more')
+      .default(fallback),
   url: (protocols: readonly string[]) =>
-    z.string().refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
-      } catch {
-        return false;
-      }
-    }, `must be a URL with scheme ${protocols.join(' or ')}`),
-  hexKey: (bytes: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hexadecimal characters (${bytes} bytes)`),
+    z.string().refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL with scheme ${protocols.join(' or ')}`,
+    ),
+  hexKey: (bytes: number) =>
+    z
+      .string()
+      .regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hexadecimal characters (${bytes} bytes)`),
   secret: (minLength: number) => z.string().min(minLength, `must be at least ${minLength} characters`),
 };
 

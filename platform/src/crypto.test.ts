@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { DecryptError, Keyring, ed25519PrivateKey, ed25519PublicKey, ed25519PublicKeyOf, ed25519Sign, ed25519Verify, generateEd25519KeyPair, hmacSha256Hex, randomToken, sha256Hex, timingSafeEqualString } from './crypto.js';
+import {
+  DecryptError,
+  Keyring,
+  ed25519PrivateKey,
+  ed25519PublicKey,
+  ed25519PublicKeyOf,
+  ed25519Sign,
+  ed25519Verify,
+  generateEd25519KeyPair,
+  hmacSha256Hex,
+  randomToken,
+  sha256Hex,
+  timingSafeEqualString,
+} from './crypto.js';
 
 const keyHex = 'a'.repeat(64);
 
@@ -12,7 +25,9 @@ describe('crypto helpers', () => {
 
   it('hashes and compares', () => {
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    expect(hmacSha256Hex('key', 'The quick brown fox jumps over the lazy dog')).toBe('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');
+    expect(hmacSha256Hex('key', 'The quick brown fox jumps over the lazy dog')).toBe(
+      'f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
+    );
     expect(timingSafeEqualString('same', 'same')).toBe(true);
     expect(timingSafeEqualString('same', 'samf')).toBe(false);
     expect(timingSafeEqualString('short', 'longer value')).toBe(false);

@@ -1,4 +1,18 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  timingSafeEqual,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 
 /** Random URL-safe token of `bytes` bytes of entropy (256 bits by default). */
 export function randomToken(bytes = 32): string {
@@ -53,7 +67,13 @@ export class Keyring {
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     if (associatedData !== undefined) cipher.setAAD(Buffer.from(associatedData));
     const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-    return ['v1', this.currentKeyId, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+    return [
+      'v1',
+      this.currentKeyId,
+      iv.toString('base64url'),
+      ciphertext.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+    ].join('.');
   }
 
   decrypt(envelope: string, associatedData?: string): Buffer {
@@ -93,8 +113,8 @@ export interface Ed25519KeyPair {
 export function generateEd25519KeyPair(): Ed25519KeyPair {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   return {
-    publicKey: (publicKey.export({ format: 'jwk' }).x as string),
-    privateKey: (privateKey.export({ format: 'jwk' }).d as string),
+    publicKey: publicKey.export({ format: 'jwk' }).x as string,
+    privateKey: privateKey.export({ format: 'jwk' }).d as string,
   };
 }
 

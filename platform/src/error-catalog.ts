@@ -44,7 +44,11 @@ export function codeOf(catalog: ErrorCatalog, key: string): string {
 }
 
 /** An error of the catalog, as a value: `raise('not_found', 'provider x not found')`. */
-export type Raise<Catalog extends ErrorCatalog> = (key: keyof Catalog & string, message?: string, options?: RaiseOptions) => AppError;
+export type Raise<Catalog extends ErrorCatalog> = (
+  key: keyof Catalog & string,
+  message?: string,
+  options?: RaiseOptions,
+) => AppError;
 
 /** The service's one way to build a coded error from its catalog. */
 export function errorRaiser<Catalog extends ErrorCatalog>(catalog: Catalog): Raise<Catalog> {
@@ -64,7 +68,10 @@ export function errorRaiser<Catalog extends ErrorCatalog>(catalog: Catalog): Rai
 }
 
 /** Codes by status for the entries `include` keeps, in catalog order, each code once. */
-export function codesByStatus(catalog: ErrorCatalog, include: (entry: ErrorCatalogEntry, key: string) => boolean = () => true): Map<number, string[]> {
+export function codesByStatus(
+  catalog: ErrorCatalog,
+  include: (entry: ErrorCatalogEntry, key: string) => boolean = () => true,
+): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const [key, entry] of Object.entries(catalog)) {
     if (!include(entry, key)) continue;

@@ -9,7 +9,15 @@ export class AppError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   readonly details: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(options: { status: number; code: string; message: string; retryable?: boolean; headers?: Record<string, string>; details?: Record<string, unknown>; cause?: unknown }) {
+  constructor(options: {
+    status: number;
+    code: string;
+    message: string;
+    retryable?: boolean;
+    headers?: Record<string, string>;
+    details?: Record<string, unknown>;
+    cause?: unknown;
+  }) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.status = options.status;

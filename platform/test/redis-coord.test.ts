@@ -7,7 +7,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { describeCoordSuite } from '../src/coord/coord.suite.js';
 import { LuaScript } from '../src/coord/lua-script.js';
-import { createCoord, createIsolatedRedisCoords, MemoryCoord, RedisCoord, testRedisUrl, type IsolatedRedisCoords } from '../src/coord/index.js';
+import {
+  createCoord,
+  createIsolatedRedisCoords,
+  MemoryCoord,
+  RedisCoord,
+  testRedisUrl,
+  type IsolatedRedisCoords,
+} from '../src/coord/index.js';
 
 const url = testRedisUrl(process.env);
 
@@ -49,7 +56,12 @@ describe('RedisCoord on a real server', () => {
     await coordA.acquireSlot('streams', 5, 10_000);
     expect(await tenantB.replica().getCounter('spend')).toBe(0);
     const keys = await admin.keys(`${tenantA.prefix}:*`);
-    expect(keys.sort()).toEqual([`${tenantA.prefix}:kv:pause`, `${tenantA.prefix}:kv:spend`, `${tenantA.prefix}:rate:rpm`, `${tenantA.prefix}:slots:streams`]);
+    expect(keys.sort()).toEqual([
+      `${tenantA.prefix}:kv:pause`,
+      `${tenantA.prefix}:kv:spend`,
+      `${tenantA.prefix}:rate:rpm`,
+      `${tenantA.prefix}:slots:streams`,
+    ]);
   });
 
   it('gives limiter and semaphore keys an expiry so abandoned ones vanish', async () => {
@@ -91,7 +103,11 @@ describe('RedisCoord on a real server', () => {
         done();
       },
     });
-    const coord = new RedisCoord({ url: `redis://127.0.0.1:${port}`, prefix: 'unreachable', logger: createLogger({ name: 'test', destination }) });
+    const coord = new RedisCoord({
+      url: `redis://127.0.0.1:${port}`,
+      prefix: 'unreachable',
+      logger: createLogger({ name: 'test', destination }),
+    });
     const started = performance.now();
     await expect(coord.incrementBy('k', 1)).rejects.toThrow();
     await expect(coord.rateLimit('k', 1, 1_000)).rejects.toThrow();
@@ -104,7 +120,10 @@ describe('RedisCoord on a real server', () => {
   it('rejects at once during an outage, then recovers with its subscriptions', async () => {
     const proxy = await startProxy(new URL(url));
     const coords = isolated();
-    const logger = createLogger({ name: 'test', destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+    const logger = createLogger({
+      name: 'test',
+      destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    });
     const coord = new RedisCoord({ url: `redis://127.0.0.1:${proxy.port}`, prefix: coords.prefix, logger });
     const messages: string[] = [];
     await coord.subscribe('config', (message) => messages.push(message));
@@ -119,10 +138,15 @@ describe('RedisCoord on a real server', () => {
     await proxy.restart();
     await expect.poll(() => coord.ping(), { timeout: 10_000, interval: 100 }).toBe(true);
     expect(await coord.incrementBy('k', 1)).toBe(2);
-    await expect.poll(async () => {
-      await coords.replica().publish('config', 'after-outage');
-      return messages.includes('after-outage');
-    }, { timeout: 10_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          await coords.replica().publish('config', 'after-outage');
+          return messages.includes('after-outage');
+        },
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBe(true);
     await coord.close();
     await proxy.stop();
   });

@@ -37,7 +37,13 @@ function contextOf(path) {
 }
 
 export const contextDirection = {
-  meta: { type: 'problem', schema: [], messages: { upward: "The '{{from}}' context may not import '{{to}}': contexts import only downwards (gateway/README.md)." } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      upward: "The '{{from}}' context may not import '{{to}}': contexts import only downwards (gateway/README.md).",
+    },
+  },
   create(context) {
     const from = contextOf(context.filename);
     if (from === null || from === 'root' || context.filename.endsWith('.test.ts')) return {};
@@ -48,8 +54,14 @@ export const contextDirection = {
       const to = contextOf(resolve(dirname(context.filename), specifier));
       if (to === null || to === from) return;
       const targetRank = to === 'root' ? -1 : gatewayContexts.indexOf(to);
-      if (rank === -1 || targetRank < rank) context.report({ node: node.source, messageId: 'upward', data: { from, to } });
+      if (rank === -1 || targetRank < rank)
+        context.report({ node: node.source, messageId: 'upward', data: { from, to } });
     }
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };

@@ -2,7 +2,11 @@ import { listen } from './core/http-server.js';
 import { RequestLog, type RecordedRequest } from './core/request-log.js';
 
 /** What the simulated hook answers a call with: a verdict, an HTTP failure, or no answer at all (a hung service). */
-export type GuardrailAnswer = { action: 'allow' } | { action: 'deny'; reason?: string; status?: 400 | 403 } | { httpStatus: number; body?: string } | 'hang';
+export type GuardrailAnswer =
+  | { action: 'allow' }
+  | { action: 'deny'; reason?: string; status?: 400 | 403 }
+  | { httpStatus: number; body?: string }
+  | 'hang';
 
 export interface GuardrailHookHandle {
   url: string;
@@ -24,7 +28,8 @@ export async function startGuardrailHook(): Promise<GuardrailHookHandle> {
   const hung: Array<() => void> = [];
   const server = await listen(async (request, response) => {
     log.add(request);
-    const call = typeof request.json === 'object' && request.json !== null ? (request.json as Record<string, unknown>) : {};
+    const call =
+      typeof request.json === 'object' && request.json !== null ? (request.json as Record<string, unknown>) : {};
     const answer = rule(call, request);
     if (answer === 'hang') {
       await new Promise<void>((resolve) => hung.push(resolve));

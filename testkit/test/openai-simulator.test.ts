@@ -8,7 +8,11 @@ const weatherTool = {
   function: {
     name: 'get_weather',
     description: 'Weather for a city',
-    parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city', 'days'] },
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer' } },
+      required: ['city', 'days'],
+    },
   },
 };
 
@@ -26,12 +30,20 @@ describe('OpenAI simulator driven by the official openai SDK', () => {
   it('answers a chat completion with a deterministic reply, usage details and a request id', async () => {
     simulator.script({ usage: { inputTokens: 120, cachedInputTokens: 100, reasoningTokens: 7, outputTokens: 30 } });
     const { data, response } = await client.chat.completions
-      .create({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello there' }] })
+      .create({
+        model: 'gpt-4o-mini',
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Hello there' },
+        ],
+      })
       .withResponse();
 
     expect(data.object).toBe('chat.completion');
     expect(data.model).toBe('gpt-4o-mini');
-    expect(data.choices[0]?.message.content).toBe('Simulated reply from gpt-4o-mini to 2 message(s). You said: "Hello there"');
+    expect(data.choices[0]?.message.content).toBe(
+      'Simulated reply from gpt-4o-mini to 2 message(s). You said: "Hello there"',
+    );
     expect(data.choices[0]?.finish_reason).toBe('stop');
     expect(data.usage).toMatchObject({
       prompt_tokens: 120,
@@ -118,7 +130,11 @@ describe('OpenAI simulator driven by the official openai SDK', () => {
   });
 
   it('returns embeddings as floats and, by SDK default, as base64 decoded by the SDK into the same floats', async () => {
-    const floats = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['alpha', 'beta'], encoding_format: 'float' });
+    const floats = await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: ['alpha', 'beta'],
+      encoding_format: 'float',
+    });
     const decoded = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['alpha', 'beta'] });
 
     expect(simulator.requests[1]?.json).toMatchObject({ encoding_format: 'base64' });
@@ -137,7 +153,11 @@ describe('OpenAI simulator driven by the official openai SDK', () => {
   });
 
   it('serves legacy completions and the model list', async () => {
-    const completion = await client.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say hi', max_tokens: 200 });
+    const completion = await client.completions.create({
+      model: 'gpt-3.5-turbo-instruct',
+      prompt: 'Say hi',
+      max_tokens: 200,
+    });
     expect(completion.object).toBe('text_completion');
     expect(completion.choices[0]?.text).toContain('You said: "Say hi"');
     expect(completion.choices[0]?.finish_reason).toBe('stop');
@@ -151,21 +171,35 @@ describe('OpenAI simulator driven by the official openai SDK', () => {
     const intruder = new OpenAI({ apiKey: 'sk-client-key-not-allowed', baseURL: simulator.baseURL, maxRetries: 0 });
     const failure = intruder.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] });
     await expect(failure).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
-    await expect(failure).rejects.toMatchObject({ status: 401, code: 'invalid_api_key', type: 'invalid_request_error' });
+    await expect(failure).rejects.toMatchObject({
+      status: 401,
+      code: 'invalid_api_key',
+      type: 'invalid_request_error',
+    });
   });
 
   it('surfaces a scripted error envelope through the SDK error fields', async () => {
-    simulator.script({ status: 400, error: { message: 'context too long', param: 'messages', code: 'context_length_exceeded' } });
+    simulator.script({
+      status: 400,
+      error: { message: 'context too long', param: 'messages', code: 'context_length_exceeded' },
+    });
     const failure = client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] });
     await expect(failure).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    await expect(failure).rejects.toMatchObject({ code: 'context_length_exceeded', param: 'messages', message: expect.stringContaining('context too long') });
+    await expect(failure).rejects.toMatchObject({
+      code: 'context_length_exceeded',
+      param: 'messages',
+      message: expect.stringContaining('context too long'),
+    });
   });
 
   it('lets the SDK retry a 429 after the retry-after-ms delay rather than Retry-After seconds', async () => {
     simulator.script(rateLimited({ retryAfterMs: 50, retryAfterSeconds: 30 }));
     const retrying = new OpenAI({ apiKey: SERVER_KEY, baseURL: simulator.baseURL, maxRetries: 2 });
     const started = performance.now();
-    const completion = await retrying.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'retry me' }] });
+    const completion = await retrying.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'retry me' }],
+    });
     const elapsed = performance.now() - started;
 
     expect(completion.choices[0]?.message.content).toContain('retry me');
@@ -184,16 +218,28 @@ describe('OpenAI simulator driven by the official openai SDK', () => {
   });
 
   it('answers matching requests with a rule until it is removed', async () => {
-    const remove = simulator.respondWhen((request) => (request.json as { model?: string }).model === 'gpt-broken', { status: 500 });
-    await expect(client.chat.completions.create({ model: 'gpt-broken', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 500 });
-    await expect(client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })).resolves.toBeDefined();
+    const remove = simulator.respondWhen((request) => (request.json as { model?: string }).model === 'gpt-broken', {
+      status: 500,
+    });
+    await expect(
+      client.chat.completions.create({ model: 'gpt-broken', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({ status: 500 });
+    await expect(
+      client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+    ).resolves.toBeDefined();
     remove();
-    await expect(client.chat.completions.create({ model: 'gpt-broken', messages: [{ role: 'user', content: 'x' }] })).resolves.toBeDefined();
+    await expect(
+      client.chat.completions.create({ model: 'gpt-broken', messages: [{ role: 'user', content: 'x' }] }),
+    ).resolves.toBeDefined();
   });
 
   it('raises in the SDK when the connection drops in the middle of a stream', async () => {
     simulator.script({ dropConnection: { afterEvents: 3 } });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'one two three four five' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'one two three four five' }],
+      stream: true,
+    });
     const received: string[] = [];
     const consume = async () => {
       for await (const chunk of stream) received.push(chunk.choices[0]?.delta.content ?? '');
@@ -204,7 +250,11 @@ describe('OpenAI simulator driven by the official openai SDK', () => {
 
   it('raises the error carried by a mid-stream error event', async () => {
     simulator.script({ midStreamError: { afterEvents: 2, message: 'upstream broke', type: 'server_error' } });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
     const consume = async () => {
       for await (const _chunk of stream) {
         // drain
@@ -214,17 +264,36 @@ describe('OpenAI simulator driven by the official openai SDK', () => {
   });
 
   it('sends a custom JSON body verbatim and waits the scripted latency before the first byte', async () => {
-    const custom = { id: 'chatcmpl-custom', object: 'chat.completion', created: 1, model: 'm', choices: [], usage: null };
+    const custom = {
+      id: 'chatcmpl-custom',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [],
+      usage: null,
+    };
     simulator.script({ body: custom, latencyMs: 60 });
     const started = performance.now();
-    const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
     expect(completion).toMatchObject(custom);
   });
 
   it('serves the Azure deployment path with the api-key header and api-version query', async () => {
-    const azure = new AzureOpenAI({ endpoint: simulator.url, apiKey: SERVER_KEY, apiVersion: '2024-10-21', deployment: 'prod-gpt4o', maxRetries: 0 });
-    const completion = await azure.chat.completions.create({ model: '', messages: [{ role: 'user', content: 'azure?' }] });
+    const azure = new AzureOpenAI({
+      endpoint: simulator.url,
+      apiKey: SERVER_KEY,
+      apiVersion: '2024-10-21',
+      deployment: 'prod-gpt4o',
+      maxRetries: 0,
+    });
+    const completion = await azure.chat.completions.create({
+      model: '',
+      messages: [{ role: 'user', content: 'azure?' }],
+    });
     expect(completion.choices[0]?.message.content).toContain('azure?');
     const [recorded] = simulator.requests;
     expect(recorded?.path).toBe('/openai/deployments/prod-gpt4o/chat/completions');

@@ -14,7 +14,10 @@ describe('Slack-compatible webhook sink', () => {
     fetch(`${sink.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
   it('answers ok on any path and records the JSON payload', async () => {
-    const response = await post('/services/T000/B000/XXXX', JSON.stringify({ text: 'alice reached 80% of her monthly cap' }));
+    const response = await post(
+      '/services/T000/B000/XXXX',
+      JSON.stringify({ text: 'alice reached 80% of her monthly cap' }),
+    );
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('ok');
     expect(sink.bodies).toEqual([{ text: 'alice reached 80% of her monthly cap' }]);
@@ -22,7 +25,11 @@ describe('Slack-compatible webhook sink', () => {
   });
 
   it('accepts the form-encoded payload field like Slack does', async () => {
-    const response = await post('/hook', `payload=${encodeURIComponent(JSON.stringify({ text: 'hi' }))}`, 'application/x-www-form-urlencoded');
+    const response = await post(
+      '/hook',
+      `payload=${encodeURIComponent(JSON.stringify({ text: 'hi' }))}`,
+      'application/x-www-form-urlencoded',
+    );
     expect(await response.text()).toBe('ok');
     expect(sink.bodies).toEqual([{ text: 'hi' }]);
   });

@@ -9,7 +9,16 @@ export interface BareProxyOptions {
 }
 
 // Connection-level headers belong to each hop, never forwarded (RFC 9110 §7.6.1).
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate', 'proxy-authorization']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authenticate',
+  'proxy-authorization',
+]);
 
 /**
  * The benchmark's floor: the least a proxy can do. POST /v1/chat/completions goes upstream over a keep-alive pool

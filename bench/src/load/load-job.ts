@@ -30,4 +30,5 @@ export interface LoadResult {
 }
 
 export type LoadMessage = { type: 'job'; id: number; job: LoadJob } | { type: 'exit' };
-export type LoadReply = { type: 'result'; id: number; result: LoadResult } | { type: 'failed'; id: number; message: string };
+export type LoadReply =
+  { type: 'result'; id: number; result: LoadResult } | { type: 'failed'; id: number; message: string };

@@ -8,7 +8,12 @@ const DONE_MARKER = 'data: [DONE]';
 
 /** One measured phase. Runs in the load generator's own process so its CPU is never counted as the server's. */
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const pool = new Pool(job.origin, { connections: job.connections, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 });
+  const pool = new Pool(job.origin, {
+    connections: job.connections,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    keepAliveMaxTimeout: 60_000,
+  });
   const recorder = new Recorder(job.maxRequests);
   try {
     if (job.kind === 'closed') await closedLoop(pool, job, recorder);
@@ -58,7 +63,8 @@ async function openLoop(pool: Pool, job: LoadJob, recorder: Recorder): Promise<v
 async function serial(pool: Pool, job: LoadJob, recorder: Recorder): Promise<void> {
   recorder.start();
   const deadline = performance.now() + job.durationMs;
-  for (let index = 0; index < job.maxRequests && performance.now() < deadline; index += 1) await recorder.measure(pool, job);
+  for (let index = 0; index < job.maxRequests && performance.now() < deadline; index += 1)
+    await recorder.measure(pool, job);
   recorder.stop();
 }
 

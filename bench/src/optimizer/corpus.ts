@@ -30,7 +30,10 @@ export interface CorpusFilter {
   readonly only: string | undefined;
 }
 
-const endpoints: Record<SessionFormat, string> = { 'openai-chat': '/v1/chat/completions', 'anthropic-messages': '/v1/messages' };
+const endpoints: Record<SessionFormat, string> = {
+  'openai-chat': '/v1/chat/completions',
+  'anthropic-messages': '/v1/messages',
+};
 // The SWE-bench runs name their model in `info.config.model.model_name`; a bare chat request needs some model id.
 const fallbackModel = 'gpt-4.1';
 
@@ -45,13 +48,17 @@ function jsonFiles(dir: string, suffix: string): string[] {
 }
 
 function filtered(sessions: CorpusSession[], filter: CorpusFilter): CorpusSession[] {
-  const matching = filter.only === undefined ? sessions : sessions.filter((session) => session.name.includes(filter.only ?? ''));
+  const matching =
+    filter.only === undefined ? sessions : sessions.filter((session) => session.name.includes(filter.only ?? ''));
   return filter.limit === undefined ? matching : matching.slice(0, filter.limit);
 }
 
 function hasBlocks(message: unknown): boolean {
   const content = (message as { content?: unknown }).content;
-  return Array.isArray(content) && content.some((block) => ['tool_use', 'tool_result'].includes((block as { type?: unknown }).type as string));
+  return (
+    Array.isArray(content) &&
+    content.some((block) => ['tool_use', 'tool_result'].includes((block as { type?: unknown }).type as string))
+  );
 }
 
 /** Messages bodies carry `system` at the top level (never a chat body: validate.mjs) or tool_use/tool_result blocks. */
@@ -86,7 +93,14 @@ function loadTrajectories(dir: string): CorpusSession[] {
     const named = trajectory.info?.config?.model?.model_name;
     const model = typeof named === 'string' ? named.slice(named.lastIndexOf('/') + 1) : fallbackModel;
     const request = { model, messages: trajectory.messages };
-    return { name: file.replace(/\.traj\.json$/, ''), format: 'openai-chat', endpoint: endpoints['openai-chat'], model, request, needles: [] };
+    return {
+      name: file.replace(/\.traj\.json$/, ''),
+      format: 'openai-chat',
+      endpoint: endpoints['openai-chat'],
+      model,
+      request,
+      needles: [],
+    };
   });
 }
 
@@ -99,10 +113,14 @@ export function loadCorpora(dir: string, filter: CorpusFilter): Corpus[] {
   const name = basename(dir);
   const corpora: Corpus[] = [];
   const transcripts = join(dir, 'transcripts');
-  if (existsSync(transcripts)) corpora.push({ label: `${name}/transcripts`, sessions: filtered(loadTranscripts(transcripts), filter) });
+  if (existsSync(transcripts))
+    corpora.push({ label: `${name}/transcripts`, sessions: filtered(loadTranscripts(transcripts), filter) });
   const trajectories = join(dir, 'swebench-trajs');
-  if (existsSync(trajectories)) corpora.push({ label: `${name}/swebench-trajs`, sessions: filtered(loadTrajectories(trajectories), filter) });
-  if (corpora.length === 0 && jsonFiles(dir, '.traj.json').length > 0) corpora.push({ label: name, sessions: filtered(loadTrajectories(dir), filter) });
-  if (corpora.length === 0) throw new Error(`${dir} holds neither transcripts/ nor swebench-trajs/ nor *.traj.json files`);
+  if (existsSync(trajectories))
+    corpora.push({ label: `${name}/swebench-trajs`, sessions: filtered(loadTrajectories(trajectories), filter) });
+  if (corpora.length === 0 && jsonFiles(dir, '.traj.json').length > 0)
+    corpora.push({ label: name, sessions: filtered(loadTrajectories(dir), filter) });
+  if (corpora.length === 0)
+    throw new Error(`${dir} holds neither transcripts/ nor swebench-trajs/ nor *.traj.json files`);
   return corpora.filter((corpus) => corpus.sessions.length > 0);
 }

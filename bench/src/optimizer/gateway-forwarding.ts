@@ -35,7 +35,8 @@ function declaresRetrieval(tools: unknown): boolean {
   if (!Array.isArray(tools)) return false;
   return tools.some((tool: unknown) => {
     const entry = (tool ?? {}) as Json;
-    const name = typeof (entry.function as Json | undefined)?.name === 'string' ? (entry.function as Json).name : entry.name;
+    const name =
+      typeof (entry.function as Json | undefined)?.name === 'string' ? (entry.function as Json).name : entry.name;
     return typeof name === 'string' && (name.endsWith('gw_retrieve') || name.endsWith('gw_recall'));
   });
 }
@@ -53,7 +54,12 @@ const definitions = [
         handle: { type: 'string', description: 'The handle from the elision marker, for example "ctx_3f9a…".' },
         startLine: { type: 'integer', minimum: 1, description: 'First line to return (1-based, inclusive). Optional.' },
         endLine: { type: 'integer', minimum: 1, description: 'Last line to return (1-based, inclusive). Optional.' },
-        grep: { type: 'string', minLength: 1, maxLength: 256, description: 'Case-insensitive literal text to search for within the range. Optional.' },
+        grep: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 256,
+          description: 'Case-insensitive literal text to search for within the range. Optional.',
+        },
       },
       required: ['handle'],
       additionalProperties: false,
@@ -66,7 +72,11 @@ const definitions = [
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', minLength: 1, description: 'What to look for: words, identifiers, file names or error text.' },
+        query: {
+          type: 'string',
+          minLength: 1,
+          description: 'What to look for: words, identifiers, file names or error text.',
+        },
       },
       required: ['query'],
       additionalProperties: false,
@@ -78,6 +88,9 @@ function retrievalToolsFor(format: 'openai-chat' | 'anthropic-messages'): Json[]
   return definitions.map((tool) =>
     format === 'anthropic-messages'
       ? { name: tool.name, description: tool.description, input_schema: tool.inputSchema }
-      : { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } },
+      : {
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+        },
   );
 }

@@ -95,13 +95,19 @@ export async function startOptimizerService(options: { pgUrl: string | undefined
       const started = performance.now();
       const reply = await post(app, '/v1/optimize', payload);
       const roundTripMs = performance.now() - started;
-      if (reply.statusCode !== 200) throw new Error(`/v1/optimize answered ${reply.statusCode}: ${reply.body.slice(0, 300)}`);
+      if (reply.statusCode !== 200)
+        throw new Error(`/v1/optimize answered ${reply.statusCode}: ${reply.body.slice(0, 300)}`);
       return { response: reply.json<OptimizeResponse>(), ms: serviceMs, roundTripMs, pipelineMs };
     },
     async retrieve(handle, grep) {
-      const reply = await post(app, '/v1/retrieve', JSON.stringify({ handle, metadata: { source: 'bench' }, ...(grep === undefined ? {} : { grep }) }));
+      const reply = await post(
+        app,
+        '/v1/retrieve',
+        JSON.stringify({ handle, metadata: { source: 'bench' }, ...(grep === undefined ? {} : { grep }) }),
+      );
       if (reply.statusCode === 404) return null;
-      if (reply.statusCode !== 200) throw new Error(`/v1/retrieve answered ${reply.statusCode}: ${reply.body.slice(0, 300)}`);
+      if (reply.statusCode !== 200)
+        throw new Error(`/v1/retrieve answered ${reply.statusCode}: ${reply.body.slice(0, 300)}`);
       return reply.json<RetrieveResponse>();
     },
     async close() {

@@ -55,12 +55,14 @@ export function parseOptimizerOptions(args: readonly string[], root: string): Op
   const number = (name: string, raw: string | undefined, fallback: number, minimum: number) => {
     if (raw === undefined) return fallback;
     const parsed = Number(raw);
-    if (!Number.isFinite(parsed) || parsed < minimum) throw new Error(`--${name} must be a number ≥ ${minimum}, got ${raw}`);
+    if (!Number.isFinite(parsed) || parsed < minimum)
+      throw new Error(`--${name} must be a number ≥ ${minimum}, got ${raw}`);
     return parsed;
   };
   const corpora = values.corpus ?? [resolve(root, '../shared/corpus')];
   const lane = values.lane ?? 'default';
-  if (!(benchLanes as readonly string[]).includes(lane)) throw new Error(`--lane must be one of ${benchLanes.join(', ')}, got ${lane}`);
+  if (!(benchLanes as readonly string[]).includes(lane))
+    throw new Error(`--lane must be one of ${benchLanes.join(', ')}, got ${lane}`);
   return {
     corpusDirs: corpora.map((dir) => resolve(dir)),
     thinkMs: Math.round(number('think-seconds', values['think-seconds'], 30, 0) * 1000),

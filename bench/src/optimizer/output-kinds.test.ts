@@ -22,9 +22,18 @@ describe('classifyOutput', () => {
 describe('outputKindsByMessage', () => {
   it('finds the call behind each chat tool message and each Messages tool_result', () => {
     const messages = [
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"npm test"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"npm test"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: '1 failing' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'index.js' } }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'index.js' } }],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '1\tconst a = 1;' }] },
       { role: 'user', content: 'thanks' },
     ];

@@ -3,7 +3,16 @@
  * the report can say where the savings come from: file reads, listings, test and build logs, history and diffs,
  * dependency trees and JSON. A heuristic for the report only; the optimizer never sees these labels.
  */
-export const outputKinds = ['file read', 'listing', 'test log', 'build/lint log', 'install log', 'git history/diff', 'dependency tree/JSON', 'other'] as const;
+export const outputKinds = [
+  'file read',
+  'listing',
+  'test log',
+  'build/lint log',
+  'install log',
+  'git history/diff',
+  'dependency tree/JSON',
+  'other',
+] as const;
 export type OutputKind = (typeof outputKinds)[number];
 
 interface Call {
@@ -13,7 +22,10 @@ interface Call {
 
 const rules: ReadonlyArray<readonly [OutputKind, RegExp]> = [
   ['install log', /\bnpm (?:install|ci|i)\b|\bpip install\b|\byarn(?: install)?$/],
-  ['test log', /\b(?:npm (?:run )?test|mocha|jest|vitest|pytest|unittest|ava|go test|node --test|tap|uvu|test:\w+)\b|env\.sh/],
+  [
+    'test log',
+    /\b(?:npm (?:run )?test|mocha|jest|vitest|pytest|unittest|ava|go test|node --test|tap|uvu|test:\w+)\b|env\.sh/,
+  ],
   ['build/lint log', /\b(?:tsc|eslint|xo|tstyche|build|lint|cargo|make)\b/],
   ['git history/diff', /\bgit (?:log|show|diff|blame)\b/],
   ['dependency tree/JSON', /\bnpm (?:ls|view|explain|pkg)\b|--json\b/],
@@ -55,11 +67,16 @@ function callsById(messages: readonly unknown[]): Map<string, Call> {
     if (shaped.role !== 'assistant') continue;
     for (const call of (shaped.tool_calls ?? []) as Json[]) {
       const fn = (call.function ?? {}) as Json;
-      if (typeof call.id === 'string') calls.set(call.id, { name: typeof fn.name === 'string' ? fn.name : '', command: commandOf(fn.arguments) });
+      if (typeof call.id === 'string')
+        calls.set(call.id, { name: typeof fn.name === 'string' ? fn.name : '', command: commandOf(fn.arguments) });
     }
     if (!Array.isArray(shaped.content)) continue;
     for (const block of shaped.content as Json[]) {
-      if (block.type === 'tool_use' && typeof block.id === 'string') calls.set(block.id, { name: typeof block.name === 'string' ? block.name : '', command: commandOf(block.input) });
+      if (block.type === 'tool_use' && typeof block.id === 'string')
+        calls.set(block.id, {
+          name: typeof block.name === 'string' ? block.name : '',
+          command: commandOf(block.input),
+        });
     }
   }
   return calls;
@@ -71,10 +88,12 @@ export function outputKindsByMessage(messages: readonly unknown[]): Map<number, 
   const kinds = new Map<number, OutputKind>();
   messages.forEach((message, index) => {
     const shaped = (message ?? {}) as Json;
-    if (shaped.role === 'tool' && typeof shaped.tool_call_id === 'string') kinds.set(index, classifyOutput(calls.get(shaped.tool_call_id)));
+    if (shaped.role === 'tool' && typeof shaped.tool_call_id === 'string')
+      kinds.set(index, classifyOutput(calls.get(shaped.tool_call_id)));
     if (shaped.role !== 'user' || !Array.isArray(shaped.content)) return;
     const result = (shaped.content as Json[]).find((block) => block.type === 'tool_result');
-    if (result && typeof result.tool_use_id === 'string') kinds.set(index, classifyOutput(calls.get(result.tool_use_id)));
+    if (result && typeof result.tool_use_id === 'string')
+      kinds.set(index, classifyOutput(calls.get(result.tool_use_id)));
   });
   return kinds;
 }

@@ -21,9 +21,15 @@ describe('PromptCache', () => {
     const cache = new PromptCache();
     cache.bill([head, task, reply, output], 0);
     const rewritten = unit('output-elided', 300);
-    expect(cache.bill([head, task, reply, rewritten, reply, question], 30_000)).toEqual({ readTokens: 1_150, writeTokens: 370 });
+    expect(cache.bill([head, task, reply, rewritten, reply, question], 30_000)).toEqual({
+      readTokens: 1_150,
+      writeTokens: 370,
+    });
     // The rewrite is now cached too: the next turn reads it.
-    expect(cache.bill([head, task, reply, rewritten, reply, question, reply], 60_000)).toEqual({ readTokens: 1_520, writeTokens: 50 });
+    expect(cache.bill([head, task, reply, rewritten, reply, question, reply], 60_000)).toEqual({
+      readTokens: 1_520,
+      writeTokens: 50,
+    });
   });
 
   it('forgets a prefix five minutes after it was last sent, and every hit keeps it alive for five more', () => {

@@ -16,7 +16,9 @@ function blockText(block: Record<string, unknown>): string[] {
   if (block.type === 'tool_use') return [JSON.stringify(block.input)];
   if (block.type !== 'tool_result') return [];
   if (typeof block.content === 'string') return [block.content];
-  return Array.isArray(block.content) ? (block.content as { text?: unknown }[]).map((inner) => (typeof inner.text === 'string' ? inner.text : '')) : [];
+  return Array.isArray(block.content)
+    ? (block.content as { text?: unknown }[]).map((inner) => (typeof inner.text === 'string' ? inner.text : ''))
+    : [];
 }
 
 /**
@@ -27,8 +29,10 @@ export function messageText(message: unknown): string {
   const shaped = message as { content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] };
   const parts: string[] = [];
   if (typeof shaped.content === 'string') parts.push(shaped.content);
-  else if (Array.isArray(shaped.content)) for (const block of shaped.content as Record<string, unknown>[]) parts.push(...blockText(block));
-  for (const call of shaped.tool_calls ?? []) if (typeof call.function?.arguments === 'string') parts.push(call.function.arguments);
+  else if (Array.isArray(shaped.content))
+    for (const block of shaped.content as Record<string, unknown>[]) parts.push(...blockText(block));
+  for (const call of shaped.tool_calls ?? [])
+    if (typeof call.function?.arguments === 'string') parts.push(call.function.arguments);
   return parts.join('\n');
 }
 
@@ -64,12 +68,22 @@ function sha256(text: string): string {
 
 /** The request as a provider's prefix cache sees it: the head (tools, system), then one unit per message. */
 export function promptUnits(request: Record<string, unknown>, counter: TokenCounter): PromptUnit[] {
-  const head = { tools: request.tools ?? null, system: request.system ?? null, tool_choice: request.tool_choice ?? null };
+  const head = {
+    tools: request.tools ?? null,
+    system: request.system ?? null,
+    tool_choice: request.tool_choice ?? null,
+  };
   const headJson = JSON.stringify(head);
   const systemText = requestTexts({ system: request.system }).join('\n');
-  const units: PromptUnit[] = [{ hash: sha256(headJson), tokens: counter.count(JSON.stringify(head.tools)) + counter.count(systemText) }];
+  const units: PromptUnit[] = [
+    { hash: sha256(headJson), tokens: counter.count(JSON.stringify(head.tools)) + counter.count(systemText) },
+  ];
   const messages = Array.isArray(request.messages) ? (request.messages as unknown[]) : [];
-  for (const message of messages) units.push({ hash: sha256(JSON.stringify(message)), tokens: counter.count(messageText(message)) + perMessageOverhead });
+  for (const message of messages)
+    units.push({
+      hash: sha256(JSON.stringify(message)),
+      tokens: counter.count(messageText(message)) + perMessageOverhead,
+    });
   return units;
 }
 

@@ -104,7 +104,8 @@ function replayedExactly(previous: Record<string, unknown>, current: Record<stri
   const before = messagesOf(previous);
   const after = messagesOf(current);
   const settled = freshStart(before);
-  for (let index = 0; index < settled; index += 1) if (JSON.stringify(before[index]) !== JSON.stringify(after[index])) return false;
+  for (let index = 0; index < settled; index += 1)
+    if (JSON.stringify(before[index]) !== JSON.stringify(after[index])) return false;
   return true;
 }
 
@@ -122,7 +123,9 @@ class NeedleTally {
    * recoverable only through a handle in this request (one retrieval round trip each, paid once per needle).
    */
   async check(request: Record<string, unknown>, messageCount: number, recovery: Recovery): Promise<string[]> {
-    const live = this.needles.map((needle, index) => ({ needle, index })).filter(({ needle }) => needle.where < messageCount);
+    const live = this.needles
+      .map((needle, index) => ({ needle, index }))
+      .filter(({ needle }) => needle.where < messageCount);
     if (live.length === 0) return [];
     const texts = requestTexts(request);
     const joined = texts.join('\n');
@@ -130,7 +133,8 @@ class NeedleTally {
     const retrieved: string[] = [];
     for (const { needle, index } of live) {
       const outcome = await needleVerdict(needle, joined, handles, recovery);
-      if (verdictRank[outcome.verdict] > verdictRank[this.worst[index] ?? 'verbatim']) this.worst[index] = outcome.verdict;
+      if (verdictRank[outcome.verdict] > verdictRank[this.worst[index] ?? 'verbatim'])
+        this.worst[index] = outcome.verdict;
       if (outcome.retrieved !== undefined && !this.paid.has(index)) {
         this.paid.add(index);
         retrieved.push(outcome.retrieved);
@@ -171,15 +175,26 @@ export async function replaySession(session: CorpusSession, context: ReplayConte
     const { response, ms, roundTripMs, pipelineMs } = await service.optimize({ ...base, request: original, pins });
     const forwarded = gateway.chosen(response, original);
     if (response.pins && JSON.stringify(response.pins).length <= maxPinBytes) pins = response.pins;
-    for (const decision of response.decisions) savedByKind[decision.kind] = (savedByKind[decision.kind] ?? 0) + decision.estimatedTokensSaved;
+    for (const decision of response.decisions)
+      savedByKind[decision.kind] = (savedByKind[decision.kind] ?? 0) + decision.estimatedTokensSaved;
     const before = promptUnits(original, counter);
     // Billed as sent upstream; stability and retention are judged on the optimizer's part of it.
     const after = promptUnits(gateway.forward(forwarded), counter);
     const cold = previous !== null && at - previous.at >= cacheTtlMs;
     const originalMessages = messagesOf(original);
-    tallyOutputKinds(byOutputKind, outputKinds, originalMessages, messagesOf(forwarded), previous?.messageCount ?? 0, counter);
+    tallyOutputKinds(
+      byOutputKind,
+      outputKinds,
+      originalMessages,
+      messagesOf(forwarded),
+      previous?.messageCount ?? 0,
+      counter,
+    );
     const retrieved = await needles.check(forwarded, originalMessages.length, recovery);
-    const retrievalUnits = retrieved.reduce((sum, text) => sum + roundTripUnits(totalTokens(after), counter.count(text), prefixes.length - 1 - turn), 0);
+    const retrievalUnits = retrieved.reduce(
+      (sum, text) => sum + roundTripUnits(totalTokens(after), counter.count(text), prefixes.length - 1 - turn),
+      0,
+    );
     requests.push({
       tokensBefore: totalTokens(before),
       tokensAfter: totalTokens(after),
@@ -197,7 +212,16 @@ export async function replaySession(session: CorpusSession, context: ReplayConte
     errorLines.lost += lines.lost;
     previous = { forwarded, at, messageCount: originalMessages.length };
   }
-  return { name: session.name, model: session.model, pricePerMTok: inputPricePerMTok(session.model), requests, needles: needles.verdicts(), errorLines, savedByKind, byOutputKind };
+  return {
+    name: session.name,
+    model: session.model,
+    pricePerMTok: inputPricePerMTok(session.model),
+    requests,
+    needles: needles.verdicts(),
+    errorLines,
+    savedByKind,
+    byOutputKind,
+  };
 }
 
 /**
@@ -206,7 +230,11 @@ export async function replaySession(session: CorpusSession, context: ReplayConte
  * The model's short tool call itself is left out.
  */
 export function roundTripUnits(requestTokens: number, retrievedTokens: number, laterTurns: number): number {
-  return requestTokens * cacheReadMultiplier + retrievedTokens * cacheWriteMultiplier + retrievedTokens * cacheReadMultiplier * Math.max(0, laterTurns);
+  return (
+    requestTokens * cacheReadMultiplier +
+    retrievedTokens * cacheWriteMultiplier +
+    retrievedTokens * cacheReadMultiplier * Math.max(0, laterTurns)
+  );
 }
 
 /** Attributes what each tool message lost in this request to its kind of output (see `OutputKindTally`). */
@@ -223,7 +251,10 @@ function tallyOutputKinds(
     const tally = (tallies[kind] ??= { firstSeenTokens: 0, savedUnits: 0 });
     const before = counter.count(messageText(original[index]));
     if (index >= firstNew) tally.firstSeenTokens += before;
-    const after = JSON.stringify(forwarded[index]) === JSON.stringify(original[index]) ? before : counter.count(messageText(forwarded[index]));
+    const after =
+      JSON.stringify(forwarded[index]) === JSON.stringify(original[index])
+        ? before
+        : counter.count(messageText(forwarded[index]));
     tally.savedUnits += (before - after) * (index >= firstNew ? cacheWriteMultiplier : cacheReadMultiplier);
   }
 }

@@ -51,7 +51,12 @@ export function toResult(run: OptimizerBenchRun): OptimizerBenchResult {
     requests: all.requests,
     tokenRatio: all.tokensBefore === 0 ? null : round(all.tokensAfter / all.tokensBefore),
     errorLinesLost: all.errorLines.lost,
-    largeRequests: { minTokens: 100_000, count: large?.count ?? 0, p50Ms: round(large?.p50Ms ?? null, 2), p99Ms: round(large?.p99Ms ?? null, 2) },
+    largeRequests: {
+      minTokens: 100_000,
+      count: large?.count ?? 0,
+      p50Ms: round(large?.p50Ms ?? null, 2),
+      p99Ms: round(large?.p99Ms ?? null, 2),
+    },
     thinkSeconds: run.thinkMs / 1000,
     lane: run.lane,
     retrievalRoundTrips: all.retrievalRoundTrips,
@@ -59,8 +64,13 @@ export function toResult(run: OptimizerBenchRun): OptimizerBenchResult {
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ');
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
@@ -75,7 +85,19 @@ function sessionRows(sessions: readonly SessionResult[]): string[][] {
     const cost = sessionCost(session);
     const kept = session.needles.filter((verdict) => verdict !== 'lost').length;
     const unstable = session.requests.filter((request) => request.stable === false).length;
-    return [session.name, String(session.requests.length), thousands(before), thousands(after), share(before - after, before), fixed(cost.baselineUsd, 4), fixed(cost.optimizedUsd, 4), fixed(cost.baselineUsd > 0 ? cost.optimizedUsd / cost.baselineUsd : null, 3), `${kept}/${session.needles.length}`, String(unstable), String(session.errorLines.lost)];
+    return [
+      session.name,
+      String(session.requests.length),
+      thousands(before),
+      thousands(after),
+      share(before - after, before),
+      fixed(cost.baselineUsd, 4),
+      fixed(cost.optimizedUsd, 4),
+      fixed(cost.baselineUsd > 0 ? cost.optimizedUsd / cost.baselineUsd : null, 3),
+      `${kept}/${session.needles.length}`,
+      String(unstable),
+      String(session.errorLines.lost),
+    ];
   });
 }
 
@@ -92,7 +114,9 @@ function corpusRow(label: string, totals: Totals): string[] {
     fixed(totals.optimizedUsd, 2),
     fixed(totals.costRatio, 3),
     fixed(totals.meanSessionRatio, 3),
-    needles.total === 0 ? '–' : `${needles.total - needles.lost}/${needles.total} (${needles.grep} grep, ${needles.retrieve} retrieve)`,
+    needles.total === 0
+      ? '–'
+      : `${needles.total - needles.lost}/${needles.total} (${needles.grep} grep, ${needles.retrieve} retrieve)`,
     replay.checked === 0 ? '–' : `${replay.stable}/${replay.checked}`,
     `${totals.errorLines.lost}/${totals.errorLines.checked}`,
   ];
@@ -114,13 +138,25 @@ function outputKindRows(sessions: readonly SessionResult[], totals: Totals): str
   return rows
     .filter((row) => row.firstSeenUsd > 0)
     .sort((a, b) => b.savedUsd - a.savedUsd)
-    .map((row) => [row.kind, fixed(row.firstSeenUsd, 3), fixed(row.savedUsd, 3), share(row.savedUsd, row.firstSeenUsd), share(row.savedUsd, totals.baselineUsd)]);
+    .map((row) => [
+      row.kind,
+      fixed(row.firstSeenUsd, 3),
+      fixed(row.savedUsd, 3),
+      share(row.savedUsd, row.firstSeenUsd),
+      share(row.savedUsd, totals.baselineUsd),
+    ]);
 }
 
 function savedByKind(sessions: readonly SessionResult[]): string {
   const totals = new Map<string, number>();
-  for (const session of sessions) for (const [kind, saved] of Object.entries(session.savedByKind)) totals.set(kind, (totals.get(kind) ?? 0) + saved);
-  return [...totals].sort((a, b) => b[1] - a[1]).map(([kind, saved]) => `${kind} ${thousands(saved)}`).join(', ') || 'none';
+  for (const session of sessions)
+    for (const [kind, saved] of Object.entries(session.savedByKind)) totals.set(kind, (totals.get(kind) ?? 0) + saved);
+  return (
+    [...totals]
+      .sort((a, b) => b[1] - a[1])
+      .map(([kind, saved]) => `${kind} ${thousands(saved)}`)
+      .join(', ') || 'none'
+  );
 }
 
 /** Tables for people, then the JSON result alone on the last line. */
@@ -135,12 +171,52 @@ export function formatReport(run: OptimizerBenchRun, perSession: boolean): strin
   for (const corpus of run.corpora) {
     if (!perSession && corpus.sessions.length > 30) continue;
     lines.push(`${corpus.label}: per session (tokens and cost summed over the session's requests)`);
-    lines.push(table(['session', 'requests', 'tokens before', 'after', 'saved', 'cached $', 'optimized $', 'ratio', 'needles', 'unstable', 'error lines lost'], sessionRows(corpus.sessions)), '');
+    lines.push(
+      table(
+        [
+          'session',
+          'requests',
+          'tokens before',
+          'after',
+          'saved',
+          'cached $',
+          'optimized $',
+          'ratio',
+          'needles',
+          'unstable',
+          'error lines lost',
+        ],
+        sessionRows(corpus.sessions),
+      ),
+      '',
+    );
   }
   const corpusRows = run.corpora.map((corpus) => corpusRow(corpus.label, summarize(corpus.sessions)));
   lines.push('Per corpus (cost ratio: optimized ÷ unoptimized-with-prompt-cache, list price)');
-  lines.push(table(['corpus', 'sessions', 'requests', 'input tokens before', 'after', 'saved', 'cached $', 'optimized $', 'cost ratio', 'mean session ratio', 'needles kept', 'replay stable', 'error lines lost'], [...corpusRows, corpusRow('total', totals)]));
-  if (totals.replay.cold > 0) lines.push(`(${totals.replay.cold} turns came after the prompt cache expired; a rewrite there busts nothing and is not counted against replay stability)`);
+  lines.push(
+    table(
+      [
+        'corpus',
+        'sessions',
+        'requests',
+        'input tokens before',
+        'after',
+        'saved',
+        'cached $',
+        'optimized $',
+        'cost ratio',
+        'mean session ratio',
+        'needles kept',
+        'replay stable',
+        'error lines lost',
+      ],
+      [...corpusRows, corpusRow('total', totals)],
+    ),
+  );
+  if (totals.replay.cold > 0)
+    lines.push(
+      `(${totals.replay.cold} turns came after the prompt cache expired; a rewrite there busts nothing and is not counted against replay stability)`,
+    );
   lines.push(
     '',
     'Optimize latency by request size (ms inside the service, first hook to last byte: body, routing, validation, pipeline, durable stash writes, serialising; round trip adds the in-process client)',
@@ -160,9 +236,17 @@ export function formatReport(run: OptimizerBenchRun, perSession: boolean): strin
     ),
   );
   lines.push('', `tokens saved by strategy (summed over requests): ${savedByKind(all)}`);
-  lines.push(`retrieval round trips paid: ${totals.retrievalRoundTrips} ($${fixed(totals.retrievalUsd, 3)}, in the optimized cost)`, '');
-  lines.push('Cached-cost dollars by kind of tool output (first write of the original at 1.25×; saved: tokens removed × 1.25 on first sight, × 0.1 on later turns; approximate, before round trips)');
-  lines.push(table(['output kind', 'first-write $', 'saved $', 'saved share', 'of session cost'], outputKindRows(all, totals)), '');
+  lines.push(
+    `retrieval round trips paid: ${totals.retrievalRoundTrips} ($${fixed(totals.retrievalUsd, 3)}, in the optimized cost)`,
+    '',
+  );
+  lines.push(
+    'Cached-cost dollars by kind of tool output (first write of the original at 1.25×; saved: tokens removed × 1.25 on first sight, × 0.1 on later turns; approximate, before round trips)',
+  );
+  lines.push(
+    table(['output kind', 'first-write $', 'saved $', 'saved share', 'of session cost'], outputKindRows(all, totals)),
+    '',
+  );
   lines.push(JSON.stringify(toResult(run)));
   return `${lines.join('\n')}\n`;
 }

@@ -62,12 +62,19 @@ export class Recovery {
     const term = grepTermOf(needle);
     if (term === null) return null;
     const answer = await this.service.retrieve(handle, term);
-    return answer !== null && grepWindows(answer.content).some((window) => window.includes(needle)) ? answer.content : null;
+    return answer !== null && grepWindows(answer.content).some((window) => window.includes(needle))
+      ? answer.content
+      : null;
   }
 }
 
 /** Where a needle stands in one forwarded request, and what a model would read back to recover it. */
-export async function needleVerdict(needle: Needle, joined: string, handles: readonly string[], recovery: Recovery): Promise<NeedleOutcome> {
+export async function needleVerdict(
+  needle: Needle,
+  joined: string,
+  handles: readonly string[],
+  recovery: Recovery,
+): Promise<NeedleOutcome> {
   if (joined.includes(needle.needle)) return { verdict: 'verbatim' };
   for (const handle of handles) {
     const windows = await recovery.grepFinds(handle, needle.needle);
@@ -93,7 +100,11 @@ export interface ErrorLineCheck {
 export class ErrorLineAudit {
   private readonly verdicts = new Map<string, ErrorLineCheck>();
 
-  async check(original: readonly unknown[], forwarded: readonly unknown[], recovery: Recovery): Promise<ErrorLineCheck> {
+  async check(
+    original: readonly unknown[],
+    forwarded: readonly unknown[],
+    recovery: Recovery,
+  ): Promise<ErrorLineCheck> {
     let checked = 0;
     let lost = 0;
     let joined: string | undefined;
@@ -117,7 +128,12 @@ export class ErrorLineAudit {
   }
 }
 
-async function auditMessage(text: string, joined: string, handles: readonly string[], recovery: Recovery): Promise<ErrorLineCheck> {
+async function auditMessage(
+  text: string,
+  joined: string,
+  handles: readonly string[],
+  recovery: Recovery,
+): Promise<ErrorLineCheck> {
   const lines = [...new Set(text.split('\n').filter((line) => errorLine.test(line)))];
   let lost = 0;
   for (const line of lines) {

@@ -15,7 +15,10 @@ export interface OptimizerBenchDeps {
 const sessionGapMs = 6 * 3_600_000;
 
 /** Every session of every corpus, one after the other, through one in-process optimizer service. */
-export async function runOptimizerBench(options: OptimizerBenchOptions, deps: OptimizerBenchDeps = {}): Promise<OptimizerBenchRun> {
+export async function runOptimizerBench(
+  options: OptimizerBenchOptions,
+  deps: OptimizerBenchDeps = {},
+): Promise<OptimizerBenchRun> {
   const started = performance.now();
   const corpora = options.corpusDirs.flatMap((dir) => loadCorpora(dir, { limit: options.limit, only: options.only }));
   const service = await startOptimizerService({ pgUrl: options.pgUrl });
@@ -27,7 +30,16 @@ export async function runOptimizerBench(options: OptimizerBenchOptions, deps: Op
       const sessions: SessionResult[] = [];
       for (const [index, session] of corpus.sessions.entries()) {
         deps.progress?.(`${corpus.label} ${index + 1}/${corpus.sessions.length} ${session.name}`);
-        sessions.push(await replaySession(session, { service, counter, thinkMs: options.thinkMs, retrieveEvidence: options.retrieveEvidence, lane: options.lane, startAt }));
+        sessions.push(
+          await replaySession(session, {
+            service,
+            counter,
+            thinkMs: options.thinkMs,
+            retrieveEvidence: options.retrieveEvidence,
+            lane: options.lane,
+            startAt,
+          }),
+        );
         startAt += sessionGapMs;
       }
       runs.push({ label: corpus.label, sessions });
@@ -35,5 +47,12 @@ export async function runOptimizerBench(options: OptimizerBenchOptions, deps: Op
   } finally {
     await service.close();
   }
-  return { corpora: runs, thinkMs: options.thinkMs, retrieveEvidence: options.retrieveEvidence, lane: options.lane, store: options.pgUrl ? 'postgres' : 'pglite', durationMs: performance.now() - started };
+  return {
+    corpora: runs,
+    thinkMs: options.thinkMs,
+    retrieveEvidence: options.retrieveEvidence,
+    lane: options.lane,
+    store: options.pgUrl ? 'postgres' : 'pglite',
+    durationMs: performance.now() - started,
+  };
 }

@@ -98,15 +98,36 @@ export function summarize(sessions: readonly SessionResult[]): Totals {
     optimizedUsd,
     costRatio: baselineUsd > 0 ? optimizedUsd / baselineUsd : null,
     meanSessionRatio: ratios.length > 0 ? ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length : null,
-    needles: { total: verdicts.length, verbatim: count('verbatim'), grep: count('grep'), retrieve: count('retrieve'), lost: count('lost') },
-    replay: { checked: compared.length, stable: compared.filter((request) => request.stable === true).length, cold: turnsAfterFirst - compared.length },
+    needles: {
+      total: verdicts.length,
+      verbatim: count('verbatim'),
+      grep: count('grep'),
+      retrieve: count('retrieve'),
+      lost: count('lost'),
+    },
+    replay: {
+      checked: compared.length,
+      stable: compared.filter((request) => request.stable === true).length,
+      cold: turnsAfterFirst - compared.length,
+    },
     errorLines: {
       checked: sessions.reduce((sum, session) => sum + session.errorLines.checked, 0),
       lost: sessions.reduce((sum, session) => sum + session.errorLines.lost, 0),
     },
     retrievalRoundTrips: requests.reduce((sum, request) => sum + request.retrievalRoundTrips, 0),
-    retrievalUsd: sessions.reduce((sum, session) => sum + usd(session.requests.reduce((units, request) => units + request.retrievalUnits, 0), session.pricePerMTok), 0),
+    retrievalUsd: sessions.reduce(
+      (sum, session) =>
+        sum +
+        usd(
+          session.requests.reduce((units, request) => units + request.retrievalUnits, 0),
+          session.pricePerMTok,
+        ),
+      0,
+    ),
     latency: latencyOf(requests),
-    latencyBySize: sizeClasses.map((size) => ({ label: size.label, ...latencyOf(requests.filter((request) => sizeClassOf(request.tokensBefore) === size.label)) })),
+    latencyBySize: sizeClasses.map((size) => ({
+      label: size.label,
+      ...latencyOf(requests.filter((request) => sizeClassOf(request.tokensBefore) === size.label)),
+    })),
   };
 }

@@ -7,7 +7,8 @@ const call = { role: 'assistant', content: null, tool_calls: [] };
 const tool = { role: 'tool', tool_call_id: 'call_1', content: 'output' };
 const answer = { role: 'assistant', content: 'done' };
 
-const lengths = (request: Record<string, unknown>) => requestPrefixes(request).map((prefix) => (prefix.messages as unknown[]).length);
+const lengths = (request: Record<string, unknown>) =>
+  requestPrefixes(request).map((prefix) => (prefix.messages as unknown[]).length);
 
 describe('requestPrefixes', () => {
   it('sends one request before each assistant message, and the transcript itself when it ends on a fresh turn', () => {

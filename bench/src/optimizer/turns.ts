@@ -16,7 +16,8 @@ export function requestPrefixes(request: Record<string, unknown>): Record<string
   const messages = Array.isArray(request.messages) ? (request.messages as unknown[]) : [];
   const prefixes: Record<string, unknown>[] = [];
   for (let index = 1; index < messages.length; index += 1) {
-    if (isAssistant(messages, index) && !isAssistant(messages, index - 1)) prefixes.push({ ...request, messages: messages.slice(0, index) });
+    if (isAssistant(messages, index) && !isAssistant(messages, index - 1))
+      prefixes.push({ ...request, messages: messages.slice(0, index) });
   }
   if (messages.length > 0 && !isAssistant(messages, messages.length - 1)) prefixes.push(request);
   return prefixes;

@@ -43,11 +43,13 @@ export function terminateAll(): void {
  * drained for its whole life, as a container runtime would, and only the tail kept.
  */
 export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
-  const child = track(spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry, ...(options.args ?? [])], {
-    cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }));
+  const child = track(
+    spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry, ...(options.args ?? [])], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-KEEP_OUTPUT_CHARS);

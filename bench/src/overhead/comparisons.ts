@@ -71,7 +71,12 @@ export function compare(run: OverheadRun): Partial<Record<TargetId, GatewayCompa
     comparisons[id] = {
       vsBareProxy,
       vsPortkey,
-      fiveTimesPortkeyVsBareProxy: portkey ? { json: round((5 * portkey['closed-json'].throughputRps) / bare['closed-json'].throughputRps, 2), sse: round((5 * portkey['closed-sse'].throughputRps) / bare['closed-sse'].throughputRps, 2) } : null,
+      fiveTimesPortkeyVsBareProxy: portkey
+        ? {
+            json: round((5 * portkey['closed-json'].throughputRps) / bare['closed-json'].throughputRps, 2),
+            sse: round((5 * portkey['closed-sse'].throughputRps) / bare['closed-sse'].throughputRps, 2),
+          }
+        : null,
       targets: targetChecks(id, vsBareProxy),
     };
   }
@@ -81,7 +86,11 @@ export function compare(run: OverheadRun): Partial<Record<TargetId, GatewayCompa
 function targetChecks(id: TargetId, vsBareProxy: Comparison): TargetChecks {
   const lowest = (pair: JsonSse) => Math.min(pair.json, pair.sse);
   const highest = (pair: JsonSse) => Math.max(pair.json, pair.sse);
-  const throughput = lowest(vsBareProxy.throughputRatio) >= (id === 'gateway-pglite' ? overheadTargets.throughputRatio['gateway-pglite'] : overheadTargets.throughputRatio.gateway);
+  const throughput =
+    lowest(vsBareProxy.throughputRatio) >=
+    (id === 'gateway-pglite'
+      ? overheadTargets.throughputRatio['gateway-pglite']
+      : overheadTargets.throughputRatio.gateway);
   if (id === 'gateway-pglite') return { throughput, cpuPerRequest: null, addedP99AtRate: null, streamFirstByte: null };
   return {
     throughput,
@@ -94,11 +103,16 @@ function targetChecks(id: TargetId, vsBareProxy: Comparison): TargetChecks {
 type Results = Record<PhaseId, PhaseSummary>;
 
 function comparison(gateway: Results, other: Results): Comparison {
-  const ratio = (phase: PhaseId, field: 'throughputRps' | 'cpuMicrosPerRequest') => round(gateway[phase][field] / other[phase][field], 2);
-  const difference = (phase: PhaseId, field: 'p50Ms' | 'p99Ms' | 'ttfbP50Ms') => round(gateway[phase][field] - other[phase][field], 3);
+  const ratio = (phase: PhaseId, field: 'throughputRps' | 'cpuMicrosPerRequest') =>
+    round(gateway[phase][field] / other[phase][field], 2);
+  const difference = (phase: PhaseId, field: 'p50Ms' | 'p99Ms' | 'ttfbP50Ms') =>
+    round(gateway[phase][field] - other[phase][field], 3);
   return {
     throughputRatio: { json: ratio('closed-json', 'throughputRps'), sse: ratio('closed-sse', 'throughputRps') },
-    cpuPerRequestRatio: { json: ratio('closed-json', 'cpuMicrosPerRequest'), sse: ratio('closed-sse', 'cpuMicrosPerRequest') },
+    cpuPerRequestRatio: {
+      json: ratio('closed-json', 'cpuMicrosPerRequest'),
+      sse: ratio('closed-sse', 'cpuMicrosPerRequest'),
+    },
     p50DifferenceMsAtRate: { json: difference('open-json', 'p50Ms'), sse: difference('open-sse', 'p50Ms') },
     p99DifferenceMsAtRate: { json: difference('open-json', 'p99Ms'), sse: difference('open-sse', 'p99Ms') },
     ttfbDifferenceMs: difference('serial-sse', 'ttfbP50Ms'),

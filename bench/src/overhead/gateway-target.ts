@@ -52,7 +52,13 @@ export async function startGatewayTarget(options: GatewayTargetOptions): Promise
     const origin = originOf(gateway);
     try {
       const key = await provision(origin, options.upstream);
-      return { id: options.store === 'postgres' ? 'gateway' : 'gateway-pglite', process: gateway, origin, headers: jsonHeaders(key), dispose: cleanUp };
+      return {
+        id: options.store === 'postgres' ? 'gateway' : 'gateway-pglite',
+        process: gateway,
+        origin,
+        headers: jsonHeaders(key),
+        dispose: cleanUp,
+      };
     } catch (error) {
       await gateway.stop();
       throw error;
@@ -71,7 +77,9 @@ function withSearchPath(url: string, schema: string): string {
 async function provision(origin: string, upstream: string): Promise<string> {
   await admin(origin, 'PUT', '/admin/v1/providers/openai/key', { apiKey: SERVER_KEY, baseUrl: `${upstream}/v1` });
   await admin(origin, 'PUT', '/admin/v1/routing', { defaultProvider: 'openai' });
-  const minted = (await admin(origin, 'POST', '/admin/v1/keys', { user: 'bench@example.com', team: 'bench' })) as { key: string };
+  const minted = (await admin(origin, 'POST', '/admin/v1/keys', { user: 'bench@example.com', team: 'bench' })) as {
+    key: string;
+  };
   return minted.key;
 }
 

@@ -23,7 +23,14 @@ export class LoadClient {
 
   static start(): LoadClient {
     // 'advanced' serialization carries the Float64Array samples as they are.
-    return new LoadClient(track(fork(processEntry('load-generator'), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })));
+    return new LoadClient(
+      track(
+        fork(processEntry('load-generator'), [], {
+          serialization: 'advanced',
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        }),
+      ),
+    );
   }
 
   get pid(): number {

@@ -19,7 +19,17 @@ export interface OverheadReport {
 }
 
 export function toReport(run: OverheadRun): OverheadReport {
-  return { benchmark: 'gateway-overhead', version: 1, options: run.options, targets: run.targets, skipped: run.skipped, results: run.results, comparisons: compare(run), machine: run.machine, durationMs: run.durationMs };
+  return {
+    benchmark: 'gateway-overhead',
+    version: 1,
+    options: run.options,
+    targets: run.targets,
+    skipped: run.skipped,
+    results: run.results,
+    comparisons: compare(run),
+    machine: run.machine,
+    durationMs: run.durationMs,
+  };
 }
 
 /** Tables and ratios for people, then the JSON object alone on the last line. */
@@ -30,7 +40,8 @@ export function formatReport(report: OverheadReport): string {
       const results = report.results[id];
       return [TARGET_LABELS[id], ...(results ? columns((phase) => results[phase]) : [])];
     });
-  const errors = (summary: (phase: PhaseId) => PhaseSummary, phases: PhaseId[]) => String(phases.reduce((total, phase) => total + summary(phase).errors, 0));
+  const errors = (summary: (phase: PhaseId) => PhaseSummary, phases: PhaseId[]) =>
+    String(phases.reduce((total, phase) => total + summary(phase).errors, 0));
   const lines = [
     `gateway overhead: ${options.rounds} round(s), ${options.phaseMs} ms per loaded phase, ${options.serialRequests} one-at-a-time requests per round, targets ${report.targets.join(', ')}`,
     `machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}, load average ${report.machine.loadAverageBefore.join(' ')} before, ${report.machine.loadAverageAfter.join(' ')} after (other load skews absolute figures; the interleaved ratios hold up better)`,
@@ -38,7 +49,19 @@ export function formatReport(report: OverheadReport): string {
     '',
     `Saturation: closed loop, ${options.connections} connections (latency ms, server CPU µs per request, RSS after load)`,
     table(
-      ['target', 'JSON req/s', 'p50', 'p99', 'CPU µs/req', 'SSE req/s', 'p50', 'p99', 'CPU µs/req', 'RSS MiB', 'errors'],
+      [
+        'target',
+        'JSON req/s',
+        'p50',
+        'p99',
+        'CPU µs/req',
+        'SSE req/s',
+        'p50',
+        'p99',
+        'CPU µs/req',
+        'RSS MiB',
+        'errors',
+      ],
       rows((at) => [
         ...loaded(at('closed-json')),
         ...loaded(at('closed-sse')),
@@ -56,18 +79,36 @@ export function formatReport(report: OverheadReport): string {
     'One at a time (ms; the stream is paced, so first byte and end differ)',
     table(
       ['target', 'JSON p50', 'p99', 'SSE first byte p50', 'p99', 'SSE end p50', 'errors'],
-      rows((at) => [fixed(at('serial-json').p50Ms, 2), fixed(at('serial-json').p99Ms, 2), fixed(at('serial-sse').ttfbP50Ms, 2), fixed(at('serial-sse').ttfbP99Ms, 2), fixed(at('serial-sse').p50Ms, 2), errors(at, ['serial-json', 'serial-sse'])]),
+      rows((at) => [
+        fixed(at('serial-json').p50Ms, 2),
+        fixed(at('serial-json').p99Ms, 2),
+        fixed(at('serial-sse').ttfbP50Ms, 2),
+        fixed(at('serial-sse').ttfbP99Ms, 2),
+        fixed(at('serial-sse').p50Ms, 2),
+        errors(at, ['serial-json', 'serial-sse']),
+      ]),
     ),
     '',
-    ...Object.entries(report.comparisons).flatMap(([id, comparison]) => describeComparison(id as TargetId, comparison, options.rate)),
+    ...Object.entries(report.comparisons).flatMap(([id, comparison]) =>
+      describeComparison(id as TargetId, comparison, options.rate),
+    ),
     ...firstErrors(report),
     JSON.stringify(report),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-const loaded = (summary: PhaseSummary) => [fixed(summary.throughputRps, 0), fixed(summary.p50Ms, 2), fixed(summary.p99Ms, 2), fixed(summary.cpuMicrosPerRequest, 0)];
-const rated = (summary: PhaseSummary) => [fixed(summary.p50Ms, 2), fixed(summary.p99Ms, 2), fixed(summary.cpuMicrosPerRequest, 0)];
+const loaded = (summary: PhaseSummary) => [
+  fixed(summary.throughputRps, 0),
+  fixed(summary.p50Ms, 2),
+  fixed(summary.p99Ms, 2),
+  fixed(summary.cpuMicrosPerRequest, 0),
+];
+const rated = (summary: PhaseSummary) => [
+  fixed(summary.p50Ms, 2),
+  fixed(summary.p99Ms, 2),
+  fixed(summary.cpuMicrosPerRequest, 0),
+];
 
 function describeComparison(id: TargetId, comparison: GatewayComparisons | undefined, rate: number): string[] {
   if (!comparison) return [];
@@ -80,13 +121,22 @@ function describeComparison(id: TargetId, comparison: GatewayComparisons | undef
     lines.push(
       `${TARGET_LABELS[id]} / Portkey: throughput JSON ${times(portkey.throughputRatio.json)} SSE ${times(portkey.throughputRatio.sse)}; CPU per request JSON ${times(portkey.cpuPerRequestRatio.json)} SSE ${times(portkey.cpuPerRequestRatio.sse)}; p50 at ${rate} req/s JSON ${signed(portkey.p50DifferenceMsAtRate.json)} SSE ${signed(portkey.p50DifferenceMsAtRate.sse)}; stream first byte ${signed(portkey.ttfbDifferenceMs)}`,
     );
-    if (bound) lines.push(`  5× Portkey in this run is JSON ${times(bound.json)} SSE ${times(bound.sse)} the bare proxy's throughput (above 1×, out of reach for any proxy that does more than the baseline)`);
+    if (bound)
+      lines.push(
+        `  5× Portkey in this run is JSON ${times(bound.json)} SSE ${times(bound.sse)} the bare proxy's throughput (above 1×, out of reach for any proxy that does more than the baseline)`,
+      );
   }
-  const throughputTarget = id === 'gateway-pglite' ? overheadTargets.throughputRatio['gateway-pglite'] : overheadTargets.throughputRatio.gateway;
+  const throughputTarget =
+    id === 'gateway-pglite'
+      ? overheadTargets.throughputRatio['gateway-pglite']
+      : overheadTargets.throughputRatio.gateway;
   const checks = [`throughput ≥ ${throughputTarget}× bare proxy ${mark(targets.throughput)}`];
-  if (targets.cpuPerRequest !== null) checks.push(`CPU per request ≤ ${overheadTargets.cpuPerRequestRatio}× ${mark(targets.cpuPerRequest)}`);
-  if (targets.addedP99AtRate !== null) checks.push(`added p99 at ${rate} req/s ≤ ${overheadTargets.addedP99Ms} ms ${mark(targets.addedP99AtRate)}`);
-  if (targets.streamFirstByte !== null) checks.push(`stream first byte within ${overheadTargets.firstByteMs} ms ${mark(targets.streamFirstByte)}`);
+  if (targets.cpuPerRequest !== null)
+    checks.push(`CPU per request ≤ ${overheadTargets.cpuPerRequestRatio}× ${mark(targets.cpuPerRequest)}`);
+  if (targets.addedP99AtRate !== null)
+    checks.push(`added p99 at ${rate} req/s ≤ ${overheadTargets.addedP99Ms} ms ${mark(targets.addedP99AtRate)}`);
+  if (targets.streamFirstByte !== null)
+    checks.push(`stream first byte within ${overheadTargets.firstByteMs} ms ${mark(targets.streamFirstByte)}`);
   lines.push(`  targets: ${checks.join('; ')}`, '');
   return lines;
 }
@@ -95,7 +145,10 @@ function firstErrors(report: OverheadReport): string[] {
   const lines: string[] = [];
   for (const id of report.targets) {
     for (const [phase, summary] of Object.entries(report.results[id] ?? {})) {
-      if (summary.errors > 0) lines.push(`errors: ${TARGET_LABELS[id]} ${phase}: ${summary.errors} of ${summary.requests}, first: ${summary.firstError ?? '?'}`);
+      if (summary.errors > 0)
+        lines.push(
+          `errors: ${TARGET_LABELS[id]} ${phase}: ${summary.errors} of ${summary.requests}, first: ${summary.firstError ?? '?'}`,
+        );
     }
   }
   return lines.length > 0 ? [...lines, ''] : [];
@@ -107,6 +160,9 @@ const signed = (value: number) => (Number.isFinite(value) ? `${value >= 0 ? '+' 
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const render = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  const render = (row: string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ');
   return [render(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(render)].join('\n');
 }

@@ -64,11 +64,25 @@ export async function runOverhead(options: OverheadOptions): Promise<OverheadRun
     }
     const results: OverheadRun['results'] = {};
     for (const target of targets) {
-      results[target.id] = Object.fromEntries(PHASES.map((phase) => [phase.id, summariseAccumulator(accumulators.get(key(target, phase)))])) as Record<PhaseId, PhaseSummary>;
+      results[target.id] = Object.fromEntries(
+        PHASES.map((phase) => [phase.id, summariseAccumulator(accumulators.get(key(target, phase)))]),
+      ) as Record<PhaseId, PhaseSummary>;
     }
     const { environment: _environment, progress: _progress, ...recorded } = options;
-    const machine = { cpus: cpus().length, node: process.version, loadAverageBefore: roundAll(loadAverageBefore), loadAverageAfter: roundAll(loadavg()) };
-    return { options: recorded, targets: targets.map((target) => target.id), skipped, results, machine, durationMs: Date.now() - startedAt };
+    const machine = {
+      cpus: cpus().length,
+      node: process.version,
+      loadAverageBefore: roundAll(loadAverageBefore),
+      loadAverageAfter: roundAll(loadavg()),
+    };
+    return {
+      options: recorded,
+      targets: targets.map((target) => target.id),
+      skipped,
+      results,
+      machine,
+      durationMs: Date.now() - startedAt,
+    };
   } finally {
     await load.stop();
     for (const target of targets.reverse()) {
@@ -78,23 +92,38 @@ export async function runOverhead(options: OverheadOptions): Promise<OverheadRun
   }
 }
 
-async function startTargets(options: OverheadOptions, targets: Target[], skipped: OverheadRun['skipped']): Promise<void> {
+async function startTargets(
+  options: OverheadOptions,
+  targets: Target[],
+  skipped: OverheadRun['skipped'],
+): Promise<void> {
   const simulator = await startSimulatorTarget();
   targets.push(simulator);
   targets.push(await startBareProxyTarget(simulator.origin));
-  const gatewayOptions = { upstream: simulator.origin, pgUrl: options.pgUrl, logLevel: options.gatewayLogLevel, nodeArgs: options.gatewayNodeArgs };
+  const gatewayOptions = {
+    upstream: simulator.origin,
+    pgUrl: options.pgUrl,
+    logLevel: options.gatewayLogLevel,
+    nodeArgs: options.gatewayNodeArgs,
+  };
   targets.push(await startGatewayTarget({ ...gatewayOptions, store: 'postgres' }));
   if (options.pglite) targets.push(await startGatewayTarget({ ...gatewayOptions, store: 'pglite' }));
   if (!options.portkey) return;
   const portkeyDir = findPortkey(options.environment);
   if (!portkeyDir) {
-    skipped.push({ id: 'portkey', reason: '@portkey-ai/gateway is not installed (devDependency of bench/, or set GW_BENCH_PORTKEY_DIR)' });
+    skipped.push({
+      id: 'portkey',
+      reason: '@portkey-ai/gateway is not installed (devDependency of bench/, or set GW_BENCH_PORTKEY_DIR)',
+    });
     return;
   }
   try {
     targets.push(await startPortkeyTarget(portkeyDir, simulator.origin));
   } catch (error) {
-    skipped.push({ id: 'portkey', reason: error instanceof Error ? error.message.split('\n')[0] ?? 'failed to start' : String(error) });
+    skipped.push({
+      id: 'portkey',
+      reason: error instanceof Error ? (error.message.split('\n')[0] ?? 'failed to start') : String(error),
+    });
   }
 }
 
@@ -103,17 +132,31 @@ async function warmUp(load: LoadClient, target: Target, options: OverheadOptions
   const limits = { ...options, phaseMs: options.warmupMs, maxRequests: Math.min(options.maxRequests, 5_000) };
   for (const phase of PHASES.filter((candidate) => candidate.kind === 'closed')) {
     const result = await load.run(jobFor(phase, target, limits));
-    if (result.errors === result.requests) throw new Error(`${target.id} answered no ${phase.id} request during warm-up: ${result.firstError ?? 'no requests'}\n${target.process.output()}`);
+    if (result.errors === result.requests)
+      throw new Error(
+        `${target.id} answered no ${phase.id} request during warm-up: ${result.firstError ?? 'no requests'}\n${target.process.output()}`,
+      );
   }
 }
 
-async function measure(load: LoadClient, target: Target, phase: Phase, options: OverheadOptions, accumulators: Map<string, Accumulator>): Promise<void> {
+async function measure(
+  load: LoadClient,
+  target: Target,
+  phase: Phase,
+  options: OverheadOptions,
+  accumulators: Map<string, Accumulator>,
+): Promise<void> {
   const before = readProcessStats(target.process.pid);
   const clientBefore = readProcessStats(load.pid);
   const result = await load.run(jobFor(phase, target, options));
   const after = readProcessStats(target.process.pid);
   const clientAfter = readProcessStats(load.pid);
-  const accumulator = accumulators.get(key(target, phase)) ?? { runs: [], cpuMicros: 0, clientCpuMicros: 0, rssBytes: 0 };
+  const accumulator = accumulators.get(key(target, phase)) ?? {
+    runs: [],
+    cpuMicros: 0,
+    clientCpuMicros: 0,
+    rssBytes: 0,
+  };
   accumulator.runs.push(result);
   accumulator.cpuMicros += after.cpuMicros - before.cpuMicros;
   accumulator.clientCpuMicros += clientAfter.cpuMicros - clientBefore.cpuMicros;

@@ -36,14 +36,36 @@ const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 export const originOf = (process: RunningProcess) => `http://127.0.0.1:${process.port}`;
 
 export async function startSimulatorTarget(): Promise<Target> {
-  const simulator = await startProcess({ name: 'simulator', entry: processEntry('simulator'), args: [SERVER_KEY], ready: LISTENING });
-  return { id: 'simulator', process: simulator, origin: originOf(simulator), headers: jsonHeaders(SERVER_KEY), dispose: async () => undefined };
+  const simulator = await startProcess({
+    name: 'simulator',
+    entry: processEntry('simulator'),
+    args: [SERVER_KEY],
+    ready: LISTENING,
+  });
+  return {
+    id: 'simulator',
+    process: simulator,
+    origin: originOf(simulator),
+    headers: jsonHeaders(SERVER_KEY),
+    dispose: async () => undefined,
+  };
 }
 
 export async function startBareProxyTarget(upstream: string): Promise<Target> {
-  const proxy = await startProcess({ name: 'bare-proxy', entry: processEntry('bare-proxy'), args: [upstream, SERVER_KEY], ready: LISTENING });
+  const proxy = await startProcess({
+    name: 'bare-proxy',
+    entry: processEntry('bare-proxy'),
+    args: [upstream, SERVER_KEY],
+    ready: LISTENING,
+  });
   // The proxy swaps in the server-held key; the client's is only there because a client always sends one.
-  return { id: 'bare-proxy', process: proxy, origin: originOf(proxy), headers: jsonHeaders('sk-client-unused'), dispose: async () => undefined };
+  return {
+    id: 'bare-proxy',
+    process: proxy,
+    origin: originOf(proxy),
+    headers: jsonHeaders('sk-client-unused'),
+    dispose: async () => undefined,
+  };
 }
 
 export function jsonHeaders(bearer: string): Record<string, string> {

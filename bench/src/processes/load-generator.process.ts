@@ -12,6 +12,7 @@ process.on('message', (message: LoadMessage) => {
   }
   runLoad(message.job).then(
     (result) => send({ type: 'result', id: message.id, result }),
-    (error: unknown) => send({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) =>
+      send({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),
   );
 });

@@ -3,7 +3,10 @@ import net from 'node:net';
 // Preloaded (`--import`) into the peer gateway (Portkey), which we run but do not own. Two adjustments, nothing else:
 
 // 1. It listens on every interface when given only a port; the benchmark serves loopback only.
-const listen = Reflect.get(net.Server.prototype, 'listen') as unknown as (this: net.Server, ...args: unknown[]) => net.Server;
+const listen = Reflect.get(net.Server.prototype, 'listen') as unknown as (
+  this: net.Server,
+  ...args: unknown[]
+) => net.Server;
 net.Server.prototype.listen = function listenOnLoopback(this: net.Server, ...args: unknown[]) {
   if (typeof args[0] === 'number' && (args[1] === undefined || typeof args[1] === 'function')) {
     if (args[1] === undefined) args[1] = '127.0.0.1';
@@ -21,5 +24,9 @@ const nativeFetch = globalThis.fetch;
 globalThis.fetch = async function fetchWithMutableStreamHeaders(...args: Parameters<typeof fetch>): Promise<Response> {
   const response = await nativeFetch(...args);
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
-  return new NativeResponse(response.body, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+  return new NativeResponse(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: new Headers(response.headers),
+  });
 };

@@ -7,13 +7,29 @@ const scopePattern = /^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$/;
 export const adminKeyCreateBody = z
   .strictObject({
     label: z.string().trim().max(200).optional(),
-    caps: z.array(z.enum(capabilities)).min(1).max(capabilities.length).optional().describe('Capability subset (legacy /admin/* and the v1 scopes they translate to)'),
-    scopes: z.array(z.string().regex(scopePattern)).min(1).max(64).optional().describe('Management API v1 scopes (v1 only)'),
+    caps: z
+      .array(z.enum(capabilities))
+      .min(1)
+      .max(capabilities.length)
+      .optional()
+      .describe('Capability subset (legacy /admin/* and the v1 scopes they translate to)'),
+    scopes: z
+      .array(z.string().regex(scopePattern))
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Management API v1 scopes (v1 only)'),
     expiresInDays: z.number().int().min(1).max(3650).optional().describe('Lifetime in days; default 90'),
     neverExpires: z.boolean().optional().describe('true opts out of expiry'),
   })
-  .refine((body) => (body.caps === undefined) !== (body.scopes === undefined), { message: 'exactly one of caps or scopes is required', path: ['caps'] })
-  .refine((body) => !(body.neverExpires === true && body.expiresInDays !== undefined), { message: 'expiresInDays and neverExpires: true exclude each other', path: ['neverExpires'] });
+  .refine((body) => (body.caps === undefined) !== (body.scopes === undefined), {
+    message: 'exactly one of caps or scopes is required',
+    path: ['caps'],
+  })
+  .refine((body) => !(body.neverExpires === true && body.expiresInDays !== undefined), {
+    message: 'expiresInDays and neverExpires: true exclude each other',
+    path: ['neverExpires'],
+  });
 export type AdminKeyCreateBody = z.infer<typeof adminKeyCreateBody>;
 
 export const adminKeyRecord = z.object({
@@ -31,7 +47,10 @@ export const adminKeyRecord = z.object({
 });
 export type AdminKeyRecord = z.infer<typeof adminKeyRecord>;
 
-export const mintedAdminKeyResponse = z.object({ key: z.string().describe('The raw aak_ key, shown once'), record: adminKeyRecord });
+export const mintedAdminKeyResponse = z.object({
+  key: z.string().describe('The raw aak_ key, shown once'),
+  record: adminKeyRecord,
+});
 export const adminKeyListResponse = z.object({ keys: z.array(adminKeyRecord) });
 export const adminKeyIdParams = z.object({ id: z.string().min(1).max(100) });
 

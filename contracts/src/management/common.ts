@@ -14,7 +14,9 @@ export const capResets = ['never', 'daily', 'weekly', 'monthly'] as const;
 export type CapReset = (typeof capResets)[number];
 
 /** A provider slug as a path segment of `/admin/v1/providers/{slug}/key` and as a routing target. */
-export const providerSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a provider slug is 1-63 lowercase letters, digits and dashes');
+export const providerSlug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a provider slug is 1-63 lowercase letters, digits and dashes');
 
 /**
  * A model id wherever one enters the gateway (request bodies, aliases, routing configs). It is echoed in response

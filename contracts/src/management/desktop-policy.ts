@@ -8,7 +8,10 @@ const hostname = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, 'a host name, optionally with a leading "*."');
+  .regex(
+    /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/,
+    'a host name, optionally with a leading "*."',
+  );
 
 export const desktopPolicySettings = z
   .strictObject({
@@ -21,8 +24,14 @@ export const desktopPolicySettings = z
       .record(z.string().min(1).max(128), z.unknown())
       .refine((servers) => Object.keys(servers).length <= 64, 'at most 64 managed MCP servers')
       .optional()
-      .describe('Managed MCP servers by name (free-form); secrets are referenced as device-side placeholders such as "${GITHUB_TOKEN}", never inlined'),
-    allowedPluginMarketplaces: z.array(z.unknown()).max(64).optional().describe('Allowed plugin marketplaces (free-form entries)'),
+      .describe(
+        'Managed MCP servers by name (free-form); secrets are referenced as device-side placeholders such as "${GITHUB_TOKEN}", never inlined',
+      ),
+    allowedPluginMarketplaces: z
+      .array(z.unknown())
+      .max(64)
+      .optional()
+      .describe('Allowed plugin marketplaces (free-form entries)'),
     chatTabEnabled: z.boolean().optional().describe('Show the chat tab'),
     coworkEgressAllowedHosts: z.array(hostname).max(256).optional().describe('Hosts cowork sessions may reach'),
   })
@@ -34,7 +43,11 @@ export type DesktopPolicySettings = z.infer<typeof desktopPolicySettings>;
 export const desktopPolicyPutBody = z.strictObject({
   enabled: z.boolean().describe('Serve the policy to desktop clients; while false the bootstrap endpoint answers 404'),
   settings: desktopPolicySettings.default({}),
-  expectedRevision: z.int().min(0).optional().describe('Revision the caller last read; a stale value answers 409 and changes nothing'),
+  expectedRevision: z
+    .int()
+    .min(0)
+    .optional()
+    .describe('Revision the caller last read; a stale value answers 409 and changes nothing'),
 });
 export type DesktopPolicyPut = z.infer<typeof desktopPolicyPutBody>;
 

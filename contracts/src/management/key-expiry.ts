@@ -13,10 +13,26 @@ export const keyExpiryRangeMessage = 'must be an instant between 1970-01-01T00:0
 export function parseKeyExpiry(value: string): Date | null {
   const match = dateTimePattern.exec(value);
   if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const milliseconds = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
   const offsetMinutes = match[8] ? (match[8] === '-' ? -1 : 1) * (Number(match[9]) * 60 + Number(match[10])) : 0;
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59 || Math.abs(offsetMinutes) >= 24 * 60) return null;
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59 ||
+    Math.abs(offsetMinutes) >= 24 * 60
+  )
+    return null;
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
   const wall = new Date(0);
   wall.setUTCFullYear(year, month - 1, day);

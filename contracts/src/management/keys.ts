@@ -13,7 +13,13 @@ export const clientKeyCreateBody = z.strictObject({
   user: z.string().trim().min(1).max(320).describe('User the key attributes to (usually an email)'),
   team: z.string().trim().min(1).max(200),
   label: z.string().max(200).optional(),
-  expiresInDays: z.number().int().min(1).max(3650).optional().describe('Lifetime; absent means the key does not expire'),
+  expiresInDays: z
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .optional()
+    .describe('Lifetime; absent means the key does not expire'),
 });
 
 /** `POST /admin/v1/keys`: a client key, or a service key when `type: "service"`. */
@@ -33,13 +39,20 @@ export const keyPatchBody = z
     label: z.string().max(200).nullable().optional(),
     name: z.string().trim().min(1).max(200).optional().describe('Service keys only'),
     team: z.string().trim().min(1).max(200).optional(),
-    monthlyBudgetUsd: moneyUsd.nullable().optional().describe('Service keys only (budgets are enforced on service keys alone); US dollars, 0 or null means unlimited'),
+    monthlyBudgetUsd: moneyUsd
+      .nullable()
+      .optional()
+      .describe(
+        'Service keys only (budgets are enforced on service keys alone); US dollars, 0 or null means unlimited',
+      ),
     expiresAt: keyExpiry.nullable().optional(),
   })
   .describe('Omitted fields are kept; null clears. A revoked key cannot be changed (409).');
 
 /** Fields only a service key has: a client key answers 400 naming the field. */
-export const serviceKeyOnlyFields = ['name', 'monthlyBudgetUsd'] as const satisfies ReadonlyArray<keyof z.infer<typeof keyPatchBody>>;
+export const serviceKeyOnlyFields = ['name', 'monthlyBudgetUsd'] as const satisfies ReadonlyArray<
+  keyof z.infer<typeof keyPatchBody>
+>;
 
 export const keyRecord = z.object({
   id: z.string(),
@@ -51,7 +64,10 @@ export const keyRecord = z.object({
   name: z.string().nullable(),
   label: z.string().nullable(),
   monthlyBudgetUsd: z.number().nullable(),
-  tenant: z.string().nullable().describe('Fleet mode: the tenant of the principal that minted the key; null = a deployment-level key'),
+  tenant: z
+    .string()
+    .nullable()
+    .describe('Fleet mode: the tenant of the principal that minted the key; null = a deployment-level key'),
   status: z.enum(['active', 'expired', 'revoked']),
   createdAt: z.string(),
   createdBy: z.string(),

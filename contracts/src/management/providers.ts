@@ -5,8 +5,15 @@ export const providerSlugParams = z.object({ slug: providerSlug });
 
 // Credentials, versions and URLs end up in upstream request headers and URLs: visible ASCII only, so a stray control
 // character or line break is a 400 here, not a provider that fails on every call and looks unreachable.
-const credential = z.string().min(1).max(4096).regex(/^[\x21-\x7e]+$/, 'must be visible ASCII (no spaces, line breaks or control characters)');
-const url = z.string().max(2048).regex(/^[\x21-\x7e]+$/, 'must be a URL of visible ASCII characters');
+const credential = z
+  .string()
+  .min(1)
+  .max(4096)
+  .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII (no spaces, line breaks or control characters)');
+const url = z
+  .string()
+  .max(2048)
+  .regex(/^[\x21-\x7e]+$/, 'must be a URL of visible ASCII characters');
 
 /**
  * `PUT /admin/v1/providers/{slug}/key`. `type` defaults to the slug when the slug is a type. A `gw-upstream`
@@ -19,7 +26,10 @@ export const providerKeyBody = z
     provider: z.literal('gw-upstream').optional().describe('Upstream-gateway spelling of type: gw-upstream'),
     apiKey: credential.optional(),
     baseUrl: url.optional(),
-    apiVersion: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'an API version is 1-64 letters, digits, dots, dashes and underscores').optional(),
+    apiVersion: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, 'an API version is 1-64 letters, digits, dots, dashes and underscores')
+      .optional(),
     custom_host: url.optional(),
     api_key: credential.optional(),
   })
@@ -32,7 +42,11 @@ export const providerSummary = z.object({
   baseUrl: z.string(),
   apiVersion: z.string().nullable(),
   hasKey: z.boolean(),
-  apiKey: z.string().nullable().optional().describe('Full key on the credential-grade v1 read; a redacted hint on the legacy read'),
+  apiKey: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Full key on the credential-grade v1 read; a redacted hint on the legacy read'),
   updatedAt: z.string(),
   updatedBy: z.string(),
 });

@@ -8,24 +8,49 @@ import { modelId, providerSlug } from './common.js';
  * README ("Response cache") says how they combine.
  */
 export const cacheSettingsSchema = z.strictObject({
-  mode: z.enum(['simple', 'semantic', 'off']).optional().describe('`simple` or `semantic`: cache sampled requests too; `off`: never use the cache'),
-  max_age: z.number().int().min(1).max(31_536_000).optional().describe('Seconds an entry written by this call may be served'),
-  share: z.enum(['user', 'team']).optional().describe('Who shares entries: each user or service key (default), or the whole team; stored routing only'),
+  mode: z
+    .enum(['simple', 'semantic', 'off'])
+    .optional()
+    .describe('`simple` or `semantic`: cache sampled requests too; `off`: never use the cache'),
+  max_age: z
+    .number()
+    .int()
+    .min(1)
+    .max(31_536_000)
+    .optional()
+    .describe('Seconds an entry written by this call may be served'),
+  share: z
+    .enum(['user', 'team'])
+    .optional()
+    .describe('Who shares entries: each user or service key (default), or the whole team; stored routing only'),
 });
 export type CacheSettings = z.infer<typeof cacheSettingsSchema>;
 
 /** `/admin/v1/routing`: the default provider, the default model, the default routing config and the response cache. */
 export const routingDocument = z.strictObject({
-  defaultProvider: providerSlug.nullable().describe('Provider used when neither x-gw-provider nor x-gw-config selects one'),
+  defaultProvider: providerSlug
+    .nullable()
+    .describe('Provider used when neither x-gw-provider nor x-gw-config selects one'),
   defaultModel: modelId.nullable().optional().describe('Model for requests that name none (`gw-default`)'),
-  config: z.record(z.string(), z.unknown()).nullable().optional().describe('Default routing config: {mode, onStatusCodes, retry, targets} (Portkey spelling accepted); never credentials'),
-  cache: cacheSettingsSchema.nullable().optional().describe('Response cache: {mode, max_age} (Portkey spelling) and share (`user` default, or `team`)'),
+  config: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .optional()
+    .describe(
+      'Default routing config: {mode, onStatusCodes, retry, targets} (Portkey spelling accepted); never credentials',
+    ),
+  cache: cacheSettingsSchema
+    .nullable()
+    .optional()
+    .describe('Response cache: {mode, max_age} (Portkey spelling) and share (`user` default, or `team`)'),
 });
 export type RoutingDocument = z.infer<typeof routingDocument>;
 
 /** `/admin/v1/routing/aliases`: alias → provider and model. */
 export const aliasDocument = z.strictObject({
-  aliases: z.record(modelId, z.strictObject({ provider: providerSlug, model: modelId })).describe('Alias → provider and model'),
+  aliases: z
+    .record(modelId, z.strictObject({ provider: providerSlug, model: modelId }))
+    .describe('Alias → provider and model'),
 });
 export type ModelAliases = z.infer<typeof aliasDocument>['aliases'];
 
@@ -40,13 +65,23 @@ export const modelPricing = z.strictObject({
   cacheWritePerMTok: price.optional(),
   maxOutputTokens: z.number().int().min(1).max(10_000_000).optional(),
   contextTokens: z.number().int().min(1).max(100_000_000).optional(),
-  defaultOutputTokens: z.number().int().min(1).max(10_000_000).optional().describe('Output tokens a strict budget reserves for a request without max_tokens (default GW_STRICT_DEFAULT_OUTPUT_TOKENS)'),
+  defaultOutputTokens: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000_000)
+    .optional()
+    .describe(
+      'Output tokens a strict budget reserves for a request without max_tokens (default GW_STRICT_DEFAULT_OUTPUT_TOKENS)',
+    ),
 });
 export type ModelPricing = z.infer<typeof modelPricing>;
 
 export const modelsDocument = z.strictObject({
   models: z
     .record(modelId, modelPricing)
-    .describe('Per-model list prices (USD per million tokens) and output ceilings; override and extend the built-in table'),
+    .describe(
+      'Per-model list prices (USD per million tokens) and output ceilings; override and extend the built-in table',
+    ),
 });
 export type ModelTable = z.infer<typeof modelsDocument>['models'];

@@ -3,13 +3,21 @@ import { capResets } from './common.js';
 
 // A per-user cap entry. Money is dollars; 0 is a real limit (blocks everything), null clears.
 const money = z.number().min(0).max(1_000_000_000);
-export const capUserName = z.string().trim().min(1).max(320).regex(/^[^\s/]+$/, 'must be a user identifier without spaces or slashes');
+export const capUserName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(320)
+  .regex(/^[^\s/]+$/, 'must be a user identifier without spaces or slashes');
 export const thresholdsPercent = z
   .array(z.int().min(1).max(100))
   .min(1)
   .max(5)
   .describe('Percent of the token cap and of the USD budget at which an alert is sent, e.g. [80, 100]');
-export const webhookUrl = z.url({ protocol: /^https?$/ }).max(2048).describe('Slack-compatible incoming-webhook URL; write-only, never returned');
+export const webhookUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .describe('Slack-compatible incoming-webhook URL; write-only, never returned');
 
 export const capAlertsInput = z
   .strictObject({
@@ -19,11 +27,24 @@ export const capAlertsInput = z
   .describe('Cap-approach alerts; sent once per threshold per period');
 
 const capFields = {
-  monthlyTokens: z.int().min(0).max(1e15).nullable().describe('Token cap per period (named for the default monthly cadence); null clears'),
-  maxUsd: money.nullable().describe('USD budget per period; at or over it requests answer 402 user_budget_exceeded; null clears'),
+  monthlyTokens: z
+    .int()
+    .min(0)
+    .max(1e15)
+    .nullable()
+    .describe('Token cap per period (named for the default monthly cadence); null clears'),
+  maxUsd: money
+    .nullable()
+    .describe('USD budget per period; at or over it requests answer 402 user_budget_exceeded; null clears'),
   softUsd: money.nullable().describe('Soft USD threshold: an alert and status "soft", never a rejection; null clears'),
-  reset: z.enum(capResets).describe('Reset cadence; periods are UTC days, ISO weeks (from Monday), calendar months, or never'),
-  strict: z.boolean().describe('Reserve an estimate (prompt tokens + max_tokens at the model price) before each call so concurrent requests cannot overshoot; default false (the spec soft semantics)'),
+  reset: z
+    .enum(capResets)
+    .describe('Reset cadence; periods are UTC days, ISO weeks (from Monday), calendar months, or never'),
+  strict: z
+    .boolean()
+    .describe(
+      'Reserve an estimate (prompt tokens + max_tokens at the model price) before each call so concurrent requests cannot overshoot; default false (the spec soft semantics)',
+    ),
   alerts: capAlertsInput.nullable().describe('Per-user alert settings overriding the map-wide ones; null clears'),
 };
 
@@ -38,7 +59,10 @@ export const capEntryBody = z.strictObject({
 });
 export type CapEntryInput = z.infer<typeof capEntryBody>;
 
-const expectedRevision = z.unknown().optional().describe('Revision the caller last read; a stale value answers 409 and changes nothing');
+const expectedRevision = z
+  .unknown()
+  .optional()
+  .describe('Revision the caller last read; a stale value answers 409 and changes nothing');
 
 /** `PATCH /admin/user-caps/:user`: omitted kept, null clears, a value replaces; unknown fields 400. */
 export const capPatchBody = capEntryBody.extend({ expectedRevision });
@@ -46,7 +70,9 @@ export type CapPatch = z.infer<typeof capPatchBody>;
 
 /** `PUT /admin/user-caps`: the whole map plus the map-wide alert settings. */
 export const capsPutBody = z.strictObject({
-  caps: z.record(capUserName, capEntryBody).describe('Every cap entry, keyed by user; users absent here lose their entry'),
+  caps: z
+    .record(capUserName, capEntryBody)
+    .describe('Every cap entry, keyed by user; users absent here lose their entry'),
   alerts: capAlertsInput.nullable().optional().describe('Map-wide alert settings; omitted kept, null clears'),
   expectedRevision,
 });
@@ -57,7 +83,9 @@ export const alertPosture = z.object({
   webhookConfigured: z.boolean().describe('Whether a webhook URL is stored (the URL itself is never returned)'),
 });
 
-export const capStatus = z.enum(['under', 'soft', 'over', 'unknown']).describe('over: requests answer 402; soft: past softUsd; unknown: counters unavailable');
+export const capStatus = z
+  .enum(['under', 'soft', 'over', 'unknown'])
+  .describe('over: requests answer 402; soft: past softUsd; unknown: counters unavailable');
 
 export const capView = z.object({
   user: z.string(),
@@ -89,4 +117,3 @@ export const capsResponse = z.object({
 export type CapsResponse = z.infer<typeof capsResponse>;
 
 export const capUserParams = z.object({ user: capUserName });
-

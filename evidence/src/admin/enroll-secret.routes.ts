@@ -28,7 +28,15 @@ export async function enrollSecretRoutes(plain: FastifyInstance, options: Enroll
 
   app.get(
     '/admin/orgs/:orgId/enroll-secret',
-    { schema: { tags, security, summary: 'Whether the organization has an agent enroll secret (never the secret)', params: orgParams, response: { 200: z.object({ hasSecret: z.boolean(), createdAt: z.string().nullable() }), ...errors } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Whether the organization has an agent enroll secret (never the secret)',
+        params: orgParams,
+        response: { 200: z.object({ hasSecret: z.boolean(), createdAt: z.string().nullable() }), ...errors },
+      },
+    },
     async (request) => {
       const { orgId } = request.params;
       await existingOrg(orgId);
@@ -41,7 +49,8 @@ export async function enrollSecretRoutes(plain: FastifyInstance, options: Enroll
       schema: {
         tags,
         security,
-        summary: 'Mint or rotate the agent enroll secret, shown once; enrolled hosts are unaffected, new enrollments need the new secret',
+        summary:
+          'Mint or rotate the agent enroll secret, shown once; enrolled hosts are unaffected, new enrollments need the new secret',
         params: orgParams,
         response: { 200: z.object({ enrollSecret: z.string(), createdAt: z.string() }), ...errors },
       },
@@ -52,9 +61,21 @@ export async function enrollSecretRoutes(plain: FastifyInstance, options: Enroll
       return reply.header('cache-control', 'no-store').send(await secrets.rotate(orgId));
     },
   );
-  app.delete('/admin/orgs/:orgId/enroll-secret', { schema: { tags, security, summary: 'Revoke the enroll secret: no new host can enroll', params: orgParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-    const { orgId } = request.params;
-    if (!(await secrets.revoke(orgId))) throw evidenceErrors.notFound('An enroll secret');
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/admin/orgs/:orgId/enroll-secret',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Revoke the enroll secret: no new host can enroll',
+        params: orgParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { orgId } = request.params;
+      if (!(await secrets.revoke(orgId))) throw evidenceErrors.notFound('An enroll secret');
+      return reply.code(204).send(null);
+    },
+  );
 }

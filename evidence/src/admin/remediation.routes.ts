@@ -28,7 +28,9 @@ const executionParams = orgParams.extend({ executionId: z.string().min(1).max(64
 const policyParams = orgParams.extend({ name: z.string().min(1).max(128) });
 const outputStates = ['retained', 'not-retained', 'expired', 'unreadable'] as const;
 
-const queuedResponse = z.object({ remediations: z.array(remediation).describe('The executions queued, or already open, oldest check first') });
+const queuedResponse = z.object({
+  remediations: z.array(remediation).describe('The executions queued, or already open, oldest check first'),
+});
 
 interface RemediableCheck {
   policyName: string;
@@ -40,16 +42,23 @@ function remediableCheck(policyName: string, platform: string, disabled: Readonl
   const policy = packPolicy(policyName);
   if (!policy) throw evidenceErrors.notFound(`Policy ${policyName}`);
   const script = scriptOf(policy);
-  if (!script) throw evidenceError('no_remediation', `Policy ${policyName} has no remediation script: it is monitor-only.`);
-  if (disabled.has(policyName)) throw evidenceError('policy_disabled', `Policy ${policyName} is disabled for this organization.`);
-  if (policy.platform !== platform) throw evidenceError('platform_mismatch', `Policy ${policyName} is a ${policy.platform} check; this host runs ${platform}.`);
+  if (!script)
+    throw evidenceError('no_remediation', `Policy ${policyName} has no remediation script: it is monitor-only.`);
+  if (disabled.has(policyName))
+    throw evidenceError('policy_disabled', `Policy ${policyName} is disabled for this organization.`);
+  if (policy.platform !== platform)
+    throw evidenceError(
+      'platform_mismatch',
+      `Policy ${policyName} is a ${policy.platform} check; this host runs ${platform}.`,
+    );
   return { policyName, scriptName: script.name };
 }
 
 /** Every check failing on the host that is enabled, of its platform and has a script. */
 function failingRemediable(host: HostWithResults, disabled: ReadonlySet<string>): RemediableCheck[] {
   return host.results.flatMap((result) => {
-    const policy = result.response === 'fail' && !disabled.has(result.policyName) ? packPolicy(result.policyName) : undefined;
+    const policy =
+      result.response === 'fail' && !disabled.has(result.policyName) ? packPolicy(result.policyName) : undefined;
     const script = policy && policy.platform === host.platform ? scriptOf(policy) : undefined;
     return script ? [{ policyName: result.policyName, scriptName: script.name }] : [];
   });
@@ -70,11 +79,31 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
       schema: {
         tags,
         security,
-        summary: 'Every remediation script compiled into the image, with its whole contents and the checks that dispatch it',
-        response: { 200: z.object({ scripts: z.array(z.object({ name: z.string(), platform: z.string(), interpreter: z.string(), description: z.string(), contents: z.string(), dispatchedBy: z.array(z.string()) })) }), ...evidenceErrorResponses(['unauthorized']) },
+        summary:
+          'Every remediation script compiled into the image, with its whole contents and the checks that dispatch it',
+        response: {
+          200: z.object({
+            scripts: z.array(
+              z.object({
+                name: z.string(),
+                platform: z.string(),
+                interpreter: z.string(),
+                description: z.string(),
+                contents: z.string(),
+                dispatchedBy: z.array(z.string()),
+              }),
+            ),
+          }),
+          ...evidenceErrorResponses(['unauthorized']),
+        },
       },
     },
-    async () => ({ scripts: remediationScripts.map((script) => ({ ...script, dispatchedBy: policyPack.filter((policy) => policy.script === script.name).map((policy) => policy.name) })) }),
+    async () => ({
+      scripts: remediationScripts.map((script) => ({
+        ...script,
+        dispatchedBy: policyPack.filter((policy) => policy.script === script.name).map((policy) => policy.name),
+      })),
+    }),
   );
 
   app.post(
@@ -83,13 +112,25 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
       schema: {
         tags,
         security,
-        summary: 'Queue allowlisted scripts on a built-in agent host: one check’s, or (without a body) every failing check’s that has one',
+        summary:
+          'Queue allowlisted scripts on a built-in agent host: one check’s, or (without a body) every failing check’s that has one',
         description:
           '202 when an execution was queued; 200 when each was already open for this host and check (one at a time). 409 `monitor_only` for a customer-managed host; for a named check `no_remediation` (it has no script), `policy_disabled` or `platform_mismatch`; without one, `nothing_to_remediate`.',
         params: hostParams,
         // Fastify hands an absent body over as null.
         body: z.strictObject({ policyName: z.string().min(1).max(128) }).nullish(),
-        response: { 200: queuedResponse, 202: queuedResponse, ...evidenceErrorResponses([...errorKeys, 'monitor_only', 'no_remediation', 'policy_disabled', 'platform_mismatch', 'nothing_to_remediate']) },
+        response: {
+          200: queuedResponse,
+          202: queuedResponse,
+          ...evidenceErrorResponses([
+            ...errorKeys,
+            'monitor_only',
+            'no_remediation',
+            'policy_disabled',
+            'platform_mismatch',
+            'nothing_to_remediate',
+          ]),
+        },
       },
     },
     async (request, reply) => {
@@ -99,11 +140,24 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
       if (host.source !== builtInAgentSource) throw evidenceError('monitor_only');
       const disabled = await orgs.disabledPolicies(orgId);
       const named = request.body?.policyName;
-      const targets = named === undefined ? failingRemediable(host, disabled) : [remediableCheck(named, host.platform, disabled)];
-      if (targets.length === 0) throw evidenceError('nothing_to_remediate', 'No failing check on this host has a remediation script.');
+      const targets =
+        named === undefined ? failingRemediable(host, disabled) : [remediableCheck(named, host.platform, disabled)];
+      if (targets.length === 0)
+        throw evidenceError('nothing_to_remediate', 'No failing check on this host has a remediation script.');
       const queued = [];
-      for (const target of targets) queued.push(await remediations.queue({ orgId, hostId, policyName: target.policyName, scriptName: target.scriptName, trigger: 'admin' }));
-      return reply.code(queued.some((entry) => entry.created) ? 202 : 200).send({ remediations: queued.map((entry) => entry.remediation) });
+      for (const target of targets)
+        queued.push(
+          await remediations.queue({
+            orgId,
+            hostId,
+            policyName: target.policyName,
+            scriptName: target.scriptName,
+            trigger: 'admin',
+          }),
+        );
+      return reply
+        .code(queued.some((entry) => entry.created) ? 202 : 200)
+        .send({ remediations: queued.map((entry) => entry.remediation) });
     },
   );
 
@@ -113,11 +167,15 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
       schema: {
         tags,
         security,
-        summary: 'Turn automatic remediation of one check on or off: a failing result on a built-in agent host queues its script (trigger `policy`, at most once an hour per host)',
+        summary:
+          'Turn automatic remediation of one check on or off: a failing result on a built-in agent host queues its script (trigger `policy`, at most once an hour per host)',
         description: '409 `no_remediation` for a check without a script.',
         params: policyParams,
         body: z.strictObject({ autoRemediate: z.boolean() }),
-        response: { 200: z.object({ name: z.string(), autoRemediate: z.boolean() }), ...evidenceErrorResponses([...errorKeys, 'no_remediation']) },
+        response: {
+          200: z.object({ name: z.string(), autoRemediate: z.boolean() }),
+          ...evidenceErrorResponses([...errorKeys, 'no_remediation']),
+        },
       },
     },
     async (request) => {
@@ -126,7 +184,8 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
       if (!(await orgs.get(orgId))) throw evidenceErrors.notFound(`Organization ${orgId}`);
       const policy = packPolicy(name);
       if (!policy) throw evidenceErrors.notFound(`Policy ${name}`);
-      if (autoRemediate && !scriptOf(policy)) throw evidenceError('no_remediation', `Policy ${name} has no remediation script: it is monitor-only.`);
+      if (autoRemediate && !scriptOf(policy))
+        throw evidenceError('no_remediation', `Policy ${name} has no remediation script: it is monitor-only.`);
       await orgs.setAutoRemediate(orgId, name, autoRemediate);
       return { name, autoRemediate };
     },
@@ -140,7 +199,10 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
         security,
         summary: 'The remediation audit, newest first',
         params: orgParams,
-        querystring: z.object({ hostId: z.string().min(1).max(100).optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }),
+        querystring: z.object({
+          hostId: z.string().min(1).max(100).optional(),
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+        }),
         response: { 200: z.object({ remediations: z.array(remediation) }), ...errors },
       },
     },
@@ -159,10 +221,17 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
         tags,
         security,
         summary: 'One remediation; with `includeOutput=true` also its retained output',
-        description: '`outputState`: `retained` (output follows), `not-retained` (retention was off), `expired` (past 30 days), `unreadable` (sealed under a key this service no longer holds).',
+        description:
+          '`outputState`: `retained` (output follows), `not-retained` (retention was off), `expired` (past 30 days), `unreadable` (sealed under a key this service no longer holds).',
         params: executionParams,
         querystring: z.object({ includeOutput: z.enum(['true', 'false']).default('false') }),
-        response: { 200: remediation.extend({ output: z.string().nullable().optional(), outputState: z.enum(outputStates).optional() }), ...errors },
+        response: {
+          200: remediation.extend({
+            output: z.string().nullable().optional(),
+            outputState: z.enum(outputStates).optional(),
+          }),
+          ...errors,
+        },
       },
     },
     async (request) => {
@@ -175,7 +244,11 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
   );
 }
 
-function openOutput(executionId: string, found: { sealedOutput: string | null; outputExpired: boolean }, vault: OutputVault | null): { output: string | null; outputState: (typeof outputStates)[number] } {
+function openOutput(
+  executionId: string,
+  found: { sealedOutput: string | null; outputExpired: boolean },
+  vault: OutputVault | null,
+): { output: string | null; outputState: (typeof outputStates)[number] } {
   if (found.outputExpired) return { output: null, outputState: 'expired' };
   if (found.sealedOutput === null) return { output: null, outputState: 'not-retained' };
   if (!vault) return { output: null, outputState: 'unreadable' };

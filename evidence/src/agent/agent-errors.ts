@@ -10,9 +10,17 @@ export type AgentProtocol = 'osquery' | 'orbit';
  */
 export function installAgentErrorHandler(app: FastifyInstance, protocol: AgentProtocol): void {
   app.setErrorHandler((thrown, request, reply) => {
-    const failure = normalizeRequestError(thrown, { refusedValues: true, storeOutages: true, service: 'evidence service' });
-    if (failure.status >= 500 && failure.kind !== 'store_unavailable') request.log.error({ err: thrown }, 'agent request failed');
-    const message = failure.status >= 500 && failure.kind !== 'store_unavailable' ? 'The evidence service failed to handle the request.' : failure.message;
+    const failure = normalizeRequestError(thrown, {
+      refusedValues: true,
+      storeOutages: true,
+      service: 'evidence service',
+    });
+    if (failure.status >= 500 && failure.kind !== 'store_unavailable')
+      request.log.error({ err: thrown }, 'agent request failed');
+    const message =
+      failure.status >= 500 && failure.kind !== 'store_unavailable'
+        ? 'The evidence service failed to handle the request.'
+        : failure.message;
     void reply.code(failure.status).headers(failure.headers);
     if (protocol === 'osquery') return reply.send({ node_invalid: failure.status === 401, error: message });
     return reply.send({ message, errors: [{ name: 'base', reason: message }] });

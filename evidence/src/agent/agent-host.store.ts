@@ -63,7 +63,12 @@ export class AgentHostStore {
       );
       const id = rows[0].id;
       await tx.query('DELETE FROM ev_node_keys WHERE host_id = $1 AND kind = $2', [id, input.kind]);
-      await tx.query('INSERT INTO ev_node_keys (hash, host_id, kind, created_at) VALUES ($1, $2, $3, $4)', [sha256Hex(nodeKey), id, input.kind, at]);
+      await tx.query('INSERT INTO ev_node_keys (hash, host_id, kind, created_at) VALUES ($1, $2, $3, $4)', [
+        sha256Hex(nodeKey),
+        id,
+        input.kind,
+        at,
+      ]);
       return id;
     });
     return { hostId, nodeKey };
@@ -87,13 +92,19 @@ export class AgentHostStore {
 
   /** Whether the policy queries are due: never answered, asked again after a remediation, or older than `intervalMs`. */
   async policiesDue(hostId: string, intervalMs: number): Promise<boolean> {
-    const { rows } = await this.db.query<{ checked: Date | string | null }>('SELECT policies_checked_at AS checked FROM ev_hosts WHERE id = $1', [hostId]);
+    const { rows } = await this.db.query<{ checked: Date | string | null }>(
+      'SELECT policies_checked_at AS checked FROM ev_hosts WHERE id = $1',
+      [hostId],
+    );
     const checked = rows[0]?.checked;
     return checked === null || checked === undefined || this.clock.now() - new Date(checked).getTime() >= intervalMs;
   }
 
   /** Record the answered policy queries (pass, fail or null) and the host's evidence time. */
-  async recordPolicyResults(hostId: string, results: ReadonlyArray<{ policyName: string; passing: boolean | null }>): Promise<void> {
+  async recordPolicyResults(
+    hostId: string,
+    results: ReadonlyArray<{ policyName: string; passing: boolean | null }>,
+  ): Promise<void> {
     const at = new Date(this.clock.now());
     await this.db.transaction(async (tx) => {
       await tx.query('UPDATE ev_hosts SET last_evidence_at = $2, policies_checked_at = $2 WHERE id = $1', [hostId, at]);
@@ -116,7 +127,10 @@ export class AgentHostStore {
   async setDeviceToken(hostId: string, token: string): Promise<boolean> {
     const hash = sha256Hex(token);
     return this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ host_id: string }>('SELECT host_id FROM ev_device_tokens WHERE token_hash = $1', [hash]);
+      const { rows } = await tx.query<{ host_id: string }>(
+        'SELECT host_id FROM ev_device_tokens WHERE token_hash = $1',
+        [hash],
+      );
       if (rows[0] && rows[0].host_id !== hostId) return false;
       await tx.query(
         `INSERT INTO ev_device_tokens (host_id, token_hash, updated_at) VALUES ($1, $2, $3)

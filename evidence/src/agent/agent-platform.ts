@@ -1,7 +1,30 @@
 export type HostPlatform = 'darwin' | 'linux' | 'windows' | 'unknown';
 
 // osquery reports the distribution id as the platform on Linux (`os_version.platform`), not "linux".
-const linuxPlatforms = new Set(['linux', 'ubuntu', 'debian', 'rhel', 'centos', 'fedora', 'amzn', 'arch', 'manjaro', 'opensuse', 'opensuse-leap', 'opensuse-tumbleweed', 'sles', 'suse', 'gentoo', 'rocky', 'almalinux', 'ol', 'pop', 'linuxmint', 'kali', 'nixos']);
+const linuxPlatforms = new Set([
+  'linux',
+  'ubuntu',
+  'debian',
+  'rhel',
+  'centos',
+  'fedora',
+  'amzn',
+  'arch',
+  'manjaro',
+  'opensuse',
+  'opensuse-leap',
+  'opensuse-tumbleweed',
+  'sles',
+  'suse',
+  'gentoo',
+  'rocky',
+  'almalinux',
+  'ol',
+  'pop',
+  'linuxmint',
+  'kali',
+  'nixos',
+]);
 
 /** The pack's platform of an agent-reported osquery platform; anything unrecognised is `unknown` (no check applies). */
 export function hostPlatformOf(...reported: Array<string | undefined>): HostPlatform {

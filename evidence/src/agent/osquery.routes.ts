@@ -37,7 +37,14 @@ const errors = { 400: osqueryErrorBody, 401: osqueryNodeInvalid, 503: osqueryErr
 // osquery's own cadence: ask for distributed work every minute, refresh the config hourly. Nothing is scheduled and
 // result logs are discarded unread: the service keeps pass, fail or unknown per check, nothing else.
 const agentConfig = {
-  options: { distributed_plugin: 'tls', disable_distributed: false, distributed_interval: 60, distributed_tls_max_attempts: 3, config_refresh: 3600, logger_tls_period: 3600 },
+  options: {
+    distributed_plugin: 'tls',
+    disable_distributed: false,
+    distributed_interval: 60,
+    distributed_tls_max_attempts: 3,
+    config_refresh: 3600,
+    logger_tls_period: 3600,
+  },
   schedule: {},
   decorators: {},
 };
@@ -54,7 +61,14 @@ export async function osqueryRoutes(plain: FastifyInstance, options: OsqueryRout
 
   app.post(
     '/api/v1/osquery/enroll',
-    { schema: { tags, summary: 'Enroll osquery with the organization’s enroll secret', body: osqueryEnrollRequest, response: { 200: osqueryEnrollResponse, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Enroll osquery with the organization’s enroll secret',
+        body: osqueryEnrollRequest,
+        response: { 200: osqueryEnrollResponse, ...errors },
+      },
+    },
     async (request) => {
       const body = request.body;
       const orgId = await options.secrets.resolve(body.enroll_secret);
@@ -62,7 +76,8 @@ export async function osqueryRoutes(plain: FastifyInstance, options: OsqueryRout
       const details = body.host_details;
       // fleetd sets osquery's host identifier to the hardware UUID; system_info.uuid is the same value when present.
       const hardwareUuid = details?.system_info?.uuid?.trim() || body.host_identifier.trim();
-      if (!hardwareUuid) throw evidenceError('invalid_request', 'host_identifier or host_details.system_info.uuid is required');
+      if (!hardwareUuid)
+        throw evidenceError('invalid_request', 'host_identifier or host_details.system_info.uuid is required');
       const enrolled = await hosts.enroll({
         orgId,
         kind: 'osquery',
@@ -75,25 +90,53 @@ export async function osqueryRoutes(plain: FastifyInstance, options: OsqueryRout
     },
   );
 
-  app.post('/api/v1/osquery/config', { schema: { tags, summary: 'The agent’s configuration', body: osqueryNodeRequest, response: { 200: osqueryConfigResponse, ...errors } } }, async (request) => {
-    await hostOf(request.body.node_key);
-    return agentConfig;
-  });
+  app.post(
+    '/api/v1/osquery/config',
+    {
+      schema: {
+        tags,
+        summary: 'The agent’s configuration',
+        body: osqueryNodeRequest,
+        response: { 200: osqueryConfigResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await hostOf(request.body.node_key);
+      return agentConfig;
+    },
+  );
 
   app.post(
     '/api/v1/osquery/distributed/read',
-    { schema: { tags, summary: 'The policy checks to run now: every enabled check of the host’s platform, once they are due', body: osqueryNodeRequest, response: { 200: osqueryDistributedReadResponse, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'The policy checks to run now: every enabled check of the host’s platform, once they are due',
+        body: osqueryNodeRequest,
+        response: { 200: osqueryDistributedReadResponse, ...errors },
+      },
+    },
     async (request) => {
       const host = await hostOf(request.body.node_key);
       if (!(await policies.due(host))) return { queries: {} };
       const checks = await policies.applicable(host);
-      return { queries: Object.fromEntries(checks.map((policy) => [policyQueryName(policy.name), renderQuery(policy.query)])) };
+      return {
+        queries: Object.fromEntries(checks.map((policy) => [policyQueryName(policy.name), renderQuery(policy.query)])),
+      };
     },
   );
 
   app.post(
     '/api/v1/osquery/distributed/write',
-    { schema: { tags, summary: 'Results of the policy checks: a row means pass, no row fail, a failed query unknown; rows are never stored', body: osqueryDistributedWriteRequest, response: { 200: agentAcknowledgement, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary:
+          'Results of the policy checks: a row means pass, no row fail, a failed query unknown; rows are never stored',
+        body: osqueryDistributedWriteRequest,
+        response: { 200: agentAcknowledgement, ...errors },
+      },
+    },
     async (request) => {
       const write = request.body;
       const host = await hostOf(write.node_key);
@@ -107,8 +150,19 @@ export async function osqueryRoutes(plain: FastifyInstance, options: OsqueryRout
     },
   );
 
-  app.post('/api/v1/osquery/log', { schema: { tags, summary: 'Status and result logs: accepted for the protocol, discarded unread', body: osqueryLogRequest, response: { 200: agentAcknowledgement, ...errors } } }, async (request) => {
-    await hostOf(request.body.node_key);
-    return {};
-  });
+  app.post(
+    '/api/v1/osquery/log',
+    {
+      schema: {
+        tags,
+        summary: 'Status and result logs: accepted for the protocol, discarded unread',
+        body: osqueryLogRequest,
+        response: { 200: agentAcknowledgement, ...errors },
+      },
+    },
+    async (request) => {
+      await hostOf(request.body.node_key);
+      return {};
+    },
+  );
 }

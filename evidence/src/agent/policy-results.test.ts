@@ -8,7 +8,14 @@ describe('answeredPolicies', () => {
     const answered = answeredPolicies(
       {
         node_key: 'k',
-        queries: { gw_policy_macos_unknown: [], 'gw_policy_macos-firewall': [{ '1': '1' }], 'gw_policy_macos-screen-lock': [], 'gw_policy_macos-disk-encryption': [], 'gw_policy_linux-screen-lock': [{ '1': '1' }], pack_other: [{ a: 'b' }] },
+        queries: {
+          gw_policy_macos_unknown: [],
+          'gw_policy_macos-firewall': [{ '1': '1' }],
+          'gw_policy_macos-screen-lock': [],
+          'gw_policy_macos-disk-encryption': [],
+          'gw_policy_linux-screen-lock': [{ '1': '1' }],
+          pack_other: [{ a: 'b' }],
+        },
         statuses: { 'gw_policy_macos-disk-encryption': 1 },
         messages: { 'gw_policy_macos-disk-encryption': 'no such table: disk_encryption' },
       },
@@ -22,6 +29,8 @@ describe('answeredPolicies', () => {
   });
 
   it('takes a null row set as no rows', () => {
-    expect(answeredPolicies({ node_key: 'k', queries: { 'gw_policy_macos-firewall': null } }, asked)).toEqual([{ policyName: 'macos-firewall', passing: false }]);
+    expect(answeredPolicies({ node_key: 'k', queries: { 'gw_policy_macos-firewall': null } }, asked)).toEqual([
+      { policyName: 'macos-firewall', passing: false },
+    ]);
   });
 });

@@ -12,6 +12,10 @@ describe('the remediation script catalog', () => {
 
   it('dispatches no PowerShell script, so Windows hosts stay monitor-only', () => {
     const dispatched = new Set(policyPack.map((policy) => policy.script));
-    expect(remediationScripts.filter((script) => script.interpreter === 'powershell').map((script) => dispatched.has(script.name))).toEqual([false]);
+    expect(
+      remediationScripts
+        .filter((script) => script.interpreter === 'powershell')
+        .map((script) => dispatched.has(script.name)),
+    ).toEqual([false]);
   });
 });

@@ -34,7 +34,8 @@ const toHost = (row: HostRow): Host => ({
   lastEvidenceAt: new Date(row.last_evidence_at).toISOString(),
   createdAt: new Date(row.created_at).toISOString(),
 });
-const toResponse = (passing: boolean | null): PolicyResponse => (passing === null ? 'unknown' : passing ? 'pass' : 'fail');
+const toResponse = (passing: boolean | null): PolicyResponse =>
+  passing === null ? 'unknown' : passing ? 'pass' : 'fail';
 
 /** The device identifier is never stored: only sha256 of "<source>:<device.id>". */
 export function deviceHashOf(source: string, deviceId: string): string {
@@ -52,7 +53,12 @@ export class HostStore {
    * Replace a host's snapshot in one transaction: the host is created or refreshed, every enabled policy gets the
    * reported response or `unknown` when the report left it out, and results of policies no longer enabled go.
    */
-  async applySnapshot(input: { orgId: string; source: string; report: EvidenceReport; enabledPolicies: readonly string[] }): Promise<Date> {
+  async applySnapshot(input: {
+    orgId: string;
+    source: string;
+    report: EvidenceReport;
+    enabledPolicies: readonly string[];
+  }): Promise<Date> {
     const at = new Date(this.clock.now());
     const { device } = input.report;
     const reported = new Map(input.report.results.map((result) => [result.policyName, result.response]));
@@ -62,7 +68,15 @@ export class HostStore {
          ON CONFLICT (org_id, device_hash) DO UPDATE SET hostname = COALESCE(EXCLUDED.hostname, ev_hosts.hostname),
            platform = CASE WHEN EXCLUDED.platform = 'unknown' THEN ev_hosts.platform ELSE EXCLUDED.platform END, last_evidence_at = EXCLUDED.last_evidence_at
          RETURNING id`,
-        [`host_${randomToken(12)}`, input.orgId, deviceHashOf(input.source, device.id), device.hostname ?? null, device.platform ?? 'unknown', input.source, at],
+        [
+          `host_${randomToken(12)}`,
+          input.orgId,
+          deviceHashOf(input.source, device.id),
+          device.hostname ?? null,
+          device.platform ?? 'unknown',
+          input.source,
+          at,
+        ],
       );
       const hostId = rows[0].id;
       await tx.query('DELETE FROM ev_policy_results WHERE host_id = $1', [hostId]);
@@ -79,14 +93,32 @@ export class HostStore {
   }
 
   async list(orgId: string): Promise<Host[]> {
-    return (await this.db.query<HostRow>(`SELECT ${hostColumns} FROM ev_hosts WHERE org_id = $1 ORDER BY last_evidence_at DESC, id`, [orgId])).rows.map(toHost);
+    return (
+      await this.db.query<HostRow>(
+        `SELECT ${hostColumns} FROM ev_hosts WHERE org_id = $1 ORDER BY last_evidence_at DESC, id`,
+        [orgId],
+      )
+    ).rows.map(toHost);
   }
 
   async get(orgId: string, hostId: string): Promise<HostWithResults | null> {
-    const { rows } = await this.db.query<HostRow>(`SELECT ${hostColumns} FROM ev_hosts WHERE org_id = $1 AND id = $2`, [orgId, hostId]);
+    const { rows } = await this.db.query<HostRow>(`SELECT ${hostColumns} FROM ev_hosts WHERE org_id = $1 AND id = $2`, [
+      orgId,
+      hostId,
+    ]);
     if (!rows[0]) return null;
-    const results = await this.db.query<{ policy_name: string; passing: boolean | null; updated_at: Date | string }>('SELECT policy_name, passing, updated_at FROM ev_policy_results WHERE host_id = $1 ORDER BY policy_name', [hostId]);
-    return { ...toHost(rows[0]), results: results.rows.map((row) => ({ policyName: row.policy_name, response: toResponse(row.passing), updatedAt: new Date(row.updated_at).toISOString() })) };
+    const results = await this.db.query<{ policy_name: string; passing: boolean | null; updated_at: Date | string }>(
+      'SELECT policy_name, passing, updated_at FROM ev_policy_results WHERE host_id = $1 ORDER BY policy_name',
+      [hostId],
+    );
+    return {
+      ...toHost(rows[0]),
+      results: results.rows.map((row) => ({
+        policyName: row.policy_name,
+        response: toResponse(row.passing),
+        updatedAt: new Date(row.updated_at).toISOString(),
+      })),
+    };
   }
 
   /** Hosts with a result for the policy: failing first, then unknown, then passing. */
@@ -107,7 +139,10 @@ export class HostStore {
   }
 
   /** Every reporting host's results since `since`, for the rollup. */
-  async resultsSince(orgId: string, since: Date): Promise<Array<{ hostId: string; policyName: string; passing: boolean | null }>> {
+  async resultsSince(
+    orgId: string,
+    since: Date,
+  ): Promise<Array<{ hostId: string; policyName: string; passing: boolean | null }>> {
     const { rows } = await this.db.query<{ host_id: string; policy_name: string; passing: boolean | null }>(
       `SELECT r.host_id, r.policy_name, r.passing FROM ev_policy_results r JOIN ev_hosts h ON h.id = r.host_id
         WHERE h.org_id = $1 AND h.last_evidence_at >= $2`,

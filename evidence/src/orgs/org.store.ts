@@ -35,11 +35,22 @@ export class OrgStore {
     private readonly clock: Clock,
   ) {}
 
-  async create(input: { name: string; gatewayUrl?: string | undefined; billingTenantId?: string | undefined }): Promise<Org> {
+  async create(input: {
+    name: string;
+    gatewayUrl?: string | undefined;
+    billingTenantId?: string | undefined;
+  }): Promise<Org> {
     const hostname = input.gatewayUrl ? new URL(input.gatewayUrl).hostname : null;
     const { rows } = await this.db.query<OrgRow>(
       `INSERT INTO ev_orgs (id, name, gateway_url, gateway_hostname, billing_tenant_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${columns}`,
-      [`org_${randomToken(12)}`, input.name, input.gatewayUrl ?? null, hostname, input.billingTenantId ?? null, new Date(this.clock.now())],
+      [
+        `org_${randomToken(12)}`,
+        input.name,
+        input.gatewayUrl ?? null,
+        hostname,
+        input.billingTenantId ?? null,
+        new Date(this.clock.now()),
+      ],
     );
     return toOrg(rows[0]);
   }
@@ -48,7 +59,10 @@ export class OrgStore {
    * Create the organization under a caller-chosen id, or update its name and gateway when it exists: how a gateway
    * binds itself (one organization per deployment, or per tenant in fleet mode) without keeping a generated id.
    */
-  async ensure(id: string, input: { name: string; gatewayUrl?: string | undefined; billingTenantId?: string | undefined }): Promise<{ org: Org; created: boolean }> {
+  async ensure(
+    id: string,
+    input: { name: string; gatewayUrl?: string | undefined; billingTenantId?: string | undefined },
+  ): Promise<{ org: Org; created: boolean }> {
     const hostname = input.gatewayUrl ? new URL(input.gatewayUrl).hostname : null;
     const { rows } = await this.db.query<OrgRow & { created: boolean }>(
       `INSERT INTO ev_orgs (id, name, gateway_url, gateway_hostname, billing_tenant_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)
@@ -75,23 +89,42 @@ export class OrgStore {
   }
 
   async disabledPolicies(orgId: string): Promise<Set<string>> {
-    const { rows } = await this.db.query<{ policy_name: string }>('SELECT policy_name FROM ev_policy_disabled WHERE org_id = $1', [orgId]);
+    const { rows } = await this.db.query<{ policy_name: string }>(
+      'SELECT policy_name FROM ev_policy_disabled WHERE org_id = $1',
+      [orgId],
+    );
     return new Set(rows.map((row) => row.policy_name));
   }
 
   async setPolicyEnabled(orgId: string, policyName: string, enabled: boolean): Promise<void> {
-    if (enabled) await this.db.query('DELETE FROM ev_policy_disabled WHERE org_id = $1 AND policy_name = $2', [orgId, policyName]);
-    else await this.db.query('INSERT INTO ev_policy_disabled (org_id, policy_name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [orgId, policyName]);
+    if (enabled)
+      await this.db.query('DELETE FROM ev_policy_disabled WHERE org_id = $1 AND policy_name = $2', [orgId, policyName]);
+    else
+      await this.db.query(
+        'INSERT INTO ev_policy_disabled (org_id, policy_name) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [orgId, policyName],
+      );
   }
 
   /** Checks whose failing result queues their script by itself (automatic remediation), by name. */
   async autoRemediated(orgId: string): Promise<Set<string>> {
-    const { rows } = await this.db.query<{ policy_name: string }>('SELECT policy_name FROM ev_policy_automation WHERE org_id = $1', [orgId]);
+    const { rows } = await this.db.query<{ policy_name: string }>(
+      'SELECT policy_name FROM ev_policy_automation WHERE org_id = $1',
+      [orgId],
+    );
     return new Set(rows.map((row) => row.policy_name));
   }
 
   async setAutoRemediate(orgId: string, policyName: string, on: boolean): Promise<void> {
-    if (!on) await this.db.query('DELETE FROM ev_policy_automation WHERE org_id = $1 AND policy_name = $2', [orgId, policyName]);
-    else await this.db.query('INSERT INTO ev_policy_automation (org_id, policy_name, updated_at) VALUES ($1, $2, $3) ON CONFLICT (org_id, policy_name) DO UPDATE SET updated_at = EXCLUDED.updated_at', [orgId, policyName, new Date(this.clock.now())]);
+    if (!on)
+      await this.db.query('DELETE FROM ev_policy_automation WHERE org_id = $1 AND policy_name = $2', [
+        orgId,
+        policyName,
+      ]);
+    else
+      await this.db.query(
+        'INSERT INTO ev_policy_automation (org_id, policy_name, updated_at) VALUES ($1, $2, $3) ON CONFLICT (org_id, policy_name) DO UPDATE SET updated_at = EXCLUDED.updated_at',
+        [orgId, policyName, new Date(this.clock.now())],
+      );
   }
 }

@@ -28,7 +28,13 @@ export class AutoRemediation {
       const policy = automated.has(policyName) ? packPolicy(policyName) : undefined;
       const script = policy && policy.platform === host.platform ? scriptOf(policy) : undefined;
       if (!script) continue;
-      if (await this.remediations.queueAutomatic({ orgId: host.orgId, hostId: host.hostId, policyName, scriptName: script.name }, this.cooldownMs)) queued += 1;
+      if (
+        await this.remediations.queueAutomatic(
+          { orgId: host.orgId, hostId: host.hostId, policyName, scriptName: script.name },
+          this.cooldownMs,
+        )
+      )
+        queued += 1;
     }
     return queued;
   }

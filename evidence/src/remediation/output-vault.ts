@@ -46,6 +46,9 @@ export class OutputVault {
   }
 }
 
-export function outputVaultOf(config: { GW_CONTENT_KEY?: string | undefined; GW_CONTENT_MODE: 'off' | 'full' }): OutputVault | null {
+export function outputVaultOf(config: {
+  GW_CONTENT_KEY?: string | undefined;
+  GW_CONTENT_MODE: 'off' | 'full';
+}): OutputVault | null {
   return config.GW_CONTENT_KEY && config.GW_CONTENT_MODE !== 'off' ? new OutputVault(config.GW_CONTENT_KEY) : null;
 }

@@ -3,7 +3,16 @@ import { z } from 'zod';
 export const remediationTriggers = ['admin', 'policy'] as const;
 export type RemediationTrigger = (typeof remediationTriggers)[number];
 
-export const remediationStatuses = ['pending', 'delivered', 'ran', 'error', 'timed_out', 'exhausted', 'expired', 'cancelled'] as const;
+export const remediationStatuses = [
+  'pending',
+  'delivered',
+  'ran',
+  'error',
+  'timed_out',
+  'exhausted',
+  'expired',
+  'cancelled',
+] as const;
 export type RemediationStatus = (typeof remediationStatuses)[number];
 
 /** One remediation audit entry: what ran where, why, and how it ended; never its output. */
@@ -13,10 +22,16 @@ export const remediation = z.object({
   hostId: z.string(),
   policyName: z.string(),
   scriptName: z.string(),
-  trigger: z.enum(remediationTriggers).describe('Who queued it: `admin` (an administrator through the admin plane) or `policy` (a failing result of a check set to remediate itself)'),
+  trigger: z
+    .enum(remediationTriggers)
+    .describe(
+      'Who queued it: `admin` (an administrator through the admin plane) or `policy` (a failing result of a check set to remediate itself)',
+    ),
   status: z
     .enum(remediationStatuses)
-    .describe('`pending` queued; `delivered` an agent holds it under a lease; `ran` exit 0; `error` non-zero exit; `timed_out` killed at its deadline; `exhausted` three leases ran out with no result; `expired` 24 hours passed first; `cancelled` its check was disabled before it ran'),
+    .describe(
+      '`pending` queued; `delivered` an agent holds it under a lease; `ran` exit 0; `error` non-zero exit; `timed_out` killed at its deadline; `exhausted` three leases ran out with no result; `expired` 24 hours passed first; `cancelled` its check was disabled before it ran',
+    ),
   exitCode: z.number().int().nullable(),
   attempts: z.number().int(),
   leaseExpiresAt: z.string().nullable(),
@@ -62,10 +77,14 @@ export function rowToRemediation(row: RemediationRow, now: number): Remediation 
     exitCode: row.exit_code,
     attempts: row.attempts,
     // A lease that ran out is no lease: show it as none rather than a time in the past.
-    leaseExpiresAt: row.lease_expires_at !== null && new Date(row.lease_expires_at).getTime() > now ? iso(row.lease_expires_at) : null,
+    leaseExpiresAt:
+      row.lease_expires_at !== null && new Date(row.lease_expires_at).getTime() > now
+        ? iso(row.lease_expires_at)
+        : null,
     expiresAt: iso(row.expires_at),
     createdAt: iso(row.created_at),
     completedAt: row.completed_at === null ? null : iso(row.completed_at),
-    outputRetained: row.output_held && row.output_expires_at !== null && new Date(row.output_expires_at).getTime() > now,
+    outputRetained:
+      row.output_held && row.output_expires_at !== null && new Date(row.output_expires_at).getTime() > now,
   };
 }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, Db, Queryable } from '@gw/platform';
 import { remediationLimits } from './remediation-limits.js';
-import { rowToRemediation, remediationColumns, type Remediation, type RemediationRow, type RemediationTrigger } from './remediation-row.js';
+import {
+  rowToRemediation,
+  remediationColumns,
+  type Remediation,
+  type RemediationRow,
+  type RemediationTrigger,
+} from './remediation-row.js';
 
 export interface QueueRemediation {
   orgId: string;
@@ -48,7 +54,16 @@ export class RemediationStore {
       const { rows } = await tx.query<RemediationRow>(
         `INSERT INTO ev_remediations (execution_id, org_id, host_id, policy_name, script_name, trigger, status, expires_at, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8) RETURNING ${remediationColumns}`,
-        [randomUUID(), input.orgId, input.hostId, input.policyName, input.scriptName, input.trigger, new Date(now + remediationLimits.lifetimeMs), new Date(now)],
+        [
+          randomUUID(),
+          input.orgId,
+          input.hostId,
+          input.policyName,
+          input.scriptName,
+          input.trigger,
+          new Date(now + remediationLimits.lifetimeMs),
+          new Date(now),
+        ],
       );
       return { remediation: rowToRemediation(rows[0], now), created: true };
     });
@@ -74,7 +89,10 @@ export class RemediationStore {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
       await this.settle(tx, { hostId }, now);
-      const { rows } = await tx.query<{ execution_id: string }>(`SELECT execution_id FROM ev_remediations WHERE host_id = $1 AND ${deliverable} ORDER BY sequence`, [hostId, new Date(now)]);
+      const { rows } = await tx.query<{ execution_id: string }>(
+        `SELECT execution_id FROM ev_remediations WHERE host_id = $1 AND ${deliverable} ORDER BY sequence`,
+        [hostId, new Date(now)],
+      );
       return rows.map((row) => row.execution_id);
     });
   }
@@ -107,7 +125,11 @@ export class RemediationStore {
    * Record the agent's result. Delivery is at-least-once, so a result for an execution that already finished is a
    * duplicate and changes nothing; a late result whose lease ran out still counts while the execution is open.
    */
-  async complete(hostId: string, executionId: string, outcome: ScriptOutcome): Promise<'recorded' | 'duplicate' | 'unknown'> {
+  async complete(
+    hostId: string,
+    executionId: string,
+    outcome: ScriptOutcome,
+  ): Promise<'recorded' | 'duplicate' | 'unknown'> {
     const now = this.clock.now();
     const status = outcome.timedOut ? 'timed_out' : outcome.exitCode === 0 ? 'ran' : 'error';
     return this.db.transaction(async (tx) => {
@@ -117,10 +139,21 @@ export class RemediationStore {
       const { rows } = await tx.query<{ execution_id: string }>(
         `UPDATE ev_remediations SET status = $3, exit_code = $4, completed_at = $5, lease_expires_at = NULL, output_sealed = $6, output_expires_at = $7
           WHERE host_id = $1 AND execution_id = $2 AND status = 'delivered' RETURNING execution_id`,
-        [hostId, executionId, status, outcome.exitCode, new Date(now), outcome.sealedOutput, outcome.sealedOutput === null ? null : new Date(now + remediationLimits.outputRetentionMs)],
+        [
+          hostId,
+          executionId,
+          status,
+          outcome.exitCode,
+          new Date(now),
+          outcome.sealedOutput,
+          outcome.sealedOutput === null ? null : new Date(now + remediationLimits.outputRetentionMs),
+        ],
       );
       if (rows[0]) return 'recorded';
-      const known = await tx.query('SELECT 1 FROM ev_remediations WHERE host_id = $1 AND execution_id = $2', [hostId, executionId]);
+      const known = await tx.query('SELECT 1 FROM ev_remediations WHERE host_id = $1 AND execution_id = $2', [
+        hostId,
+        executionId,
+      ]);
       return known.rows.length > 0 ? 'duplicate' : 'unknown';
     });
   }
@@ -147,15 +180,25 @@ export class RemediationStore {
   }
 
   /** One execution, with its sealed output when held; `outputExpired` once retained output passed its 30 days. */
-  async get(orgId: string, executionId: string): Promise<{ remediation: Remediation; sealedOutput: string | null; outputExpired: boolean } | null> {
+  async get(
+    orgId: string,
+    executionId: string,
+  ): Promise<{ remediation: Remediation; sealedOutput: string | null; outputExpired: boolean } | null> {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
       await this.settle(tx, { orgId }, now);
-      const { rows } = await tx.query<RemediationRow & { output_sealed: string | null }>(`SELECT ${remediationColumns}, output_sealed FROM ev_remediations WHERE org_id = $1 AND execution_id = $2`, [orgId, executionId]);
+      const { rows } = await tx.query<RemediationRow & { output_sealed: string | null }>(
+        `SELECT ${remediationColumns}, output_sealed FROM ev_remediations WHERE org_id = $1 AND execution_id = $2`,
+        [orgId, executionId],
+      );
       const row = rows[0];
       if (!row) return null;
       const outputExpired = row.output_expires_at !== null && new Date(row.output_expires_at).getTime() <= now;
-      return { remediation: rowToRemediation(row, now), sealedOutput: outputExpired ? null : row.output_sealed, outputExpired };
+      return {
+        remediation: rowToRemediation(row, now),
+        sealedOutput: outputExpired ? null : row.output_sealed,
+        outputExpired,
+      };
     });
   }
 
@@ -167,11 +210,18 @@ export class RemediationStore {
   private async settle(tx: Queryable, scope: { hostId: string } | { orgId: string }, now: number): Promise<void> {
     const at = new Date(now);
     const [column, id] = 'hostId' in scope ? ['host_id', scope.hostId] : ['org_id', scope.orgId];
-    await tx.query(`UPDATE ev_remediations SET status = 'expired', lease_expires_at = NULL, completed_at = $2 WHERE ${column} = $1 AND status IN ('pending', 'delivered') AND expires_at <= $2`, [id, at]);
+    await tx.query(
+      `UPDATE ev_remediations SET status = 'expired', lease_expires_at = NULL, completed_at = $2 WHERE ${column} = $1 AND status IN ('pending', 'delivered') AND expires_at <= $2`,
+      [id, at],
+    );
     await tx.query(
       `UPDATE ev_remediations SET status = 'exhausted', lease_expires_at = NULL, completed_at = $2 WHERE ${column} = $1 AND status = 'delivered' AND lease_expires_at <= $2 AND attempts >= ${remediationLimits.maxAttempts}`,
       [id, at],
     );
-    if (column === 'org_id') await tx.query('UPDATE ev_remediations SET output_sealed = NULL WHERE org_id = $1 AND output_expires_at <= $2 AND output_sealed IS NOT NULL', [id, at]);
+    if (column === 'org_id')
+      await tx.query(
+        'UPDATE ev_remediations SET output_sealed = NULL WHERE org_id = $1 AND output_expires_at <= $2 AND output_sealed IS NOT NULL',
+        [id, at],
+      );
   }
 }

@@ -6,7 +6,13 @@ import type { HostStore } from '../hosts/host.store.js';
 import { bearerOf } from '../http/bearer.js';
 import type { ConnectorCaller, ConnectorStore } from '../orgs/connector.store.js';
 import type { OrgStore } from '../orgs/org.store.js';
-import { catalogResponse, evidenceReportBody, reportAcceptedResponse, reportLimits, type EvidenceReport } from './report.schema.js';
+import {
+  catalogResponse,
+  evidenceReportBody,
+  reportAcceptedResponse,
+  reportLimits,
+  type EvidenceReport,
+} from './report.schema.js';
 
 export interface ReportRouteOptions {
   connectors: ConnectorStore;
@@ -37,7 +43,14 @@ export async function reportRoutes(plain: FastifyInstance, options: ReportRouteO
 
   app.get(
     '/api/v1/evidence/policies',
-    { schema: { tags, security, summary: 'The policy catalog of the connector’s organization: every enabled check', response: { 200: catalogResponse, ...evidenceErrorResponses(['unauthorized']) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The policy catalog of the connector’s organization: every enabled check',
+        response: { 200: catalogResponse, ...evidenceErrorResponses(['unauthorized']) },
+      },
+    },
     async (request) => {
       const caller = await callerOf(request);
       const policies = await enabledPolicies(caller.orgId);
@@ -56,7 +69,10 @@ export async function reportRoutes(plain: FastifyInstance, options: ReportRouteO
         description:
           '202 with the accepted result count. An unknown, disabled or repeated policy name refuses the whole report (400 `invalid_report`); enabled policies the report leaves out become unknown. Bodies over 64 KiB answer 413.',
         body: evidenceReportBody,
-        response: { 202: reportAcceptedResponse, ...evidenceErrorResponses(['invalid_request', 'invalid_report', 'unauthorized', 'body_too_large']) },
+        response: {
+          202: reportAcceptedResponse,
+          ...evidenceErrorResponses(['invalid_request', 'invalid_report', 'unauthorized', 'body_too_large']),
+        },
       },
     },
     async (request, reply) => {
@@ -68,9 +84,18 @@ export async function reportRoutes(plain: FastifyInstance, options: ReportRouteO
       // A check of another platform does not apply to this device: it is neither passing nor unknown there.
       const platform = report.device.platform ?? 'unknown';
       const reported = new Set(report.results.map((result) => result.policyName));
-      const applicable = enabledChecks.filter((policy) => platform === 'unknown' || policy.platform === platform || reported.has(policy.name)).map((policy) => policy.name);
-      const receivedAt = await options.hosts.applySnapshot({ orgId: caller.orgId, source: caller.source, report, enabledPolicies: applicable });
-      return reply.code(202).send({ accepted: report.results.length, source: caller.source, receivedAt: receivedAt.toISOString() });
+      const applicable = enabledChecks
+        .filter((policy) => platform === 'unknown' || policy.platform === platform || reported.has(policy.name))
+        .map((policy) => policy.name);
+      const receivedAt = await options.hosts.applySnapshot({
+        orgId: caller.orgId,
+        source: caller.source,
+        report,
+        enabledPolicies: applicable,
+      });
+      return reply
+        .code(202)
+        .send({ accepted: report.results.length, source: caller.source, receivedAt: receivedAt.toISOString() });
     },
   );
 }
@@ -82,6 +107,10 @@ function assertKnownResults(report: EvidenceReport, enabled: ReadonlySet<string>
     const name = result.policyName;
     if (seen.has(name)) throw evidenceError('invalid_report', `results[${index}].policyName: "${name}" is repeated`);
     seen.add(name);
-    if (!enabled.has(name)) throw evidenceError('invalid_report', `results[${index}].policyName: "${name}" is ${packPolicy(name) ? 'disabled for this organization' : 'not in the catalog'}`);
+    if (!enabled.has(name))
+      throw evidenceError(
+        'invalid_report',
+        `results[${index}].policyName: "${name}" is ${packPolicy(name) ? 'disabled for this organization' : 'not in the catalog'}`,
+      );
   }
 }

@@ -9,12 +9,20 @@ export const reportLimits = { maxBodyBytes: 64 * 1024, maxResults: 128 } as cons
  */
 export const evidenceReportBody = z.strictObject({
   device: z.strictObject({
-    id: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, '1 to 128 characters from letters, digits, _ . : -').describe('Stable device identifier; stored only as a source-qualified sha256'),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,128}$/, '1 to 128 characters from letters, digits, _ . : -')
+      .describe('Stable device identifier; stored only as a source-qualified sha256'),
     hostname: z.string().min(1).max(64).optional(),
     platform: z.enum(['darwin', 'linux', 'windows', 'unknown']).optional(),
   }),
   results: z
-    .array(z.strictObject({ policyName: z.string().min(1).max(128).describe('Exact name from the catalog'), response: z.enum(['pass', 'fail', 'unknown']) }))
+    .array(
+      z.strictObject({
+        policyName: z.string().min(1).max(128).describe('Exact name from the catalog'),
+        response: z.enum(['pass', 'fail', 'unknown']),
+      }),
+    )
     .min(1)
     .max(reportLimits.maxResults)
     .describe('The device’s current snapshot; enabled policies left out become unknown'),

@@ -8,7 +8,11 @@ export const staleAfterMs = 7 * 24 * 60 * 60 * 1000;
 export const fleetRollupResponse = z
   .object({
     packVersion: z.string(),
-    hosts: z.object({ total: z.number().int(), reporting: z.number().int().describe('Reported within seven days; only these are scored'), stale: z.number().int() }),
+    hosts: z.object({
+      total: z.number().int(),
+      reporting: z.number().int().describe('Reported within seven days; only these are scored'),
+      stale: z.number().int(),
+    }),
     compliance: z.object({
       compliant: z.number().int().describe('Every enabled policy passes'),
       failing: z.number().int().describe('At least one enabled policy fails'),
@@ -37,5 +41,10 @@ export async function fleetRollup(hosts: HostStore, orgId: string, now: number):
   for (const value of state.values()) compliance[value] += 1;
   // A reporting host with no enabled policy for it has nothing failing or unknown.
   compliance.compliant += counts.reporting - state.size;
-  return { packVersion, hosts: { total: counts.total, reporting: counts.reporting, stale: counts.total - counts.reporting }, compliance, failingPolicies };
+  return {
+    packVersion,
+    hosts: { total: counts.total, reporting: counts.reporting, stale: counts.total - counts.reporting },
+    compliance,
+    failingPolicies,
+  };
 }

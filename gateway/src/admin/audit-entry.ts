@@ -9,7 +9,10 @@ export function isAudited(operation: AdminOperation): boolean {
 
 export function auditCategoryOf(operation: AdminOperation): string {
   if (operation.auditCategory) return operation.auditCategory;
-  const path = operation.v1?.path.replace(/^\/admin\/v1\//, '') ?? operation.legacy?.[0]?.path.replace(/^\/admin\//, '') ?? operation.id;
+  const path =
+    operation.v1?.path.replace(/^\/admin\/v1\//, '') ??
+    operation.legacy?.[0]?.path.replace(/^\/admin\//, '') ??
+    operation.id;
   return path.split('/')[0] ?? operation.id;
 }
 
@@ -20,12 +23,15 @@ function field(value: unknown, name: string): string | null {
 }
 
 function record(result: unknown): unknown {
-  return typeof result === 'object' && result !== null && 'record' in result ? (result).record : result;
+  return typeof result === 'object' && result !== null && 'record' in result ? result.record : result;
 }
 
 /** Default target: the path parameters (a resource id), else the id of the record a create returned. */
 function defaultTarget(params: unknown, result: unknown): string | null {
-  const values = typeof params === 'object' && params !== null ? Object.values(params).filter((value): value is string => typeof value === 'string') : [];
+  const values =
+    typeof params === 'object' && params !== null
+      ? Object.values(params).filter((value): value is string => typeof value === 'string')
+      : [];
   if (values.length > 0) return values.join('/');
   return field(record(result), 'id');
 }
@@ -36,9 +42,19 @@ function defaultSubject(params: unknown, result: unknown): string | null {
 }
 
 /** One content-free entry: actor, action (the operation id), category, target, request id, outcome and status. */
-export function auditEntryFor(input: { operation: AdminOperation; principal: Principal; params: unknown; result?: unknown; requestId: string; status: number }): AuditEntryInput {
+export function auditEntryFor(input: {
+  operation: AdminOperation;
+  principal: Principal;
+  params: unknown;
+  result?: unknown;
+  requestId: string;
+  status: number;
+}): AuditEntryInput {
   const { operation, principal, params, result } = input;
-  const subjects = operation.auditSubjects && input.status < 400 ? operation.auditSubjects({ params, result }) : { target: defaultTarget(params, result), subject: defaultSubject(params, result) };
+  const subjects =
+    operation.auditSubjects && input.status < 400
+      ? operation.auditSubjects({ params, result })
+      : { target: defaultTarget(params, result), subject: defaultSubject(params, result) };
   return {
     category: auditCategoryOf(operation),
     action: operation.id,

@@ -37,16 +37,38 @@ export function classifyAdminError(thrown: unknown): AdminErrorShape {
   // Admin handlers call the store directly: an outage is a 503 the caller may retry, a refused value the caller's 400.
   const failure = normalizeRequestError(thrown, { service: 'gateway', storeOutages: true, refusedValues: true });
   if (failure.kind === 'coded') {
-    const requiredScope = typeof failure.error.details?.requiredScope === 'string' ? failure.error.details.requiredScope : undefined;
-    return { status: failure.status, code: failure.code, message: failure.message, headers: { ...failure.headers }, ...(requiredScope ? { requiredScope } : {}) };
+    const requiredScope =
+      typeof failure.error.details?.requiredScope === 'string' ? failure.error.details.requiredScope : undefined;
+    return {
+      status: failure.status,
+      code: failure.code,
+      message: failure.message,
+      headers: { ...failure.headers },
+      ...(requiredScope ? { requiredScope } : {}),
+    };
   }
-  return { status: failure.status, code: v1CodeByStatus[failure.status] ?? failure.code, message: failure.message, headers: { ...failure.headers } };
+  return {
+    status: failure.status,
+    code: v1CodeByStatus[failure.status] ?? failure.code,
+    message: failure.message,
+    headers: { ...failure.headers },
+  };
 }
 
 /** The v1 envelope: every v1 error, whatever the status. */
 export function v1ErrorBody(shape: AdminErrorShape, requestId: string) {
-  const code = shape.code === 'internal_error' || isGenericCode(shape.code) ? (v1CodeByStatus[shape.status] ?? shape.code) : shape.code;
-  return { error: { code, message: shape.message, ...(shape.requiredScope ? { required_scope: shape.requiredScope } : {}), request_id: requestId } };
+  const code =
+    shape.code === 'internal_error' || isGenericCode(shape.code)
+      ? (v1CodeByStatus[shape.status] ?? shape.code)
+      : shape.code;
+  return {
+    error: {
+      code,
+      message: shape.message,
+      ...(shape.requiredScope ? { required_scope: shape.requiredScope } : {}),
+      request_id: requestId,
+    },
+  };
 }
 
 /** Legacy `/admin/*` errors keep the simpler `{error: {code, message}}` shape. */
@@ -62,13 +84,23 @@ function isGenericCode(code: string): boolean {
 export const adminErrors = {
   unauthenticated: () => gatewayError('unauthenticated'),
   missingCapability: (capability: string) =>
-    gatewayError('forbidden', `This operation requires the ${capability} capability.`, { details: { requiredCapability: capability } }),
-  insufficientScope: (scope: string) => gatewayError('insufficient_scope', `This operation requires the ${scope} scope.`, { details: { requiredScope: scope } }),
+    gatewayError('forbidden', `This operation requires the ${capability} capability.`, {
+      details: { requiredCapability: capability },
+    }),
+  insufficientScope: (scope: string) =>
+    gatewayError('insufficient_scope', `This operation requires the ${scope} scope.`, {
+      details: { requiredScope: scope },
+    }),
   // A scope-minted key has no capabilities, so every legacy gate rejects it.
-  scopeKeyOnLegacy: () => gatewayError('forbidden', 'This admin API key was minted with v1 scopes; use it on /admin/v1/* only.'),
+  scopeKeyOnLegacy: () =>
+    gatewayError('forbidden', 'This admin API key was minted with v1 scopes; use it on /admin/v1/* only.'),
   // In fleet mode a tenant-bound principal reaches tenant resources only.
   deploymentScopeRequired: () => gatewayError('deployment_scope_required'),
   // 300 requests per minute per principal on /admin/v1/* (README.md in this folder).
   rateLimited: (retryAfterSeconds: number) =>
-    gatewayError('rate_limited', 'Too many Management API requests from this principal; retry after the indicated delay.', { retryable: true, headers: { 'retry-after': String(retryAfterSeconds) } }),
+    gatewayError(
+      'rate_limited',
+      'Too many Management API requests from this principal; retry after the indicated delay.',
+      { retryable: true, headers: { 'retry-after': String(retryAfterSeconds) } },
+    ),
 };

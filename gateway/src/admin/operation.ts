@@ -26,7 +26,11 @@ export interface OperationContext<Body, Query, Params> {
  * `/admin/...` surface (capability gate, Deprecation + Link headers) and on `/admin/v1/...` (scope gate, rate limit,
  * v1 error envelope), audits its writes, and writes the OpenAPI extensions from these fields. See README.md here.
  */
-export interface AdminOperation<BodySchema extends z.ZodType = z.ZodType, QuerySchema extends z.ZodType = z.ZodType, ParamsSchema extends z.ZodType = z.ZodType> {
+export interface AdminOperation<
+  BodySchema extends z.ZodType = z.ZodType,
+  QuerySchema extends z.ZodType = z.ZodType,
+  ParamsSchema extends z.ZodType = z.ZodType,
+> {
   id: string;
   summary: string;
   method: HttpMethod;
@@ -52,7 +56,9 @@ export interface AdminOperation<BodySchema extends z.ZodType = z.ZodType, QueryS
   query?: QuerySchema;
   params?: ParamsSchema;
   response: z.ZodType;
-  handler(context: OperationContext<z.infer<BodySchema>, z.infer<QuerySchema>, z.infer<ParamsSchema>>): Promise<unknown>;
+  handler(
+    context: OperationContext<z.infer<BodySchema>, z.infer<QuerySchema>, z.infer<ParamsSchema>>,
+  ): Promise<unknown>;
 }
 
 export interface AuditSubjectInput {
@@ -61,9 +67,11 @@ export interface AuditSubjectInput {
 }
 
 /** Typed helper so each operation infers its handler inputs from its schemas. */
-export function defineOperation<BodySchema extends z.ZodType = z.ZodUndefined, QuerySchema extends z.ZodType = z.ZodUndefined, ParamsSchema extends z.ZodType = z.ZodUndefined>(
-  operation: AdminOperation<BodySchema, QuerySchema, ParamsSchema>,
-): AdminOperation {
+export function defineOperation<
+  BodySchema extends z.ZodType = z.ZodUndefined,
+  QuerySchema extends z.ZodType = z.ZodUndefined,
+  ParamsSchema extends z.ZodType = z.ZodUndefined,
+>(operation: AdminOperation<BodySchema, QuerySchema, ParamsSchema>): AdminOperation {
   return operation;
 }
 

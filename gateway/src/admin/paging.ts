@@ -15,7 +15,12 @@ export function encodeCursor(position: Keyset): string {
 export function decodeCursor(cursor: string): Keyset {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      typeof parsed[1] === 'string'
+    ) {
       const at = new Date(parsed[0]);
       if (!Number.isNaN(at.getTime())) return { at, id: parsed[1] };
     }
@@ -42,7 +47,10 @@ export function afterCursor(cursor: Keyset | null, values: unknown[]): string | 
 }
 
 /** Split a fetched page of `limit + 1` rows into the page and the cursor for the next one. */
-export function pageOf<Row extends { created_at: Date | string; id: string }>(rows: Row[], limit: number): { rows: Row[]; nextCursor: string | null } {
+export function pageOf<Row extends { created_at: Date | string; id: string }>(
+  rows: Row[],
+  limit: number,
+): { rows: Row[]; nextCursor: string | null } {
   if (rows.length <= limit) return { rows, nextCursor: null };
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

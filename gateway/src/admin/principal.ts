@@ -38,7 +38,16 @@ export const adminTokenPrincipal: Principal = {
 export function rolePrincipal(role: Role, options: { email: string; tenant?: string | null }): Principal {
   const held = roleCapabilities(role);
   const tenant = options.tenant ?? null;
-  return { kind: 'sso', actor: `sso:${options.email}`, capabilities: held, scopes: scopesForCapabilities(held), deploymentOwner: tenant === null, tenant, legacyAccess: true, role };
+  return {
+    kind: 'sso',
+    actor: `sso:${options.email}`,
+    capabilities: held,
+    scopes: scopesForCapabilities(held),
+    deploymentOwner: tenant === null,
+    tenant,
+    legacyAccess: true,
+    role,
+  };
 }
 
 export function hasScope(principal: Principal, scope: string): boolean {

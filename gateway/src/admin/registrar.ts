@@ -43,7 +43,11 @@ export function v1ScopeOf(operation: AdminOperation): string | null {
  * `onRequest`, before the body is parsed: an unauthenticated caller learns nothing about bodies. Every write is
  * audited here, so no handler audits itself.
  */
-export async function registerOperations(app: FastifyInstance, operations: readonly AdminOperation[], deps: RegistrarDeps): Promise<void> {
+export async function registerOperations(
+  app: FastifyInstance,
+  operations: readonly AdminOperation[],
+  deps: RegistrarDeps,
+): Promise<void> {
   assertUnique(operations);
   app.decorate('adminOperations', operations);
   app.decorateRequest('adminPrincipal', null);
@@ -56,7 +60,8 @@ export async function registerOperations(app: FastifyInstance, operations: reado
       await auditFailure(request, shape.status, deps);
       return reply.code(shape.status).headers(shape.headers).send(legacyErrorBody(shape));
     });
-    for (const operation of operations) for (const mount of operation.legacy ?? []) mountLegacy(legacy, operation, mount, deps);
+    for (const operation of operations)
+      for (const mount of operation.legacy ?? []) mountLegacy(legacy, operation, mount, deps);
   });
 
   await app.register(async (v1) => {
@@ -85,7 +90,11 @@ function routeSchema(operation: AdminOperation, extensions: Record<string, unkno
   };
 }
 
-async function authenticate(request: FastifyRequest, operation: AdminOperation, deps: RegistrarDeps): Promise<Principal> {
+async function authenticate(
+  request: FastifyRequest,
+  operation: AdminOperation,
+  deps: RegistrarDeps,
+): Promise<Principal> {
   request.adminOperation = operation;
   const principal = await deps.principals.resolve(request);
   if (!principal) throw adminErrors.unauthenticated();
@@ -96,22 +105,46 @@ async function authenticate(request: FastifyRequest, operation: AdminOperation, 
 
 // In fleet mode a deployment resource answers 403 deployment_scope_required to tenant-bound principals.
 function assertDeploymentReach(operation: AdminOperation, principal: Principal, deps: RegistrarDeps): void {
-  if (deps.fleetMode && operation.xScope === 'deployment' && principal.tenant !== null) throw adminErrors.deploymentScopeRequired();
+  if (deps.fleetMode && operation.xScope === 'deployment' && principal.tenant !== null)
+    throw adminErrors.deploymentScopeRequired();
 }
 
 const requestIdOf = (request: FastifyRequest) => request.adminRequestId || request.traceId;
 
-async function run(operation: AdminOperation, request: FastifyRequest, reply: FastifyReply, principal: Principal, fixedQuery?: Record<string, string>) {
+async function run(
+  operation: AdminOperation,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+  fixedQuery?: Record<string, string>,
+) {
   const query = fixedQuery ? { ...(request.query as object), ...fixedQuery } : request.query;
-  const result = await operation.handler({ body: request.body, query, params: request.params, principal, requestId: requestIdOf(request), request, reply });
+  const result = await operation.handler({
+    body: request.body,
+    query,
+    params: request.params,
+    principal,
+    requestId: requestIdOf(request),
+    request,
+    reply,
+  });
   const status = operation.successStatus ?? 200;
   return { result, status };
 }
 
-async function runAndAudit(operation: AdminOperation, request: FastifyRequest, reply: FastifyReply, deps: RegistrarDeps, fixedQuery?: Record<string, string>) {
+async function runAndAudit(
+  operation: AdminOperation,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: RegistrarDeps,
+  fixedQuery?: Record<string, string>,
+) {
   const principal = request.adminPrincipal as Principal;
   const { result, status } = await run(operation, request, reply, principal, fixedQuery);
-  if (deps.audit && isAudited(operation)) await deps.audit(auditEntryFor({ operation, principal, params: request.params, result, requestId: requestIdOf(request), status }));
+  if (deps.audit && isAudited(operation))
+    await deps.audit(
+      auditEntryFor({ operation, principal, params: request.params, result, requestId: requestIdOf(request), status }),
+    );
   return reply.code(status).send(result);
 }
 
@@ -120,7 +153,9 @@ async function auditFailure(request: FastifyRequest, status: number, deps: Regis
   const operation = request.adminOperation;
   const principal = request.adminPrincipal;
   if (!deps.audit || !operation || !principal || !isAudited(operation) || status === 429) return;
-  await deps.audit(auditEntryFor({ operation, principal, params: request.params, requestId: requestIdOf(request), status }));
+  await deps.audit(
+    auditEntryFor({ operation, principal, params: request.params, requestId: requestIdOf(request), status }),
+  );
 }
 
 function mountLegacy(app: FastifyInstance, operation: AdminOperation, mount: LegacyMount, deps: RegistrarDeps): void {
@@ -129,13 +164,18 @@ function mountLegacy(app: FastifyInstance, operation: AdminOperation, mount: Leg
   app.route({
     method: operation.method,
     url: mount.path,
-    schema: routeSchema(operation, { tags: ['admin (legacy)'], 'x-required-capability': operation.capability, ...(deprecated ? { deprecated: true } : {}) }),
+    schema: routeSchema(operation, {
+      tags: ['admin (legacy)'],
+      'x-required-capability': operation.capability,
+      ...(deprecated ? { deprecated: true } : {}),
+    }),
     onRequest: async (request, reply) => {
       // Other rule 5: Deprecation and the successor Link on every answer, errors included.
       if (deprecated) reply.header('deprecation', 'true').header('link', `<${successor}>; rel="successor-version"`);
       const principal = await authenticate(request, operation, deps);
       if (!principal.legacyAccess) throw adminErrors.scopeKeyOnLegacy();
-      if (operation.capability && !principal.capabilities.has(operation.capability)) throw adminErrors.missingCapability(operation.capability);
+      if (operation.capability && !principal.capabilities.has(operation.capability))
+        throw adminErrors.missingCapability(operation.capability);
       assertDeploymentReach(operation, principal, deps);
     },
     handler: async (request, reply) => runAndAudit(operation, request, reply, deps, mount.fixedQuery),
@@ -159,7 +199,8 @@ function mountV1(app: FastifyInstance, operation: AdminOperation, deps: Registra
     onRequest: async (request) => {
       const principal = await authenticate(request, operation, deps);
       const decision = deps.rateLimit ? await deps.rateLimit(principal.actor) : null;
-      if (decision && !decision.allowed) throw adminErrors.rateLimited(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+      if (decision && !decision.allowed)
+        throw adminErrors.rateLimited(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
       if (scope && !hasScope(principal, scope)) throw adminErrors.insufficientScope(scope);
       assertDeploymentReach(operation, principal, deps);
     },

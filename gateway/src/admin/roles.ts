@@ -19,7 +19,14 @@ const addedBy: Readonly<Record<Role, readonly Capability[]>> = {
     'playground:run',
   ],
   // Minting an admin API key needs adminkeys:manage, "security_admin and up".
-  security_admin: ['adminkeys:manage', 'identity:manage', 'revokedusers:manage', 'gdpr:manage', 'optimizer:purge', 'directives:manage'],
+  security_admin: [
+    'adminkeys:manage',
+    'identity:manage',
+    'revokedusers:manage',
+    'gdpr:manage',
+    'optimizer:purge',
+    'directives:manage',
+  ],
   owner: ['content:manage', 'content:read', 'update:run'],
 };
 

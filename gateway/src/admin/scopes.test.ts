@@ -2,7 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { capabilities } from './capabilities.js';
 import { roleCapabilities, roles, roleTable } from './roles.js';
-import { isGrantableCapability, isGrantableScope, isKnownScope, scopeCatalog, scopeExceptions, scopesForCapabilities, scopesOfCapability } from './scopes.js';
+import {
+  isGrantableCapability,
+  isGrantableScope,
+  isKnownScope,
+  scopeCatalog,
+  scopeExceptions,
+  scopesForCapabilities,
+  scopesOfCapability,
+} from './scopes.js';
 
 describe('roles', () => {
   it('grant capabilities cumulatively from viewer to owner', () => {
@@ -32,7 +40,22 @@ describe('roles', () => {
 describe('capability → scope translation', () => {
   it('makes config:read every resource read except the audit, trace and fleet lanes', () => {
     const reads = scopesOfCapability('config:read');
-    expect(reads).toEqual(expect.arrayContaining(['keys:read', 'admin-keys:read', 'users:read', 'spend:read', 'providers:read', 'routing:read', 'optimizer:read', 'policies:read', 'settings:read', 'sso:read', 'enrollment:read', 'provisioning:read']));
+    expect(reads).toEqual(
+      expect.arrayContaining([
+        'keys:read',
+        'admin-keys:read',
+        'users:read',
+        'spend:read',
+        'providers:read',
+        'routing:read',
+        'optimizer:read',
+        'policies:read',
+        'settings:read',
+        'sso:read',
+        'enrollment:read',
+        'provisioning:read',
+      ]),
+    );
     expect(reads).not.toContain('audit:read');
     expect(reads).not.toContain('traces:read');
     expect(reads).not.toContain('fleet:read');
@@ -49,7 +72,8 @@ describe('capability → scope translation', () => {
   });
 
   it('maps every capability to known scopes', () => {
-    for (const capability of capabilities) for (const scope of scopesOfCapability(capability)) expect(isKnownScope(scope)).toBe(true);
+    for (const capability of capabilities)
+      for (const scope of scopesOfCapability(capability)) expect(isKnownScope(scope)).toBe(true);
   });
 });
 
@@ -78,7 +102,9 @@ describe('grantability to admin API keys', () => {
 
   it('refuses content, content mode, SSO config, self-update and key management as capabilities', () => {
     const ungrantable = capabilities.filter((capability) => !isGrantableCapability(capability));
-    expect(ungrantable).toEqual(expect.arrayContaining(['content:read', 'content:manage', 'identity:manage', 'update:run', 'adminkeys:manage']));
+    expect(ungrantable).toEqual(
+      expect.arrayContaining(['content:read', 'content:manage', 'identity:manage', 'update:run', 'adminkeys:manage']),
+    );
     expect(isGrantableCapability('clientkeys:manage')).toBe(true);
     expect(isGrantableCapability('config:read')).toBe(true);
   });
@@ -87,10 +113,13 @@ describe('grantability to admin API keys', () => {
 describe('the published tables in README.md', () => {
   it('match the code', async () => {
     const readme = await readFile(new URL('./README.md', import.meta.url), 'utf8');
-    for (const row of roleTable()) expect(readme).toContain(`| \`${row.role}\` | ${row.adds.map((capability) => `\`${capability}\``).join(', ')} |`);
+    for (const row of roleTable())
+      expect(readme).toContain(`| \`${row.role}\` | ${row.adds.map((capability) => `\`${capability}\``).join(', ')} |`);
     for (const capability of capabilities) {
       if (capability === 'config:read') continue;
-      const line = `| \`${capability}\` | ${scopesOfCapability(capability).map((scope) => `\`${scope}\``).join(', ')} | ${isGrantableCapability(capability) ? 'yes' : 'no'} |`;
+      const line = `| \`${capability}\` | ${scopesOfCapability(capability)
+        .map((scope) => `\`${scope}\``)
+        .join(', ')} | ${isGrantableCapability(capability) ? 'yes' : 'no'} |`;
       expect(readme).toContain(line);
     }
   });

@@ -39,11 +39,20 @@ export const scopeExceptions: readonly ScopeException[] = [
   { scope: 'users:revoke', gates: 'revoke or reinstate a developer', grantable: false },
   { scope: 'users:gdpr', gates: "a user's export and erase", grantable: true },
   { scope: 'providers:write', gates: 'credential-grade read on GET providers', grantable: true },
-  { scope: 'fleet:enroll', gates: 'enroll secret read and rotate, evidence-connector bearers, installer download, MDM profile, enabling a policy', grantable: true },
+  {
+    scope: 'fleet:enroll',
+    gates:
+      'enroll secret read and rotate, evidence-connector bearers, installer download, MDM profile, enabling a policy',
+    grantable: true,
+  },
   { scope: 'fleet:remediate', gates: 'run remediation script, retire host, push policy', grantable: true },
   { scope: 'playground:run', gates: 'admin playground', grantable: true },
   { scope: 'fleet:direct', gates: 'queue a directive for a developer seat', grantable: false },
-  { scope: 'settings:content', gates: 'content mode, trace retention, and any PUT /admin/v1/settings field outside the runtime-settings allowlist', grantable: false },
+  {
+    scope: 'settings:content',
+    gates: 'content mode, trace retention, and any PUT /admin/v1/settings field outside the runtime-settings allowlist',
+    grantable: false,
+  },
   { scope: 'settings:update', gates: 'self-update policy', grantable: false },
   { scope: 'sso:write', gates: 'identity-provider and SCIM config', grantable: false },
   { scope: 'admin-keys:write', gates: 'minting and revoking aak_ keys', grantable: false },
@@ -61,7 +70,9 @@ export const scopeCatalog: readonly string[] = [
 ].sort();
 
 const catalog: ReadonlySet<string> = new Set(scopeCatalog);
-const ungrantable: ReadonlySet<string> = new Set(scopeExceptions.filter((exception) => !exception.grantable).map((exception) => exception.scope));
+const ungrantable: ReadonlySet<string> = new Set(
+  scopeExceptions.filter((exception) => !exception.grantable).map((exception) => exception.scope),
+);
 
 export function isKnownScope(scope: string): boolean {
   return catalog.has(scope);
@@ -77,7 +88,9 @@ const configReadExcluded: ReadonlySet<string> = new Set(['audit', 'traces', 'fle
 
 /** The contract's "Capabilities translate to scopes". */
 const scopesByCapability: Readonly<Record<Capability, readonly string[]>> = {
-  'config:read': readableResources.filter((resource) => !configReadExcluded.has(resource)).map((resource) => `${resource}:read`),
+  'config:read': readableResources
+    .filter((resource) => !configReadExcluded.has(resource))
+    .map((resource) => `${resource}:read`),
   // Fleet listings are fleet:read; traces are the observability lane.
   'observability:read': ['traces:read', 'fleet:read'],
   // "The audit lane needs audit:read, which config:read no longer implies."

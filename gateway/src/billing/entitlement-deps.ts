@@ -42,12 +42,24 @@ export async function composeEntitlement(input: EntitlementInput): Promise<Entit
   const reports = new MeteringReportStore(db);
   const { trust, leaseTrust } = trustedLeaseKeys(config.GW_LEASE_VERIFY_KEY);
   if (!config.GW_BILLING_URL || !config.GW_DEPLOYMENT_ID || !config.GW_DEPLOYMENT_TOKEN) {
-    return { gate: null, lane: null, reports, billing: null, leaseTrust, lease: () => unmeteredLease, holdsNoLease: () => false };
+    return {
+      gate: null,
+      lane: null,
+      reports,
+      billing: null,
+      leaseTrust,
+      lease: () => unmeteredLease,
+      holdsNoLease: () => false,
+    };
   }
   const gate = new EntitlementGate({ db, deploymentId: config.GW_DEPLOYMENT_ID, trust, clock, logger });
   await gate.start();
   lifecycle.onShutdown(async () => gate.stop());
-  const billing = new BillingClient({ baseUrl: config.GW_BILLING_URL, deploymentToken: config.GW_DEPLOYMENT_TOKEN, ...(input.fetch ? { fetch: input.fetch } : {}) });
+  const billing = new BillingClient({
+    baseUrl: config.GW_BILLING_URL,
+    deploymentToken: config.GW_DEPLOYMENT_TOKEN,
+    ...(input.fetch ? { fetch: input.fetch } : {}),
+  });
   const lane = new MeteringLane({
     db,
     coord,
@@ -74,7 +86,12 @@ export async function composeEntitlement(input: EntitlementInput): Promise<Entit
     reports,
     billing,
     leaseTrust,
-    lease: () => ({ leaseStatus: gate.verdict().state, leaseSource: gate.leaseSource, leaseTrust, leaseAcquire: lane.state }),
+    lease: () => ({
+      leaseStatus: gate.verdict().state,
+      leaseSource: gate.leaseSource,
+      leaseTrust,
+      leaseAcquire: lane.state,
+    }),
     holdsNoLease: () => gate.verdict().state === 'none',
   };
 }

@@ -1,6 +1,16 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, createLogger, createMemoryPgliteDb, ed25519PrivateKey, generateEd25519KeyPair, leaseTrustStore, signLease, writeStoredLease, type TestDb } from '@gw/platform';
+import {
+  ManualClock,
+  createLogger,
+  createMemoryPgliteDb,
+  ed25519PrivateKey,
+  generateEd25519KeyPair,
+  leaseTrustStore,
+  signLease,
+  writeStoredLease,
+  type TestDb,
+} from '@gw/platform';
 import type { EntitlementLeasePayload } from '@gw/contracts';
 import { migrateGateway } from '../compose.js';
 import { EntitlementGate } from './entitlement-gate.js';
@@ -11,7 +21,15 @@ const trust = leaseTrustStore({ billing: billingKey.publicKey });
 const logger = createLogger({ name: 'gate-test', level: 'silent' });
 
 function lease(overrides: Partial<EntitlementLeasePayload> = {}, key = billingKey, keyId = 'billing') {
-  const payload: EntitlementLeasePayload = { v: 1, deploymentId: 'dep_1', status: 'active', optimizerEnabled: true, issuedAt: '2026-11-26T12:00:00.000Z', expiresAt: '2026-11-27T12:00:00.000Z', ...overrides };
+  const payload: EntitlementLeasePayload = {
+    v: 1,
+    deploymentId: 'dep_1',
+    status: 'active',
+    optimizerEnabled: true,
+    issuedAt: '2026-11-26T12:00:00.000Z',
+    expiresAt: '2026-11-27T12:00:00.000Z',
+    ...overrides,
+  };
   return { payload, signed: signLease(payload, ed25519PrivateKey(key.privateKey), keyId) };
 }
 
@@ -19,7 +37,8 @@ describe('EntitlementGate', () => {
   let store: TestDb;
   let clock: ManualClock;
   let gate: EntitlementGate;
-  const stored = async (value: ReturnType<typeof lease>) => writeStoredLease(store.db, 'dep_1', value.signed, value.payload.issuedAt, new Date(clock.now()));
+  const stored = async (value: ReturnType<typeof lease>) =>
+    writeStoredLease(store.db, 'dep_1', value.signed, value.payload.issuedAt, new Date(clock.now()));
 
   beforeEach(async () => {
     store = await createMemoryPgliteDb();
@@ -66,14 +85,29 @@ describe('EntitlementGate', () => {
     expect(gate.verdict().state).toBe('unverifiable');
     expect(gate.denial()).toMatchObject({ status: 402, code: 'entitlement_expired' });
 
-    await writeStoredLease(store.db, 'dep_1', lease({ deploymentId: 'dep_2', issuedAt: '2026-11-26T12:10:00.000Z' }).signed, '2026-11-26T12:10:00.000Z', new Date());
+    await writeStoredLease(
+      store.db,
+      'dep_1',
+      lease({ deploymentId: 'dep_2', issuedAt: '2026-11-26T12:10:00.000Z' }).signed,
+      '2026-11-26T12:10:00.000Z',
+      new Date(),
+    );
     await gate.refresh();
     expect(gate.verdict().state).toBe('unverifiable');
   });
 
   it('warns once about a stored lease that does not verify, not on every refresh, and again after it recovered', async () => {
     const lines: string[] = [];
-    const recording = createLogger({ name: 'gate-test', level: 'warn', destination: new Writable({ write: (chunk: Buffer, _encoding, done) => { lines.push(chunk.toString('utf8')); done(); } }) });
+    const recording = createLogger({
+      name: 'gate-test',
+      level: 'warn',
+      destination: new Writable({
+        write: (chunk: Buffer, _encoding, done) => {
+          lines.push(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    });
     const watched = new EntitlementGate({ db: store.db, deploymentId: 'dep_1', trust, clock, logger: recording });
     await stored(lease({}, strangerKey, 'billing'));
     for (let refresh = 0; refresh < 4; refresh += 1) await watched.refresh();
@@ -89,7 +123,13 @@ describe('EntitlementGate', () => {
   it('keeps a good lease when a forged one replaces it in the store', async () => {
     await stored(lease());
     await gate.start();
-    await writeStoredLease(store.db, 'dep_1', lease({ issuedAt: '2026-11-26T12:20:00.000Z', status: 'suspended' }, strangerKey, 'billing').signed, '2026-11-26T12:20:00.000Z', new Date());
+    await writeStoredLease(
+      store.db,
+      'dep_1',
+      lease({ issuedAt: '2026-11-26T12:20:00.000Z', status: 'suspended' }, strangerKey, 'billing').signed,
+      '2026-11-26T12:20:00.000Z',
+      new Date(),
+    );
     await gate.refresh();
     expect(gate.verdict().state).toBe('active');
   });

@@ -1,5 +1,16 @@
 import type { AppError } from '@gw/platform';
-import { leaseVerdictOf, readStoredLease, sqlStateOf, verifyLease, type Clock, type LeaseCheck, type LeaseTrustStore, type LeaseVerdict, type Logger, type Queryable } from '@gw/platform';
+import {
+  leaseVerdictOf,
+  readStoredLease,
+  sqlStateOf,
+  verifyLease,
+  type Clock,
+  type LeaseCheck,
+  type LeaseTrustStore,
+  type LeaseVerdict,
+  type Logger,
+  type Queryable,
+} from '@gw/platform';
 import { gatewayError } from '../errors.js';
 
 /** Where the lease this replica holds came from: billing's answer to it, or the shared store another replica wrote. */
@@ -77,7 +88,8 @@ export class EntitlementGate {
       const check = verifyLease(stored.lease, this.options.trust, this.options.deploymentId);
       if (!check.ok) {
         if (this.check?.ok !== true) this.check = check;
-        if (this.rejectedFor !== check.reason) this.options.logger.warn({ reason: check.reason }, 'stored entitlement lease does not verify');
+        if (this.rejectedFor !== check.reason)
+          this.options.logger.warn({ reason: check.reason }, 'stored entitlement lease does not verify');
         this.rejectedFor = check.reason;
         return;
       }
@@ -86,7 +98,11 @@ export class EntitlementGate {
       if (this.check?.ok !== true || this.check.payload.issuedAt !== check.payload.issuedAt) this.source = 'store';
       this.check = check;
     } catch (error) {
-      if (!this.readFailed) this.options.logger.warn({ code: sqlStateOf(error) }, 'entitlement lease could not be read from the store; keeping the last one');
+      if (!this.readFailed)
+        this.options.logger.warn(
+          { code: sqlStateOf(error) },
+          'entitlement lease could not be read from the store; keeping the last one',
+        );
       this.readFailed = true;
     }
   }

@@ -21,7 +21,10 @@ export function fleetRollupSource(endpoint: EndpointDeps | null): () => Promise<
     if (!endpoint) return null;
     const rollup = (await fetchFleetRollup(endpoint, null)) as EvidenceRollup | null;
     if (!rollup) return { reachable: false, hosts: 0, compliantHosts: 0, failingPolicies: 0, policyPackVersion: null };
-    const failing = typeof rollup.failingPolicies === 'object' && rollup.failingPolicies !== null ? Object.values(rollup.failingPolicies).filter((hosts) => count(hosts) > 0).length : 0;
+    const failing =
+      typeof rollup.failingPolicies === 'object' && rollup.failingPolicies !== null
+        ? Object.values(rollup.failingPolicies).filter((hosts) => count(hosts) > 0).length
+        : 0;
     return {
       reachable: true,
       hosts: count(rollup.hosts?.total),

@@ -1,5 +1,12 @@
 import type { SignedLease } from '@gw/contracts';
-import { verifyLease, writeStoredLease, type Clock, type LeaseCheck, type LeaseTrustStore, type Queryable } from '@gw/platform';
+import {
+  verifyLease,
+  writeStoredLease,
+  type Clock,
+  type LeaseCheck,
+  type LeaseTrustStore,
+  type Queryable,
+} from '@gw/platform';
 import type { EntitlementGate } from './entitlement-gate.js';
 
 export interface LeaseHolderDeps {

@@ -35,12 +35,19 @@ export class LeaseRefresher {
     try {
       const check = await holdLease(this.options, await this.options.billing.entitlement(this.options.deploymentId));
       if (check.ok) return 'refreshed';
-      this.options.logger.error({ reason: check.reason }, 'billing answered the entitlement refresh with a lease that does not verify');
+      this.options.logger.error(
+        { reason: check.reason },
+        'billing answered the entitlement refresh with a lease that does not verify',
+      );
       return 'failed';
     } catch (error) {
       if (!(error instanceof BillingCallFailed)) throw error;
-      if (error.retryAfterSeconds !== null) this.nextAttemptAt = Math.max(this.nextAttemptAt, now + error.retryAfterSeconds * 1000);
-      this.options.logger.warn({ code: error.code, status: error.httpStatus }, 'entitlement refresh failed; keeping the last lease');
+      if (error.retryAfterSeconds !== null)
+        this.nextAttemptAt = Math.max(this.nextAttemptAt, now + error.retryAfterSeconds * 1000);
+      this.options.logger.warn(
+        { code: error.code, status: error.httpStatus },
+        'entitlement refresh failed; keeping the last lease',
+      );
       return 'failed';
     }
   }

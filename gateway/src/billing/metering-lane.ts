@@ -81,7 +81,10 @@ export class MeteringLane {
   /** The next round: one interval after a success, sooner after failures (30 s, doubling up to the interval). */
   private scheduleNext(): void {
     if (this.stopped) return;
-    const delayMs = this.failures === 0 ? this.options.intervalMs : Math.min(firstRetryMs * 2 ** (this.failures - 1), this.options.intervalMs);
+    const delayMs =
+      this.failures === 0
+        ? this.options.intervalMs
+        : Math.min(firstRetryMs * 2 ** (this.failures - 1), this.options.intervalMs);
     this.timer = setTimeout(() => void this.runOnce().then(() => this.scheduleNext()), delayMs);
     this.timer.unref();
   }
@@ -95,8 +98,13 @@ export class MeteringLane {
       const report = await this.nextReport();
       await this.send(report);
     } catch (error) {
-      this.fail(error instanceof BillingCallFailed ? error : new BillingCallFailed('metering_store_error', null, 'the metering lane could not read or write its store'));
-      if (!(error instanceof BillingCallFailed)) this.options.logger.warn({ err: error }, 'metering round failed in the store');
+      this.fail(
+        error instanceof BillingCallFailed
+          ? error
+          : new BillingCallFailed('metering_store_error', null, 'the metering lane could not read or write its store'),
+      );
+      if (!(error instanceof BillingCallFailed))
+        this.options.logger.warn({ err: error }, 'metering round failed in the store');
     }
   }
 
@@ -113,7 +121,10 @@ export class MeteringLane {
     const unsettled = await this.options.reports.unsettledAt(start);
     if (unsettled) return unsettled.report;
     const tier = await this.options.heartbeatTier();
-    const [usage, fleet] = await Promise.all([usageRollup(this.options.db, tier, start, end), this.options.fleet().catch(() => null)]);
+    const [usage, fleet] = await Promise.all([
+      usageRollup(this.options.db, tier, start, end),
+      this.options.fleet().catch(() => null),
+    ]);
     return {
       reportId: randomUUID(),
       deploymentId: this.options.deploymentId,
@@ -132,16 +143,29 @@ export class MeteringLane {
     let failure: BillingCallFailed;
     try {
       const answer = await billing.meter(report);
-      const check = await holdLease({ db: this.options.db, deploymentId, trust: this.options.trust, gate, clock: this.options.clock }, answer.lease);
+      const check = await holdLease(
+        { db: this.options.db, deploymentId, trust: this.options.trust, gate, clock: this.options.clock },
+        answer.lease,
+      );
       if (check.ok) {
-        await reports.markAccepted(report.reportId, { status: check.payload.status, expiresAt: check.payload.expiresAt });
+        await reports.markAccepted(report.reportId, {
+          status: check.payload.status,
+          expiresAt: check.payload.expiresAt,
+        });
         await reports.prune();
         this.succeed();
         return;
       }
       // Billing took the report but its lease does not verify: the report is counted, the lease is not trusted.
-      this.options.logger.error({ reason: check.reason }, 'billing answered with a lease that does not verify against the trusted keys');
-      failure = new BillingCallFailed('unverifiable_lease', 200, `the lease billing answered with does not verify (${check.reason})`);
+      this.options.logger.error(
+        { reason: check.reason },
+        'billing answered with a lease that does not verify against the trusted keys',
+      );
+      failure = new BillingCallFailed(
+        'unverifiable_lease',
+        200,
+        `the lease billing answered with does not verify (${check.reason})`,
+      );
     } catch (error) {
       if (!(error instanceof BillingCallFailed)) throw error;
       failure = error;
@@ -160,7 +184,15 @@ export class MeteringLane {
   private fail(failure: BillingCallFailed): void {
     this.failures += 1;
     this.state = 'failing';
-    this.lastError = { code: failure.code, httpStatus: failure.httpStatus, at: new Date(this.options.clock.now()).toISOString() };
-    if (this.failures === 1 || this.failures % 10 === 0) this.options.logger.warn({ code: failure.code, status: failure.httpStatus, failures: this.failures }, 'usage report not accepted by billing; keeping the last lease');
+    this.lastError = {
+      code: failure.code,
+      httpStatus: failure.httpStatus,
+      at: new Date(this.options.clock.now()).toISOString(),
+    };
+    if (this.failures === 1 || this.failures % 10 === 0)
+      this.options.logger.warn(
+        { code: failure.code, status: failure.httpStatus, failures: this.failures },
+        'usage report not accepted by billing; keeping the last lease',
+      );
   }
 }

@@ -33,7 +33,8 @@ interface ReportRow {
   report: unknown;
 }
 
-const columns = 'id, window_start, window_end, heartbeat_tier, state, http_status, error_code, lease_status, lease_expires_at, attempted_at, report';
+const columns =
+  'id, window_start, window_end, heartbeat_tier, state, http_status, error_code, lease_status, lease_expires_at, attempted_at, report';
 
 function viewOf(row: ReportRow): MeteringReportView {
   return {
@@ -76,7 +77,10 @@ export class MeteringReportStore {
 
   /** A report of that window sent before without an answer (failed, or cut short by a crash): resent as it was. */
   async unsettledAt(windowStart: Date): Promise<MeteringReportView | null> {
-    const { rows } = await this.db.query<ReportRow>(`SELECT ${columns} FROM gw_metering_reports WHERE state <> 'accepted' AND window_start = $1 ORDER BY attempted_at DESC LIMIT 1`, [windowStart]);
+    const { rows } = await this.db.query<ReportRow>(
+      `SELECT ${columns} FROM gw_metering_reports WHERE state <> 'accepted' AND window_start = $1 ORDER BY attempted_at DESC LIMIT 1`,
+      [windowStart],
+    );
     return rows[0] ? viewOf(rows[0]) : null;
   }
 
@@ -84,16 +88,29 @@ export class MeteringReportStore {
     await this.db.query(
       `INSERT INTO gw_metering_reports (id, window_start, window_end, heartbeat_tier, state, report, attempted_at) VALUES ($1, $2, $3, $4, 'pending', $5, $6)
        ON CONFLICT (id) DO UPDATE SET state = 'pending', attempted_at = EXCLUDED.attempted_at`,
-      [report.reportId, report.window.start, report.window.end, report.heartbeatTier, JSON.stringify(report), attemptedAt],
+      [
+        report.reportId,
+        report.window.start,
+        report.window.end,
+        report.heartbeatTier,
+        JSON.stringify(report),
+        attemptedAt,
+      ],
     );
   }
 
   async markAccepted(id: string, lease: { status: string; expiresAt: string }): Promise<void> {
-    await this.db.query(`UPDATE gw_metering_reports SET state = 'accepted', http_status = 200, error_code = NULL, lease_status = $2, lease_expires_at = $3 WHERE id = $1`, [id, lease.status, lease.expiresAt]);
+    await this.db.query(
+      `UPDATE gw_metering_reports SET state = 'accepted', http_status = 200, error_code = NULL, lease_status = $2, lease_expires_at = $3 WHERE id = $1`,
+      [id, lease.status, lease.expiresAt],
+    );
   }
 
   async markFailed(id: string, failure: { httpStatus: number | null; errorCode: string }): Promise<void> {
-    await this.db.query(`UPDATE gw_metering_reports SET state = 'failed', http_status = $2, error_code = $3 WHERE id = $1`, [id, failure.httpStatus, failure.errorCode]);
+    await this.db.query(
+      `UPDATE gw_metering_reports SET state = 'failed', http_status = $2, error_code = $3 WHERE id = $1`,
+      [id, failure.httpStatus, failure.errorCode],
+    );
   }
 
   /** Reports kept for the audit lane: a year and a month, then dropped (one row per interval otherwise grows forever). */
@@ -106,13 +123,18 @@ export class MeteringReportStore {
   }
 
   async lastAccepted(): Promise<MeteringReportView | null> {
-    const { rows } = await this.db.query<ReportRow>(`SELECT ${columns} FROM gw_metering_reports WHERE state = 'accepted' ORDER BY window_end DESC LIMIT 1`);
+    const { rows } = await this.db.query<ReportRow>(
+      `SELECT ${columns} FROM gw_metering_reports WHERE state = 'accepted' ORDER BY window_end DESC LIMIT 1`,
+    );
     return rows[0] ? viewOf(rows[0]) : null;
   }
 
   /** Newest attempts first. */
   async recent(limit: number): Promise<MeteringReportView[]> {
-    const { rows } = await this.db.query<ReportRow>(`SELECT ${columns} FROM gw_metering_reports ORDER BY attempted_at DESC, window_end DESC, id DESC LIMIT $1`, [limit]);
+    const { rows } = await this.db.query<ReportRow>(
+      `SELECT ${columns} FROM gw_metering_reports ORDER BY attempted_at DESC, window_end DESC, id DESC LIMIT $1`,
+      [limit],
+    );
     return rows.map(viewOf);
   }
 }

@@ -13,7 +13,12 @@ const reportView = z.object({
   heartbeatTier: z.enum(heartbeatTiers),
   state: z.enum(['pending', 'accepted', 'failed']).describe('`accepted`: billing answered with a lease that verified'),
   httpStatus: z.number().int().nullable(),
-  errorCode: z.string().nullable().describe('Why it was not accepted: billing\'s error code, `billing_unreachable`, `billing_timeout`, `unverifiable_lease`'),
+  errorCode: z
+    .string()
+    .nullable()
+    .describe(
+      "Why it was not accepted: billing's error code, `billing_unreachable`, `billing_timeout`, `unverifiable_lease`",
+    ),
   leaseStatus: z.string().nullable(),
   leaseExpiresAt: z.string().nullable(),
   attemptedAt: z.string(),
@@ -22,8 +27,12 @@ const reportView = z.object({
 
 const meteringLane = z.object({
   metered: z.boolean().describe('GW_BILLING_URL is set'),
-  state: z.enum(meteringStates).describe('This replica\'s lane: `standby` while another replica holds the reporting claim'),
-  heartbeatTier: z.enum(heartbeatTiers).describe('The tier the next report is sent at (`PUT /admin/settings` heartbeatTier)'),
+  state: z
+    .enum(meteringStates)
+    .describe("This replica's lane: `standby` while another replica holds the reporting claim"),
+  heartbeatTier: z
+    .enum(heartbeatTiers)
+    .describe('The tier the next report is sent at (`PUT /admin/settings` heartbeatTier)'),
   lastError: z.object({ code: z.string(), httpStatus: z.number().int().nullable(), at: z.string() }).nullable(),
   lease: z.object({
     status: z.enum(leaseStates),
@@ -37,7 +46,9 @@ const meteringLane = z.object({
   recent: z.array(reportView).describe('The newest attempts, accepted or not, newest first'),
 });
 
-const meteringQuery = z.object({ limit: z.coerce.number().int().min(0).max(100).default(20).describe('Recent attempts to list, 0..100 (default 20)') });
+const meteringQuery = z.object({
+  limit: z.coerce.number().int().min(0).max(100).default(20).describe('Recent attempts to list, 0..100 (default 20)'),
+});
 
 /**
  * The metering audit lane: what this
@@ -47,7 +58,8 @@ export function meteringOperations(deps: { entitlement: EntitlementDeps; setting
   return [
     defineOperation({
       id: 'audit.metering',
-      summary: 'Metering lane: the last verified usage report, heartbeat tier, metering state, the lease, recent attempts',
+      summary:
+        'Metering lane: the last verified usage report, heartbeat tier, metering state, the lease, recent attempts',
       method: 'GET',
       capability: 'config:read',
       legacy: [{ path: '/admin/metering/last-report' }],
@@ -58,7 +70,10 @@ export function meteringOperations(deps: { entitlement: EntitlementDeps; setting
       handler: async ({ query }) => {
         const { gate, lane, reports, leaseTrust } = deps.entitlement;
         const verdict = gate?.verdict() ?? { state: 'none' as const, payload: null };
-        const [lastReport, recent] = await Promise.all([reports.lastAccepted(), query.limit > 0 ? reports.recent(query.limit) : Promise.resolve([])]);
+        const [lastReport, recent] = await Promise.all([
+          reports.lastAccepted(),
+          query.limit > 0 ? reports.recent(query.limit) : Promise.resolve([]),
+        ]);
         return {
           metered: lane !== null,
           state: lane?.state ?? 'not-metered',

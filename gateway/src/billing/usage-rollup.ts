@@ -31,7 +31,12 @@ function countsOf(row: RollupRow | undefined) {
  * per provider and model on `full`; `minimal` sends none (a liveness heartbeat). Windows are cut on `recorded_at`
  * (when the row reached the store), so every row lands in exactly one window however late it was written.
  */
-export async function usageRollup(db: Queryable, tier: HeartbeatTier, start: Date, end: Date): Promise<UsageRollup | null> {
+export async function usageRollup(
+  db: Queryable,
+  tier: HeartbeatTier,
+  start: Date,
+  end: Date,
+): Promise<UsageRollup | null> {
   if (tier === 'minimal') return null;
   const { rows: totals } = await db.query<RollupRow>(
     `SELECT NULL AS provider, NULL AS model, ${sums}, count(DISTINCT user_id) FILTER (WHERE outcome <> 'rejected') AS users FROM gw_spend WHERE ${window}`,
@@ -46,5 +51,12 @@ export async function usageRollup(db: Queryable, tier: HeartbeatTier, start: Dat
      WHERE ${window} AND outcome <> 'rejected' GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 1000`,
     [start, end],
   );
-  return { ...rollup, models: rows.map((row) => ({ provider: (row.provider ?? '').slice(0, 128), model: (row.model ?? '').slice(0, 256), ...countsOf(row) })) };
+  return {
+    ...rollup,
+    models: rows.map((row) => ({
+      provider: (row.provider ?? '').slice(0, 128),
+      model: (row.model ?? '').slice(0, 256),
+      ...countsOf(row),
+    })),
+  };
 }

@@ -17,8 +17,7 @@ export interface EndpointAnswer {
 const defaultTimeoutMs = 5_000;
 
 /** The evidence service could not be reached or answered with a failure of its own (never the caller's fault). */
-export const endpointControlUnreachable = () =>
-  gatewayError('endpoint_control_unreachable');
+export const endpointControlUnreachable = () => gatewayError('endpoint_control_unreachable');
 
 /**
  * The gateway's client of the endpoint evidence service's admin plane ("the gateway re-serves these as
@@ -40,7 +39,10 @@ export class EndpointControlClient {
         method,
         redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),
-        headers: { ...(this.options.adminToken ? { authorization: `Bearer ${this.options.adminToken}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(this.options.adminToken ? { authorization: `Bearer ${this.options.adminToken}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch {

@@ -20,12 +20,24 @@ export interface EndpointStores {
 }
 
 export function composeEndpoint(
-  config: Pick<GatewayConfig, 'GW_ENDPOINT_CONTROL_URL' | 'GW_ENDPOINT_CONTROL_ADMIN_TOKEN' | 'GW_ADMIN_TOKEN' | 'GW_ENDPOINT_AGENT_URL'>,
+  config: Pick<
+    GatewayConfig,
+    'GW_ENDPOINT_CONTROL_URL' | 'GW_ENDPOINT_CONTROL_ADMIN_TOKEN' | 'GW_ADMIN_TOKEN' | 'GW_ENDPOINT_AGENT_URL'
+  >,
   stores: EndpointStores,
   fetchImpl?: typeof fetch,
 ): EndpointDeps | null {
   if (!config.GW_ENDPOINT_CONTROL_URL) return null;
   // The service's admin bearer falls back to GW_ADMIN_TOKEN, as the operator deploys both.
-  const client = new EndpointControlClient({ baseUrl: config.GW_ENDPOINT_CONTROL_URL, adminToken: config.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
-  return { client, orgs: new EndpointOrgBinder(client), enrollSecrets: new EnrollSecretVault(stores.db, stores.keyring, stores.clock), agentUrl: config.GW_ENDPOINT_AGENT_URL ?? null };
+  const client = new EndpointControlClient({
+    baseUrl: config.GW_ENDPOINT_CONTROL_URL,
+    adminToken: config.GW_ENDPOINT_CONTROL_ADMIN_TOKEN ?? config.GW_ADMIN_TOKEN,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+  return {
+    client,
+    orgs: new EndpointOrgBinder(client),
+    enrollSecrets: new EnrollSecretVault(stores.db, stores.keyring, stores.clock),
+    agentUrl: config.GW_ENDPOINT_AGENT_URL ?? null,
+  };
 }

@@ -28,13 +28,19 @@ export class EnrollSecretVault {
   /** Whether the copy is the secret the service holds now: none, or one rotated or revoked at the service since, is not. */
   async isCurrent(orgId: string, serviceCreatedAt: string | null): Promise<boolean> {
     if (serviceCreatedAt === null) return false;
-    const { rows } = await this.db.query<{ minted_at: string }>('SELECT minted_at FROM gw_endpoint_enroll_secrets WHERE org_id = $1', [orgId]);
+    const { rows } = await this.db.query<{ minted_at: string }>(
+      'SELECT minted_at FROM gw_endpoint_enroll_secrets WHERE org_id = $1',
+      [orgId],
+    );
     return rows[0]?.minted_at === serviceCreatedAt;
   }
 
   /** The plaintext, or null when no rotation went through this gateway; 503 when the keystore key changed since. */
   async read(orgId: string): Promise<string | null> {
-    const { rows } = await this.db.query<{ sealed: string }>('SELECT sealed FROM gw_endpoint_enroll_secrets WHERE org_id = $1', [orgId]);
+    const { rows } = await this.db.query<{ sealed: string }>(
+      'SELECT sealed FROM gw_endpoint_enroll_secrets WHERE org_id = $1',
+      [orgId],
+    );
     if (!rows[0]) return null;
     try {
       return this.keyring.decryptString(rows[0].sealed, associatedData(orgId));

@@ -17,15 +17,21 @@ export interface CapCrossing {
 }
 
 /** Pure: which (kind, threshold) pairs the usage has reached. Thresholds are percents of the token cap and budget. */
-export function reachedThresholds(cap: Pick<UserCap, 'monthlyTokens' | 'maxUsd' | 'softUsd'>, thresholds: readonly number[], usage: { tokens: number; costMicros: number }): CapCrossing[] {
+export function reachedThresholds(
+  cap: Pick<UserCap, 'monthlyTokens' | 'maxUsd' | 'softUsd'>,
+  thresholds: readonly number[],
+  usage: { tokens: number; costMicros: number },
+): CapCrossing[] {
   const reached: CapCrossing[] = [];
   const add = (kind: AlertKind, used: number, limit: number | null) => {
     if (limit === null || limit <= 0) return;
-    for (const threshold of thresholds) if (used * 100 >= threshold * limit) reached.push({ kind, thresholdPercent: threshold, used, limit });
+    for (const threshold of thresholds)
+      if (used * 100 >= threshold * limit) reached.push({ kind, thresholdPercent: threshold, used, limit });
   };
   add('tokens', usage.tokens, cap.monthlyTokens);
   add('usd', usage.costMicros, cap.maxUsd === null ? null : limitMicros(cap.maxUsd));
-  if (cap.softUsd !== null && cap.softUsd > 0 && usage.costMicros >= limitMicros(cap.softUsd)) reached.push({ kind: 'soft', thresholdPercent: 100, used: usage.costMicros, limit: limitMicros(cap.softUsd) });
+  if (cap.softUsd !== null && cap.softUsd > 0 && usage.costMicros >= limitMicros(cap.softUsd))
+    reached.push({ kind: 'soft', thresholdPercent: 100, used: usage.costMicros, limit: limitMicros(cap.softUsd) });
   return reached;
 }
 
@@ -35,7 +41,8 @@ export function alertPayload(user: string, crossing: CapCrossing, period: Period
   const used = money ? formatUsd(fromMicros(crossing.used)) : crossing.used.toLocaleString('en-US');
   const limit = money ? formatUsd(fromMicros(crossing.limit)) : `${crossing.limit.toLocaleString('en-US')} tokens`;
   const what = crossing.kind === 'tokens' ? 'token cap' : crossing.kind === 'usd' ? 'USD budget' : 'soft USD threshold';
-  const resets = period.end === null ? 'The cap does not reset.' : `It resets at ${new Date(period.end).toISOString()}.`;
+  const resets =
+    period.end === null ? 'The cap does not reset.' : `It resets at ${new Date(period.end).toISOString()}.`;
   return {
     text: `gw: ${user} has used ${crossing.kind === 'soft' ? 'past' : `${crossing.thresholdPercent}% of`} their ${what} (${used} of ${limit}). ${resets}`,
     event: 'user_cap.threshold_reached',
@@ -49,7 +56,8 @@ export function alertPayload(user: string, crossing: CapCrossing, period: Period
   };
 }
 
-const claimKey = (user: string, period: Period, crossing: CapCrossing) => `gov:alert:${encodeURIComponent(user)}:${period.id}:${crossing.kind}:${crossing.thresholdPercent}`;
+const claimKey = (user: string, period: Period, crossing: CapCrossing) =>
+  `gov:alert:${encodeURIComponent(user)}:${period.id}:${crossing.kind}:${crossing.thresholdPercent}`;
 
 /**
  * Cap-approach alerts: once per threshold per period, across replicas, by claiming the threshold with
@@ -60,7 +68,14 @@ export class CapAlerts {
   private readonly settled = new Set<string>();
 
   constructor(
-    private readonly deps: { coord: Coord; clock: Clock; logger: Logger; caps: UserCapStore; send: WebhookSend; metrics: GovernanceMetrics },
+    private readonly deps: {
+      coord: Coord;
+      clock: Clock;
+      logger: Logger;
+      caps: UserCapStore;
+      send: WebhookSend;
+      metrics: GovernanceMetrics;
+    },
   ) {}
 
   async evaluate(cap: UserCap, period: Period, usage: { tokens: number; costMicros: number }): Promise<void> {
@@ -73,24 +88,45 @@ export class CapAlerts {
       const claim = claimKey(cap.user, period, crossing);
       if (this.settled.has(claim)) continue;
       this.settled.add(claim);
-      if (await this.deps.coord.setIfAbsent(claim, '1', counterTtlMs(period, this.deps.clock.now()) ?? 400 * 86_400_000)) fresh.push(crossing);
+      if (
+        await this.deps.coord.setIfAbsent(claim, '1', counterTtlMs(period, this.deps.clock.now()) ?? 400 * 86_400_000)
+      )
+        fresh.push(crossing);
     }
     if (this.settled.size > 50_000) this.settled.clear();
     // One message per kind: the highest threshold reached now (80 and 100 crossed by one request send "100%").
     for (const kind of ['tokens', 'usd', 'soft'] as const) {
-      const top = fresh.filter((crossing) => crossing.kind === kind).sort((a, b) => b.thresholdPercent - a.thresholdPercent)[0];
-      if (top) await this.deliver(cap, sealed, top, period, fresh.filter((crossing) => crossing.kind === kind));
+      const top = fresh
+        .filter((crossing) => crossing.kind === kind)
+        .sort((a, b) => b.thresholdPercent - a.thresholdPercent)[0];
+      if (top)
+        await this.deliver(
+          cap,
+          sealed,
+          top,
+          period,
+          fresh.filter((crossing) => crossing.kind === kind),
+        );
     }
   }
 
-  private async deliver(cap: UserCap, sealed: string, crossing: CapCrossing, period: Period, claimed: CapCrossing[]): Promise<void> {
+  private async deliver(
+    cap: UserCap,
+    sealed: string,
+    crossing: CapCrossing,
+    period: Period,
+    claimed: CapCrossing[],
+  ): Promise<void> {
     try {
       const url = this.deps.caps.unsealWebhook(sealed, cap.webhookSealed ? cap.webhookOwner : null);
       await this.deps.send(url, alertPayload(cap.user, crossing, period));
       this.deps.metrics.capAlerts.inc({ kind: crossing.kind, outcome: 'delivered' });
     } catch (error) {
       this.deps.metrics.capAlerts.inc({ kind: crossing.kind, outcome: 'failed' });
-      this.deps.logger.warn({ err: error, kind: crossing.kind, thresholdPercent: crossing.thresholdPercent }, 'cap alert not delivered; will retry on the next request');
+      this.deps.logger.warn(
+        { err: error, kind: crossing.kind, thresholdPercent: crossing.thresholdPercent },
+        'cap alert not delivered; will retry on the next request',
+      );
       for (const item of claimed) {
         const claim = claimKey(cap.user, period, item);
         this.settled.delete(claim);

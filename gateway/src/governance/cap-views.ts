@@ -11,9 +11,16 @@ export interface CapUsage {
 }
 
 /** under, soft (past softUsd), over (requests answer 402), or unknown (counters unavailable). */
-export function capStatusOf(cap: Pick<UserCap, 'monthlyTokens' | 'maxUsd' | 'softUsd'>, usage: CapUsage | null): CapView['status'] {
+export function capStatusOf(
+  cap: Pick<UserCap, 'monthlyTokens' | 'maxUsd' | 'softUsd'>,
+  usage: CapUsage | null,
+): CapView['status'] {
   if (!usage) return 'unknown';
-  if ((cap.monthlyTokens !== null && usage.tokens >= cap.monthlyTokens) || (cap.maxUsd !== null && usage.costMicros >= limitMicros(cap.maxUsd))) return 'over';
+  if (
+    (cap.monthlyTokens !== null && usage.tokens >= cap.monthlyTokens) ||
+    (cap.maxUsd !== null && usage.costMicros >= limitMicros(cap.maxUsd))
+  )
+    return 'over';
   if (cap.softUsd !== null && usage.costMicros >= limitMicros(cap.softUsd)) return 'soft';
   return 'under';
 }
@@ -28,7 +35,10 @@ export function capViewOf(cap: UserCap, usage: CapUsage | null, now: number): Ca
     softUsd: cap.softUsd,
     reset: cap.reset,
     strict: cap.strict,
-    alerts: cap.alertThresholds === null && cap.webhookSealed === null ? null : { thresholdsPercent: cap.alertThresholds ?? [], webhookConfigured: cap.webhookSealed !== null },
+    alerts:
+      cap.alertThresholds === null && cap.webhookSealed === null
+        ? null
+        : { thresholdsPercent: cap.alertThresholds ?? [], webhookConfigured: cap.webhookSealed !== null },
     revision: cap.revision,
     updatedAt: cap.updatedAt,
     updatedBy: cap.updatedBy,
@@ -41,10 +51,17 @@ export function capViewOf(cap: UserCap, usage: CapUsage | null, now: number): Ca
 }
 
 /** Current-period usage of every listed cap in one Coord round trip; null when Coord is unreachable. */
-export async function capUsages(coord: Coord, caps: readonly UserCap[], now: number): Promise<Map<string, CapUsage> | null> {
+export async function capUsages(
+  coord: Coord,
+  caps: readonly UserCap[],
+  now: number,
+): Promise<Map<string, CapUsage> | null> {
   const keys = caps.flatMap((cap) => {
     const period = periodOf(cap.reset, now);
-    return [counterKey({ kind: 'user', id: cap.user }, period, 'tokens'), counterKey({ kind: 'user', id: cap.user }, period, 'costMicros')];
+    return [
+      counterKey({ kind: 'user', id: cap.user }, period, 'tokens'),
+      counterKey({ kind: 'user', id: cap.user }, period, 'costMicros'),
+    ];
   });
   let values: number[];
   try {
@@ -52,7 +69,9 @@ export async function capUsages(coord: Coord, caps: readonly UserCap[], now: num
   } catch {
     return null;
   }
-  return new Map(caps.map((cap, index) => [cap.user, { tokens: values[index * 2] ?? 0, costMicros: values[index * 2 + 1] ?? 0 }]));
+  return new Map(
+    caps.map((cap, index) => [cap.user, { tokens: values[index * 2] ?? 0, costMicros: values[index * 2 + 1] ?? 0 }]),
+  );
 }
 
 /** The GET shape of `/admin/user-caps`. */
@@ -74,7 +93,10 @@ export async function capsResponseOf(coord: Coord, state: CapsState, now: number
     caps: views,
     usage,
     budgetUsage,
-    alerts: { thresholdsPercent: state.alerts.thresholdsPercent ?? [], webhookConfigured: state.alerts.webhookSealed !== null },
+    alerts: {
+      thresholdsPercent: state.alerts.thresholdsPercent ?? [],
+      webhookConfigured: state.alerts.webhookSealed !== null,
+    },
     revision: state.revision,
     updatedAt: state.updatedAt,
   };

@@ -23,14 +23,19 @@ async function assertWebhook(url: string | undefined, field: string, allowPrivat
   try {
     await assertSafeUpstreamUrl(url, { allowPrivate });
   } catch (error) {
-    if (error instanceof AppError) throw gatewayError('invalid_request', `${field}: ${error.message.replace(/^baseUrl( host \S+)?/, 'the webhook URL')}`);
+    if (error instanceof AppError)
+      throw gatewayError(
+        'invalid_request',
+        `${field}: ${error.message.replace(/^baseUrl( host \S+)?/, 'the webhook URL')}`,
+      );
     throw error;
   }
 }
 
 async function assertPutWebhooks(body: CapsPut, allowPrivate: boolean): Promise<void> {
   await assertWebhook(body.alerts?.webhookUrl, 'body.alerts.webhookUrl', allowPrivate);
-  for (const [user, entry] of Object.entries(body.caps)) await assertWebhook(entry.alerts?.webhookUrl, `body.caps.${user}.alerts.webhookUrl`, allowPrivate);
+  for (const [user, entry] of Object.entries(body.caps))
+    await assertWebhook(entry.alerts?.webhookUrl, `body.caps.${user}.alerts.webhookUrl`, allowPrivate);
 }
 
 /** A cadence change starts a new counter: bring it up to the stored rows of the period (best effort, in the background). */
@@ -50,7 +55,8 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
   return [
     defineOperation({
       id: 'userCaps.list',
-      summary: 'Every per-user cap with current-period usage, budget usage and alert posture (the webhook URL is never returned)',
+      summary:
+        'Every per-user cap with current-period usage, budget usage and alert posture (the webhook URL is never returned)',
       method: 'GET',
       capability: 'config:read',
       legacy: [{ path: '/admin/user-caps' }],
@@ -94,7 +100,8 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
     }),
     defineOperation({
       id: 'userCaps.patch',
-      summary: 'Merge one cap entry: omitted fields kept, null clears, a value replaces; 409 on a stale expectedRevision, 400 on unknown fields',
+      summary:
+        'Merge one cap entry: omitted fields kept, null clears, a value replaces; 409 on a stale expectedRevision, 400 on unknown fields',
       method: 'PATCH',
       capability: 'usercaps:write',
       legacy: [{ path: '/admin/user-caps/:user' }],
@@ -106,7 +113,12 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
       handler: async ({ params, body, principal }) => {
         await assertWebhook(body.alerts?.webhookUrl, 'body.alerts.webhookUrl', deps.allowPrivateWebhooks);
         const cap = await caps.patch(params.user, body, principal.actor);
-        if (!cap) return capViewOf(clearedCap(addressKey(params.user), principal.actor, deps.clock.now()), null, deps.clock.now());
+        if (!cap)
+          return capViewOf(
+            clearedCap(addressKey(params.user), principal.actor, deps.clock.now()),
+            null,
+            deps.clock.now(),
+          );
         reconcileCadence(deps, [cap]);
         return viewOf(deps, cap);
       },
@@ -116,5 +128,18 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
 
 /** The answer to a PATCH that cleared every limit: the entry is gone, shown empty. */
 function clearedCap(user: string, actor: string, now: number): UserCap {
-  return { user, monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alertThresholds: null, webhookSealed: null, webhookOwner: user, revision: 0, updatedAt: new Date(now).toISOString(), updatedBy: actor };
+  return {
+    user,
+    monthlyTokens: null,
+    maxUsd: null,
+    softUsd: null,
+    reset: 'monthly',
+    strict: false,
+    alertThresholds: null,
+    webhookSealed: null,
+    webhookOwner: user,
+    revision: 0,
+    updatedAt: new Date(now).toISOString(),
+    updatedBy: actor,
+  };
 }

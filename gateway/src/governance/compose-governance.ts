@@ -38,7 +38,15 @@ export async function composeGovernance(input: ComposeGovernanceInput): Promise<
   const caps = new UserCapStore(db, coord, clock, logger, input.keyring);
   const limits = new LimitsStore(db, coord, clock, logger);
   await Promise.all([caps.start(), limits.start()]);
-  const reconciler = new CounterReconciler({ db, coord, clock, logger, caps, onCorrection: (count) => metrics.counterCorrections.inc(count), ...(input.reconcileIntervalMs ? { intervalMs: input.reconcileIntervalMs } : {}) });
+  const reconciler = new CounterReconciler({
+    db,
+    coord,
+    clock,
+    logger,
+    caps,
+    onCorrection: (count) => metrics.counterCorrections.inc(count),
+    ...(input.reconcileIntervalMs ? { intervalMs: input.reconcileIntervalMs } : {}),
+  });
   const governance = new Governance({
     coord,
     clock,
@@ -47,7 +55,14 @@ export async function composeGovernance(input: ComposeGovernanceInput): Promise<
     limits,
     counters: new UsageCounters(coord),
     reservations: new Reservations(coord),
-    alerts: new CapAlerts({ coord, clock, logger, caps, metrics, send: input.send ?? webhookSender({ allowPrivate: input.allowPrivateWebhooks }) }),
+    alerts: new CapAlerts({
+      coord,
+      clock,
+      logger,
+      caps,
+      metrics,
+      send: input.send ?? webhookSender({ allowPrivate: input.allowPrivateWebhooks }),
+    }),
     reconciler,
     metrics,
     authEvents: input.authEvents,

@@ -4,7 +4,10 @@ import { estimateCall } from './estimate-call.js';
 
 describe('estimateCall (strict reservations)', () => {
   it('reserves prompt tokens plus max_tokens at the model price', () => {
-    const estimate = estimateCall({ model: 'gpt-4.1', max_tokens: 1_000, messages: [{ role: 'user', content: 'hello there' }] }, knownModels['gpt-4.1']);
+    const estimate = estimateCall(
+      { model: 'gpt-4.1', max_tokens: 1_000, messages: [{ role: 'user', content: 'hello there' }] },
+      knownModels['gpt-4.1'],
+    );
     expect(estimate.tokens).toBeGreaterThan(1_000);
     expect(estimate.tokens).toBeLessThan(1_020);
     // 1000 output tokens at $8/M is $0.008; the prompt adds a little.
@@ -18,7 +21,10 @@ describe('estimateCall (strict reservations)', () => {
     ['a limit above the ceiling is clamped to it', { max_tokens: 500_000 }, 64_000],
     ['no limit: the default output estimate', {}, 1_024],
   ])('bounds output by %s', (_name, fields, output) => {
-    const estimate = estimateCall({ model: 'claude-sonnet-4-5', messages: [], ...fields }, knownModels['claude-sonnet-4-5']);
+    const estimate = estimateCall(
+      { model: 'claude-sonnet-4-5', messages: [], ...fields },
+      knownModels['claude-sonnet-4-5'],
+    );
     expect(estimate.tokens).toBe(output);
   });
 
@@ -31,7 +37,10 @@ describe('estimateCall (strict reservations)', () => {
   });
 
   it('prices cache writes: the dearest input rate', () => {
-    const estimate = estimateCall({ messages: [{ role: 'user', content: 'x'.repeat(4_000) }], max_tokens: 1 }, knownModels['claude-sonnet-4-5']);
+    const estimate = estimateCall(
+      { messages: [{ role: 'user', content: 'x'.repeat(4_000) }], max_tokens: 1 },
+      knownModels['claude-sonnet-4-5'],
+    );
     const input = estimate.tokens - 1;
     expect(estimate.costMicros).toBeGreaterThanOrEqual(Math.ceil(input * 3.75 + 15));
   });

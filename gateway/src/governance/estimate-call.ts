@@ -14,7 +14,9 @@ export const defaultOutputEstimateTokens = 1_024;
  * actual cost either way.
  */
 function outputAllowance(body: Json, facts: ModelFacts | undefined, defaultOutputTokens: number): number {
-  const named = [body.max_tokens, body.max_completion_tokens, body.max_output_tokens].find((value): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0);
+  const named = [body.max_tokens, body.max_completion_tokens, body.max_output_tokens].find(
+    (value): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0,
+  );
   const ceiling = facts?.maxOutputTokens;
   const allowance = named ?? facts?.defaultOutputTokens ?? defaultOutputTokens;
   return Math.ceil(ceiling ? Math.min(allowance, ceiling) : allowance);
@@ -22,7 +24,11 @@ function outputAllowance(body: Json, facts: ModelFacts | undefined, defaultOutpu
 
 function promptTokens(body: Json): number {
   const extra: unknown[] = [body.prompt, body.input, body.instructions].filter((value) => value !== undefined);
-  return estimateInputTokens({ system: body.system, messages: [...(Array.isArray(body.messages) ? (body.messages as unknown[]) : []), ...extra], tools: body.tools });
+  return estimateInputTokens({
+    system: body.system,
+    messages: [...(Array.isArray(body.messages) ? (body.messages as unknown[]) : []), ...extra],
+    tools: body.tools,
+  });
 }
 
 export interface CallEstimate {
@@ -35,11 +41,18 @@ export interface CallEstimate {
  * at the model's dearest input rate (cache writes cost more than plain input) and its output rate. An estimate below
  * the actual cost is the only way a strict budget can be overshot: a request that names its bound cannot be.
  */
-export function estimateCall(body: Json | undefined, facts: ModelFacts | undefined, defaultOutputTokens = defaultOutputEstimateTokens): CallEstimate {
+export function estimateCall(
+  body: Json | undefined,
+  facts: ModelFacts | undefined,
+  defaultOutputTokens = defaultOutputEstimateTokens,
+): CallEstimate {
   const source = body ?? {};
   const input = promptTokens(source);
   const output = outputAllowance(source, facts, defaultOutputTokens);
   if (!facts) return { tokens: input + output, costMicros: 0 };
   const inputRate = Math.max(facts.inputPerMTok, facts.cacheWritePerMTok);
-  return { tokens: input + output, costMicros: Math.ceil(toMicros((input * inputRate + output * facts.outputPerMTok) / 1_000_000)) + 1 };
+  return {
+    tokens: input + output,
+    costMicros: Math.ceil(toMicros((input * inputRate + output * facts.outputPerMTok) / 1_000_000)) + 1,
+  };
 }

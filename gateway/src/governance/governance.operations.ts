@@ -7,10 +7,23 @@ import { capOperations } from './caps.operations.js';
 import { limitOperations } from './limits.operations.js';
 
 /** The governance issue's admin operations: per-user caps, rate limits and the spend reports. */
-export function governanceOperations(deps: { db: Db; coord: Coord; clock: Clock; governance: Governance; ring: SpendRing; allowPrivateWebhooks: boolean }): AdminOperation[] {
+export function governanceOperations(deps: {
+  db: Db;
+  coord: Coord;
+  clock: Clock;
+  governance: Governance;
+  ring: SpendRing;
+  allowPrivateWebhooks: boolean;
+}): AdminOperation[] {
   const { caps, limits, reconciler } = deps.governance.deps;
   return [
-    ...capOperations({ caps, coord: deps.coord, clock: deps.clock, reconciler, allowPrivateWebhooks: deps.allowPrivateWebhooks }),
+    ...capOperations({
+      caps,
+      coord: deps.coord,
+      clock: deps.clock,
+      reconciler,
+      allowPrivateWebhooks: deps.allowPrivateWebhooks,
+    }),
     ...limitOperations({ limits }),
     ...spendOperations({ db: deps.db, coord: deps.coord, clock: deps.clock, ring: deps.ring, caps }),
   ];

@@ -12,7 +12,15 @@ import type { UsageCounters } from './usage-counters.js';
 
 /** Where 402 cap rejections go for `/admin/auth-events` (the audit store's writer). */
 export interface AuthRejectionSink {
-  recordAuthRejection(input: { code: string; user?: string | null; keyId?: string | null; endpoint?: string | null; status: number; hint?: string | null; requestId?: string | null }): Promise<void>;
+  recordAuthRejection(input: {
+    code: string;
+    user?: string | null;
+    keyId?: string | null;
+    endpoint?: string | null;
+    status: number;
+    hint?: string | null;
+    requestId?: string | null;
+  }): Promise<void>;
 }
 
 export interface GovernanceDeps {

@@ -2,7 +2,12 @@ import { limitsPutBody, limitsResponse } from './limits.schema.js';
 import type { LimitsStore } from './limits.store.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
 
-const view = (stored: ReturnType<LimitsStore['current']>) => ({ ...stored.limits, revision: stored.revision, updatedAt: stored.updatedAt, updatedBy: stored.updatedBy });
+const view = (stored: ReturnType<LimitsStore['current']>) => ({
+  ...stored.limits,
+  revision: stored.revision,
+  updatedAt: stored.updatedAt,
+  updatedBy: stored.updatedBy,
+});
 
 /**
  * Rate and concurrency limits on `/v1/*`: defaults with per-user and

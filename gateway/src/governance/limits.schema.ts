@@ -2,12 +2,28 @@ import { addressKey } from '../identity/users/email-address.js';
 import { z } from 'zod';
 
 // Rate and concurrency limits exist on /v1/*, values "not shown". These are ours; null means unlimited.
-const requestsPerMinute = z.int().min(1).max(1_000_000).nullable().describe('Requests admitted per sliding minute per key; null = unlimited');
-const concurrentRequests = z.int().min(1).max(100_000).nullable().describe('Requests in flight at once per key; null = unlimited');
+const requestsPerMinute = z
+  .int()
+  .min(1)
+  .max(1_000_000)
+  .nullable()
+  .describe('Requests admitted per sliding minute per key; null = unlimited');
+const concurrentRequests = z
+  .int()
+  .min(1)
+  .max(100_000)
+  .nullable()
+  .describe('Requests in flight at once per key; null = unlimited');
 
-export const limitValues = z.strictObject({ requestsPerMinute: requestsPerMinute.optional(), concurrentRequests: concurrentRequests.optional() });
+export const limitValues = z.strictObject({
+  requestsPerMinute: requestsPerMinute.optional(),
+  concurrentRequests: concurrentRequests.optional(),
+});
 export const keyLimitValues = limitValues.extend({
-  strictBudget: z.boolean().optional().describe('Service keys: reserve an estimate against monthlyBudgetUsd before each call (never overshoots)'),
+  strictBudget: z
+    .boolean()
+    .optional()
+    .describe('Service keys: reserve an estimate against monthlyBudgetUsd before each call (never overshoots)'),
 });
 
 /**
@@ -15,10 +31,21 @@ export const keyLimitValues = limitValues.extend({
  * else its user's override, else the default; each field resolves on its own. Buckets are per key.
  */
 export const limitsDocument = z.strictObject({
-  defaults: z.strictObject({ requestsPerMinute: requestsPerMinute.default(null), concurrentRequests: concurrentRequests.default(null) }).default({ requestsPerMinute: null, concurrentRequests: null }),
+  defaults: z
+    .strictObject({
+      requestsPerMinute: requestsPerMinute.default(null),
+      concurrentRequests: concurrentRequests.default(null),
+    })
+    .default({ requestsPerMinute: null, concurrentRequests: null }),
   users: z.record(z.string().min(1).max(320), limitValues).default({}).describe('Overrides for every key of a user'),
-  keys: z.record(z.string().min(1).max(100), keyLimitValues).default({}).describe('Overrides for one key (client or service key id)'),
-  strictServiceKeyBudgets: z.boolean().default(false).describe('Reserve before each call for every service key with a budget (a key override wins)'),
+  keys: z
+    .record(z.string().min(1).max(100), keyLimitValues)
+    .default({})
+    .describe('Overrides for one key (client or service key id)'),
+  strictServiceKeyBudgets: z
+    .boolean()
+    .default(false)
+    .describe('Reserve before each call for every service key with a budget (a key override wins)'),
 });
 export type LimitsDocument = z.infer<typeof limitsDocument>;
 
@@ -30,7 +57,12 @@ export const limitsResponse = limitsDocument.extend({
   updatedBy: z.string().nullable(),
 });
 
-export const defaultLimits: LimitsDocument = Object.freeze({ defaults: { requestsPerMinute: null, concurrentRequests: null }, users: {}, keys: {}, strictServiceKeyBudgets: false });
+export const defaultLimits: LimitsDocument = Object.freeze({
+  defaults: { requestsPerMinute: null, concurrentRequests: null },
+  users: {},
+  keys: {},
+  strictServiceKeyBudgets: false,
+});
 
 /** What admission enforces for one key. */
 export interface EffectiveLimits {
@@ -43,11 +75,21 @@ export interface EffectiveLimits {
 export function effectiveLimits(document: LimitsDocument, keyId: string, user: string | null): EffectiveLimits {
   const key = document.keys[keyId];
   const person = user ? (ownEntry(document.users, user) ?? caselessEntry(document.users, user)) : undefined;
-  const pick = (field: 'requestsPerMinute' | 'concurrentRequests') => (key?.[field] !== undefined ? key[field] : person?.[field] !== undefined ? person[field] : document.defaults[field]) ?? null;
-  return { requestsPerMinute: pick('requestsPerMinute'), concurrentRequests: pick('concurrentRequests'), strictBudget: key?.strictBudget ?? document.strictServiceKeyBudgets };
+  const pick = (field: 'requestsPerMinute' | 'concurrentRequests') =>
+    (key?.[field] !== undefined
+      ? key[field]
+      : person?.[field] !== undefined
+        ? person[field]
+        : document.defaults[field]) ?? null;
+  return {
+    requestsPerMinute: pick('requestsPerMinute'),
+    concurrentRequests: pick('concurrentRequests'),
+    strictBudget: key?.strictBudget ?? document.strictServiceKeyBudgets,
+  };
 }
 
-const ownEntry = <Value>(record: Record<string, Value>, name: string): Value | undefined => (Object.hasOwn(record, name) ? record[name] : undefined);
+const ownEntry = <Value>(record: Record<string, Value>, name: string): Value | undefined =>
+  Object.hasOwn(record, name) ? record[name] : undefined;
 
 /** A user override under another spelling of the address: addresses ignore case, as keys and SCIM compare them. */
 function caselessEntry<Value>(record: Record<string, Value>, user: string): Value | undefined {

@@ -1,7 +1,13 @@
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
 import { gatewayError } from '../errors.js';
 import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
-import { defaultLimits, effectiveLimits, limitsDocument, type EffectiveLimits, type LimitsDocument } from './limits.schema.js';
+import {
+  defaultLimits,
+  effectiveLimits,
+  limitsDocument,
+  type EffectiveLimits,
+  type LimitsDocument,
+} from './limits.schema.js';
 
 export interface StoredLimits {
   limits: LimitsDocument;
@@ -34,7 +40,15 @@ export class LimitsStore {
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({ channel: 'limits', initial: { limits: defaultLimits, revision: 0, updatedAt: null, updatedBy: null }, load: () => this.read(), coord, clock, logger, refreshIntervalMs: 15_000 });
+    this.snapshot = new ReplicatedSnapshot({
+      channel: 'limits',
+      initial: { limits: defaultLimits, revision: 0, updatedAt: null, updatedBy: null },
+      load: () => this.read(),
+      coord,
+      clock,
+      logger,
+      refreshIntervalMs: 15_000,
+    });
   }
 
   start(): Promise<void> {
@@ -51,20 +65,32 @@ export class LimitsStore {
   }
 
   async read(): Promise<StoredLimits> {
-    const { rows } = await this.db.query<Row>('SELECT document, revision, updated_at, updated_by FROM gw_governance_documents WHERE name = $1', [documentName]);
+    const { rows } = await this.db.query<Row>(
+      'SELECT document, revision, updated_at, updated_by FROM gw_governance_documents WHERE name = $1',
+      [documentName],
+    );
     const row = rows[0];
     if (!row) return { limits: defaultLimits, revision: 0, updatedAt: null, updatedBy: null };
     // A document written by an older release parses field by field rather than failing every request.
     const parsed = limitsDocument.safeParse(row.document);
-    return { limits: parsed.success ? parsed.data : defaultLimits, revision: Number(row.revision), updatedAt: new Date(row.updated_at).toISOString(), updatedBy: row.updated_by };
+    return {
+      limits: parsed.success ? parsed.data : defaultLimits,
+      revision: Number(row.revision),
+      updatedAt: new Date(row.updated_at).toISOString(),
+      updatedBy: row.updated_by,
+    };
   }
 
   /** Replace the document; a stale `expectedRevision` answers 409. */
   async replace(limits: LimitsDocument, expectedRevision: unknown, actor: string): Promise<StoredLimits> {
     await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ revision: number }>('SELECT revision FROM gw_governance_documents WHERE name = $1 FOR UPDATE', [documentName]);
+      const { rows } = await tx.query<{ revision: number }>(
+        'SELECT revision FROM gw_governance_documents WHERE name = $1 FOR UPDATE',
+        [documentName],
+      );
       const current = rows[0] ? Number(rows[0].revision) : 0;
-      if (expectedRevision !== undefined && !sameRevision(expectedRevision, current)) throw gatewayError('conflict', `expectedRevision is stale: the current revision is ${current}`);
+      if (expectedRevision !== undefined && !sameRevision(expectedRevision, current))
+        throw gatewayError('conflict', `expectedRevision is stale: the current revision is ${current}`);
       await tx.query(
         `INSERT INTO gw_governance_documents (name, document, revision, updated_by, updated_at) VALUES ($1, $2::jsonb, 1, $3, $4)
          ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document, revision = gw_governance_documents.revision + 1, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,

@@ -25,7 +25,20 @@ function record(fields: Partial<SpendRecord>): SpendRecord {
 }
 
 function cap(user: string, reset: UserCap['reset']): UserCap {
-  return { user, monthlyTokens: 1_000, maxUsd: 10, softUsd: null, reset, strict: false, alertThresholds: null, webhookSealed: null, webhookOwner: user, revision: 1, updatedAt: '', updatedBy: '' };
+  return {
+    user,
+    monthlyTokens: 1_000,
+    maxUsd: 10,
+    softUsd: null,
+    reset,
+    strict: false,
+    alertThresholds: null,
+    webhookSealed: null,
+    webhookOwner: user,
+    revision: 1,
+    updatedAt: '',
+    updatedBy: '',
+  };
 }
 
 /** Counters that remember every add (one per subject, period and batch) and keep running totals. */
@@ -64,7 +77,10 @@ function recordingDeps(caps: Record<string, UserCap>, failFor?: string) {
 
 describe('meterBatch', () => {
   it('adds a batch once per subject and period, with the summed contribution of its successful records', async () => {
-    const { deps, adds, evaluated, budgets } = recordingDeps({ 'ada@example.com': cap('ada@example.com', 'monthly'), 'bo@example.com': cap('bo@example.com', 'daily') });
+    const { deps, adds, evaluated, budgets } = recordingDeps({
+      'ada@example.com': cap('ada@example.com', 'monthly'),
+      'bo@example.com': cap('bo@example.com', 'daily'),
+    });
     const batch = [
       record({ user: 'ada@example.com' }),
       record({ user: 'ada@example.com', totalTokens: 50, costUsd: 0.25 }),
@@ -75,10 +91,26 @@ describe('meterBatch', () => {
     ];
     expect(await meterBatch(deps, batch, now)).toEqual({ failedRecords: 0, firstError: undefined });
     expect(adds).toEqual([
-      { subject: 'user:ada@example.com', period: 'm2026-11', contribution: { tokens: 150, costMicros: 750_000, savingsMicros: 0, tokensSaved: 0, requests: 2 } },
-      { subject: 'user:bo@example.com', period: 'm2026-11', contribution: { tokens: 7, costMicros: 500_000, savingsMicros: 0, tokensSaved: 0, requests: 1 } },
-      { subject: 'user:bo@example.com', period: 'd2026-11-24', contribution: { tokens: 7, costMicros: 500_000, savingsMicros: 0, tokensSaved: 0, requests: 0 } },
-      { subject: 'key:svc-1', period: 'm2026-11', contribution: { tokens: 200, costMicros: 5_000_000, savingsMicros: 0, tokensSaved: 0, requests: 2 } },
+      {
+        subject: 'user:ada@example.com',
+        period: 'm2026-11',
+        contribution: { tokens: 150, costMicros: 750_000, savingsMicros: 0, tokensSaved: 0, requests: 2 },
+      },
+      {
+        subject: 'user:bo@example.com',
+        period: 'm2026-11',
+        contribution: { tokens: 7, costMicros: 500_000, savingsMicros: 0, tokensSaved: 0, requests: 1 },
+      },
+      {
+        subject: 'user:bo@example.com',
+        period: 'd2026-11-24',
+        contribution: { tokens: 7, costMicros: 500_000, savingsMicros: 0, tokensSaved: 0, requests: 0 },
+      },
+      {
+        subject: 'key:svc-1',
+        period: 'm2026-11',
+        contribution: { tokens: 200, costMicros: 5_000_000, savingsMicros: 0, tokensSaved: 0, requests: 2 },
+      },
     ]);
     // Alerts see each cap's own period, once per batch, with the totals after the batch.
     expect(evaluated).toEqual([
@@ -90,7 +122,11 @@ describe('meterBatch', () => {
 
   it('keeps counting the other subjects when one subject cannot be counted, and says how many records were missed', async () => {
     const { deps, adds } = recordingDeps({}, 'bo@example.com');
-    const outcome = await meterBatch(deps, [record({ user: 'bo@example.com' }), record({ user: 'bo@example.com' }), record({ user: 'ada@example.com' })], now);
+    const outcome = await meterBatch(
+      deps,
+      [record({ user: 'bo@example.com' }), record({ user: 'bo@example.com' }), record({ user: 'ada@example.com' })],
+      now,
+    );
     expect(outcome.failedRecords).toBe(2);
     expect(String(outcome.firstError)).toContain('coord unreachable');
     expect(adds.map((add) => add.subject)).toEqual(['user:ada@example.com']);

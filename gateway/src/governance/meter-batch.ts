@@ -3,7 +3,14 @@ import type { CapAlerts } from './cap-alerts.js';
 import { fromMicros } from './money.js';
 import { monthPeriod, periodOf, type Period } from './period.js';
 import type { UserCap } from './user-caps.store.js';
-import { contributionOf, subjectsOf, usageFields, type Subject, type UsageCounters, type UsageTotals } from './usage-counters.js';
+import {
+  contributionOf,
+  subjectsOf,
+  usageFields,
+  type Subject,
+  type UsageCounters,
+  type UsageTotals,
+} from './usage-counters.js';
 
 /** One counter set to add to: a subject in a period, with the summed contribution of every record of the batch. */
 interface CounterGroup {
@@ -31,11 +38,24 @@ export interface MeterBatchOutcome {
   readonly firstError: unknown;
 }
 
-function addTo(groups: Map<string, CounterGroup>, record: SpendRecord, subject: Subject, period: Period, cap: UserCap | null, contribution: Partial<UsageTotals>): void {
+function addTo(
+  groups: Map<string, CounterGroup>,
+  record: SpendRecord,
+  subject: Subject,
+  period: Period,
+  cap: UserCap | null,
+  contribution: Partial<UsageTotals>,
+): void {
   const key = `${subject.kind}\u0000${subject.id}\u0000${period.id}`;
   let group = groups.get(key);
   if (!group) {
-    group = { subject, period, cap, sum: { tokens: 0, costMicros: 0, savingsMicros: 0, tokensSaved: 0, requests: 0 }, records: [] };
+    group = {
+      subject,
+      period,
+      cap,
+      sum: { tokens: 0, costMicros: 0, savingsMicros: 0, tokensSaved: 0, requests: 0 },
+      records: [],
+    };
     groups.set(key, group);
   }
   for (const field of usageFields) group.sum[field] += contribution[field] ?? 0;
@@ -55,7 +75,11 @@ function groupBatch(records: readonly SpendRecord[], caps: MeterBatchDeps['caps'
     for (const subject of subjectsOf(record)) {
       const cap = subject.kind === 'user' ? (caps.get(subject.id) ?? null) : null;
       addTo(groups, record, subject, monthPeriod(at), cap?.reset === 'monthly' ? cap : null, contribution);
-      if (cap && cap.reset !== 'monthly') addTo(groups, record, subject, periodOf(cap.reset, at), cap, { tokens: contribution.tokens, costMicros: contribution.costMicros });
+      if (cap && cap.reset !== 'monthly')
+        addTo(groups, record, subject, periodOf(cap.reset, at), cap, {
+          tokens: contribution.tokens,
+          costMicros: contribution.costMicros,
+        });
     }
   }
   return [...groups.values()];
@@ -67,16 +91,24 @@ function groupBatch(records: readonly SpendRecord[], caps: MeterBatchDeps['caps'
  * Coord round trip (Redis) or a promise chain (memory). Then the budget gauge and cap alerts see the new totals. A
  * group that fails leaves the others counted.
  */
-export async function meterBatch(deps: MeterBatchDeps, records: readonly SpendRecord[], now: number): Promise<MeterBatchOutcome> {
+export async function meterBatch(
+  deps: MeterBatchDeps,
+  records: readonly SpendRecord[],
+  now: number,
+): Promise<MeterBatchOutcome> {
   const groups = groupBatch(records, deps.caps, now);
   const settled = await Promise.allSettled(
     groups.map(async (group) => {
       const totals = await deps.counters.add(group.subject, group.period, group.sum, now);
       if (group.subject.kind === 'key') {
         const budget = deps.keyBudget(group.subject.id);
-        if (budget !== undefined && totals.costMicros !== undefined) deps.setBudgetRemaining(group.subject.id, budget - fromMicros(totals.costMicros));
+        if (budget !== undefined && totals.costMicros !== undefined)
+          deps.setBudgetRemaining(group.subject.id, budget - fromMicros(totals.costMicros));
       } else if (group.cap) {
-        await deps.alerts.evaluate(group.cap, group.period, { tokens: totals.tokens ?? 0, costMicros: totals.costMicros ?? 0 });
+        await deps.alerts.evaluate(group.cap, group.period, {
+          tokens: totals.tokens ?? 0,
+          costMicros: totals.costMicros ?? 0,
+        });
       }
     }),
   );

@@ -8,8 +8,12 @@ describe('money', () => {
     expect(limitMicros(0.0000004)).toBe(1);
     expect(limitMicros(0)).toBe(0);
     expect(limitMicros(12.5)).toBe(12_500_000);
-    expect(capStatusOf({ monthlyTokens: null, maxUsd: 0.0000004, softUsd: null }, { tokens: 0, costMicros: 0 })).toBe('under');
-    expect(capStatusOf({ monthlyTokens: null, maxUsd: 0.0000004, softUsd: null }, { tokens: 10, costMicros: 1 })).toBe('over');
+    expect(capStatusOf({ monthlyTokens: null, maxUsd: 0.0000004, softUsd: null }, { tokens: 0, costMicros: 0 })).toBe(
+      'under',
+    );
+    expect(capStatusOf({ monthlyTokens: null, maxUsd: 0.0000004, softUsd: null }, { tokens: 10, costMicros: 1 })).toBe(
+      'over',
+    );
     expect(capStatusOf({ monthlyTokens: null, maxUsd: 0, softUsd: null }, { tokens: 0, costMicros: 0 })).toBe('over');
   });
 });

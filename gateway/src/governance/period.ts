@@ -18,7 +18,11 @@ const dayId = (at: Date) => `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}
 export function monthPeriod(at: number): Period {
   const date = new Date(at);
   const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-  return { id: `m${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}`, start, end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) };
+  return {
+    id: `m${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}`,
+    start,
+    end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
+  };
 }
 
 /** The previous UTC calendar month. */

@@ -16,7 +16,13 @@ interface SumRow {
 
 const sums = `COALESCE(sum(total_tokens), 0) AS tokens, COALESCE(sum(round(cost_usd * 1000000)), 0) AS cost_micros,
   COALESCE(sum(round(savings_usd * 1000000)), 0) AS savings_micros, COALESCE(sum(tokens_saved), 0) AS tokens_saved, count(*) AS requests`;
-const columnOf: Record<UsageField, keyof SumRow> = { tokens: 'tokens', costMicros: 'cost_micros', savingsMicros: 'savings_micros', tokensSaved: 'tokens_saved', requests: 'requests' };
+const columnOf: Record<UsageField, keyof SumRow> = {
+  tokens: 'tokens',
+  costMicros: 'cost_micros',
+  savingsMicros: 'savings_micros',
+  tokensSaved: 'tokens_saved',
+  requests: 'requests',
+};
 
 interface Expected {
   key: string;
@@ -34,7 +40,15 @@ export class CounterReconciler {
   private readonly replica = randomUUID();
 
   constructor(
-    private readonly deps: { db: Db; coord: Coord; clock: Clock; logger: Logger; caps: UserCapStore; onCorrection: (count: number) => void; intervalMs?: number },
+    private readonly deps: {
+      db: Db;
+      coord: Coord;
+      clock: Clock;
+      logger: Logger;
+      caps: UserCapStore;
+      onCorrection: (count: number) => void;
+      intervalMs?: number;
+    },
   ) {}
 
   start(): void {
@@ -51,7 +65,11 @@ export class CounterReconciler {
 
   private async runGuarded(): Promise<void> {
     try {
-      const claimed = await this.deps.coord.setIfAbsent('gov:reconcile:claim', this.replica, Math.max((this.deps.intervalMs ?? 5 * 60_000) * 0.8, 1_000));
+      const claimed = await this.deps.coord.setIfAbsent(
+        'gov:reconcile:claim',
+        this.replica,
+        Math.max((this.deps.intervalMs ?? 5 * 60_000) * 0.8, 1_000),
+      );
       if (claimed) await this.runOnce();
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'usage counter reconciliation failed; will retry');
@@ -70,9 +88,17 @@ export class CounterReconciler {
       `SELECT key_id AS id, ${sums} FROM gw_spend WHERE outcome = 'success' AND ts >= $1 AND ts < $2 AND key_type = 'service' AND key_id IS NOT NULL GROUP BY key_id`,
       [new Date(month.start), new Date(month.end as number)],
     );
-    const expected = [...expectations(users.rows, 'user', month, usageFields), ...expectations(keys.rows, 'key', month, usageFields)];
+    const expected = [
+      ...expectations(users.rows, 'user', month, usageFields),
+      ...expectations(keys.rows, 'key', month, usageFields),
+    ];
     const cadenced = [...this.deps.caps.state().caps.values()].filter((cap) => cap.reset !== 'monthly');
-    expected.push(...(await this.cadenceExpectations(cadenced.map((cap) => ({ user: cap.user, reset: cap.reset })), now)));
+    expected.push(
+      ...(await this.cadenceExpectations(
+        cadenced.map((cap) => ({ user: cap.user, reset: cap.reset })),
+        now,
+      )),
+    );
     return this.raise(expected, now);
   }
 
@@ -82,7 +108,10 @@ export class CounterReconciler {
     return this.raise(await this.cadenceExpectations(entries, now), now);
   }
 
-  private async cadenceExpectations(entries: ReadonlyArray<{ user: string; reset: CapReset }>, now: number): Promise<Expected[]> {
+  private async cadenceExpectations(
+    entries: ReadonlyArray<{ user: string; reset: CapReset }>,
+    now: number,
+  ): Promise<Expected[]> {
     const expected: Expected[] = [];
     for (const reset of ['daily', 'weekly', 'monthly', 'never'] as const) {
       const users = entries.filter((entry) => entry.reset === reset).map((entry) => entry.user);
@@ -117,6 +146,17 @@ export class CounterReconciler {
   }
 }
 
-function expectations(rows: readonly SumRow[], kind: Subject['kind'], period: Period, fields: readonly UsageField[]): Expected[] {
-  return rows.flatMap((row) => fields.map((field) => ({ key: counterKey({ kind, id: row.id }, period, field), value: Number(row[columnOf[field]]), period })));
+function expectations(
+  rows: readonly SumRow[],
+  kind: Subject['kind'],
+  period: Period,
+  fields: readonly UsageField[],
+): Expected[] {
+  return rows.flatMap((row) =>
+    fields.map((field) => ({
+      key: counterKey({ kind, id: row.id }, period, field),
+      value: Number(row[columnOf[field]]),
+      period,
+    })),
+  );
 }

@@ -40,7 +40,10 @@ export class Reservations {
     const ttl = 3 * reservationBucketMs;
     const tokensKey = reservationKey(subject, 'tokens', bucket);
     const costKey = reservationKey(subject, 'costMicros', bucket);
-    const [bucketTokens, bucketCostMicros] = await Promise.all([this.coord.incrementBy(tokensKey, amounts.tokens, ttl), this.coord.incrementBy(costKey, amounts.costMicros, ttl)]);
+    const [bucketTokens, bucketCostMicros] = await Promise.all([
+      this.coord.incrementBy(tokensKey, amounts.tokens, ttl),
+      this.coord.incrementBy(costKey, amounts.costMicros, ttl),
+    ]);
     let released = false;
     return {
       subject,
@@ -49,7 +52,10 @@ export class Reservations {
       release: async () => {
         if (released) return;
         released = true;
-        await Promise.all([this.coord.incrementBy(tokensKey, -amounts.tokens, ttl), this.coord.incrementBy(costKey, -amounts.costMicros, ttl)]).catch(() => undefined);
+        await Promise.all([
+          this.coord.incrementBy(tokensKey, -amounts.tokens, ttl),
+          this.coord.incrementBy(costKey, -amounts.costMicros, ttl),
+        ]).catch(() => undefined);
       },
     };
   }

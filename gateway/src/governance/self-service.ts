@@ -6,10 +6,16 @@ import { fromMicros, limitMicros } from './money.js';
 import { monthPeriod } from './period.js';
 import { type Subject, type UsageTotals } from './usage-counters.js';
 
-const subjectOf = (identity: Identity): Subject => (identity.keyType === 'service' ? { kind: 'key', id: identity.keyId } : { kind: 'user', id: identity.user ?? identity.keyId });
+const subjectOf = (identity: Identity): Subject =>
+  identity.keyType === 'service'
+    ? { kind: 'key', id: identity.keyId }
+    : { kind: 'user', id: identity.user ?? identity.keyId };
 
 async function storedUsage(db: Db, subject: Subject, start: number, end: number): Promise<UsageTotals> {
-  const filter = subject.kind === 'key' ? "key_id = $3 AND key_type = 'service'" : "user_id = $3 AND key_type IS DISTINCT FROM 'service'";
+  const filter =
+    subject.kind === 'key'
+      ? "key_id = $3 AND key_type = 'service'"
+      : "user_id = $3 AND key_type IS DISTINCT FROM 'service'";
   const { rows } = await db.query<Record<string, string | number | null>>(
     `SELECT COALESCE(sum(total_tokens), 0) AS tokens, COALESCE(sum(round(cost_usd * 1000000)), 0) AS cost, COALESCE(sum(round(savings_usd * 1000000)), 0) AS savings,
             COALESCE(sum(tokens_saved), 0) AS saved, count(*) AS requests
@@ -17,7 +23,13 @@ async function storedUsage(db: Db, subject: Subject, start: number, end: number)
     [new Date(start), new Date(end), subject.id],
   );
   const row = rows[0] ?? {};
-  return { tokens: Number(row.tokens ?? 0), costMicros: Number(row.cost ?? 0), savingsMicros: Number(row.savings ?? 0), tokensSaved: Number(row.saved ?? 0), requests: Number(row.requests ?? 0) };
+  return {
+    tokens: Number(row.tokens ?? 0),
+    costMicros: Number(row.cost ?? 0),
+    savingsMicros: Number(row.savings ?? 0),
+    tokensSaved: Number(row.saved ?? 0),
+    requests: Number(row.requests ?? 0),
+  };
 }
 
 /** `GET /v1/me/usage`: month-to-date tokens and savings from the live counters, or from `gw_spend` when Coord is down. */
@@ -34,7 +46,11 @@ export async function usageFor(governance: Governance, db: Db, identity: Identit
   }
   return {
     subject: { kind: subject.kind === 'key' ? ('service-key' as const) : ('user' as const), id: subject.id },
-    period: { month: month.id.slice(1), start: new Date(month.start).toISOString(), end: new Date(month.end as number).toISOString() },
+    period: {
+      month: month.id.slice(1),
+      start: new Date(month.start).toISOString(),
+      end: new Date(month.end as number).toISOString(),
+    },
     requests: totals.requests,
     tokens: totals.tokens,
     costUsd: fromMicros(totals.costMicros),
@@ -48,20 +64,30 @@ export async function usageFor(governance: Governance, db: Db, identity: Identit
 export async function limitsFor(governance: Governance, identity: Identity, now: number) {
   const { caps, limits, counters } = governance.deps;
   const cap = identity.keyType === 'client' && identity.user ? caps.get(identity.user) : undefined;
-  const capView = cap ? capViewOf(cap, (await capUsages(governance.deps.coord, [cap], now))?.get(cap.user) ?? null, now) : null;
+  const capView = cap
+    ? capViewOf(cap, (await capUsages(governance.deps.coord, [cap], now))?.get(cap.user) ?? null, now)
+    : null;
   const budgetUsd = identity.keyType === 'service' ? (identity.key.monthlyBudgetUsd ?? 0) : 0;
   const effective = limits.effective(identity.keyId, identity.user);
   let serviceKeyBudget = null;
   if (budgetUsd > 0) {
     const month = monthPeriod(now);
-    const spent = await counters.read({ kind: 'key', id: identity.keyId }, month).then((totals) => totals.costMicros, () => null);
+    const spent = await counters.read({ kind: 'key', id: identity.keyId }, month).then(
+      (totals) => totals.costMicros,
+      () => null,
+    );
     serviceKeyBudget = {
       monthlyBudgetUsd: budgetUsd,
       usedUsd: spent === null ? null : fromMicros(spent),
       remainingUsd: spent === null ? null : fromMicros(limitMicros(budgetUsd) - spent),
       resetsAt: new Date(month.end as number).toISOString(),
       strict: effective.strictBudget,
-      status: spent === null ? ('unknown' as const) : spent >= limitMicros(budgetUsd) ? ('over' as const) : ('under' as const),
+      status:
+        spent === null
+          ? ('unknown' as const)
+          : spent >= limitMicros(budgetUsd)
+            ? ('over' as const)
+            : ('under' as const),
     };
   }
   return {

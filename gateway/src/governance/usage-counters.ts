@@ -12,7 +12,13 @@ export const usageFields = ['tokens', 'costMicros', 'savingsMicros', 'tokensSave
 export type UsageField = (typeof usageFields)[number];
 export type UsageTotals = Record<UsageField, number>;
 
-export const emptyUsage: UsageTotals = Object.freeze({ tokens: 0, costMicros: 0, savingsMicros: 0, tokensSaved: 0, requests: 0 });
+export const emptyUsage: UsageTotals = Object.freeze({
+  tokens: 0,
+  costMicros: 0,
+  savingsMicros: 0,
+  tokensSaved: 0,
+  requests: 0,
+});
 
 /** `gov:user:ada%40example.com:m2026-11:tokens`; ids are URI-encoded so a `:` in a user name cannot collide. */
 export function counterKey(subject: Subject, period: Period, field: UsageField): string {
@@ -34,7 +40,13 @@ export function subjectsOf(record: Pick<SpendRecord, 'user' | 'keyId' | 'keyType
 /** The increments one record contributes; only successful calls count. */
 export function contributionOf(record: SpendRecord): UsageTotals | null {
   if (record.outcome !== 'success') return null;
-  return { tokens: record.totalTokens, costMicros: toMicros(record.costUsd), savingsMicros: toMicros(record.savingsUsd), tokensSaved: record.tokensSaved, requests: 1 };
+  return {
+    tokens: record.totalTokens,
+    costMicros: toMicros(record.costUsd),
+    savingsMicros: toMicros(record.savingsUsd),
+    tokensSaved: record.tokensSaved,
+    requests: 1,
+  };
 }
 
 /**
@@ -45,10 +57,17 @@ export class UsageCounters {
   constructor(private readonly coord: Coord) {}
 
   /** Add a contribution to the subject's counters of `period`; returns the new totals of the fields it touched. */
-  async add(subject: Subject, period: Period, contribution: Partial<UsageTotals>, now: number): Promise<Partial<UsageTotals>> {
+  async add(
+    subject: Subject,
+    period: Period,
+    contribution: Partial<UsageTotals>,
+    now: number,
+  ): Promise<Partial<UsageTotals>> {
     const ttl = counterTtlMs(period, now);
     const entries = usageFields.filter((field) => (contribution[field] ?? 0) !== 0);
-    const values = await Promise.all(entries.map((field) => this.coord.incrementBy(counterKey(subject, period, field), contribution[field] ?? 0, ttl)));
+    const values = await Promise.all(
+      entries.map((field) => this.coord.incrementBy(counterKey(subject, period, field), contribution[field] ?? 0, ttl)),
+    );
     return Object.fromEntries(entries.map((field, index) => [field, values[index] ?? 0]));
   }
 

@@ -56,9 +56,16 @@ interface DocumentRow {
 }
 
 const documentName = 'user-caps';
-const capColumns = 'user_id, monthly_tokens, max_usd, soft_usd, reset, strict, alert_thresholds, alert_webhook_sealed, webhook_sealed_for, revision, updated_by, updated_at';
+const capColumns =
+  'user_id, monthly_tokens, max_usd, soft_usd, reset, strict, alert_thresholds, alert_webhook_sealed, webhook_sealed_for, revision, updated_by, updated_at';
 const numberOrNull = (value: string | number | null): number | null => (value === null ? null : Number(value));
-const emptyState: CapsState = { caps: new Map(), revision: 0, updatedAt: null, alerts: { thresholdsPercent: null, webhookSealed: null }, addressConflicts: 0 };
+const emptyState: CapsState = {
+  caps: new Map(),
+  revision: 0,
+  updatedAt: null,
+  alerts: { thresholdsPercent: null, webhookSealed: null },
+  addressConflicts: 0,
+};
 
 function toCap(row: CapRow): UserCap {
   return {
@@ -80,15 +87,22 @@ function toCap(row: CapRow): UserCap {
 /** The contract `expectedRevision` is "any": a number or its string form matches; anything else is stale. */
 function assertRevision(expected: unknown, current: number): void {
   if (expected === undefined) return;
-  if (!sameRevision(expected, current)) throw gatewayError('conflict', `expectedRevision is stale: the current revision is ${current}. Re-read and retry.`);
+  if (!sameRevision(expected, current))
+    throw gatewayError('conflict', `expectedRevision is stale: the current revision is ${current}. Re-read and retry.`);
 }
 
 function assertSoftUnderMax(user: string, cap: Pick<UserCap, 'softUsd' | 'maxUsd'>): void {
-  if (cap.softUsd !== null && cap.maxUsd !== null && cap.softUsd > cap.maxUsd) throw gatewayError('invalid_request', `body: softUsd of ${user} must not exceed maxUsd`);
+  if (cap.softUsd !== null && cap.maxUsd !== null && cap.softUsd > cap.maxUsd)
+    throw gatewayError('invalid_request', `body: softUsd of ${user} must not exceed maxUsd`);
 }
 
 /** True when an entry limits nothing and alerts nobody: it is removed rather than stored. */
-const isEmpty = (cap: UserCap) => cap.monthlyTokens === null && cap.maxUsd === null && cap.softUsd === null && cap.alertThresholds === null && cap.webhookSealed === null;
+const isEmpty = (cap: UserCap) =>
+  cap.monthlyTokens === null &&
+  cap.maxUsd === null &&
+  cap.softUsd === null &&
+  cap.alertThresholds === null &&
+  cap.webhookSealed === null;
 
 /**
  * Per-user caps. The request path reads the replica's cached map (`get`); writes run in one
@@ -104,7 +118,15 @@ export class UserCapStore {
     private readonly logger: Logger,
     private readonly keyring: Keyring,
   ) {
-    this.snapshot = new ReplicatedSnapshot({ channel: 'user-caps', initial: emptyState, load: () => this.read(), coord, clock, logger, refreshIntervalMs: 15_000 });
+    this.snapshot = new ReplicatedSnapshot({
+      channel: 'user-caps',
+      initial: emptyState,
+      load: () => this.read(),
+      coord,
+      clock,
+      logger,
+      refreshIntervalMs: 15_000,
+    });
   }
 
   start(): Promise<void> {
@@ -127,17 +149,27 @@ export class UserCapStore {
   async read(db: Queryable = this.db): Promise<CapsState> {
     const [caps, documents] = await Promise.all([
       db.query<CapRow>(`SELECT ${capColumns} FROM gw_user_caps ORDER BY user_id`),
-      db.query<DocumentRow>('SELECT document, secret_sealed, revision, updated_at FROM gw_governance_documents WHERE name = $1', [documentName]),
+      db.query<DocumentRow>(
+        'SELECT document, secret_sealed, revision, updated_at FROM gw_governance_documents WHERE name = $1',
+        [documentName],
+      ),
     ]);
     const document = documents.rows[0];
     const { map, conflicts } = byAddress(caps.rows.map(toCap));
-    if (conflicts > 0) this.logger.warn({ addresses: conflicts }, 'cap rows name one address in more than one spelling; the lower-case row (else the first) applies until an administrator sets the cap (see /admin/health)');
+    if (conflicts > 0)
+      this.logger.warn(
+        { addresses: conflicts },
+        'cap rows name one address in more than one spelling; the lower-case row (else the first) applies until an administrator sets the cap (see /admin/health)',
+      );
     return {
       caps: map,
       addressConflicts: conflicts,
       revision: document ? Number(document.revision) : 0,
       updatedAt: document ? new Date(document.updated_at).toISOString() : null,
-      alerts: { thresholdsPercent: document?.document?.thresholdsPercent ?? null, webhookSealed: document?.secret_sealed ?? null },
+      alerts: {
+        thresholdsPercent: document?.document?.thresholdsPercent ?? null,
+        webhookSealed: document?.secret_sealed ?? null,
+      },
     };
   }
 
@@ -155,14 +187,27 @@ export class UserCapStore {
       await tx.query('DELETE FROM gw_user_caps');
       await tx.query("DELETE FROM gw_address_conflicts WHERE scope = 'user-caps'");
       for (const [user, entry] of canonicalEntries(body.caps)) {
-        const cap = this.merge(user, blankCap(user), { monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alerts: null, ...entry }, stored.caps.get(user) ?? null);
+        const cap = this.merge(
+          user,
+          blankCap(user),
+          { monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alerts: null, ...entry },
+          stored.caps.get(user) ?? null,
+        );
         assertSoftUnderMax(user, cap);
-        if (!isEmpty(cap)) await this.upsert(tx, { ...cap, revision: (stored.caps.get(user)?.revision ?? 0) + 1 }, actor);
+        if (!isEmpty(cap))
+          await this.upsert(tx, { ...cap, revision: (stored.caps.get(user)?.revision ?? 0) + 1 }, actor);
       }
-      const alerts = body.alerts === undefined ? current.alerts : body.alerts === null ? { thresholdsPercent: null, webhookSealed: null } : {
-        thresholdsPercent: body.alerts.thresholdsPercent ?? current.alerts.thresholdsPercent,
-        webhookSealed: body.alerts.webhookUrl ? this.keyring.encrypt(body.alerts.webhookUrl, webhookContext(null)) : current.alerts.webhookSealed,
-      };
+      const alerts =
+        body.alerts === undefined
+          ? current.alerts
+          : body.alerts === null
+            ? { thresholdsPercent: null, webhookSealed: null }
+            : {
+                thresholdsPercent: body.alerts.thresholdsPercent ?? current.alerts.thresholdsPercent,
+                webhookSealed: body.alerts.webhookUrl
+                  ? this.keyring.encrypt(body.alerts.webhookUrl, webhookContext(null))
+                  : current.alerts.webhookSealed,
+              };
       await this.bumpMap(tx, alerts, actor);
     });
     await this.snapshot.changed();
@@ -174,7 +219,10 @@ export class UserCapStore {
     const user = addressKey(address);
     const result = await this.db.transaction(async (tx) => {
       const map = await this.lockMap(tx);
-      const { rows } = await tx.query<CapRow>(`SELECT ${capColumns} FROM gw_user_caps WHERE lower(user_id) = $1 ORDER BY user_id = $1 DESC, user_id`, [user]);
+      const { rows } = await tx.query<CapRow>(
+        `SELECT ${capColumns} FROM gw_user_caps WHERE lower(user_id) = $1 ORDER BY user_id = $1 DESC, user_id`,
+        [user],
+      );
       const existing = rows[0] ? { ...toCap(rows[0]), user } : undefined;
       assertRevision(patch.expectedRevision, existing?.revision ?? 0);
       const { expectedRevision: _ignored, ...fields } = patch;
@@ -193,8 +241,17 @@ export class UserCapStore {
     return result;
   }
 
-  private merge(user: string, base: UserCap, fields: CapEntryInput, kept: Pick<UserCap, 'webhookSealed' | 'webhookOwner'> | null): UserCap {
-    const cap: UserCap = { ...base, webhookSealed: kept?.webhookSealed ?? null, webhookOwner: kept?.webhookSealed ? kept.webhookOwner : user };
+  private merge(
+    user: string,
+    base: UserCap,
+    fields: CapEntryInput,
+    kept: Pick<UserCap, 'webhookSealed' | 'webhookOwner'> | null,
+  ): UserCap {
+    const cap: UserCap = {
+      ...base,
+      webhookSealed: kept?.webhookSealed ?? null,
+      webhookOwner: kept?.webhookSealed ? kept.webhookOwner : user,
+    };
     if (fields.monthlyTokens !== undefined) cap.monthlyTokens = fields.monthlyTokens;
     if (fields.maxUsd !== undefined) cap.maxUsd = fields.maxUsd;
     if (fields.softUsd !== undefined) cap.softUsd = fields.softUsd;
@@ -214,9 +271,18 @@ export class UserCapStore {
   }
 
   private async lockMap(tx: Queryable): Promise<{ revision: number; alerts: CapsState['alerts'] }> {
-    const { rows } = await tx.query<DocumentRow>('SELECT document, secret_sealed, revision, updated_at FROM gw_governance_documents WHERE name = $1 FOR UPDATE', [documentName]);
+    const { rows } = await tx.query<DocumentRow>(
+      'SELECT document, secret_sealed, revision, updated_at FROM gw_governance_documents WHERE name = $1 FOR UPDATE',
+      [documentName],
+    );
     const row = rows[0];
-    return { revision: row ? Number(row.revision) : 0, alerts: { thresholdsPercent: row?.document?.thresholdsPercent ?? null, webhookSealed: row?.secret_sealed ?? null } };
+    return {
+      revision: row ? Number(row.revision) : 0,
+      alerts: {
+        thresholdsPercent: row?.document?.thresholdsPercent ?? null,
+        webhookSealed: row?.secret_sealed ?? null,
+      },
+    };
   }
 
   private async bumpMap(tx: Queryable, alerts: CapsState['alerts'], actor: string): Promise<void> {
@@ -224,7 +290,13 @@ export class UserCapStore {
       `INSERT INTO gw_governance_documents (name, document, secret_sealed, revision, updated_by, updated_at) VALUES ($1, $2::jsonb, $3, 1, $4, $5)
        ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document, secret_sealed = EXCLUDED.secret_sealed, revision = gw_governance_documents.revision + 1,
          updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
-      [documentName, JSON.stringify({ thresholdsPercent: alerts.thresholdsPercent }), alerts.webhookSealed, actor, new Date(this.clock.now())],
+      [
+        documentName,
+        JSON.stringify({ thresholdsPercent: alerts.thresholdsPercent }),
+        alerts.webhookSealed,
+        actor,
+        new Date(this.clock.now()),
+      ],
     );
   }
 
@@ -235,13 +307,39 @@ export class UserCapStore {
          reset = EXCLUDED.reset, strict = EXCLUDED.strict, alert_thresholds = EXCLUDED.alert_thresholds, alert_webhook_sealed = EXCLUDED.alert_webhook_sealed,
          webhook_sealed_for = EXCLUDED.webhook_sealed_for,
          revision = EXCLUDED.revision, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
-      [cap.user, cap.monthlyTokens, cap.maxUsd, cap.softUsd, cap.reset, cap.strict, cap.alertThresholds, cap.webhookSealed, cap.webhookSealed && cap.webhookOwner !== cap.user ? cap.webhookOwner : null, cap.revision, actor, new Date(this.clock.now())],
+      [
+        cap.user,
+        cap.monthlyTokens,
+        cap.maxUsd,
+        cap.softUsd,
+        cap.reset,
+        cap.strict,
+        cap.alertThresholds,
+        cap.webhookSealed,
+        cap.webhookSealed && cap.webhookOwner !== cap.user ? cap.webhookOwner : null,
+        cap.revision,
+        actor,
+        new Date(this.clock.now()),
+      ],
     );
   }
 }
 
 function blankCap(user: string): UserCap {
-  return { user, monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', strict: false, alertThresholds: null, webhookSealed: null, webhookOwner: user, revision: 0, updatedAt: '', updatedBy: '' };
+  return {
+    user,
+    monthlyTokens: null,
+    maxUsd: null,
+    softUsd: null,
+    reset: 'monthly',
+    strict: false,
+    alertThresholds: null,
+    webhookSealed: null,
+    webhookOwner: user,
+    revision: 0,
+    updatedAt: '',
+    updatedBy: '',
+  };
 }
 
 /**
@@ -266,7 +364,11 @@ function canonicalEntries<Entry>(caps: Record<string, Entry>): Array<[string, En
   return Object.entries(caps).map(([spelling, entry]) => {
     const address = addressKey(spelling);
     const earlier = seen.get(address);
-    if (earlier !== undefined) throw gatewayError('invalid_request', `body.caps names one address twice: "${earlier}" and "${spelling}" (addresses ignore case)`);
+    if (earlier !== undefined)
+      throw gatewayError(
+        'invalid_request',
+        `body.caps names one address twice: "${earlier}" and "${spelling}" (addresses ignore case)`,
+      );
     seen.set(address, spelling);
     return [address, entry];
   });

@@ -10,7 +10,11 @@ const retryable = (status: number) => status === 429 || status >= 500;
  * Cap-alert delivery. The URL passes the SSRF guard at send time too (DNS can change after it was
  * stored); redirects are never followed; one retry on 429, 5xx or a network error.
  */
-export function webhookSender(options: { allowPrivate: boolean; timeoutMs?: number; retryDelayMs?: number }): WebhookSend {
+export function webhookSender(options: {
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  retryDelayMs?: number;
+}): WebhookSend {
   const attempt = async (url: string, body: string): Promise<number> => {
     const response = await request(url, {
       method: 'POST',

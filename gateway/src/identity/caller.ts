@@ -31,7 +31,15 @@ export async function resolveIdentity(keys: KeyStore, rawKey: string | null): Pr
   if (record.status === 'revoked') throw new KeyFailure('key_revoked');
   if (record.status === 'expired') throw new KeyFailure('key_expired');
   if (!lookup.userActive) throw new KeyFailure('user_deactivated');
-  return { keyId: record.id, keyType: record.type, user: record.user, team: record.team, name: record.name, key: record, metadata: {} };
+  return {
+    keyId: record.id,
+    keyType: record.type,
+    user: record.user,
+    team: record.team,
+    name: record.name,
+    key: record,
+    metadata: {},
+  };
 }
 
 /** The caller of a keyless request on an isolated network (identity mode `network-trusted`). */
@@ -94,7 +102,8 @@ export function parseMetadataHeader(value: string | undefined): Record<string, s
   const result: Record<string, string> = {};
   for (const [name, entry] of Object.entries(parsed).slice(0, maxMetadataEntries)) {
     if (reservedMetadata.has(name.toLowerCase())) continue;
-    if (typeof entry === 'string' || typeof entry === 'number' || typeof entry === 'boolean') result[name.slice(0, 64)] = String(entry).slice(0, 256);
+    if (typeof entry === 'string' || typeof entry === 'number' || typeof entry === 'boolean')
+      result[name.slice(0, 64)] = String(entry).slice(0, 256);
   }
   return result;
 }

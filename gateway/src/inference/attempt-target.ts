@@ -18,7 +18,14 @@ import type { InferenceCall } from './run-inference.js';
 
 /** What one try produced: an upstream answer to relay, or why there is none. */
 export type AttemptResult =
-  | { kind: 'response'; selection: Selection; lane: Lane; prepared: PreparedBody; response: UpstreamResponse; sentAt: number }
+  | {
+      kind: 'response';
+      selection: Selection;
+      lane: Lane;
+      prepared: PreparedBody;
+      response: UpstreamResponse;
+      sentAt: number;
+    }
   | { kind: 'unreachable'; selection: Selection }
   | { kind: 'throttled'; selection: Selection; retryAfterMs: number };
 
@@ -40,18 +47,38 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
   const provider = selection.provider;
   assertServableModel(provider, selection.model, deps.routing.documents.models);
   if (call.requiresFamily && provider.family !== call.requiresFamily) {
-    throw gatewayError('unsupported_by_provider', `Provider "${provider.slug}" (${provider.type}) does not serve ${call.endpoint}.`);
+    throw gatewayError(
+      'unsupported_by_provider',
+      `Provider "${provider.slug}" (${provider.type}) does not serve ${call.endpoint}.`,
+    );
   }
   const record = (status: number | null) => scope.onAttempt(selection, status);
   const refused = await passThrottle(deps, provider.slug, selection, record);
   if (refused) return refused;
   const lane = pickTranslator(call.clientFormat, provider.family);
-  const prepared = prepareUpstreamBody({ call, selection, lane, rawBody: call.rawBody === undefined ? request.rawBody : call.rawBody, modelFacts: deps.routing.documents.models });
+  const prepared = prepareUpstreamBody({
+    call,
+    selection,
+    lane,
+    rawBody: call.rawBody === undefined ? request.rawBody : call.rawBody,
+    modelFacts: deps.routing.documents.models,
+  });
   // A translated call is the backend family's own operation: chat sent to an Anthropic provider is a Messages call.
-  const operation: UpstreamOperation = lane.kind === 'translate' ? { kind: provider.family === 'anthropic' ? 'messages' : 'chat' } : call.operation;
+  const operation: UpstreamOperation =
+    lane.kind === 'translate' ? { kind: provider.family === 'anthropic' ? 'messages' : 'chat' } : call.operation;
   const upstreamTarget = adapters[provider.type].target(provider, operation, selection.model);
   const headers = upstreamHeaders(request.headers, provider.family, upstreamTarget.headers, lane.kind === 'translate');
-  return sendThroughThrottle(deps, { selection, lane, prepared, url: upstreamTarget.url, headers, seat: provider.slug, signal: scope.signal, record, ...(scope.onSend ? { onSend: scope.onSend } : {}) });
+  return sendThroughThrottle(deps, {
+    selection,
+    lane,
+    prepared,
+    url: upstreamTarget.url,
+    headers,
+    seat: provider.slug,
+    signal: scope.signal,
+    record,
+    ...(scope.onSend ? { onSend: scope.onSend } : {}),
+  });
 }
 
 /**
@@ -59,13 +86,24 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
  * fallback can move on); a shorter one is waited out here, unless the caller has somewhere else to go at once
  * (`wait: false`: a seat with overflow on). Null means go ahead.
  */
-export async function passThrottle(deps: InferenceDeps, seat: string, selection: Selection, record: (status: number | null) => void, options: { wait: boolean } = { wait: true }): Promise<Attempt<AttemptResult> | null> {
+export async function passThrottle(
+  deps: InferenceDeps,
+  seat: string,
+  selection: Selection,
+  record: (status: number | null) => void,
+  options: { wait: boolean } = { wait: true },
+): Promise<Attempt<AttemptResult> | null> {
   const gate = await deps.throttle.check(seat);
   if (gate.kind === 'go') return null;
   const pauseMs = gate.kind === 'refuse' ? gate.retryAfterMs : gate.waitMs;
   if (gate.kind === 'refuse' || !options.wait) {
     record(429);
-    return { status: 429, retryAfterMs: pauseMs, result: { kind: 'throttled', selection, retryAfterMs: pauseMs }, discard: async () => undefined };
+    return {
+      status: 429,
+      retryAfterMs: pauseMs,
+      result: { kind: 'throttled', selection, retryAfterMs: pauseMs },
+      discard: async () => undefined,
+    };
   }
   await deps.sleep(pauseMs);
   return null;
@@ -91,7 +129,11 @@ export interface PreparedSend {
  * other replicas through the throttle gate, so their requests to the seat wait too. `wait: false` relays the 429 at
  * once, for a caller that overflows elsewhere.
  */
-export async function sendThroughThrottle(deps: InferenceDeps, input: PreparedSend, options: { wait: boolean } = { wait: true }): Promise<Attempt<AttemptResult>> {
+export async function sendThroughThrottle(
+  deps: InferenceDeps,
+  input: PreparedSend,
+  options: { wait: boolean } = { wait: true },
+): Promise<Attempt<AttemptResult>> {
   const first = await sendPrepared(deps, input);
   const pause = first.status === 429 ? first.retryAfterMs : null;
   if (!options.wait || pause === null || pause <= 0 || pause > deps.throttle.maxWaitMs) return first;
@@ -109,14 +151,30 @@ export async function sendPrepared(deps: InferenceDeps, input: PreparedSend): Pr
   const sentAt = deps.clock.now();
   input.onSend?.(selection, sentAt);
   try {
-    const response = await deps.upstream.send({ url: input.url, method: 'POST', headers: input.headers, body: prepared.body, signal: input.signal });
+    const response = await deps.upstream.send({
+      url: input.url,
+      method: 'POST',
+      headers: input.headers,
+      body: prepared.body,
+      signal: input.signal,
+    });
     const retryAfterMs = retryAfterMsOf(response.headers, deps.clock.now());
     if (response.status === 429) await deps.throttle.throttled(input.seat, retryAfterMs);
     input.record(response.status);
-    return { status: response.status, retryAfterMs, result: { kind: 'response', selection, lane, prepared, response, sentAt }, discard: () => response.body.dump() };
+    return {
+      status: response.status,
+      retryAfterMs,
+      result: { kind: 'response', selection, lane, prepared, response, sentAt },
+      discard: () => response.body.dump(),
+    };
   } catch (error) {
     if (!(error instanceof UpstreamUnreachable)) throw error;
     input.record(null);
-    return { status: null, retryAfterMs: null, result: { kind: 'unreachable', selection }, discard: async () => undefined };
+    return {
+      status: null,
+      retryAfterMs: null,
+      result: { kind: 'unreachable', selection },
+      discard: async () => undefined,
+    };
   }
 }

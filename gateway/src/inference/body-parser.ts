@@ -27,7 +27,8 @@ async function decode(request: FastifyRequest, body: Buffer, limit: number): Pro
   try {
     return await decompress(body, { maxOutputLength: limit });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw gatewayError('body_too_large', 'The decompressed request body is too large.');
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw gatewayError('body_too_large', 'The decompressed request body is too large.');
     throw gatewayError('invalid_content_encoding', `The request body is not valid ${encoding}.`);
   }
 }
@@ -39,16 +40,20 @@ async function decode(request: FastifyRequest, body: Buffer, limit: number): Pro
 export function installInferenceBodyParsers(app: FastifyInstance, bodyLimit: number): void {
   app.decorateRequest('rawBody', null);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['application/json', 'application/*+json'], { parseAs: 'buffer' }, async (request: FastifyRequest, payload: Buffer) => {
-    const body = await decode(request, payload, bodyLimit);
-    request.rawBody = body;
-    if (body.length === 0) return undefined;
-    try {
-      return JSON.parse(body.toString('utf8')) as unknown;
-    } catch {
-      throw gatewayError('invalid_json');
-    }
-  });
+  app.addContentTypeParser(
+    ['application/json', 'application/*+json'],
+    { parseAs: 'buffer' },
+    async (request: FastifyRequest, payload: Buffer) => {
+      const body = await decode(request, payload, bodyLimit);
+      request.rawBody = body;
+      if (body.length === 0) return undefined;
+      try {
+        return JSON.parse(body.toString('utf8')) as unknown;
+      } catch {
+        throw gatewayError('invalid_json');
+      }
+    },
+  );
   app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request: FastifyRequest, payload: Buffer) => {
     // A route with a JSON body schema (chat, messages, embeddings…) cannot read another type: say so, rather than
     // report the body as missing (`curl -d` without a content type sends a form).

@@ -35,8 +35,15 @@ describe('response cache policy', () => {
     expect(policy({ body: { ...base.body, user: 'end-user' } }).scope).not.toBe(scope);
     // Sharing across the team comes from the stored routing only: a request config cannot widen its partition.
     const teamShared = { storedSettings: { share: 'team' as const } };
-    expect(policy({ ...teamShared, caller: { user: 'grace@example.com', team: 'compilers', keyId: 'key-2' } }).scope).toBe(policy(teamShared).scope);
-    expect(policy({ requestSettings: { share: 'team' } as never, caller: { user: 'grace@example.com', team: 'compilers', keyId: 'key-2' } }).scope).not.toBe(scope);
+    expect(
+      policy({ ...teamShared, caller: { user: 'grace@example.com', team: 'compilers', keyId: 'key-2' } }).scope,
+    ).toBe(policy(teamShared).scope);
+    expect(
+      policy({
+        requestSettings: { share: 'team' } as never,
+        caller: { user: 'grace@example.com', team: 'compilers', keyId: 'key-2' },
+      }).scope,
+    ).not.toBe(scope);
   });
 
   it('reads Cache-Control, the per-request mode and the stored mode', () => {
@@ -47,7 +54,10 @@ describe('response cache policy', () => {
     const sampled = { body: { model: 'gpt-4o', temperature: 1.2 } };
     expect(policy(sampled)).toMatchObject({ mode: 'bypass', reason: 'sampled', store: true });
     expect(policy({ ...sampled, modeHeader: 'semantic' })).toMatchObject({ mode: 'use' });
-    expect(policy({ ...sampled, storedSettings: { mode: 'simple', max_age: 30 } })).toMatchObject({ mode: 'use', maxAgeSeconds: 30 });
+    expect(policy({ ...sampled, storedSettings: { mode: 'simple', max_age: 30 } })).toMatchObject({
+      mode: 'use',
+      maxAgeSeconds: 30,
+    });
     expect(policy({ storedSettings: { mode: 'off' } })).toMatchObject({ mode: 'bypass', reason: 'off', store: false });
     expect(policy({ storedSettings: { mode: 'off' }, modeHeader: 'simple' })).toMatchObject({ mode: 'use' });
     expect(policy({ body: { ...base.body, stream: true } })).toMatchObject({ mode: 'bypass', reason: 'stream' });

@@ -43,7 +43,11 @@ export interface CachePolicyInput {
 const optIn = new Set(['simple', 'semantic']);
 
 /** Whether the request asks for the same answer every time: temperature 0, or a seed on a family that honours one. */
-export function isDeterministic(body: Record<string, unknown> | undefined, family: ProviderFamily, endpoint: string): boolean {
+export function isDeterministic(
+  body: Record<string, unknown> | undefined,
+  family: ProviderFamily,
+  endpoint: string,
+): boolean {
   if (endpoint.endsWith('/embeddings')) return true;
   if (!body) return false;
   if (body.temperature === 0) return true;
@@ -52,7 +56,12 @@ export function isDeterministic(body: Record<string, unknown> | undefined, famil
 }
 
 function cacheControlDirectives(header: string | undefined): Set<string> {
-  return new Set((header ?? '').split(',').map((part) => part.trim().toLowerCase().split('=')[0]).filter((part) => part.length > 0));
+  return new Set(
+    (header ?? '')
+      .split(',')
+      .map((part) => part.trim().toLowerCase().split('=')[0])
+      .filter((part) => part.length > 0),
+  );
 }
 
 /** The end user a service key speaks for: OpenAI's `user`, or Anthropic's `metadata.user_id`. */
@@ -60,7 +69,12 @@ function endUserOf(body: Record<string, unknown> | undefined): string {
   if (!body) return '';
   if (typeof body.user === 'string') return body.user;
   const metadata = body.metadata;
-  if (typeof metadata === 'object' && metadata !== null && typeof (metadata as { user_id?: unknown }).user_id === 'string') return (metadata as { user_id: string }).user_id;
+  if (
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    typeof (metadata as { user_id?: unknown }).user_id === 'string'
+  )
+    return (metadata as { user_id: string }).user_id;
   return '';
 }
 
@@ -81,21 +95,37 @@ export function decideCachePolicy(input: CachePolicyInput): CachePolicy {
   const stored = input.storedSettings ?? {};
   const settings = { ...stored, ...(input.requestSettings ?? {}), share: stored.share };
   const producer = { provider: input.producer.provider, model: input.producer.model };
-  const scope = hash('sha256', JSON.stringify([input.endpoint, producer.provider, producer.model, input.plan, input.billingLane, ...sharerOf(input, settings.share)]), 'base64url').slice(0, 32);
+  const scope = hash(
+    'sha256',
+    JSON.stringify([
+      input.endpoint,
+      producer.provider,
+      producer.model,
+      input.plan,
+      input.billingLane,
+      ...sharerOf(input, settings.share),
+    ]),
+    'base64url',
+  ).slice(0, 32);
   const base = { scope, producer, maxAgeSeconds: settings.max_age ?? null };
   const directives = cacheControlDirectives(input.cacheControl);
   const modeHeader = input.modeHeader?.trim().toLowerCase();
   if (directives.has('no-store')) return { ...base, mode: 'bypass', reason: 'no_store', store: false };
-  if (modeHeader === 'off' || (modeHeader === undefined && settings.mode === 'off')) return { ...base, mode: 'bypass', reason: 'off', store: false };
+  if (modeHeader === 'off' || (modeHeader === undefined && settings.mode === 'off'))
+    return { ...base, mode: 'bypass', reason: 'off', store: false };
   if (input.body?.stream === true) return { ...base, mode: 'bypass', reason: 'stream', store: true };
   // Several choices are measured by the optimizer's shadow tier, never served.
-  if (typeof input.body?.n === 'number' && input.body.n > 1) return { ...base, mode: 'bypass', reason: 'choices', store: true };
-  const optedIn = (modeHeader !== undefined && optIn.has(modeHeader)) || (settings.mode !== undefined && optIn.has(settings.mode));
-  if (!optedIn && !isDeterministic(input.body, input.producer.family, input.endpoint)) return { ...base, mode: 'bypass', reason: 'sampled', store: true };
+  if (typeof input.body?.n === 'number' && input.body.n > 1)
+    return { ...base, mode: 'bypass', reason: 'choices', store: true };
+  const optedIn =
+    (modeHeader !== undefined && optIn.has(modeHeader)) || (settings.mode !== undefined && optIn.has(settings.mode));
+  if (!optedIn && !isDeterministic(input.body, input.producer.family, input.endpoint))
+    return { ...base, mode: 'bypass', reason: 'sampled', store: true };
   if (directives.has('no-cache') || directives.has('max-age')) {
     // `max-age=0` is how many clients say no-cache; a longer one asks for nothing this cache cannot give.
     const maxAge = /max-age\s*=\s*(\d+)/i.exec(input.cacheControl ?? '');
-    if (directives.has('no-cache') || (maxAge && Number(maxAge[1]) === 0)) return { ...base, mode: 'refresh', reason: 'no_cache', store: true };
+    if (directives.has('no-cache') || (maxAge && Number(maxAge[1]) === 0))
+      return { ...base, mode: 'refresh', reason: 'no_cache', store: true };
   }
   return { ...base, mode: 'use', reason: null, store: true };
 }

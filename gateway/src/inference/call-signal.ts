@@ -17,7 +17,8 @@ export function callSignal(reply: FastifyReply, shutdown?: AbortSignal): AbortSi
     if (!reply.raw.writableFinished) abort.abort('client_closed' satisfies AbortCause);
   });
   // A client already gone (it left while the chain ran) sent its last 'close' before anyone listened.
-  if (reply.raw.socket?.destroyed === true && !reply.raw.writableFinished) abort.abort('client_closed' satisfies AbortCause);
+  if (reply.raw.socket?.destroyed === true && !reply.raw.writableFinished)
+    abort.abort('client_closed' satisfies AbortCause);
   if (shutdown?.aborted) onDeadline();
   else shutdown?.addEventListener('abort', onDeadline, { once: true });
   return abort.signal;
@@ -26,7 +27,11 @@ export function callSignal(reply: FastifyReply, shutdown?: AbortSignal): AbortSi
 /** The cause of an aborted call signal; null while it runs (or for a signal not made by `callSignal`). */
 export function abortCauseOf(signal: AbortSignal): AbortCause | null {
   if (!signal.aborted) return null;
-  return signal.reason === 'gateway_draining' ? 'gateway_draining' : signal.reason === 'client_closed' ? 'client_closed' : null;
+  return signal.reason === 'gateway_draining'
+    ? 'gateway_draining'
+    : signal.reason === 'client_closed'
+      ? 'client_closed'
+      : null;
 }
 
 /**

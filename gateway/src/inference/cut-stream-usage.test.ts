@@ -32,7 +32,13 @@ describe('usageOfCutStream', () => {
   });
 
   it('keeps what the provider did report over the estimate', () => {
-    const reported = { inputTokens: 1234, outputTokens: 20, cacheReadTokens: 1000, cacheWriteTokens: 5, reasoningTokens: 3 };
+    const reported = {
+      inputTokens: 1234,
+      outputTokens: 20,
+      cacheReadTokens: 1000,
+      cacheWriteTokens: 5,
+      reasoningTokens: 3,
+    };
     expect(usageOfCutStream(reported, { messages: [] }, 4)).toEqual(reported);
     expect(usageOfCutStream({ ...reported, outputTokens: 2 }, { messages: [] }, 9).outputTokens).toBe(9);
   });

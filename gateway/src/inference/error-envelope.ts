@@ -35,8 +35,11 @@ export function openAiErrorType(status: number): string {
 /** Map anything thrown on `/v1/*` to the envelope its client understands. */
 export function toInferenceEnvelope(thrown: unknown, messagesLane: boolean): Envelope {
   const { error, status, code, message, headers } = normalizeRequestError(thrown, { service: 'gateway' });
-  if (error instanceof KeyFailure) return { status, body: { status: 'failure', code, message, hint: error.hint }, headers: { ...headers }, code };
-  const type = messagesLane ? (messagesTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')) : openAiErrorType(status);
+  if (error instanceof KeyFailure)
+    return { status, body: { status: 'failure', code, message, hint: error.hint }, headers: { ...headers }, code };
+  const type = messagesLane
+    ? (messagesTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'))
+    : openAiErrorType(status);
   const body = messagesLane ? { type: 'error', error: { type, message } } : { error: { message, type, code } };
   return { status, body, headers: { ...headers }, code };
 }
@@ -48,7 +51,8 @@ export function toInferenceEnvelope(thrown: unknown, messagesLane: boolean): Env
 export function installInferenceErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(async (error, request, reply) => {
     const envelope = toInferenceEnvelope(error, request.url.startsWith('/v1/messages'));
-    if (envelope.status >= 500 && !(error instanceof AppError)) request.log.error({ err: error }, 'unhandled inference error');
+    if (envelope.status >= 500 && !(error instanceof AppError))
+      request.log.error({ err: error }, 'unhandled inference error');
     return reply.code(envelope.status).headers(envelope.headers).send(envelope.body);
   });
 }

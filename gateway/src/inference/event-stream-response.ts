@@ -28,7 +28,11 @@ export function takeOverResponse(reply: FastifyReply, status: number, headers: R
   return out;
 }
 
-const eventStreamHeaders = Object.freeze({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+const eventStreamHeaders = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+});
 
 /** A relayed event stream's response: 200 with the event-stream headers (no proxy buffering). */
 export function openEventStream(reply: FastifyReply): ServerResponse {
@@ -43,6 +47,7 @@ export function openEventStream(reply: FastifyReply): ServerResponse {
 export function logStreamEnd(reply: FastifyReply, outcome: { completed: boolean; errorCode: string | null }): void {
   const fields = { res: reply, responseTime: reply.elapsedTime, stream: true };
   if (outcome.completed) reply.log.debug(fields, 'request completed');
-  else if (outcome.errorCode === 'client_closed') reply.log.info({ ...fields, errorCode: outcome.errorCode }, 'request cancelled by the client');
+  else if (outcome.errorCode === 'client_closed')
+    reply.log.info({ ...fields, errorCode: outcome.errorCode }, 'request cancelled by the client');
   else reply.log.error({ ...fields, errorCode: outcome.errorCode }, 'request failed');
 }

@@ -39,4 +39,7 @@ export const embeddingBody = z.looseObject({
 });
 
 export const countTokensResponse = z.object({ input_tokens: z.number().int().min(0) });
-export const modelListResponse = z.object({ object: z.literal('list'), data: z.array(z.looseObject({ id: z.string(), object: z.literal('model'), owned_by: z.string() })) });
+export const modelListResponse = z.object({
+  object: z.literal('list'),
+  data: z.array(z.looseObject({ id: z.string(), object: z.literal('model'), owned_by: z.string() })),
+});

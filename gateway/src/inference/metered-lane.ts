@@ -19,7 +19,13 @@ import { buildSpendRecord, type SettledCall } from './spend-from-call.js';
 export function renderedFailure(thrown: unknown, signal: AbortSignal): unknown {
   const cause = abortCauseOf(signal);
   if (cause) return abortedCallError(cause);
-  if (thrown instanceof TranslationError) return new AppError({ status: thrown.status, code: thrown.code, message: thrown.message, ...(thrown.status >= 500 ? { headers: upstreamSourceHeaders() } : {}) });
+  if (thrown instanceof TranslationError)
+    return new AppError({
+      status: thrown.status,
+      code: thrown.code,
+      message: thrown.message,
+      ...(thrown.status >= 500 ? { headers: upstreamSourceHeaders() } : {}),
+    });
   return thrown;
 }
 
@@ -29,15 +35,25 @@ export function renderedFailure(thrown: unknown, signal: AbortSignal): unknown {
  * bills it: on every lane, the same way.
  */
 export function settle(report: LaneReport, signal: AbortSignal): { settled: SettledCall; rendered: unknown } {
-  if (report.end.kind === 'relayed') return { settled: { relayed: report.end.relayed, selection: report.selection }, rendered: null };
+  if (report.end.kind === 'relayed')
+    return { settled: { relayed: report.end.relayed, selection: report.selection }, rendered: null };
   const rendered = renderedFailure(report.end.thrown, signal);
   const { status, code } = failureOf(rendered);
   const stream = report.call.body?.stream === true;
   const base = { status, errorCode: code, stream, firstByteMs: null };
   if (abortCauseOf(signal) && report.sent) {
-    return { settled: { relayed: { ...base, usage: usageOfCutStream(undefined, report.call.body, 0), usageEstimated: true }, selection: report.selection ?? report.sent.selection }, rendered };
+    return {
+      settled: {
+        relayed: { ...base, usage: usageOfCutStream(undefined, report.call.body, 0), usageEstimated: true },
+        selection: report.selection ?? report.sent.selection,
+      },
+      rendered,
+    };
   }
-  return { settled: { relayed: { ...base, usage: undefined, usageEstimated: false }, selection: report.selection }, rendered };
+  return {
+    settled: { relayed: { ...base, usage: undefined, usageEstimated: false }, selection: report.selection },
+    rendered,
+  };
 }
 
 /**
@@ -49,10 +65,20 @@ export function meteredLane(deps: InferenceDeps, lane: Lane) {
     const signal = callSignal(reply, deps.shutdown);
     const report = await lane({ request, reply, signal });
     const { settled, rendered } = settle(report, signal);
-    const record = buildSpendRecord({ request, report, settled, now: deps.clock.now(), id: randomUUID(), modelFacts: deps.routing.documents.models });
+    const record = buildSpendRecord({
+      request,
+      report,
+      settled,
+      now: deps.clock.now(),
+      id: randomUUID(),
+      modelFacts: deps.routing.documents.models,
+    });
     // The trace's content, kept only if the content mode allows it: the client's JSON request and the answer it got
     // (an upload's bytes are not content a trace keeps).
-    deps.meter.record(request, record, { request: isPlainObject(request.body) ? request.body : null, response: settled.relayed.answer ?? null });
+    deps.meter.record(request, record, {
+      request: isPlainObject(request.body) ? request.body : null,
+      response: settled.relayed.answer ?? null,
+    });
     if (report.end.kind === 'failed') throw rendered;
     return reply;
   };

@@ -30,9 +30,18 @@ export function listModels(providers: ProviderStore, routing: RoutingStore, anth
   }
   if (anthropicClient) {
     const data = ids.map(({ id }) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
-    return { object: 'list' as const, data: data.map((entry) => ({ ...entry, object: 'model' as const, owned_by: 'gw' })), has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+    return {
+      object: 'list' as const,
+      data: data.map((entry) => ({ ...entry, object: 'model' as const, owned_by: 'gw' })),
+      has_more: false,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+    };
   }
-  return { object: 'list' as const, data: ids.map(({ id, ownedBy }) => ({ id, object: 'model' as const, created: 0, owned_by: ownedBy })) };
+  return {
+    object: 'list' as const,
+    data: ids.map(({ id, ownedBy }) => ({ id, object: 'model' as const, created: 0, owned_by: ownedBy })),
+  };
 }
 
 /**

@@ -1,6 +1,11 @@
 import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { gatewaySessionIdOf, runPreCallHook, type HookInput, type Optimization } from '../optimization/hook/pre-call-hook.js';
+import {
+  gatewaySessionIdOf,
+  runPreCallHook,
+  type HookInput,
+  type Optimization,
+} from '../optimization/hook/pre-call-hook.js';
 import { forwardRetrievalTools } from '../optimization/hook/retrieval-tool-forwarding.js';
 import { retrievalStandingOf } from './retrieval-standing.js';
 import type { ProviderFamily } from '../providers/provider-types.js';
@@ -25,7 +30,13 @@ export async function optimizeCall(
   const cache = hookCacheRule(policy, [call.endpoint, billingMode, callerOf(identity)]);
   const standing = await retrievalStandingOf(deps, request, call.body ?? {});
   const optimization = await runPreCallHook(
-    { optimizer: deps.optimizer, breaker: deps.optimizerBreaker ?? null, pins: deps.pins, now: () => deps.clock.now(), logger: deps.logger },
+    {
+      optimizer: deps.optimizer,
+      breaker: deps.optimizerBreaker ?? null,
+      pins: deps.pins,
+      now: () => deps.clock.now(),
+      logger: deps.logger,
+    },
     {
       endpoint: call.endpoint,
       body: call.body ?? {},
@@ -46,7 +57,13 @@ export async function optimizeCall(
   );
   const cacheStatus = cacheStatusOf(optimization, policy);
   const sessionId = gatewaySessionIdOf(conversationKey);
-  const withTools = await forwardRetrievalTools({ coord: deps.coord, sessionId, body: optimization.body, format: call.clientFormat, clientCanRetrieve: standing.leaseLive });
+  const withTools = await forwardRetrievalTools({
+    coord: deps.coord,
+    sessionId,
+    body: optimization.body,
+    format: call.clientFormat,
+    clientCanRetrieve: standing.leaseLive,
+  });
   if (withTools) return { call: { ...call, body: withTools, rawBody: null }, optimization, cacheStatus };
   if (!optimization.changed) return { call, optimization, cacheStatus };
   return { call: { ...call, body: optimization.body, rawBody: null }, optimization, cacheStatus };
@@ -57,8 +74,19 @@ export async function optimizeCall(
  * its measurement-only entries stay in a partition of their own endpoint, billing lane and caller.
  */
 function hookCacheRule(policy: CachePolicy | undefined, laneAndCaller: string[]): HookInput['cache'] {
-  if (policy) return { scope: policy.scope, serve: policy.mode === 'use', store: policy.store, maxAgeSeconds: policy.maxAgeSeconds };
-  return { scope: hash('sha256', JSON.stringify(['lane', ...laneAndCaller]), 'base64url').slice(0, 32), serve: false, store: true, maxAgeSeconds: null };
+  if (policy)
+    return {
+      scope: policy.scope,
+      serve: policy.mode === 'use',
+      store: policy.store,
+      maxAgeSeconds: policy.maxAgeSeconds,
+    };
+  return {
+    scope: hash('sha256', JSON.stringify(['lane', ...laneAndCaller]), 'base64url').slice(0, 32),
+    serve: false,
+    store: true,
+    maxAgeSeconds: null,
+  };
 }
 
 const callerOf = (identity: FastifyRequest['gw']['identity']) => identity?.user ?? identity?.keyId ?? 'anonymous';

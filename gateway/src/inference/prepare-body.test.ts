@@ -5,7 +5,8 @@ const splice = (raw: string) => withUsageRequested(Buffer.from(raw))?.toString('
 
 describe('withUsageRequested', () => {
   it('adds the usage request as the first member and keeps every other byte', () => {
-    const raw = '{"model":"gpt-4.1","temperature":1.0,"seed":12345678901234567890,"messages":[{"role":"user","content":"caf\\u00e9 ☕"}]}';
+    const raw =
+      '{"model":"gpt-4.1","temperature":1.0,"seed":12345678901234567890,"messages":[{"role":"user","content":"caf\\u00e9 ☕"}]}';
     const spliced = splice(raw);
     expect(spliced).toBe(`{"stream_options":{"include_usage":true},${raw.slice(1)}`);
     expect(JSON.parse(spliced!)).toMatchObject({ stream_options: { include_usage: true }, model: 'gpt-4.1' });

@@ -42,29 +42,44 @@ export function prepareUpstreamBody(input: {
   const original = call.body ?? {};
   const stream = original.stream === true;
   const includeUsage = wantsUsageChunk(original);
-  const context: TranslationContext = { stream, includeUsage, requestModel: typeof original.model === 'string' ? original.model : selection.model };
+  const context: TranslationContext = {
+    stream,
+    includeUsage,
+    requestModel: typeof original.model === 'string' ? original.model : selection.model,
+  };
 
   if (lane.kind === 'translate') {
     // Non-reasoning OpenAI models (gpt-4.1, gpt-4o) reject `reasoning_effort`; only reasoning families get it.
     let source: Json = original.model === selection.model ? original : { ...original, model: selection.model };
     // A Messages request is clamped on the lane it arrived on, whichever family serves it.
-    if (call.operation.kind === 'messages' && input.clamp !== false) source = clampMaxTokens(source, selection.model, input.modelFacts);
+    if (call.operation.kind === 'messages' && input.clamp !== false)
+      source = clampMaxTokens(source, selection.model, input.modelFacts);
     const translated = lane.translateRequest(source, { sendReasoningEffort: isReasoningModel(selection.model) });
     let body = translated.body as Json;
     if (selection.provider.family === 'anthropic') body = clampMaxTokens(body, selection.model, input.modelFacts);
-    return { body: JSON.stringify(body), context: { ...translated.context, requestModel: context.requestModel }, hideUsageChunk: false };
+    return {
+      body: JSON.stringify(body),
+      context: { ...translated.context, requestModel: context.requestModel },
+      hideUsageChunk: false,
+    };
   }
 
   let body: Json = original.model === selection.model ? original : { ...original, model: selection.model };
-  if (selection.provider.family === 'anthropic' && call.operation.kind === 'messages' && input.clamp !== false) body = clampMaxTokens(body, selection.model, input.modelFacts);
+  if (selection.provider.family === 'anthropic' && call.operation.kind === 'messages' && input.clamp !== false)
+    body = clampMaxTokens(body, selection.model, input.modelFacts);
   // OpenAI streams report usage only when asked; ask, and keep the extra chunk from a client that did not.
-  const askForUsage = stream && selection.provider.family === 'openai' && (call.operation.kind === 'chat' || call.operation.kind === 'completions') && !includeUsage;
+  const askForUsage =
+    stream &&
+    selection.provider.family === 'openai' &&
+    (call.operation.kind === 'chat' || call.operation.kind === 'completions') &&
+    !includeUsage;
   if (body === original && input.rawBody !== null) {
     // The client's own bytes, with the usage request spliced in when needed (a body with stream_options is merged below).
     const raw = !askForUsage ? input.rawBody : 'stream_options' in original ? null : withUsageRequested(input.rawBody);
     if (raw) return { body: raw, context, hideUsageChunk: askForUsage };
   }
-  if (askForUsage) body = { ...body, stream_options: { ...(body.stream_options as Json | undefined), include_usage: true } };
+  if (askForUsage)
+    body = { ...body, stream_options: { ...(body.stream_options as Json | undefined), include_usage: true } };
   return { body: JSON.stringify(body), context, hideUsageChunk: askForUsage };
 }
 
@@ -86,5 +101,10 @@ export function withUsageRequested(raw: Buffer): Buffer | null {
   let next = open + 1;
   while (isJsonSpace(raw[next])) next += 1;
   const empty = raw[next] === 0x7d; /* } */
-  return Buffer.concat([raw.subarray(0, open + 1), USAGE_MEMBER, empty ? NOTHING : MEMBER_SEPARATOR, raw.subarray(open + 1)]);
+  return Buffer.concat([
+    raw.subarray(0, open + 1),
+    USAGE_MEMBER,
+    empty ? NOTHING : MEMBER_SEPARATOR,
+    raw.subarray(open + 1),
+  ]);
 }

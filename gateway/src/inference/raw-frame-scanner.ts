@@ -9,7 +9,8 @@
  * Any frame the relay's textual checks (`relay-stream.ts`) can match contains one of these markers verbatim, so the
  * frames found here are a superset of the frames those checks would act on.
  */
-const markerPattern = /data: (?:\[DONE\]|\{"error")|event: (?:message_stop|error|message_start|message_delta)|"usage": ?\{/g;
+const markerPattern =
+  /data: (?:\[DONE\]|\{"error")|event: (?:message_stop|error|message_start|message_delta)|"usage": ?\{/g;
 
 const frameEnd = Buffer.from('\n\n', 'latin1');
 
@@ -63,7 +64,11 @@ export class RawFrameScanner {
 function markedFrames(bytes: Buffer, text: string): ScannedRegion['marked'] {
   const marked: ScannedRegion['marked'] = [];
   markerPattern.lastIndex = 0;
-  for (let match = markerPattern.exec(text); match !== null && match.index < bytes.length; match = markerPattern.exec(text)) {
+  for (
+    let match = markerPattern.exec(text);
+    match !== null && match.index < bytes.length;
+    match = markerPattern.exec(text)
+  ) {
     // No marker contains "\n\n", so the frame holding it starts after the last blank line before it.
     const previous = match.index === 0 ? -1 : text.lastIndexOf('\n\n', match.index - 1);
     const start = previous === -1 ? 0 : previous + 2;
@@ -98,7 +103,8 @@ function markedFramesFromStart(bytes: Buffer): ScannedRegion['marked'] {
   const marked: ScannedRegion['marked'] = [];
   for (const { start, end } of framesFromStart(bytes)) {
     markerPattern.lastIndex = 0;
-    if (markerPattern.test(bytes.toString('latin1', start, end))) marked.push({ start, end, raw: bytes.toString('utf8', start, end) });
+    if (markerPattern.test(bytes.toString('latin1', start, end)))
+      marked.push({ start, end, raw: bytes.toString('utf8', start, end) });
   }
   return marked;
 }

@@ -7,7 +7,11 @@ describe('RawFrameSplitter', () => {
     for (let cut = 1; cut < stream.length; cut += 1) {
       const splitter = new RawFrameSplitter();
       const encoder = new TextEncoder();
-      const frames = [...splitter.push(encoder.encode(stream.slice(0, cut))), ...splitter.push(encoder.encode(stream.slice(cut))), ...splitter.end()];
+      const frames = [
+        ...splitter.push(encoder.encode(stream.slice(0, cut))),
+        ...splitter.push(encoder.encode(stream.slice(cut))),
+        ...splitter.end(),
+      ];
       expect(frames.join('')).toBe(stream);
       expect(frames).toHaveLength(3);
     }
@@ -20,6 +24,9 @@ describe('RawFrameSplitter', () => {
   });
 
   it('decodes event names and multi-line data', () => {
-    expect(decodeRawFrame('event: message_delta\ndata: {"x":\ndata: 1}\n\n')).toEqual({ event: 'message_delta', data: '{"x":\n1}' });
+    expect(decodeRawFrame('event: message_delta\ndata: {"x":\ndata: 1}\n\n')).toEqual({
+      event: 'message_delta',
+      data: '{"x":\n1}',
+    });
   });
 });

@@ -37,7 +37,14 @@ export interface RelayOptions {
 }
 
 /** A relayed answer that went out as one body. */
-const whole = (status: number, errorCode: string | null, usage: Relayed['usage'] = undefined): Relayed => ({ status, errorCode, usage, usageEstimated: false, stream: false, firstByteMs: null });
+const whole = (status: number, errorCode: string | null, usage: Relayed['usage'] = undefined): Relayed => ({
+  status,
+  errorCode,
+  usage,
+  usageEstimated: false,
+  stream: false,
+  firstByteMs: null,
+});
 
 /**
  * Relay the final attempt's answer (or why there is none) to the client, and say what went out: the status, the
@@ -49,12 +56,22 @@ export async function relayAnswer(options: RelayOptions): Promise<Relayed> {
   if (result.kind === 'unreachable') throw upstreamUnreachableError(slug);
   if (result.kind === 'throttled') {
     const seconds = Math.min(Math.ceil(result.retryAfterMs / 1000), maxRetryAfterSeconds);
-    throw new AppError({ status: 429, code: 'upstream_throttled', message: `Provider "${slug}" is rate limiting this seat; retry after ${seconds} s.`, retryable: true, headers: { 'retry-after': String(seconds), 'x-gw-upstream-provider': slug } });
+    throw new AppError({
+      status: 429,
+      code: 'upstream_throttled',
+      message: `Provider "${slug}" is rate limiting this seat; retry after ${seconds} s.`,
+      retryable: true,
+      headers: { 'retry-after': String(seconds), 'x-gw-upstream-provider': slug },
+    });
   }
   const headersAfterMs = deps.clock.now() - result.sentAt;
   const { response } = result;
   if (response.status >= 400 || response.status < 200) return relayError(options, result);
-  if (options.call.body?.stream === true && String(response.headers['content-type'] ?? '').includes('text/event-stream')) return relayStreamed(options, result, headersAfterMs);
+  if (
+    options.call.body?.stream === true &&
+    String(response.headers['content-type'] ?? '').includes('text/event-stream')
+  )
+    return relayStreamed(options, result, headersAfterMs);
   const relayed = await relayJson(options, result);
   // An answer re-told as a stream reached the client whole, as soon as the provider's headers did.
   return relayed.stream ? { ...relayed, firstByteMs: headersAfterMs } : relayed;
@@ -63,7 +80,14 @@ export async function relayAnswer(options: RelayOptions): Promise<Relayed> {
 async function relayError(options: RelayOptions, result: Answered): Promise<Relayed> {
   const { response } = result;
   const slug = result.selection.provider.slug;
-  const relayed = relayUpstreamError({ status: response.status, text: (await readingUpstream(slug, readBounded(response.body))).toString('utf8'), upstreamHeaders: response.headers, slug, lane: result.lane, messagesClient: options.call.clientFormat === 'messages' });
+  const relayed = relayUpstreamError({
+    status: response.status,
+    text: (await readingUpstream(slug, readBounded(response.body))).toString('utf8'),
+    upstreamHeaders: response.headers,
+    slug,
+    lane: result.lane,
+    messagesClient: options.call.clientFormat === 'messages',
+  });
   options.reply.code(relayed.status).headers(relayed.headers).send(relayed.body);
   return whole(relayed.status, relayed.errorType ?? `upstream_${relayed.status}`);
 }
@@ -71,12 +95,26 @@ async function relayError(options: RelayOptions, result: Answered): Promise<Rela
 function postCallInput(options: RelayOptions): Omit<PostCallInput, 'response'> {
   const identity = options.request.gw.identity;
   const { call } = options;
-  return { endpoint: call.endpoint, optimization: options.optimization, request: call.body, metadata: identity?.metadata ?? {}, user: identity?.user ?? null, team: identity?.team ?? null, sessionId: options.sessionId };
+  return {
+    endpoint: call.endpoint,
+    optimization: options.optimization,
+    request: call.body,
+    metadata: identity?.metadata ?? {},
+    user: identity?.user ?? null,
+    team: identity?.team ?? null,
+    sessionId: options.sessionId,
+  };
 }
 
 /** An error envelope (OpenAI `{error}`, Anthropic `{type: "error", error}`) rather than an answer. */
 function isErrorEnvelope(parsed: unknown): boolean {
-  return isPlainObject(parsed) && isPlainObject(parsed.error) && !('choices' in parsed) && !('content' in parsed) && !('data' in parsed);
+  return (
+    isPlainObject(parsed) &&
+    isPlainObject(parsed.error) &&
+    !('choices' in parsed) &&
+    !('content' in parsed) &&
+    !('data' in parsed)
+  );
 }
 
 async function relayJson(options: RelayOptions, result: Answered): Promise<Relayed> {
@@ -85,34 +123,66 @@ async function relayJson(options: RelayOptions, result: Answered): Promise<Relay
   const slug = result.selection.provider.slug;
   const raw = Buffer.from(await readingUpstream(slug, response.body.arrayBuffer()));
   // A stream the provider answered with one JSON body is re-told as the stream the client asked for.
-  const streamAsked = call.body?.stream === true && (call.operation.kind === 'chat' || call.operation.kind === 'messages');
+  const streamAsked =
+    call.body?.stream === true && (call.operation.kind === 'chat' || call.operation.kind === 'messages');
   const parsed = parseJson(raw.toString('utf8'));
   if (isErrorEnvelope(parsed)) {
     // An error answered with a success status (compatible servers, proxies) is still the provider failing: relayed
     // as its error with 502 and the status it really sent, never as a 200 (or, once translated, a 400).
-    const relayed = relayUpstreamError({ status: 502, text: raw.toString('utf8'), upstreamHeaders: response.headers, slug, lane, messagesClient: call.clientFormat === 'messages' });
-    reply.code(502).headers({ ...relayed.headers, 'x-gw-upstream-status': String(response.status) }).send(relayed.body);
+    const relayed = relayUpstreamError({
+      status: 502,
+      text: raw.toString('utf8'),
+      upstreamHeaders: response.headers,
+      slug,
+      lane,
+      messagesClient: call.clientFormat === 'messages',
+    });
+    reply
+      .code(502)
+      .headers({ ...relayed.headers, 'x-gw-upstream-status': String(response.status) })
+      .send(relayed.body);
     return whole(502, relayed.errorType ?? 'upstream_error');
   }
   const postCall = postCallInput(options);
   if (lane.kind === 'translate') {
-    if (parsed === undefined) throw new AppError({ status: 502, code: 'invalid_upstream_response', message: 'The provider answered with a body that is not JSON.', headers: upstreamSourceHeaders() });
+    if (parsed === undefined)
+      throw new AppError({
+        status: 502,
+        code: 'invalid_upstream_response',
+        message: 'The provider answered with a body that is not JSON.',
+        headers: upstreamSourceHeaders(),
+      });
     const translated = lane.translateResponse(parsed, result.prepared.context, { clock: deps.clock });
-    const answer = (await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: translated.body as Record<string, unknown> })) ?? (translated.body as Record<string, unknown>);
-    if (streamAsked && response.status < 300) return sendAsStream(reply, call, answer, whole(response.status, null, translated.usage));
+    const answer =
+      (await runPostCall(deps.optimizer, deps.logger, {
+        ...postCall,
+        response: translated.body as Record<string, unknown>,
+      })) ?? (translated.body as Record<string, unknown>);
+    if (streamAsked && response.status < 300)
+      return sendAsStream(reply, call, answer, whole(response.status, null, translated.usage));
     reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(answer));
     return { ...whole(response.status, null, translated.usage), answer };
   }
   const usage = parsed === undefined ? undefined : lane.extractUsage(parsed);
   // A stream the provider answered with something that is not an answer (HTML, `{}`) cannot be re-told as one.
   if (streamAsked && response.status < 300 && !isAnswerOf(call.clientFormat, parsed)) {
-    throw new AppError({ status: 502, code: 'invalid_upstream_response', message: 'The provider answered a stream request with a body that is neither a stream nor an answer.', headers: upstreamSourceHeaders(slug, response.status) });
+    throw new AppError({
+      status: 502,
+      code: 'invalid_upstream_response',
+      message: 'The provider answered a stream request with a body that is neither a stream nor an answer.',
+      headers: upstreamSourceHeaders(slug, response.status),
+    });
   }
   const answered = isPlainObject(parsed) && response.status < 300;
   const rewritten = answered ? await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: parsed }) : null;
-  if (streamAsked && answered) return sendAsStream(reply, call, rewritten ?? parsed, whole(response.status, null, usage));
+  if (streamAsked && answered)
+    return sendAsStream(reply, call, rewritten ?? parsed, whole(response.status, null, usage));
   if (rewritten) reply.code(response.status).header('content-type', 'application/json').send(JSON.stringify(rewritten));
-  else reply.code(response.status).header('content-type', String(response.headers['content-type'] ?? 'application/json')).send(raw);
+  else
+    reply
+      .code(response.status)
+      .header('content-type', String(response.headers['content-type'] ?? 'application/json'))
+      .send(raw);
   return { ...whole(response.status, null, usage), answer: rewritten ?? parsed };
 }
 
@@ -121,9 +191,16 @@ function isAnswerOf(clientFormat: ClientFormat, parsed: unknown): boolean {
   return isPlainObject(parsed) && Array.isArray(clientFormat === 'messages' ? parsed.content : parsed.choices);
 }
 
-function sendAsStream(reply: FastifyReply, call: InferenceCall, answer: Record<string, unknown>, relayed: Relayed): Relayed {
+function sendAsStream(
+  reply: FastifyReply,
+  call: InferenceCall,
+  answer: Record<string, unknown>,
+  relayed: Relayed,
+): Relayed {
   const streamOptions = call.body?.stream_options;
-  const frames = answerAsStream(call.clientFormat, answer, { includeUsage: isPlainObject(streamOptions) && streamOptions.include_usage === true });
+  const frames = answerAsStream(call.clientFormat, answer, {
+    includeUsage: isPlainObject(streamOptions) && streamOptions.include_usage === true,
+  });
   openEventStream(reply).end(frames.map(serializeSseFrame).join(''));
   logStreamEnd(reply, { completed: true, errorCode: null });
   return { ...relayed, stream: true, answer };
@@ -135,7 +212,12 @@ async function relayStreamed(options: RelayOptions, result: Answered, headersAft
   // A stream is reassembled only when something reads the whole answer (it costs a decode per frame): the cache's
   // shadow tier for a cache-eligible call, the trace's content while the content mode keeps it.
   const cacheEligible = options.optimization?.cache.eligible === true;
-  const reassembler = cacheEligible || deps.meter.keepsContent() ? (call.clientFormat === 'messages' ? new MessagesStreamReassembler() : new ChatStreamReassembler()) : null;
+  const reassembler =
+    cacheEligible || deps.meter.keepsContent()
+      ? call.clientFormat === 'messages'
+        ? new MessagesStreamReassembler()
+        : new ChatStreamReassembler()
+      : null;
   const streamed = await relayStream({
     upstream: result.response.body as AsyncIterable<Buffer>,
     out,
@@ -150,10 +232,31 @@ async function relayStreamed(options: RelayOptions, result: Answered, headersAft
   if (!out.writableEnded) out.end();
   logStreamEnd(reply, streamed);
   const reassembled = streamed.completed ? reassembler?.result() : null;
-  if (reassembled && cacheEligible) writeStreamShadow(deps.optimizer, deps.logger, { ...postCallInput(options), response: reassembled });
+  if (reassembled && cacheEligible)
+    writeStreamShadow(deps.optimizer, deps.logger, { ...postCallInput(options), response: reassembled });
   const firstByteMs = streamed.firstByteMs === null ? null : headersAfterMs + streamed.firstByteMs;
-  if (streamed.completed) return { status: 200, errorCode: streamed.errorCode, usage: streamed.usage, usageEstimated: false, stream: true, firstByteMs, ...(reassembled ? { answer: reassembled } : {}) };
+  if (streamed.completed)
+    return {
+      status: 200,
+      errorCode: streamed.errorCode,
+      usage: streamed.usage,
+      usageEstimated: false,
+      stream: true,
+      firstByteMs,
+      ...(reassembled ? { answer: reassembled } : {}),
+    };
   // A stream cut before the provider reported its usage is billed anyway: record the estimate, flagged as one.
-  const usage = usageOfCutStream(streamed.usage, call.body, Math.max(streamed.eventsSent - framingEvents[call.clientFormat], 0));
-  return { status: statusOfCutStream(streamed.errorCode), errorCode: streamed.errorCode, usage, usageEstimated: true, stream: true, firstByteMs };
+  const usage = usageOfCutStream(
+    streamed.usage,
+    call.body,
+    Math.max(streamed.eventsSent - framingEvents[call.clientFormat], 0),
+  );
+  return {
+    status: statusOfCutStream(streamed.errorCode),
+    errorCode: streamed.errorCode,
+    usage,
+    usageEstimated: true,
+    stream: true,
+    firstByteMs,
+  };
 }

@@ -61,7 +61,11 @@ export interface OpaqueForward {
  * it: errors read (bounded) and marked as the provider's, successes streamed (see `relayOpaqueSuccess`). The call is
  * cancelled when the client leaves or the gateway's drain deadline passes; the value says what went out.
  */
-export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, forward: OpaqueForward): Promise<Relayed> {
+export async function forwardOpaque(
+  deps: InferenceDeps,
+  reply: FastifyReply,
+  forward: OpaqueForward,
+): Promise<Relayed> {
   const { slug, family } = forward.provider;
   const { signal } = forward;
   try {
@@ -72,19 +76,39 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, fo
     forward.onSend(sentAt);
     let response: UpstreamResponse;
     try {
-      response = await waitingOutShortThrottle(deps, () => deps.upstream.send({ url: forward.url, method: forward.method, headers: forward.headers, ...(forward.body ? { body: forward.body } : {}), signal }));
+      response = await waitingOutShortThrottle(deps, () =>
+        deps.upstream.send({
+          url: forward.url,
+          method: forward.method,
+          headers: forward.headers,
+          ...(forward.body ? { body: forward.body } : {}),
+          signal,
+        }),
+      );
     } catch (error) {
       if (error instanceof UpstreamUnreachable && !signal.aborted) throw upstreamUnreachableError(slug);
       throw error;
     }
-    const sendBuffered = (raw: Buffer) => sendOpaque(reply, { status: response.status, headers: response.headers, raw }, slug, family);
+    const sendBuffered = (raw: Buffer) =>
+      sendOpaque(reply, { status: response.status, headers: response.headers, raw }, slug, family);
     if (response.status < 400) {
       const sendSuccess = async (raw: Buffer) => {
         const relayedRaw = (await forward.beforeRelay?.(raw)) ?? raw;
         forward.tap?.(relayedRaw);
         return sendBuffered(relayedRaw);
       };
-      return await relayOpaqueSuccess({ reply, response, slug, family, now: () => deps.clock.now(), sentAt, signal, requestBody: forward.requestBody, sendBuffered: sendSuccess, tap: forward.tap });
+      return await relayOpaqueSuccess({
+        reply,
+        response,
+        slug,
+        family,
+        now: () => deps.clock.now(),
+        sentAt,
+        signal,
+        requestBody: forward.requestBody,
+        sendBuffered: sendSuccess,
+        tap: forward.tap,
+      });
     }
     const raw = await readingUpstream(slug, readBounded(response.body));
     return (response.status === 404 ? forward.onNotFound?.(raw) : null) ?? sendBuffered(raw);
@@ -99,18 +123,46 @@ export async function forwardOpaque(deps: InferenceDeps, reply: FastifyReply, fo
  * Relay an opaque upstream answer that was read whole (status, relayable headers, content type, bytes); errors are
  * marked as the provider's, and JSON successes yield usage for the spend row when the family is known.
  */
-function sendOpaque(reply: FastifyReply, response: { status: number; headers: UpstreamResponse['headers']; raw: Buffer }, slug: string, family?: Family): Relayed {
-  const relayed: Relayed = { status: response.status, errorCode: response.status >= 400 ? `upstream_${response.status}` : null, usage: undefined, usageEstimated: false, stream: false, firstByteMs: null };
+function sendOpaque(
+  reply: FastifyReply,
+  response: { status: number; headers: UpstreamResponse['headers']; raw: Buffer },
+  slug: string,
+  family?: Family,
+): Relayed {
+  const relayed: Relayed = {
+    status: response.status,
+    errorCode: response.status >= 400 ? `upstream_${response.status}` : null,
+    usage: undefined,
+    usageEstimated: false,
+    stream: false,
+    firstByteMs: null,
+  };
   if (response.status >= 500) {
     // A provider 5xx keeps its status and type; only the message gains the sentence naming the provider.
-    const error = relayUpstreamError({ status: response.status, text: response.raw.toString('utf8'), upstreamHeaders: response.headers, slug, lane: null, messagesClient: family === 'anthropic' });
+    const error = relayUpstreamError({
+      status: response.status,
+      text: response.raw.toString('utf8'),
+      upstreamHeaders: response.headers,
+      slug,
+      lane: null,
+      messagesClient: family === 'anthropic',
+    });
     reply.code(response.status).headers(error.headers).send(error.body);
     return relayed;
   }
   if (response.status >= 400) reply.headers(upstreamSourceHeaders(slug, response.status));
   const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
-  reply.code(response.status).headers({ ...relayHeaders(response.headers), ...pickHeaders(response.headers, ['content-disposition', 'content-encoding']) }).header('content-type', contentType).send(response.raw);
-  return family && response.status < 400 && contentType.includes('json') ? { ...relayed, usage: usageOf(response.raw, family) } : relayed;
+  reply
+    .code(response.status)
+    .headers({
+      ...relayHeaders(response.headers),
+      ...pickHeaders(response.headers, ['content-disposition', 'content-encoding']),
+    })
+    .header('content-type', contentType)
+    .send(response.raw);
+  return family && response.status < 400 && contentType.includes('json')
+    ? { ...relayed, usage: usageOf(response.raw, family) }
+    : relayed;
 }
 
 function usageOf(raw: Buffer, family: Family) {
@@ -144,7 +196,11 @@ async function relayOpaqueSuccess(input: OpaqueSuccessInput): Promise<Relayed> {
   const { response } = input;
   const contentType = String(response.headers['content-type'] ?? '');
   const body = (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  if (contentType.includes('text/event-stream')) return { ...(await streamThrough(input, [], body, input.family ? frameWatcher(input.family) : null)), stream: true };
+  if (contentType.includes('text/event-stream'))
+    return {
+      ...(await streamThrough(input, [], body, input.family ? frameWatcher(input.family) : null)),
+      stream: true,
+    };
   if (contentType.includes('json')) {
     const head = await readingUpstream(input.slug, readHead(body, maxBufferedAnswerBytes));
     if (head.complete) return await input.sendBuffered(Buffer.concat(head.chunks));
@@ -165,7 +221,8 @@ interface FrameWatcher {
  * which the client's SDK raises and the row must not record as a success.
  */
 function frameWatcher(family: Family): FrameWatcher {
-  const tracker: StreamUsageTracker = family === 'anthropic' ? new AnthropicStreamUsageTracker() : new OpenAiStreamUsageTracker();
+  const tracker: StreamUsageTracker =
+    family === 'anthropic' ? new AnthropicStreamUsageTracker() : new OpenAiStreamUsageTracker();
   const splitter = new RawFrameSplitter();
   let failed = false;
   let contentEvents = 0;
@@ -173,7 +230,8 @@ function frameWatcher(family: Family): FrameWatcher {
     // Messages `content_block_delta`, Responses `response.output_text.delta` and the other `*.delta` events.
     if (raw.includes('delta')) contentEvents += 1;
     if (raw.includes('usage')) tracker.observe(decodeRawFrame(raw));
-    if (!failed && (raw.includes('error') || raw.includes('response.failed'))) failed = isFailureFrame(decodeRawFrame(raw));
+    if (!failed && (raw.includes('error') || raw.includes('response.failed')))
+      failed = isFailureFrame(decodeRawFrame(raw));
   };
   return {
     push: (chunk) => splitter.push(chunk).forEach(observe),
@@ -188,7 +246,11 @@ function isFailureFrame(frame: { event?: string; data: string }): boolean {
   if (frame.event === 'error' || frame.event === 'response.failed') return true;
   const parsed = parseJson(frame.data);
   if (!isPlainObject(parsed)) return false;
-  return parsed.type === 'error' || parsed.type === 'response.failed' || (isPlainObject(parsed.error) && !('choices' in parsed) && !('response' in parsed));
+  return (
+    parsed.type === 'error' ||
+    parsed.type === 'response.failed' ||
+    (isPlainObject(parsed.error) && !('choices' in parsed) && !('response' in parsed))
+  );
 }
 
 /**
@@ -196,9 +258,17 @@ function isFailureFrame(frame: { event?: string; data: string }): boolean {
  * in-band error form, so a provider connection that fails midway ends the client's connection without the final
  * chunk: the client sees a truncated transfer, never a clean end that looks complete.
  */
-async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: AsyncIterator<Buffer>, watcher: FrameWatcher | null): Promise<Relayed> {
+async function streamThrough(
+  input: OpaqueSuccessInput,
+  head: Buffer[],
+  rest: AsyncIterator<Buffer>,
+  watcher: FrameWatcher | null,
+): Promise<Relayed> {
   const { reply, response } = input;
-  const out = takeOverResponse(reply, response.status, { ...relayHeaders(response.headers), ...pickHeaders(response.headers, bodyHeaders) });
+  const out = takeOverResponse(reply, response.status, {
+    ...relayHeaders(response.headers),
+    ...pickHeaders(response.headers, bodyHeaders),
+  });
   const delivery = { firstByteMs: null as number | null };
   let errorCode: string | null = null;
   try {
@@ -219,13 +289,31 @@ async function streamThrough(input: OpaqueSuccessInput, head: Buffer[], rest: As
   // The stream reached the client whole, but what it told was the provider failing.
   if (errorCode === null && watched?.failed) errorCode = 'upstream_stream_error';
   logStreamEnd(reply, { completed: errorCode === null, errorCode });
-  const relayed: Relayed = { status: errorCode === null ? response.status : statusOfCutStream(errorCode), errorCode, usage: watched?.usage, usageEstimated: false, stream: false, firstByteMs: delivery.firstByteMs };
+  const relayed: Relayed = {
+    status: errorCode === null ? response.status : statusOfCutStream(errorCode),
+    errorCode,
+    usage: watched?.usage,
+    usageEstimated: false,
+    stream: false,
+    firstByteMs: delivery.firstByteMs,
+  };
   // A stream that did not complete never got the provider's final usage, yet was billed: record the estimate, flagged.
-  if (watched && errorCode !== null) return { ...relayed, usage: usageOfCutStream(watched.usage, input.requestBody, watched.contentEvents), usageEstimated: true };
+  if (watched && errorCode !== null)
+    return {
+      ...relayed,
+      usage: usageOfCutStream(watched.usage, input.requestBody, watched.contentEvents),
+      usageEstimated: true,
+    };
   return relayed;
 }
 
-async function deliver(out: ServerResponse, chunk: Buffer, input: OpaqueSuccessInput, watcher: FrameWatcher | null, delivery: { firstByteMs: number | null }): Promise<void> {
+async function deliver(
+  out: ServerResponse,
+  chunk: Buffer,
+  input: OpaqueSuccessInput,
+  watcher: FrameWatcher | null,
+  delivery: { firstByteMs: number | null },
+): Promise<void> {
   if (delivery.firstByteMs === null) delivery.firstByteMs = input.now() - input.sentAt;
   watcher?.push(chunk);
   input.tap?.(chunk);

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { pickTranslator } from '../providers/translate/index.js';
 import { relayStream, type RelayStreamInput, type StreamOutcome } from './relay-stream.js';
 
-const usageChunk = 'data: {"id":"c1","choices":[],"usage":{"prompt_tokens":15,"completion_tokens":30,"total_tokens":45}}\n\n';
+const usageChunk =
+  'data: {"id":"c1","choices":[],"usage":{"prompt_tokens":15,"completion_tokens":30,"total_tokens":45}}\n\n';
 const openAiStream = [
   'data: {"id":"c1","choices":[{"index":0,"delta":{"content":"Héllo "}}],"usage":null}\n\n',
   'data: {"id":"c1","choices":[{"index":0,"delta":{"content":"wörld"},"finish_reason":"stop"}],"usage":null}\n\n',
@@ -18,7 +19,8 @@ const anthropicStream = [
   'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}\n\n',
   'event: message_stop\ndata: {"type":"message_stop"}\n\n',
 ].join('');
-const errorStream = 'data: {"id":"c1","choices":[{"index":0,"delta":{"content":"a"}}],"usage":null}\n\ndata: {"error":{"message":"overloaded"}}\n\ndata: [DONE]\n\n';
+const errorStream =
+  'data: {"id":"c1","choices":[{"index":0,"delta":{"content":"a"}}],"usage":null}\n\ndata: {"error":{"message":"overloaded"}}\n\ndata: [DONE]\n\n';
 
 /** Cuts `text` (as UTF-8 bytes) at the given offsets. */
 function chunked(text: string, cuts: number[]): Buffer[] {
@@ -31,14 +33,20 @@ async function* upstreamOf(chunks: Buffer[]): AsyncIterable<Buffer> {
   for (const chunk of chunks) yield chunk;
 }
 
-async function relayTo(chunks: Buffer[], options: { messages?: boolean; crossing?: boolean; hideUsageChunk: boolean; observeFrames?: boolean }): Promise<{ text: string; outcome: StreamOutcome }> {
+async function relayTo(
+  chunks: Buffer[],
+  options: { messages?: boolean; crossing?: boolean; hideUsageChunk: boolean; observeFrames?: boolean },
+): Promise<{ text: string; outcome: StreamOutcome }> {
   const out = new PassThrough();
   const received: Buffer[] = [];
   out.on('data', (chunk: Buffer) => received.push(chunk));
   const input: RelayStreamInput = {
     upstream: upstreamOf(chunks),
     out,
-    lane: pickTranslator(options.messages ? 'messages' : 'chat-completions', (options.messages === true) === (options.crossing === true) ? 'openai' : 'anthropic'),
+    lane: pickTranslator(
+      options.messages ? 'messages' : 'chat-completions',
+      (options.messages === true) === (options.crossing === true) ? 'openai' : 'anthropic',
+    ),
     clientFormat: options.messages ? 'messages' : 'chat-completions',
     context: { stream: true, includeUsage: !options.hideUsageChunk, requestModel: 'gpt-4o-mini' },
     hideUsageChunk: options.hideUsageChunk,
@@ -57,7 +65,11 @@ describe('relayStream, same family', () => {
     { name: 'an OpenAI stream whose client asked for usage', stream: openAiStream, hideUsageChunk: false },
     { name: 'an Anthropic stream', stream: anthropicStream, hideUsageChunk: false, messages: true },
     { name: 'an upstream error event', stream: errorStream, hideUsageChunk: true },
-    { name: 'frames separated by extra blank lines', stream: openAiStream.replace('\n\ndata: [DONE]', '\n\n\ndata: [DONE]'), hideUsageChunk: true },
+    {
+      name: 'frames separated by extra blank lines',
+      stream: openAiStream.replace('\n\ndata: [DONE]', '\n\n\ndata: [DONE]'),
+      hideUsageChunk: true,
+    },
     { name: 'CR line breaks', stream: openAiStream.replaceAll('\n', '\r\n'), hideUsageChunk: true },
     { name: 'a last frame without its blank line', stream: openAiStream.slice(0, -2), hideUsageChunk: true },
   ];
@@ -89,24 +101,36 @@ describe('relayStream, same family', () => {
 });
 
 describe('relayStream, crossing families', () => {
-  const errorFrames = (text: string) => text.split('\n\n').filter((frame) => frame.startsWith('event: error') || frame.startsWith('data: {"error"'));
+  const errorFrames = (text: string) =>
+    text.split('\n\n').filter((frame) => frame.startsWith('event: error') || frame.startsWith('data: {"error"'));
 
   it('completes a Messages stream whose OpenAI provider closed after the finish chunk and usage without [DONE]', async () => {
-    const { text, outcome } = await relayTo(chunked(openAiStream.replace('data: [DONE]\n\n', ''), [90]), { messages: true, crossing: true, hideUsageChunk: false });
+    const { text, outcome } = await relayTo(chunked(openAiStream.replace('data: [DONE]\n\n', ''), [90]), {
+      messages: true,
+      crossing: true,
+      hideUsageChunk: false,
+    });
     expect(text.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
     expect(outcome).toMatchObject({ completed: true, errorCode: null, usage: { inputTokens: 15, outputTokens: 30 } });
   });
 
   it('does not count an OpenAI [DONE] without a finish chunk as a complete Messages stream', async () => {
     const unfinished = openAiStream.replace('"finish_reason":"stop"', '"finish_reason":null');
-    const { text, outcome } = await relayTo(chunked(unfinished, []), { messages: true, crossing: true, hideUsageChunk: false });
+    const { text, outcome } = await relayTo(chunked(unfinished, []), {
+      messages: true,
+      crossing: true,
+      hideUsageChunk: false,
+    });
     expect(text).not.toContain('event: message_stop');
     expect(errorFrames(text)).toHaveLength(1);
     expect(outcome).toMatchObject({ completed: false, errorCode: 'upstream_stream_error' });
   });
 
   it('sends one error frame, the translator’s, when an Anthropic stream is cut before message_stop', async () => {
-    const { text, outcome } = await relayTo(chunked(anthropicStream.replace(/event: message_stop[^]*$/, ''), [50]), { crossing: true, hideUsageChunk: false });
+    const { text, outcome } = await relayTo(chunked(anthropicStream.replace(/event: message_stop[^]*$/, ''), [50]), {
+      crossing: true,
+      hideUsageChunk: false,
+    });
     expect(text).not.toContain('[DONE]');
     expect(errorFrames(text)).toStrictEqual([expect.stringContaining('"code":"upstream_stream_incomplete"')]);
     expect(outcome).toMatchObject({ completed: false, errorCode: 'upstream_stream_incomplete' });
@@ -133,7 +157,15 @@ describe('relayStream into an HTTP response', () => {
       response.setHeader('content-type', 'text/event-stream');
       const lane = pickTranslator('chat-completions', 'openai');
       const context = { stream: true, includeUsage: false, requestModel: 'gpt-4o' };
-      void relayStream({ upstream: paced(), out: response, lane, clientFormat: 'chat-completions', context, hideUsageChunk: true, now: () => 0 }).then(() => response.end());
+      void relayStream({
+        upstream: paced(),
+        out: response,
+        lane,
+        clientFormat: 'chat-completions',
+        context,
+        hideUsageChunk: true,
+        now: () => 0,
+      }).then(() => response.end());
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -154,7 +186,12 @@ describe('relayStream into an HTTP response', () => {
 
   it('delivers every frame of a paced stream before the end of the response (the socket is corked, not the response)', async () => {
     const frames = openAiStream.split(/(?<=\n\n)/);
-    expect(await serve(frames.map((frame) => Buffer.from(frame)), 2)).toBe(openAiStream.replace(usageChunk, ''));
+    expect(
+      await serve(
+        frames.map((frame) => Buffer.from(frame)),
+        2,
+      ),
+    ).toBe(openAiStream.replace(usageChunk, ''));
   });
 
   it('delivers a stream that arrives in one piece', async () => {
@@ -170,7 +207,15 @@ describe('relayStream into an HTTP response', () => {
       out.destroy();
       throw new Error('aborted');
     }
-    const outcome = await relayStream({ upstream: abortedByClientClose(), out, lane: pickTranslator('chat-completions', 'openai'), clientFormat: 'chat-completions', context: { stream: true, includeUsage: true, requestModel: 'gpt-4o-mini' }, hideUsageChunk: false, now: () => 0 });
+    const outcome = await relayStream({
+      upstream: abortedByClientClose(),
+      out,
+      lane: pickTranslator('chat-completions', 'openai'),
+      clientFormat: 'chat-completions',
+      context: { stream: true, includeUsage: true, requestModel: 'gpt-4o-mini' },
+      hideUsageChunk: false,
+      now: () => 0,
+    });
     expect(outcome).toMatchObject({ completed: false, errorCode: 'client_closed' });
   });
 });

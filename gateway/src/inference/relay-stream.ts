@@ -54,11 +54,17 @@ const isUpstreamError = (frame: SseFrame) => frame.event === 'error' || frame.da
 // Cheap textual checks on raw frames; only frames that can matter are decoded.
 const rawTerminal = (raw: string) => raw.includes('data: [DONE]') || raw.includes('event: message_stop');
 const rawError = (raw: string) => raw.startsWith('event: error') || raw.includes('data: {"error"');
-const rawCarriesUsage = (raw: string) => raw.includes('"usage":{') || raw.includes('"usage": {') || raw.includes('event: message_start') || raw.includes('event: message_delta');
+const rawCarriesUsage = (raw: string) =>
+  raw.includes('"usage":{') ||
+  raw.includes('"usage": {') ||
+  raw.includes('event: message_start') ||
+  raw.includes('event: message_delta');
 const rawUsageOnly = (raw: string) => raw.includes('"choices":[]') && rawCarriesUsage(raw);
 
-const interruptedMessage = 'The provider connection failed in the middle of the stream; the response is incomplete. This is not a gateway failure.';
-const drainingMessage = 'This gateway replica is shutting down and ended the stream before it was complete; retry the request.';
+const interruptedMessage =
+  'The provider connection failed in the middle of the stream; the response is incomplete. This is not a gateway failure.';
+const drainingMessage =
+  'This gateway replica is shutting down and ended the stream before it was complete; retry the request.';
 
 interface RelayState {
   completed: boolean;
@@ -78,7 +84,12 @@ function inspectFrame(raw: string, input: RelayStreamInput, tracker: StreamUsage
  * withholds the usage-only chunk it asked for on the client's behalf. Bytes stay bytes (`RawFrameScanner`) unless a
  * frame observer needs every frame decoded or the stream uses CR line breaks; then frames are split as text.
  */
-async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTracker, state: RelayState, write: (text: string | Buffer) => Promise<void>): Promise<void> {
+async function relayPassthrough(
+  input: RelayStreamInput,
+  tracker: StreamUsageTracker,
+  state: RelayState,
+  write: (text: string | Buffer) => Promise<void>,
+): Promise<void> {
   // Made only when the text path is taken: its decoder is a cost per stream the byte path does not need.
   let textSplitter: RawFrameSplitter | null = null;
   const splitter = () => (textSplitter ??= new RawFrameSplitter());
@@ -133,7 +144,12 @@ async function relayPassthrough(input: RelayStreamInput, tracker: StreamUsageTra
  * `[DONE]` still completes (`message_stop` from `end()`), and an upstream `[DONE]` without a finish chunk does not.
  * An error frame the translator wrote is the client's one error frame; the relay adds none of its own.
  */
-async function relayTranslated(input: RelayStreamInput, translator: StreamTranslator, state: RelayState, write: (text: string | Buffer) => Promise<void>): Promise<void> {
+async function relayTranslated(
+  input: RelayStreamInput,
+  translator: StreamTranslator,
+  state: RelayState,
+  write: (text: string | Buffer) => Promise<void>,
+): Promise<void> {
   const parser = new SseParser();
   const relay = async (clientFrames: SseFrame[], errorCode: string) => {
     for (const frame of clientFrames) {
@@ -213,7 +229,8 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
     if (!out.write(text)) await drained(out, input.signal);
   };
   const tracker = lane.kind === 'passthrough' ? lane.createStreamUsageTracker() : null;
-  const translator = lane.kind === 'translate' ? lane.createStreamTranslator(input.context, { clock: { now: input.now } }) : null;
+  const translator =
+    lane.kind === 'translate' ? lane.createStreamTranslator(input.context, { clock: { now: input.now } }) : null;
   const usageSoFar = () => (tracker ? tracker.usage() : translator?.usage());
   try {
     if (tracker) await relayPassthrough(input, tracker, state, write);
@@ -221,15 +238,26 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
   } catch {
     state.completed = false;
     // The client left and its close aborted the upstream read: a cancellation, not a provider failure.
-    if (out.destroyed) return { usage: usageSoFar(), completed: false, errorCode: 'client_closed', firstByteMs, eventsSent };
+    if (out.destroyed)
+      return { usage: usageSoFar(), completed: false, errorCode: 'client_closed', firstByteMs, eventsSent };
     const draining = input.signal !== undefined && abortCauseOf(input.signal) === 'gateway_draining';
     state.errorCode = draining ? 'gateway_draining' : 'upstream_stream_interrupted';
-    await write(streamErrorFrame(input.clientFormat, state.errorCode, draining ? drainingMessage : interruptedMessage)).catch(() => undefined);
+    await write(
+      streamErrorFrame(input.clientFormat, state.errorCode, draining ? drainingMessage : interruptedMessage),
+    ).catch(() => undefined);
   }
   if (!state.completed && state.errorCode === null) {
     state.errorCode = 'upstream_stream_incomplete';
-    await write(streamErrorFrame(input.clientFormat, state.errorCode, 'The provider ended the stream before it was complete.')).catch(() => undefined);
+    await write(
+      streamErrorFrame(input.clientFormat, state.errorCode, 'The provider ended the stream before it was complete.'),
+    ).catch(() => undefined);
   }
   const usage = usageSoFar();
-  return { usage, completed: state.completed && state.errorCode === null, errorCode: state.errorCode, firstByteMs, eventsSent };
+  return {
+    usage,
+    completed: state.completed && state.errorCode === null,
+    errorCode: state.errorCode,
+    firstByteMs,
+    eventsSent,
+  };
 }

@@ -8,7 +8,12 @@ import type { InferenceDeps } from './inference-deps.js';
 import type { InferenceCall } from './run-inference.js';
 
 /** The response cache rule of one organisation-key call, from its headers, its route and the stored routing. */
-export function requestCachePolicy(deps: InferenceDeps, call: InferenceCall, request: FastifyRequest, route: ResolvedRoute): CachePolicy {
+export function requestCachePolicy(
+  deps: InferenceDeps,
+  call: InferenceCall,
+  request: FastifyRequest,
+  route: ResolvedRoute,
+): CachePolicy {
   const producer = selectionFor(firstTarget(route.plan), route, deps.providers);
   const identity = request.gw.identity;
   return decideCachePolicy({
@@ -37,8 +42,16 @@ function storedSettingsOf(deps: InferenceDeps): CacheSettings | null {
  * An entry holds only its producer's answer: when a fallback or another balanced target answered, nothing is written
  * back, so a later hit never names a provider that did not produce it.
  */
-export function writableBy(optimization: Optimization | undefined, policy: CachePolicy, answered: { provider: { slug: string }; model: string }): Optimization | undefined {
-  if (!optimization || (answered.provider.slug === policy.producer.provider && answered.model === policy.producer.model)) return optimization;
+export function writableBy(
+  optimization: Optimization | undefined,
+  policy: CachePolicy,
+  answered: { provider: { slug: string }; model: string },
+): Optimization | undefined {
+  if (
+    !optimization ||
+    (answered.provider.slug === policy.producer.provider && answered.model === policy.producer.model)
+  )
+    return optimization;
   return { ...optimization, cache: { ...optimization.cache, eligible: false } };
 }
 

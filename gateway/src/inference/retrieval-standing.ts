@@ -18,10 +18,21 @@ export interface RetrievalStanding {
  * writes): a hosted connector in the body aimed at the gateway's own `/mcp`, else the key's retrieval lease. A Coord
  * outage reads as no lease: without proof the client can retrieve, nothing reversible may be assumed.
  */
-export async function retrievalStandingOf(deps: InferenceDeps, request: FastifyRequest, body: Record<string, unknown>): Promise<RetrievalStanding> {
+export async function retrievalStandingOf(
+  deps: InferenceDeps,
+  request: FastifyRequest,
+  body: Record<string, unknown>,
+): Promise<RetrievalStanding> {
   const keyId = request.gw.identity?.keyId ?? null;
-  const lease: LeaseStanding = deps.optimizer !== null && keyId !== null && deps.retrievalLease ? await deps.retrievalLease.standing(keyId).catch(() => 'none' as const) : 'none';
+  const lease: LeaseStanding =
+    deps.optimizer !== null && keyId !== null && deps.retrievalLease
+      ? await deps.retrievalLease.standing(keyId).catch(() => 'none' as const)
+      : 'none';
   const origins = [...(deps.publicUrl ? [deps.publicUrl] : []), `${request.protocol}://${request.host}`];
   const connector = carriesGatewayConnector(body, origins);
-  return { discovery: retrievalDiscoveryOf({ connector, lease }), clientCanRetrieve: connector || lease === 'live', leaseLive: lease === 'live' };
+  return {
+    discovery: retrievalDiscoveryOf({ connector, lease }),
+    clientCanRetrieve: connector || lease === 'live',
+    leaseLive: lease === 'live',
+  };
 }

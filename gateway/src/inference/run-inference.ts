@@ -51,38 +51,86 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, sco
   let lastSend: Sent | null = null;
   // The plan's final attempt: who answered, after how many tries.
   let answered: { selection: Selection; attempts: number } | null = null;
-  const report = (end: LaneReport['end']): LaneReport => ({ call: sent, billingMode: 'api-key', sent: lastSend, optimization, sessionId, selection: answered?.selection ?? null, attempts: answered?.attempts ?? 0, end });
+  const report = (end: LaneReport['end']): LaneReport => ({
+    call: sent,
+    billingMode: 'api-key',
+    sent: lastSend,
+    optimization,
+    sessionId,
+    selection: answered?.selection ?? null,
+    attempts: answered?.attempts ?? 0,
+    end,
+  });
   try {
     const model = call.body?.model;
-    if (typeof model !== 'string' || model.length === 0) throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id or alias is required' });
-    const route = resolveRoute({ headerProvider: firstHeader(request, 'x-gw-provider'), configHeader: firstHeader(request, 'x-gw-config'), model }, deps.providers, deps.routing);
+    if (typeof model !== 'string' || model.length === 0)
+      throw new AppError({
+        status: 400,
+        code: 'invalid_request',
+        message: 'body.model: a model id or alias is required',
+      });
+    const route = resolveRoute(
+      {
+        headerProvider: firstHeader(request, 'x-gw-provider'),
+        configHeader: firstHeader(request, 'x-gw-config'),
+        model,
+      },
+      deps.providers,
+      deps.routing,
+    );
     const identity = request.gw.identity;
     // The conversation key drives sticky load balancing and the optimizer's session; skip the hashing when neither applies.
     const needsConversation = deps.optimizer !== null || balances(route.plan);
-    const sticky = needsConversation ? conversationKey({ sessionHeader: firstHeader(request, 'x-gw-session-id'), metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? 'anonymous' }) : null;
+    const sticky = needsConversation
+      ? conversationKey({
+          sessionHeader: firstHeader(request, 'x-gw-session-id'),
+          metadata: identity?.metadata ?? {},
+          body: call.body,
+          caller: identity?.user ?? identity?.keyId ?? 'anonymous',
+        })
+      : null;
     sessionId = gatewaySessionIdOf(sticky);
     const firstProvider = deps.providers.get(firstTarget(route.plan).provider);
     const cache = requestCachePolicy(deps, call, request, route);
-    const optimized = await optimizeCall(deps, call, request, { model: route.model, family: firstProvider?.family ?? 'openai', subscription: false, cache }, sticky);
+    const optimized = await optimizeCall(
+      deps,
+      call,
+      request,
+      { model: route.model, family: firstProvider?.family ?? 'openai', subscription: false, cache },
+      sticky,
+    );
     reply.header('x-gw-cache', optimized.cacheStatus);
     sent = optimized.call;
     optimization = optimized.optimization;
     reply.header('x-gw-optimization', optimized.optimization.status);
-    if (optimized.optimization.cache.hit) return report({ kind: 'relayed', relayed: serveCacheHit(optimized.optimization.cache.hit, cache.producer, scope) });
+    if (optimized.optimization.cache.hit)
+      return report({
+        kind: 'relayed',
+        relayed: serveCacheHit(optimized.optimization.cache.hit, cache.producer, scope),
+      });
     const attemptScope = {
       deps,
       call: sent,
       route,
       request,
       signal,
-      onAttempt: (selection: { provider: { slug: string } }, status: number | null) => deps.attemptMetrics.record(selection.provider.slug, status),
+      onAttempt: (selection: { provider: { slug: string } }, status: number | null) =>
+        deps.attemptMetrics.record(selection.provider.slug, status),
       onSend: (selection: Selection, at: number) => (lastSend = { selection, at }),
     };
-    const execution = await executePlan(route.plan, (target) => attemptTarget(attemptScope, target), { conversationKey: sticky, random: deps.random, sleep: deps.sleep, maxRetryWaitMs });
+    const execution = await executePlan(route.plan, (target) => attemptTarget(attemptScope, target), {
+      conversationKey: sticky,
+      random: deps.random,
+      sleep: deps.sleep,
+      maxRetryWaitMs,
+    });
     const result = execution.attempt.result;
     answered = { selection: result.selection, attempts: execution.attempts };
     optimization = writableBy(optimization, cache, result.selection);
-    reply.header('x-gw-provider', result.selection.provider.slug).header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`).header('x-gw-attempts', String(execution.attempts));
+    reply
+      .header('x-gw-provider', result.selection.provider.slug)
+      .header('x-gw-target', `${result.selection.provider.slug}/${result.selection.model}`)
+      .header('x-gw-attempts', String(execution.attempts));
     const relayed = await relayAnswer({ deps, call: sent, result, reply, request, signal, optimization, sessionId });
     return report({ kind: 'relayed', relayed });
   } catch (thrown) {
@@ -92,7 +140,11 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, sco
 
 /** A semantic-cache hit is served directly (no provider call, no provider cost), naming the target that produced it. */
 function serveCacheHit(hit: Record<string, unknown>, producer: { provider: string; model: string }, scope: LaneScope) {
-  scope.reply.header('x-gw-cache', 'hit').header('x-gw-provider', producer.provider).header('x-gw-target', `${producer.provider}/${producer.model}`).header('x-gw-attempts', '0');
+  scope.reply
+    .header('x-gw-cache', 'hit')
+    .header('x-gw-provider', producer.provider)
+    .header('x-gw-target', `${producer.provider}/${producer.model}`)
+    .header('x-gw-attempts', '0');
   scope.reply.code(200).header('content-type', 'application/json').send(JSON.stringify(hit));
   return { status: 200, errorCode: null, usage: undefined, usageEstimated: false, stream: false, firstByteMs: null };
 }

@@ -11,8 +11,27 @@ import type { Selection } from '../routing/resolve-route.js';
 import type { Optimization } from '../optimization/hook/pre-call-hook.js';
 import { optimizeContinuation } from './optimize-continuation.js';
 
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'host', 'content-length']);
-const clientCredentials = new Set(['authorization', 'x-api-key', 'api-key', 'cookie', 'openai-organization', 'openai-project']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'proxy-connection',
+  'host',
+  'content-length',
+]);
+const clientCredentials = new Set([
+  'authorization',
+  'x-api-key',
+  'api-key',
+  'cookie',
+  'openai-organization',
+  'openai-project',
+]);
 // Who the client is and which hops it came through are the gateway's to know, not the provider's.
 const clientOrigin = new Set(['forwarded', 'x-real-ip', 'via']);
 
@@ -23,10 +42,24 @@ const clientOrigin = new Set(['forwarded', 'x-real-ip', 'via']);
  */
 function passthroughHeaders(request: FastifyRequest): Record<string, string> {
   const connection = request.headers.connection;
-  const named = new Set(typeof connection === 'string' ? connection.toLowerCase().split(',').map((token) => token.trim()) : []);
+  const named = new Set(
+    typeof connection === 'string'
+      ? connection
+          .toLowerCase()
+          .split(',')
+          .map((token) => token.trim())
+      : [],
+  );
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value !== 'string' || hopByHop.has(name) || named.has(name) || clientCredentials.has(name) || clientOrigin.has(name)) continue;
+    if (
+      typeof value !== 'string' ||
+      hopByHop.has(name) ||
+      named.has(name) ||
+      clientCredentials.has(name) ||
+      clientOrigin.has(name)
+    )
+      continue;
     // The body is forwarded decoded (`rawBody`), so its encoding header would describe bytes that are not sent.
     if (name === 'content-encoding' || name.startsWith('x-gw-') || name.startsWith('x-forwarded-')) continue;
     headers[name] = value;
@@ -50,7 +83,11 @@ export interface PassthroughOptions {
  * batches, audio, images…) with the server-held credential. An upstream 404 means the path exists nowhere, which the
  * spec answers with 500 rather than 404.
  */
-export async function runPassthrough(deps: InferenceDeps, scope: LaneScope, options: PassthroughOptions = {}): Promise<LaneReport> {
+export async function runPassthrough(
+  deps: InferenceDeps,
+  scope: LaneScope,
+  options: PassthroughOptions = {},
+): Promise<LaneReport> {
   const { request, reply, signal } = scope;
   const url = new URL(request.url, 'http://gateway.invalid');
   const endpoint = url.pathname;
@@ -61,14 +98,28 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope, opti
   let optimization: Optimization | undefined;
   let sessionId: string | null = null;
   let sentBody = body;
-  const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint, body: sentBody }, billingMode: 'api-key', selection, sent, attempts: 1, ...(optimization ? { optimization, sessionId } : {}), end });
+  const report = (end: LaneReport['end']): LaneReport => ({
+    call: { endpoint, body: sentBody },
+    billingMode: 'api-key',
+    selection,
+    sent,
+    attempts: 1,
+    ...(optimization ? { optimization, sessionId } : {}),
+    end,
+  });
   try {
-    const chosen = options.provider ? { provider: options.provider, model: '' } : selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
+    const chosen = options.provider
+      ? { provider: options.provider, model: '' }
+      : selectSingle(request, typeof body?.model === 'string' ? body.model : '', deps.providers, deps.routing);
     selection = chosen;
     const { slug } = chosen.provider;
     reply.header('x-gw-provider', slug);
     if (options.requiresFamily && chosen.provider.family !== options.requiresFamily) {
-      throw new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${slug}" (${chosen.provider.type}) does not serve ${endpoint}; files and batches pass through to OpenAI-family providers only.` });
+      throw new AppError({
+        status: 400,
+        code: 'unsupported_by_provider',
+        message: `Provider "${slug}" (${chosen.provider.type}) does not serve ${endpoint}; files and batches pass through to OpenAI-family providers only.`,
+      });
     }
     const target = adapters[chosen.provider.type].target(chosen.provider, operation, chosen.model);
     // A Responses continuation transcript is offered to the optimizer; everything else goes out byte for byte.
@@ -91,15 +142,30 @@ export async function runPassthrough(deps: InferenceDeps, scope: LaneScope, opti
       requestBody: sentBody,
       signal,
       onSend: (at) => (sent = { selection: chosen, at }),
-      ...(options.beforeRelay ? { beforeRelay: (raw: Buffer) => options.beforeRelay?.(raw, chosen) ?? Promise.resolve(undefined) } : {}),
+      ...(options.beforeRelay
+        ? { beforeRelay: (raw: Buffer) => options.beforeRelay?.(raw, chosen) ?? Promise.resolve(undefined) }
+        : {}),
       onNotFound: (raw): Relayed | null => {
         if (!isUnknownPath(raw)) return null;
         // Retrying cannot make the path exist: `x-should-retry` stops the SDKs' automatic retries of a 5xx.
         reply
           .code(500)
           .headers({ ...upstreamSourceHeaders(slug, 404), 'x-should-retry': 'false' })
-          .send({ error: { message: `${endpoint} is not a gateway route; it was proxied to provider "${slug}", which does not serve it (HTTP 404).`, type: 'api_error', code: 'unrecognized_path' } });
-        return { status: 500, errorCode: 'unrecognized_path', usage: undefined, usageEstimated: false, stream: false, firstByteMs: null };
+          .send({
+            error: {
+              message: `${endpoint} is not a gateway route; it was proxied to provider "${slug}", which does not serve it (HTTP 404).`,
+              type: 'api_error',
+              code: 'unrecognized_path',
+            },
+          });
+        return {
+          status: 500,
+          errorCode: 'unrecognized_path',
+          usage: undefined,
+          usageEstimated: false,
+          stream: false,
+          firstByteMs: null,
+        };
       },
     });
     return report({ kind: 'relayed', relayed });

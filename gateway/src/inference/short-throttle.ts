@@ -8,7 +8,10 @@ import type { InferenceDeps } from './inference-deps.js';
  * client. These lanes do not pause the provider for others: the carrier lane's credential is a developer's seat,
  * and a pause under the provider's name would stop the organization key's traffic too.
  */
-export async function waitingOutShortThrottle(deps: Pick<InferenceDeps, 'clock' | 'sleep' | 'throttle'>, send: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
+export async function waitingOutShortThrottle(
+  deps: Pick<InferenceDeps, 'clock' | 'sleep' | 'throttle'>,
+  send: () => Promise<UpstreamResponse>,
+): Promise<UpstreamResponse> {
   const first = await send();
   if (first.status !== 429) return first;
   const pause = retryAfterMsOf(first.headers, deps.clock.now());

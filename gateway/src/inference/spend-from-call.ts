@@ -9,7 +9,10 @@ import { reasoningEffortOf } from '../metering/reasoning-effort.js';
 import { propertiesFrom } from '../metering/attribution-properties.js';
 import { savingsUsd, type Optimization } from '../optimization/hook/pre-call-hook.js';
 
-function attributionOf(request: FastifyRequest, report: Pick<LaneReport, 'optimization' | 'sessionId'>): SpendRecord['attribution'] {
+function attributionOf(
+  request: FastifyRequest,
+  report: Pick<LaneReport, 'optimization' | 'sessionId'>,
+): SpendRecord['attribution'] {
   const metadata = request.gw.identity?.metadata;
   const properties = propertiesFrom(request.headers);
   const cohort = report.optimization?.cohort;
@@ -25,17 +28,38 @@ function attributionOf(request: FastifyRequest, report: Pick<LaneReport, 'optimi
 function tokenCounts(usage: Usage | undefined) {
   const prompt = usage?.inputTokens ?? 0;
   const completion = usage?.outputTokens ?? 0;
-  return { prompt, completion, cacheRead: usage?.cacheReadTokens ?? 0, cacheWrite: usage?.cacheWriteTokens ?? 0, reasoning: usage?.reasoningTokens ?? 0 };
+  return {
+    prompt,
+    completion,
+    cacheRead: usage?.cacheReadTokens ?? 0,
+    cacheWrite: usage?.cacheWriteTokens ?? 0,
+    reasoning: usage?.reasoningTokens ?? 0,
+  };
 }
 
 function callerOf(request: FastifyRequest) {
   const identity = request.gw.identity;
-  return { user: identity?.user ?? null, team: identity?.team ?? null, keyId: identity?.keyId ?? null, keyType: identity?.keyType ?? null };
+  return {
+    user: identity?.user ?? null,
+    team: identity?.team ?? null,
+    keyId: identity?.keyId ?? null,
+    keyType: identity?.keyType ?? null,
+  };
 }
 
-function optimizationOf(optimization: Optimization | undefined, model: string | null, modelFacts: Readonly<Record<string, ModelFacts>> | undefined) {
+function optimizationOf(
+  optimization: Optimization | undefined,
+  model: string | null,
+  modelFacts: Readonly<Record<string, ModelFacts>> | undefined,
+) {
   if (!optimization) return { status: null, reason: null, latencyMs: null, tokensSaved: 0, savingsUsd: 0 };
-  return { status: optimization.status, reason: optimization.reason, latencyMs: optimization.latencyMs, tokensSaved: optimization.tokensSaved, savingsUsd: model ? savingsUsd(optimization.tokensSaved, model, modelFacts) : 0 };
+  return {
+    status: optimization.status,
+    reason: optimization.reason,
+    latencyMs: optimization.latencyMs,
+    tokensSaved: optimization.tokensSaved,
+    savingsUsd: model ? savingsUsd(optimization.tokensSaved, model, modelFacts) : 0,
+  };
 }
 
 /** How a call ended, settled by the metering stage: the relayed answer, or its failure mapped to status and code. */
@@ -49,7 +73,14 @@ export interface SettledCall {
  * One object literal with every field in its place, read from small fixed-shape helpers, rather than spreads of
  * per-topic objects: this runs for every call, and spreading into a 35-field literal cost more than the rest of it.
  */
-export function buildSpendRecord(input: { request: FastifyRequest; report: LaneReport; settled: SettledCall; now: number; id: string; modelFacts?: Readonly<Record<string, ModelFacts>> }): SpendRecord {
+export function buildSpendRecord(input: {
+  request: FastifyRequest;
+  report: LaneReport;
+  settled: SettledCall;
+  now: number;
+  id: string;
+  modelFacts?: Readonly<Record<string, ModelFacts>>;
+}): SpendRecord {
   const { request, report } = input;
   const { relayed, selection } = input.settled;
   const body = report.call.body;

@@ -6,7 +6,10 @@ import { serializeSseFrame } from '../providers/translate/sse.js';
  */
 export function streamErrorFrame(clientFormat: 'chat-completions' | 'messages', code: string, message: string): string {
   if (clientFormat === 'messages') {
-    return serializeSseFrame({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'api_error', message } }) });
+    return serializeSseFrame({
+      event: 'error',
+      data: JSON.stringify({ type: 'error', error: { type: 'api_error', message } }),
+    });
   }
   return serializeSseFrame({ data: JSON.stringify({ error: { message, type: 'server_error', code } }) });
 }

@@ -4,7 +4,10 @@
 export const maxErrorBodyBytes = 1024 * 1024;
 
 /** The whole body, keeping at most `maxBytes` of it: reading to the end frees the pooled connection. */
-export async function readBounded(body: AsyncIterable<Buffer | Uint8Array>, maxBytes = maxErrorBodyBytes): Promise<Buffer> {
+export async function readBounded(
+  body: AsyncIterable<Buffer | Uint8Array>,
+  maxBytes = maxErrorBodyBytes,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -33,7 +33,14 @@ function fallbackEnvelope(status: number, slug: string, messagesClient: boolean)
  * Provider error relay: status and error type unchanged; for 5xx only `error.message` gains a sentence
  * naming the provider; headers say the error came from upstream. Same-family 4xx bodies go through untouched.
  */
-export function relayUpstreamError(input: { status: number; text: string; upstreamHeaders: Record<string, string | string[] | undefined>; slug: string; lane: Lane | null; messagesClient: boolean }): RelayedError {
+export function relayUpstreamError(input: {
+  status: number;
+  text: string;
+  upstreamHeaders: Record<string, string | string[] | undefined>;
+  slug: string;
+  lane: Lane | null;
+  messagesClient: boolean;
+}): RelayedError {
   const { status, text, slug, lane, messagesClient } = input;
   const parsed = parseJson(text);
   let envelope: object | undefined;
@@ -59,12 +66,20 @@ export function relayUpstreamError(input: { status: number; text: string; upstre
 
 /** The provider could not be reached or dropped the connection before answering: 502, marked as the provider's. */
 export function upstreamUnreachableError(slug: string): AppError {
-  return gatewayError('upstream_unreachable', `Provider "${slug}" could not be reached. This is not a gateway failure.`, { headers: upstreamSourceHeaders(slug) });
+  return gatewayError(
+    'upstream_unreachable',
+    `Provider "${slug}" could not be reached. This is not a gateway failure.`,
+    { headers: upstreamSourceHeaders(slug) },
+  );
 }
 
 /** The provider's answer broke off while the gateway read it (a dropped connection, a cut body): 502, the provider's. */
 export function upstreamInterruptedError(slug: string, cause?: unknown): AppError {
-  return gatewayError('upstream_interrupted', `Provider "${slug}" dropped the connection before its answer was complete. This is not a gateway failure.`, { headers: upstreamSourceHeaders(slug), cause });
+  return gatewayError(
+    'upstream_interrupted',
+    `Provider "${slug}" dropped the connection before its answer was complete. This is not a gateway failure.`,
+    { headers: upstreamSourceHeaders(slug), cause },
+  );
 }
 
 /**

@@ -4,8 +4,14 @@ import { parseMessage } from './json-rpc.js';
 describe('parseMessage', () => {
   it.each([
     ['{"jsonrpc":"2.0","id":1,"method":"ping"}', { kind: 'request', id: 1, method: 'ping', params: {} }],
-    ['{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"cursor":"x"}}', { kind: 'request', id: 'a', method: 'tools/list', params: { cursor: 'x' } }],
-    ['{"jsonrpc":"2.0","method":"notifications/initialized"}', { kind: 'notification', method: 'notifications/initialized' }],
+    [
+      '{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"cursor":"x"}}',
+      { kind: 'request', id: 'a', method: 'tools/list', params: { cursor: 'x' } },
+    ],
+    [
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      { kind: 'notification', method: 'notifications/initialized' },
+    ],
     ['{"jsonrpc":"2.0","id":3,"result":{}}', { kind: 'response' }],
     ['{"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"x"}}', { kind: 'response' }],
   ])('classifies %s', (body, expected) => {

@@ -35,7 +35,11 @@ export function resultResponse(id: JsonRpcId, result: unknown) {
   return { jsonrpc: '2.0' as const, id, result };
 }
 
-const invalid = (id: JsonRpcId | null, message: string): IncomingMessage => ({ kind: 'invalid', id, error: { code: jsonRpcErrorCodes.invalidRequest, message: `Invalid Request: ${message}` } });
+const invalid = (id: JsonRpcId | null, message: string): IncomingMessage => ({
+  kind: 'invalid',
+  id,
+  error: { code: jsonRpcErrorCodes.invalidRequest, message: `Invalid Request: ${message}` },
+});
 
 /** Classify one POST body. Never throws: a body that is not one well-formed message becomes `invalid`. */
 export function parseMessage(body: string | undefined): IncomingMessage {
@@ -43,7 +47,11 @@ export function parseMessage(body: string | undefined): IncomingMessage {
   try {
     parsed = JSON.parse(body ?? '');
   } catch {
-    return { kind: 'invalid', id: null, error: { code: jsonRpcErrorCodes.parseError, message: 'Parse error: the body is not valid JSON' } };
+    return {
+      kind: 'invalid',
+      id: null,
+      error: { code: jsonRpcErrorCodes.parseError, message: 'Parse error: the body is not valid JSON' },
+    };
   }
   if (Array.isArray(parsed)) return invalid(null, 'batch arrays are not supported; send one JSON-RPC message per POST');
   if (typeof parsed !== 'object' || parsed === null) return invalid(null, 'the body must be a JSON-RPC 2.0 object');
@@ -59,7 +67,11 @@ function classify(message: Record<string, unknown>): IncomingMessage {
     const params = message.params;
     if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
       if (id === null) return invalid(null, 'params must be an object');
-      return { kind: 'invalid', id, error: { code: jsonRpcErrorCodes.invalidParams, message: 'Invalid params: params must be an object' } };
+      return {
+        kind: 'invalid',
+        id,
+        error: { code: jsonRpcErrorCodes.invalidParams, message: 'Invalid params: params must be an object' },
+      };
     }
     if (id === null) return { kind: 'notification', method: message.method };
     return { kind: 'request', id, method: message.method, params: (params as JsonRpcParams | undefined) ?? {} };

@@ -16,20 +16,27 @@ export interface McpToolbox {
   call(name: string, input: Record<string, unknown> | undefined): Promise<ToolResult | RelayedToolResult>;
 }
 
-const invalidParams = (message: string): DispatchResult => ({ error: { code: jsonRpcErrorCodes.invalidParams, message: `Invalid params: ${message}` } });
+const invalidParams = (message: string): DispatchResult => ({
+  error: { code: jsonRpcErrorCodes.invalidParams, message: `Invalid params: ${message}` },
+});
 
 /**
  * The four methods of the contract. Stateless: every message stands alone (no session), so `initialize` is
  * answered whenever it comes and nothing requires it first. Anything else is -32601.
  */
-export async function dispatchRequest(method: string, params: JsonRpcParams, toolbox: McpToolbox): Promise<DispatchResult> {
+export async function dispatchRequest(
+  method: string,
+  params: JsonRpcParams,
+  toolbox: McpToolbox,
+): Promise<DispatchResult> {
   switch (method) {
     case 'initialize':
       return initialize(params, toolbox);
     case 'ping':
       return { result: {} };
     case 'tools/list':
-      if (params.cursor !== undefined && typeof params.cursor !== 'string') return invalidParams('cursor must be a string');
+      if (params.cursor !== undefined && typeof params.cursor !== 'string')
+        return invalidParams('cursor must be a string');
       // One page holds every tool: no nextCursor.
       return { result: { tools: toolbox.tools } };
     case 'tools/call':
@@ -43,7 +50,8 @@ function initialize(params: JsonRpcParams, toolbox: McpToolbox): DispatchResult 
   if (typeof params.protocolVersion !== 'string') return invalidParams('protocolVersion must be a string');
   for (const field of ['capabilities', 'clientInfo'] as const) {
     const value = params[field];
-    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) return invalidParams(`${field} must be an object`);
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+      return invalidParams(`${field} must be an object`);
   }
   return {
     result: {
@@ -60,6 +68,7 @@ async function toolsCall(params: JsonRpcParams, toolbox: McpToolbox): Promise<Di
   if (typeof name !== 'string') return invalidParams('name must be a string');
   // An unknown tool is a protocol error (MCP tools, error handling); bad arguments are tool errors, in-band.
   if (!toolbox.tools.some((tool) => tool.name === name)) return invalidParams(`Unknown tool: ${name}`);
-  if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) return invalidParams('arguments must be an object');
+  if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input)))
+    return invalidParams('arguments must be an object');
   return { result: await toolbox.call(name, input as Record<string, unknown> | undefined) };
 }

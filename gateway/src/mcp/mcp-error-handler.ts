@@ -20,9 +20,17 @@ export function installMcpErrorHandler(app: FastifyInstance, challenge = 'Bearer
         .headers({ ...failure.headers, ...(failure.status === 401 ? { 'www-authenticate': challenge } : {}) })
         .send({ status: 'failure', code: failure.code, message: failure.message, ...hint });
     }
-    if (failure.kind === 'body_too_large') return reply.code(413).send(errorResponse(null, { code: jsonRpcErrorCodes.serverError, message: 'Request body too large' }));
-    if (failure.status < 500) return reply.code(400).send(errorResponse(null, { code: jsonRpcErrorCodes.invalidRequest, message: 'Invalid Request' }));
+    if (failure.kind === 'body_too_large')
+      return reply
+        .code(413)
+        .send(errorResponse(null, { code: jsonRpcErrorCodes.serverError, message: 'Request body too large' }));
+    if (failure.status < 500)
+      return reply
+        .code(400)
+        .send(errorResponse(null, { code: jsonRpcErrorCodes.invalidRequest, message: 'Invalid Request' }));
     request.log.error({ err: thrown, url: request.url }, 'unhandled MCP error');
-    return reply.code(500).send(errorResponse(null, { code: jsonRpcErrorCodes.internalError, message: 'Internal error' }));
+    return reply
+      .code(500)
+      .send(errorResponse(null, { code: jsonRpcErrorCodes.internalError, message: 'Internal error' }));
   });
 }

@@ -8,7 +8,12 @@ import { checkPostHeaders, checkProtocolVersion, sendRejection } from './mcp-tra
  * JSON-RPC message, the protocol version, then `accepted` (a side effect of any valid message) and the answer:
  * 202 with no body for a notification or response, 200 with the JSON-RPC result or error for a request.
  */
-export async function answerMcpPost(request: FastifyRequest, reply: FastifyReply, toolbox: McpToolbox, accepted?: () => Promise<unknown>) {
+export async function answerMcpPost(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  toolbox: McpToolbox,
+  accepted?: () => Promise<unknown>,
+) {
   const headerRejection = checkPostHeaders(request);
   if (headerRejection) return sendRejection(reply, headerRejection);
   const message = parseMessage(typeof request.body === 'string' ? request.body : undefined);

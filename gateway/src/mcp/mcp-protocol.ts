@@ -17,7 +17,11 @@ export function isSupportedProtocolVersion(version: string): boolean {
   return (supportedProtocolVersions as readonly string[]).includes(version);
 }
 
-export const serverInfo = { name: 'gw-retrieval', title: 'gw gateway retrieval tools', version: interfaceVersion } as const;
+export const serverInfo = {
+  name: 'gw-retrieval',
+  title: 'gw gateway retrieval tools',
+  version: interfaceVersion,
+} as const;
 
 export const serverInstructions = [
   'The gw gateway shortens long tool outputs and file reads in this conversation to save context, leaving a marker with a',

@@ -8,7 +8,10 @@ export interface TransportRejection {
   headers?: Record<string, string>;
 }
 
-const reject = (status: number, message: string): TransportRejection => ({ status, error: { code: jsonRpcErrorCodes.serverError, message } });
+const reject = (status: number, message: string): TransportRejection => ({
+  status,
+  error: { code: jsonRpcErrorCodes.serverError, message },
+});
 
 /**
  * MCP streamable HTTP (2025-11-25, transports, security warning): a present Origin that is not this server's own
@@ -36,9 +39,11 @@ function originHost(origin: string): string | null {
  * so a missing Accept or a wildcard range is fine too).
  */
 export function checkPostHeaders(request: FastifyRequest): TransportRejection | null {
-  if (!acceptsJson(request.headers.accept)) return reject(406, 'Not Acceptable: this server answers application/json; list it in Accept');
+  if (!acceptsJson(request.headers.accept))
+    return reject(406, 'Not Acceptable: this server answers application/json; list it in Accept');
   const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (contentType !== 'application/json') return reject(415, 'Unsupported Media Type: Content-Type must be application/json');
+  if (contentType !== 'application/json')
+    return reject(415, 'Unsupported Media Type: Content-Type must be application/json');
   return null;
 }
 
@@ -61,7 +66,13 @@ export function checkProtocolVersion(request: FastifyRequest, message: IncomingM
   const version = headerValue(request, 'mcp-protocol-version');
   if (version === undefined || isSupportedProtocolVersion(version)) return null;
   if (message.kind === 'request' && message.method === 'initialize') return null;
-  return { status: 400, error: { code: jsonRpcErrorCodes.serverError, message: `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supportedProtocolVersions.join(', ')})` } };
+  return {
+    status: 400,
+    error: {
+      code: jsonRpcErrorCodes.serverError,
+      message: `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supportedProtocolVersions.join(', ')})`,
+    },
+  };
 }
 
 export function sendRejection(reply: FastifyReply, rejection: TransportRejection) {

@@ -37,12 +37,22 @@ export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions)
   app.route({
     method: ['GET', 'DELETE'],
     url: '/mcp',
-    schema: { tags: ['retrieval'], summary: 'No server-initiated stream and no sessions: always 405', description: 'POST JSON-RPC messages to /mcp instead.' },
+    schema: {
+      tags: ['retrieval'],
+      summary: 'No server-initiated stream and no sessions: always 405',
+      description: 'POST JSON-RPC messages to /mcp instead.',
+    },
     handler: async (_request, reply) =>
       reply
         .code(405)
         .header('allow', 'POST')
-        .send(errorResponse(null, { code: jsonRpcErrorCodes.serverError, message: 'Method Not Allowed: this server has no event stream and no sessions; POST one JSON-RPC message per request' })),
+        .send(
+          errorResponse(null, {
+            code: jsonRpcErrorCodes.serverError,
+            message:
+              'Method Not Allowed: this server has no event stream and no sessions; POST one JSON-RPC message per request',
+          }),
+        ),
   });
 
   await app.register(async (scope) => {
@@ -55,7 +65,9 @@ export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions)
     registerIdentityChain(scope, options.chain);
     // Framing errors must come back as JSON-RPC errors, so the body is parsed by the handler, not by fastify.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: mcpBodyLimitBytes }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: mcpBodyLimitBytes }, (_request, body, done) =>
+      done(null, body),
+    );
     scope.post(
       '/mcp',
       {
@@ -78,11 +90,19 @@ async function handlePost(request: FastifyRequest, reply: FastifyReply, options:
   const identity = identityOf(request);
   if (identity.keyType === 'service') throw serviceKeyRefused();
   // Any valid /mcp message renews the key's retrieval lease. Best-effort: a Coord hiccup must not fail the tool.
-  const renewLease = () => options.lease.renew(identity.keyId).catch((error: unknown) => options.logger.warn({ err: error }, 'retrieval lease renewal failed'));
+  const renewLease = () =>
+    options.lease
+      .renew(identity.keyId)
+      .catch((error: unknown) => options.logger.warn({ err: error }, 'retrieval lease renewal failed'));
   return answerMcpPost(request, reply, retrievalToolbox({ identity, retrieval: options.retrieval }), renewLease);
 }
 
 /** `/mcp`'s tools: the two retrieval tools, for the caller's own stash. */
 function retrievalToolbox(context: ToolCallContext): McpToolbox {
-  return { serverInfo, instructions: serverInstructions, tools: retrievalTools, call: (name, input) => callRetrievalTool(name as 'gw_retrieve' | 'gw_recall', input, context) };
+  return {
+    serverInfo,
+    instructions: serverInstructions,
+    tools: retrievalTools,
+    call: (name, input) => callRetrievalTool(name as 'gw_retrieve' | 'gw_recall', input, context),
+  };
 }

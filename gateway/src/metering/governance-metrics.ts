@@ -25,9 +25,22 @@ export class GovernanceMetrics {
       labelNames: ['key_id'],
       registers: [registry],
     });
-    this.capAlerts = new Counter({ name: 'gw_cap_alerts_total', help: 'Cap-approach alerts by kind (tokens, usd, soft) and delivery outcome.', labelNames: ['kind', 'outcome'], registers: [registry] });
-    this.counterCorrections = new Counter({ name: 'gw_usage_counter_corrections_total', help: 'Usage counters raised to the gw_spend sums by reconciliation (lost increments).', registers: [registry] });
-    this.counterFailures = new Counter({ name: 'gw_usage_counter_failures_total', help: 'Spend records whose usage counters could not be updated (Coord unreachable); reconciliation restores them.', registers: [registry] });
+    this.capAlerts = new Counter({
+      name: 'gw_cap_alerts_total',
+      help: 'Cap-approach alerts by kind (tokens, usd, soft) and delivery outcome.',
+      labelNames: ['kind', 'outcome'],
+      registers: [registry],
+    });
+    this.counterCorrections = new Counter({
+      name: 'gw_usage_counter_corrections_total',
+      help: 'Usage counters raised to the gw_spend sums by reconciliation (lost increments).',
+      registers: [registry],
+    });
+    this.counterFailures = new Counter({
+      name: 'gw_usage_counter_failures_total',
+      help: 'Spend records whose usage counters could not be updated (Coord unreachable); reconciliation restores them.',
+      registers: [registry],
+    });
   }
 
   setBudgetRemaining(keyId: string, remainingUsd: number): void {

@@ -1,5 +1,10 @@
 import type { Registry } from 'prom-client';
-import { LabeledCounter, LabeledHistogram, type CounterSeries, type HistogramSeries } from './metrics/labeled-metrics.js';
+import {
+  LabeledCounter,
+  LabeledHistogram,
+  type CounterSeries,
+  type HistogramSeries,
+} from './metrics/labeled-metrics.js';
 import { lookupModel } from '../providers/pricing/known-models.js';
 import { GovernanceMetrics } from './governance-metrics.js';
 import { SpendQueueMetrics } from './spend-queue-metrics.js';
@@ -37,9 +42,23 @@ export class InferenceMetrics {
   private readonly bundles = new Map<string, SeriesBundle>();
 
   constructor(registry: Registry) {
-    this.requests = new LabeledCounter(registry, { name: 'gw_requests_total', help: 'Inference requests by endpoint, provider, model and HTTP status.', labelNames: ['endpoint', 'provider', 'model', 'status'] });
-    this.duration = new LabeledHistogram(registry, { name: 'gen_ai_server_request_duration_seconds', help: 'Time from receiving an inference request to its last byte.', labelNames: ['endpoint', 'provider', 'model'], buckets: latencyBuckets });
-    this.upstreamDuration = new LabeledHistogram(registry, { name: 'gen_ai_client_operation_duration_seconds', help: 'Time the provider took: from sending the upstream request to its last byte.', labelNames: ['provider', 'model'], buckets: latencyBuckets });
+    this.requests = new LabeledCounter(registry, {
+      name: 'gw_requests_total',
+      help: 'Inference requests by endpoint, provider, model and HTTP status.',
+      labelNames: ['endpoint', 'provider', 'model', 'status'],
+    });
+    this.duration = new LabeledHistogram(registry, {
+      name: 'gen_ai_server_request_duration_seconds',
+      help: 'Time from receiving an inference request to its last byte.',
+      labelNames: ['endpoint', 'provider', 'model'],
+      buckets: latencyBuckets,
+    });
+    this.upstreamDuration = new LabeledHistogram(registry, {
+      name: 'gen_ai_client_operation_duration_seconds',
+      help: 'Time the provider took: from sending the upstream request to its last byte.',
+      labelNames: ['provider', 'model'],
+      buckets: latencyBuckets,
+    });
     this.tokens = new LabeledHistogram(registry, {
       name: 'gen_ai_client_token_usage',
       help: 'Tokens per call by type (input, output, cache_read, cache_write, reasoning).',
@@ -64,19 +83,53 @@ export class InferenceMetrics {
       labelNames: ['endpoint'],
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
     });
-    this.cost = new LabeledCounter(registry, { name: 'gw_cost_usd_total', help: 'List-price cost of successful calls in USD.', labelNames: ['provider', 'model'] });
-    this.savings = new LabeledCounter(registry, { name: 'gw_savings_usd_total', help: 'Optimizer savings reported on spend records, in USD.', labelNames: [] }).series({});
-    this.tokensSaved = new LabeledCounter(registry, { name: 'gw_tokens_saved_total', help: 'Tokens the optimizer removed before forwarding.', labelNames: [] }).series({});
-    this.rejections = new LabeledCounter(registry, { name: 'gw_rejections_total', help: 'Requests refused by admission, by reason code (402 caps and budgets, 429 limits).', labelNames: ['code'] });
-    this.optimizer = new LabeledCounter(registry, { name: 'gw_optimizer_outcomes_total', help: 'Optimizer pre-call hook outcomes (applied, skipped, disabled, timeout, error).', labelNames: ['status'] });
-    this.optimizerLatency = new LabeledHistogram(registry, { name: 'gw_optimizer_latency_seconds', help: 'Time spent waiting for the optimizer pre-call hook.', labelNames: [], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2] }).series({});
+    this.cost = new LabeledCounter(registry, {
+      name: 'gw_cost_usd_total',
+      help: 'List-price cost of successful calls in USD.',
+      labelNames: ['provider', 'model'],
+    });
+    this.savings = new LabeledCounter(registry, {
+      name: 'gw_savings_usd_total',
+      help: 'Optimizer savings reported on spend records, in USD.',
+      labelNames: [],
+    }).series({});
+    this.tokensSaved = new LabeledCounter(registry, {
+      name: 'gw_tokens_saved_total',
+      help: 'Tokens the optimizer removed before forwarding.',
+      labelNames: [],
+    }).series({});
+    this.rejections = new LabeledCounter(registry, {
+      name: 'gw_rejections_total',
+      help: 'Requests refused by admission, by reason code (402 caps and budgets, 429 limits).',
+      labelNames: ['code'],
+    });
+    this.optimizer = new LabeledCounter(registry, {
+      name: 'gw_optimizer_outcomes_total',
+      help: 'Optimizer pre-call hook outcomes (applied, skipped, disabled, timeout, error).',
+      labelNames: ['status'],
+    });
+    this.optimizerLatency = new LabeledHistogram(registry, {
+      name: 'gw_optimizer_latency_seconds',
+      help: 'Time spent waiting for the optimizer pre-call hook.',
+      labelNames: [],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2],
+    }).series({});
     this.spendQueue = new SpendQueueMetrics(registry);
-    this.tracesDropped = new LabeledCounter(registry, { name: 'gw_traces_dropped_total', help: 'Call traces not written to gw_traces (store refused the batch, or the buffer was full).', labelNames: [] }).series({});
+    this.tracesDropped = new LabeledCounter(registry, {
+      name: 'gw_traces_dropped_total',
+      help: 'Call traces not written to gw_traces (store refused the batch, or the buffer was full).',
+      labelNames: [],
+    }).series({});
     this.governance = new GovernanceMetrics(registry);
   }
 
   observe(record: SpendRecord): void {
-    const series = this.bundleFor(record.endpoint, record.provider ?? 'none', this.modelLabel(record.model), record.status);
+    const series = this.bundleFor(
+      record.endpoint,
+      record.provider ?? 'none',
+      this.modelLabel(record.model),
+      record.status,
+    );
     series.requests.inc();
     series.duration.observe(record.latencyMs / 1000);
     if (record.outcome === 'rejected') {
@@ -105,7 +158,10 @@ export class InferenceMetrics {
     const ttft = record.timeToFirstByteMs;
     if (record.stream && typeof ttft === 'number') {
       series.timeToFirstToken().observe(ttft / 1000);
-      if (record.completionTokens > 1) series.timePerOutputToken().observe(Math.max(record.latencyMs - ttft, 0) / 1000 / (record.completionTokens - 1));
+      if (record.completionTokens > 1)
+        series
+          .timePerOutputToken()
+          .observe(Math.max(record.latencyMs - ttft, 0) / 1000 / (record.completionTokens - 1));
     }
   }
 
@@ -164,7 +220,10 @@ class SeriesBundle {
   }
 
   upstream(): HistogramSeries {
-    return (this.upstreamSeries ??= this.metrics.upstreamDuration.series({ provider: this.provider, model: this.model }));
+    return (this.upstreamSeries ??= this.metrics.upstreamDuration.series({
+      provider: this.provider,
+      model: this.model,
+    }));
   }
 
   overhead(): HistogramSeries {
@@ -172,7 +231,11 @@ class SeriesBundle {
   }
 
   tokens(type: TokenType): HistogramSeries {
-    return (this.tokenSeries[type] ??= this.metrics.tokens.series({ gen_ai_token_type: type, provider: this.provider, model: this.model }));
+    return (this.tokenSeries[type] ??= this.metrics.tokens.series({
+      gen_ai_token_type: type,
+      provider: this.provider,
+      model: this.model,
+    }));
   }
 
   cost(): CounterSeries {

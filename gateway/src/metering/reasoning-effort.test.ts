@@ -17,7 +17,13 @@ describe('reasoningEffortOf', () => {
     expect(reasoningEffortOf(body)).toBe(expected);
   });
 
-  it.each([[{ thinking: { type: 'enabled', budget_tokens: 4096 } }], [{ model: 'gpt-4.1' }], [{ reasoning_effort: 'turbo' }], [undefined], [{ reasoning: 'high' }]])('records nothing for %j', (body) => {
+  it.each([
+    [{ thinking: { type: 'enabled', budget_tokens: 4096 } }],
+    [{ model: 'gpt-4.1' }],
+    [{ reasoning_effort: 'turbo' }],
+    [undefined],
+    [{ reasoning: 'high' }],
+  ])('records nothing for %j', (body) => {
     expect(reasoningEffortOf(body)).toBeNull();
   });
 });

@@ -4,15 +4,23 @@ export type ReasoningEffort = (typeof reasoningEfforts)[number];
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const asEffort = (value: unknown): ReasoningEffort | null => (typeof value === 'string' && (reasoningEfforts as readonly string[]).includes(value) ? (value as ReasoningEffort) : null);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const asEffort = (value: unknown): ReasoningEffort | null =>
+  typeof value === 'string' && (reasoningEfforts as readonly string[]).includes(value)
+    ? (value as ReasoningEffort)
+    : null;
 
 /** A level named directly: `reasoning_effort`, `reasoning.effort`, `output_config.effort`, a thinking level. */
 function namedLevel(body: Json): ReasoningEffort | null {
   const reasoning = isObject(body.reasoning) ? body.reasoning : undefined;
   const outputConfig = isObject(body.output_config) ? body.output_config : undefined;
   const thinking = isObject(body.thinking) ? body.thinking : undefined;
-  const thinkingConfig = isObject(body.thinkingConfig) ? body.thinkingConfig : isObject(body.thinking_config) ? body.thinking_config : undefined;
+  const thinkingConfig = isObject(body.thinkingConfig)
+    ? body.thinkingConfig
+    : isObject(body.thinking_config)
+      ? body.thinking_config
+      : undefined;
   return (
     asEffort(body.reasoning_effort) ??
     asEffort(reasoning?.effort) ??
@@ -28,7 +36,8 @@ function namedLevel(body: Json): ReasoningEffort | null {
 function offSwitch(body: Json): boolean {
   const thinking = isObject(body.thinking) ? body.thinking : undefined;
   if (thinking?.type === 'disabled') return true;
-  const budget = thinking?.budget_tokens ?? (isObject(body.thinkingConfig) ? body.thinkingConfig.thinkingBudget : undefined);
+  const budget =
+    thinking?.budget_tokens ?? (isObject(body.thinkingConfig) ? body.thinkingConfig.thinkingBudget : undefined);
   return budget === 0;
 }
 

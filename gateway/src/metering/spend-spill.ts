@@ -1,4 +1,16 @@
-import { appendFileSync, closeSync, createReadStream, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  createReadStream,
+  fdatasyncSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Logger } from '@gw/platform';
@@ -51,7 +63,10 @@ export class SpendSpill {
       if (this.fd === null) {
         mkdirSync(this.dir, { recursive: true });
         this.sequence += 1;
-        this.fd = openSync(join(this.dir, `spend-${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}.ndjson`), 'a');
+        this.fd = openSync(
+          join(this.dir, `spend-${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}.ndjson`),
+          'a',
+        );
         this.syncDirectory();
       }
       writeSync(this.fd, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
@@ -169,7 +184,11 @@ export class SpendSpill {
     }
   }
 
-  private async replayFile(path: string, write: (batch: SpendRecord[]) => Promise<void>, batchSize: number): Promise<number> {
+  private async replayFile(
+    path: string,
+    write: (batch: SpendRecord[]) => Promise<void>,
+    batchSize: number,
+  ): Promise<number> {
     let batch: SpendRecord[] = [];
     let count = 0;
     const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });

@@ -23,22 +23,81 @@ export interface SpendWriterOptions extends SpendWriterHooks {
 }
 
 const columns = [
-  'id', 'ts', 'endpoint', 'method', 'status', 'outcome', 'provider', 'model', 'reasoning_effort', 'prompt_tokens', 'completion_tokens', 'total_tokens',
-  'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'latency_ms', 'upstream_latency_ms', 'cost_usd', 'savings_usd', 'tokens_saved', 'billing_mode',
-  'user_id', 'team', 'key_id', 'key_type', 'stream', 'optimization_status', 'optimization_reason', 'optimizer_latency_ms', 'attempts', 'target', 'error_code',
-  'trace_id', 'attribution', 'usage_estimated', 'evidence_class',
+  'id',
+  'ts',
+  'endpoint',
+  'method',
+  'status',
+  'outcome',
+  'provider',
+  'model',
+  'reasoning_effort',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'latency_ms',
+  'upstream_latency_ms',
+  'cost_usd',
+  'savings_usd',
+  'tokens_saved',
+  'billing_mode',
+  'user_id',
+  'team',
+  'key_id',
+  'key_type',
+  'stream',
+  'optimization_status',
+  'optimization_reason',
+  'optimizer_latency_ms',
+  'attempts',
+  'target',
+  'error_code',
+  'trace_id',
+  'attribution',
+  'usage_estimated',
+  'evidence_class',
 ] as const;
 
 /** A record under its column names, for `json_populate_recordset`. */
 function rowOf(record: SpendRecord): Record<(typeof columns)[number], unknown> {
   return {
-    id: record.id, ts: record.ts, endpoint: record.endpoint, method: record.method, status: record.status, outcome: record.outcome, provider: record.provider,
-    model: record.model, reasoning_effort: record.reasoningEffort, prompt_tokens: record.promptTokens, completion_tokens: record.completionTokens,
-    total_tokens: record.totalTokens, cache_read_tokens: record.cacheReadTokens, cache_write_tokens: record.cacheWriteTokens, reasoning_tokens: record.reasoningTokens,
-    latency_ms: record.latencyMs, upstream_latency_ms: record.upstreamLatencyMs, cost_usd: record.costUsd, savings_usd: record.savingsUsd, tokens_saved: record.tokensSaved,
-    billing_mode: record.billingMode, user_id: record.user, team: record.team, key_id: record.keyId, key_type: record.keyType, stream: record.stream,
-    optimization_status: record.optimizationStatus, optimization_reason: record.optimizationReason, optimizer_latency_ms: record.optimizerLatencyMs,
-    attempts: record.attempts, target: record.target, error_code: record.errorCode, trace_id: record.traceId, attribution: record.attribution,
+    id: record.id,
+    ts: record.ts,
+    endpoint: record.endpoint,
+    method: record.method,
+    status: record.status,
+    outcome: record.outcome,
+    provider: record.provider,
+    model: record.model,
+    reasoning_effort: record.reasoningEffort,
+    prompt_tokens: record.promptTokens,
+    completion_tokens: record.completionTokens,
+    total_tokens: record.totalTokens,
+    cache_read_tokens: record.cacheReadTokens,
+    cache_write_tokens: record.cacheWriteTokens,
+    reasoning_tokens: record.reasoningTokens,
+    latency_ms: record.latencyMs,
+    upstream_latency_ms: record.upstreamLatencyMs,
+    cost_usd: record.costUsd,
+    savings_usd: record.savingsUsd,
+    tokens_saved: record.tokensSaved,
+    billing_mode: record.billingMode,
+    user_id: record.user,
+    team: record.team,
+    key_id: record.keyId,
+    key_type: record.keyType,
+    stream: record.stream,
+    optimization_status: record.optimizationStatus,
+    optimization_reason: record.optimizationReason,
+    optimizer_latency_ms: record.optimizerLatencyMs,
+    attempts: record.attempts,
+    target: record.target,
+    error_code: record.errorCode,
+    trace_id: record.traceId,
+    attribution: record.attribution,
     // Records spilled before the column existed replay without the field.
     usage_estimated: record.usageEstimated === true,
     evidence_class: record.evidenceClass ?? null,
@@ -143,12 +202,15 @@ export class SpendWriter {
 
   private schedule(delayMs: number): void {
     if (this.stopped || this.timer || this.flushing) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.flushNow().then(() => {
-        if (this.hasWork) this.schedule(this.backoffMs || (this.options.flushIntervalMs ?? 200));
-      });
-    }, Math.max(delayMs, this.backoffMs));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.flushNow().then(() => {
+          if (this.hasWork) this.schedule(this.backoffMs || (this.options.flushIntervalMs ?? 200));
+        });
+      },
+      Math.max(delayMs, this.backoffMs),
+    );
     this.timer.unref();
   }
 
@@ -181,7 +243,10 @@ export class SpendWriter {
       const kept = this.options.spill?.reject(record) === true;
       if (kept) this.options.onRejected?.(1);
       else this.options.onDropped?.(1);
-      this.logger.error({ id: record.id, code: sqlStateOf(error), kept }, 'spend record refused by the store; set aside');
+      this.logger.error(
+        { id: record.id, code: sqlStateOf(error), kept },
+        'spend record refused by the store; set aside',
+      );
     }
   }
 
@@ -201,7 +266,10 @@ export class SpendWriter {
       this.journalBuffer();
       this.options.onWriteFailure?.();
       this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 250), maxBackoffMs);
-      this.logger.warn({ err: error, buffered: this.buffer.length, retryInMs: this.backoffMs }, 'spend write failed; will retry');
+      this.logger.warn(
+        { err: error, buffered: this.buffer.length, retryInMs: this.backoffMs },
+        'spend write failed; will retry',
+      );
     }
   }
 
@@ -252,6 +320,9 @@ export class SpendWriter {
     this.options.onDepth?.(0);
     this.overflow(left);
     this.options.spill?.close();
-    this.logger.error({ unsaved, spilled: this.options.spill !== undefined }, 'spend store unavailable at shutdown; records spilled for replay at next start');
+    this.logger.error(
+      { unsaved, spilled: this.options.spill !== undefined },
+      'spend store unavailable at shutdown; records spilled for replay at next start',
+    );
   }
 }

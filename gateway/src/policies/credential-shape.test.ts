@@ -11,7 +11,8 @@ function nextRandom(): number {
   value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
   return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
 }
-const from = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[Math.floor(nextRandom() * alphabet.length)]).join('');
+const from = (alphabet: string, length: number) =>
+  Array.from({ length }, () => alphabet[Math.floor(nextRandom() * alphabet.length)]).join('');
 const base62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const alnum = (length: number) => from(base62, length);
 const random = (length: number) => from(`${base62}-_`, length);
@@ -83,10 +84,31 @@ describe('credential shapes', () => {
   });
 
   it('tells credential-naming keys from look-alikes', () => {
-    for (const key of ['apiKey', 'api_key', 'x-api-key', 'Authorization', 'GITHUB_TOKEN', 'OPENAI_API_KEY', 'DB_PASSWORD', 'clientSecret', 'X-Custom-Auth', 'aws_secret_access_key', 'githubToken']) {
+    for (const key of [
+      'apiKey',
+      'api_key',
+      'x-api-key',
+      'Authorization',
+      'GITHUB_TOKEN',
+      'OPENAI_API_KEY',
+      'DB_PASSWORD',
+      'clientSecret',
+      'X-Custom-Auth',
+      'aws_secret_access_key',
+      'githubToken',
+    ]) {
       expect(isCredentialKey(key), key).toBe(true);
     }
-    for (const key of ['max_tokens', 'maxTokens', 'tokenUrl', 'authorization_endpoint', 'auth', 'name', 'command', 'secretsManagerRegion']) {
+    for (const key of [
+      'max_tokens',
+      'maxTokens',
+      'tokenUrl',
+      'authorization_endpoint',
+      'auth',
+      'name',
+      'command',
+      'secretsManagerRegion',
+    ]) {
       expect(isCredentialKey(key), key).toBe(false);
     }
   });
@@ -101,7 +123,10 @@ describe('findCredential', () => {
       },
     };
     const finding = findCredential(document, 'settings');
-    expect(finding).toEqual({ path: 'settings.managedMcpServers["acme tools"].env.SOME_FREE_TEXT_NAME', kind: 'a GitHub token' });
+    expect(finding).toEqual({
+      path: 'settings.managedMcpServers["acme tools"].env.SOME_FREE_TEXT_NAME',
+      kind: 'a GitHub token',
+    });
     expect(JSON.stringify(finding)).not.toContain(token);
   });
 
@@ -112,14 +137,22 @@ describe('findCredential', () => {
   });
 
   it('rejects any value under a credential-naming key, except device-side placeholders', () => {
-    expect(findCredential({ headers: { Authorization: 'letmein' } })).toEqual({ path: 'headers.Authorization', kind: 'a secret under "Authorization"' });
+    expect(findCredential({ headers: { Authorization: 'letmein' } })).toEqual({
+      path: 'headers.Authorization',
+      kind: 'a secret under "Authorization"',
+    });
     expect(findCredential({ env: { DB_PASSWORD: 'hunter2' } })?.path).toBe('env.DB_PASSWORD');
-    expect(findCredential({ env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' }, headers: { Authorization: 'Bearer ${MCP_TOKEN}' } })).toBeNull();
+    expect(
+      findCredential({ env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' }, headers: { Authorization: 'Bearer ${MCP_TOKEN}' } }),
+    ).toBeNull();
     expect(findCredential({ env: { GITHUB_TOKEN: '' }, auth: { type: 'oauth' }, maxTokens: 4096 })).toBeNull();
   });
 
   it('checks object keys too', () => {
-    expect(findCredential({ servers: { [`sk-proj-${alnum(40)}`]: true } })).toEqual({ path: 'servers (a key)', kind: 'a provider API key' });
+    expect(findCredential({ servers: { [`sk-proj-${alnum(40)}`]: true } })).toEqual({
+      path: 'servers (a key)',
+      kind: 'a provider API key',
+    });
   });
 
   it('passes a realistic policy', () => {
@@ -127,7 +160,11 @@ describe('findCredential', () => {
       findCredential({
         inferenceModels: [{ name: 'claude-sonnet-4-5' }, { name: 'gpt-4.1' }],
         managedMcpServers: {
-          github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PAT}' } },
+          github: {
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-github'],
+            env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PAT}' },
+          },
           docs: { url: 'https://mcp.example.com/sse', headers: { 'X-Team': 'platform' } },
         },
         allowedPluginMarketplaces: [{ name: 'acme', source: 'github', repo: 'acme/claude-plugins', ref: 'main' }],

@@ -18,7 +18,10 @@ const valueShapes: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'a bearer token', pattern: /\bbearer\s+(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{12,}=*/i },
   { kind: 'a provider API key', pattern: /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/ },
   { kind: 'a gateway key', pattern: /\b(?:ark|aak)_[A-Za-z0-9_-]{20,}/ },
-  { kind: 'an AWS access key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|AKPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16}\b/ },
+  {
+    kind: 'an AWS access key',
+    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|AKPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16}\b/,
+  },
   { kind: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/ },
   { kind: 'a GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
   { kind: 'a Slack token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/ },
@@ -33,7 +36,8 @@ const valueShapes: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'a URL with embedded credentials', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]+:[^\s/@]+@/i },
   {
     kind: 'a URL with a credential in its query',
-    pattern: /[?&](?:access_token|id_token|refresh_token|api[_-]?key|apikey|token|key|secret|client_secret|password|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature)=[^&#\s]{6,}/i,
+    pattern:
+      /[?&](?:access_token|id_token|refresh_token|api[_-]?key|apikey|token|key|secret|client_secret|password|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature)=[^&#\s]{6,}/i,
   },
 ];
 
@@ -54,7 +58,14 @@ function carriesBasicCredentials(value: string): boolean {
  */
 function isHighEntropyToken(candidate: string): boolean {
   if (candidate.length < 32) return false;
-  const classOf = (character: string) => (/[A-Z]/.test(character) ? 'upper' : /[a-z]/.test(character) ? 'lower' : /[0-9]/.test(character) ? 'digit' : 'symbol');
+  const classOf = (character: string) =>
+    /[A-Z]/.test(character)
+      ? 'upper'
+      : /[a-z]/.test(character)
+        ? 'lower'
+        : /[0-9]/.test(character)
+          ? 'digit'
+          : 'symbol';
   const counts = { upper: 0, lower: 0, digit: 0, symbol: 0 };
   const frequency = new Map<string, number>();
   let transitions = 0;
@@ -80,29 +91,60 @@ function isHighEntropyToken(candidate: string): boolean {
 export function credentialShapeOf(value: string): string | null {
   for (const shape of valueShapes) if (shape.pattern.test(value)) return shape.kind;
   if (carriesBasicCredentials(value)) return 'HTTP basic credentials';
-  for (const token of value.split(/[^A-Za-z0-9+/_=-]+/)) if (isHighEntropyToken(token.replace(/=+$/, ''))) return 'a random-looking secret token';
+  for (const token of value.split(/[^A-Za-z0-9+/_=-]+/))
+    if (isHighEntropyToken(token.replace(/=+$/, ''))) return 'a random-looking secret token';
   return null;
 }
 
 // Keys that name a secret: exact names, then separator- or camelCase-suffixed ones (GITHUB_TOKEN, x-custom-auth,
 // clientSecret). `max_tokens`, `tokenUrl` or `authorization_endpoint` do not match.
 const credentialKeyNames = new Set([
-  'apikey', 'api_key', 'api-key', 'x-api-key', 'token', 'accesstoken', 'access_token', 'refreshtoken', 'refresh_token', 'idtoken', 'id_token',
-  'secret', 'clientsecret', 'client_secret', 'password', 'passwd', 'authorization', 'proxy-authorization', 'bearer', 'privatekey',
-  'private_key', 'cookie', 'credentials', 'secretaccesskey', 'aws_secret_access_key', 'aws_session_token', 'x-auth-token',
+  'apikey',
+  'api_key',
+  'api-key',
+  'x-api-key',
+  'token',
+  'accesstoken',
+  'access_token',
+  'refreshtoken',
+  'refresh_token',
+  'idtoken',
+  'id_token',
+  'secret',
+  'clientsecret',
+  'client_secret',
+  'password',
+  'passwd',
+  'authorization',
+  'proxy-authorization',
+  'bearer',
+  'privatekey',
+  'private_key',
+  'cookie',
+  'credentials',
+  'secretaccesskey',
+  'aws_secret_access_key',
+  'aws_session_token',
+  'x-auth-token',
 ]);
-const credentialKeySuffix = /[_.-](?:token|secret|password|passwd|pwd|api[_-]?key|apikey|auth|authorization|credentials?|private[_-]?key|access[_-]?key|secret[_-]?key)$/i;
-const credentialKeyCamelSuffix = /[a-z0-9](?:Token|Secret|Password|Passwd|ApiKey|PrivateKey|AccessKey|SecretKey|Credentials?)$/;
+const credentialKeySuffix =
+  /[_.-](?:token|secret|password|passwd|pwd|api[_-]?key|apikey|auth|authorization|credentials?|private[_-]?key|access[_-]?key|secret[_-]?key)$/i;
+const credentialKeyCamelSuffix =
+  /[a-z0-9](?:Token|Secret|Password|Passwd|ApiKey|PrivateKey|AccessKey|SecretKey|Credentials?)$/;
 
 export function isCredentialKey(key: string): boolean {
-  return credentialKeyNames.has(key.toLowerCase()) || credentialKeySuffix.test(key) || credentialKeyCamelSuffix.test(key);
+  return (
+    credentialKeyNames.has(key.toLowerCase()) || credentialKeySuffix.test(key) || credentialKeyCamelSuffix.test(key)
+  );
 }
 
 // A reference the client resolves on the device ("${GITHUB_TOKEN}", "Bearer ${TOKEN}"): how a policy names a
 // secret without holding it.
-const placeholder = /^(?:(?:bearer|basic|token)\s+)?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\{\{\s*[A-Za-z_][A-Za-z0-9_.]*\s*\}\})$/i;
+const placeholder =
+  /^(?:(?:bearer|basic|token)\s+)?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\{\{\s*[A-Za-z_][A-Za-z0-9_.]*\s*\}\})$/i;
 
-const pathOf = (parent: string, key: string) => (parent === '' ? key : /^[A-Za-z0-9_-]+$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`);
+const pathOf = (parent: string, key: string) =>
+  parent === '' ? key : /^[A-Za-z0-9_-]+$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 
 /**
  * The first credential-shaped string in a JSON value, at any depth: any string value (or object key) with a
@@ -125,7 +167,8 @@ export function findCredential(value: unknown, path = ''): CredentialFinding | n
     const entryPath = pathOf(path, key);
     const keyKind = credentialShapeOf(key);
     if (keyKind !== null) return { path: `${path || '(root)'} (a key)`, kind: keyKind };
-    if (typeof entry === 'string' && entry !== '' && isCredentialKey(key) && !placeholder.test(entry.trim())) return { path: entryPath, kind: `a secret under "${key}"` };
+    if (typeof entry === 'string' && entry !== '' && isCredentialKey(key) && !placeholder.test(entry.trim()))
+      return { path: entryPath, kind: `a secret under "${key}"` };
     const finding = findCredential(entry, entryPath);
     if (finding) return finding;
   }

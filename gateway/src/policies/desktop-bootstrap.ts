@@ -27,7 +27,10 @@ export const helperKeyHeader = 'x-gw-api-key';
 export const bootstrapPath = '/connect/claude-desktop/bootstrap';
 
 export const bootstrapQuery = z.strictObject({
-  os: z.enum(desktopOperatingSystems).default('macos').describe('The operating system whose credential-helper path to return (default macos)'),
+  os: z
+    .enum(desktopOperatingSystems)
+    .default('macos')
+    .describe('The operating system whose credential-helper path to return (default macos)'),
 });
 
 export const bootstrapResponse = z.object({
@@ -35,17 +38,27 @@ export const bootstrapResponse = z.object({
   revision: z.int().describe('The desktop policy revision served; changes whenever an administrator saves the policy'),
   gateway: z.object({ baseUrl: z.string().describe('Where the client sends inference and connect calls') }),
   credentials: z.object({
-    mode: z.literal('headers-helper').describe('The client runs the helper for its request headers; the gateway never hands out a key here'),
+    mode: z
+      .literal('headers-helper')
+      .describe('The client runs the helper for its request headers; the gateway never hands out a key here'),
     helperPath: z.string().describe('This operating system’s bootstrap-headers helper'),
     header: z.literal(helperKeyHeader).describe('The header the helper fills with the developer’s client key'),
   }),
   settings: desktopPolicySettings,
-  caller: z.object({ user: z.string().nullable(), team: z.string() }).nullable().describe('The verified key’s attribution when a client key was presented; null for an unauthenticated fetch'),
+  caller: z
+    .object({ user: z.string().nullable(), team: z.string() })
+    .nullable()
+    .describe('The verified key’s attribution when a client key was presented; null for an unauthenticated fetch'),
 });
 export type DesktopBootstrap = z.infer<typeof bootstrapResponse>;
 
 /** The policy as one operating system's client receives it; the caller's policy must be enabled. */
-export function desktopBootstrapOf(policy: DesktopPolicyView, os: DesktopOperatingSystem, baseUrl: string, caller: DesktopBootstrap['caller']): DesktopBootstrap {
+export function desktopBootstrapOf(
+  policy: DesktopPolicyView,
+  os: DesktopOperatingSystem,
+  baseUrl: string,
+  caller: DesktopBootstrap['caller'],
+): DesktopBootstrap {
   return {
     os,
     revision: policy.revision,

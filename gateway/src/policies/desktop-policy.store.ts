@@ -21,7 +21,14 @@ export class DesktopPolicyStore {
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({ channel: 'desktop-policy', initial: unset, load: () => this.read(), coord, clock, logger });
+    this.snapshot = new ReplicatedSnapshot({
+      channel: 'desktop-policy',
+      initial: unset,
+      load: () => this.read(),
+      coord,
+      clock,
+      logger,
+    });
   }
 
   start(): Promise<void> {
@@ -42,12 +49,29 @@ export class DesktopPolicyStore {
     const row = await readPolicyDocument(this.db, policyName);
     if (!row) return unset;
     const document = row.document as { enabled?: boolean; settings?: unknown };
-    return { enabled: document.enabled === true, settings: desktopPolicySettings.parse(document.settings ?? {}), revision: row.revision, updatedAt: row.updatedAt, updatedBy: row.updatedBy };
+    return {
+      enabled: document.enabled === true,
+      settings: desktopPolicySettings.parse(document.settings ?? {}),
+      revision: row.revision,
+      updatedAt: row.updatedAt,
+      updatedBy: row.updatedBy,
+    };
   }
 
   /** Replaces the policy; 409 when `expectedRevision` is given and stale. The caller has validated the document. */
-  async replace(policy: { enabled: boolean; settings: DesktopPolicySettings }, expectedRevision: number | undefined, actor: string): Promise<DesktopPolicyView> {
-    await replacePolicyDocument(this.db, { name: policyName, label: 'desktop policy', document: policy, expectedRevision, actor, at: new Date(this.clock.now()) });
+  async replace(
+    policy: { enabled: boolean; settings: DesktopPolicySettings },
+    expectedRevision: number | undefined,
+    actor: string,
+  ): Promise<DesktopPolicyView> {
+    await replacePolicyDocument(this.db, {
+      name: policyName,
+      label: 'desktop policy',
+      document: policy,
+      expectedRevision,
+      actor,
+      at: new Date(this.clock.now()),
+    });
     await this.snapshot.changed();
     return this.read();
   }

@@ -20,7 +20,10 @@ const profileNamespace = '4f6d0c3e-9a1b-4c55-8e2d-7b3f10a9c6e1';
 
 /** RFC 9562 name-based UUID, SHA-1 (version 5). */
 export function nameBasedUuid(name: string, namespace = profileNamespace): string {
-  const digest = createHash('sha1').update(Buffer.from(namespace.replace(/-/g, ''), 'hex')).update(name, 'utf8').digest();
+  const digest = createHash('sha1')
+    .update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
+    .update(name, 'utf8')
+    .digest();
   digest[6] = ((digest[6] ?? 0) & 0x0f) | 0x50;
   digest[8] = ((digest[8] ?? 0) & 0x3f) | 0x80;
   const hex = digest.subarray(0, 16).toString('hex');

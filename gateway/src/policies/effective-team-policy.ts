@@ -17,6 +17,8 @@ export function effectiveTeamPolicy(teams: TeamPoliciesView['teams'], team: stri
   const tools = own?.tools ?? shared?.tools;
   return {
     skills: [...skills.values()],
-    tools: tools ? { enabled: [...tools.enabled], ...(tools.tiers ? { tiers: { ...tools.tiers } } : {}) } : { enabled: [...defaultEnabledTools], defaulted: true },
+    tools: tools
+      ? { enabled: [...tools.enabled], ...(tools.tiers ? { tiers: { ...tools.tiers } } : {}) }
+      : { enabled: [...defaultEnabledTools], defaulted: true },
   };
 }

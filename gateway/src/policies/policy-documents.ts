@@ -17,21 +17,47 @@ interface Row {
 }
 
 export async function readPolicyDocument(db: Queryable, name: string): Promise<PolicyDocumentRow<unknown> | null> {
-  const { rows } = await db.query<Row>('SELECT document, revision, updated_at, updated_by FROM gw_policies WHERE name = $1', [name]);
+  const { rows } = await db.query<Row>(
+    'SELECT document, revision, updated_at, updated_by FROM gw_policies WHERE name = $1',
+    [name],
+  );
   const row = rows[0];
-  return row ? { document: row.document, revision: Number(row.revision), updatedAt: new Date(row.updated_at).toISOString(), updatedBy: row.updated_by } : null;
+  return row
+    ? {
+        document: row.document,
+        revision: Number(row.revision),
+        updatedAt: new Date(row.updated_at).toISOString(),
+        updatedBy: row.updated_by,
+      }
+    : null;
 }
 
 /**
  * Replace a document under a row lock, bumping its revision; 409 when `expectedRevision` is given and stale (optimistic
  * concurrency for administrators editing from two consoles). `label` names the document in the error.
  */
-export async function replacePolicyDocument(db: Db, input: { name: string; label: string; document: unknown; expectedRevision: number | undefined; actor: string; at: Date }): Promise<void> {
+export async function replacePolicyDocument(
+  db: Db,
+  input: {
+    name: string;
+    label: string;
+    document: unknown;
+    expectedRevision: number | undefined;
+    actor: string;
+    at: Date;
+  },
+): Promise<void> {
   await db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ revision: number }>('SELECT revision FROM gw_policies WHERE name = $1 FOR UPDATE', [input.name]);
+    const { rows } = await tx.query<{ revision: number }>(
+      'SELECT revision FROM gw_policies WHERE name = $1 FOR UPDATE',
+      [input.name],
+    );
     const revision = rows[0] ? Number(rows[0].revision) : 0;
     if (input.expectedRevision !== undefined && input.expectedRevision !== revision) {
-      throw gatewayError('conflict', `the ${input.label} is at revision ${revision}, not ${input.expectedRevision}; read it again and retry`);
+      throw gatewayError(
+        'conflict',
+        `the ${input.label} is at revision ${revision}, not ${input.expectedRevision}; read it again and retry`,
+      );
     }
     await tx.query(
       `INSERT INTO gw_policies (name, document, revision, updated_by, updated_at) VALUES ($1, $2::jsonb, 1, $3, $4)

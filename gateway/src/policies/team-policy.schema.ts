@@ -5,7 +5,12 @@ import { z } from 'zod';
  * skills every developer of a team gets, and which gateway tools their connect CLI enables. Served to every client of
  * the team, so the write boundary refuses credential-shaped values like the desktop policy's.
  */
-export const teamPolicyLimits = { maxBytes: 1024 * 1024, maxSkillBytes: 64 * 1024, maxSkills: 64, maxTeams: 500 } as const;
+export const teamPolicyLimits = {
+  maxBytes: 1024 * 1024,
+  maxSkillBytes: 64 * 1024,
+  maxSkills: 64,
+  maxTeams: 500,
+} as const;
 
 /** The tool policy a team without one gets (`tools.defaulted: true`). */
 export const defaultEnabledTools = ['gw_retrieve', 'gw_recall'] as const;
@@ -14,12 +19,18 @@ export const defaultEnabledTools = ['gw_retrieve', 'gw_recall'] as const;
 export const everyTeam = '*';
 
 const skill = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lower-case letters, digits and dashes, at most 64').describe('Skill id; unique within a team'),
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lower-case letters, digits and dashes, at most 64')
+    .describe('Skill id; unique within a team'),
   description: z.string().trim().max(1_024).default('').describe('When the assistant should use the skill'),
   content: z
     .string()
     .min(1)
-    .refine((text) => Buffer.byteLength(text) <= teamPolicyLimits.maxSkillBytes, `at most ${teamPolicyLimits.maxSkillBytes} bytes`)
+    .refine(
+      (text) => Buffer.byteLength(text) <= teamPolicyLimits.maxSkillBytes,
+      `at most ${teamPolicyLimits.maxSkillBytes} bytes`,
+    )
     .describe('The skill’s instructions (Markdown)'),
 });
 
@@ -28,7 +39,10 @@ export const toolTier = z.enum(['auto', 'ask', 'deny']);
 
 const tools = z.strictObject({
   enabled: z.array(toolName).max(64).describe('Tools the connect CLI enables for the team'),
-  tiers: z.record(toolName, toolTier).optional().describe('Per tool: `auto` runs without asking, `ask` asks the developer, `deny` never runs'),
+  tiers: z
+    .record(toolName, toolTier)
+    .optional()
+    .describe('Per tool: `auto` runs without asking, `ask` asks the developer, `deny` never runs'),
 });
 
 export const teamPolicy = z.strictObject({
@@ -36,19 +50,31 @@ export const teamPolicy = z.strictObject({
     .array(skill)
     .max(teamPolicyLimits.maxSkills)
     .default([])
-    .refine((skills) => new Set(skills.map((entry) => entry.name)).size === skills.length, 'skill names must be unique within a team'),
-  tools: tools.optional().describe('Absent: the team follows `*`, else the default (gw_retrieve and gw_recall enabled)'),
+    .refine(
+      (skills) => new Set(skills.map((entry) => entry.name)).size === skills.length,
+      'skill names must be unique within a team',
+    ),
+  tools: tools
+    .optional()
+    .describe('Absent: the team follows `*`, else the default (gw_retrieve and gw_recall enabled)'),
 });
 export type TeamPolicy = z.infer<typeof teamPolicy>;
 
 const teamName = z.string().min(1).max(200).describe('A team as keys name it, or `*` for every team');
 export const teamPolicies = z
   .record(teamName, teamPolicy)
-  .refine((teams) => Object.keys(teams).length <= teamPolicyLimits.maxTeams, `at most ${teamPolicyLimits.maxTeams} teams`);
+  .refine(
+    (teams) => Object.keys(teams).length <= teamPolicyLimits.maxTeams,
+    `at most ${teamPolicyLimits.maxTeams} teams`,
+  );
 
 export const teamPoliciesPutBody = z.strictObject({
   teams: teamPolicies.describe('Every team’s policy, replaced as a whole; `*` applies to every team'),
-  expectedRevision: z.int().min(0).optional().describe('Revision the caller last read; a stale value answers 409 and changes nothing'),
+  expectedRevision: z
+    .int()
+    .min(0)
+    .optional()
+    .describe('Revision the caller last read; a stale value answers 409 and changes nothing'),
 });
 
 export const teamPoliciesResponse = z.object({

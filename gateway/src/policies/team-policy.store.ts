@@ -15,12 +15,28 @@ export class TeamPolicyStore {
   async read(): Promise<TeamPoliciesView> {
     const row = await readPolicyDocument(this.db, documentName);
     if (!row) return unset;
-    return { teams: teamPolicies.parse((row.document as { teams?: unknown }).teams ?? {}), revision: row.revision, updatedAt: row.updatedAt, updatedBy: row.updatedBy };
+    return {
+      teams: teamPolicies.parse((row.document as { teams?: unknown }).teams ?? {}),
+      revision: row.revision,
+      updatedAt: row.updatedAt,
+      updatedBy: row.updatedBy,
+    };
   }
 
   /** Replaces every team's policy; 409 on a stale `expectedRevision`. The caller has validated the document. */
-  async replace(teams: TeamPoliciesView['teams'], expectedRevision: number | undefined, actor: string): Promise<TeamPoliciesView> {
-    await replacePolicyDocument(this.db, { name: documentName, label: 'team policy document', document: { teams }, expectedRevision, actor, at: new Date(this.clock.now()) });
+  async replace(
+    teams: TeamPoliciesView['teams'],
+    expectedRevision: number | undefined,
+    actor: string,
+  ): Promise<TeamPoliciesView> {
+    await replacePolicyDocument(this.db, {
+      name: documentName,
+      label: 'team policy document',
+      document: { teams },
+      expectedRevision,
+      actor,
+      at: new Date(this.clock.now()),
+    });
     return this.read();
   }
 }

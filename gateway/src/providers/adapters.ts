@@ -24,7 +24,8 @@ function joinUrl(base: string, path: string): string {
 /** Paths are relative to a base URL that already ends in the API version segment (`…/v1`). */
 function openAiStylePath(operation: UpstreamOperation): string {
   if (operation.kind === 'passthrough') return `${operation.path}${operation.search}`;
-  if (operation.kind === 'messages' || operation.kind === 'count_tokens') return operation.kind === 'messages' ? '/messages' : '/messages/count_tokens';
+  if (operation.kind === 'messages' || operation.kind === 'count_tokens')
+    return operation.kind === 'messages' ? '/messages' : '/messages/count_tokens';
   return openAiPaths[operation.kind];
 }
 
@@ -33,7 +34,10 @@ const bearer = (key: string | null): Record<string, string> => headerIf('authori
 
 const openAiCompatible: ProviderAdapter = {
   defaultBaseUrl: null,
-  target: (instance, operation) => ({ url: joinUrl(instance.baseUrl, openAiStylePath(operation)), headers: bearer(instance.apiKey) }),
+  target: (instance, operation) => ({
+    url: joinUrl(instance.baseUrl, openAiStylePath(operation)),
+    headers: bearer(instance.apiKey),
+  }),
 };
 
 const openAi: ProviderAdapter = { ...openAiCompatible, defaultBaseUrl: 'https://api.openai.com/v1' };
@@ -47,11 +51,17 @@ const azureOpenAi: ProviderAdapter = {
     const headers = headerIf('api-key', instance.apiKey);
     if (operation.kind === 'passthrough') {
       const separator = operation.search ? '&' : '?';
-      return { url: joinUrl(instance.baseUrl, `/openai${operation.path}${operation.search}${separator}${version}`), headers };
+      return {
+        url: joinUrl(instance.baseUrl, `/openai${operation.path}${operation.search}${separator}${version}`),
+        headers,
+      };
     }
     if (operation.kind === 'models') return { url: joinUrl(instance.baseUrl, `/openai/models?${version}`), headers };
     const deployment = encodeURIComponent(model ?? '');
-    return { url: joinUrl(instance.baseUrl, `/openai/deployments/${deployment}${openAiStylePath(operation)}?${version}`), headers };
+    return {
+      url: joinUrl(instance.baseUrl, `/openai/deployments/${deployment}${openAiStylePath(operation)}?${version}`),
+      headers,
+    };
   },
 };
 

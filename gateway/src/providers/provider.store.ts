@@ -48,7 +48,14 @@ export class ProviderStore {
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot<ReadonlyMap<string, ProviderInstance>>({ channel: 'providers', initial: new Map(), load: () => this.load(), coord, clock, logger });
+    this.snapshot = new ReplicatedSnapshot<ReadonlyMap<string, ProviderInstance>>({
+      channel: 'providers',
+      initial: new Map(),
+      load: () => this.load(),
+      coord,
+      clock,
+      logger,
+    });
   }
 
   start(): Promise<void> {
@@ -68,13 +75,18 @@ export class ProviderStore {
   }
 
   private async load(): Promise<ReadonlyMap<string, ProviderInstance>> {
-    const { rows } = await this.db.query<ProviderRow>('SELECT slug, type, api_key_enc, base_url, api_version, updated_by, updated_at FROM gw_providers ORDER BY slug');
+    const { rows } = await this.db.query<ProviderRow>(
+      'SELECT slug, type, api_key_enc, base_url, api_version, updated_by, updated_at FROM gw_providers ORDER BY slug',
+    );
     const next = new Map<string, ProviderInstance>();
     for (const row of rows) {
       try {
         next.set(row.slug, this.toInstance(row));
       } catch (error) {
-        this.logger.error({ err: error, provider: row.slug }, 'provider credential cannot be decrypted; check GW_KEYSTORE_KEY');
+        this.logger.error(
+          { err: error, provider: row.slug },
+          'provider credential cannot be decrypted; check GW_KEYSTORE_KEY',
+        );
       }
     }
     return next;
@@ -93,14 +105,18 @@ export class ProviderStore {
   }
 
   async summaries(options: { includeKeys?: boolean } = {}): Promise<ProviderSummary[]> {
-    const { rows } = await this.db.query<ProviderRow>('SELECT slug, type, api_key_enc, base_url, api_version, updated_by, updated_at FROM gw_providers ORDER BY slug');
+    const { rows } = await this.db.query<ProviderRow>(
+      'SELECT slug, type, api_key_enc, base_url, api_version, updated_by, updated_at FROM gw_providers ORDER BY slug',
+    );
     return rows.map((row) => ({
       slug: row.slug,
       type: row.type,
       baseUrl: normaliseBaseUrl(row.type, row.base_url ?? adapters[row.type].defaultBaseUrl ?? ''),
       apiVersion: row.api_version,
       hasKey: row.api_key_enc !== null,
-      ...(options.includeKeys ? { apiKey: row.api_key_enc ? this.keyring.decryptString(row.api_key_enc, `provider:${row.slug}`) : null } : {}),
+      ...(options.includeKeys
+        ? { apiKey: row.api_key_enc ? this.keyring.decryptString(row.api_key_enc, `provider:${row.slug}`) : null }
+        : {}),
       updatedAt: new Date(row.updated_at).toISOString(),
       updatedBy: row.updated_by,
     }));

@@ -24,17 +24,30 @@ function redact(key: string | null | undefined): string | null {
 /** Validate a provider write: type resolution, required fields per type, SSRF guard, the gw-upstream allowlist. */
 async function validateWrite(slug: string, body: z.infer<typeof providerKeyBody>, deps: ProviderOperationDeps) {
   const type: ProviderType | undefined = body.type ?? body.provider ?? (isProviderType(slug) ? slug : undefined);
-  if (!type) throw invalid(`body.type is required: "${slug}" is not a provider type (openai, azure-openai, anthropic, openai-compatible, gw-upstream)`);
+  if (!type)
+    throw invalid(
+      `body.type is required: "${slug}" is not a provider type (openai, azure-openai, anthropic, openai-compatible, gw-upstream)`,
+    );
   if (type === 'gw-upstream') {
     if (!body.custom_host) throw invalid('body.custom_host is required for a gw-upstream provider');
-    const url = await assertSafeUpstreamUrl(body.custom_host, { allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS, ...(deps.resolver ? { resolver: deps.resolver } : {}) });
-    if (!customHostAllowed(url, deps.config.GW_CUSTOM_HOST_ALLOWLIST)) throw invalid(`custom_host ${url.host} is not in GW_CUSTOM_HOST_ALLOWLIST; the gateway refuses to relay to unlisted hosts`);
+    const url = await assertSafeUpstreamUrl(body.custom_host, {
+      allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS,
+      ...(deps.resolver ? { resolver: deps.resolver } : {}),
+    });
+    if (!customHostAllowed(url, deps.config.GW_CUSTOM_HOST_ALLOWLIST))
+      throw invalid(
+        `custom_host ${url.host} is not in GW_CUSTOM_HOST_ALLOWLIST; the gateway refuses to relay to unlisted hosts`,
+      );
     return { type, apiKey: body.api_key ?? body.apiKey ?? null, baseUrl: body.custom_host, apiVersion: null };
   }
   if (!body.apiKey) throw invalid('body.apiKey is required');
   const baseUrl = body.baseUrl ?? null;
   if (!baseUrl && !adapters[type].defaultBaseUrl) throw invalid(`body.baseUrl is required for a ${type} provider`);
-  if (baseUrl) await assertSafeUpstreamUrl(baseUrl, { allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS, ...(deps.resolver ? { resolver: deps.resolver } : {}) });
+  if (baseUrl)
+    await assertSafeUpstreamUrl(baseUrl, {
+      allowPrivate: deps.config.GW_ALLOW_PRIVATE_UPSTREAMS,
+      ...(deps.resolver ? { resolver: deps.resolver } : {}),
+    });
   return { type, apiKey: body.apiKey, baseUrl, apiVersion: body.apiVersion ?? null };
 }
 
@@ -93,7 +106,12 @@ export function providerOperations(deps: ProviderOperationDeps): AdminOperation[
       successor: '/admin/v1/providers',
       xScope: 'deployment',
       response: providerList,
-      handler: async () => ({ providers: (await providers.summaries({ includeKeys: true })).map((summary) => ({ ...summary, apiKey: redact(summary.apiKey) })) }),
+      handler: async () => ({
+        providers: (await providers.summaries({ includeKeys: true })).map((summary) => ({
+          ...summary,
+          apiKey: redact(summary.apiKey),
+        })),
+      }),
     }),
   ];
 }

@@ -41,14 +41,18 @@ const invalid = (message: string) => gatewayError('invalid_base_url', message);
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /**
  * Every outbound URL a user can influence passes here (CONVENTIONS.md security habits): https only and every address
  * the host resolves to must be public. The upstream client never follows redirects, so a public host cannot bounce a
  * request inward. `allowPrivate` (GW_ALLOW_PRIVATE_UPSTREAMS) lifts both rules for local simulators and labs.
  */
-export async function assertSafeUpstreamUrl(raw: string, options: { allowPrivate: boolean; resolver?: Resolver }): Promise<URL> {
+export async function assertSafeUpstreamUrl(
+  raw: string,
+  options: { allowPrivate: boolean; resolver?: Resolver },
+): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -60,7 +64,8 @@ export async function assertSafeUpstreamUrl(raw: string, options: { allowPrivate
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('baseUrl must use http or https');
     return url;
   }
-  if (url.protocol !== 'https:') throw invalid('baseUrl must use https (set GW_ALLOW_PRIVATE_UPSTREAMS=true for local upstreams)');
+  if (url.protocol !== 'https:')
+    throw invalid('baseUrl must use https (set GW_ALLOW_PRIVATE_UPSTREAMS=true for local upstreams)');
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
@@ -68,7 +73,8 @@ export async function assertSafeUpstreamUrl(raw: string, options: { allowPrivate
   } catch {
     throw invalid(`baseUrl host ${hostname} does not resolve`);
   }
-  if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw invalid(`baseUrl host ${hostname} resolves to a private or reserved address`);
+  if (addresses.length === 0 || addresses.some(isPrivateAddress))
+    throw invalid(`baseUrl host ${hostname} resolves to a private or reserved address`);
   return url;
 }
 
@@ -80,5 +86,7 @@ export function customHostAllowed(url: URL, allowlist: string | undefined): bool
     .split(',')
     .map((entry) => entry.trim().toLowerCase())
     .filter(Boolean)
-    .some((entry) => (entry.startsWith('*.') ? host.endsWith(entry.slice(1)) : host === entry || url.host.toLowerCase() === entry));
+    .some((entry) =>
+      entry.startsWith('*.') ? host.endsWith(entry.slice(1)) : host === entry || url.host.toLowerCase() === entry,
+    );
 }

@@ -6,7 +6,11 @@ export class AttemptMetrics {
   private readonly attempts: LabeledCounter<'provider' | 'result'>;
 
   constructor(registry: Registry) {
-    this.attempts = new LabeledCounter(registry, { name: 'gw_upstream_attempts_total', help: 'Upstream tries by provider and result (HTTP status class, or network).', labelNames: ['provider', 'result'] });
+    this.attempts = new LabeledCounter(registry, {
+      name: 'gw_upstream_attempts_total',
+      help: 'Upstream tries by provider and result (HTTP status class, or network).',
+      labelNames: ['provider', 'result'],
+    });
   }
 
   record(provider: string, status: number | null): void {

@@ -25,7 +25,10 @@ export function cacheSettingsOfConfig(value: unknown): CacheSettings | null {
   const parsed = cacheSettingsSchema.omit({ share: true }).safeParse(value.cache);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw gatewayError('invalid_config', `routing config cache${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'} (expected {mode: "simple" | "semantic" | "off", max_age: seconds})`);
+    throw gatewayError(
+      'invalid_config',
+      `routing config cache${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'} (expected {mode: "simple" | "semantic" | "off", max_age: seconds})`,
+    );
   }
   return parsed.data;
 }

@@ -13,7 +13,8 @@ export interface ConversationInput {
 function firstUserContent(messages: unknown): unknown {
   if (!Array.isArray(messages)) return undefined;
   for (const message of messages) {
-    if (typeof message === 'object' && message !== null && (message as Json).role === 'user') return (message as Json).content;
+    if (typeof message === 'object' && message !== null && (message as Json).role === 'user')
+      return (message as Json).content;
   }
   return undefined;
 }
@@ -21,7 +22,14 @@ function firstUserContent(messages: unknown): unknown {
 function systemPrompt(body: Json): unknown {
   if (body.system !== undefined) return body.system;
   if (!Array.isArray(body.messages)) return undefined;
-  return body.messages.filter((message) => typeof message === 'object' && message !== null && ['system', 'developer'].includes(String((message as Json).role))).map((message) => (message as Json).content);
+  return body.messages
+    .filter(
+      (message) =>
+        typeof message === 'object' &&
+        message !== null &&
+        ['system', 'developer'].includes(String((message as Json).role)),
+    )
+    .map((message) => (message as Json).content);
 }
 
 /**

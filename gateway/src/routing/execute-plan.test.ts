@@ -15,12 +15,23 @@ function scripted(outcomes: Record<string, Array<number | null>>, retryAfterMs: 
 
 const context = (overrides: Partial<PlanContext> = {}): PlanContext & { waits: number[] } => {
   const waits: number[] = [];
-  return { conversationKey: null, random: () => 0.5, sleep: async (ms) => void waits.push(ms), maxRetryWaitMs: 30_000, waits, ...overrides };
+  return {
+    conversationKey: null,
+    random: () => 0.5,
+    sleep: async (ms) => void waits.push(ms),
+    maxRetryWaitMs: 30_000,
+    waits,
+    ...overrides,
+  };
 };
 
 describe('executePlan', () => {
   it('falls back in order on configured status codes and network failures', async () => {
-    const plan = parseRoutingConfig({ mode: 'fallback', onStatusCodes: [503], targets: [{ provider: 'a' }, { provider: 'b' }, { provider: 'c' }] });
+    const plan = parseRoutingConfig({
+      mode: 'fallback',
+      onStatusCodes: [503],
+      targets: [{ provider: 'a' }, { provider: 'b' }, { provider: 'c' }],
+    });
     const { calls, run } = scripted({ a: [503], b: [null] });
     const execution = await executePlan(plan, run, context());
     expect(calls).toEqual(['a', 'b', 'c']);
@@ -29,7 +40,11 @@ describe('executePlan', () => {
   });
 
   it('does not fall back on a status outside onStatusCodes', async () => {
-    const plan = parseRoutingConfig({ mode: 'fallback', onStatusCodes: [503], targets: [{ provider: 'a' }, { provider: 'b' }] });
+    const plan = parseRoutingConfig({
+      mode: 'fallback',
+      onStatusCodes: [503],
+      targets: [{ provider: 'a' }, { provider: 'b' }],
+    });
     const { calls, run } = scripted({ a: [400] });
     expect((await executePlan(plan, run, context())).attempt.result).toBe('a:400');
     expect(calls).toEqual(['a']);
@@ -46,7 +61,10 @@ describe('executePlan', () => {
   });
 
   it('uses jittered exponential backoff when the provider gives no hint', async () => {
-    const plan = parseRoutingConfig({ provider: 'a', retry: { attempts: 3, on_status_codes: [503], use_retry_after_header: false } });
+    const plan = parseRoutingConfig({
+      provider: 'a',
+      retry: { attempts: 3, on_status_codes: [503], use_retry_after_header: false },
+    });
     const { run } = scripted({ a: [503, 503, 503] }, 5_000);
     const ctx = context({ random: () => 1 });
     await executePlan(plan, run, ctx);
@@ -57,16 +75,33 @@ describe('executePlan', () => {
   it('reads the Portkey spelling: strategy, override_params, nested targets', async () => {
     const plan = parseRoutingConfig({
       strategy: { mode: 'fallback', on_status_codes: [429] },
-      targets: [{ virtual_key: 'primary', override_params: { model: 'gpt-4.1' } }, { strategy: { mode: 'loadbalance' }, targets: [{ provider: 'b', weight: 1 }] }],
+      targets: [
+        { virtual_key: 'primary', override_params: { model: 'gpt-4.1' } },
+        { strategy: { mode: 'loadbalance' }, targets: [{ provider: 'b', weight: 1 }] },
+      ],
     });
-    expect(plan).toMatchObject({ kind: 'group', mode: 'fallback', onStatusCodes: [429], targets: [{ kind: 'target', provider: 'primary', model: 'gpt-4.1' }, { kind: 'group', mode: 'loadbalance' }] });
+    expect(plan).toMatchObject({
+      kind: 'group',
+      mode: 'fallback',
+      onStatusCodes: [429],
+      targets: [
+        { kind: 'target', provider: 'primary', model: 'gpt-4.1' },
+        { kind: 'group', mode: 'loadbalance' },
+      ],
+    });
     const { calls, run } = scripted({ primary: [429] });
     await executePlan(plan, run, context());
     expect(calls).toEqual(['primary', 'b']);
   });
 
   it('keeps a conversation on one loadbalance target and spreads keyless requests by weight', async () => {
-    const plan = parseRoutingConfig({ mode: 'loadbalance', targets: [{ provider: 'a', weight: 1 }, { provider: 'b', weight: 1 }] });
+    const plan = parseRoutingConfig({
+      mode: 'loadbalance',
+      targets: [
+        { provider: 'a', weight: 1 },
+        { provider: 'b', weight: 1 },
+      ],
+    });
     const picks = new Set<string>();
     for (let turn = 0; turn < 20; turn += 1) {
       const { calls, run } = scripted({});
@@ -83,7 +118,9 @@ describe('executePlan', () => {
 
   it('rejects configs carrying credentials and malformed ones', () => {
     expect(() => parseRoutingConfig({ provider: 'a', api_key: 'sk-x' })).toThrow(/credentials/);
-    expect(() => parseRoutingConfig({ targets: [{ provider: 'a', override_params: { authorization: 'x' } }] })).toThrow(/credentials/);
+    expect(() => parseRoutingConfig({ targets: [{ provider: 'a', override_params: { authorization: 'x' } }] })).toThrow(
+      /credentials/,
+    );
     expect(() => parseRoutingConfig({ mode: 'fallback', targets: [] })).toThrow(/invalid|targets/);
     expect(() => parseRoutingConfig({ model: 'x' })).toThrow(/names a provider/);
   });

@@ -38,7 +38,10 @@ export function backoffMs(retryIndex: number, random: () => number, capMs: numbe
 function childIds(group: GroupNode): string[] {
   const seen = new Map<string, number>();
   return group.targets.map((child) => {
-    const base = child.kind === 'target' ? `${child.provider}:${child.model ?? ''}` : `group:${child.mode}:${child.targets.map((inner) => (inner.kind === 'target' ? inner.provider : 'group')).join(',')}`;
+    const base =
+      child.kind === 'target'
+        ? `${child.provider}:${child.model ?? ''}`
+        : `group:${child.mode}:${child.targets.map((inner) => (inner.kind === 'target' ? inner.provider : 'group')).join(',')}`;
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     return count === 0 ? base : `${base}#${count}`;
@@ -64,7 +67,11 @@ function pickWeighted(group: GroupNode, context: PlanContext): RoutingNode {
  * failure; `loadbalance` picks one child by weight, sticky per conversation. Only a final answer is relayed, so a
  * streamed response is never replayed once bytes have reached the client.
  */
-export async function executePlan<Result>(root: RoutingNode, run: (target: TargetNode) => Promise<Attempt<Result>>, context: PlanContext): Promise<Execution<Result>> {
+export async function executePlan<Result>(
+  root: RoutingNode,
+  run: (target: TargetNode) => Promise<Attempt<Result>>,
+  context: PlanContext,
+): Promise<Execution<Result>> {
   let attempts = 0;
 
   const runTarget = async (target: TargetNode): Promise<Execution<Result>> => {
@@ -72,7 +79,8 @@ export async function executePlan<Result>(root: RoutingNode, run: (target: Targe
       const attempt = await run(target);
       attempts += 1;
       const retryable = attempt.status === null || target.retry.onStatusCodes.includes(attempt.status);
-      if (succeeded(attempt.status) || !retryable || retry >= target.retry.attempts) return { attempt, target, attempts };
+      if (succeeded(attempt.status) || !retryable || retry >= target.retry.attempts)
+        return { attempt, target, attempts };
       const hinted = target.retry.useRetryAfter ? attempt.retryAfterMs : null;
       const wait = Math.min(hinted ?? backoffMs(retry, context.random, context.maxRetryWaitMs), context.maxRetryWaitMs);
       await attempt.discard();

@@ -9,7 +9,8 @@ import { gatewayError } from '../errors.js';
  * `gw-upstream` serve whatever their operator named, so they are never second-guessed.
  */
 const vendorNaming: Partial<Record<ProviderType, RegExp>> = {
-  openai: /^(gpt-|gpt\d|chatgpt-|o\d|text-embedding-|omni-moderation-|ft:|davinci-|babbage-|codex-|computer-use-|dall-e-|tts-|whisper-)/,
+  openai:
+    /^(gpt-|gpt\d|chatgpt-|o\d|text-embedding-|omni-moderation-|ft:|davinci-|babbage-|codex-|computer-use-|dall-e-|tts-|whisper-)/,
   anthropic: /^claude-/,
 };
 
@@ -18,7 +19,11 @@ const vendorNaming: Partial<Record<ProviderType, RegExp>> = {
  * known to a first-party provider when the model table (with the deployment's `/admin/v1/routing/models`) places it
  * in that provider's family, or when the table does not know it and it follows the vendor's naming.
  */
-export function assertServableModel(provider: ProviderInstance, model: string, registered: Readonly<Record<string, ModelFacts>>): void {
+export function assertServableModel(
+  provider: ProviderInstance,
+  model: string,
+  registered: Readonly<Record<string, ModelFacts>>,
+): void {
   const naming = vendorNaming[provider.type];
   if (!naming) return;
   const facts = lookupModel(model, registered);

@@ -22,7 +22,10 @@ describe('weighted rendezvous hashing', () => {
       { id: 'anthropic:claude-sonnet-4-5', weight: 2 },
     ];
     const { counts } = split(candidates);
-    for (const candidate of candidates) expect(Math.abs((counts.get(candidate.id) ?? 0) / conversations.length - candidate.weight / 10)).toBeLessThan(0.02);
+    for (const candidate of candidates)
+      expect(Math.abs((counts.get(candidate.id) ?? 0) / conversations.length - candidate.weight / 10)).toBeLessThan(
+        0.02,
+      );
   });
 
   it('never moves a conversation while the config is unchanged', () => {
@@ -70,6 +73,11 @@ describe('weighted rendezvous hashing', () => {
 
   it('ignores zero-weight targets and returns nothing when none can win', () => {
     expect(rendezvousPick('k', [{ id: 'a', weight: 0 }])).toBeUndefined();
-    expect(rendezvousPick('k', [{ id: 'a', weight: 0 }, { id: 'b', weight: 1 }])?.id).toBe('b');
+    expect(
+      rendezvousPick('k', [
+        { id: 'a', weight: 0 },
+        { id: 'b', weight: 1 },
+      ])?.id,
+    ).toBe('b');
   });
 });

@@ -14,7 +14,10 @@ function unitHash(key: string, id: string): number {
  * of weight w to a total W moves exactly the w/(W+w) share of keys that now prefer it, and changing one weight moves
  * only keys to or from that candidate.
  */
-export function rendezvousPick<Candidate extends { id: string; weight: number }>(key: string, candidates: readonly Candidate[]): Candidate | undefined {
+export function rendezvousPick<Candidate extends { id: string; weight: number }>(
+  key: string,
+  candidates: readonly Candidate[],
+): Candidate | undefined {
   let best: Candidate | undefined;
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const candidate of candidates) {

@@ -1,7 +1,14 @@
 import { ownValue } from '@gw/platform';
 import type { ProviderInstance } from '../providers/provider-types.js';
 import type { ProviderStore } from '../providers/provider.store.js';
-import { parseConfigHeader, parseRoutingConfig, providersOf, singleTarget, type RoutingNode, type TargetNode } from './routing-config.js';
+import {
+  parseConfigHeader,
+  parseRoutingConfig,
+  providersOf,
+  singleTarget,
+  type RoutingNode,
+  type TargetNode,
+} from './routing-config.js';
 import type { RoutingStore } from './routing.store.js';
 import { gatewayError } from '../errors.js';
 
@@ -27,7 +34,10 @@ export interface ResolvedRoute {
 }
 
 export const unknownProvider = (slug: string) =>
-  gatewayError('unknown_provider', `Unknown provider "${slug}". Configure it with PUT /admin/v1/providers/${slug}/key or name a configured provider.`);
+  gatewayError(
+    'unknown_provider',
+    `Unknown provider "${slug}". Configure it with PUT /admin/v1/providers/${slug}/key or name a configured provider.`,
+  );
 
 function stripPrefix(model: string, slug: string): string {
   return model.startsWith(`${slug}/`) ? model.slice(slug.length + 1) : model;
@@ -51,12 +61,20 @@ export function resolveRoute(input: RouteInput, providers: ProviderStore, routin
     for (const slug of providersOf(route.plan)) if (!providers.get(slug)) throw unknownProvider(slug);
     return route;
   };
-  if (input.headerProvider) return checked({ plan: singleTarget(input.headerProvider), via: 'header', model: stripPrefix(model, input.headerProvider) });
-  if (input.configHeader !== undefined) return checked({ plan: parseConfigHeader(input.configHeader), via: 'config', model });
+  if (input.headerProvider)
+    return checked({
+      plan: singleTarget(input.headerProvider),
+      via: 'header',
+      model: stripPrefix(model, input.headerProvider),
+    });
+  if (input.configHeader !== undefined)
+    return checked({ plan: parseConfigHeader(input.configHeader), via: 'config', model });
   if (alias) return checked({ plan: singleTarget(alias.provider, alias.model), via: 'alias', model });
   const slash = model.indexOf('/');
-  if (slash > 0 && providers.get(model.slice(0, slash))) return { plan: singleTarget(model.slice(0, slash)), via: 'model-prefix', model: model.slice(slash + 1) };
-  if (documents.default.config) return checked({ plan: parseRoutingConfig(documents.default.config), via: 'default-config', model });
+  if (slash > 0 && providers.get(model.slice(0, slash)))
+    return { plan: singleTarget(model.slice(0, slash)), via: 'model-prefix', model: model.slice(slash + 1) };
+  if (documents.default.config)
+    return checked({ plan: parseRoutingConfig(documents.default.config), via: 'default-config', model });
   const fallback = documents.default.defaultProvider;
   if (!fallback) throw gatewayError('no_provider');
   return checked({ plan: singleTarget(fallback), via: 'default', model: stripPrefix(model, fallback) });

@@ -34,15 +34,29 @@ export type RoutingNode = TargetNode | GroupNode;
 const statusCodes = z.array(z.number().int().min(100).max(599)).max(32);
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a configured provider slug');
 
-const nativeRetry = z.strictObject({ attempts: z.number().int().min(0).max(10), onStatusCodes: statusCodes.optional(), useRetryAfter: z.boolean().optional() });
-const portkeyRetry = z.looseObject({ attempts: z.number().int().min(0).max(10), on_status_codes: statusCodes.optional(), use_retry_after_header: z.boolean().optional() });
+const nativeRetry = z.strictObject({
+  attempts: z.number().int().min(0).max(10),
+  onStatusCodes: statusCodes.optional(),
+  useRetryAfter: z.boolean().optional(),
+});
+const portkeyRetry = z.looseObject({
+  attempts: z.number().int().min(0).max(10),
+  on_status_codes: statusCodes.optional(),
+  use_retry_after_header: z.boolean().optional(),
+});
 
 type RawConfig = {
   mode?: 'fallback' | 'loadbalance' | 'single';
   strategy?: { mode?: 'fallback' | 'loadbalance' | 'single'; on_status_codes?: number[] };
   onStatusCodes?: number[];
   on_status_codes?: number[];
-  retry?: { attempts: number; onStatusCodes?: number[]; on_status_codes?: number[]; useRetryAfter?: boolean; use_retry_after_header?: boolean };
+  retry?: {
+    attempts: number;
+    onStatusCodes?: number[];
+    on_status_codes?: number[];
+    useRetryAfter?: boolean;
+    use_retry_after_header?: boolean;
+  };
   targets?: RawConfig[];
   provider?: string;
   virtual_key?: string;
@@ -60,7 +74,12 @@ type RawConfig = {
 export const routingConfigSchema: z.ZodType<RawConfig> = z.lazy(() =>
   z.looseObject({
     mode: z.enum(['fallback', 'loadbalance', 'single']).optional(),
-    strategy: z.looseObject({ mode: z.enum(['fallback', 'loadbalance', 'single']).optional(), on_status_codes: statusCodes.optional() }).optional(),
+    strategy: z
+      .looseObject({
+        mode: z.enum(['fallback', 'loadbalance', 'single']).optional(),
+        on_status_codes: statusCodes.optional(),
+      })
+      .optional(),
     onStatusCodes: statusCodes.optional(),
     on_status_codes: statusCodes.optional(),
     retry: z.union([nativeRetry, portkeyRetry]).optional(),
@@ -74,7 +93,8 @@ export const routingConfigSchema: z.ZodType<RawConfig> = z.lazy(() =>
 );
 
 // Configs never carry secrets: any of these keys at any depth rejects the whole config.
-const credentialKey = /^(api[_-]?key|apikey|authorization|token|secret|password|bearer|x-api-key|access[_-]?token|client[_-]?secret|aws_secret_access_key|aws_session_token)$/i;
+const credentialKey =
+  /^(api[_-]?key|apikey|authorization|token|secret|password|bearer|x-api-key|access[_-]?token|client[_-]?secret|aws_secret_access_key|aws_session_token)$/i;
 
 export function carriesCredential(value: unknown, depth = 0): boolean {
   if (depth > 12 || typeof value !== 'object' || value === null) return false;
@@ -103,10 +123,12 @@ function normalise(raw: RawConfig, inheritedRetry: RetryPolicy, depth: number): 
   const weight = raw.weight ?? 1;
   if (raw.targets) {
     const mode = raw.mode ?? raw.strategy?.mode ?? 'fallback';
-    const onStatusCodes = raw.onStatusCodes ?? raw.on_status_codes ?? raw.strategy?.on_status_codes ?? transientStatusCodes;
+    const onStatusCodes =
+      raw.onStatusCodes ?? raw.on_status_codes ?? raw.strategy?.on_status_codes ?? transientStatusCodes;
     const targets = raw.targets.map((target) => normalise(target, retry, depth + 1));
     if (mode === 'single') return targets[0];
-    if (mode === 'loadbalance' && !targets.some((target) => target.weight > 0)) throw invalidConfig('a loadbalance config needs at least one target with a positive weight');
+    if (mode === 'loadbalance' && !targets.some((target) => target.weight > 0))
+      throw invalidConfig('a loadbalance config needs at least one target with a positive weight');
     return { kind: 'group', mode, onStatusCodes, weight, targets };
   }
   const provider = raw.provider ?? raw.virtual_key;
@@ -121,7 +143,9 @@ export function parseRoutingConfig(value: unknown): RoutingNode {
   const parsed = routingConfigSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw invalidConfig(`routing config ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'is invalid'}`);
+    throw invalidConfig(
+      `routing config ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'is invalid'}`,
+    );
   }
   return normalise(parsed.data, noRetry, 0);
 }
@@ -134,7 +158,8 @@ export function parseConfigHeader(raw: string): RoutingNode {
   } catch {
     throw invalidConfig('x-gw-config must be a JSON object');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidConfig('x-gw-config must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalidConfig('x-gw-config must be a JSON object');
   return parseRoutingConfig(value);
 }
 

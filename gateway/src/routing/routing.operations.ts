@@ -34,7 +34,16 @@ export function routingOperations({ routing }: { routing: RoutingStore }): Admin
           parseRoutingConfig(body.config);
           cacheSettingsOfConfig(body.config);
         }
-        await routing.put('default', { defaultProvider: body.defaultProvider, defaultModel: body.defaultModel ?? null, config: body.config ?? null, cache: body.cache ?? null }, principal.actor);
+        await routing.put(
+          'default',
+          {
+            defaultProvider: body.defaultProvider,
+            defaultModel: body.defaultModel ?? null,
+            config: body.config ?? null,
+            cache: body.cache ?? null,
+          },
+          principal.actor,
+        );
         return { defaultModel: null, config: null, cache: null, ...routing.documents.default };
       },
     }),
@@ -89,7 +98,11 @@ export function routingOperations({ routing }: { routing: RoutingStore }): Admin
         const models = Object.fromEntries(
           Object.entries(body.models).map(([model, facts]) => [
             model,
-            { ...facts, cacheReadPerMTok: facts.cacheReadPerMTok ?? facts.inputPerMTok, cacheWritePerMTok: facts.cacheWritePerMTok ?? facts.inputPerMTok },
+            {
+              ...facts,
+              cacheReadPerMTok: facts.cacheReadPerMTok ?? facts.inputPerMTok,
+              cacheWritePerMTok: facts.cacheWritePerMTok ?? facts.inputPerMTok,
+            },
           ]),
         );
         if (Object.keys(models).length > 5_000) throw gatewayError('invalid_request', 'at most 5000 model entries');

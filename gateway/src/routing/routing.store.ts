@@ -43,7 +43,14 @@ export class RoutingStore {
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({ channel: 'routing', initial: empty, load: () => this.load(), coord, clock, logger });
+    this.snapshot = new ReplicatedSnapshot({
+      channel: 'routing',
+      initial: empty,
+      load: () => this.load(),
+      coord,
+      clock,
+      logger,
+    });
   }
 
   start(): Promise<void> {
@@ -62,14 +69,19 @@ export class RoutingStore {
     const { rows } = await this.db.query<RoutingRow>('SELECT name, document, revision FROM gw_routing');
     const documents: RoutingDocuments = { ...empty };
     for (const row of rows) {
-      if (row.name === 'default') documents.default = { ...empty.default, ...(row.document as Partial<DefaultRouting>) };
+      if (row.name === 'default')
+        documents.default = { ...empty.default, ...(row.document as Partial<DefaultRouting>) };
       if (row.name === 'aliases') documents.aliases = row.document as RoutingDocuments['aliases'];
       if (row.name === 'models') documents.models = row.document as RoutingDocuments['models'];
     }
     return documents;
   }
 
-  async put<Name extends keyof RoutingDocuments>(name: Name, document: RoutingDocuments[Name], updatedBy: string): Promise<void> {
+  async put<Name extends keyof RoutingDocuments>(
+    name: Name,
+    document: RoutingDocuments[Name],
+    updatedBy: string,
+  ): Promise<void> {
     await this.db.query(
       `INSERT INTO gw_routing (name, document, revision, updated_by, updated_at) VALUES ($1, $2, 1, $3, $4)
        ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document, revision = gw_routing.revision + 1, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,

@@ -4,9 +4,22 @@ import { firstTarget, resolveRoute, selectionFor, type Selection } from './resol
 import type { RoutingStore } from './routing.store.js';
 
 /** The first target of the request's route, for single-shot routes (count_tokens, opaque passthrough). */
-export function selectSingle(request: FastifyRequest, model: string, providers: ProviderStore, routing: RoutingStore): Selection {
+export function selectSingle(
+  request: FastifyRequest,
+  model: string,
+  providers: ProviderStore,
+  routing: RoutingStore,
+): Selection {
   const headerProvider = request.headers['x-gw-provider'];
   const configHeader = request.headers['x-gw-config'];
-  const route = resolveRoute({ headerProvider: typeof headerProvider === 'string' ? headerProvider : undefined, configHeader: typeof configHeader === 'string' ? configHeader : undefined, model }, providers, routing);
+  const route = resolveRoute(
+    {
+      headerProvider: typeof headerProvider === 'string' ? headerProvider : undefined,
+      configHeader: typeof configHeader === 'string' ? configHeader : undefined,
+      model,
+    },
+    providers,
+    routing,
+  );
   return selectionFor(firstTarget(route.plan), route, providers);
 }

@@ -1,6 +1,7 @@
 import type { Clock, Coord } from '@gw/platform';
 
-export type ThrottleDecision = { kind: 'go' } | { kind: 'wait'; waitMs: number } | { kind: 'refuse'; retryAfterMs: number };
+export type ThrottleDecision =
+  { kind: 'go' } | { kind: 'wait'; waitMs: number } | { kind: 'refuse'; retryAfterMs: number };
 
 /**
  * A provider 429 pauses that seat's requests on every replica (Coord). A later request waits out a
@@ -28,7 +29,9 @@ export class ThrottleGate {
     }
     const remaining = until - this.clock.now();
     if (!(remaining > 0)) return { kind: 'go' };
-    return remaining <= this.maxWaitMs ? { kind: 'wait', waitMs: remaining } : { kind: 'refuse', retryAfterMs: remaining };
+    return remaining <= this.maxWaitMs
+      ? { kind: 'wait', waitMs: remaining }
+      : { kind: 'refuse', retryAfterMs: remaining };
   }
 
   /** Record a provider 429 with its retry hint; without a hint there is nothing to pause for. */

@@ -10,7 +10,9 @@ import { gatewayError } from '../errors.js';
  * shape. `/v1/*` never lands here: the catch-all proxies it.
  */
 export function installFallbackErrors(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => answer(request, reply, gatewayError('not_found', `No route ${request.method} ${pathOf(request)}.`)));
+  app.setNotFoundHandler((request, reply) =>
+    answer(request, reply, gatewayError('not_found', `No route ${request.method} ${pathOf(request)}.`)),
+  );
   app.setErrorHandler((error, request, reply) => answer(request, reply, error));
 }
 

@@ -31,10 +31,22 @@ const bundle = z
     generatedAt: z.string(),
     gateway: z.object({ version: z.string(), node: z.string(), platform: z.string(), uptimeSeconds: z.number().int() }),
     health: z.record(z.string(), z.unknown()).describe('The same report as GET /admin/v1/settings/health'),
-    configuration: z.record(z.string(), z.unknown()).describe('Every variable: values that are not secrets, URLs as scheme, host and port, secrets as set or unset'),
-    providers: z.array(z.object({ slug: z.string(), type: z.string(), origin: z.string(), apiVersion: z.string().nullable(), hasKey: z.boolean() })),
+    configuration: z
+      .record(z.string(), z.unknown())
+      .describe('Every variable: values that are not secrets, URLs as scheme, host and port, secrets as set or unset'),
+    providers: z.array(
+      z.object({
+        slug: z.string(),
+        type: z.string(),
+        origin: z.string(),
+        apiVersion: z.string().nullable(),
+        hasKey: z.boolean(),
+      }),
+    ),
     routing: z.object({ defaultProvider: z.string().nullable(), aliases: z.number().int(), models: z.number().int() }),
-    inventory: z.record(z.string(), z.number().int().nullable()).describe('Counts only: keys, admin keys, revoked users, SCIM users, seats, spend rows of the last 24 hours'),
+    inventory: z
+      .record(z.string(), z.number().int().nullable())
+      .describe('Counts only: keys, admin keys, revoked users, SCIM users, seats, spend rows of the last 24 hours'),
     endpointControl: z.object({ configured: z.boolean(), reachable: z.boolean().optional() }),
   })
   .describe('A content-free diagnostic snapshot to review before sharing: no key, token, prompt, address or user');
@@ -51,17 +63,22 @@ const shareableBundle = bundle
   })
   .strict();
 const shareBody = z.strictObject({
-  bundle: shareableBundle.describe('The bundle as reviewed (GET /admin/v1/settings/support-bundle); fields may be removed, not added'),
+  bundle: shareableBundle.describe(
+    'The bundle as reviewed (GET /admin/v1/settings/support-bundle); fields may be removed, not added',
+  ),
   note: z.string().max(2000).optional().describe('What you tell support, in your own words'),
 });
 const shareReceipt = z.object({ receiptId: z.string().describe('Quote it to support'), receivedAt: z.string() });
 
 // Each count is its own statement so a missing or unreadable table costs only its own figure.
 const inventoryQueries: Readonly<Record<string, string>> = {
-  clientKeysActive: "SELECT count(*) AS n FROM gw_keys WHERE type = 'client' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1)",
-  serviceKeysActive: "SELECT count(*) AS n FROM gw_keys WHERE type = 'service' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1)",
+  clientKeysActive:
+    "SELECT count(*) AS n FROM gw_keys WHERE type = 'client' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1)",
+  serviceKeysActive:
+    "SELECT count(*) AS n FROM gw_keys WHERE type = 'service' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1)",
   keysRevokedOrExpired: 'SELECT count(*) AS n FROM gw_keys WHERE revoked_at IS NOT NULL OR expires_at <= $1',
-  adminKeysActive: 'SELECT count(*) AS n FROM gw_admin_keys WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1)',
+  adminKeysActive:
+    'SELECT count(*) AS n FROM gw_admin_keys WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1)',
   revokedUsers: 'SELECT count(*) AS n FROM gw_revoked_users WHERE $1::timestamptz IS NOT NULL',
   scimUsers: 'SELECT count(*) AS n FROM gw_scim_users WHERE NOT deleted AND $1::timestamptz IS NOT NULL',
   seats: 'SELECT count(*) AS n FROM gw_seats WHERE $1::timestamptz IS NOT NULL',
@@ -71,7 +88,10 @@ const inventoryQueries: Readonly<Record<string, string>> = {
 async function inventoryOf(db: Db, now: Date): Promise<Record<string, number | null>> {
   const entries = await Promise.all(
     Object.entries(inventoryQueries).map(async ([name, sql]) => {
-      const count = await db.query<{ n: string | number }>(sql, [now]).then((result) => Number(result.rows[0]?.n ?? 0), () => null);
+      const count = await db.query<{ n: string | number }>(sql, [now]).then(
+        (result) => Number(result.rows[0]?.n ?? 0),
+        () => null,
+      );
       return [name, count] as const;
     }),
   );
@@ -87,7 +107,8 @@ export function supportBundleOperations(deps: SupportBundleDeps): AdminOperation
   return [
     defineOperation({
       id: 'settings.supportBundle',
-      summary: 'A content-free diagnostic snapshot: versions, health, configuration without secrets, providers without keys, counts',
+      summary:
+        'A content-free diagnostic snapshot: versions, health, configuration without secrets, providers without keys, counts',
       method: 'GET',
       capability: 'config:read',
       legacy: [{ path: '/admin/support/bundle' }],
@@ -107,21 +128,41 @@ export function supportBundleOperations(deps: SupportBundleDeps): AdminOperation
         const answer = {
           bundleVersion: 1 as const,
           generatedAt: now.toISOString(),
-          gateway: { version: interfaceVersion, node: process.version, platform: `${process.platform}/${process.arch}`, uptimeSeconds: Math.round(process.uptime()) },
+          gateway: {
+            version: interfaceVersion,
+            node: process.version,
+            platform: `${process.platform}/${process.arch}`,
+            uptimeSeconds: Math.round(process.uptime()),
+          },
           health,
           configuration: configurationSummary(deps.config),
-          providers: providers.map((provider) => ({ slug: provider.slug, type: provider.type, origin: originOf(provider.baseUrl), apiVersion: provider.apiVersion, hasKey: provider.hasKey })),
-          routing: { defaultProvider: documents.default.defaultProvider, aliases: Object.keys(documents.aliases).length, models: Object.keys(documents.models).length },
+          providers: providers.map((provider) => ({
+            slug: provider.slug,
+            type: provider.type,
+            origin: originOf(provider.baseUrl),
+            apiVersion: provider.apiVersion,
+            hasKey: provider.hasKey,
+          })),
+          routing: {
+            defaultProvider: documents.default.defaultProvider,
+            aliases: Object.keys(documents.aliases).length,
+            models: Object.keys(documents.models).length,
+          },
           inventory,
           endpointControl,
         };
-        void reply.header('cache-control', 'no-store').header('content-disposition', `attachment; filename="gw-support-bundle-${now.toISOString().slice(0, 10)}.json"`);
+        void reply
+          .header('cache-control', 'no-store')
+          .header(
+            'content-disposition',
+            `attachment; filename="gw-support-bundle-${now.toISOString().slice(0, 10)}.json"`,
+          );
         return answer;
       },
     }),
     defineOperation({
       id: 'settings.supportBundleShare',
-      summary: 'Send a reviewed support bundle to support through billing\'s intake (1,000,000 bytes, one a minute)',
+      summary: "Send a reviewed support bundle to support through billing's intake (1,000,000 bytes, one a minute)",
       method: 'POST',
       capability: 'content:manage',
       legacy: [{ path: '/admin/support/bundle/share' }],
@@ -135,11 +176,18 @@ export function supportBundleOperations(deps: SupportBundleDeps): AdminOperation
   ];
 }
 
-async function shareBundle(deps: SupportBundleDeps, body: z.infer<typeof shareBody>): Promise<z.infer<typeof shareReceipt>> {
+async function shareBundle(
+  deps: SupportBundleDeps,
+  body: z.infer<typeof shareBody>,
+): Promise<z.infer<typeof shareReceipt>> {
   if (!deps.billing || !deps.deploymentId) {
     throw gatewayError('support_intake_not_configured');
   }
-  const upload = { deploymentId: deps.deploymentId, bundle: body.bundle, ...(body.note === undefined ? {} : { note: body.note }) };
+  const upload = {
+    deploymentId: deps.deploymentId,
+    bundle: body.bundle,
+    ...(body.note === undefined ? {} : { note: body.note }),
+  };
   if (Buffer.byteLength(JSON.stringify(upload)) > supportBundleMaxBytes) {
     throw gatewayError('payload_too_large', `A shared bundle is at most ${supportBundleMaxBytes} bytes.`);
   }
@@ -148,9 +196,13 @@ async function shareBundle(deps: SupportBundleDeps, body: z.infer<typeof shareBo
   } catch (error) {
     if (!(error instanceof BillingCallFailed)) throw error;
     if (error.httpStatus === 429) {
-      throw gatewayError('support_bundle_throttled', undefined, { headers: { 'retry-after': String(error.retryAfterSeconds ?? 60) } });
+      throw gatewayError('support_bundle_throttled', undefined, {
+        headers: { 'retry-after': String(error.retryAfterSeconds ?? 60) },
+      });
     }
-    throw gatewayError('support_intake_unavailable', `The support intake did not take the bundle (${error.code}).`, { retryable: error.httpStatus === null || error.httpStatus >= 500 });
+    throw gatewayError('support_intake_unavailable', `The support intake did not take the bundle (${error.code}).`, {
+      retryable: error.httpStatus === null || error.httpStatus >= 500,
+    });
   }
 }
 

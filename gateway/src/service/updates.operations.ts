@@ -19,16 +19,20 @@ const releaseCacheMs = 15 * 60_000;
 
 const updateStatus = z.object({
   running: z.string().describe('This build'),
-  available: z.string().nullable().describe('The release line\'s current release; null when unknown'),
+  available: z.string().nullable().describe("The release line's current release; null when unknown"),
   updateAvailable: z.boolean(),
   updateClass: z.enum(['soft', 'hard']).nullable().describe('`soft`: no breaking change; `hard`: needs an operator'),
   preflight: z.object({
     ready: z.boolean().describe('Every variable the release needs is set'),
     missingEnv: z.array(z.string()).describe('Names only, never values'),
-    notes: z.array(z.string()).describe('The release\'s breaking notes'),
+    notes: z.array(z.string()).describe("The release's breaking notes"),
   }),
   autoSoftUpdates: z.boolean(),
-  hasApplier: z.boolean().describe('An updater is installed next to the gateway (none ships with it: updates roll out through the operator)'),
+  hasApplier: z
+    .boolean()
+    .describe(
+      'An updater is installed next to the gateway (none ships with it: updates roll out through the operator)',
+    ),
   lastApplyAttempt: z.null().describe('Unattended apply attempts: none without an applier'),
   source: z.enum(['billing', 'billing-unreachable', 'not-configured']).describe('Where `available` came from'),
   checkedAt: z.string().nullable(),
@@ -52,10 +56,15 @@ export function isNewer(candidate: string, running: string): boolean {
  */
 export function updatesOperations(deps: UpdatesDeps): AdminOperation[] {
   let cached: { at: number; release: ReleaseManifest | null } | null = null;
-  const latest = async (): Promise<{ release: ReleaseManifest | null; source: z.infer<typeof updateStatus>['source']; checkedAt: number | null }> => {
+  const latest = async (): Promise<{
+    release: ReleaseManifest | null;
+    source: z.infer<typeof updateStatus>['source'];
+    checkedAt: number | null;
+  }> => {
     if (!deps.billing) return { release: null, source: 'not-configured', checkedAt: null };
     const now = deps.clock.now();
-    if (cached && now - cached.at < releaseCacheMs) return { release: cached.release, source: 'billing', checkedAt: cached.at };
+    if (cached && now - cached.at < releaseCacheMs)
+      return { release: cached.release, source: 'billing', checkedAt: cached.at };
     try {
       cached = { at: now, release: await deps.billing.latestRelease() };
       return { release: cached.release, source: 'billing', checkedAt: now };
@@ -72,7 +81,11 @@ export function updatesOperations(deps: UpdatesDeps): AdminOperation[] {
       available: release?.version ?? null,
       updateAvailable,
       updateClass: updateAvailable ? (release?.updateClass ?? null) : null,
-      preflight: { ready: missingEnv.length === 0, missingEnv, notes: updateAvailable ? (release?.requirements?.notes ?? []) : [] },
+      preflight: {
+        ready: missingEnv.length === 0,
+        missingEnv,
+        notes: updateAvailable ? (release?.requirements?.notes ?? []) : [],
+      },
       autoSoftUpdates: deps.settings.get().autoSoftUpdates,
       hasApplier: false,
       lastApplyAttempt: null,
@@ -83,7 +96,8 @@ export function updatesOperations(deps: UpdatesDeps): AdminOperation[] {
   return [
     defineOperation({
       id: 'settings.updates',
-      summary: 'Available vs running version, the preflight (missing variables by name, breaking notes), update class and policy',
+      summary:
+        'Available vs running version, the preflight (missing variables by name, breaking notes), update class and policy',
       method: 'GET',
       capability: 'config:read',
       legacy: [{ path: '/admin/update-status' }],

@@ -36,7 +36,8 @@ export class ReplicatedSnapshot<T> {
   }
 
   get current(): T {
-    if (this.options.clock.now() - this.loadedAt > (this.options.refreshIntervalMs ?? 30_000)) this.reloadInBackground();
+    if (this.options.clock.now() - this.loadedAt > (this.options.refreshIntervalMs ?? 30_000))
+      this.reloadInBackground();
     return this.value;
   }
 
@@ -48,14 +49,20 @@ export class ReplicatedSnapshot<T> {
   /** Reload here and tell every other replica to reload. */
   async changed(): Promise<void> {
     await this.reload();
-    await this.options.coord.publish(this.options.channel, 'changed').catch((error: unknown) => this.options.logger.warn({ err: error, channel: this.options.channel }, 'invalidation not published'));
+    await this.options.coord
+      .publish(this.options.channel, 'changed')
+      .catch((error: unknown) =>
+        this.options.logger.warn({ err: error, channel: this.options.channel }, 'invalidation not published'),
+      );
   }
 
   private reloadInBackground(): void {
     if (this.reloading) return;
     this.loadedAt = this.options.clock.now();
     this.reloading = this.reload()
-      .catch((error: unknown) => this.options.logger.warn({ err: error, channel: this.options.channel }, 'snapshot reload failed'))
+      .catch((error: unknown) =>
+        this.options.logger.warn({ err: error, channel: this.options.channel }, 'snapshot reload failed'),
+      )
       .finally(() => {
         this.reloading = null;
       });

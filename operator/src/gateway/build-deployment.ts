@@ -1,9 +1,20 @@
 import type { GatewaySpec } from '@gw/contracts';
 import type { KubeObject } from '../kube/kube-api.js';
 import { generatedSecretName, generatedSecrets, type GeneratedSecret } from './generated-secrets.js';
-import { components, desiredReplicas, objectName, ownedMetadata, selectorLabels, serviceUrl, labels, type ComponentName, type GatewayResource } from './stack-names.js';
+import {
+  components,
+  desiredReplicas,
+  objectName,
+  ownedMetadata,
+  selectorLabels,
+  serviceUrl,
+  labels,
+  type ComponentName,
+  type GatewayResource,
+} from './stack-names.js';
 
-type EnvVar = { name: string; value: string } | { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } };
+type EnvVar =
+  { name: string; value: string } | { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } };
 
 export const configHashAnnotation = 'gw.dev/config-hash';
 
@@ -32,10 +43,15 @@ function componentEnv(gateway: GatewayResource, component: ComponentName): EnvVa
         generated(gateway, 'GW_KEYSTORE_KEY', 'keystoreKey'),
         generated(gateway, 'GW_CONTENT_KEY', 'contentKey'),
         ...(spec.components.optimizer.enabled
-          ? [{ name: 'GW_OPTIMIZER_URL', value: serviceUrl(gateway, 'optimizer') }, generated(gateway, 'GW_OPTIMIZER_TOKEN', 'optimizerToken')]
+          ? [
+              { name: 'GW_OPTIMIZER_URL', value: serviceUrl(gateway, 'optimizer') },
+              generated(gateway, 'GW_OPTIMIZER_TOKEN', 'optimizerToken'),
+            ]
           : []),
         // The evidence service's admin plane takes the same generated admin token (its GW_ADMIN_TOKEN fallback).
-        ...(spec.components.evidence.enabled ? [{ name: 'GW_ENDPOINT_CONTROL_URL', value: serviceUrl(gateway, 'evidence') }] : []),
+        ...(spec.components.evidence.enabled
+          ? [{ name: 'GW_ENDPOINT_CONTROL_URL', value: serviceUrl(gateway, 'evidence') }]
+          : []),
       ];
     case 'optimizer':
       return [
@@ -84,7 +100,9 @@ function drainEnv(spec: GatewaySpec, component: ComponentName): { env: EnvVar[];
 
 function extraEnv(spec: GatewaySpec, component: ComponentName): EnvVar[] {
   return (spec.components[component].env ?? []).map((variable) =>
-    variable.secretKeyRef ? fromSecret(variable.name, variable.secretKeyRef) : { name: variable.name, value: variable.value ?? '' },
+    variable.secretKeyRef
+      ? fromSecret(variable.name, variable.secretKeyRef)
+      : { name: variable.name, value: variable.value ?? '' },
   );
 }
 
@@ -109,7 +127,12 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
   const { port, probes } = components[component];
   const image = `${spec.image.repository}:${spec.version}`;
   const drain = drainEnv(spec, component);
-  const probe = (path: string, periodSeconds: number) => ({ httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds: 2, failureThreshold: 3 });
+  const probe = (path: string, periodSeconds: number) => ({
+    httpGet: { path, port: 'http' },
+    periodSeconds,
+    timeoutSeconds: 2,
+    failureThreshold: 3,
+  });
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -120,12 +143,21 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
       selector: { matchLabels: selectorLabels(gateway, component) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
-        metadata: { labels: labels(gateway, component), annotations: { [configHashAnnotation]: configHash, ...scrapeAnnotations(spec, component) } },
+        metadata: {
+          labels: labels(gateway, component),
+          annotations: { [configHashAnnotation]: configHash, ...scrapeAnnotations(spec, component) },
+        },
         spec: {
           automountServiceAccountToken: false,
           enableServiceLinks: false,
           ...(drain.graceSeconds === null ? {} : { terminationGracePeriodSeconds: drain.graceSeconds }),
-          securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, fsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: 65532,
+            runAsGroup: 65532,
+            fsGroup: 65532,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
           ...(spec.image.pullSecrets ? { imagePullSecrets: spec.image.pullSecrets.map((name) => ({ name })) } : {}),
           containers: [
             {
@@ -138,9 +170,20 @@ export function buildDeployment(gateway: GatewayResource, component: ComponentNa
               env: [...componentEnv(gateway, component), ...drain.env, ...extraEnv(spec, component)],
               livenessProbe: probe(probes.liveness, 10),
               readinessProbe: probe(probes.readiness, 5),
-              resources: { requests: settings.resources?.requests ?? defaultRequests, ...(settings.resources?.limits ? { limits: settings.resources.limits } : {}) },
-              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } },
-              volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'tmp', mountPath: '/tmp' }],
+              resources: {
+                requests: settings.resources?.requests ?? defaultRequests,
+                ...(settings.resources?.limits ? { limits: settings.resources.limits } : {}),
+              },
+              securityContext: {
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                runAsNonRoot: true,
+                capabilities: { drop: ['ALL'] },
+              },
+              volumeMounts: [
+                { name: 'data', mountPath: '/data' },
+                { name: 'tmp', mountPath: '/tmp' },
+              ],
             },
           ],
           volumes: [

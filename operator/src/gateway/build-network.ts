@@ -1,5 +1,13 @@
 import type { KubeObject } from '../kube/kube-api.js';
-import { componentNames, components, objectName, ownedMetadata, selectorLabels, type ComponentName, type GatewayResource } from './stack-names.js';
+import {
+  componentNames,
+  components,
+  objectName,
+  ownedMetadata,
+  selectorLabels,
+  type ComponentName,
+  type GatewayResource,
+} from './stack-names.js';
 
 export function buildService(gateway: GatewayResource, component: ComponentName): KubeObject {
   return {
@@ -35,7 +43,15 @@ export function buildHorizontalPodAutoscaler(gateway: GatewayResource, component
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: objectName(gateway, component) },
       minReplicas: autoscaling.minReplicas,
       maxReplicas: autoscaling.maxReplicas,
-      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: autoscaling.targetCPUUtilizationPercentage } } }],
+      metrics: [
+        {
+          type: 'Resource',
+          resource: {
+            name: 'cpu',
+            target: { type: 'Utilization', averageUtilization: autoscaling.targetCPUUtilizationPercentage },
+          },
+        },
+      ],
     },
   };
 }
@@ -44,7 +60,10 @@ export function buildHorizontalPodAutoscaler(gateway: GatewayResource, component
 export const serviceMonitorName = (gateway: GatewayResource) => objectName(gateway, 'metrics');
 
 /** A Prometheus Operator ServiceMonitor over the Services of the components that serve metrics. */
-export function buildServiceMonitor(gateway: GatewayResource, settings: { interval: string; labels?: Record<string, string> }): KubeObject {
+export function buildServiceMonitor(
+  gateway: GatewayResource,
+  settings: { interval: string; labels?: Record<string, string> },
+): KubeObject {
   const metadata = ownedMetadata(gateway, serviceMonitorName(gateway));
   const scraped = componentNames.filter((component) => components[component].metricsPath !== null);
   return {

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import type { KubeObject, ObjectRef } from '../kube/kube-api.js';
 import type { Outcome } from '../runtime/conditions.js';
 import { buildDeployment } from './build-deployment.js';
-import { buildHorizontalPodAutoscaler, buildPodDisruptionBudget, buildService, buildServiceMonitor, serviceMonitorName } from './build-network.js';
+import {
+  buildHorizontalPodAutoscaler,
+  buildPodDisruptionBudget,
+  buildService,
+  buildServiceMonitor,
+  serviceMonitorName,
+} from './build-network.js';
 import { componentNames, objectName, type ComponentName, type GatewayResource } from './stack-names.js';
 
 export interface StackPlan {
@@ -20,19 +26,36 @@ export function checkGateway(gateway: GatewayResource): Extract<Outcome, { kind:
   const settings = gateway.spec.components.gateway;
   const maxReplicas = settings.autoscaling?.maxReplicas ?? settings.replicas ?? 1;
   if (maxReplicas > 1 && !gateway.spec.redis) {
-    return { kind: 'stalled', reason: 'RedisRequired', message: `spec.components.gateway asks for up to ${maxReplicas} replicas but spec.redis is not set: limits and counters need Redis to be shared across replicas` };
+    return {
+      kind: 'stalled',
+      reason: 'RedisRequired',
+      message: `spec.components.gateway asks for up to ${maxReplicas} replicas but spec.redis is not set: limits and counters need Redis to be shared across replicas`,
+    };
   }
   return null;
 }
 
 /** Digest of everything a pod reads at start: a change rolls the Deployment. */
-export function configHash(gateway: GatewayResource, component: ComponentName, referencedSecretVersions: Record<string, string>): string {
-  const input = JSON.stringify({ spec: gateway.spec, component, secrets: Object.entries(referencedSecretVersions).sort() });
+export function configHash(
+  gateway: GatewayResource,
+  component: ComponentName,
+  referencedSecretVersions: Record<string, string>,
+): string {
+  const input = JSON.stringify({
+    spec: gateway.spec,
+    component,
+    secrets: Object.entries(referencedSecretVersions).sort(),
+  });
   return createHash('sha256').update(input).digest('hex').slice(0, 32);
 }
 
 function ref(gateway: GatewayResource, apiVersion: string, kind: string, component: ComponentName): ObjectRef {
-  return { apiVersion, kind, name: objectName(gateway, component), ...(gateway.metadata.namespace === undefined ? {} : { namespace: gateway.metadata.namespace }) };
+  return {
+    apiVersion,
+    kind,
+    name: objectName(gateway, component),
+    ...(gateway.metadata.namespace === undefined ? {} : { namespace: gateway.metadata.namespace }),
+  };
 }
 
 /** Everything a Gateway runs, from its spec alone (pure). */
@@ -65,7 +88,12 @@ export function planStack(gateway: GatewayResource, referencedSecretVersions: Re
   const serviceMonitor = gateway.spec.metrics?.serviceMonitor;
   if (serviceMonitor?.enabled) plan.apply.push(buildServiceMonitor(gateway, serviceMonitor));
   else if (serviceMonitor?.enabled === false) {
-    plan.remove.push({ apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', name: serviceMonitorName(gateway), ...(gateway.metadata.namespace === undefined ? {} : { namespace: gateway.metadata.namespace }) });
+    plan.remove.push({
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'ServiceMonitor',
+      name: serviceMonitorName(gateway),
+      ...(gateway.metadata.namespace === undefined ? {} : { namespace: gateway.metadata.namespace }),
+    });
   }
   return plan;
 }

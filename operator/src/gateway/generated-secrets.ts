@@ -12,7 +12,8 @@ export interface SecretMaterial {
 export const cryptoMaterial: SecretMaterial = {
   token: () => randomBytes(32).toString('base64url'),
   hexKey: () => randomBytes(32).toString('hex'),
-  ed25519PrivateKeyPem: () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  ed25519PrivateKeyPem: () =>
+    generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
 };
 
 /** Name and key of each generated secret, as the Deployments reference them. */

@@ -26,7 +26,11 @@ export function objectName(gateway: KubeObject, suffix: string): string {
 }
 
 export function selectorLabels(gateway: KubeObject, component: ComponentName): Record<string, string> {
-  return { 'app.kubernetes.io/name': 'gw', 'app.kubernetes.io/instance': gateway.metadata.name, 'app.kubernetes.io/component': component };
+  return {
+    'app.kubernetes.io/name': 'gw',
+    'app.kubernetes.io/instance': gateway.metadata.name,
+    'app.kubernetes.io/component': component,
+  };
 }
 
 export function labels(gateway: KubeObject, component?: ComponentName): Record<string, string> {
@@ -41,11 +45,23 @@ export function labels(gateway: KubeObject, component?: ComponentName): Record<s
 
 /** Owned objects are garbage-collected with their Gateway. */
 export function ownerReference(gateway: KubeObject): OwnerReference {
-  return { apiVersion: gateway.apiVersion, kind: gateway.kind, name: gateway.metadata.name, uid: gateway.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: gateway.apiVersion,
+    kind: gateway.kind,
+    name: gateway.metadata.name,
+    uid: gateway.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 export function ownedMetadata(gateway: KubeObject, name: string, component?: ComponentName) {
-  return { name, namespace: gateway.metadata.namespace, labels: labels(gateway, component), ownerReferences: [ownerReference(gateway)] };
+  return {
+    name,
+    namespace: gateway.metadata.namespace,
+    labels: labels(gateway, component),
+    ownerReferences: [ownerReference(gateway)],
+  };
 }
 
 /** Replicas the component runs with: its fixed count, the autoscaler's minimum, or one. */

@@ -15,8 +15,11 @@ describe('generated CRD YAML', () => {
     });
   }
 
-  it.each(files.map((file) => [file.path, file.content] as const))('%s matches its zod source', async (path, content) => {
-    const committed = await readFile(join(repositoryRoot, path), 'utf8').catch(() => '<missing: run npm run gen>');
-    expect(committed, `${path} drifted from contracts/src/crds: run npm run gen`).toBe(content);
-  });
+  it.each(files.map((file) => [file.path, file.content] as const))(
+    '%s matches its zod source',
+    async (path, content) => {
+      const committed = await readFile(join(repositoryRoot, path), 'utf8').catch(() => '<missing: run npm run gen>');
+      expect(committed, `${path} drifted from contracts/src/crds: run npm run gen`).toBe(content);
+    },
+  );
 });

@@ -8,7 +8,10 @@ import { generatedCrdFiles, type GeneratedFile } from './crd-yaml.js';
 // operator/src/gen (sources) and operator/dist/gen (build) both sit three levels under the repository root.
 export const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-export async function writeGeneratedFiles(root: string, files: GeneratedFile[] = generatedCrdFiles()): Promise<string[]> {
+export async function writeGeneratedFiles(
+  root: string,
+  files: GeneratedFile[] = generatedCrdFiles(),
+): Promise<string[]> {
   for (const file of files) {
     const target = join(root, file.path);
     await mkdir(dirname(target), { recursive: true });

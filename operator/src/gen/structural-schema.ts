@@ -88,7 +88,8 @@ function normaliseKeywords(node: SchemaNode, path: string): SchemaNode {
   const out: SchemaNode = { ...node };
   delete out.$schema;
   delete out.propertyNames; // keys of a map are strings in Kubernetes anyway
-  if (out.$ref !== undefined || out.$defs !== undefined) throw new StructuralSchemaError(path, '$ref/$defs are not structural');
+  if (out.$ref !== undefined || out.$defs !== undefined)
+    throw new StructuralSchemaError(path, '$ref/$defs are not structural');
   for (const keyword of ['oneOf', 'allOf', 'not', 'if', 'then', 'else', 'patternProperties']) {
     if (out[keyword] !== undefined) throw new StructuralSchemaError(path, `${keyword} is not supported`);
   }
@@ -118,7 +119,10 @@ function convertChildren(node: SchemaNode, path: string): SchemaNode {
   if (out.properties !== undefined) {
     const properties = asNode(out.properties, `${path}.properties`);
     out.properties = Object.fromEntries(
-      Object.entries(properties).map(([name, child]) => [name, toStructural(asNode(child, `${path}.${name}`), `${path}.${name}`)]),
+      Object.entries(properties).map(([name, child]) => [
+        name,
+        toStructural(asNode(child, `${path}.${name}`), `${path}.${name}`),
+      ]),
     );
   }
   if (out.additionalProperties === false) {
@@ -129,7 +133,8 @@ function convertChildren(node: SchemaNode, path: string): SchemaNode {
       delete out.additionalProperties;
       out['x-kubernetes-preserve-unknown-fields'] = true;
     } else {
-      if (out.properties !== undefined) throw new StructuralSchemaError(path, 'properties and additionalProperties are exclusive');
+      if (out.properties !== undefined)
+        throw new StructuralSchemaError(path, 'properties and additionalProperties are exclusive');
       out.additionalProperties = toStructural(additional, `${path}[*]`);
     }
   }

@@ -1,7 +1,16 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { KubeApiError, refOf, type KubeApi, type KubeObject, type ObjectList, type ObjectRef, type WatchEventType, type WatchHandlers } from './kube-api.js';
+import {
+  KubeApiError,
+  refOf,
+  type KubeApi,
+  type KubeObject,
+  type ObjectList,
+  type ObjectRef,
+  type WatchEventType,
+  type WatchHandlers,
+} from './kube-api.js';
 import { resourcePath, resourceType } from './resources.js';
 
 /**
@@ -30,7 +39,9 @@ export class HttpKubeApi implements KubeApi {
     const send = this.server.protocol === 'http:' ? httpRequest : httpsRequest;
     return new Promise((resolve, reject) => {
       const outgoing = send(options, resolve);
-      outgoing.on('error', (error) => reject(new KubeApiError(0, 'Unreachable', `API server unreachable: ${error.message}`)));
+      outgoing.on('error', (error) =>
+        reject(new KubeApiError(0, 'Unreachable', `API server unreachable: ${error.message}`)),
+      );
       outgoing.end(body === undefined ? undefined : JSON.stringify(body));
     });
   }
@@ -42,7 +53,11 @@ export class HttpKubeApi implements KubeApi {
     const status = response.statusCode ?? 0;
     if (status >= 300) {
       const failure = (parsed ?? {}) as { reason?: string; message?: string };
-      throw new KubeApiError(status, failure.reason ?? 'Unknown', failure.message ?? `HTTP ${status} on ${method} ${path}`);
+      throw new KubeApiError(
+        status,
+        failure.reason ?? 'Unknown',
+        failure.message ?? `HTTP ${status} on ${method} ${path}`,
+      );
     }
     return parsed;
   }
@@ -61,15 +76,29 @@ export class HttpKubeApi implements KubeApi {
   }
 
   async list(apiVersion: string, kind: string, namespace?: string): Promise<ObjectList> {
-    const list = (await this.call('GET', resourcePath(resourceType(apiVersion, kind), namespace))) as { items: KubeObject[]; metadata: { resourceVersion: string } };
+    const list = (await this.call('GET', resourcePath(resourceType(apiVersion, kind), namespace))) as {
+      items: KubeObject[];
+      metadata: { resourceVersion: string };
+    };
     // List items carry no apiVersion/kind on some servers; the operator's code relies on them.
     const items = list.items.map((item) => ({ ...item, apiVersion, kind }));
     return { items, resourceVersion: list.metadata.resourceVersion };
   }
 
-  async watch(apiVersion: string, kind: string, namespace: string | undefined, resourceVersion: string, handlers: WatchHandlers): Promise<() => void> {
+  async watch(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    resourceVersion: string,
+    handlers: WatchHandlers,
+  ): Promise<() => void> {
     const query = new URLSearchParams({ watch: '1', resourceVersion, allowWatchBookmarks: 'true' });
-    const response = await this.open('GET', `${resourcePath(resourceType(apiVersion, kind), namespace)}?${query.toString()}`, undefined, 'application/json');
+    const response = await this.open(
+      'GET',
+      `${resourcePath(resourceType(apiVersion, kind), namespace)}?${query.toString()}`,
+      undefined,
+      'application/json',
+    );
     if ((response.statusCode ?? 0) >= 300) {
       const text = await readAll(response);
       const failure = (safeParse(text) ?? {}) as { reason?: string; message?: string };
@@ -91,9 +120,18 @@ export class HttpKubeApi implements KubeApi {
         const line = pending.slice(0, newline).trim();
         pending = pending.slice(newline + 1);
         if (line !== '') {
-          const event = JSON.parse(line) as { type: WatchEventType | 'ERROR'; object: KubeObject & { code?: number; reason?: string; message?: string } };
+          const event = JSON.parse(line) as {
+            type: WatchEventType | 'ERROR';
+            object: KubeObject & { code?: number; reason?: string; message?: string };
+          };
           if (event.type === 'ERROR') {
-            finish(new KubeApiError(event.object.code ?? 500, event.object.reason ?? 'Unknown', event.object.message ?? 'watch error'));
+            finish(
+              new KubeApiError(
+                event.object.code ?? 500,
+                event.object.reason ?? 'Unknown',
+                event.object.message ?? 'watch error',
+              ),
+            );
             response.destroy();
             return;
           }
@@ -123,7 +161,12 @@ export class HttpKubeApi implements KubeApi {
 
   async apply(object: KubeObject, fieldManager: string): Promise<KubeObject> {
     const query = new URLSearchParams({ fieldManager, force: 'true' });
-    return (await this.call('PATCH', `${this.path(refOf(object))}?${query.toString()}`, object, 'application/apply-patch+yaml')) as KubeObject;
+    return (await this.call(
+      'PATCH',
+      `${this.path(refOf(object))}?${query.toString()}`,
+      object,
+      'application/apply-patch+yaml',
+    )) as KubeObject;
   }
 
   async mergePatch(ref: ObjectRef, patch: Record<string, unknown>): Promise<KubeObject> {
@@ -131,7 +174,12 @@ export class HttpKubeApi implements KubeApi {
   }
 
   async patchStatus(ref: ObjectRef, status: Record<string, unknown>): Promise<KubeObject> {
-    return (await this.call('PATCH', this.path(ref, 'status'), { status }, 'application/merge-patch+json')) as KubeObject;
+    return (await this.call(
+      'PATCH',
+      this.path(ref, 'status'),
+      { status },
+      'application/merge-patch+json',
+    )) as KubeObject;
   }
 
   async replace(object: KubeObject): Promise<KubeObject> {

@@ -73,7 +73,13 @@ export interface KubeApi {
   get(ref: ObjectRef): Promise<KubeObject | null>;
   list(apiVersion: string, kind: string, namespace?: string): Promise<ObjectList>;
   /** Starts a watch from a resourceVersion; returns a stop function. */
-  watch(apiVersion: string, kind: string, namespace: string | undefined, resourceVersion: string, handlers: WatchHandlers): Promise<() => void>;
+  watch(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    resourceVersion: string,
+    handlers: WatchHandlers,
+  ): Promise<() => void>;
   /** Creates; null when an object of that name exists already (create-once semantics). */
   create(object: KubeObject): Promise<KubeObject | null>;
   /** Server-side apply as `fieldManager`, forcing ownership of the fields it sets. */
@@ -89,7 +95,12 @@ export interface KubeApi {
 }
 
 export function refOf(object: KubeObject): ObjectRef {
-  return { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }) };
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    name: object.metadata.name,
+    ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }),
+  };
 }
 
 export function keyOf(object: { metadata: { namespace?: string; name: string } }): string {

@@ -15,7 +15,12 @@ const builtin: ResourceType[] = [
   { apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true },
   { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
   { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true },
-  { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', namespaced: true },
+  {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    namespaced: true,
+  },
   { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', namespaced: true },
   { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', plural: 'servicemonitors', namespaced: true },
 ];
@@ -39,6 +44,7 @@ export function resourceType(apiVersion: string, kind: string): ResourceType {
 export function resourcePath(type: ResourceType, namespace?: string, name?: string, subresource?: string): string {
   const prefix = type.apiVersion.includes('/') ? `/apis/${type.apiVersion}` : `/api/${type.apiVersion}`;
   const scope = type.namespaced && namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  const object = name === undefined ? '' : `/${encodeURIComponent(name)}${subresource === undefined ? '' : `/${subresource}`}`;
+  const object =
+    name === undefined ? '' : `/${encodeURIComponent(name)}${subresource === undefined ? '' : `/${subresource}`}`;
   return `${prefix}${scope}/${type.plural}${object}`;
 }

@@ -29,7 +29,9 @@ export type { CapReset, ModelAliases, ModelPricing, ModelTable, ProviderType } f
 export type ProviderKeyWrite = Pick<ProviderKeyBody, 'baseUrl' | 'apiVersion'> & { type: ProviderType; apiKey: string };
 
 /** One entry of `GET /admin/v1/providers`, a credential-grade read (scope providers:write) with the key in full. */
-export type ProviderKeyState = Pick<ProviderSummary, 'slug' | 'type' | 'baseUrl' | 'apiVersion'> & { apiKey: string | null };
+export type ProviderKeyState = Pick<ProviderSummary, 'slug' | 'type' | 'baseUrl' | 'apiVersion'> & {
+  apiKey: string | null;
+};
 
 type RoutingFields = Pick<RoutingBody, 'defaultProvider' | 'defaultModel' | 'config'>;
 

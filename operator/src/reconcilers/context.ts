@@ -30,12 +30,30 @@ export interface SecretValue {
 }
 
 /** Reads one key of a Secret in the object's namespace; null when the Secret or the key is missing. */
-export async function readSecret(api: KubeApi, namespace: string | undefined, ref: { name: string; key: string }): Promise<SecretValue | null> {
-  const secret = await api.get({ apiVersion: 'v1', kind: 'Secret', name: ref.name, ...(namespace === undefined ? {} : { namespace }) });
+export async function readSecret(
+  api: KubeApi,
+  namespace: string | undefined,
+  ref: { name: string; key: string },
+): Promise<SecretValue | null> {
+  const secret = await api.get({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    name: ref.name,
+    ...(namespace === undefined ? {} : { namespace }),
+  });
   const encoded = (secret?.data as Record<string, string> | undefined)?.[ref.key];
-  return encoded === undefined ? null : { value: Buffer.from(encoded, 'base64').toString('utf8'), resourceVersion: secret?.metadata.resourceVersion ?? '' };
+  return encoded === undefined
+    ? null
+    : {
+        value: Buffer.from(encoded, 'base64').toString('utf8'),
+        resourceVersion: secret?.metadata.resourceVersion ?? '',
+      };
 }
 
-export async function readSecretValue(api: KubeApi, namespace: string | undefined, ref: { name: string; key: string }): Promise<string | null> {
+export async function readSecretValue(
+  api: KubeApi,
+  namespace: string | undefined,
+  ref: { name: string; key: string },
+): Promise<string | null> {
   return (await readSecret(api, namespace, ref))?.value ?? null;
 }

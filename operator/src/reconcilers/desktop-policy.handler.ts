@@ -22,7 +22,10 @@ export const desktopPolicyHandler: PolicyHandler = {
     const desired: DesktopPolicyDocument = { enabled: spec.enabled, settings: spec.settings };
     const wrote = !isDeepStrictEqual(await client.getDesktopPolicy(), desired);
     if (wrote) await client.putDesktopPolicy(desired);
-    return { wrote, message: spec.enabled ? 'Desktop-client policy served' : 'Desktop-client policy applied (disabled)' };
+    return {
+      wrote,
+      message: spec.enabled ? 'Desktop-client policy served' : 'Desktop-client policy applied (disabled)',
+    };
   },
   async cleanup(_object: KubeObject, client: ManagementClient): Promise<void> {
     await client.putDesktopPolicy({ enabled: false, settings: {} });

@@ -22,7 +22,10 @@ export class KubeGatewayClients implements GatewayClients {
   ) {}
 
   async forGateway(gateway: KubeObject): Promise<ManagementClient | null> {
-    const key = await readSecretValue(this.api, gateway.metadata.namespace, { name: operatorKeySecretName(gateway), key: operatorKeySecretKey });
+    const key = await readSecretValue(this.api, gateway.metadata.namespace, {
+      name: operatorKeySecretName(gateway),
+      key: operatorKeySecretKey,
+    });
     return key === null ? null : this.factory(serviceUrl(gateway, 'gateway'), key);
   }
 }

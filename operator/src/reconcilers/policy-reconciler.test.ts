@@ -9,8 +9,15 @@ async function setup() {
   const fixture = reconcilerFixture();
   await fixture.createGateway();
   await fixture.putSecret('openai-key', { apiKey: 'sk-first' });
-  const reconciler = new PolicyReconciler(fixture.deps, providerKeyHandler(fixture.api), () => fixture.api.objectsOf('ProviderKey'));
-  const spec = { gatewayRef: { name: 'gw' }, provider: 'openai', type: 'openai', secretRef: { name: 'openai-key', key: 'apiKey' } };
+  const reconciler = new PolicyReconciler(fixture.deps, providerKeyHandler(fixture.api), () =>
+    fixture.api.objectsOf('ProviderKey'),
+  );
+  const spec = {
+    gatewayRef: { name: 'gw' },
+    provider: 'openai',
+    type: 'openai',
+    secretRef: { name: 'openai-key', key: 'apiKey' },
+  };
   const reconcile = async (name = 'openai') => reconciler.reconcile((await fixture.get('ProviderKey', name))!);
   return { ...fixture, reconciler, spec, reconcile };
 }
@@ -91,7 +98,10 @@ describe('PolicyReconciler with ProviderKey', () => {
     const { create, spec, reconcile, condition } = await setup();
     await create('ProviderKey', 'openai', { ...spec, secretRef: { name: 'absent', key: 'apiKey' } });
     await reconcile();
-    expect(await condition('ProviderKey', 'openai', 'Stalled')).toMatchObject({ status: 'True', reason: 'SecretNotFound' });
+    expect(await condition('ProviderKey', 'openai', 'Stalled')).toMatchObject({
+      status: 'True',
+      reason: 'SecretNotFound',
+    });
     await create('ProviderKey', 'elsewhere', { ...spec, provider: 'x', gatewayRef: { name: 'nope' } });
     await reconcile('elsewhere');
     expect(await condition('ProviderKey', 'elsewhere')).toMatchObject({ status: 'False', reason: 'GatewayNotFound' });
@@ -102,11 +112,17 @@ describe('PolicyReconciler with ProviderKey', () => {
     await create('ProviderKey', 'openai', spec);
     setGatewayReady(false);
     expect(await reconcile()).toEqual({ requeueAfterMs: 10_000 });
-    expect(await condition('ProviderKey', 'openai', 'Reconciling')).toMatchObject({ status: 'True', reason: 'RetryingAfterError' });
+    expect(await condition('ProviderKey', 'openai', 'Reconciling')).toMatchObject({
+      status: 'True',
+      reason: 'RetryingAfterError',
+    });
     setGatewayReady(true);
     gatewayApi.failWith = new ManagementError(503, 'unavailable', 'draining');
     await expect(reconcile()).rejects.toThrow('draining');
-    expect(await condition('ProviderKey', 'openai', 'Synced')).toMatchObject({ status: 'False', reason: 'GatewayUnavailable' });
+    expect(await condition('ProviderKey', 'openai', 'Synced')).toMatchObject({
+      status: 'False',
+      reason: 'GatewayUnavailable',
+    });
     expect(await events()).toContain('Warning ApplyFailed');
   });
 
@@ -115,6 +131,9 @@ describe('PolicyReconciler with ProviderKey', () => {
     await create('ProviderKey', 'openai', spec);
     gatewayApi.failWith = new ManagementError(400, 'invalid_request', 'baseUrl must be public');
     expect(await reconcile()).toEqual({});
-    expect(await condition('ProviderKey', 'openai', 'Stalled')).toMatchObject({ status: 'True', reason: 'RejectedByGateway' });
+    expect(await condition('ProviderKey', 'openai', 'Stalled')).toMatchObject({
+      status: 'True',
+      reason: 'RejectedByGateway',
+    });
   });
 });

@@ -44,7 +44,10 @@ export interface PolicyHandler {
   cleanup(object: KubeObject, client: ManagementClient): Promise<void>;
 }
 
-type PolicyObject = KubeObject & { spec: { gatewayRef: { name: string } }; status?: { observedGeneration?: number; conditions?: never[] } };
+type PolicyObject = KubeObject & {
+  spec: { gatewayRef: { name: string } };
+  status?: { observedGeneration?: number; conditions?: never[] };
+};
 
 const gatewayNotReadyRetryMs = 10_000;
 
@@ -65,7 +68,12 @@ export class PolicyReconciler implements Reconciler {
   }
 
   private gateway(object: PolicyObject): Promise<KubeObject | null> {
-    return this.deps.api.get({ apiVersion: crdApiVersion, kind: 'Gateway', name: object.spec.gatewayRef.name, ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }) });
+    return this.deps.api.get({
+      apiVersion: crdApiVersion,
+      kind: 'Gateway',
+      name: object.spec.gatewayRef.name,
+      ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }),
+    });
   }
 
   async reconcile(input: KubeObject): Promise<ReconcileResult> {
@@ -74,19 +82,32 @@ export class PolicyReconciler implements Reconciler {
     if (object.metadata.deletionTimestamp) return this.finalize(object, gateway);
     const { status, events } = this.deps;
     if (gateway === null) {
-      await status.write(object, { outcome: { kind: 'stalled', reason: 'GatewayNotFound', message: `Gateway "${object.spec.gatewayRef.name}" does not exist in this namespace` } });
+      await status.write(object, {
+        outcome: {
+          kind: 'stalled',
+          reason: 'GatewayNotFound',
+          message: `Gateway "${object.spec.gatewayRef.name}" does not exist in this namespace`,
+        },
+      });
       return {};
     }
     const winner = conflictWinner(object, this.peers(), (candidate) => this.handler.claim(candidate));
     if (winner !== null) {
       const message = `${winner.kind} "${winner.metadata.name}" already ${this.handler.describeClaim(object)}; this resource is not applied until that one is deleted or changed`;
-      if (await status.write(object, { outcome: { kind: 'stalled', reason: 'Conflict', message } })) await events.record(object, 'Warning', 'Conflict', message);
+      if (await status.write(object, { outcome: { kind: 'stalled', reason: 'Conflict', message } }))
+        await events.record(object, 'Warning', 'Conflict', message);
       return {};
     }
     const current = await this.ensureFinalizer(object);
     const client = await this.deps.clients.forGateway(gateway);
     if (client === null) {
-      await status.write(current, { outcome: { kind: 'retrying', reason: 'GatewayNotReady', message: `Gateway "${gateway.metadata.name}" is not ready to take admin requests yet` } });
+      await status.write(current, {
+        outcome: {
+          kind: 'retrying',
+          reason: 'GatewayNotReady',
+          message: `Gateway "${gateway.metadata.name}" is not ready to take admin requests yet`,
+        },
+      });
       return { requeueAfterMs: gatewayNotReadyRetryMs };
     }
     return this.apply(current, client);
@@ -98,10 +119,25 @@ export class PolicyReconciler implements Reconciler {
     const wasInSync = object.status?.observedGeneration === object.metadata.generation && synced?.status === 'True';
     try {
       const result = await this.handler.apply(object, client);
-      if (result.secretRotated) await events.record(object, 'Normal', 'SecretRotated', `A referenced Secret changed and was re-applied: ${result.message}`);
-      else if (result.wrote && wasInSync) await events.record(object, 'Normal', 'DriftCorrected', `The gateway's state had drifted from the resource and was re-applied: ${result.message}`);
+      if (result.secretRotated)
+        await events.record(
+          object,
+          'Normal',
+          'SecretRotated',
+          `A referenced Secret changed and was re-applied: ${result.message}`,
+        );
+      else if (result.wrote && wasInSync)
+        await events.record(
+          object,
+          'Normal',
+          'DriftCorrected',
+          `The gateway's state had drifted from the resource and was re-applied: ${result.message}`,
+        );
       const annotated = await this.annotate(object, result.annotations);
-      await status.write(annotated, { outcome: { kind: 'ready', reason: 'Applied', message: result.message }, ...(result.fields ? { fields: result.fields } : {}) });
+      await status.write(annotated, {
+        outcome: { kind: 'ready', reason: 'Applied', message: result.message },
+        ...(result.fields ? { fields: result.fields } : {}),
+      });
       return {};
     } catch (error) {
       return this.failed(object, error);
@@ -113,18 +149,22 @@ export class PolicyReconciler implements Reconciler {
     const current = object.metadata.annotations ?? {};
     const changed = Object.entries(annotations ?? {}).filter(([name, value]) => (current[name] ?? null) !== value);
     if (changed.length === 0) return object;
-    return (await this.deps.api.mergePatch(refOf(object), { metadata: { annotations: Object.fromEntries(changed) } })) as PolicyObject;
+    return (await this.deps.api.mergePatch(refOf(object), {
+      metadata: { annotations: Object.fromEntries(changed) },
+    })) as PolicyObject;
   }
 
   private async failed(object: PolicyObject, error: unknown): Promise<ReconcileResult> {
     const { status, events } = this.deps;
     if (error instanceof PolicyRefusal) {
-      if (await status.write(object, { outcome: { kind: 'stalled', reason: error.reason, message: error.message } })) await events.record(object, 'Warning', error.reason, error.message);
+      if (await status.write(object, { outcome: { kind: 'stalled', reason: error.reason, message: error.message } }))
+        await events.record(object, 'Warning', error.reason, error.message);
       return {};
     }
     if (error instanceof ManagementError && !error.retryable) {
       const message = `The gateway refused the change (${error.status} ${error.code}): ${error.message}`;
-      if (await status.write(object, { outcome: { kind: 'stalled', reason: 'RejectedByGateway', message } })) await events.record(object, 'Warning', 'RejectedByGateway', message);
+      if (await status.write(object, { outcome: { kind: 'stalled', reason: 'RejectedByGateway', message } }))
+        await events.record(object, 'Warning', 'RejectedByGateway', message);
       return {};
     }
     const message = error instanceof Error ? error.message : String(error);
@@ -136,7 +176,9 @@ export class PolicyReconciler implements Reconciler {
   private async ensureFinalizer(object: PolicyObject): Promise<PolicyObject> {
     const finalizers = object.metadata.finalizers ?? [];
     if (finalizers.includes(finalizer)) return object;
-    const patched = await this.deps.api.mergePatch(refOf(object), { metadata: { resourceVersion: object.metadata.resourceVersion, finalizers: [...finalizers, finalizer] } });
+    const patched = await this.deps.api.mergePatch(refOf(object), {
+      metadata: { resourceVersion: object.metadata.resourceVersion, finalizers: [...finalizers, finalizer] },
+    });
     return patched as PolicyObject;
   }
 
@@ -154,7 +196,12 @@ export class PolicyReconciler implements Reconciler {
         return this.failed(object, error);
       }
     }
-    await this.deps.api.mergePatch(refOf(object), { metadata: { resourceVersion: object.metadata.resourceVersion, finalizers: finalizers.filter((name) => name !== finalizer) } });
+    await this.deps.api.mergePatch(refOf(object), {
+      metadata: {
+        resourceVersion: object.metadata.resourceVersion,
+        finalizers: finalizers.filter((name) => name !== finalizer),
+      },
+    });
     return {};
   }
 }

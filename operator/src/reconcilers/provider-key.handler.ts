@@ -27,7 +27,8 @@ export function normalisedBaseUrl(type: ProviderKeySpec['type'], baseUrl: string
  */
 function inSync(current: ProviderKeyState | undefined, desired: ProviderKeyWrite): boolean {
   if (current === undefined || current.type !== desired.type || current.apiKey !== desired.apiKey) return false;
-  if (desired.baseUrl !== undefined && current.baseUrl !== normalisedBaseUrl(desired.type, desired.baseUrl)) return false;
+  if (desired.baseUrl !== undefined && current.baseUrl !== normalisedBaseUrl(desired.type, desired.baseUrl))
+    return false;
   return desired.type === 'gw-upstream' || (current.apiVersion ?? undefined) === desired.apiVersion;
 }
 
@@ -39,11 +40,13 @@ export function providerKeyHandler(api: KubeApi): PolicyHandler {
   return {
     kind: 'ProviderKey',
     claim: (object) => `${specOf(object).gatewayRef.name}/provider:${specOf(object).provider}`,
-    describeClaim: (object) => `applies provider "${specOf(object).provider}" to Gateway "${specOf(object).gatewayRef.name}"`,
+    describeClaim: (object) =>
+      `applies provider "${specOf(object).provider}" to Gateway "${specOf(object).gatewayRef.name}"`,
     async apply(object: KubeObject, client: ManagementClient): Promise<ApplyResult> {
       const spec = specOf(object);
       const secret = await readSecret(api, object.metadata.namespace, spec.secretRef);
-      if (secret === null) throw new PolicyRefusal('SecretNotFound', `Secret "${spec.secretRef.name}" has no key "${spec.secretRef.key}"`);
+      if (secret === null)
+        throw new PolicyRefusal('SecretNotFound', `Secret "${spec.secretRef.name}" has no key "${spec.secretRef.key}"`);
       const apiKey = secret.value.trim();
       const desired: ProviderKeyWrite = {
         type: spec.type,

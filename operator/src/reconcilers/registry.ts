@@ -13,13 +13,20 @@ import { serviceKeyHandler } from './service-key.handler.js';
 import { userCapHandler } from './user-cap.handler.js';
 
 const keyOf = (object: KubeObject): string => `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
-const gatewayNameOf = (object: KubeObject): string | undefined => (object.spec as { gatewayRef?: { name?: string } } | undefined)?.gatewayRef?.name;
+const gatewayNameOf = (object: KubeObject): string | undefined =>
+  (object.spec as { gatewayRef?: { name?: string } } | undefined)?.gatewayRef?.name;
 
 /** Requeues the policy resources of a Gateway when it changes (it became ready, or went away). */
 const gatewayWatch: SecondaryWatch = {
   apiVersion: crdApiVersion,
   kind: 'Gateway',
-  map: (gateway, primaries) => primaries.filter((object) => object.metadata.namespace === gateway.metadata.namespace && gatewayNameOf(object) === gateway.metadata.name).map(keyOf),
+  map: (gateway, primaries) =>
+    primaries
+      .filter(
+        (object) =>
+          object.metadata.namespace === gateway.metadata.namespace && gatewayNameOf(object) === gateway.metadata.name,
+      )
+      .map(keyOf),
 };
 
 /** Requeues the resources whose typed spec names a Secret when it changes: a rotated provider key is re-applied. */

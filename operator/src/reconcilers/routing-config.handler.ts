@@ -1,7 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { routingConfigSpec, type RoutingConfigSpec } from '@gw/contracts';
 import type { KubeObject } from '../kube/kube-api.js';
-import type { ManagementClient, ModelAliases, ModelPricing, ModelTable, ProviderKeyState } from '../management/management-client.js';
+import type {
+  ManagementClient,
+  ModelAliases,
+  ModelPricing,
+  ModelTable,
+  ProviderKeyState,
+} from '../management/management-client.js';
 import type { ApplyResult, PolicyHandler } from './policy-reconciler.js';
 
 function specOf(object: KubeObject): RoutingConfigSpec {
@@ -16,12 +22,23 @@ function withoutUndefined<T extends object>(value: T): T {
 export function desiredConfig(spec: RoutingConfigSpec): Record<string, unknown> | null {
   if (!spec.routing) return null;
   const { mode, onStatusCodes, targets } = spec.routing;
-  return { mode, onStatusCodes, targets: targets.map((target) => withoutUndefined({ provider: target.provider, model: target.model, weight: target.weight, retry: target.retry })) };
+  return {
+    mode,
+    onStatusCodes,
+    targets: targets.map((target) =>
+      withoutUndefined({ provider: target.provider, model: target.model, weight: target.weight, retry: target.retry }),
+    ),
+  };
 }
 
 /** Alias → provider and model; an alias naming no provider resolves through the default provider. */
 export function desiredAliases(spec: RoutingConfigSpec): ModelAliases {
-  return Object.fromEntries((spec.aliases ?? []).map((alias) => [alias.name, { provider: alias.provider ?? spec.defaultProvider, model: alias.model }]));
+  return Object.fromEntries(
+    (spec.aliases ?? []).map((alias) => [
+      alias.name,
+      { provider: alias.provider ?? spec.defaultProvider, model: alias.model },
+    ]),
+  );
 }
 
 /**
@@ -35,11 +52,14 @@ export function desiredModels(spec: RoutingConfigSpec, providers: readonly Provi
     (spec.models ?? []).map((model) => {
       const input = Number(model.inputUsdPerMillionTokens);
       const pricing: ModelPricing = withoutUndefined({
-        family: typeOf(model.provider ?? spec.defaultProvider) === 'anthropic' ? ('anthropic' as const) : ('openai' as const),
+        family:
+          typeOf(model.provider ?? spec.defaultProvider) === 'anthropic' ? ('anthropic' as const) : ('openai' as const),
         inputPerMTok: input,
         outputPerMTok: Number(model.outputUsdPerMillionTokens),
-        cacheReadPerMTok: model.cacheReadUsdPerMillionTokens === undefined ? input : Number(model.cacheReadUsdPerMillionTokens),
-        cacheWritePerMTok: model.cacheWriteUsdPerMillionTokens === undefined ? input : Number(model.cacheWriteUsdPerMillionTokens),
+        cacheReadPerMTok:
+          model.cacheReadUsdPerMillionTokens === undefined ? input : Number(model.cacheReadUsdPerMillionTokens),
+        cacheWritePerMTok:
+          model.cacheWriteUsdPerMillionTokens === undefined ? input : Number(model.cacheWriteUsdPerMillionTokens),
         maxOutputTokens: model.maxOutputTokens,
       });
       return [model.name, pricing];
@@ -75,7 +95,10 @@ export const routingConfigHandler: PolicyHandler = {
       await client.putModels(models);
       wrote = true;
     }
-    return { wrote, message: `Default provider "${spec.defaultProvider}", ${Object.keys(aliases).length} aliases, ${Object.keys(models).length} models` };
+    return {
+      wrote,
+      message: `Default provider "${spec.defaultProvider}", ${Object.keys(aliases).length} aliases, ${Object.keys(models).length} models`,
+    };
   },
   async cleanup(_object: KubeObject, client: ManagementClient): Promise<void> {
     const routing = await client.getRouting();

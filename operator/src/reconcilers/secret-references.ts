@@ -1,4 +1,12 @@
-import { desktopPolicySpec, gatewaySpec, providerKeySpec, routingConfigSpec, serviceKeySpec, userCapSpec, type GatewaySpec } from '@gw/contracts';
+import {
+  desktopPolicySpec,
+  gatewaySpec,
+  providerKeySpec,
+  routingConfigSpec,
+  serviceKeySpec,
+  userCapSpec,
+  type GatewaySpec,
+} from '@gw/contracts';
 import type { z } from 'zod';
 import type { KubeObject } from '../kube/kube-api.js';
 
@@ -56,6 +64,10 @@ export function referencedSecretNames(object: KubeObject): readonly string[] {
 /** The keys ("namespace/name") of the resources among `candidates` that reference this Secret. */
 export function resourcesReferencingSecret(secret: KubeObject, candidates: readonly KubeObject[]): string[] {
   return candidates
-    .filter((candidate) => candidate.metadata.namespace === secret.metadata.namespace && referencedSecretNames(candidate).includes(secret.metadata.name))
+    .filter(
+      (candidate) =>
+        candidate.metadata.namespace === secret.metadata.namespace &&
+        referencedSecretNames(candidate).includes(secret.metadata.name),
+    )
     .map((candidate) => `${candidate.metadata.namespace ?? ''}/${candidate.metadata.name}`);
 }

@@ -19,7 +19,13 @@ const budgetOf = (spec: ServiceKeySpec): number | null => {
   return budget === 0 ? null : budget; // Absent or 0 means unlimited
 };
 
-function secretFor(object: KubeObject, spec: ServiceKeySpec, key: string, keyId: string, existing: KubeObject | null): KubeObject {
+function secretFor(
+  object: KubeObject,
+  spec: ServiceKeySpec,
+  key: string,
+  keyId: string,
+  existing: KubeObject | null,
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -29,7 +35,16 @@ function secretFor(object: KubeObject, spec: ServiceKeySpec, key: string, keyId:
       namespace: object.metadata.namespace,
       annotations: { [keyIdAnnotation]: keyId },
       labels: { 'app.kubernetes.io/managed-by': 'gw-operator', 'app.kubernetes.io/part-of': 'gw' },
-      ownerReferences: [{ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, uid: object.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: object.apiVersion,
+          kind: object.kind,
+          name: object.metadata.name,
+          uid: object.metadata.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     type: 'Opaque',
     data: { [serviceKeySecretKey]: Buffer.from(key).toString('base64') },
@@ -48,17 +63,29 @@ export function serviceKeyHandler(api: KubeApi): PolicyHandler {
     describeClaim: (object) => `writes its key into Secret "${specOf(object).secretName}"`,
     async apply(object: KubeObject, client: ManagementClient): Promise<ApplyResult> {
       const spec = specOf(object);
-      const secretRef = { apiVersion: 'v1', kind: 'Secret', name: spec.secretName, ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }) };
+      const secretRef = {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        name: spec.secretName,
+        ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }),
+      };
       const secret = await api.get(secretRef);
       if (secret && !(secret.metadata.ownerReferences ?? []).some((owner) => owner.uid === object.metadata.uid)) {
-        throw new PolicyRefusal('SecretExists', `Secret "${spec.secretName}" exists and is not managed by this ServiceKey; choose another secretName`);
+        throw new PolicyRefusal(
+          'SecretExists',
+          `Secret "${spec.secretName}" exists and is not managed by this ServiceKey; choose another secretName`,
+        );
       }
       // A key id in the Secret survives a lost status (crash between minting and the status write).
       let keyId = keyIdOf(object) ?? secret?.metadata.annotations?.[keyIdAnnotation];
       const current = keyId === undefined ? null : await client.getKey(keyId);
       if (keyId === undefined || current === null || current.status !== 'active' || secret === null) {
         if (keyId !== undefined && current?.status === 'active') await client.revokeKey(keyId); // its raw value is lost with the Secret
-        const minted = await client.createServiceKey({ name: spec.name.trim(), team: spec.team.trim(), ...(budgetOf(spec) === null ? {} : { monthlyBudgetUsd: budgetOf(spec)! }) });
+        const minted = await client.createServiceKey({
+          name: spec.name.trim(),
+          team: spec.team.trim(),
+          ...(budgetOf(spec) === null ? {} : { monthlyBudgetUsd: budgetOf(spec)! }),
+        });
         keyId = minted.id;
         const body = secretFor(object, spec, minted.key, minted.id, secret);
         if (secret) await api.replace(body);

@@ -34,7 +34,8 @@ export function userCapHandler(api: KubeApi): PolicyHandler {
   return {
     kind: 'UserCap',
     claim: (object) => `${specOf(object).gatewayRef.name}/user:${specOf(object).user}`,
-    describeClaim: (object) => `sets the cap of user "${specOf(object).user}" on Gateway "${specOf(object).gatewayRef.name}"`,
+    describeClaim: (object) =>
+      `sets the cap of user "${specOf(object).user}" on Gateway "${specOf(object).gatewayRef.name}"`,
     async apply(object: KubeObject, client: ManagementClient): Promise<ApplyResult> {
       const spec = specOf(object);
       const applied = object.metadata.annotations?.[webhookVersionAnnotation] ?? null;
@@ -48,10 +49,22 @@ export function userCapHandler(api: KubeApi): PolicyHandler {
       const desired = desiredView(spec);
       const current = await client.getUserLimits(spec.user);
       const readableInSync = current !== null && isDeepStrictEqual(current, desired);
-      const webhookCurrent = webhook === null || (current?.alerts?.webhookConfigured === true && applied === webhook.version);
+      const webhookCurrent =
+        webhook === null || (current?.alerts?.webhookConfigured === true && applied === webhook.version);
       if (!readableInSync || !webhookCurrent) {
-        const alerts: UserLimitsPatch['alerts'] = spec.alerts ? { thresholdsPercent: spec.alerts.thresholdsPercent, ...(webhook && !webhookCurrent ? { webhookUrl: webhook.url } : {}) } : null;
-        await client.patchUserLimits(spec.user, { monthlyTokens: desired.monthlyTokens, maxUsd: desired.maxUsd, softUsd: desired.softUsd, reset: desired.reset, alerts });
+        const alerts: UserLimitsPatch['alerts'] = spec.alerts
+          ? {
+              thresholdsPercent: spec.alerts.thresholdsPercent,
+              ...(webhook && !webhookCurrent ? { webhookUrl: webhook.url } : {}),
+            }
+          : null;
+        await client.patchUserLimits(spec.user, {
+          monthlyTokens: desired.monthlyTokens,
+          maxUsd: desired.maxUsd,
+          softUsd: desired.softUsd,
+          reset: desired.reset,
+          alerts,
+        });
       }
       return {
         wrote: !readableInSync || !webhookCurrent,

@@ -59,10 +59,18 @@ function wantedConditions(outcome: Outcome): Wanted[] {
  * The conditions after this outcome. `lastTransitionTime` moves only when a condition's status changes, so a
  * repeated outcome yields identical conditions and the status writer skips the write.
  */
-export function conditionsFor(outcome: Outcome, generation: number, existing: readonly Condition[] | undefined, now: Date): Condition[] {
+export function conditionsFor(
+  outcome: Outcome,
+  generation: number,
+  existing: readonly Condition[] | undefined,
+  now: Date,
+): Condition[] {
   return wantedConditions(outcome).map((wanted) => {
     const previous = existing?.find((condition) => condition.type === wanted.type);
-    const lastTransitionTime = previous && previous.status === wanted.status ? previous.lastTransitionTime : now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const lastTransitionTime =
+      previous && previous.status === wanted.status
+        ? previous.lastTransitionTime
+        : now.toISOString().replace(/\.\d{3}Z$/, 'Z');
     return { ...wanted, observedGeneration: generation, lastTransitionTime };
   });
 }

@@ -55,7 +55,10 @@ export class Controller {
     const { informers, timers, reconciler, namespace } = options;
     this.queue = new WorkQueue(timers, options.backoff);
     this.primary = informers.informer(reconciler.apiVersion, reconciler.kind, namespace);
-    this.secondary = (options.watches ?? []).map((watch) => ({ informer: informers.informer(watch.apiVersion, watch.kind, namespace), watch }));
+    this.secondary = (options.watches ?? []).map((watch) => ({
+      informer: informers.informer(watch.apiVersion, watch.kind, namespace),
+      watch,
+    }));
   }
 
   enqueue(object: KubeObject): void {

@@ -8,7 +8,11 @@ describe('EventRecorder', () => {
     const api = new FakeKubeApi();
     const timers = new FakeTimers();
     const recorder = new EventRecorder(api, timers);
-    const providerKey = { apiVersion: 'gw.dev/v1alpha1', kind: 'ProviderKey', metadata: { name: 'openai', namespace: 'ns', uid: 'u1' } };
+    const providerKey = {
+      apiVersion: 'gw.dev/v1alpha1',
+      kind: 'ProviderKey',
+      metadata: { name: 'openai', namespace: 'ns', uid: 'u1' },
+    };
     await recorder.record(providerKey, 'Warning', 'ApplyFailed', 'gateway unreachable');
     await timers.advance(1_000);
     await recorder.record(providerKey, 'Warning', 'ApplyFailed', 'gateway unreachable');
@@ -16,7 +20,12 @@ describe('EventRecorder', () => {
     const { items } = await api.list('v1', 'Event', 'ns');
     expect(items).toHaveLength(2);
     const warning = items.find((event) => event.reason === 'ApplyFailed')!;
-    expect(warning).toMatchObject({ type: 'Warning', count: 2, involvedObject: { kind: 'ProviderKey', name: 'openai', uid: 'u1' }, source: { component: 'gw-operator' } });
+    expect(warning).toMatchObject({
+      type: 'Warning',
+      count: 2,
+      involvedObject: { kind: 'ProviderKey', name: 'openai', uid: 'u1' },
+      source: { component: 'gw-operator' },
+    });
     expect(warning.lastTimestamp).not.toBe(warning.firstTimestamp);
   });
 });

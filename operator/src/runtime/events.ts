@@ -17,7 +17,10 @@ export class EventRecorder {
 
   async record(object: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
     const namespace = object.metadata.namespace ?? 'default';
-    const fingerprint = createHash('sha256').update(`${object.metadata.uid ?? object.metadata.name}|${type}|${reason}|${message}`).digest('hex').slice(0, 12);
+    const fingerprint = createHash('sha256')
+      .update(`${object.metadata.uid ?? object.metadata.name}|${type}|${reason}|${message}`)
+      .digest('hex')
+      .slice(0, 12);
     const name = `${object.metadata.name}.${fingerprint}`.slice(0, 253);
     const now = new Date(this.timers.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const ref = { apiVersion: 'v1', kind: 'Event', namespace, name };
@@ -30,7 +33,14 @@ export class EventRecorder {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name, namespace },
-      involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, namespace, uid: object.metadata.uid, resourceVersion: object.metadata.resourceVersion },
+      involvedObject: {
+        apiVersion: object.apiVersion,
+        kind: object.kind,
+        name: object.metadata.name,
+        namespace,
+        uid: object.metadata.uid,
+        resourceVersion: object.metadata.resourceVersion,
+      },
       type,
       reason,
       message: message.slice(0, 1024),

@@ -15,7 +15,15 @@ function setup() {
   const api = new FakeKubeApi();
   const timers = new FakeTimers();
   const events: string[] = [];
-  const informer = new Informer({ api, timers, logger, apiVersion: 'v1', kind: 'Secret', backoff: { baseDelayMs: 1_000, maxDelayMs: 8_000 }, onChange: (event, object) => events.push(`${event} ${object.metadata.name}`) });
+  const informer = new Informer({
+    api,
+    timers,
+    logger,
+    apiVersion: 'v1',
+    kind: 'Secret',
+    backoff: { baseDelayMs: 1_000, maxDelayMs: 8_000 },
+    onChange: (event, object) => events.push(`${event} ${object.metadata.name}`),
+  });
   return { api, timers, events, informer };
 }
 

@@ -66,7 +66,10 @@ export class Informer {
     const delay = Math.min(baseDelayMs * 2 ** this.failures, maxDelayMs);
     this.failures += 1;
     this.restarts += 1;
-    this.options.logger.warn({ kind: this.options.kind, err: error, delayMs: delay }, `${reason}; relisting after backoff`);
+    this.options.logger.warn(
+      { kind: this.options.kind, err: error, delayMs: delay },
+      `${reason}; relisting after backoff`,
+    );
     this.retryHandle = this.options.timers.setTimeout(() => {
       this.retryHandle = undefined;
       void this.relist();

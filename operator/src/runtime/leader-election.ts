@@ -59,7 +59,12 @@ export class LeaderElector {
   }
 
   private ref() {
-    return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: this.options.namespace, name: this.options.name };
+    return {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: this.options.namespace,
+      name: this.options.name,
+    };
   }
 
   private spec(now: number, previous?: LeaseSpec): LeaseSpec {
@@ -92,7 +97,10 @@ export class LeaderElector {
   private setLeading(leading: boolean): void {
     if (leading === this.leading) return;
     this.leading = leading;
-    this.options.logger.info({ identity: this.options.identity, lease: this.options.name }, leading ? 'became leader' : 'lost leadership');
+    this.options.logger.info(
+      { identity: this.options.identity, lease: this.options.name },
+      leading ? 'became leader' : 'lost leadership',
+    );
     if (leading) this.options.onStartedLeading();
     else this.options.onStoppedLeading();
   }
@@ -101,7 +109,11 @@ export class LeaderElector {
     const { api } = this.options;
     const lease = leaseOf(await api.get(this.ref()));
     if (lease === null) {
-      const created = await api.create({ ...this.ref(), metadata: { name: this.options.name, namespace: this.options.namespace }, spec: this.spec(now) });
+      const created = await api.create({
+        ...this.ref(),
+        metadata: { name: this.options.name, namespace: this.options.namespace },
+        spec: this.spec(now),
+      });
       if (created) this.observe(leaseOf(created), now);
       return created !== null;
     }
@@ -143,7 +155,9 @@ export class LeaderElector {
     if (!this.leading) return;
     const lease = leaseOf(await this.options.api.get(this.ref()));
     if (lease?.spec?.holderIdentity === this.options.identity) {
-      await this.options.api.replace({ ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1 } }).catch(() => undefined);
+      await this.options.api
+        .replace({ ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1 } })
+        .catch(() => undefined);
     }
     this.setLeading(false);
   }

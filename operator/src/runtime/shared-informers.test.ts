@@ -20,7 +20,16 @@ function setup() {
   const informers = new InformerRegistry({ api, timers, logger: silentLogger });
   const metrics = new OperatorMetrics();
   const controller = (reconciler: RecordingReconciler, watches: SecondaryWatch[] = []) =>
-    new Controller({ informers, timers, logger: silentLogger, metrics, reconciler, namespace, resyncMs: 60_000, watches });
+    new Controller({
+      informers,
+      timers,
+      logger: silentLogger,
+      metrics,
+      reconciler,
+      namespace,
+      resyncMs: 60_000,
+      watches,
+    });
   const watchesOf = (kind: string) => api.reads.filter((read) => read === `WATCH ${kind} ${namespace}`).length;
   return { api, informers, controller, watchesOf };
 }
@@ -33,7 +42,11 @@ describe('shared informers', () => {
     await Promise.all(controllers.map((each) => each.start()));
 
     const created = await api.create(secret('openai-key'));
-    await Promise.all(reconcilers.map((reconciler) => reconciler.reconciled(`${namespace}/openai-key`, created?.metadata.resourceVersion)));
+    await Promise.all(
+      reconcilers.map((reconciler) =>
+        reconciler.reconciled(`${namespace}/openai-key`, created?.metadata.resourceVersion),
+      ),
+    );
 
     expect(watchesOf('Secret')).toBe(1);
     expect(api.reads.filter((read) => read.startsWith('LIST Secret'))).toHaveLength(1);
@@ -49,10 +62,22 @@ describe('shared informers', () => {
     const widgetsOfSecret: SecondaryWatch = {
       apiVersion: 'v1',
       kind: 'Secret',
-      map: (changed, primaries) => primaries.filter((widget) => (widget.spec as { secretName: string }).secretName === changed.metadata.name).map((widget) => `${namespace}/${widget.metadata.name}`),
+      map: (changed, primaries) =>
+        primaries
+          .filter((widget) => (widget.spec as { secretName: string }).secretName === changed.metadata.name)
+          .map((widget) => `${namespace}/${widget.metadata.name}`),
     };
-    await api.create({ apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'w', namespace }, spec: { secretName: 'db' } });
-    const controllers = [controller(secrets), controller(widgets, [widgetsOfSecret]), controller(new RecordingReconciler('example.dev/v1', 'Gadget'), [widgetsOfSecret])];
+    await api.create({
+      apiVersion: 'example.dev/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace },
+      spec: { secretName: 'db' },
+    });
+    const controllers = [
+      controller(secrets),
+      controller(widgets, [widgetsOfSecret]),
+      controller(new RecordingReconciler('example.dev/v1', 'Gadget'), [widgetsOfSecret]),
+    ];
     await Promise.all(controllers.map((each) => each.start()));
     await widgets.reconciled(`${namespace}/w`);
     const reconcilesBefore = widgets.seen.length;
@@ -83,7 +108,10 @@ describe('shared informers', () => {
 
   it('keeps the watch open while one controller still runs and closes it when the last one stops', async () => {
     const { api, controller } = setup();
-    const controllers = [controller(new RecordingReconciler('v1', 'Secret')), controller(new RecordingReconciler('v1', 'Secret'))];
+    const controllers = [
+      controller(new RecordingReconciler('v1', 'Secret')),
+      controller(new RecordingReconciler('v1', 'Secret')),
+    ];
     await Promise.all(controllers.map((each) => each.start()));
 
     await controllers[0].stop();

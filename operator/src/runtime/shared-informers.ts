@@ -17,7 +17,15 @@ export class SharedInformer {
   private readonly listeners = new Set<InformerListener>();
   private starting: Promise<void> | undefined;
 
-  constructor(options: { api: KubeApi; timers: Timers; logger: Logger; apiVersion: string; kind: string; namespace?: string; backoff?: BackoffPolicy }) {
+  constructor(options: {
+    api: KubeApi;
+    timers: Timers;
+    logger: Logger;
+    apiVersion: string;
+    kind: string;
+    namespace?: string;
+    backoff?: BackoffPolicy;
+  }) {
     this.informer = new Informer({
       ...options,
       onChange: (event, object) => {
@@ -79,7 +87,12 @@ export class InformerRegistry {
     const key = scopeKey(apiVersion, kind, namespace);
     let informer = this.informers.get(key);
     if (informer === undefined) {
-      informer = new SharedInformer({ ...this.options, apiVersion, kind, ...(namespace === undefined ? {} : { namespace }) });
+      informer = new SharedInformer({
+        ...this.options,
+        apiVersion,
+        kind,
+        ...(namespace === undefined ? {} : { namespace }),
+      });
       this.informers.set(key, informer);
     }
     return informer;

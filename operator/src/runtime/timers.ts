@@ -14,9 +14,13 @@ export const systemTimers: Timers = {
   sleep: (delayMs, signal) =>
     new Promise((resolve) => {
       const timer = setTimeout(resolve, delayMs);
-      signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     }),
 };

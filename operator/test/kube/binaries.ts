@@ -29,9 +29,15 @@ async function exists(path: string): Promise<boolean> {
  * the cache. build.sh takes a lock, so parallel test files wait for one build.
  */
 export async function ensureKubeBinaries(): Promise<KubeBinaries> {
-  const binaries = { etcd: join(kubeCacheDir, 'bin', 'etcd'), apiServer: join(kubeCacheDir, 'bin', 'apiextensions-apiserver') };
+  const binaries = {
+    etcd: join(kubeCacheDir, 'bin', 'etcd'),
+    apiServer: join(kubeCacheDir, 'bin', 'apiextensions-apiserver'),
+  };
   if (!(await exists(join(kubeCacheDir, 'bin', '.complete')))) {
-    await run('bash', [buildScript], { env: { ...process.env, GW_KUBE_CACHE: kubeCacheDir }, maxBuffer: 64 * 1024 * 1024 });
+    await run('bash', [buildScript], {
+      env: { ...process.env, GW_KUBE_CACHE: kubeCacheDir },
+      maxBuffer: 64 * 1024 * 1024,
+    });
   }
   return binaries;
 }

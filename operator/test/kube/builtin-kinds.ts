@@ -26,7 +26,10 @@ const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch'
 
 const open = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
-function withSpecAndStatus(spec: Record<string, unknown> = {}, status: Record<string, unknown> = {}): Record<string, unknown> {
+function withSpecAndStatus(
+  spec: Record<string, unknown> = {},
+  status: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     type: 'object',
     'x-kubernetes-preserve-unknown-fields': true,
@@ -83,7 +86,17 @@ const operatorKinds: BuiltinKind[] = [
       },
     },
   },
-  { group: '', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', shortNames: ['ev'], subresources: {}, verbs: allVerbs, schema: open },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Event',
+    plural: 'events',
+    singular: 'event',
+    shortNames: ['ev'],
+    subresources: {},
+    verbs: allVerbs,
+    schema: open,
+  },
   {
     group: '',
     version: 'v1',
@@ -98,7 +111,11 @@ const operatorKinds: BuiltinKind[] = [
         type: 'array',
         'x-kubernetes-list-type': 'map',
         'x-kubernetes-list-map-keys': ['port', 'protocol'],
-        items: { ...open, required: ['port'], properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } } },
+        items: {
+          ...open,
+          required: ['port'],
+          properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } },
+        },
       },
     }),
   },
@@ -111,7 +128,11 @@ const operatorKinds: BuiltinKind[] = [
     shortNames: ['deploy'],
     subresources: {
       status: {},
-      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.status.selector',
+      },
     },
     verbs: allVerbs,
     schema: withSpecAndStatus(
@@ -162,7 +183,18 @@ const operatorKinds: BuiltinKind[] = [
 
 /** Kinds a Helm chart renders besides the operator's own: stored the same way so charts dry-run apply. */
 function plain(group: string, version: string, kind: string, plural: string, clusterScoped = false): BuiltinKind {
-  return { group, version, kind, plural, singular: kind.toLowerCase(), shortNames: [], subresources: {}, verbs: allVerbs, schema: open, clusterScoped };
+  return {
+    group,
+    version,
+    kind,
+    plural,
+    singular: kind.toLowerCase(),
+    shortNames: [],
+    subresources: {},
+    verbs: allVerbs,
+    schema: open,
+    clusterScoped,
+  };
 }
 
 export const builtinKinds: BuiltinKind[] = [
@@ -196,9 +228,23 @@ export function shadowCrd(kind: BuiltinKind): Record<string, unknown> {
     metadata: { name: `${kind.plural}.${group}` },
     spec: {
       group,
-      names: { kind: kind.kind, listKind: `${kind.kind}List`, plural: kind.plural, singular: kind.singular, shortNames: kind.shortNames },
+      names: {
+        kind: kind.kind,
+        listKind: `${kind.kind}List`,
+        plural: kind.plural,
+        singular: kind.singular,
+        shortNames: kind.shortNames,
+      },
       scope: kind.clusterScoped === true ? 'Cluster' : 'Namespaced',
-      versions: [{ name: kind.version, served: true, storage: true, subresources: kind.subresources, schema: { openAPIV3Schema: kind.schema } }],
+      versions: [
+        {
+          name: kind.version,
+          served: true,
+          storage: true,
+          subresources: kind.subresources,
+          schema: { openAPIV3Schema: kind.schema },
+        },
+      ],
     },
   };
 }

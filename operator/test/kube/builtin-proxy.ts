@@ -41,7 +41,12 @@ interface GroupList {
   kind: 'group-list';
 }
 
-type Resolved = Route | Forward | GroupList | { kind: 'openapi'; version: 'v2' | 'v3'; groupVersionPath: string } | { kind: 'not-found' };
+type Resolved =
+  | Route
+  | Forward
+  | GroupList
+  | { kind: 'openapi'; version: 'v2' | 'v3'; groupVersionPath: string }
+  | { kind: 'not-found' };
 
 function resolve(pathname: string, serverAddress: string): Resolved {
   const segments = pathname.split('/').filter((segment) => segment !== '');
@@ -100,7 +105,8 @@ function foldStringData(object: Json): void {
 
 function rewriteRequestObject(object: Json): void {
   const builtin = builtinKinds.find(
-    (kind) => object.apiVersion === realApiVersion(kind) && (object.kind === kind.kind || object.kind === `${kind.kind}List`),
+    (kind) =>
+      object.apiVersion === realApiVersion(kind) && (object.kind === kind.kind || object.kind === `${kind.kind}List`),
   );
   if (builtin !== undefined) {
     object.apiVersion = shadowApiVersion(builtin);
@@ -165,7 +171,14 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(text);
 }
 
-const notFound = { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 };
+const notFound = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  status: 'Failure',
+  message: 'the server could not find the requested resource',
+  reason: 'NotFound',
+  code: 404,
+};
 
 export interface BuiltinProxyOptions {
   upstreamPort: number;
@@ -174,12 +187,25 @@ export interface BuiltinProxyOptions {
 
 export async function startBuiltinProxy(options: BuiltinProxyOptions): Promise<BuiltinProxy> {
   const { certificates, upstreamPort } = options;
-  const agent = new Agent({ keepAlive: true, ca: certificates.ca, cert: certificates.clientCert, key: certificates.clientKey });
+  const agent = new Agent({
+    keepAlive: true,
+    ca: certificates.ca,
+    cert: certificates.clientCert,
+    key: certificates.clientKey,
+  });
   let serverAddress = '127.0.0.1:0';
 
-  function upstream(method: string, path: string, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<IncomingMessage> {
+  function upstream(
+    method: string,
+    path: string,
+    headers: Record<string, string | string[] | undefined>,
+    body: Buffer,
+  ): Promise<IncomingMessage> {
     return new Promise((resolveResponse, reject) => {
-      const outgoing = httpsRequest({ host: '127.0.0.1', port: upstreamPort, method, path, headers, agent }, resolveResponse);
+      const outgoing = httpsRequest(
+        { host: '127.0.0.1', port: upstreamPort, method, path, headers, agent },
+        resolveResponse,
+      );
       outgoing.on('error', reject);
       outgoing.end(body);
     });
@@ -194,27 +220,49 @@ export async function startBuiltinProxy(options: BuiltinProxyOptions): Promise<B
     delete headers.host;
     delete headers['accept-encoding']; // bodies are rewritten as text
     if (resolved.kind === 'openapi') {
-      const answer = await upstream('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }, Buffer.alloc(0));
+      const answer = await upstream(
+        'GET',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+        { accept: 'application/json' },
+        Buffer.alloc(0),
+      );
       const suffix = `.${shadowSuffix}`;
-      const resources = crdResources(JSON.parse((await readBody(answer)).toString('utf8')) as Parameters<typeof crdResources>[0], (group) =>
-        group === `core${suffix}` ? '' : group.endsWith(suffix) ? group.slice(0, -suffix.length) : group,
+      const resources = crdResources(
+        JSON.parse((await readBody(answer)).toString('utf8')) as Parameters<typeof crdResources>[0],
+        (group) => (group === `core${suffix}` ? '' : group.endsWith(suffix) ? group.slice(0, -suffix.length) : group),
       );
       if (resolved.version === 'v2') return sendJson(response, 200, openApiV2(resources));
       if (resolved.groupVersionPath === '') {
-        const own = JSON.parse((await readBody(await upstream('GET', '/openapi/v3', { accept: 'application/json' }, Buffer.alloc(0)))).toString('utf8')) as { paths?: Json };
+        const own = JSON.parse(
+          (
+            await readBody(await upstream('GET', '/openapi/v3', { accept: 'application/json' }, Buffer.alloc(0)))
+          ).toString('utf8'),
+        ) as { paths?: Json };
         return sendJson(response, 200, { paths: { ...own.paths, ...openApiV3Index(resources) } });
       }
       const document = openApiV3(resources, resolved.groupVersionPath);
       return document ? sendJson(response, 200, document) : sendJson(response, 404, notFound);
     }
     if (resolved.kind === 'group-list') {
-      const answer = await upstream('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }, Buffer.alloc(0));
-      const upstreamList = JSON.parse((await readBody(answer)).toString('utf8')) as Parameters<typeof mergedGroupList>[0];
+      const answer = await upstream(
+        'GET',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+        { accept: 'application/json' },
+        Buffer.alloc(0),
+      );
+      const upstreamList = JSON.parse((await readBody(answer)).toString('utf8')) as Parameters<
+        typeof mergedGroupList
+      >[0];
       return sendJson(response, 200, mergedGroupList(upstreamList));
     }
     let body = await readBody(request);
     if (resolved.builtin !== undefined) {
-      body = rewriteRequestBody(body, String(request.headers['content-type'] ?? ''), resolved.builtin, writesWholeObject(request.method, resolved.path));
+      body = rewriteRequestBody(
+        body,
+        String(request.headers['content-type'] ?? ''),
+        resolved.builtin,
+        writesWholeObject(request.method, resolved.path),
+      );
       headers['content-length'] = String(body.length);
     }
     const answer = await upstream(request.method ?? 'GET', `${resolved.path}${url.search}`, headers, body);
@@ -244,10 +292,17 @@ export async function startBuiltinProxy(options: BuiltinProxyOptions): Promise<B
   }
 
   const server: Server = createServer(
-    { ca: certificates.ca, cert: certificates.serverCert, key: certificates.serverKey, requestCert: true, rejectUnauthorized: true },
+    {
+      ca: certificates.ca,
+      cert: certificates.serverCert,
+      key: certificates.serverKey,
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
     (request, response) => {
       handle(request, response).catch((error: unknown) => {
-        if (!response.headersSent) sendJson(response, 502, { ...notFound, reason: 'InternalError', code: 502, message: String(error) });
+        if (!response.headersSent)
+          sendJson(response, 502, { ...notFound, reason: 'InternalError', code: 502, message: String(error) });
         else response.destroy();
       });
     },

@@ -25,15 +25,45 @@ async function signed(directory: string, name: string, subject: string, extensio
   await run('openssl', ['req', ...curve, '-keyout', path('key'), '-out', path('csr'), '-subj', subject]);
   await writeFile(path('ext'), extensions);
   await run('openssl', [
-    'x509', '-req', '-in', path('csr'), '-CA', join(directory, 'ca.crt'), '-CAkey', join(directory, 'ca.key'),
-    '-CAcreateserial', '-out', path('crt'), '-days', '2', '-extfile', path('ext'),
+    'x509',
+    '-req',
+    '-in',
+    path('csr'),
+    '-CA',
+    join(directory, 'ca.crt'),
+    '-CAkey',
+    join(directory, 'ca.key'),
+    '-CAcreateserial',
+    '-out',
+    path('crt'),
+    '-days',
+    '2',
+    '-extfile',
+    path('ext'),
   ]);
 }
 
 /** A throwaway CA, a server certificate for 127.0.0.1/localhost, and an admin client certificate (openssl). */
 export async function generateCertificates(directory: string): Promise<TestCertificates> {
-  await run('openssl', ['req', '-x509', ...curve, '-keyout', join(directory, 'ca.key'), '-out', join(directory, 'ca.crt'), '-days', '2', '-subj', '/CN=gw-kube-test-ca']);
-  await signed(directory, 'server', '/CN=localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  await run('openssl', [
+    'req',
+    '-x509',
+    ...curve,
+    '-keyout',
+    join(directory, 'ca.key'),
+    '-out',
+    join(directory, 'ca.crt'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=gw-kube-test-ca',
+  ]);
+  await signed(
+    directory,
+    'server',
+    '/CN=localhost',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n',
+  );
   await signed(directory, 'client', '/O=system:masters/CN=gw-kube-test-admin', 'extendedKeyUsage=clientAuth\n');
   const files = {
     caFile: join(directory, 'ca.crt'),
@@ -43,9 +73,18 @@ export async function generateCertificates(directory: string): Promise<TestCerti
     clientKeyFile: join(directory, 'client.key'),
   };
   const [ca, serverCert, serverKey, clientCert, clientKey] = await Promise.all(
-    [files.caFile, files.serverCertFile, files.serverKeyFile, files.clientCertFile, files.clientKeyFile].map((file) => readFile(file)),
+    [files.caFile, files.serverCertFile, files.serverKeyFile, files.clientCertFile, files.clientKeyFile].map((file) =>
+      readFile(file),
+    ),
   );
-  return { ...files, ca: ca, serverCert: serverCert, serverKey: serverKey, clientCert: clientCert, clientKey: clientKey };
+  return {
+    ...files,
+    ca: ca,
+    serverCert: serverCert,
+    serverKey: serverKey,
+    clientCert: clientCert,
+    clientKey: clientKey,
+  };
 }
 
 export function kubeconfigYaml(server: string, certificates: TestCertificates, namespace = 'default'): string {

@@ -61,7 +61,8 @@ export function mergedGroupList(crds: CrdList): Record<string, unknown> {
   for (const crd of crds.items ?? []) {
     if (crd.spec.group.endsWith(`.${shadowSuffix}`)) continue;
     const versions = versionsByGroup.get(crd.spec.group) ?? [];
-    for (const version of crd.spec.versions) if (version.served && !versions.includes(version.name)) versions.push(version.name);
+    for (const version of crd.spec.versions)
+      if (version.served && !versions.includes(version.name)) versions.push(version.name);
     versionsByGroup.set(crd.spec.group, versions);
   }
   const own = [...versionsByGroup].map(([name, versions]) => {

@@ -16,7 +16,14 @@ export async function installGwCrds(kubeConfig: KubeConfig): Promise<void> {
     const manifest = crdManifest(definition);
     const name = `${definition.plural}.gw.dev`;
     // Server-side apply is idempotent: a request cut by a timeout on a loaded machine is simply sent again.
-    const apply = () => kubeRequest(kubeConfig, 'PATCH', `${crdPath}/${name}?fieldManager=gw-test&force=true`, manifest, 'application/apply-patch+yaml');
+    const apply = () =>
+      kubeRequest(
+        kubeConfig,
+        'PATCH',
+        `${crdPath}/${name}?fieldManager=gw-test&force=true`,
+        manifest,
+        'application/apply-patch+yaml',
+      );
     const response = await apply().catch(apply);
     if (response.status >= 300) throw new Error(`applying ${name} failed (${response.status}): ${response.text}`);
   }
@@ -24,7 +31,12 @@ export async function installGwCrds(kubeConfig: KubeConfig): Promise<void> {
     const name = `${definition.plural}.gw.dev`;
     for (let attempt = 0; ; attempt += 1) {
       const { body } = await kubeRequest(kubeConfig, 'GET', `${crdPath}/${name}`);
-      if ((body as CrdStatus).status?.conditions?.some((condition) => condition.type === 'Established' && condition.status === 'True')) break;
+      if (
+        (body as CrdStatus).status?.conditions?.some(
+          (condition) => condition.type === 'Established' && condition.status === 'True',
+        )
+      )
+        break;
       if (attempt > 100) throw new Error(`${name} never became Established`);
       await sleep(100);
     }

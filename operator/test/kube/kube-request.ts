@@ -13,9 +13,21 @@ export interface KubeResponse {
  */
 const requestTimeoutMs = 30_000;
 
-export async function kubeRequest(kubeConfig: KubeConfig, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<KubeResponse> {
+export async function kubeRequest(
+  kubeConfig: KubeConfig,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<KubeResponse> {
   const server = new URL(kubeConfig.getCurrentCluster()?.server ?? '');
-  const options: RequestOptions = { host: server.hostname, port: server.port, method, path, headers: { accept: 'application/json' } };
+  const options: RequestOptions = {
+    host: server.hostname,
+    port: server.port,
+    method,
+    path,
+    headers: { accept: 'application/json' },
+  };
   await kubeConfig.applyToHTTPSOptions(options);
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   if (payload !== undefined) options.headers = { ...options.headers, 'content-type': contentType };
@@ -35,7 +47,9 @@ export async function kubeRequest(kubeConfig: KubeConfig, method: string, path: 
       });
     });
     // A request the API server accepted but never answers (seen under a fully loaded machine) fails instead of hanging.
-    outgoing.setTimeout(requestTimeoutMs, () => outgoing.destroy(new Error(`${method} ${path}: no answer within ${requestTimeoutMs} ms`)));
+    outgoing.setTimeout(requestTimeoutMs, () =>
+      outgoing.destroy(new Error(`${method} ${path}: no answer within ${requestTimeoutMs} ms`)),
+    );
     outgoing.on('error', reject);
     outgoing.end(payload);
   });

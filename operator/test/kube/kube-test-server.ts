@@ -77,40 +77,84 @@ async function startEtcd(directory: string, binary: string): Promise<{ process: 
   const [clientPort, peerPort] = [await freePort(), await freePort()];
   const client = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
-  const etcd = startProcess('etcd', binary, [
-    '--data-dir', join(directory, 'etcd'),
-    '--listen-client-urls', client, '--advertise-client-urls', client,
-    '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer, '--initial-cluster', `default=${peer}`,
-    '--unsafe-no-fsync', '--log-level', 'warn',
-  ], join(directory, 'etcd.log'));
+  const etcd = startProcess(
+    'etcd',
+    binary,
+    [
+      '--data-dir',
+      join(directory, 'etcd'),
+      '--listen-client-urls',
+      client,
+      '--advertise-client-urls',
+      client,
+      '--listen-peer-urls',
+      peer,
+      '--initial-advertise-peer-urls',
+      peer,
+      '--initial-cluster',
+      `default=${peer}`,
+      '--unsafe-no-fsync',
+      '--log-level',
+      'warn',
+    ],
+    join(directory, 'etcd.log'),
+  );
   await waitUntil(etcd, 'etcd health', () => etcdHealthy(clientPort));
   return { process: etcd, port: clientPort };
 }
 
-function apiServerArguments(options: { etcdPort: number; port: number; certificates: TestCertificates; selfConfig: string; coreConfig: string }): string[] {
+function apiServerArguments(options: {
+  etcdPort: number;
+  port: number;
+  certificates: TestCertificates;
+  selfConfig: string;
+  coreConfig: string;
+}): string[] {
   const { certificates } = options;
   return [
-    '--etcd-servers', `http://127.0.0.1:${options.etcdPort}`,
-    '--bind-address', '127.0.0.1', '--secure-port', String(options.port),
-    '--tls-cert-file', certificates.serverCertFile, '--tls-private-key-file', certificates.serverKeyFile,
+    '--etcd-servers',
+    `http://127.0.0.1:${options.etcdPort}`,
+    '--bind-address',
+    '127.0.0.1',
+    '--secure-port',
+    String(options.port),
+    '--tls-cert-file',
+    certificates.serverCertFile,
+    '--tls-private-key-file',
+    certificates.serverKeyFile,
     // Client certificates authenticate; there is no core API server to review tokens or access, so every
     // authenticated request is allowed (the delegated kubeconfigs point at the server itself and are never asked).
-    '--client-ca-file', certificates.caFile,
-    '--authentication-skip-lookup', '--authentication-kubeconfig', options.selfConfig,
-    '--authorization-kubeconfig', options.selfConfig, '--authorization-always-allow-paths', '/*',
+    '--client-ca-file',
+    certificates.caFile,
+    '--authentication-skip-lookup',
+    '--authentication-kubeconfig',
+    options.selfConfig,
+    '--authorization-kubeconfig',
+    options.selfConfig,
+    '--authorization-always-allow-paths',
+    '/*',
     // The "core" server its informers read (Services for webhook resolution) is the proxy in front of it.
-    '--kubeconfig', options.coreConfig,
+    '--kubeconfig',
+    options.coreConfig,
     '--enable-priority-and-fairness=false',
     // Watches go straight to etcd: no watch-cache warm-up answering 429 right after a CRD is created.
     '--watch-cache=false',
-    '--disable-admission-plugins', 'NamespaceLifecycle,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ValidatingAdmissionPolicy,MutatingAdmissionPolicy',
+    '--disable-admission-plugins',
+    'NamespaceLifecycle,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ValidatingAdmissionPolicy,MutatingAdmissionPolicy',
   ];
 }
 
 async function installShadowCrds(port: number, certificates: TestCertificates): Promise<void> {
   for (const kind of builtinKinds) {
-    const { status, body } = await rawRequest({ port, certificates, method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', body: JSON.stringify(shadowCrd(kind)) });
-    if (status !== 201 && status !== 409) throw new Error(`installing the ${kind.kind} CRD failed (${status}): ${body}`);
+    const { status, body } = await rawRequest({
+      port,
+      certificates,
+      method: 'POST',
+      path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      body: JSON.stringify(shadowCrd(kind)),
+    });
+    if (status !== 201 && status !== 409)
+      throw new Error(`installing the ${kind.kind} CRD failed (${status}): ${body}`);
   }
 }
 
@@ -118,7 +162,12 @@ export async function startKubeTestServer(): Promise<KubeTestServer> {
   if (process.env.GW_KUBE_USE_KUBECONFIG === '1' && process.env.KUBECONFIG) {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromDefault();
-    return { kubeConfig, kubeconfigPath: process.env.KUBECONFIG, url: kubeConfig.getCurrentCluster()?.server ?? '', stop: async () => {} };
+    return {
+      kubeConfig,
+      kubeconfigPath: process.env.KUBECONFIG,
+      url: kubeConfig.getCurrentCluster()?.server ?? '',
+      stop: async () => {},
+    };
   }
   const binaries = await ensureKubeBinaries();
   // The ports are probed free and bound later by other processes: on a busy machine another test's listener can take
@@ -148,9 +197,15 @@ async function startLocalServer(binaries: Awaited<ReturnType<typeof ensureKubeBi
     const kubeconfigPath = join(directory, 'kubeconfig');
     await writeFile(selfConfig, kubeconfigYaml(`https://127.0.0.1:${apiPort}`, certificates));
     await writeFile(kubeconfigPath, kubeconfigYaml(proxy.url, certificates));
-    const apiServer = startProcess('apiextensions-apiserver', binaries.apiServer, apiServerArguments({ etcdPort: etcd.port, port: apiPort, certificates, selfConfig, coreConfig: kubeconfigPath }), join(directory, 'apiserver.log'));
+    const apiServer = startProcess(
+      'apiextensions-apiserver',
+      binaries.apiServer,
+      apiServerArguments({ etcdPort: etcd.port, port: apiPort, certificates, selfConfig, coreConfig: kubeconfigPath }),
+      join(directory, 'apiserver.log'),
+    );
     started.push(apiServer);
-    const healthy = (path: string) => async () => (await rawRequest({ port: apiPort, path, certificates })).status === 200;
+    const healthy = (path: string) => async () =>
+      (await rawRequest({ port: apiPort, path, certificates })).status === 200;
     await waitUntil(apiServer, 'healthz', healthy('/healthz'));
     await installShadowCrds(apiPort, certificates);
     await waitUntil(apiServer, 'readyz', healthy('/readyz'));

@@ -9,9 +9,33 @@
 type Json = Record<string, unknown>;
 
 const swaggerKeywords = new Set([
-  '$ref', 'type', 'format', 'title', 'description', 'default', 'enum', 'required', 'properties', 'items', 'additionalProperties', 'allOf',
-  'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems',
-  'multipleOf', 'maxProperties', 'minProperties', 'readOnly', 'example',
+  '$ref',
+  'type',
+  'format',
+  'title',
+  'description',
+  'default',
+  'enum',
+  'required',
+  'properties',
+  'items',
+  'additionalProperties',
+  'allOf',
+  'maximum',
+  'minimum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
+  'maxProperties',
+  'minProperties',
+  'readOnly',
+  'example',
 ]);
 
 function isObject(value: unknown): value is Json {
@@ -23,10 +47,19 @@ export function toSwaggerSchema(schema: Json): Json {
   const converted: Json = {};
   for (const [key, value] of Object.entries(schema)) {
     if (!swaggerKeywords.has(key) && !key.startsWith('x-')) continue;
-    if (key === '$ref' && typeof value === 'string') converted[key] = value.replace('#/components/schemas/', '#/definitions/');
-    else if (key === 'properties' && isObject(value)) converted[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, isObject(property) ? toSwaggerSchema(property) : property]));
-    else if ((key === 'items' || key === 'additionalProperties') && isObject(value)) converted[key] = toSwaggerSchema(value);
-    else if (key === 'allOf' && Array.isArray(value)) converted[key] = value.map((entry) => (isObject(entry) ? toSwaggerSchema(entry) : entry));
+    if (key === '$ref' && typeof value === 'string')
+      converted[key] = value.replace('#/components/schemas/', '#/definitions/');
+    else if (key === 'properties' && isObject(value))
+      converted[key] = Object.fromEntries(
+        Object.entries(value).map(([name, property]) => [
+          name,
+          isObject(property) ? toSwaggerSchema(property) : property,
+        ]),
+      );
+    else if ((key === 'items' || key === 'additionalProperties') && isObject(value))
+      converted[key] = toSwaggerSchema(value);
+    else if (key === 'allOf' && Array.isArray(value))
+      converted[key] = value.map((entry) => (isObject(entry) ? toSwaggerSchema(entry) : entry));
     else converted[key] = value;
   }
   return converted;
@@ -61,7 +94,10 @@ export function crdResources(crds: CrdList, realGroup: (group: string) => string
       .filter((version) => version.served)
       .map((version) => {
         const groupVersionPath = group === '' ? `api/${version.name}` : `apis/${group}/${version.name}`;
-        const collection = spec.scope === 'Namespaced' ? `/${groupVersionPath}/namespaces/{namespace}/${spec.names.plural}` : `/${groupVersionPath}/${spec.names.plural}`;
+        const collection =
+          spec.scope === 'Namespaced'
+            ? `/${groupVersionPath}/namespaces/{namespace}/${spec.names.plural}`
+            : `/${groupVersionPath}/${spec.names.plural}`;
         return {
           gvk: { group, version: version.name, kind: spec.names.kind },
           groupVersionPath,
@@ -86,14 +122,26 @@ export function openApiV2(resources: Resource[]): Json {
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: 'v1.32.0' },
-    paths: Object.fromEntries(resources.map((resource) => [resource.itemPath, patchOperation(resource, { type: 'string', uniqueItems: true })])),
-    definitions: Object.fromEntries(resources.map((resource) => [resource.definitionName, { ...toSwaggerSchema(resource.schema), 'x-kubernetes-group-version-kind': [resource.gvk] }])),
+    paths: Object.fromEntries(
+      resources.map((resource) => [resource.itemPath, patchOperation(resource, { type: 'string', uniqueItems: true })]),
+    ),
+    definitions: Object.fromEntries(
+      resources.map((resource) => [
+        resource.definitionName,
+        { ...toSwaggerSchema(resource.schema), 'x-kubernetes-group-version-kind': [resource.gvk] },
+      ]),
+    ),
   };
 }
 
 /** The `/openapi/v3` index entries for the CRD group-versions, added to the server's own. */
 export function openApiV3Index(resources: Resource[]): Record<string, { serverRelativeURL: string }> {
-  return Object.fromEntries(resources.map((resource) => [resource.groupVersionPath, { serverRelativeURL: `/openapi/v3/${resource.groupVersionPath}` }]));
+  return Object.fromEntries(
+    resources.map((resource) => [
+      resource.groupVersionPath,
+      { serverRelativeURL: `/openapi/v3/${resource.groupVersionPath}` },
+    ]),
+  );
 }
 
 /** The `/openapi/v3/<group-version path>` document, or null when no CRD serves that group-version. */
@@ -103,7 +151,19 @@ export function openApiV3(resources: Resource[], groupVersionPath: string): Json
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: 'v1.32.0' },
-    paths: Object.fromEntries(served.map((resource) => [resource.itemPath, patchOperation(resource, { schema: { type: 'string', uniqueItems: true } })])),
-    components: { schemas: Object.fromEntries(served.map((resource) => [resource.definitionName, { ...resource.schema, 'x-kubernetes-group-version-kind': [resource.gvk] }])) },
+    paths: Object.fromEntries(
+      served.map((resource) => [
+        resource.itemPath,
+        patchOperation(resource, { schema: { type: 'string', uniqueItems: true } }),
+      ]),
+    ),
+    components: {
+      schemas: Object.fromEntries(
+        served.map((resource) => [
+          resource.definitionName,
+          { ...resource.schema, 'x-kubernetes-group-version-kind': [resource.gvk] },
+        ]),
+      ),
+    },
   };
 }

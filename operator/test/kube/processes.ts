@@ -58,12 +58,19 @@ export function startProcess(name: string, command: string, args: string[], logF
 }
 
 /** Polls `probe` until it resolves true; fails early when the process died, naming its log. */
-export async function waitUntil(process: Managed, what: string, probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function waitUntil(
+  process: Managed,
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (process.child.exitCode !== null) throw new Error(`${process.name} exited (${process.child.exitCode}) before ${what}; see ${process.logFile}`);
+    if (process.child.exitCode !== null)
+      throw new Error(`${process.name} exited (${process.child.exitCode}) before ${what}; see ${process.logFile}`);
     if (await probe().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${process.name}: timed out waiting for ${what}; see ${process.logFile}`);
+    if (Date.now() > deadline)
+      throw new Error(`${process.name}: timed out waiting for ${what}; see ${process.logFile}`);
     await sleep(200);
   }
 }

@@ -1,12 +1,22 @@
 import { isDeepStrictEqual } from 'node:util';
-import { KubeApiError, keyOf, type KubeApi, type KubeObject, type ObjectList, type ObjectRef, type WatchEventType, type WatchHandlers } from '../../src/kube/kube-api.js';
+import {
+  KubeApiError,
+  keyOf,
+  type KubeApi,
+  type KubeObject,
+  type ObjectList,
+  type ObjectRef,
+  type WatchEventType,
+  type WatchHandlers,
+} from '../../src/kube/kube-api.js';
 
 type Json = Record<string, unknown>;
 
 /** RFC 7386 JSON merge patch. */
 export function mergePatchValue(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return structuredClone(patch);
-  const result: Json = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Json) } : {};
+  const result: Json =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Json) } : {};
   for (const [key, value] of Object.entries(patch as Json)) {
     if (value === null) delete result[key];
     else result[key] = mergePatchValue(result[key], value);
@@ -53,17 +63,28 @@ export class FakeKubeApi implements KubeApi {
     const stored = structuredClone(object);
     stored.metadata.resourceVersion = String(++this.version);
     stored.metadata.uid = previous?.metadata.uid ?? `uid-${this.uid++}`;
-    stored.metadata.creationTimestamp = previous?.metadata.creationTimestamp ?? new Date(Date.UTC(2026, 0, 1, 0, 0, this.uid)).toISOString();
+    stored.metadata.creationTimestamp =
+      previous?.metadata.creationTimestamp ?? new Date(Date.UTC(2026, 0, 1, 0, 0, this.uid)).toISOString();
     const specChanged = previous === undefined || !isDeepStrictEqual(previous.spec, stored.spec);
     stored.metadata.generation = (previous?.metadata.generation ?? 0) + (specChanged ? 1 : 0);
     if (previous?.metadata.deletionTimestamp) stored.metadata.deletionTimestamp = previous.metadata.deletionTimestamp;
     if (stored.metadata.deletionTimestamp && (stored.metadata.finalizers ?? []).length === 0) {
-      this.objects.delete(this.storeKey({ ...stored, name: stored.metadata.name, namespace: stored.metadata.namespace }));
+      this.objects.delete(
+        this.storeKey({ ...stored, name: stored.metadata.name, namespace: stored.metadata.namespace }),
+      );
       this.writes.push(`${verb} ${stored.kind} ${keyOf(stored)}`);
       this.emit('DELETED', stored);
       return structuredClone(stored);
     }
-    this.objects.set(this.storeKey({ apiVersion: stored.apiVersion, kind: stored.kind, name: stored.metadata.name, ...(stored.metadata.namespace === undefined ? {} : { namespace: stored.metadata.namespace }) }), stored);
+    this.objects.set(
+      this.storeKey({
+        apiVersion: stored.apiVersion,
+        kind: stored.kind,
+        name: stored.metadata.name,
+        ...(stored.metadata.namespace === undefined ? {} : { namespace: stored.metadata.namespace }),
+      }),
+      stored,
+    );
     this.writes.push(`${verb} ${stored.kind} ${keyOf(stored)}`);
     this.emit(previous ? 'MODIFIED' : 'ADDED', stored);
     return structuredClone(stored);
@@ -82,11 +103,22 @@ export class FakeKubeApi implements KubeApi {
 
   async list(apiVersion: string, kind: string, namespace?: string): Promise<ObjectList> {
     this.reads.push(`LIST ${kind} ${namespace ?? '*'}`);
-    const items = [...this.objects.values()].filter((object) => object.apiVersion === apiVersion && object.kind === kind && (namespace === undefined || object.metadata.namespace === namespace));
+    const items = [...this.objects.values()].filter(
+      (object) =>
+        object.apiVersion === apiVersion &&
+        object.kind === kind &&
+        (namespace === undefined || object.metadata.namespace === namespace),
+    );
     return { items: structuredClone(items), resourceVersion: String(this.version) };
   }
 
-  async watch(apiVersion: string, kind: string, namespace: string | undefined, _resourceVersion: string, handlers: WatchHandlers): Promise<() => void> {
+  async watch(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    _resourceVersion: string,
+    handlers: WatchHandlers,
+  ): Promise<() => void> {
     this.reads.push(`WATCH ${kind} ${namespace ?? '*'}`);
     const watcher = { apiVersion, kind, namespace, handlers };
     this.watchers.add(watcher);
@@ -137,16 +169,39 @@ export class FakeKubeApi implements KubeApi {
   }
 
   async create(object: KubeObject): Promise<KubeObject | null> {
-    const ref = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }) };
+    const ref = {
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      name: object.metadata.name,
+      ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }),
+    };
     if (this.objects.has(this.storeKey(ref))) return null;
     return this.store(object, undefined, 'CREATE');
   }
 
   async apply(object: KubeObject, _fieldManager: string): Promise<KubeObject> {
-    const ref = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }) };
+    const ref = {
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      name: object.metadata.name,
+      ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }),
+    };
     const previous = this.objects.get(this.storeKey(ref));
-    const merged = previous ? ({ ...previous, ...structuredClone(object), metadata: { ...previous.metadata, ...object.metadata }, status: previous.status } as KubeObject) : object;
-    if (previous && isDeepStrictEqual({ ...merged, metadata: { ...merged.metadata, resourceVersion: undefined } }, { ...previous, metadata: { ...previous.metadata, resourceVersion: undefined } })) {
+    const merged = previous
+      ? ({
+          ...previous,
+          ...structuredClone(object),
+          metadata: { ...previous.metadata, ...object.metadata },
+          status: previous.status,
+        } as KubeObject)
+      : object;
+    if (
+      previous &&
+      isDeepStrictEqual(
+        { ...merged, metadata: { ...merged.metadata, resourceVersion: undefined } },
+        { ...previous, metadata: { ...previous.metadata, resourceVersion: undefined } },
+      )
+    ) {
       return structuredClone(previous);
     }
     return this.store(merged, previous, 'APPLY');
@@ -155,7 +210,8 @@ export class FakeKubeApi implements KubeApi {
   async mergePatch(ref: ObjectRef, patch: Json): Promise<KubeObject> {
     const previous = this.existing(ref);
     const expected = (patch.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
-    if (expected !== undefined && expected !== previous.metadata.resourceVersion) throw new KubeApiError(409, 'Conflict', 'the object has been modified');
+    if (expected !== undefined && expected !== previous.metadata.resourceVersion)
+      throw new KubeApiError(409, 'Conflict', 'the object has been modified');
     return this.store(mergePatchValue(previous, patch) as KubeObject, previous, 'PATCH');
   }
 
@@ -166,9 +222,15 @@ export class FakeKubeApi implements KubeApi {
   }
 
   async replace(object: KubeObject): Promise<KubeObject> {
-    const ref = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }) };
+    const ref = {
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      name: object.metadata.name,
+      ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }),
+    };
     const previous = this.existing(ref);
-    if (object.metadata.resourceVersion !== previous.metadata.resourceVersion) throw new KubeApiError(409, 'Conflict', 'the object has been modified');
+    if (object.metadata.resourceVersion !== previous.metadata.resourceVersion)
+      throw new KubeApiError(409, 'Conflict', 'the object has been modified');
     return this.store({ ...object, status: previous.status }, previous, 'REPLACE');
   }
 
@@ -177,6 +239,10 @@ export class FakeKubeApi implements KubeApi {
     if (!previous) return;
     const marked = structuredClone(previous);
     marked.metadata.deletionTimestamp ??= new Date(Date.UTC(2026, 0, 2)).toISOString();
-    this.store(marked, { ...previous, metadata: { ...previous.metadata, deletionTimestamp: marked.metadata.deletionTimestamp } }, 'DELETE');
+    this.store(
+      marked,
+      { ...previous, metadata: { ...previous.metadata, deletionTimestamp: marked.metadata.deletionTimestamp } },
+      'DELETE',
+    );
   }
 }

@@ -20,7 +20,10 @@ export interface FakeUserLimits extends Omit<UserLimitsView, 'alerts'> {
   alerts: { thresholdsPercent: number[]; webhookUrl: string | null } | null;
 }
 
-const defaultBaseUrls: Partial<Record<ProviderKeyState['type'], string>> = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com/v1' };
+const defaultBaseUrls: Partial<Record<ProviderKeyState['type'], string>> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+};
 
 /** As the gateway stores a base URL: no trailing slash, `/v1` appended for anthropic. */
 function normaliseBaseUrl(type: ProviderKeyState['type'], baseUrl: string): string {
@@ -76,7 +79,9 @@ export class FakeManagementClient implements ManagementClient {
 
   async listProviderKeys() {
     this.record('GET providers');
-    return [...this.state.providers.values()].sort((left, right) => left.slug.localeCompare(right.slug)).map((provider) => ({ ...provider }));
+    return [...this.state.providers.values()]
+      .sort((left, right) => left.slug.localeCompare(right.slug))
+      .map((provider) => ({ ...provider }));
   }
 
   async putProviderKey(slug: string, body: ProviderKeyWrite) {
@@ -84,7 +89,13 @@ export class FakeManagementClient implements ManagementClient {
     const baseUrl = body.baseUrl ?? defaultBaseUrls[body.type];
     if (baseUrl === undefined) throw invalid(`body.baseUrl is required for a ${body.type} provider`);
     const apiVersion = body.type === 'gw-upstream' ? null : (body.apiVersion ?? null);
-    this.state.providers.set(slug, { slug, type: body.type, baseUrl: normaliseBaseUrl(body.type, baseUrl), apiVersion, apiKey: body.apiKey });
+    this.state.providers.set(slug, {
+      slug,
+      type: body.type,
+      baseUrl: normaliseBaseUrl(body.type, baseUrl),
+      apiVersion,
+      apiKey: body.apiKey,
+    });
   }
 
   async deleteProviderKey(slug: string) {
@@ -120,7 +131,14 @@ export class FakeManagementClient implements ManagementClient {
   async putModels(models: ModelTable) {
     this.record('PUT models');
     this.state.models = Object.fromEntries(
-      Object.entries(structuredClone(models)).map(([name, facts]) => [name, { ...facts, cacheReadPerMTok: facts.cacheReadPerMTok ?? facts.inputPerMTok, cacheWritePerMTok: facts.cacheWritePerMTok ?? facts.inputPerMTok }]),
+      Object.entries(structuredClone(models)).map(([name, facts]) => [
+        name,
+        {
+          ...facts,
+          cacheReadPerMTok: facts.cacheReadPerMTok ?? facts.inputPerMTok,
+          cacheWritePerMTok: facts.cacheWritePerMTok ?? facts.inputPerMTok,
+        },
+      ]),
     );
   }
 
@@ -128,13 +146,30 @@ export class FakeManagementClient implements ManagementClient {
     this.record(`GET limits ${user}`);
     const limits = this.state.userLimits.get(user);
     if (!limits) return null;
-    const alerts = limits.alerts ? { thresholdsPercent: [...limits.alerts.thresholdsPercent], webhookConfigured: limits.alerts.webhookUrl !== null } : null;
-    return { monthlyTokens: limits.monthlyTokens, maxUsd: limits.maxUsd, softUsd: limits.softUsd, reset: limits.reset, alerts };
+    const alerts = limits.alerts
+      ? {
+          thresholdsPercent: [...limits.alerts.thresholdsPercent],
+          webhookConfigured: limits.alerts.webhookUrl !== null,
+        }
+      : null;
+    return {
+      monthlyTokens: limits.monthlyTokens,
+      maxUsd: limits.maxUsd,
+      softUsd: limits.softUsd,
+      reset: limits.reset,
+      alerts,
+    };
   }
 
   async patchUserLimits(user: string, patch: UserLimitsPatch) {
     this.record(`PATCH limits ${user}`);
-    const current: FakeUserLimits = structuredClone(this.state.userLimits.get(user)) ?? { monthlyTokens: null, maxUsd: null, softUsd: null, reset: 'monthly', alerts: null };
+    const current: FakeUserLimits = structuredClone(this.state.userLimits.get(user)) ?? {
+      monthlyTokens: null,
+      maxUsd: null,
+      softUsd: null,
+      reset: 'monthly',
+      alerts: null,
+    };
     const next: FakeUserLimits = {
       monthlyTokens: patch.monthlyTokens === undefined ? current.monthlyTokens : patch.monthlyTokens,
       maxUsd: patch.maxUsd === undefined ? current.maxUsd : patch.maxUsd,
@@ -145,9 +180,13 @@ export class FakeManagementClient implements ManagementClient {
           ? current.alerts
           : patch.alerts === null
             ? null
-            : { thresholdsPercent: patch.alerts.thresholdsPercent ?? current.alerts?.thresholdsPercent ?? [], webhookUrl: patch.alerts.webhookUrl ?? current.alerts?.webhookUrl ?? null },
+            : {
+                thresholdsPercent: patch.alerts.thresholdsPercent ?? current.alerts?.thresholdsPercent ?? [],
+                webhookUrl: patch.alerts.webhookUrl ?? current.alerts?.webhookUrl ?? null,
+              },
     };
-    if (next.softUsd !== null && next.maxUsd !== null && next.softUsd > next.maxUsd) throw invalid(`body: softUsd of ${user} must not exceed maxUsd`);
+    if (next.softUsd !== null && next.maxUsd !== null && next.softUsd > next.maxUsd)
+      throw invalid(`body: softUsd of ${user} must not exceed maxUsd`);
     const empty = next.monthlyTokens === null && next.maxUsd === null && next.softUsd === null && next.alerts === null;
     if (empty) this.state.userLimits.delete(user);
     else this.state.userLimits.set(user, next);
@@ -160,7 +199,13 @@ export class FakeManagementClient implements ManagementClient {
   async createServiceKey(body: ServiceKeyCreate) {
     this.record(`POST key ${body.name}`);
     const id = `key_${this.nextId++}`;
-    this.state.keys.set(id, { id, name: body.name, team: body.team, monthlyBudgetUsd: body.monthlyBudgetUsd ?? null, status: 'active' });
+    this.state.keys.set(id, {
+      id,
+      name: body.name,
+      team: body.team,
+      monthlyBudgetUsd: body.monthlyBudgetUsd ?? null,
+      status: 'active',
+    });
     return { key: `ark_svc_${id}_secret`, id };
   }
 

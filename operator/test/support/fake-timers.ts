@@ -33,10 +33,14 @@ export class FakeTimers implements Timers {
   sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const handle = this.setTimeout(resolve, delayMs);
-      signal?.addEventListener('abort', () => {
-        this.clearTimeout(handle);
-        resolve();
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.clearTimeout(handle);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 
@@ -44,7 +48,9 @@ export class FakeTimers implements Timers {
   async advance(delayMs: number): Promise<void> {
     const target = this.current + delayMs;
     for (;;) {
-      const due = this.pending.filter((entry) => entry.at <= target).sort((left, right) => left.at - right.at || left.id - right.id)[0];
+      const due = this.pending
+        .filter((entry) => entry.at <= target)
+        .sort((left, right) => left.at - right.at || left.id - right.id)[0];
       if (due === undefined) break;
       this.pending = this.pending.filter((entry) => entry !== due);
       this.current = Math.max(this.current, due.at);

@@ -40,6 +40,10 @@ export class RecordingReconciler implements Reconciler {
 
   /** Resolves once `key` was reconciled at `resourceVersion` (any version when omitted). */
   reconciled(key: string, resourceVersion?: string): Promise<void> {
-    return this.until((reconciler) => reconciler.seen.some((entry) => (resourceVersion === undefined ? entry.startsWith(`${key}@`) : entry === `${key}@${resourceVersion}`)));
+    return this.until((reconciler) =>
+      reconciler.seen.some((entry) =>
+        resourceVersion === undefined ? entry.startsWith(`${key}@`) : entry === `${key}@${resourceVersion}`,
+      ),
+    );
   }
 }

@@ -11,13 +11,26 @@ afterEach(() => {
 
 describe('jsonDigest', () => {
   it('digests exactly the JSON serialisation of a value without long strings', () => {
-    const message = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', function: { name: 'bash', arguments: '{"a":1}' } }], n: 1.5, ok: true };
-    expect(jsonDigest(message)).toEqual({ digest: sha1(JSON.stringify(message)), chars: JSON.stringify(message).length });
+    const message = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', function: { name: 'bash', arguments: '{"a":1}' } }],
+      n: 1.5,
+      ok: true,
+    };
+    expect(jsonDigest(message)).toEqual({
+      digest: sha1(JSON.stringify(message)),
+      chars: JSON.stringify(message).length,
+    });
     expect(jsonDigest(undefined)).toEqual({ digest: sha1('null'), chars: 4 });
   });
 
   it('counts a long string at its serialised length, escapes included', () => {
-    for (const value of [{ role: 'tool', content: toolOutput('build') }, [toolOutput('a'), 'short', toolOutput('b')], toolOutput('top')]) {
+    for (const value of [
+      { role: 'tool', content: toolOutput('build') },
+      [toolOutput('a'), 'short', toolOutput('b')],
+      toolOutput('top'),
+    ]) {
       expect(jsonDigest(value).chars).toBe(JSON.stringify(value).length);
     }
   });
@@ -25,7 +38,9 @@ describe('jsonDigest', () => {
   it('tells apart values that differ in one character of a long string, in key order, or in a string that spells a digest', () => {
     const long = toolOutput('log');
     const base = jsonDigest({ role: 'tool', content: long });
-    expect(jsonDigest({ role: 'tool', content: `${long.slice(0, 100)}X${long.slice(101)}` }).digest).not.toBe(base.digest);
+    expect(jsonDigest({ role: 'tool', content: `${long.slice(0, 100)}X${long.slice(101)}` }).digest).not.toBe(
+      base.digest,
+    );
     expect(jsonDigest({ content: long, role: 'tool' }).digest).not.toBe(base.digest);
     const placeholder = `#${createHash('sha256').update(long).digest('base64')}`;
     expect(jsonDigest({ role: 'tool', content: placeholder }).digest).not.toBe(base.digest);
@@ -37,7 +52,10 @@ describe('jsonDigest', () => {
     const first = jsonDigest([{ role: 'tool', content: long }]);
     const stringify = vi.spyOn(JSON, 'stringify');
     // A later turn parses its body again: an equal string, not the same one.
-    const again = jsonDigest([{ role: 'tool', content: (' ' + long).slice(1) }, { role: 'user', content: 'next' }]);
+    const again = jsonDigest([
+      { role: 'tool', content: (' ' + long).slice(1) },
+      { role: 'user', content: 'next' },
+    ]);
     expect(stringify.mock.calls.some(([value]) => value === long)).toBe(false);
     expect(again.chars).toBe(first.chars + 1 + JSON.stringify({ role: 'user', content: 'next' }).length);
   });

@@ -35,7 +35,10 @@ export function jsonDigest(value: unknown): JsonDigest {
 function write(value: unknown, parts: string[]): number {
   if (typeof value === 'string') {
     if (value.length < longStringChars) return push(JSON.stringify(value), parts);
-    const long = longStrings.get('', value, () => ({ digest: createHash('sha256').update(value).digest('base64'), chars: JSON.stringify(value).length }));
+    const long = longStrings.get('', value, () => ({
+      digest: createHash('sha256').update(value).digest('base64'),
+      chars: JSON.stringify(value).length,
+    }));
     parts.push(`#${long.digest}`);
     return long.chars;
   }

@@ -24,10 +24,13 @@ export interface CacheLintView {
 
 const hints: Record<LintRegion, string> = {
   model: 'The model changed within a session; every model has its own cache, so the whole prompt was written again.',
-  tools: 'The tool definitions changed between turns (added, removed, reordered or reworded); keep them fixed for a session.',
-  system: 'The system prompt changed between turns (a timestamp or per-turn context?); move what varies after the cached prefix.',
+  tools:
+    'The tool definitions changed between turns (added, removed, reordered or reworded); keep them fixed for a session.',
+  system:
+    'The system prompt changed between turns (a timestamp or per-turn context?); move what varies after the cached prefix.',
   tool_choice: 'tool_choice changed between turns; the conversation was written again.',
-  history: 'An earlier message changed (client-side compaction, truncation or edited history); everything from it on was written again.',
+  history:
+    'An earlier message changed (client-side compaction, truncation or edited history); everything from it on was written again.',
 };
 
 const bucketMs = 60_000;
@@ -90,7 +93,12 @@ export class PrefixLint {
     bucket.turnsCompared += 1;
     const bust = firstBust(previous.shape, shape);
     if (!bust) return;
-    const counts = bucket.regions.get(bust.region) ?? { busts: 0, chars: 0, sessions: new Set<string>(), lastSeenAt: now };
+    const counts = bucket.regions.get(bust.region) ?? {
+      busts: 0,
+      chars: 0,
+      sessions: new Set<string>(),
+      lastSeenAt: now,
+    };
     counts.busts += 1;
     counts.chars += bust.charsRewritten;
     counts.lastSeenAt = now;
@@ -147,6 +155,7 @@ export class PrefixLint {
 
   private expire(now: number): void {
     const oldest = now - windowMs;
-    if (this.buckets.length > 0 && this.buckets[0].start + bucketMs <= oldest) this.buckets = this.buckets.filter((bucket) => bucket.start + bucketMs > oldest);
+    if (this.buckets.length > 0 && this.buckets[0].start + bucketMs <= oldest)
+      this.buckets = this.buckets.filter((bucket) => bucket.start + bucketMs > oldest);
   }
 }

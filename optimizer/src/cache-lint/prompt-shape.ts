@@ -79,7 +79,8 @@ export function firstBust(previous: PromptShape, next: PromptShape): PrefixBust 
   if (previous.toolChoice !== next.toolChoice) return { region: 'tool_choice', charsRewritten: messageChars(0) };
   const shared = Math.min(previous.messages.length, next.messages.length);
   for (let index = 0; index < shared; index += 1) {
-    if (previous.messages[index] !== next.messages[index]) return { region: 'history', messageIndex: index, charsRewritten: messageChars(index) };
+    if (previous.messages[index] !== next.messages[index])
+      return { region: 'history', messageIndex: index, charsRewritten: messageChars(index) };
   }
   return null;
 }

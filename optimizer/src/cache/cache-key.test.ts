@@ -20,7 +20,11 @@ describe('cache keys', () => {
 
   it('carry the endpoint they were minted for, and open for no other', () => {
     const messages = endpointScope('/v1/messages');
-    const key = mintCacheKey(secret, 'default\u0000user\u0000ada', { lane: 'l', endpointScope: chat, requestHash: 'a'.repeat(64) });
+    const key = mintCacheKey(secret, 'default\u0000user\u0000ada', {
+      lane: 'l',
+      endpointScope: chat,
+      requestHash: 'a'.repeat(64),
+    });
     expect(key).toMatch(/^gwc2\.l\.[0-9a-f]{32}\.[0-9a-f]{64}\.[0-9a-f]{32}$/);
     expect(readCacheKey(key)?.endpointScope).toBe(chat);
     expect(openCacheKey(secret, 'default\u0000user\u0000ada', key.replace(chat, messages))).toBeNull();
@@ -42,15 +46,21 @@ describe('cachePartition', () => {
 describe('normalizedRequestHash', () => {
   it('ignores key order, delivery fields and trailing whitespace but not content or sampling', () => {
     const base = normalizedRequestHash({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
-    expect(normalizedRequestHash({ messages: [{ content: 'hi \r\n', role: 'user' }], model: 'm', stream: true, user: 'x' })).toBe(base);
+    expect(
+      normalizedRequestHash({ messages: [{ content: 'hi \r\n', role: 'user' }], model: 'm', stream: true, user: 'x' }),
+    ).toBe(base);
     expect(normalizedRequestHash({ model: 'm', messages: [{ role: 'user', content: 'hi!' }] })).not.toBe(base);
-    expect(normalizedRequestHash({ model: 'm', messages: [{ role: 'user', content: 'hi' }], temperature: 1 })).not.toBe(base);
+    expect(normalizedRequestHash({ model: 'm', messages: [{ role: 'user', content: 'hi' }], temperature: 1 })).not.toBe(
+      base,
+    );
   });
 
   it('tells the same body on two endpoints apart, and is the same on the same endpoint every time', () => {
     const request = { model: 'claude-sonnet-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'x' }] };
     expect(scopedHash(endpointScope('/v1/messages'), request)).not.toBe(normalizedRequestHash(request));
-    expect(scopedHash(endpointScope('/v1/messages'), request)).toBe(scopedHash(endpointScope('/v1/messages'), { ...request }));
+    expect(scopedHash(endpointScope('/v1/messages'), request)).toBe(
+      scopedHash(endpointScope('/v1/messages'), { ...request }),
+    );
   });
 
   it('normalizes long strings the same way, and tells them apart by content however often they are seen', () => {

@@ -40,5 +40,8 @@ export function readCacheKey(key: string): CacheKeyParts | null {
 }
 
 function mac(secret: Buffer, partition: string, parts: CacheKeyParts): string {
-  return createHmac('sha256', secret).update(`${parts.lane}\u0000${parts.endpointScope}\u0000${parts.requestHash}\u0000${partition}`).digest('hex').slice(0, 32);
+  return createHmac('sha256', secret)
+    .update(`${parts.lane}\u0000${parts.endpointScope}\u0000${parts.requestHash}\u0000${partition}`)
+    .digest('hex')
+    .slice(0, 32);
 }

@@ -51,7 +51,11 @@ export class CacheService {
     const scope = endpointScope(input.endpoint);
     const requestHash = normalizedRequestHash(scope, input.request);
     const cacheKey = mintCacheKey(this.keySecret, partition, { lane, endpointScope: scope, requestHash });
-    const cached = this.cache.lookup(partition, { requestHash, nearHash: () => nearDuplicateHash(scope, input.request) }, lane === 'l');
+    const cached = this.cache.lookup(
+      partition,
+      { requestHash, nearHash: () => nearDuplicateHash(scope, input.request) },
+      lane === 'l',
+    );
     const fields: OptimizeCacheFields = {
       cacheHit: cached !== null,
       ...(cached !== null ? { cachedResponse: cached.response } : {}),
@@ -82,13 +86,26 @@ export class CacheService {
       if (!partition || !claimed) return false;
       const scope = claimed.endpointScope;
       const shadow = body.shadowOnly === true || claimed.lane === 's';
-      this.cache.store(partition, normalizedRequestHash(scope, body.request), body.response, body.ttlSeconds, shadow, nearDuplicateHash(scope, body.request));
+      this.cache.store(
+        partition,
+        normalizedRequestHash(scope, body.request),
+        body.response,
+        body.ttlSeconds,
+        shadow,
+        nearDuplicateHash(scope, body.request),
+      );
       return true;
     }
     if (!partition) return false;
     const parts = openCacheKey(this.keySecret, partition, body.cacheKey);
     if (!parts) return false;
-    this.cache.store(partition, parts.requestHash, body.response, body.ttlSeconds, parts.lane === 's' || body.shadowOnly === true);
+    this.cache.store(
+      partition,
+      parts.requestHash,
+      body.response,
+      body.ttlSeconds,
+      parts.lane === 's' || body.shadowOnly === true,
+    );
     return true;
   }
 }

@@ -5,7 +5,14 @@ import { layoutFree, nearDuplicateHash as scopedNearHash, nearDuplicateMaxChars 
 const chat = endpointScope('/v1/chat/completions');
 const nearDuplicateHash = (request: Record<string, unknown>) => scopedNearHash(chat, request);
 
-const ask = (content: unknown, extra: Record<string, unknown> = {}) => ({ model: 'gpt-4.1', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }], ...extra });
+const ask = (content: unknown, extra: Record<string, unknown> = {}) => ({
+  model: 'gpt-4.1',
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content },
+  ],
+  ...extra,
+});
 
 describe('near-duplicate tier key', () => {
   it('ignores invisible layout only: inner space runs, NFKC forms, zero-width characters, line endings', () => {
@@ -21,7 +28,13 @@ describe('near-duplicate tier key', () => {
 
   it('keeps case, punctuation, wording, indentation and every other field significant', () => {
     const key = nearDuplicateHash(ask('What is the capital of France?'));
-    for (const other of [ask('what is the capital of france?'), ask('What is the capital of France'), ask("What's the capital of France?"), ask('What is the capital of France?', { temperature: 0.2 }), ask('What is the capital of France?', { model: 'gpt-4o' })]) {
+    for (const other of [
+      ask('what is the capital of france?'),
+      ask('What is the capital of France'),
+      ask("What's the capital of France?"),
+      ask('What is the capital of France?', { temperature: 0.2 }),
+      ask('What is the capital of France?', { model: 'gpt-4o' }),
+    ]) {
       expect(nearDuplicateHash(other)).not.toBe(key);
     }
     expect(nearDuplicateHash(ask('if x:\n    return 1'))).not.toBe(nearDuplicateHash(ask('if x:\n  return 1')));
@@ -29,9 +42,25 @@ describe('near-duplicate tier key', () => {
   });
 
   it('declines requests outside the limits: tool traffic, images, long conversations', () => {
-    expect(nearDuplicateHash({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'ls' }, { role: 'assistant', content: null, tool_calls: [] }, { role: 'tool', tool_call_id: 'c', content: 'a' }] })).toBeNull();
-    expect(nearDuplicateHash(ask([{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }]))).toBeNull();
-    expect(nearDuplicateHash({ model: 'm', messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'x' }] }] })).toBeNull();
+    expect(
+      nearDuplicateHash({
+        model: 'gpt-4.1',
+        messages: [
+          { role: 'user', content: 'ls' },
+          { role: 'assistant', content: null, tool_calls: [] },
+          { role: 'tool', tool_call_id: 'c', content: 'a' },
+        ],
+      }),
+    ).toBeNull();
+    expect(
+      nearDuplicateHash(ask([{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }])),
+    ).toBeNull();
+    expect(
+      nearDuplicateHash({
+        model: 'm',
+        messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'x' }] }],
+      }),
+    ).toBeNull();
     expect(nearDuplicateHash(ask('x'.repeat(nearDuplicateMaxChars)))).toBeNull();
     expect(nearDuplicateHash({ model: 'm', prompt: 'no messages' })).toBeNull();
   });

@@ -31,7 +31,13 @@ function isPlainConversation(messages: unknown): boolean {
     const { role, content, tool_calls: toolCalls } = message as Record<string, unknown>;
     if (role === 'tool' || role === 'function' || toolCalls !== undefined) return false;
     if (typeof content === 'string') return true;
-    return Array.isArray(content) && content.every((block: unknown) => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text');
+    return (
+      Array.isArray(content) &&
+      content.every(
+        (block: unknown) =>
+          typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text',
+      )
+    );
   });
 }
 

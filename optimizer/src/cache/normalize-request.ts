@@ -2,7 +2,17 @@ import { createHash } from 'node:crypto';
 import { TextMemo } from '../memo/text-memo.js';
 
 // Fields that change delivery or bookkeeping, not the answer: two requests differing only here share an entry.
-const ignoredTopLevel = new Set(['stream', 'stream_options', 'user', 'metadata', 'store', 'service_tier', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier']);
+const ignoredTopLevel = new Set([
+  'stream',
+  'stream_options',
+  'user',
+  'metadata',
+  'store',
+  'service_tier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'safety_identifier',
+]);
 
 /**
  * The exact-match key of the semantic cache: SHA-256 of the endpoint scope and a canonical form of the request with
@@ -19,7 +29,11 @@ export function normalizedRequestHash(endpointScope: string, request: Record<str
  * canonical form of a request without its delivery fields: keys sorted, strings as `stringForm` writes them (null
  * aborts: the result is then null). One string, one hash update: many small updates cost more.
  */
-export function canonicalHash(endpointScope: string, request: Record<string, unknown>, stringForm: (value: string) => string | null): string | null {
+export function canonicalHash(
+  endpointScope: string,
+  request: Record<string, unknown>,
+  stringForm: (value: string) => string | null,
+): string | null {
   const top: Record<string, unknown> = {};
   for (const key of Object.keys(request)) if (!ignoredTopLevel.has(key)) top[key] = request[key];
   const parts: string[] = [lengthPrefixed(endpointScope)];
@@ -84,5 +98,8 @@ function normalizeText(text: string): string {
   // Most strings need nothing: check cheaply before rewriting (hot path).
   const edges = text.length > 0 && (blank.test(text[0]) || blank.test(text[text.length - 1]));
   if (!edges && !text.includes('\r') && !text.includes(' \n') && !text.includes('\t\n')) return text;
-  return text.replace(/\r\n?/g, '\n').replace(/[ \t]+\n/g, '\n').trim();
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+\n/g, '\n')
+    .trim();
 }

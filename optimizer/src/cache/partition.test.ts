@@ -7,7 +7,9 @@ describe('cache partition', () => {
     expect(scoped).toBe('default\u0000scope\u0000route-lane-sharer');
     expect(cachePartition({ user: 'grace', cacheScope: 'route-lane-sharer' })).toBe(scoped);
     expect(cachePartition({ user: 'ada', cacheScope: 'another-route' })).not.toBe(scoped);
-    expect(cachePartition({ user: 'ada', cacheScope: 'route-lane-sharer' }, 'tenant-b')).toBe('tenant-b\u0000scope\u0000route-lane-sharer');
+    expect(cachePartition({ user: 'ada', cacheScope: 'route-lane-sharer' }, 'tenant-b')).toBe(
+      'tenant-b\u0000scope\u0000route-lane-sharer',
+    );
   });
 
   it('falls back to the user, the team, then the session when no scope is sent', () => {

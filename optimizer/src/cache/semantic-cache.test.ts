@@ -15,7 +15,10 @@ function cacheWith(shadow: boolean) {
 describe('SemanticCache near-duplicate hash', () => {
   it('is never computed for an exact hit that is served', () => {
     const nearHash = vi.fn(() => 'n'.repeat(64));
-    expect(cacheWith(false).lookup(partition, { requestHash: exact, nearHash }, true)).toEqual({ response: answer, tier: 'exact' });
+    expect(cacheWith(false).lookup(partition, { requestHash: exact, nearHash }, true)).toEqual({
+      response: answer,
+      tier: 'exact',
+    });
     expect(nearHash).not.toHaveBeenCalled();
   });
 

@@ -61,7 +61,11 @@ export class SemanticCache {
    * hit that is served needs no near-duplicate hash: nothing is looked up by it and no write-back follows a served
    * answer. Any other outcome computes it, to look a miss up by it and to index the live answer written back next.
    */
-  lookup(partition: string, keys: CacheLookupKeys, canServe: boolean): { response: Record<string, unknown>; tier: CacheTier } | null {
+  lookup(
+    partition: string,
+    keys: CacheLookupKeys,
+    canServe: boolean,
+  ): { response: Record<string, unknown>; tier: CacheTier } | null {
     const id = entryId(partition, keys.requestHash);
     let entry = this.live(id);
     let tier: CacheTier = 'exact';
@@ -86,9 +90,21 @@ export class SemanticCache {
   }
 
   /** `nearHash`: the request's near-duplicate hash when the writer has the request; else the one seen at lookup. */
-  store(partition: string, requestHash: string, response: Record<string, unknown>, ttlSeconds: number, shadow: boolean, nearHash?: string | null): void {
+  store(
+    partition: string,
+    requestHash: string,
+    response: Record<string, unknown>,
+    ttlSeconds: number,
+    shadow: boolean,
+    nearHash?: string | null,
+  ): void {
     const id = entryId(partition, requestHash);
-    const nearId = nearHash === undefined ? this.nearOfPending.get(id) : nearHash === null ? undefined : entryId(partition, nearHash);
+    const nearId =
+      nearHash === undefined
+        ? this.nearOfPending.get(id)
+        : nearHash === null
+          ? undefined
+          : entryId(partition, nearHash);
     this.nearOfPending.delete(id);
     const serialized = JSON.stringify(response);
     const fingerprint = createHash('sha256').update(serialized).digest('hex');
@@ -103,7 +119,14 @@ export class SemanticCache {
     const ttl = Math.min(Math.max(ttlSeconds, cacheTtlBoundsSeconds.min), cacheTtlBoundsSeconds.max);
     this.remove(id);
     // A shadow entry keeps only its fingerprint: it is never served, so the body need not be held.
-    const entry: CacheEntry = { response: shadow ? {} : response, fingerprint, shadow, expiresAt: this.options.clock.now() + ttl * 1000, size: shadow ? 64 : serialized.length, ...(nearId ? { nearId } : {}) };
+    const entry: CacheEntry = {
+      response: shadow ? {} : response,
+      fingerprint,
+      shadow,
+      expiresAt: this.options.clock.now() + ttl * 1000,
+      size: shadow ? 64 : serialized.length,
+      ...(nearId ? { nearId } : {}),
+    };
     this.entries.set(id, entry);
     // Like the exact tier: a measurement-only entry never takes the near-duplicate slot of a servable one.
     const indexed = nearId === undefined ? undefined : this.nearIndex.get(nearId);

@@ -41,7 +41,9 @@ describe('ShadowCounters', () => {
     expect(await second.flush(store.db)).toBe(true);
     second.lookup(false); // unflushed remainder
     expect(await second.telemetry(store.db)).toEqual({ lookups: 4, hits: 2, strictPrecision: 0.5, durable: true });
-    const { rows } = await store.db.query<{ day: string; lookups: number }>(`SELECT to_char(day, 'YYYY-MM-DD') AS day, lookups FROM optimizer_cache_shadow ORDER BY day`);
+    const { rows } = await store.db.query<{ day: string; lookups: number }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, lookups FROM optimizer_cache_shadow ORDER BY day`,
+    );
     expect(rows).toEqual([
       { day: '2026-11-24', lookups: 1 },
       { day: '2026-11-25', lookups: 2 },
@@ -62,7 +64,9 @@ describe('ShadowCounters', () => {
     } as unknown as Db;
     const results = await Promise.all([counters.flush(slow), counters.flush(slow)]);
     expect(results).toEqual([true, false]);
-    const { rows } = await store.db.query<{ lookups: number }>('SELECT sum(lookups)::bigint AS lookups FROM optimizer_cache_shadow');
+    const { rows } = await store.db.query<{ lookups: number }>(
+      'SELECT sum(lookups)::bigint AS lookups FROM optimizer_cache_shadow',
+    );
     expect(rows[0]?.lookups).toBe(2);
   });
 

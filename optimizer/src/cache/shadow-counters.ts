@@ -77,7 +77,13 @@ export class ShadowCounters {
          ON CONFLICT (day) DO UPDATE SET lookups = optimizer_cache_shadow.lookups + EXCLUDED.lookups,
            hits = optimizer_cache_shadow.hits + EXCLUDED.hits, compared = optimizer_cache_shadow.compared + EXCLUDED.compared,
            identical = optimizer_cache_shadow.identical + EXCLUDED.identical`,
-        [new Date(this.clock.now()).toISOString().slice(0, 10), written.lookups, written.hits, written.compared, written.identical],
+        [
+          new Date(this.clock.now()).toISOString().slice(0, 10),
+          written.lookups,
+          written.hits,
+          written.compared,
+          written.identical,
+        ],
       );
     } catch {
       return false;
@@ -90,7 +96,12 @@ export class ShadowCounters {
     const fleet = db ? await readFleet(db, this.readTimeoutMs) : null;
     if (!fleet) return view(this.total, false);
     return view(
-      { lookups: fleet.lookups + this.unflushed.lookups, hits: fleet.hits + this.unflushed.hits, compared: fleet.compared + this.unflushed.compared, identical: fleet.identical + this.unflushed.identical },
+      {
+        lookups: fleet.lookups + this.unflushed.lookups,
+        hits: fleet.hits + this.unflushed.hits,
+        compared: fleet.compared + this.unflushed.compared,
+        identical: fleet.identical + this.unflushed.identical,
+      },
       true,
     );
   }
@@ -112,12 +123,24 @@ async function readFleet(db: Db, timeoutMs: number): Promise<ShadowCounts | null
       timeoutMs,
     );
     const row = rows[0];
-    return row ? { lookups: Number(row.lookups), hits: Number(row.hits), compared: Number(row.compared), identical: Number(row.identical) } : null;
+    return row
+      ? {
+          lookups: Number(row.lookups),
+          hits: Number(row.hits),
+          compared: Number(row.compared),
+          identical: Number(row.identical),
+        }
+      : null;
   } catch {
     return null;
   }
 }
 
 function view(counts: ShadowCounts, durable: boolean): ShadowTelemetry {
-  return { lookups: counts.lookups, hits: counts.hits, strictPrecision: counts.compared === 0 ? null : counts.identical / counts.compared, durable };
+  return {
+    lookups: counts.lookups,
+    hits: counts.hits,
+    strictPrecision: counts.compared === 0 ? null : counts.identical / counts.compared,
+    durable,
+  };
 }

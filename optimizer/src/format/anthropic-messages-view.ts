@@ -15,7 +15,10 @@ function collectToolUses(messages: readonly unknown[]): Map<string, CallInfo> {
     for (const block of arrayField(message, 'content') ?? []) {
       if (!isRecord(block) || block.type !== 'tool_use' || typeof block.id !== 'string') continue;
       // Arguments are only classified (which command ran), never rewritten; stringifying them is harmless.
-      calls.set(block.id, { name: stringField(block, 'name'), input: block.input === undefined ? undefined : JSON.stringify(block.input) });
+      calls.set(block.id, {
+        name: stringField(block, 'name'),
+        input: block.input === undefined ? undefined : JSON.stringify(block.input),
+      });
     }
   }
   return calls;
@@ -38,11 +41,16 @@ interface ResultSeed {
 
 function resultSeeds(block: JsonObject, messageIndex: number, partIndex: number): ResultSeed[] {
   const base = ['messages', messageIndex, 'content', partIndex, 'content'] as const;
-  if (typeof block.content === 'string') return [{ location: { messageIndex, partIndex }, path: base, text: block.content }];
+  if (typeof block.content === 'string')
+    return [{ location: { messageIndex, partIndex }, path: base, text: block.content }];
   const seeds: ResultSeed[] = [];
   (arrayField(block, 'content') ?? []).forEach((inner: unknown, subIndex) => {
     if (isRecord(inner) && inner.type === 'text' && typeof inner.text === 'string') {
-      seeds.push({ location: { messageIndex, partIndex, subIndex }, path: [...base, subIndex, 'text'], text: inner.text });
+      seeds.push({
+        location: { messageIndex, partIndex, subIndex },
+        path: [...base, subIndex, 'text'],
+        text: inner.text,
+      });
     }
   });
   return seeds;
@@ -53,7 +61,10 @@ export function buildAnthropicMessagesView(request: JsonObject): RequestView | n
   const messages = arrayField(request, 'messages');
   if (!messages) return null;
   const tools = arrayField(request, 'tools') ?? [];
-  const freshStart = findFreshStart(messages.length, (index) => isRecord(messages[index]) && messages[index].role === 'assistant');
+  const freshStart = findFreshStart(
+    messages.length,
+    (index) => isRecord(messages[index]) && messages[index].role === 'assistant',
+  );
   const calls = collectToolUses(messages);
   const spans: ToolOutputSpan[] = [];
   messages.forEach((message: unknown, messageIndex) => {
@@ -85,7 +96,12 @@ export function buildAnthropicMessagesView(request: JsonObject): RequestView | n
     freshStart,
     modelTurns: messages.filter((message) => isRecord(message) && message.role === 'assistant').length,
     spans,
-    tools: { declared: tools.length > 0, retrieveDeclared: tools.some(isRetrieveDeclaration), choiceNone: isToolChoiceNone(request.tool_choice), forcedTool: forcedToolName(request.tool_choice) },
+    tools: {
+      declared: tools.length > 0,
+      retrieveDeclared: tools.some(isRetrieveDeclaration),
+      choiceNone: isToolChoiceNone(request.tool_choice),
+      forcedTool: forcedToolName(request.tool_choice),
+    },
     explicitCacheControl: usesCacheControl(request, messages),
     messageAt: (index) => messages[index],
   };

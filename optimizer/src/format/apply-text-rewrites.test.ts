@@ -28,7 +28,10 @@ describe('applyTextRewrites', () => {
   });
 
   it('ignores a path that does not lead to a string', () => {
-    const out = applyTextRewrites(request, [{ path: ['messages', 9, 'content'], text: 'x' }, { path: ['messages', 1, 'extra'], text: 'x' }]);
+    const out = applyTextRewrites(request, [
+      { path: ['messages', 9, 'content'], text: 'x' },
+      { path: ['messages', 1, 'extra'], text: 'x' },
+    ]);
     expect(JSON.stringify(out)).toBe(JSON.stringify(request));
   });
 

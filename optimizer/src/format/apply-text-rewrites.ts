@@ -62,7 +62,8 @@ export function applyTextRewrites(request: JsonObject, rewrites: readonly TextRe
       copy = nextCopy;
     }
     const leaf = rewrite.path[last];
-    if (!valid || leaf === undefined || !isContainer(original) || typeof readMember(original, leaf) !== 'string') continue;
+    if (!valid || leaf === undefined || !isContainer(original) || typeof readMember(original, leaf) !== 'string')
+      continue;
     writeMember(copy, leaf, rewrite.text);
   }
   return root;

@@ -3,7 +3,12 @@ import { buildRequestView, detectRequestFormat } from './build-request-view.js';
 
 const retrieveSchema = {
   type: 'object',
-  properties: { handle: { type: 'string' }, startLine: { type: 'integer' }, endLine: { type: 'integer' }, grep: { type: 'string' } },
+  properties: {
+    handle: { type: 'string' },
+    startLine: { type: 'integer' },
+    endLine: { type: 'integer' },
+    grep: { type: 'string' },
+  },
   required: ['handle'],
 };
 
@@ -14,10 +19,28 @@ describe('format adapters', () => {
       messages: [
         { role: 'system', content: 'sys' },
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_a', content: 'file-a\nfile-b' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'read_file', arguments: '{}' } }, { id: 'call_c', type: 'function', function: { name: 'bash', arguments: '{}' } }] },
-        { role: 'tool', tool_call_id: 'call_b', content: [{ type: 'text', text: 'part one' }, { type: 'image_url', image_url: { url: 'x' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_b', type: 'function', function: { name: 'read_file', arguments: '{}' } },
+            { id: 'call_c', type: 'function', function: { name: 'bash', arguments: '{}' } },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'call_b',
+          content: [
+            { type: 'text', text: 'part one' },
+            { type: 'image_url', image_url: { url: 'x' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_c', content: 'fresh' },
       ],
       tools: [{ type: 'function', function: { name: 'gw_retrieve', parameters: retrieveSchema } }],
@@ -39,11 +62,22 @@ describe('format adapters', () => {
       system: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }],
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test' } }],
+        },
         {
           role: 'user',
           content: [
-            { type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, content: [{ type: 'text', text: 'FAIL' }, { type: 'text', text: 'more' }] },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_1',
+              is_error: true,
+              content: [
+                { type: 'text', text: 'FAIL' },
+                { type: 'text', text: 'more' },
+              ],
+            },
             { type: 'text', text: 'and?' },
           ],
         },
@@ -83,7 +117,7 @@ describe('format adapters', () => {
     expect(view?.tools.retrieveDeclared).toBe(true);
   });
 
-  it('treats a shell agent\'s settled observation turns as tool outputs when no tools are declared', () => {
+  it("treats a shell agent's settled observation turns as tool outputs when no tools are declared", () => {
     const view = buildRequestView('/v1/chat/completions', {
       messages: [
         { role: 'system', content: 'sys' },

@@ -15,7 +15,10 @@ function collectCalls(messages: readonly unknown[]): Map<string, CallInfo> {
     for (const call of arrayField(message, 'tool_calls') ?? []) {
       if (!isRecord(call) || typeof call.id !== 'string') continue;
       const fn = isRecord(call.function) ? call.function : undefined;
-      calls.set(call.id, { name: fn ? stringField(fn, 'name') : undefined, input: fn ? stringField(fn, 'arguments') : undefined });
+      calls.set(call.id, {
+        name: fn ? stringField(fn, 'name') : undefined,
+        input: fn ? stringField(fn, 'arguments') : undefined,
+      });
     }
   }
   return calls;
@@ -30,12 +33,17 @@ interface SpanSeed {
 /** The strings of a tool message: plain content, or the `text` parts of an array content. */
 function toolMessageSeeds(message: JsonObject, messageIndex: number): SpanSeed[] {
   const content = message.content;
-  if (typeof content === 'string') return [{ location: { messageIndex }, path: ['messages', messageIndex, 'content'], text: content }];
+  if (typeof content === 'string')
+    return [{ location: { messageIndex }, path: ['messages', messageIndex, 'content'], text: content }];
   if (!Array.isArray(content)) return [];
   const seeds: SpanSeed[] = [];
   content.forEach((part: unknown, partIndex) => {
     if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') {
-      seeds.push({ location: { messageIndex, partIndex }, path: ['messages', messageIndex, 'content', partIndex, 'text'], text: part.text });
+      seeds.push({
+        location: { messageIndex, partIndex },
+        path: ['messages', messageIndex, 'content', partIndex, 'text'],
+        text: part.text,
+      });
     }
   });
   return seeds;
@@ -48,7 +56,10 @@ export function buildOpenAiChatView(request: JsonObject): RequestView | null {
   const tools = arrayField(request, 'tools') ?? [];
   const functions = arrayField(request, 'functions') ?? [];
   const declared = tools.length > 0 || functions.length > 0;
-  const freshStart = findFreshStart(messages.length, (index) => isRecord(messages[index]) && messages[index].role === 'assistant');
+  const freshStart = findFreshStart(
+    messages.length,
+    (index) => isRecord(messages[index]) && messages[index].role === 'assistant',
+  );
   const calls = collectCalls(messages);
   const spans: ToolOutputSpan[] = [];
   messages.forEach((message: unknown, messageIndex) => {
@@ -74,7 +85,12 @@ export function buildOpenAiChatView(request: JsonObject): RequestView | null {
       return;
     }
     // Shell agents without structured tools return observations as user turns; only the exact envelope counts.
-    if (!declared && message.role === 'user' && typeof message.content === 'string' && isObservationText(message.content)) {
+    if (
+      !declared &&
+      message.role === 'user' &&
+      typeof message.content === 'string' &&
+      isObservationText(message.content)
+    ) {
       const location = { messageIndex };
       spans.push({
         ...location,
@@ -97,7 +113,12 @@ export function buildOpenAiChatView(request: JsonObject): RequestView | null {
     freshStart,
     modelTurns: messages.filter((message) => isRecord(message) && message.role === 'assistant').length,
     spans,
-    tools: { declared, retrieveDeclared: tools.some(isRetrieveDeclaration), choiceNone: isToolChoiceNone(request.tool_choice), forcedTool: forcedToolName(request.tool_choice) },
+    tools: {
+      declared,
+      retrieveDeclared: tools.some(isRetrieveDeclaration),
+      choiceNone: isToolChoiceNone(request.tool_choice),
+      forcedTool: forcedToolName(request.tool_choice),
+    },
     explicitCacheControl: false,
     messageAt: (index) => messages[index],
   };

@@ -46,9 +46,15 @@ export function buildOpenAiResponsesView(request: JsonObject): RequestView | nul
     model: stringField(request, 'model'),
     messageCount: input.length,
     freshStart,
-    modelTurns: input.filter((item) => isRecord(item) && (item.role === 'assistant' || item.type === 'function_call')).length,
+    modelTurns: input.filter((item) => isRecord(item) && (item.role === 'assistant' || item.type === 'function_call'))
+      .length,
     spans,
-    tools: { declared: tools.length > 0, retrieveDeclared: tools.some(isRetrieveDeclaration), choiceNone: isToolChoiceNone(request.tool_choice), forcedTool: forcedToolName(request.tool_choice) },
+    tools: {
+      declared: tools.length > 0,
+      retrieveDeclared: tools.some(isRetrieveDeclaration),
+      choiceNone: isToolChoiceNone(request.tool_choice),
+      forcedTool: forcedToolName(request.tool_choice),
+    },
     explicitCacheControl: false,
     messageAt: (index) => input[index],
   };

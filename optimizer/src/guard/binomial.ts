@@ -24,6 +24,7 @@ function logChoose(n: number, k: number): number {
 const logFactorials: number[] = [0];
 
 function logFactorial(n: number): number {
-  for (let index = logFactorials.length; index <= n; index += 1) logFactorials.push((logFactorials[index - 1] ?? 0) + Math.log(index));
+  for (let index = logFactorials.length; index <= n; index += 1)
+    logFactorials.push((logFactorials[index - 1] ?? 0) + Math.log(index));
   return logFactorials[n] ?? 0;
 }

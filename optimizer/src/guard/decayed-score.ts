@@ -21,7 +21,11 @@ export class DecayedScore {
 
   read(now: number, rate: number, halfLifeMs: number): { score: number; trials: number; regrets: number } {
     this.decay(now, halfLifeMs);
-    return { score: Math.max(0, this.decayedRegrets - rate * this.decayedTrials), trials: this.decayedTrials, regrets: this.decayedRegrets };
+    return {
+      score: Math.max(0, this.decayedRegrets - rate * this.decayedTrials),
+      trials: this.decayedTrials,
+      regrets: this.decayedRegrets,
+    };
   }
 
   reset(): void {

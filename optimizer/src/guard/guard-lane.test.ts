@@ -47,7 +47,9 @@ describe('GuardLane closed → open', () => {
     expect(h.state()).toBe('closed');
     h.regret(1);
     expect(h.snapshot()).toMatchObject({ state: 'open', reason: 'window', regretRate: 0.2 });
-    expect(h.transitions).toEqual([{ tenant: 'acme', kind: 'elide_tool_output', from: 'closed', to: 'open', reason: 'window', at: h.clock.now() }]);
+    expect(h.transitions).toEqual([
+      { tenant: 'acme', kind: 'elide_tool_output', from: 'closed', to: 'open', reason: 'window', at: h.clock.now() },
+    ]);
   });
 
   it('stays closed below the 20% rate even with many regrets', () => {
@@ -118,7 +120,12 @@ describe('GuardLane open → half-open → closed', () => {
     expect(h.state()).toBe('open');
     h.clock.advance(1);
     expect(h.state()).toBe('half_open');
-    expect(h.transitions.at(-1)).toMatchObject({ from: 'open', to: 'half_open', reason: 'cool_off', at: openedAt + 10 * minute });
+    expect(h.transitions.at(-1)).toMatchObject({
+      from: 'open',
+      to: 'half_open',
+      reason: 'cool_off',
+      at: openedAt + 10 * minute,
+    });
   });
 
   it('ignores regrets while open: they answer rewrites made before the suppression', () => {

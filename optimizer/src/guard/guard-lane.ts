@@ -99,7 +99,9 @@ export class GuardLane {
     if (this.state !== 'half_open' || firedAt < this.halfOpenSince) return;
     this.probeRegrets += 1;
     this.cleanSince = now;
-    const confirmed = this.probeRegrets >= thresholds.relapseMinRegrets && this.probeRegrets + rateSlack >= thresholds.regretRate * this.probeFires;
+    const confirmed =
+      this.probeRegrets >= thresholds.relapseMinRegrets &&
+      this.probeRegrets + rateSlack >= thresholds.regretRate * this.probeFires;
     if (confirmed) {
       this.relapses += 1;
       this.open(now, 'relapse', this.probeRegrets / Math.max(1, this.probeFires), thresholds);
@@ -132,7 +134,12 @@ export class GuardLane {
   /** Closed with nothing counted: the lane carries no information and may be dropped. */
   idle(now: number, thresholds: GuardThresholds): boolean {
     this.advance(now, thresholds);
-    return this.state === 'closed' && this.relapses === 0 && this.window.sum(now, thresholds.windowMs).size === 0 && this.score.negligible(now, thresholds.scoreHalfLifeMs);
+    return (
+      this.state === 'closed' &&
+      this.relapses === 0 &&
+      this.window.sum(now, thresholds.windowMs).size === 0 &&
+      this.score.negligible(now, thresholds.scoreHalfLifeMs)
+    );
   }
 
   private evaluateClosed(now: number, thresholds: GuardThresholds): void {
@@ -141,15 +148,18 @@ export class GuardLane {
     const regrets = totals.get('regrets') ?? 0;
     const rate = fired === 0 ? 0 : regrets / fired;
     if (regrets < thresholds.minRegrets) return this.evaluateScore(now, thresholds);
-    if (fired >= thresholds.minFired && rate + rateSlack >= thresholds.regretRate) return this.open(now, 'window', rate, thresholds);
+    if (fired >= thresholds.minFired && rate + rateSlack >= thresholds.regretRate)
+      return this.open(now, 'window', rate, thresholds);
     const lowTraffic = fired >= thresholds.lowTrafficMinFired && fired < thresholds.minFired;
-    if (lowTraffic && binomialUpperTail(fired, regrets, thresholds.regretRate) <= thresholds.lowTrafficPValue) return this.open(now, 'low_traffic', rate, thresholds);
+    if (lowTraffic && binomialUpperTail(fired, regrets, thresholds.regretRate) <= thresholds.lowTrafficPValue)
+      return this.open(now, 'low_traffic', rate, thresholds);
     this.evaluateScore(now, thresholds);
   }
 
   private evaluateScore(now: number, thresholds: GuardThresholds): void {
     const { score, trials, regrets } = this.score.read(now, thresholds.regretRate, thresholds.scoreHalfLifeMs);
-    if (score >= thresholds.scoreThreshold && trials >= thresholds.minFired && regrets >= thresholds.minRegrets) this.open(now, 'score', trials === 0 ? 0 : regrets / trials, thresholds);
+    if (score >= thresholds.scoreThreshold && trials >= thresholds.minFired && regrets >= thresholds.minRegrets)
+      this.open(now, 'score', trials === 0 ? 0 : regrets / trials, thresholds);
   }
 
   /** Cool-off: the base, doubled per consecutive relapse up to the cap, and never longer than the window. */

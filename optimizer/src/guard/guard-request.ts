@@ -57,8 +57,11 @@ export class GuardRequest {
 
   settle(result: GuardedResult): Decision[] {
     const fires = result.rewrites ? this.countRewrites(result.rewrites) : this.countDecisions(result.decisions);
-    if (this.input.sessionKey !== undefined) this.guard.sessions.remember(this.input.sessionKey, this.memoryOf(result, fires));
-    return result.suppressedKinds.filter((entry) => entry.reason === 'regret_guard').map((entry) => this.suppressedDecision(entry.kind));
+    if (this.input.sessionKey !== undefined)
+      this.guard.sessions.remember(this.input.sessionKey, this.memoryOf(result, fires));
+    return result.suppressedKinds
+      .filter((entry) => entry.reason === 'regret_guard')
+      .map((entry) => this.suppressedDecision(entry.kind));
   }
 
   private chargeSessionRegrets(): void {
@@ -70,7 +73,12 @@ export class GuardRequest {
       calls: this.input.calls,
       fingerprint: () => (fingerprint ??= requestHash(this.input.request)),
     };
-    for (const regret of this.guard.sessions.detect(sessionKey, facts, this.now, this.guard.settings.thresholds.windowMs)) {
+    for (const regret of this.guard.sessions.detect(
+      sessionKey,
+      facts,
+      this.now,
+      this.guard.settings.thresholds.windowMs,
+    )) {
       this.guard.regret(this.input.tenant, regret.kind, regret.firedAt, regret.signal, this.now);
     }
   }
@@ -80,9 +88,11 @@ export class GuardRequest {
     for (const pin of this.input.pins ?? []) {
       if (typeof pin !== 'object' || pin === null) continue;
       const { kind, recipe } = pin as { kind?: unknown; recipe?: unknown };
-      const handle = typeof recipe === 'object' && recipe !== null ? (recipe as { handle?: unknown }).handle : undefined;
+      const handle =
+        typeof recipe === 'object' && recipe !== null ? (recipe as { handle?: unknown }).handle : undefined;
       // Fired at an unknown earlier time: never a half-open probe's regret.
-      if (typeof kind === 'string' && typeof handle === 'string') this.guard.noteHandle(handle, this.input.tenant, [kind], 0);
+      if (typeof kind === 'string' && typeof handle === 'string')
+        this.guard.noteHandle(handle, this.input.tenant, [kind], 0);
     }
   }
 
@@ -90,11 +100,16 @@ export class GuardRequest {
   private countRewrites(rewrites: readonly SpanRewrite[]): Map<SpanRewrite, KindFire[]> {
     const fires = new Map<SpanRewrite, KindFire[]>();
     for (const rewrite of rewrites) {
-      const place = rewrite.handle ?? (this.input.sessionKey === undefined ? null : `${this.input.sessionKey}\u0000${rewrite.key}`);
+      const place =
+        rewrite.handle ?? (this.input.sessionKey === undefined ? null : `${this.input.sessionKey}\u0000${rewrite.key}`);
       const kinds = rewrite.steps.map((step) => step.kind);
       // A fresh trim is also a fire of the fresh-trim lane, so its regrets can switch fresh trimming off alone.
-      if (rewrite.fresh === true && rewrite.steps.some((step) => step.handle && !step.replayed)) kinds.push(freshTrimLane);
-      const kindFires = kinds.map((kind) => ({ kind, firedAt: this.guard.fire(this.input.tenant, kind, place, this.isProbe(kind), this.now) }));
+      if (rewrite.fresh === true && rewrite.steps.some((step) => step.handle && !step.replayed))
+        kinds.push(freshTrimLane);
+      const kindFires = kinds.map((kind) => ({
+        kind,
+        firedAt: this.guard.fire(this.input.tenant, kind, place, this.isProbe(kind), this.now),
+      }));
       fires.set(rewrite, kindFires);
       const elided = kinds.filter((kind, index) => kind === freshTrimLane || rewrite.steps[index]?.handle === true);
       if (rewrite.handle !== null && elided.length > 0) {
@@ -108,7 +123,8 @@ export class GuardRequest {
   /** A pipeline that reports no rewrites: one fire per acting decision kind, uncounted against replays. */
   private countDecisions(decisions: readonly Decision[]): Map<SpanRewrite, KindFire[]> {
     for (const decision of decisions) {
-      if (decision.estimatedTokensSaved > 0) this.guard.fire(this.input.tenant, decision.kind, null, this.isProbe(decision.kind), this.now);
+      if (decision.estimatedTokensSaved > 0)
+        this.guard.fire(this.input.tenant, decision.kind, null, this.isProbe(decision.kind), this.now);
     }
     return new Map();
   }
@@ -121,13 +137,20 @@ export class GuardRequest {
     const replaced = new Map<string, KindFire[]>();
     const cropped: KindFire[] = [];
     for (const [rewrite, kindFires] of fires) {
-      const markers = kindFires.filter((fire, index) => markerKinds.has(fire.kind) || fire.kind === freshTrimLane || rewrite.steps[index]?.handle === true);
-      if (rewrite.toolName !== undefined && markers.length > 0) replaced.set(callSignature(rewrite.toolName, rewrite.toolInput), markers);
-      for (const fire of kindFires) if (cropKinds.has(fire.kind) && !cropped.some((known) => known.kind === fire.kind)) cropped.push(fire);
+      const markers = kindFires.filter(
+        (fire, index) =>
+          markerKinds.has(fire.kind) || fire.kind === freshTrimLane || rewrite.steps[index]?.handle === true,
+      );
+      if (rewrite.toolName !== undefined && markers.length > 0)
+        replaced.set(callSignature(rewrite.toolName, rewrite.toolInput), markers);
+      for (const fire of kindFires)
+        if (cropKinds.has(fire.kind) && !cropped.some((known) => known.kind === fire.kind)) cropped.push(fire);
     }
     for (const kind of result.downshiftKinds ?? []) cropped.push({ kind, firedAt: this.now });
     const pruned = new Map<string, KindFire[]>();
-    for (const entry of result.prunedTools ?? []) for (const tool of entry.tools) pruned.set(tool, [...(pruned.get(tool) ?? []), { kind: entry.kind, firedAt: this.now }]);
+    for (const entry of result.prunedTools ?? [])
+      for (const tool of entry.tools)
+        pruned.set(tool, [...(pruned.get(tool) ?? []), { kind: entry.kind, firedAt: this.now }]);
     const messageCount = conversationLength(this.input.request);
     return {
       at: this.now,
@@ -139,8 +162,14 @@ export class GuardRequest {
   }
 
   private suppressedDecision(kind: string): Decision {
-    const state = this.verdicts.get(kind) === 'suppress_half_open' ? 'half-open, this request is not in the probe cohort' : 'open';
-    return { kind: 'guard_suppressed', summary: `regression guard held back ${kind} (${state})`, estimatedTokensSaved: 0, estimatedSavingsUsd: 0 };
+    const state =
+      this.verdicts.get(kind) === 'suppress_half_open' ? 'half-open, this request is not in the probe cohort' : 'open';
+    return {
+      kind: 'guard_suppressed',
+      summary: `regression guard held back ${kind} (${state})`,
+      estimatedTokensSaved: 0,
+      estimatedSavingsUsd: 0,
+    };
   }
 }
 
@@ -156,7 +185,11 @@ export function conversationLength(request: Record<string, unknown>): number {
  * entries. In an append-only session that pins the request down without serialising a 100k-token body each turn.
  */
 function requestHash(request: Record<string, unknown>): string {
-  const conversation = Array.isArray(request.messages) ? request.messages : Array.isArray(request.input) ? request.input : [];
+  const conversation = Array.isArray(request.messages)
+    ? request.messages
+    : Array.isArray(request.input)
+      ? request.input
+      : [];
   const tail = JSON.stringify([request.model ?? null, conversation.length, conversation.slice(-2)]);
   return createHash('sha256').update(tail).digest('base64url');
 }

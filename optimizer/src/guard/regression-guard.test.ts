@@ -11,7 +11,10 @@ function harness(thresholds = defaultGuardThresholds) {
   const clock = new ManualClock();
   const settings: { current: GuardSettings } = { current: { enabled: true, thresholds } };
   const regrets: string[] = [];
-  const guard = new RegressionGuard({ settings: () => settings.current, onRegret: (signal, kind) => regrets.push(`${signal}:${kind}`) });
+  const guard = new RegressionGuard({
+    settings: () => settings.current,
+    onRegret: (signal, kind) => regrets.push(`${signal}:${kind}`),
+  });
   return { clock, settings, guard, regrets };
 }
 
@@ -38,13 +41,19 @@ describe('RegressionGuard verdicts', () => {
     const h = harness();
     openLane(h);
     h.clock.advance(10 * minute);
-    const verdicts = Array.from({ length: 2_000 }, (_, index) => h.guard.verdict('acme', 'elide_tool_output', `opt_${index}`, h.clock.now()));
+    const verdicts = Array.from({ length: 2_000 }, (_, index) =>
+      h.guard.verdict('acme', 'elide_tool_output', `opt_${index}`, h.clock.now()),
+    );
     const probes = verdicts.filter((verdict) => verdict === 'probe').length;
     expect(probes).toBeGreaterThan(160);
     expect(probes).toBeLessThan(240);
-    expect(verdicts.filter((verdict) => verdict !== 'probe').every((verdict) => verdict === 'suppress_half_open')).toBe(true);
+    expect(verdicts.filter((verdict) => verdict !== 'probe').every((verdict) => verdict === 'suppress_half_open')).toBe(
+      true,
+    );
     // The same request gets the same answer.
-    const again = Array.from({ length: 2_000 }, (_, index) => h.guard.verdict('acme', 'elide_tool_output', `opt_${index}`, h.clock.now()));
+    const again = Array.from({ length: 2_000 }, (_, index) =>
+      h.guard.verdict('acme', 'elide_tool_output', `opt_${index}`, h.clock.now()),
+    );
     expect(again).toEqual(verdicts);
   });
 
@@ -58,7 +67,10 @@ describe('RegressionGuard verdicts', () => {
 
   it('takes new thresholds from the settings at once', () => {
     const h = harness();
-    h.settings.current = { enabled: true, thresholds: resolveGuardThresholds({ minFired: 5, minRegrets: 2, lowTrafficMinFired: 3 }) };
+    h.settings.current = {
+      enabled: true,
+      thresholds: resolveGuardThresholds({ minFired: 5, minRegrets: 2, lowTrafficMinFired: 3 }),
+    };
     for (let index = 0; index < 5; index += 1) h.guard.fire('acme', 'log_fold', null, false, h.clock.now());
     h.guard.regret('acme', 'log_fold', h.clock.now(), 'tool_rerun', h.clock.now());
     h.guard.regret('acme', 'log_fold', h.clock.now(), 'tool_rerun', h.clock.now());
@@ -89,24 +101,51 @@ describe('RegressionGuard fires and retrieves', () => {
 const bashCall = '{"cmd":"npm test"}';
 
 function rewrite(overrides: Partial<SpanRewrite> = {}): SpanRewrite {
-  return { key: 'm2', messageIndex: 2, toolName: 'bash', toolInput: bashCall, handle: 'ctx_a', steps: [{ kind: 'elide_tool_output', replayed: false, handle: true }], ...overrides };
+  return {
+    key: 'm2',
+    messageIndex: 2,
+    toolName: 'bash',
+    toolInput: bashCall,
+    handle: 'ctx_a',
+    steps: [{ kind: 'elide_tool_output', replayed: false, handle: true }],
+    ...overrides,
+  };
 }
 
 function chat(messages: number): Record<string, unknown> {
-  return { model: 'gpt-4o', messages: Array.from({ length: messages }, (_, index) => ({ role: 'user', content: `m${index}` })) };
+  return {
+    model: 'gpt-4o',
+    messages: Array.from({ length: messages }, (_, index) => ({ role: 'user', content: `m${index}` })),
+  };
 }
 
 function input(overrides: Partial<GuardRequestInput> = {}): GuardRequestInput {
-  return { tenant: 'acme', sessionKey: 'acme\u0000ada\u0000s1', requestFingerprint: 'opt_1', request: chat(4), pins: undefined, calls: () => [], ...overrides };
+  return {
+    tenant: 'acme',
+    sessionKey: 'acme\u0000ada\u0000s1',
+    requestFingerprint: 'opt_1',
+    request: chat(4),
+    pins: undefined,
+    calls: () => [],
+    ...overrides,
+  };
 }
 
 describe('GuardRequest (one /v1/optimize call)', () => {
   it('counts rewrites, notes handles and charges a re-run of a replaced call on the next turn', () => {
     const h = harness();
-    new GuardRequest(h.guard, input(), h.clock.now()).settle({ decisions: [], rewrites: [rewrite()], suppressedKinds: [] });
+    new GuardRequest(h.guard, input(), h.clock.now()).settle({
+      decisions: [],
+      rewrites: [rewrite()],
+      suppressedKinds: [],
+    });
     expect(lane(h)?.fired).toBe(1);
     h.clock.advance(minute);
-    const next = input({ request: chat(6), requestFingerprint: 'opt_2', calls: () => [{ messageIndex: 4, name: 'bash', input: bashCall }] });
+    const next = input({
+      request: chat(6),
+      requestFingerprint: 'opt_2',
+      calls: () => [{ messageIndex: 4, name: 'bash', input: bashCall }],
+    });
     new GuardRequest(h.guard, next, h.clock.now());
     expect(h.regrets).toEqual(['tool_rerun:elide_tool_output']);
     expect(h.guard.retrieved('ctx_a', h.clock.now())).toBe(true);
@@ -114,12 +153,24 @@ describe('GuardRequest (one /v1/optimize call)', () => {
 
   it('charges a fresh trim’s regrets to the fresh_trim lane as well as to the strategy', () => {
     const h = harness();
-    const fresh = rewrite({ handle: 'ctx_fresh', fresh: true, steps: [{ kind: 'file_outline', replayed: false, handle: true }] });
+    const fresh = rewrite({
+      handle: 'ctx_fresh',
+      fresh: true,
+      steps: [{ kind: 'file_outline', replayed: false, handle: true }],
+    });
     new GuardRequest(h.guard, input(), h.clock.now()).settle({ decisions: [], rewrites: [fresh], suppressedKinds: [] });
     expect(lane(h, 'fresh_trim')?.fired).toBe(1);
     h.clock.advance(minute);
     // The model re-ran the very call whose fresh output was outlined, then read the original back.
-    new GuardRequest(h.guard, input({ request: chat(6), requestFingerprint: 'opt_2', calls: () => [{ messageIndex: 4, name: 'bash', input: bashCall }] }), h.clock.now());
+    new GuardRequest(
+      h.guard,
+      input({
+        request: chat(6),
+        requestFingerprint: 'opt_2',
+        calls: () => [{ messageIndex: 4, name: 'bash', input: bashCall }],
+      }),
+      h.clock.now(),
+    );
     expect(h.regrets).toEqual(['tool_rerun:file_outline', 'tool_rerun:fresh_trim']);
     h.regrets.length = 0;
     expect(h.guard.retrieved('ctx_fresh', h.clock.now())).toBe(true);
@@ -128,22 +179,46 @@ describe('GuardRequest (one /v1/optimize call)', () => {
 
   it('does not count a settled rewrite or a replayed fresh trim on the fresh_trim lane', () => {
     const h = harness();
-    new GuardRequest(h.guard, input(), h.clock.now()).settle({ decisions: [], rewrites: [rewrite(), rewrite({ key: 'm3', handle: 'ctx_b', fresh: true, steps: [{ kind: 'elide_tool_output', replayed: true, handle: true }] })], suppressedKinds: [] });
+    new GuardRequest(h.guard, input(), h.clock.now()).settle({
+      decisions: [],
+      rewrites: [
+        rewrite(),
+        rewrite({
+          key: 'm3',
+          handle: 'ctx_b',
+          fresh: true,
+          steps: [{ kind: 'elide_tool_output', replayed: true, handle: true }],
+        }),
+      ],
+      suppressedKinds: [],
+    });
     expect(lane(h, 'fresh_trim')).toBeUndefined();
   });
 
   it('charges the cropped request retried unchanged in session', () => {
     const h = harness();
     const cropped = rewrite({ handle: null, steps: [{ kind: 'window_budget', replayed: false, handle: false }] });
-    new GuardRequest(h.guard, input(), h.clock.now()).settle({ decisions: [], rewrites: [cropped], suppressedKinds: [] });
+    new GuardRequest(h.guard, input(), h.clock.now()).settle({
+      decisions: [],
+      rewrites: [cropped],
+      suppressedKinds: [],
+    });
     new GuardRequest(h.guard, input(), h.clock.now() + 2_000);
     expect(h.regrets).toEqual(['retry_after_crop:window_budget']);
   });
 
   it('charges a call of a pruned tool through the pruning seam', () => {
     const h = harness();
-    new GuardRequest(h.guard, input(), h.clock.now()).settle({ decisions: [], suppressedKinds: [], prunedTools: [{ kind: 'tool_prune', tools: ['web_search'] }] });
-    new GuardRequest(h.guard, input({ request: chat(6), calls: () => [{ messageIndex: 5, name: 'web_search', input: '{}' }] }), h.clock.now());
+    new GuardRequest(h.guard, input(), h.clock.now()).settle({
+      decisions: [],
+      suppressedKinds: [],
+      prunedTools: [{ kind: 'tool_prune', tools: ['web_search'] }],
+    });
+    new GuardRequest(
+      h.guard,
+      input({ request: chat(6), calls: () => [{ messageIndex: 5, name: 'web_search', input: '{}' }] }),
+      h.clock.now(),
+    );
     expect(h.regrets).toEqual(['pruned_tool_call:tool_prune']);
   });
 
@@ -151,14 +226,32 @@ describe('GuardRequest (one /v1/optimize call)', () => {
     const h = harness();
     openLane(h);
     const request = new GuardRequest(h.guard, input(), h.clock.now());
-    expect([request.allow('elide_tool_output'), request.allow('elide_tool_output'), request.allow('log_fold')]).toEqual([false, false, true]);
-    const decisions = request.settle({ decisions: [], suppressedKinds: [{ kind: 'elide_tool_output', reason: 'regret_guard' }, { kind: 'json_minify', reason: 'no_retrieve' }] });
-    expect(decisions).toEqual([{ kind: 'guard_suppressed', summary: 'regression guard held back elide_tool_output (open)', estimatedTokensSaved: 0, estimatedSavingsUsd: 0 }]);
+    expect([request.allow('elide_tool_output'), request.allow('elide_tool_output'), request.allow('log_fold')]).toEqual(
+      [false, false, true],
+    );
+    const decisions = request.settle({
+      decisions: [],
+      suppressedKinds: [
+        { kind: 'elide_tool_output', reason: 'regret_guard' },
+        { kind: 'json_minify', reason: 'no_retrieve' },
+      ],
+    });
+    expect(decisions).toEqual([
+      {
+        kind: 'guard_suppressed',
+        summary: 'regression guard held back elide_tool_output (open)',
+        estimatedTokensSaved: 0,
+        estimatedSavingsUsd: 0,
+      },
+    ]);
   });
 
   it('notes the handles incoming pins carry, so a retrieve after a replica switch is still charged', () => {
     const h = harness();
-    const pins = [{ v: 1, kind: 'log_fold', messageIndex: 2, spanHash: 'x', recipe: { r: 1, handle: 'ctx_pinned' } }, { kind: 'prefix_watermark' }];
+    const pins = [
+      { v: 1, kind: 'log_fold', messageIndex: 2, spanHash: 'x', recipe: { r: 1, handle: 'ctx_pinned' } },
+      { kind: 'prefix_watermark' },
+    ];
     new GuardRequest(h.guard, input({ pins }), h.clock.now());
     expect(h.guard.retrieved('ctx_pinned', h.clock.now())).toBe(true);
     expect(h.regrets).toEqual(['retrieve:log_fold']);
@@ -167,7 +260,12 @@ describe('GuardRequest (one /v1/optimize call)', () => {
   it('counts one fire per acting decision when the pipeline reports no rewrites', () => {
     const h = harness();
     const decision = { kind: 'stash_tool_output', summary: 's', estimatedTokensSaved: 10, estimatedSavingsUsd: 0 };
-    new GuardRequest(h.guard, input(), h.clock.now()).settle({ decisions: [decision, { ...decision, kind: 'noop', estimatedTokensSaved: 0 }], suppressedKinds: [] });
-    expect(h.guard.snapshots(h.clock.now()).map((snapshot) => [snapshot.kind, snapshot.fired])).toEqual([['stash_tool_output', 1]]);
+    new GuardRequest(h.guard, input(), h.clock.now()).settle({
+      decisions: [decision, { ...decision, kind: 'noop', estimatedTokensSaved: 0 }],
+      suppressedKinds: [],
+    });
+    expect(h.guard.snapshots(h.clock.now()).map((snapshot) => [snapshot.kind, snapshot.fired])).toEqual([
+      ['stash_tool_output', 1],
+    ]);
   });
 });

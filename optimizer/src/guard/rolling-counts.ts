@@ -22,7 +22,8 @@ export class RollingCounts<Field extends string> {
   sum(now: number, windowMs: number): Map<Field, number> {
     this.prune(now, windowMs);
     const totals = new Map<Field, number>();
-    for (const bucket of this.buckets) for (const [field, count] of bucket.counts) totals.set(field, (totals.get(field) ?? 0) + count);
+    for (const bucket of this.buckets)
+      for (const [field, count] of bucket.counts) totals.set(field, (totals.get(field) ?? 0) + count);
     return totals;
   }
 

@@ -23,7 +23,11 @@ export interface SessionMemory {
   /** Tool-call signatures (name and arguments) whose result the model saw replaced with a marker. */
   readonly replaced: ReadonlyMap<string, readonly KindFire[]>;
   /** The request was cropped or downshifted: its fingerprint, to spot the same request retried. */
-  readonly crop: { readonly fingerprint: string; readonly messageCount: number; readonly kinds: readonly KindFire[] } | null;
+  readonly crop: {
+    readonly fingerprint: string;
+    readonly messageCount: number;
+    readonly kinds: readonly KindFire[];
+  } | null;
   /** Tools that pruning dropped from the declared list, by name (seam: no pruning strategy ships yet). */
   readonly pruned: ReadonlyMap<string, readonly KindFire[]>;
 }
@@ -46,7 +50,9 @@ export interface TurnFacts {
  * can carry whole files and thousands of sessions are remembered.
  */
 export function callSignature(name: string, input: string | undefined): string {
-  return createHash('sha256').update(`${name}\u0000${compactJson(input ?? '')}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${name}\u0000${compactJson(input ?? '')}`)
+    .digest('base64url');
 }
 
 function compactJson(text: string): string {
@@ -93,7 +99,8 @@ export class SessionSignals {
       for (const fire of crop.kinds) regrets.push({ ...fire, signal: 'retry_after_crop' });
     }
     // History shorter than last turn: the client compacted or forked; its calls are not "new".
-    if (facts.messageCount <= memory.messageCount || (memory.replaced.size === 0 && memory.pruned.size === 0)) return regrets;
+    if (facts.messageCount <= memory.messageCount || (memory.replaced.size === 0 && memory.pruned.size === 0))
+      return regrets;
     // One regret per distinct call: a model running the same command three times regretted the marker once.
     const seenCalls = new Set<string>();
     const seenTools = new Set<string>();

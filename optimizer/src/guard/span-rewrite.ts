@@ -25,7 +25,16 @@ export interface SpanRewrite {
 export const freshTrimLane = 'fresh_trim';
 
 /** Kinds whose rewrite replaces a tool result with a marker (a reference, a stub, a fold or a summary). */
-export const markerKinds: ReadonlySet<string> = new Set(['dedupe_tool_result', 'file_outline', 'listing_group', 'test_log_failures', 'json_array_summary', 'log_fold', 'elide_tool_output', 'window_budget']);
+export const markerKinds: ReadonlySet<string> = new Set([
+  'dedupe_tool_result',
+  'file_outline',
+  'listing_group',
+  'test_log_failures',
+  'json_array_summary',
+  'log_fold',
+  'elide_tool_output',
+  'window_budget',
+]);
 
 /**
  * Kinds that crop the window or downshift reasoning: the same request retried right after is a regret (spec 001

@@ -13,6 +13,8 @@ const leaseStateSchema = z
  * because the lease is this service's gate; every client of the shared schema ignores it (the report is loose).
  */
 export const optimizerHealthReportSchema = healthReportSchema.extend({
-  lease: z.looseObject({ state: leaseStateSchema }).describe('The entitlement lease as last read from the shared store, judged now.'),
+  lease: z
+    .looseObject({ state: leaseStateSchema })
+    .describe('The entitlement lease as last read from the shared store, judged now.'),
 });
 export type OptimizerHealthReport = z.infer<typeof optimizerHealthReportSchema>;

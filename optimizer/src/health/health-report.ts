@@ -18,7 +18,12 @@ export function healthReport(runtime: OptimizerRuntime): OptimizerHealthReport {
     status: 'ok',
     protocolVersion: 1,
     requestSignatures: runtime.signaturesEnforced ? 'enforced' : 'off',
-    callers: { gateway: telemetry.gatewayCalls, foreign: telemetry.foreignCalls, firstForeignAt: telemetry.firstForeignAt, lastForeignAt: telemetry.lastForeignAt },
+    callers: {
+      gateway: telemetry.gatewayCalls,
+      foreign: telemetry.foreignCalls,
+      firstForeignAt: telemetry.firstForeignAt,
+      lastForeignAt: telemetry.lastForeignAt,
+    },
     reporting: {
       state: reportingState(runtime),
       calls: telemetry.gatewayCalls + telemetry.foreignCalls,
@@ -28,8 +33,17 @@ export function healthReport(runtime: OptimizerRuntime): OptimizerHealthReport {
     },
     retrievalStore: { state: runtime.stash.state(), durable: runtime.stash.durableDb?.kind ?? null },
     features: { persistentTranscriptPolicyV1: true, agentContinuationV1: runtime.supportsAgentContinuation },
-    guard: { enabled: guardSettingsOf(config).enabled, open: lanes.open, halfOpen: lanes.half_open, closed: lanes.closed },
-    holdout: { enabled: config.holdout?.enabled ?? false, fraction: config.holdout?.fraction ?? null, kinds: config.holdout?.kinds ?? [] },
+    guard: {
+      enabled: guardSettingsOf(config).enabled,
+      open: lanes.open,
+      halfOpen: lanes.half_open,
+      closed: lanes.closed,
+    },
+    holdout: {
+      enabled: config.holdout?.enabled ?? false,
+      fraction: config.holdout?.fraction ?? null,
+      kinds: config.holdout?.kinds ?? [],
+    },
     lease: { state: runtime.lease.current().state },
   };
 }

@@ -41,7 +41,11 @@ export class Telemetry {
   }
 
   census(): { requests: number; toolOutputTokens: number; classes: Record<string, ClassCounters> } {
-    return { requests: this.requests, toolOutputTokens: this.toolOutputTokens, classes: Object.fromEntries([...this.classes].sort(([a], [b]) => (a < b ? -1 : 1))) };
+    return {
+      requests: this.requests,
+      toolOutputTokens: this.toolOutputTokens,
+      classes: Object.fromEntries([...this.classes].sort(([a], [b]) => (a < b ? -1 : 1))),
+    };
   }
 }
 
@@ -57,7 +61,8 @@ export function estimateToolOutputTokens(request: Record<string, unknown>): numb
     if (!isRecord(message)) continue;
     if (message.role === 'tool') chars += contentChars(message.content);
     else if (Array.isArray(message.content)) {
-      for (const block of message.content as unknown[]) if (isRecord(block) && block.type === 'tool_result') chars += contentChars(block.content);
+      for (const block of message.content as unknown[])
+        if (isRecord(block) && block.type === 'tool_result') chars += contentChars(block.content);
     }
   }
   return Math.round(chars / 4);
@@ -67,7 +72,8 @@ function contentChars(content: unknown): number {
   if (typeof content === 'string') return content.length;
   if (!Array.isArray(content)) return 0;
   let chars = 0;
-  for (const part of content as unknown[]) if (isRecord(part) && typeof part.text === 'string') chars += part.text.length;
+  for (const part of content as unknown[])
+    if (isRecord(part) && typeof part.text === 'string') chars += part.text.length;
   return chars;
 }
 

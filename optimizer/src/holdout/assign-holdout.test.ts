@@ -16,14 +16,24 @@ describe('holdout assignment', () => {
 
   it('is a fixed function of tenant, principal, session and window', () => {
     // Fixed vectors: these arms must never move between releases, or running audits would mix arms.
-    const arms = ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map((session) => assignHoldout(holdout, { user: 'ada', sessionId: session }, now)?.cohort);
+    const arms = ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map(
+      (session) => assignHoldout(holdout, { user: 'ada', sessionId: session }, now)?.cohort,
+    );
     expect(arms).toEqual(['holdout', 'treated', 'treated', 'holdout', 'holdout', 'treated', 'holdout', 'treated']);
-    expect(assignHoldout(holdout, { user: 'ada', sessionId: 's1' }, now + 1_000)).toEqual(assignHoldout(holdout, { user: 'ada', sessionId: 's1' }, now));
-    expect(assignHoldout(holdout, { user: 'ada', gatewaySessionId: 'g', sessionId: 's1' }, now)).toEqual(assignHoldout(holdout, { user: 'ada', gatewaySessionId: 'g' }, now));
+    expect(assignHoldout(holdout, { user: 'ada', sessionId: 's1' }, now + 1_000)).toEqual(
+      assignHoldout(holdout, { user: 'ada', sessionId: 's1' }, now),
+    );
+    expect(assignHoldout(holdout, { user: 'ada', gatewaySessionId: 'g', sessionId: 's1' }, now)).toEqual(
+      assignHoldout(holdout, { user: 'ada', gatewaySessionId: 'g' }, now),
+    );
   });
 
   it('hashes within the user when there is one, else the team', () => {
-    const draws = (metadata: Record<string, string>) => Array.from({ length: 64 }, (_, index) => assignHoldout(holdout, { ...metadata, session: `s${index}` }, now)?.cohort);
+    const draws = (metadata: Record<string, string>) =>
+      Array.from(
+        { length: 64 },
+        (_, index) => assignHoldout(holdout, { ...metadata, session: `s${index}` }, now)?.cohort,
+      );
     expect(draws({ user: 'ada', team: 'core' })).toEqual(draws({ user: 'ada' }));
     expect(draws({ user: 'ada' })).not.toEqual(draws({ team: 'core' }));
     expect(draws({ user: 'ada' })).not.toEqual(draws({ user: 'bob' }));
@@ -39,7 +49,11 @@ describe('holdout assignment', () => {
   it('assigns about the configured fraction, all at 1 and none at 0', () => {
     const share = (fraction: number) => {
       let held = 0;
-      for (let session = 0; session < 2_000; session += 1) if (assignHoldout({ ...holdout, fraction }, { team: 'core', session: `s${session}` }, now)?.cohort === 'holdout') held += 1;
+      for (let session = 0; session < 2_000; session += 1)
+        if (
+          assignHoldout({ ...holdout, fraction }, { team: 'core', session: `s${session}` }, now)?.cohort === 'holdout'
+        )
+          held += 1;
       return held / 2_000;
     };
     expect(share(0.3)).toBeGreaterThan(0.26);
@@ -52,7 +66,11 @@ describe('holdout assignment', () => {
     const kinds = ['elide_tool_output', 'log_fold', 'json_array_summary'];
     const seen = new Map<string, number>();
     for (let session = 0; session < 300; session += 1) {
-      const assignment = assignHoldout({ ...holdout, fraction: 1, kinds }, { user: 'ada', sessionId: `s${session}` }, now);
+      const assignment = assignHoldout(
+        { ...holdout, fraction: 1, kinds },
+        { user: 'ada', sessionId: `s${session}` },
+        now,
+      );
       expect(assignment?.cohort).toBe('holdout');
       const kind = assignment?.cohortKind ?? '';
       expect(kinds).toContain(kind);
@@ -66,7 +84,9 @@ describe('holdout.kinds validation', () => {
   it('rejects read-only strategies and, given the strategy list, unknown kinds', () => {
     expect(holdoutKindsProblem(['census'], undefined)).toMatch(/census is read-only/);
     expect(holdoutKindsProblem(['audited_holdout'], undefined)).toMatch(/read-only/);
-    expect(holdoutKindsProblem(['elide_tool_out'], ['elide_tool_output', 'log_fold'])).toMatch(/not a strategy this optimizer runs/);
+    expect(holdoutKindsProblem(['elide_tool_out'], ['elide_tool_output', 'log_fold'])).toMatch(
+      /not a strategy this optimizer runs/,
+    );
     expect(holdoutKindsProblem(['log_fold'], ['elide_tool_output', 'log_fold'])).toBeNull();
     expect(holdoutKindsProblem(undefined, ['log_fold'])).toBeNull();
   });

@@ -22,7 +22,11 @@ export function holdoutSession(metadata: OptimizerMetadata | undefined): string 
  * re-derive the arm from the same metadata, so nothing is stored. Null when holdout is off or the request is not
  * attributable (no user or team, or no session).
  */
-export function assignHoldout(holdout: OptimizerConfig['holdout'], metadata: OptimizerMetadata | undefined, now: number): HoldoutAssignment | null {
+export function assignHoldout(
+  holdout: OptimizerConfig['holdout'],
+  metadata: OptimizerMetadata | undefined,
+  now: number,
+): HoldoutAssignment | null {
   if (!holdout?.enabled) return null;
   const { tenant, user, team } = callerOwner(metadata);
   const principal = user ? `user:${user}` : team ? `team:${team}` : null;

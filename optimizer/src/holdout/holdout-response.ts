@@ -9,6 +9,8 @@ export function cohortFields(holdout: HoldoutAssignment | null): Pick<OptimizeRe
 
 /** The single `audited_holdout` decision of a control response: it saved nothing, by design. */
 export function holdoutDecision(holdout: HoldoutAssignment): Decision {
-  const summary = holdout.cohortKind ? `audited holdout: ${holdout.cohortKind} withheld for this session` : 'audited holdout: request left unoptimized for this session';
+  const summary = holdout.cohortKind
+    ? `audited holdout: ${holdout.cohortKind} withheld for this session`
+    : 'audited holdout: request left unoptimized for this session';
   return { kind: 'audited_holdout', summary, estimatedTokensSaved: 0, estimatedSavingsUsd: 0 };
 }

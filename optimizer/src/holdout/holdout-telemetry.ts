@@ -20,7 +20,8 @@ export class HoldoutTelemetry {
   arms(now: number): { holdout: number; treated: number; kinds: Record<string, number> } {
     const totals = this.counts.sum(now, windowMs);
     const kinds: Record<string, number> = {};
-    for (const [field, count] of [...totals].sort(([a], [b]) => (a < b ? -1 : 1))) if (field.startsWith('kind:')) kinds[field.slice(5)] = count;
+    for (const [field, count] of [...totals].sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (field.startsWith('kind:')) kinds[field.slice(5)] = count;
     return { holdout: totals.get('holdout') ?? 0, treated: totals.get('treated') ?? 0, kinds };
   }
 

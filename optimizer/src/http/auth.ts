@@ -15,7 +15,7 @@ export interface HookTokens {
 export function bearerOf(header: string | undefined): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? (match[1]) : null;
+  return match ? match[1] : null;
 }
 
 /**
@@ -29,7 +29,8 @@ export function resolveCaller(authorization: string | undefined, tokens: HookTok
   let caller: Caller | null = null;
   if (tokens.shared !== undefined && timingSafeEqualString(presented, tokens.shared)) caller = { kind: 'shared' };
   for (const entry of tokens.tenants) {
-    if (timingSafeEqualString(presented, entry.token) && caller === null) caller = { kind: 'tenant', tenant: entry.tenant };
+    if (timingSafeEqualString(presented, entry.token) && caller === null)
+      caller = { kind: 'tenant', tenant: entry.tenant };
   }
   return caller;
 }

@@ -34,4 +34,6 @@ const metadata = callerMetadataSchema.optional();
 export const optimizeBodySchema = optimizeRequestSchema.extend({ metadata });
 export const optimizeResponseBodySchema = optimizeResponseRequestSchema.extend({ metadata });
 export const cacheWriteBodySchema = cacheWriteRequestSchema.extend({ metadata });
-export const recallBodySchema = recallRequestSchema.extend({ metadata: metadata.describe(recallRequestSchema.shape.metadata.description ?? '') });
+export const recallBodySchema = recallRequestSchema.extend({
+  metadata: metadata.describe(recallRequestSchema.shape.metadata.description ?? ''),
+});

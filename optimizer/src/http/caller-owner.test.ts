@@ -5,7 +5,12 @@ describe('caller owner (one resolution for stash, recall, retrieve, cache, holdo
   it.each([
     ['nothing named: the deployment tenant', undefined, undefined, { tenant: 'default' }],
     ['the tenant metadata names', { tenant: 'acme', user: 'ada' }, undefined, { tenant: 'acme', user: 'ada' }],
-    ['a per-tenant bearer beats metadata', { tenant: 'globex', user: 'ada', team: 'core' }, 'acme', { tenant: 'acme', user: 'ada', team: 'core' }],
+    [
+      'a per-tenant bearer beats metadata',
+      { tenant: 'globex', user: 'ada', team: 'core' },
+      'acme',
+      { tenant: 'acme', user: 'ada', team: 'core' },
+    ],
     ['blank ids name nobody', { tenant: ' ', user: '', team: '\t' }, undefined, { tenant: 'default' }],
   ])('%s', (_name, names, bearerTenant, owner) => {
     expect(callerOwner(names, bearerTenant)).toEqual(owner);

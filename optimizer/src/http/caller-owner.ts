@@ -30,7 +30,11 @@ export function callerTenant(names: CallerNames | undefined, bearerTenant?: stri
 export function callerOwner(names: CallerNames | undefined, bearerTenant?: string): StashOwner {
   const user = nonBlank(names?.user);
   const team = nonBlank(names?.team);
-  return { tenant: callerTenant(names, bearerTenant), ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) };
+  return {
+    tenant: callerTenant(names, bearerTenant),
+    ...(user === undefined ? {} : { user }),
+    ...(team === undefined ? {} : { team }),
+  };
 }
 
 /** One owner's conversations apart from another's: tenant, then the user, else the team. */
@@ -39,6 +43,9 @@ export function ownerKey(owner: StashOwner): string {
 }
 
 /** The metadata a hook acts on: a per-tenant bearer's tenant in place of the one the caller claims. */
-export function withBearerTenant<Metadata extends CallerNames>(metadata: Metadata | undefined, bearerTenant: string | undefined): Metadata | undefined {
+export function withBearerTenant<Metadata extends CallerNames>(
+  metadata: Metadata | undefined,
+  bearerTenant: string | undefined,
+): Metadata | undefined {
   return bearerTenant === undefined ? metadata : ({ ...metadata, tenant: bearerTenant } as Metadata);
 }

@@ -20,7 +20,10 @@ function fromFailure(failure: RequestFailure, maxBodyBytes: number): AppError {
     case 'coded':
       return failure.error;
     case 'body_too_large':
-      return optimizerError('body_too_large', `request body exceeds ${maxBodyBytes} bytes (GW_OPTIMIZER_MAX_BODY_BYTES)`);
+      return optimizerError(
+        'body_too_large',
+        `request body exceeds ${maxBodyBytes} bytes (GW_OPTIMIZER_MAX_BODY_BYTES)`,
+      );
     case 'unsupported_media_type':
       return optimizerError('unsupported_media_type');
     case 'value_refused':

@@ -29,7 +29,12 @@ export function installHookGates(scope: FastifyInstance, options: HookGateOption
     const config = request.routeOptions.config;
     if (config.signed && options.verifier) {
       const path = request.url.split('?', 1)[0];
-      const failure = await options.verifier.verify(request.headers[signatureHeader], request.method, path, request.rawBody ?? '');
+      const failure = await options.verifier.verify(
+        request.headers[signatureHeader],
+        request.method,
+        path,
+        request.rawBody ?? '',
+      );
       if (failure) throw optimizerError(`signature_${failure}`);
     }
     if (config.leaseGated) {

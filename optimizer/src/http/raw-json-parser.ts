@@ -13,7 +13,11 @@ export function installRawJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser(/^application\/[\w.+-]+\+json$/i, { parseAs: 'buffer' }, parseRawJson);
 }
 
-function parseRawJson(request: FastifyRequest, body: string | Buffer, done: (error: Error | null, body?: unknown) => void): void {
+function parseRawJson(
+  request: FastifyRequest,
+  body: string | Buffer,
+  done: (error: Error | null, body?: unknown) => void,
+): void {
   const raw = typeof body === 'string' ? Buffer.from(body) : body;
   request.rawBody = raw;
   if (raw.length === 0) {

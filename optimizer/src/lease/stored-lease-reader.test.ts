@@ -14,7 +14,10 @@ function outageable(db: Queryable) {
   const store: Queryable = {
     query(sql, params) {
       state.queries += 1;
-      if (state.down) return Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+      if (state.down)
+        return Promise.reject(
+          Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+        );
       return db.query(sql, params);
     },
   };
@@ -114,7 +117,10 @@ describe('StoredLeaseReader', () => {
   });
 
   it('treats a stored row that is not a signed lease as unverifiable', async () => {
-    await testDb.db.query('INSERT INTO gw_entitlement_lease VALUES ($1, $2, now(), now())', [deploymentId, JSON.stringify({ status: 'active' })]);
+    await testDb.db.query('INSERT INTO gw_entitlement_lease VALUES ($1, $2, now(), now())', [
+      deploymentId,
+      JSON.stringify({ status: 'active' }),
+    ]);
     const reader = await started();
     expect(reader.current()).toEqual({ state: 'unverifiable' });
   });
@@ -134,7 +140,10 @@ describe('StoredLeaseReader', () => {
     state.down = true;
     const reader = await started(store);
     expect(reader.current()).toEqual({ state: 'unverifiable' });
-    expect(logger.warn).toHaveBeenCalledWith(expect.anything(), expect.stringContaining('unverifiable until a read succeeds'));
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.stringContaining('unverifiable until a read succeeds'),
+    );
     state.down = false;
     await reader.refresh();
     expect(reader.current()).toEqual({ state: 'expired' });
@@ -151,7 +160,9 @@ describe('StoredLeaseReader', () => {
     expect(logger.warn).toHaveBeenCalledTimes(1);
     const [fields, message] = logger.warn.mock.calls[0] as [Record<string, unknown>, string];
     expect(message).toContain('keeping the last lease read');
-    const { rows } = await testDb.db.query<{ lease: { signature: string; payload: string } }>('SELECT lease FROM gw_entitlement_lease');
+    const { rows } = await testDb.db.query<{ lease: { signature: string; payload: string } }>(
+      'SELECT lease FROM gw_entitlement_lease',
+    );
     const logged = JSON.stringify({ ...fields, err: String(fields.err) }) + message;
     expect(logged).not.toContain(rows[0].lease.signature);
     expect(logged).not.toContain(rows[0].lease.payload);

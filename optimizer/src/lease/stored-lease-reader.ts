@@ -1,4 +1,14 @@
-import { leaseVerdictOf, readStoredLease, sqlStateOf, verifyLease, type Clock, type LeaseCheck, type LeaseState, type LeaseTrustStore, type Queryable } from '@gw/platform';
+import {
+  leaseVerdictOf,
+  readStoredLease,
+  sqlStateOf,
+  verifyLease,
+  type Clock,
+  type LeaseCheck,
+  type LeaseState,
+  type LeaseTrustStore,
+  type Queryable,
+} from '@gw/platform';
 import type { FastifyBaseLogger } from 'fastify';
 import { storeReadTimeoutMs, withTimeout } from '../store/with-timeout.js';
 import type { LeaseReader, LeaseVerdict } from './lease-reader.js';
@@ -60,7 +70,10 @@ export class StoredLeaseReader implements LeaseReader {
     } catch (error) {
       // The error is the store's (connection, timeout), never the row: the lease itself is not logged.
       const keeping = this.last === null ? 'unverifiable until a read succeeds' : 'keeping the last lease read';
-      this.options.logger.warn({ err: error, sqlState: sqlStateOf(error) }, `entitlement lease read failed; ${keeping}`);
+      this.options.logger.warn(
+        { err: error, sqlState: sqlStateOf(error) },
+        `entitlement lease read failed; ${keeping}`,
+      );
     } finally {
       this.reading = false;
     }
@@ -82,7 +95,10 @@ export class StoredLeaseReader implements LeaseReader {
     const { state } = this.current();
     if (state === this.loggedState) return;
     const reason = this.last?.check && !this.last.check.ok ? this.last.check.reason : undefined;
-    this.options.logger.info({ from: this.loggedState, to: state, ...(reason ? { reason } : {}) }, 'entitlement lease state');
+    this.options.logger.info(
+      { from: this.loggedState, to: state, ...(reason ? { reason } : {}) },
+      'entitlement lease state',
+    );
     this.loggedState = state;
   }
 }

@@ -18,8 +18,18 @@ describe('TextMemo', () => {
     memo.get('a', 'x'.repeat(10), length('x'.repeat(10)));
     expect(computed).toBe(4);
     const chars = new TextMemo<string>(10, 100);
-    chars.get('', 'k1', () => 'v'.repeat(60), (value) => value.length);
-    chars.get('', 'k2', () => 'v'.repeat(60), (value) => value.length);
+    chars.get(
+      '',
+      'k1',
+      () => 'v'.repeat(60),
+      (value) => value.length,
+    );
+    chars.get(
+      '',
+      'k2',
+      () => 'v'.repeat(60),
+      (value) => value.length,
+    );
     let again = 0;
     chars.get('', 'k1', () => {
       again += 1;

@@ -44,7 +44,9 @@ function chatSlots(response: JsonObject): ArgumentsSlot[] {
 function responsesSlots(response: JsonObject): ArgumentsSlot[] {
   const output = response.output;
   if (!Array.isArray(output)) return [];
-  return (output as unknown[]).flatMap((item) => (isRecord(item) && item.type === 'function_call' ? argumentsOf(item) : []));
+  return (output as unknown[]).flatMap((item) =>
+    isRecord(item) && item.type === 'function_call' ? argumentsOf(item) : [],
+  );
 }
 
 function argumentsOf(holder: JsonObject): ArgumentsSlot[] {

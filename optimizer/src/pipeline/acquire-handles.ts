@@ -31,7 +31,11 @@ export function bindHandle(state: SpanState, handle: string): void {
  * order and run together; a span whose write did not commit keeps its bytes except for lossless cleanups
  *.
  */
-export async function acquireHandles(states: readonly SpanState[], context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>): Promise<number> {
+export async function acquireHandles(
+  states: readonly SpanState[],
+  context: RunContext,
+  duplicates: ReadonlyMap<string, ToolOutputSpan>,
+): Promise<number> {
   const waiting = states.filter(needsHandle);
   const handles = await Promise.all(waiting.map((state) => stashOriginal(context, state.span.text)));
   let failures = 0;

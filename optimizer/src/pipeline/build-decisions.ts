@@ -17,7 +17,8 @@ export function attributeSavings(state: SpanState): void {
   let remaining = Math.max(0, before - countTokens(state.text) - replayedSaved);
   const removed = fresh.reduce((sum, step) => sum + step.charsRemoved, 0);
   fresh.forEach((step, index) => {
-    const share = index === fresh.length - 1 || removed === 0 ? remaining : Math.floor((remaining * step.charsRemoved) / removed);
+    const share =
+      index === fresh.length - 1 || removed === 0 ? remaining : Math.floor((remaining * step.charsRemoved) / removed);
     step.saved = share;
     remaining -= share;
   });

@@ -3,8 +3,19 @@ import { buildRequestView } from '../format/build-request-view.js';
 import { resolveCacheMode } from './cache-mode.js';
 
 function messagesView(cacheControl: boolean, model = 'claude-sonnet-4-5') {
-  const system = [{ type: 'text', text: 'You are a coding agent.', ...(cacheControl ? { cache_control: { type: 'ephemeral' } } : {}) }];
-  const view = buildRequestView('/v1/messages', { model, max_tokens: 1024, system, messages: [{ role: 'user', content: 'hi' }] });
+  const system = [
+    {
+      type: 'text',
+      text: 'You are a coding agent.',
+      ...(cacheControl ? { cache_control: { type: 'ephemeral' } } : {}),
+    },
+  ];
+  const view = buildRequestView('/v1/messages', {
+    model,
+    max_tokens: 1024,
+    system,
+    messages: [{ role: 'user', content: 'hi' }],
+  });
   if (!view) throw new Error('no view');
   return view;
 }
@@ -21,7 +32,9 @@ describe('resolveCacheMode', () => {
   });
 
   it('protects whenever the gateway says the upstream caches, and classifies by model id when it does not know', () => {
-    expect(resolveCacheMode({ providerPromptCache: true, providerPromptCacheKnown: true }, messagesView(false))).toBe('protect');
+    expect(resolveCacheMode({ providerPromptCache: true, providerPromptCacheKnown: true }, messagesView(false))).toBe(
+      'protect',
+    );
     expect(resolveCacheMode({}, messagesView(false, 'gpt-4.1'))).toBe('protect');
     expect(resolveCacheMode({}, messagesView(false))).toBe('none');
   });

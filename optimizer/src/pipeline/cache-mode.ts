@@ -5,7 +5,8 @@ import type { RequestView } from '../format/request-view.js';
 export type CacheMode = 'protect' | 'none';
 
 // Families whose providers cache prompt prefixes implicitly, without client markers.
-const implicitCacheModels = /^(?:gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|chatgpt-|o[1-9](?:-|$)|codex|deepseek|gemini-(?:2\.5|[3-9])|grok|kimi|qwen)/i;
+const implicitCacheModels =
+  /^(?:gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|chatgpt-|o[1-9](?:-|$)|codex|deepseek|gemini-(?:2\.5|[3-9])|grok|kimi|qwen)/i;
 
 export function cachesImplicitly(model: string | undefined): boolean {
   if (!model) return false;

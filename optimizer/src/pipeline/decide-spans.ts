@@ -1,6 +1,12 @@
 import type { ToolOutputSpan } from '../format/request-view.js';
 import { spanStrategies } from '../strategies/registry.js';
-import { handlePlaceholder, type Planned, type Recipe, type SpanStrategy, type StrategyKind } from '../strategies/types.js';
+import {
+  handlePlaceholder,
+  type Planned,
+  type Recipe,
+  type SpanStrategy,
+  type StrategyKind,
+} from '../strategies/types.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import type { RunContext } from './run-context.js';
 import { planMemo } from './plan-memo.js';
@@ -31,7 +37,10 @@ export const statelessMinSavedShare = 0.75;
  */
 export function settlePolicy(context: RunContext, cacheCold: boolean): DecidePolicy {
   if (context.cacheMode === 'none' || cacheCold) return { scope: 'all', minSavedShare: 0 };
-  return { scope: 'all', minSavedShare: context.pinning ? minSavedShareWhenCached(context.view.modelTurns) : statelessMinSavedShare };
+  return {
+    scope: 'all',
+    minSavedShare: context.pinning ? minSavedShareWhenCached(context.view.modelTurns) : statelessMinSavedShare,
+  };
 }
 
 /** Spans at least this long are worth a duplicate check (shorter ones are acknowledgements). */
@@ -76,7 +85,13 @@ function inScope(strategy: SpanStrategy<Recipe>, scope: DecideScope): boolean {
 const shapeKinds: ReadonlySet<StrategyKind> = new Set(['file_outline', 'listing_group', 'test_log_failures']);
 
 /** Runs every applicable strategy of the scope in order on the span's original bytes. */
-export function planChain(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, scope: DecideScope, withShapes = true): Chain {
+export function planChain(
+  state: SpanState,
+  context: RunContext,
+  duplicates: ReadonlyMap<string, ToolOutputSpan>,
+  scope: DecideScope,
+  withShapes = true,
+): Chain {
   const span = state.span;
   // A tool output that happens to contain the placeholder could not have it substituted safely.
   const placeholderFree = !span.text.includes(handlePlaceholder);
@@ -86,7 +101,8 @@ export function planChain(state: SpanState, context: RunContext, duplicates: Rea
   let shaped = false;
   for (const strategy of spanStrategies) {
     if (shaped && strategy.degradable) continue;
-    if (text.length < strategy.minChars || !inScope(strategy, scope) || (strategy.degradable && !placeholderFree)) continue;
+    if (text.length < strategy.minChars || !inScope(strategy, scope) || (strategy.degradable && !placeholderFree))
+      continue;
     if (!withShapes && shapeKinds.has(strategy.kind)) continue;
     // The fresh turn's output is the model's to read: never a reference to an earlier copy in its place.
     if (strategy.kind === 'dedupe_tool_result' && !span.settled && !context.lane.freshEligible) continue;
@@ -98,9 +114,18 @@ export function planChain(state: SpanState, context: RunContext, duplicates: Rea
     const current = text;
     const planContext = { span, view: context.view, mode: policy.mode, earlierIdentical: duplicates.get(span.key) };
     const plan = () => strategy.plan(current, planContext);
-    const planned: Planned<Recipe> | null | undefined = context.attempt(strategy.kind, () => (cleanupKinds.has(strategy.kind) ? planMemo.plan(strategy, policy.mode, current, plan) : plan()));
+    const planned: Planned<Recipe> | null | undefined = context.attempt(strategy.kind, () =>
+      cleanupKinds.has(strategy.kind) ? planMemo.plan(strategy, policy.mode, current, plan) : plan(),
+    );
     if (!planned) continue;
-    steps.push({ kind: strategy.kind, recipe: planned.recipe, replayed: false, raw: undefined, charsRemoved: Math.max(0, current.length - planned.text.length), saved: 0 });
+    steps.push({
+      kind: strategy.kind,
+      recipe: planned.recipe,
+      replayed: false,
+      raw: undefined,
+      charsRemoved: Math.max(0, current.length - planned.text.length),
+      saved: 0,
+    });
     text = planned.text;
     shaped ||= shapeKinds.has(strategy.kind);
   }
@@ -124,7 +149,12 @@ export interface DecidePolicy {
  * the original must stay one `gw_retrieve` away (a handle, never an in-place trim) and the cut must be deep enough
  * to be worth a possible retrieval round trip.
  */
-export const freshReversiblePolicy: DecidePolicy = { scope: 'all', minSavedShare: 0.5, requireHandle: true, preferShape: true };
+export const freshReversiblePolicy: DecidePolicy = {
+  scope: 'all',
+  minSavedShare: 0.5,
+  requireHandle: true,
+  preferShape: true,
+};
 
 /** A newly settled output whose stash write failed: no content dropped, a reference still welcome. */
 export const losslessOnly: DecidePolicy = { scope: 'lossless', minSavedShare: 0 };
@@ -138,7 +168,12 @@ function tokensOf(text: string): number {
  * provider has already cached as it was first sent, so it is kept only when it saves the policy's share of the
  * original's tokens, and it is pinned so every later turn replays the same bytes.
  */
-export function decideSpan(state: SpanState, context: RunContext, duplicates: ReadonlyMap<string, ToolOutputSpan>, policy: DecidePolicy): boolean {
+export function decideSpan(
+  state: SpanState,
+  context: RunContext,
+  duplicates: ReadonlyMap<string, ToolOutputSpan>,
+  policy: DecidePolicy,
+): boolean {
   const chain = planChain(state, context, duplicates, policy.scope);
   const shaped = chain.steps.some((step) => shapeKinds.has(step.kind));
   if (!shaped) return accept(state, chain, policy);
@@ -163,5 +198,7 @@ function accept(state: SpanState, chain: Chain, policy: DecidePolicy): boolean {
 }
 
 export function needsHandle(state: SpanState): boolean {
-  return state.steps.some((step) => !step.replayed && (step.recipe as { handle?: unknown }).handle === handlePlaceholder);
+  return state.steps.some(
+    (step) => !step.replayed && (step.recipe as { handle?: unknown }).handle === handlePlaceholder,
+  );
 }

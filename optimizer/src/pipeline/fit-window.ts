@@ -72,7 +72,10 @@ function estimate(context: RunContext, states: readonly SpanState[], limit: numb
  * Pressure overrides prefix protection: an oversized request would fail upstream anyway.
  */
 export async function fitWindow(states: readonly SpanState[], context: RunContext): Promise<void> {
-  const limit = windowLimitTokens(context.numberMetadata('modelContextTokens'), context.capabilities.clientContextBudgetTokens);
+  const limit = windowLimitTokens(
+    context.numberMetadata('modelContextTokens'),
+    context.capabilities.clientContextBudgetTokens,
+  );
   const measured = estimate(context, states, limit);
   if (!measured || measured.tokens <= limit) return;
   const policy = context.policy('window_budget');
@@ -81,7 +84,9 @@ export async function fitWindow(states: readonly SpanState[], context: RunContex
     return;
   }
   let over = measured.tokens - limit;
-  const candidates = states.filter((state) => state.span.settled && !state.hasStep('window_budget') && state.text.length >= 1_000);
+  const candidates = states.filter(
+    (state) => state.span.settled && !state.hasStep('window_budget') && state.text.length >= 1_000,
+  );
   for (const state of candidates) {
     if (over <= 0) return;
     const before = state.text;
@@ -93,7 +98,14 @@ export async function fitWindow(states: readonly SpanState[], context: RunContex
       if (!handle) continue;
     }
     state.tokensBefore ??= countTokens(state.span.text);
-    state.steps.push({ kind: 'window_budget', recipe: planned.recipe, replayed: false, raw: undefined, charsRemoved: before.length - planned.text.length, saved: 0 });
+    state.steps.push({
+      kind: 'window_budget',
+      recipe: planned.recipe,
+      replayed: false,
+      raw: undefined,
+      charsRemoved: before.length - planned.text.length,
+      saved: 0,
+    });
     state.text = planned.text;
     if (handle) {
       if (state.handle === null) bindHandle(state, handle);

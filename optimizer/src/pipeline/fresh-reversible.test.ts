@@ -13,7 +13,13 @@ async function optimize(request: Record<string, unknown>, extra: Partial<Pipelin
   return runPipeline({ endpoint, request, pins: [], ...extra }, { stash, hmacKey, stableHandles: true });
 }
 
-const lease = { capabilities: { retrievalDiscovery: 'lease_live' as const, providerPromptCache: true, providerPromptCacheKnown: true } };
+const lease = {
+  capabilities: {
+    retrievalDiscovery: 'lease_live' as const,
+    providerPromptCache: true,
+    providerPromptCacheKnown: true,
+  },
+};
 
 describe('fresh reversible trimming on a qualified lane', () => {
   it('compresses the fresh output behind a handle with a gw_retrieve hint, error lines verbatim, and reports the class', async () => {
@@ -31,8 +37,14 @@ describe('fresh reversible trimming on a qualified lane', () => {
 
   it('replays that exact rewrite byte for byte on every later turn', async () => {
     const first = await optimize(chatSession([npmAnsi, tap], { retrieve: false }), lease);
-    const second = await optimize(chatSession([npmAnsi, tap, 'ok'], { retrieve: false }), { ...lease, pins: first.pins });
-    const third = await optimize(chatSession([npmAnsi, tap, 'ok', 'done'], { retrieve: false }), { ...lease, pins: second.pins });
+    const second = await optimize(chatSession([npmAnsi, tap, 'ok'], { retrieve: false }), {
+      ...lease,
+      pins: first.pins,
+    });
+    const third = await optimize(chatSession([npmAnsi, tap, 'ok', 'done'], { retrieve: false }), {
+      ...lease,
+      pins: second.pins,
+    });
     for (const later of [second, third]) {
       expect(messagesOf(later.request)[5]?.content).toBe(messagesOf(first.request)[5]?.content);
       expect(messagesOf(later.request)[3]?.content).toBe(messagesOf(first.request)[3]?.content);
@@ -55,13 +67,18 @@ describe('fresh reversible trimming on a qualified lane', () => {
     ['lease_lapsed', 'unlatched_deferred'],
     ['none', 'no_discovery'],
   ] as const)('keeps the fresh turn byte for byte on an unqualified lane (%s → %s)', async (discovery, evidence) => {
-    const result = await optimize(chatSession([npmAnsi, tap], { retrieve: false }), { capabilities: { retrievalDiscovery: discovery } });
+    const result = await optimize(chatSession([npmAnsi, tap], { retrieve: false }), {
+      capabilities: { retrievalDiscovery: discovery },
+    });
     expect(result.evidenceClass).toBe(evidence);
     expect(messagesOf(result.request)[5]?.content).toBe(tap);
   });
 
   it('keeps the fresh turn when a tool is forced or none is callable, whatever the lease', async () => {
-    const forced = await optimize(chatSession([npmAnsi, tap], { retrieve: false, toolChoice: { type: 'function', function: { name: 'bash' } } }), lease);
+    const forced = await optimize(
+      chatSession([npmAnsi, tap], { retrieve: false, toolChoice: { type: 'function', function: { name: 'bash' } } }),
+      lease,
+    );
     expect(forced.evidenceClass).toBe('forced_handler');
     expect(messagesOf(forced.request)[5]?.content).toBe(tap);
     const toolless = await optimize(chatSession([npmAnsi, tap], { tools: false }), lease);
@@ -70,13 +87,19 @@ describe('fresh reversible trimming on a qualified lane', () => {
   });
 
   it('trims a subscription seat in place, never the fresh turn, with no handle', async () => {
-    const result = await optimize(chatSession([npmAnsi, tap, tap], { retrieve: false }), { metadata: { billingMode: 'subscription' }, capabilities: { retrievalDiscovery: 'none' } });
+    const result = await optimize(chatSession([npmAnsi, tap, tap], { retrieve: false }), {
+      metadata: { billingMode: 'subscription' },
+      capabilities: { retrievalDiscovery: 'none' },
+    });
     expect(handlesIn(result.request)).toEqual([]);
     expect(messagesOf(result.request)[7]?.content).toBe(tap);
   });
 
   it('needs a pinning session: without pins no later turn could replay the rewrite', async () => {
-    const result = await runPipeline({ endpoint, request: chatSession([npmAnsi, tap], { retrieve: false }), ...lease }, { stash: new FakeStash(), hmacKey, stableHandles: true });
+    const result = await runPipeline(
+      { endpoint, request: chatSession([npmAnsi, tap], { retrieve: false }), ...lease },
+      { stash: new FakeStash(), hmacKey, stableHandles: true },
+    );
     expect(messagesOf(result.request)[5]?.content).toBe(tap);
   });
 
@@ -90,7 +113,10 @@ describe('the regression guard on fresh trims', () => {
   it('holds fresh trimming back when the guard closes its lane, while settled outputs are still trimmed', async () => {
     const guard = (kind: string) => kind !== 'fresh_trim';
     const request = chatSession([npmAnsi, tap], { retrieve: false });
-    const result = await runPipeline({ endpoint, request, pins: [], ...lease }, { stash: new FakeStash(), hmacKey, stableHandles: true, guard });
+    const result = await runPipeline(
+      { endpoint, request, pins: [], ...lease },
+      { stash: new FakeStash(), hmacKey, stableHandles: true, guard },
+    );
     expect(messagesOf(result.request)[5]?.content).toBe(tap);
     expect(messagesOf(result.request)[3]?.content).not.toBe(npmAnsi);
     expect(result.suppressedKinds).toContainEqual({ kind: 'fresh_trim', reason: 'regret_guard' });
@@ -98,8 +124,14 @@ describe('the regression guard on fresh trims', () => {
 
   it('marks a fresh trim as fresh in the rewrites the guard learns from, and its replay as settled', async () => {
     const first = await optimize(chatSession([npmAnsi, tap], { retrieve: false }), lease);
-    expect(first.rewrites.find((rewrite) => rewrite.messageIndex === 5)).toMatchObject({ fresh: true, steps: expect.arrayContaining([expect.objectContaining({ replayed: false, handle: true })]) });
-    const second = await optimize(chatSession([npmAnsi, tap, 'ok'], { retrieve: false }), { ...lease, pins: first.pins });
+    expect(first.rewrites.find((rewrite) => rewrite.messageIndex === 5)).toMatchObject({
+      fresh: true,
+      steps: expect.arrayContaining([expect.objectContaining({ replayed: false, handle: true })]),
+    });
+    const second = await optimize(chatSession([npmAnsi, tap, 'ok'], { retrieve: false }), {
+      ...lease,
+      pins: first.pins,
+    });
     expect(second.rewrites.find((rewrite) => rewrite.messageIndex === 5)).toMatchObject({ fresh: false });
   });
 });

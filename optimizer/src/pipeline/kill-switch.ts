@@ -17,7 +17,9 @@ function matches(toggle: StrategyToggle, kind: StrategyKind, scope: ToggleScope)
 }
 
 function specificity(toggle: StrategyToggle): number {
-  const scoped = [toggle.endpoint, toggle.model, toggle.user, toggle.team].filter((field) => field !== undefined).length;
+  const scoped = [toggle.endpoint, toggle.model, toggle.user, toggle.team].filter(
+    (field) => field !== undefined,
+  ).length;
   // An entry naming the kind beats a `*` entry of the same scope.
   return scoped * 2 + (toggle.kind === '*' ? 0 : 1);
 }
@@ -26,7 +28,11 @@ function specificity(toggle: StrategyToggle): number {
  * Runtime kill switch: among entries matching the kind and the request's endpoint, model, user and
  * team, the most specific decides, the later one on a tie. No matching entry leaves the strategy on.
  */
-export function isKindEnabled(toggles: readonly StrategyToggle[] | undefined, kind: StrategyKind, scope: ToggleScope): boolean {
+export function isKindEnabled(
+  toggles: readonly StrategyToggle[] | undefined,
+  kind: StrategyKind,
+  scope: ToggleScope,
+): boolean {
   let winner: StrategyToggle | undefined;
   for (const toggle of toggles ?? []) {
     if (!matches(toggle, kind, scope)) continue;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { chatSession, FakeStash, handlesIn, hmacKey, messagesOf, output, retrieveTool } from './__fixtures__/conversations.js';
+import {
+  chatSession,
+  FakeStash,
+  handlesIn,
+  hmacKey,
+  messagesOf,
+  output,
+  retrieveTool,
+} from './__fixtures__/conversations.js';
 import { runPipeline } from './run-pipeline.js';
 
 const tap = output('tap-failures.txt');
@@ -23,9 +31,12 @@ describe('lanes', () => {
   it('replays handle-free pins wherever a tool is callable, and none without one', async () => {
     // The same test run twice: without a handle, the second copy becomes a reference to the first.
     const first = await optimize(chatSession([tap, tap, debugLog], { model, retrieve: false }), { pins: [] });
-    const pinKinds = (pins: readonly Record<string, unknown>[] | undefined) => (pins ?? []).filter((pin) => pin.messageIndex === 5).map((pin) => pin.kind);
+    const pinKinds = (pins: readonly Record<string, unknown>[] | undefined) =>
+      (pins ?? []).filter((pin) => pin.messageIndex === 5).map((pin) => pin.kind);
     expect(pinKinds(first.pins)).toEqual(['dedupe_tool_result']);
-    const second = await optimize(chatSession([tap, tap, debugLog, 'ok'], { model, retrieve: false }), { pins: first.pins });
+    const second = await optimize(chatSession([tap, tap, debugLog, 'ok'], { model, retrieve: false }), {
+      pins: first.pins,
+    });
     expect(messagesOf(second.request)[5]?.content).toBe(messagesOf(first.request)[5]?.content);
     expect(pinKinds(second.pins)).toEqual(pinKinds(first.pins));
     const toolless = await optimize(chatSession([tap, tap, debugLog], { model, tools: false }), { pins: [] });
@@ -49,21 +60,28 @@ describe('lanes', () => {
 
   it('accepts the gateway capability retrieveEvidence, never a claim in metadata', async () => {
     const request = chatSession([tap, debugLog], { model, retrieve: false, question: 'Why?' });
-    const claimed = await optimize(request, { metadata: { retrieveEvidence: true, clientCanRetrieve: true, capabilities: { retrieveEvidence: true } } });
+    const claimed = await optimize(request, {
+      metadata: { retrieveEvidence: true, clientCanRetrieve: true, capabilities: { retrieveEvidence: true } },
+    });
     expect(handlesIn(claimed.request)).toEqual([]);
     const granted = await optimize(request, { capabilities: { retrieveEvidence: true } });
     expect(handlesIn(granted.request).length).toBeGreaterThan(0);
   });
 
   it('trims in place without a handle on a subscription seat', async () => {
-    const result = await optimize(chatSession([tap, debugLog], { model, retrieve: false, question: 'Why?' }), { metadata: { billingMode: 'subscription' } });
+    const result = await optimize(chatSession([tap, debugLog], { model, retrieve: false, question: 'Why?' }), {
+      metadata: { billingMode: 'subscription' },
+    });
     expect(handlesIn(result.request)).toEqual([]);
     expect(messagesOf(result.request)[3]?.content).toContain('(trimmed; not retrievable)');
   });
 
   it('follows requireReversibleElision: true skips every lane, false restores in-place trim on api-key lanes', async () => {
     const request = chatSession([tap, debugLog], { model, retrieve: false, question: 'Why?' });
-    const strict = await optimize(request, { metadata: { billingMode: 'subscription' }, settings: { requireReversibleElision: true } });
+    const strict = await optimize(request, {
+      metadata: { billingMode: 'subscription' },
+      settings: { requireReversibleElision: true },
+    });
     expect(messagesOf(strict.request)[3]?.content).not.toContain('elided');
     expect(strict.suppressedKinds).toContainEqual({ kind: 'elide_tool_output', reason: 'no_retrieve' });
     const relaxed = await optimize(request, { metadata: { billingMode: 'api_key' }, requireReversibleElision: false });
@@ -76,7 +94,11 @@ describe('lanes', () => {
     const request = chatSession([tap, debugLog], { model, retrieve: false, question: 'Why?' });
     const inactive = await optimize(request, { capabilities: { agentContinuation: true } });
     expect(inactive.agentContinuationV1).toBe(false);
-    const active = await optimize(request, { capabilities: { agentContinuation: true }, agentContinuationActive: true, pins: [] });
+    const active = await optimize(request, {
+      capabilities: { agentContinuation: true },
+      agentContinuationActive: true,
+      pins: [],
+    });
     expect(active.agentContinuationV1).toBe(true);
     expect(handlesIn(active.request)).toEqual([]);
     expect(messagesOf(active.request)[3]?.content).toContain('(trimmed; not retrievable)');

@@ -43,17 +43,33 @@ export function resolveLane(
 ): Lane {
   const freshEligible = capabilities.singleOutput === true || capabilities.terminalTrim === true;
   const callable = !view.tools.choiceNone;
-  const evidence = capabilities.retrievalDiscovery === undefined ? undefined : classifyEvidence(view.tools, capabilities.retrievalDiscovery);
+  const evidence =
+    capabilities.retrievalDiscovery === undefined
+      ? undefined
+      : classifyEvidence(view.tools, capabilities.retrievalDiscovery);
   const freshReversible = evidence !== undefined && qualifiesForFreshTrim(evidence);
-  const retrieval = callable && (view.tools.retrieveDeclared || capabilities.retrieveEvidence === true || freshReversible);
-  if (retrieval) return { retrieval, degrade: 'handle', windowDegrade: 'handle', replay: 'all', continuation: false, freshEligible, freshReversible, evidence };
+  const retrieval =
+    callable && (view.tools.retrieveDeclared || capabilities.retrieveEvidence === true || freshReversible);
+  if (retrieval)
+    return {
+      retrieval,
+      degrade: 'handle',
+      windowDegrade: 'handle',
+      replay: 'all',
+      continuation: false,
+      freshEligible,
+      freshReversible,
+      evidence,
+    };
   // The continuation capability counts only once the rollout is activated; before, fail open.
   const continuation = capabilities.agentContinuation === true && continuationActive;
   const billingMode = typeof metadata.billingMode === 'string' ? metadata.billingMode : '';
   let degrade: DegradeMode = 'skip';
   if (requireReversibleElision === true) degrade = 'skip';
-  else if (continuation || subscriptionModes.has(billingMode) || requireReversibleElision === false) degrade = 'in_place';
-  const windowDegrade: DegradeMode = degrade === 'skip' && capabilities.allowIrreversibleWindowFit === true ? 'in_place' : degrade;
+  else if (continuation || subscriptionModes.has(billingMode) || requireReversibleElision === false)
+    degrade = 'in_place';
+  const windowDegrade: DegradeMode =
+    degrade === 'skip' && capabilities.allowIrreversibleWindowFit === true ? 'in_place' : degrade;
   // Withholds pin replay only where no tool is callable; a client with tools but no retrieval keeps its
   // handle-free pins, so what it was sent stays byte-stable across turns.
   const replay = continuation || (callable && view.tools.declared) ? 'handle_free' : 'none';

@@ -11,7 +11,11 @@ const npmAnsi = output('npm-install-verbose-ansi.txt');
 const eslint = output('eslint-errors.txt');
 const endpoint = '/v1/chat/completions';
 
-async function turns(sequence: readonly Record<string, unknown>[], deps: PipelineDeps, extra: Partial<PipelineInput> = {}): Promise<PipelineResult[]> {
+async function turns(
+  sequence: readonly Record<string, unknown>[],
+  deps: PipelineDeps,
+  extra: Partial<PipelineInput> = {},
+): Promise<PipelineResult[]> {
   const results: PipelineResult[] = [];
   let pins: readonly unknown[] = [];
   for (const request of sequence) {
@@ -53,13 +57,18 @@ describe('decision pins', () => {
     expect(messagesOf(results[3].request)[3]?.content).toBe(tapRewrite);
     // Each original was stashed once, when it settled; replays re-use the pinned handle.
     expect(stash.puts).toBe(3);
-    expect(results[3]?.decisions.find((decision) => decision.kind === 'elide_tool_output')?.summary).toContain('replayed from pins');
+    expect(results[3]?.decisions.find((decision) => decision.kind === 'elide_tool_output')?.summary).toContain(
+      'replayed from pins',
+    );
     expect(kindsOf(results[3]?.pins).slice(-2)).toEqual(['prefix_watermark', 'pin_thrash_guard']);
   });
 
   it('asks the stash to re-persist each replayed handle, after the turn is answered', async () => {
     const stash = new FakeStash();
-    const [first, second] = await turns([chatSession([tap, debugLog]), chatSession([tap, debugLog, npmAnsi])], { stash, hmacKey });
+    const [first, second] = await turns([chatSession([tap, debugLog]), chatSession([tap, debugLog, npmAnsi])], {
+      stash,
+      hmacKey,
+    });
     const handle = [...stash.stored.keys()][0];
     expect(handle).toBeDefined();
     expect(JSON.stringify(first?.request)).toContain(handle);
@@ -71,19 +80,33 @@ describe('decision pins', () => {
   });
 
   it('carries no content in pins: fingerprints and parameters only', async () => {
-    const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], { stash: new FakeStash(), hmacKey });
+    const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], {
+      stash: new FakeStash(),
+      hmacKey,
+    });
     const serialized = JSON.stringify(second?.pins);
     expect(serialized).not.toContain('Should add cors headers');
     expect(serialized.length).toBeLessThan(1_000);
     const [pin] = second?.pins ?? [];
-    expect(pin).toMatchObject({ v: 1, kind: 'elide_tool_output', messageIndex: 3, recipe: { r: 1, headLines: 20, tailLines: 20 } });
+    expect(pin).toMatchObject({
+      v: 1,
+      kind: 'elide_tool_output',
+      messageIndex: 3,
+      recipe: { r: 1, headLines: 20, tailLines: 20 },
+    });
     expect((pin as { spanHash: string }).spanHash).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 
   it('discards a pin whose original bytes changed and decides that output afresh', async () => {
-    const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], { stash: new FakeStash(), hmacKey });
+    const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], {
+      stash: new FakeStash(),
+      hmacKey,
+    });
     const edited = chatSession([`${tap}\n# edited`, debugLog, npmAnsi]);
-    const third = await runPipeline({ endpoint, request: edited, pins: second?.pins, capabilities: {} }, { stash: new FakeStash(), hmacKey });
+    const third = await runPipeline(
+      { endpoint, request: edited, pins: second?.pins, capabilities: {} },
+      { stash: new FakeStash(), hmacKey },
+    );
     const tapPins = (third.pins ?? []).filter((pin) => (pin as { messageIndex?: number }).messageIndex === 3);
     expect(tapPins.map((pin) => pin.kind)).toEqual(['elide_tool_output', 'whitespace_trim']);
     for (const pin of tapPins) expect(second?.pins).not.toContain(pin);
@@ -91,19 +114,34 @@ describe('decision pins', () => {
   });
 
   it('returns a pin it declined (kill switch) without applying it', async () => {
-    const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], { stash: new FakeStash(), hmacKey });
+    const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], {
+      stash: new FakeStash(),
+      hmacKey,
+    });
     const settings = { strategies: [{ kind: 'elide_tool_output', enabled: false }] };
-    const third = await runPipeline({ endpoint, request: chatSession([tap, debugLog, npmAnsi]), pins: second?.pins, capabilities: {}, settings }, { stash: new FakeStash(), hmacKey });
+    const third = await runPipeline(
+      { endpoint, request: chatSession([tap, debugLog, npmAnsi]), pins: second?.pins, capabilities: {}, settings },
+      { stash: new FakeStash(), hmacKey },
+    );
     expect(messagesOf(third.request)[3]?.content).toBe(tap);
     expect(third.pins).toContain(second?.pins?.[0]);
   });
 
   it('answers pins only when the request carried them, and returns them untouched on a no-retrieve lane', async () => {
-    const withoutPins = await runPipeline({ endpoint, request: chatSession([tap, debugLog]), capabilities: {} }, { stash: new FakeStash(), hmacKey });
+    const withoutPins = await runPipeline(
+      { endpoint, request: chatSession([tap, debugLog]), capabilities: {} },
+      { stash: new FakeStash(), hmacKey },
+    );
     expect(withoutPins.pins).toBeUndefined();
-    const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], { stash: new FakeStash(), hmacKey });
+    const [, second] = await turns([chatSession([tap]), chatSession([tap, debugLog])], {
+      stash: new FakeStash(),
+      hmacKey,
+    });
     const toolless = chatSession([tap, debugLog, npmAnsi], { tools: false });
-    const noRetrieve = await runPipeline({ endpoint, request: toolless, pins: second?.pins, capabilities: {} }, { stash: new FakeStash(), hmacKey });
+    const noRetrieve = await runPipeline(
+      { endpoint, request: toolless, pins: second?.pins, capabilities: {} },
+      { stash: new FakeStash(), hmacKey },
+    );
     expect(noRetrieve.pins).toEqual(second?.pins);
     expect(JSON.stringify(noRetrieve.request)).not.toContain('ctx_');
   });
@@ -114,7 +152,8 @@ describe('decision pins', () => {
     // Then the history holds still and the install log settles while the cooloff lasts.
     sequence.push(chatSession([...variant(base, 'c'), npmAnsi, eslint]));
     const results = await turns(sequence, { stash: new FakeStash(), hmacKey });
-    const guardOf = (result: PipelineResult | undefined) => result?.pins?.find((pin) => pin.kind === 'pin_thrash_guard');
+    const guardOf = (result: PipelineResult | undefined) =>
+      result?.pins?.find((pin) => pin.kind === 'pin_thrash_guard');
     expect(results[1]?.suppressedKinds).toEqual([]);
     expect(guardOf(results[1])).toMatchObject({ strikes: 1, cooloff: 0 });
     expect(results[2]?.suppressedKinds).toContainEqual({ kind: 'elide_tool_output', reason: 'pin_thrash' });
@@ -134,12 +173,18 @@ describe('decision pins', () => {
     // Held back when it settled, the output keeps the bytes it was first sent with.
     expect(messagesOf(second.request)[3]?.content).toBe(tap);
     clock.advance(60_000);
-    const third = await runPipeline({ endpoint, request: chatSession([tap, debugLog, npmAnsi]), pins: second?.pins, capabilities: {} }, { stash, hmacKey, clock, turns: turnTimes });
+    const third = await runPipeline(
+      { endpoint, request: chatSession([tap, debugLog, npmAnsi]), pins: second?.pins, capabilities: {} },
+      { stash, hmacKey, clock, turns: turnTimes },
+    );
     expect(messagesOf(third.request)[3]?.content).toBe(tap);
     expect(third.suppressedKinds).toContainEqual({ kind: 'elide_tool_output', reason: 'prefix_stabilizer' });
     expect(messagesOf(third.request)[5]?.content).not.toBe(debugLog);
     clock.advance(6 * 60_000);
-    const fourth = await runPipeline({ endpoint, request: chatSession([tap, debugLog, npmAnsi, eslint]), pins: third.pins, capabilities: {} }, { stash, hmacKey, clock, turns: turnTimes });
+    const fourth = await runPipeline(
+      { endpoint, request: chatSession([tap, debugLog, npmAnsi, eslint]), pins: third.pins, capabilities: {} },
+      { stash, hmacKey, clock, turns: turnTimes },
+    );
     expect(messagesOf(fourth.request)[3]?.content).toContain('gw_retrieve');
   });
 
@@ -148,9 +193,15 @@ describe('decision pins', () => {
     const guarded = await runPipeline({ endpoint, request, capabilities: {} }, { stash: new FakeStash(), hmacKey });
     expect(guarded.suppressedKinds).toContainEqual({ kind: 'elide_tool_output', reason: 'cache_guard' });
     expect(JSON.stringify(guarded.request)).not.toContain('ctx_');
-    const stable = await runPipeline({ endpoint, request, capabilities: {} }, { stash: new FakeStash(), hmacKey, stableHandles: true });
+    const stable = await runPipeline(
+      { endpoint, request, capabilities: {} },
+      { stash: new FakeStash(), hmacKey, stableHandles: true },
+    );
     expect(JSON.stringify(stable.request)).toContain('ctx_');
-    const uncached = await runPipeline({ endpoint, request, capabilities: { providerPromptCache: false, providerPromptCacheKnown: true } }, { stash: new FakeStash(), hmacKey });
+    const uncached = await runPipeline(
+      { endpoint, request, capabilities: { providerPromptCache: false, providerPromptCacheKnown: true } },
+      { stash: new FakeStash(), hmacKey },
+    );
     expect(JSON.stringify(uncached.request)).toContain('ctx_');
   });
 });

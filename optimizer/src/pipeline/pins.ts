@@ -66,7 +66,8 @@ function optionalIndex(value: unknown): boolean {
 
 function readSpanPin(value: Record<string, unknown>): SpanPin | null {
   const { kind, messageIndex, partIndex, subIndex, spanHash, recipe, saved } = value;
-  if (!isStrategyKind(kind) || !isIndex(messageIndex) || !optionalIndex(partIndex) || !optionalIndex(subIndex)) return null;
+  if (!isStrategyKind(kind) || !isIndex(messageIndex) || !optionalIndex(partIndex) || !optionalIndex(subIndex))
+    return null;
   if (typeof spanHash !== 'string' || !isRecord(recipe) || typeof recipe.r !== 'number') return null;
   const pin: SpanPin = {
     v: 1,
@@ -116,10 +117,21 @@ export function readPins(raw: readonly unknown[]): IncomingPins {
 
 /** 128-bit HMAC-SHA256 fingerprint, base64url: identifies bytes without revealing them. */
 export function fingerprint(key: string | Uint8Array, label: string, content: string): string {
-  return createHmac('sha256', key).update(label).update('\u0000').update(content).digest().subarray(0, 16).toString('base64url');
+  return createHmac('sha256', key)
+    .update(label)
+    .update('\u0000')
+    .update(content)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
 }
 
 /** spanHash of a pin: the strategy kind and location bound to the original bytes of the span. */
-export function spanHash(key: string | Uint8Array, kind: StrategyKind, location: SpanLocation, original: string): string {
+export function spanHash(
+  key: string | Uint8Array,
+  kind: StrategyKind,
+  location: SpanLocation,
+  original: string,
+): string {
   return fingerprint(key, `pin:v1:${kind}:${spanKey(location)}`, original);
 }

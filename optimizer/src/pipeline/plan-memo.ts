@@ -11,7 +11,12 @@ const minChars = 8_192;
 class PlanMemo {
   private readonly memo = new TextMemo<Planned<Recipe> | null>(1_024, 32 * 1024 * 1024);
 
-  plan(strategy: SpanStrategy<Recipe>, mode: ElisionMode, text: string, compute: () => Planned<Recipe> | null): Planned<Recipe> | null {
+  plan(
+    strategy: SpanStrategy<Recipe>,
+    mode: ElisionMode,
+    text: string,
+    compute: () => Planned<Recipe> | null,
+  ): Planned<Recipe> | null {
     if (text.length < minChars) return compute();
     return this.memo.get(`${strategy.kind}:${mode}`, text, compute, (planned) => planned?.text.length ?? 0);
   }

@@ -33,12 +33,17 @@ export interface Frontier {
  * position; a discarded pin moves it earlier (the bytes there changed anyway); a cold cache or no cache frees it.
  */
 export function resolveFrontier(context: RunContext, pins: IncomingPins | null, replay: ReplayOutcome): Frontier {
-  if (!pins || context.lane.replay === 'none' || context.cacheMode === 'none') return { index: 0, held: [], cold: false };
+  if (!pins || context.lane.replay === 'none' || context.cacheMode === 'none')
+    return { index: 0, held: [], cold: false };
   const watermark = pins.watermark;
   let index: number;
   let held: readonly StrategyKind[] = [];
   let cold = false;
-  if (watermark && watermark.messageIndex <= context.view.messageCount && boundaryHash(context, context.view, watermark.messageIndex) === watermark.spanHash) {
+  if (
+    watermark &&
+    watermark.messageIndex <= context.view.messageCount &&
+    boundaryHash(context, context.view, watermark.messageIndex) === watermark.spanHash
+  ) {
     const now = context.deps.clock?.now();
     const answeredAt = context.deps.turns?.answeredAt(turnKey(watermark));
     cold = now !== undefined && answeredAt !== undefined && now - answeredAt >= providerCacheTtlMs;

@@ -23,15 +23,22 @@ function recipeHandle(recipe: Recipe): string | null | undefined {
 
 type Verdict = 'replay' | 'decline' | 'discard';
 
-function judge(entry: IncomingSpanPin, state: SpanState, context: RunContext, chainBroken: boolean): { verdict: Verdict; recipe?: Recipe } {
+function judge(
+  entry: IncomingSpanPin,
+  state: SpanState,
+  context: RunContext,
+  chainBroken: boolean,
+): { verdict: Verdict; recipe?: Recipe } {
   const { pin } = entry;
-  if (pin.spanHash !== spanHash(context.deps.hmacKey, pin.kind, state.span, state.span.text)) return { verdict: 'discard' };
+  if (pin.spanHash !== spanHash(context.deps.hmacKey, pin.kind, state.span, state.span.text))
+    return { verdict: 'discard' };
   if (chainBroken) return { verdict: 'decline' };
   const strategy = strategyFor(pin.kind);
   const recipe = strategy.parseRecipe(pin.recipe);
   if (!recipe) return { verdict: 'decline' };
   const handle = recipeHandle(recipe);
-  if (typeof handle === 'string' && (!handlePattern.test(handle) || context.lane.replay === 'handle_free')) return { verdict: 'decline' };
+  if (typeof handle === 'string' && (!handlePattern.test(handle) || context.lane.replay === 'handle_free'))
+    return { verdict: 'decline' };
   if (!context.isEnabled(pin.kind)) return { verdict: 'decline' };
   if (strategy.canReplay && !strategy.canReplay(recipe, state.span, context.view)) return { verdict: 'discard' };
   return { verdict: 'replay', recipe };
@@ -43,7 +50,11 @@ function judge(entry: IncomingSpanPin, state: SpanState, context: RunContext, ch
  * switch, handle on a handle-free lane, unknown recipe version) is declined but returned. Once one link of a
  * span's chain is not applied, the later links are declined too: they were computed on its output.
  */
-export function replayPins(incoming: readonly IncomingSpanPin[], states: ReadonlyMap<string, SpanState>, context: RunContext): ReplayOutcome {
+export function replayPins(
+  incoming: readonly IncomingSpanPin[],
+  states: ReadonlyMap<string, SpanState>,
+  context: RunContext,
+): ReplayOutcome {
   let replayed = 0;
   let discarded = 0;
   let firstDiscardIndex: number | undefined;
@@ -78,7 +89,14 @@ export function replayPins(incoming: readonly IncomingSpanPin[], states: Readonl
       continue;
     }
     state.text = after;
-    state.steps.push({ kind: entry.pin.kind, recipe, replayed: true, raw: entry.raw, charsRemoved: Math.max(0, before.length - after.length), saved: entry.pin.saved });
+    state.steps.push({
+      kind: entry.pin.kind,
+      recipe,
+      replayed: true,
+      raw: entry.raw,
+      charsRemoved: Math.max(0, before.length - after.length),
+      saved: entry.pin.saved,
+    });
     const handle = recipeHandle(recipe);
     if (typeof handle === 'string') state.handle = handle;
     replayed += 1;

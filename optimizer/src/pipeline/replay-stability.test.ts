@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@gw/platform';
-import { bashTool, chatSession, hmacKey, messagesOf, output, plainLog, retrieveTool } from './__fixtures__/conversations.js';
+import {
+  bashTool,
+  chatSession,
+  hmacKey,
+  messagesOf,
+  output,
+  plainLog,
+  retrieveTool,
+} from './__fixtures__/conversations.js';
 import { runPipeline } from './run-pipeline.js';
 import { TurnLog } from './turn-log.js';
 import type { PipelineInput, PipelineStash } from './types.js';
@@ -43,7 +51,11 @@ interface Step {
   readonly gapSeconds: number;
 }
 
-const step = fc.record({ output: fc.integer({ min: 0, max: outputs.length - 1 }), question: fc.boolean(), gapSeconds: fc.constantFrom(5, 30, 120, 400) });
+const step = fc.record({
+  output: fc.integer({ min: 0, max: outputs.length - 1 }),
+  question: fc.boolean(),
+  gapSeconds: fc.constantFrom(5, 30, 120, 400),
+});
 
 /**
  * Replays a generated session turn by turn as the gateway drives the optimizer (pins returned and sent back) and
@@ -60,10 +72,22 @@ async function replay(lane: Lane, steps: readonly Step[]): Promise<void> {
   const messages = messagesOf(chatSession([])).slice();
   for (const [index, entry] of steps.entries()) {
     const id = `call_${index}`;
-    messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: `{"command":"step ${index}"}` } }] });
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: `{"command":"step ${index}"}` } }],
+    });
     messages.push({ role: 'tool', tool_call_id: id, content: outputs[entry.output] ?? 'ok' });
-    if (entry.question) messages.push({ role: 'assistant', content: `Answer ${index}.` }, { role: 'user', content: `Question ${index}?` });
-    const request = { model: 'gpt-4.1', messages: structuredClone(messages), tools: lane === 'declared' ? [bashTool, retrieveTool] : [bashTool] };
+    if (entry.question)
+      messages.push(
+        { role: 'assistant', content: `Answer ${index}.` },
+        { role: 'user', content: `Question ${index}?` },
+      );
+    const request = {
+      model: 'gpt-4.1',
+      messages: structuredClone(messages),
+      tools: lane === 'declared' ? [bashTool, retrieveTool] : [bashTool],
+    };
     if (index > 0) clock.advance(entry.gapSeconds * 1_000);
     const result = await runPipeline({ endpoint: '/v1/chat/completions', request, pins, ...laneInput(lane) }, deps);
     pins = result.pins ?? [];
@@ -71,7 +95,8 @@ async function replay(lane: Lane, steps: readonly Step[]): Promise<void> {
     if (previous && entry.gapSeconds < 300) {
       for (let at = 0; at < previous.sent.length; at += 1) {
         const rewritten = JSON.stringify(previous.sent[at]) !== JSON.stringify(previous.original[at]);
-        if (at < previous.settled || rewritten) expect(JSON.stringify(sent[at]), `turn ${index}, message ${at}`).toBe(JSON.stringify(previous.sent[at]));
+        if (at < previous.settled || rewritten)
+          expect(JSON.stringify(sent[at]), `turn ${index}, message ${at}`).toBe(JSON.stringify(previous.sent[at]));
       }
     }
     const original = messagesOf(request);
@@ -83,10 +108,13 @@ async function replay(lane: Lane, steps: readonly Step[]): Promise<void> {
 }
 
 describe('replay stability over generated sessions', () => {
-  it.each(['declared', 'no_retrieve', 'subscription', 'connected'] as const)('keeps what the provider cached byte for byte on the %s lane', async (lane) => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 7 }), (steps) => replay(lane, steps)),
-      { numRuns: 25 },
-    );
-  });
+  it.each(['declared', 'no_retrieve', 'subscription', 'connected'] as const)(
+    'keeps what the provider cached byte for byte on the %s lane',
+    async (lane) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 7 }), (steps) => replay(lane, steps)),
+        { numRuns: 25 },
+      );
+    },
+  );
 });

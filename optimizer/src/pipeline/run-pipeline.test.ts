@@ -25,7 +25,10 @@ describe('runPipeline', () => {
   it('rewrites only tool output strings: every other value, key and key order is unchanged', async () => {
     const request = chatSession([tap, eslint, debugLog], { question: 'Which tests fail?' });
     const before = JSON.stringify(request);
-    const result = await runPipeline({ endpoint: '/v1/chat/completions', request, capabilities: {} }, { stash: new FakeStash(), hmacKey });
+    const result = await runPipeline(
+      { endpoint: '/v1/chat/completions', request, capabilities: {} },
+      { stash: new FakeStash(), hmacKey },
+    );
     expect(JSON.stringify(request)).toBe(before);
     expect(Object.keys(result.request)).toEqual(Object.keys(request));
     const inMessages = messagesOf(request);
@@ -43,7 +46,10 @@ describe('runPipeline', () => {
 
   it('never touches the fresh turn: the tool output the model is about to read stays byte for byte, with no pin', async () => {
     const request = chatSession([tap, debugLog, npmAnsi]);
-    const result = await runPipeline({ endpoint: '/v1/chat/completions', request, pins: [], capabilities: {} }, { stash: new FakeStash(), hmacKey });
+    const result = await runPipeline(
+      { endpoint: '/v1/chat/completions', request, pins: [], capabilities: {} },
+      { stash: new FakeStash(), hmacKey },
+    );
     const messages = messagesOf(result.request);
     // Escapes and trailing blanks included.
     expect(messages[7]?.content).toBe(npmAnsi);
@@ -52,9 +58,15 @@ describe('runPipeline', () => {
     expect(result.pins?.some((pin) => pin.messageIndex === 7 && pin.kind !== 'prefix_watermark')).toBe(false);
   });
 
-  it('keeps a continuation\'s fresh function result byte for byte', async () => {
+  it("keeps a continuation's fresh function result byte for byte", async () => {
     const request = chatSession([tap, npmAnsi], { retrieve: false });
-    const input = { endpoint: '/v1/chat/completions', request, pins: [], capabilities: { agentContinuation: true }, agentContinuationActive: true };
+    const input = {
+      endpoint: '/v1/chat/completions',
+      request,
+      pins: [],
+      capabilities: { agentContinuation: true },
+      agentContinuationActive: true,
+    };
     const result = await runPipeline(input, { stash: new FakeStash(), hmacKey });
     expect(result.agentContinuationV1).toBe(true);
     expect(messagesOf(result.request)[5]?.content).toBe(npmAnsi);
@@ -63,7 +75,10 @@ describe('runPipeline', () => {
   it('stashes the original and leaves a handle the stash can resolve', async () => {
     const stash = new FakeStash();
     const request = chatSession([tap], { question: 'Which tests fail?' });
-    const result = await runPipeline({ endpoint: '/v1/chat/completions', request, pins: [], capabilities: {} }, { stash, hmacKey });
+    const result = await runPipeline(
+      { endpoint: '/v1/chat/completions', request, pins: [], capabilities: {} },
+      { stash, hmacKey },
+    );
     const [handle] = handlesIn(result.request);
     expect(handle).toBeDefined();
     expect(stash.stored.get(handle)).toBe(tap);
@@ -71,9 +86,12 @@ describe('runPipeline', () => {
     expect(result.estimatedTokensSaved).toBeGreaterThan(3_000);
   });
 
-  it('keeps a span\'s bytes when the stash cannot commit: without a handle not even a cleanup applies', async () => {
+  it("keeps a span's bytes when the stash cannot commit: without a handle not even a cleanup applies", async () => {
     const request = chatSession([npmAnsi, tap], { question: 'Which tests fail?', model: 'claude-sonnet-4-5' });
-    const result = await runPipeline({ endpoint: '/v1/chat/completions', request, capabilities: {} }, { stash: new FakeStash(false), hmacKey });
+    const result = await runPipeline(
+      { endpoint: '/v1/chat/completions', request, capabilities: {} },
+      { stash: new FakeStash(false), hmacKey },
+    );
     expect(handlesIn(result.request)).toEqual([]);
     // Colours, escapes and trailing blanks stay: a needle is quoted byte for byte and nothing could bring it back.
     expect(messagesOf(result.request)[3]?.content).toBe(npmAnsi);
@@ -87,15 +105,27 @@ describe('runPipeline', () => {
     });
     const request = chatSession([npmAnsi, tap], { question: 'Why?', model: 'claude-sonnet-4-5' });
     // The test run's shape strategy is off so the generic elision acts, as it does for any long output.
-    const result = await runPipeline({ endpoint: '/v1/chat/completions', request, capabilities: {}, disabledKinds: ['test_log_failures'] }, { stash: new FakeStash(), hmacKey });
+    const result = await runPipeline(
+      { endpoint: '/v1/chat/completions', request, capabilities: {}, disabledKinds: ['test_log_failures'] },
+      { stash: new FakeStash(), hmacKey },
+    );
     expect(result.failedKinds).toEqual(['ansi_strip']);
     expect(result.decisions.map((decision) => decision.kind)).toContain('elide_tool_output');
   });
 
   it('narrows to enabledKinds and honours kill switches by model, user and team', async () => {
     const request = chatSession([tap, npmAnsi], { question: 'Why?', model: 'claude-sonnet-4-5' });
-    const base = { endpoint: '/v1/chat/completions', request, capabilities: {}, metadata: { user: 'u-1', team: 't-1' }, disabledKinds: ['test_log_failures'] };
-    const narrowed = await runPipeline({ ...base, enabledKinds: ['elide_tool_output'] }, { stash: new FakeStash(), hmacKey });
+    const base = {
+      endpoint: '/v1/chat/completions',
+      request,
+      capabilities: {},
+      metadata: { user: 'u-1', team: 't-1' },
+      disabledKinds: ['test_log_failures'],
+    };
+    const narrowed = await runPipeline(
+      { ...base, enabledKinds: ['elide_tool_output'] },
+      { stash: new FakeStash(), hmacKey },
+    );
     expect(narrowed.decisions.map((decision) => decision.kind)).toEqual(['elide_tool_output']);
     const strategies = [
       { kind: 'elide_tool_output', enabled: false },
@@ -104,7 +134,10 @@ describe('runPipeline', () => {
     ];
     const killed = await runPipeline({ ...base, settings: { strategies } }, { stash: new FakeStash(), hmacKey });
     expect(killed.decisions.map((decision) => decision.kind)).not.toContain('elide_tool_output');
-    const otherUser = await runPipeline({ ...base, metadata: { user: 'u-2', team: 't-1' }, settings: { strategies } }, { stash: new FakeStash(), hmacKey });
+    const otherUser = await runPipeline(
+      { ...base, metadata: { user: 'u-2', team: 't-1' }, settings: { strategies } },
+      { stash: new FakeStash(), hmacKey },
+    );
     expect(otherUser.decisions.map((decision) => decision.kind)).toContain('elide_tool_output');
   });
 
@@ -120,14 +153,20 @@ describe('runPipeline', () => {
 
   it('prices savings with the given per-token price', async () => {
     const request = chatSession([tap], { question: 'Why?' });
-    const result = await runPipeline({ endpoint: '/v1/chat/completions', request, pins: [], capabilities: {} }, { stash: new FakeStash(), hmacKey, pricePerToken: 0.000002 });
+    const result = await runPipeline(
+      { endpoint: '/v1/chat/completions', request, pins: [], capabilities: {} },
+      { stash: new FakeStash(), hmacKey, pricePerToken: 0.000002 },
+    );
     const [decision] = result.decisions;
     expect(decision?.estimatedSavingsUsd).toBeCloseTo((decision?.estimatedTokensSaved ?? 0) * 0.000002, 8);
   });
 
   it('returns a body it cannot read unchanged', async () => {
     const request = { model: 'x', prompt: 'legacy completion' };
-    const result = await runPipeline({ endpoint: '/v1/completions', request, pins: [] }, { stash: new FakeStash(), hmacKey });
+    const result = await runPipeline(
+      { endpoint: '/v1/completions', request, pins: [] },
+      { stash: new FakeStash(), hmacKey },
+    );
     expect(result.request).toBe(request);
     expect(result.pins).toEqual([]);
   });

@@ -14,10 +14,22 @@ import { replayPins, type ReplayOutcome } from './replay-pins.js';
 import { RunContext } from './run-context.js';
 import { SpanState } from './span-state.js';
 import { updateThrashGuard } from './thrash-guard.js';
-import { freshTrimLane, type PipelineDeps, type PipelineInput, type PipelineResult, type SpanRewrite, type SuppressedKind } from './types.js';
+import {
+  freshTrimLane,
+  type PipelineDeps,
+  type PipelineInput,
+  type PipelineResult,
+  type SpanRewrite,
+  type SuppressedKind,
+} from './types.js';
 import { strategyKinds } from '../strategies/types.js';
 
-const noReplay: ReplayOutcome = { replayed: 0, discarded: 0, firstDiscardIndex: undefined, lastReplayedIndex: undefined };
+const noReplay: ReplayOutcome = {
+  replayed: 0,
+  discarded: 0,
+  firstDiscardIndex: undefined,
+  lastReplayedIndex: undefined,
+};
 
 function unchanged(input: PipelineInput, format: string | null): PipelineResult {
   // Not a request this optimizer can read: nothing in it can be retrieved, whatever the gateway saw.
@@ -43,7 +55,11 @@ function rewritesOf(rewritten: readonly SpanState[]): SpanRewrite[] {
     toolName: state.span.toolName,
     toolInput: state.span.toolInput,
     handle: state.handle,
-    steps: state.steps.map((step) => ({ kind: step.kind, replayed: step.replayed, handle: typeof (step.recipe as { handle?: unknown }).handle === 'string' })),
+    steps: state.steps.map((step) => ({
+      kind: step.kind,
+      replayed: step.replayed,
+      handle: typeof (step.recipe as { handle?: unknown }).handle === 'string',
+    })),
     fresh: !state.span.settled,
   }));
 }
@@ -68,7 +84,13 @@ function newPins(state: SpanState, context: RunContext): SpanPin[] {
 }
 
 /** The full replacement list: span chains in request order, then the two session pins. */
-function outgoingPins(states: readonly SpanState[], context: RunContext, pins: IncomingPins, watermark: WatermarkPin, guard: ThrashGuardPin): JsonObject[] {
+function outgoingPins(
+  states: readonly SpanState[],
+  context: RunContext,
+  pins: IncomingPins,
+  watermark: WatermarkPin,
+  guard: ThrashGuardPin,
+): JsonObject[] {
   const out: unknown[] = [];
   for (const state of states) out.push(...state.keptRaw, ...newPins(state, context));
   out.push(watermark, guard, ...pins.foreign);
@@ -84,9 +106,12 @@ function suppressions(context: RunContext, freshHeld: boolean): SuppressedKind[]
 }
 
 function reportHeld(context: RunContext, frontier: Frontier, states: readonly SpanState[]): void {
-  const frozen = states.some((state) => !state.pinned && state.span.settled && state.span.messageIndex < frontier.index);
+  const frozen = states.some(
+    (state) => !state.pinned && state.span.settled && state.span.messageIndex < frontier.index,
+  );
   if (!frozen) return;
-  for (const kind of frontier.held) if (!context.suppressed.has(kind)) context.suppressed.set(kind, 'prefix_stabilizer');
+  for (const kind of frontier.held)
+    if (!context.suppressed.has(kind)) context.suppressed.set(kind, 'prefix_stabilizer');
 }
 
 /**
@@ -122,10 +147,20 @@ function refreshReplayedHandles(states: readonly SpanState[], deps: PipelineDeps
   }
 }
 
-function createContext(input: PipelineInput, deps: PipelineDeps, view: RequestView): { context: RunContext; freshHeld: boolean } {
+function createContext(
+  input: PipelineInput,
+  deps: PipelineDeps,
+  view: RequestView,
+): { context: RunContext; freshHeld: boolean } {
   const capabilities = input.capabilities ?? {};
   const requireReversible = input.requireReversibleElision ?? input.settings?.requireReversibleElision;
-  const resolved = resolveLane(view, capabilities, input.metadata ?? {}, requireReversible, input.agentContinuationActive === true);
+  const resolved = resolveLane(
+    view,
+    capabilities,
+    input.metadata ?? {},
+    requireReversible,
+    input.agentContinuationActive === true,
+  );
   // The regression guard can hold fresh trimming back for a tenant while settled-history strategies keep running.
   const freshHeld = resolved.freshReversible && deps.guard !== undefined && !deps.guard(freshTrimLane);
   const lane = freshHeld ? { ...resolved, freshReversible: false } : resolved;
@@ -157,7 +192,9 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
   const frontier = resolveFrontier(context, pins, replay);
   const duplicates = findDuplicates(view.spans);
   const settle = settlePolicy(context, frontier.cold);
-  for (const state of states) if (isDecidable(state, context, frontier)) decideSpan(state, context, duplicates, policyFor(state, context, settle));
+  for (const state of states)
+    if (isDecidable(state, context, frontier))
+      decideSpan(state, context, duplicates, policyFor(state, context, settle));
   // After this turn's own suppressions, which name the live reason.
   reportHeld(context, frontier, states);
   await acquireHandles(states, context, duplicates);
@@ -167,7 +204,10 @@ export async function runPipeline(input: PipelineInput, deps: PipelineDeps): Pro
   const decisions = buildDecisions(states, deps.pricePerToken ?? 0);
   const rewritten = states.filter((state) => state.rewritten);
   const result: PipelineResult = {
-    request: applyTextRewrites(request, rewritten.map((state) => ({ path: state.span.path, text: state.text }))),
+    request: applyTextRewrites(
+      request,
+      rewritten.map((state) => ({ path: state.span.path, text: state.text })),
+    ),
     decisions,
     estimatedTokensSaved: decisions.reduce((sum, decision) => sum + decision.estimatedTokensSaved, 0),
     suppressedKinds: suppressions(context, freshHeld),

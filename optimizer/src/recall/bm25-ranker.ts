@@ -25,7 +25,8 @@ export class Bm25Ranker implements Ranker {
     const lengths = termCounts.map((counts) => Math.max(1, counts.length));
     const averageLength = lengths.reduce((sum, length) => sum + length, 0) / documents.length || 1;
     const documentFrequency = new Map<string, number>();
-    for (const counts of termCounts) for (const term of counts.terms.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+    for (const counts of termCounts)
+      for (const term of counts.terms.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
     const scored: RankedDocument[] = [];
     documents.forEach((document, index) => {
       const counts = termCounts[index];
@@ -36,7 +37,8 @@ export class Bm25Ranker implements Ranker {
         if (!frequency) continue;
         const df = documentFrequency.get(term) ?? 0;
         const idf = Math.log(1 + (documents.length - df + 0.5) / (df + 0.5));
-        score += (idf * frequency * (this.k1 + 1)) / (frequency + this.k1 * (1 - this.b + (this.b * length) / averageLength));
+        score +=
+          (idf * frequency * (this.k1 + 1)) / (frequency + this.k1 * (1 - this.b + (this.b * length) / averageLength));
       }
       if (score > 0) scored.push({ id: document.id, score });
     });

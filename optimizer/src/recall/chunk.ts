@@ -16,7 +16,7 @@ export function chunkLines(content: string, maxLines = 40, maxChars = 4_000): Ch
   let start = 0;
   let chars = 0;
   for (let index = 0; index < lines.length; index += 1) {
-    const length = (lines[index]).length + 1;
+    const length = lines[index].length + 1;
     if (index > start && (index - start >= maxLines || chars + length > maxChars)) {
       chunks.push({ startLine: start + 1, endLine: index, text: lines.slice(start, index).join('\n') });
       start = index;
@@ -24,6 +24,7 @@ export function chunkLines(content: string, maxLines = 40, maxChars = 4_000): Ch
     }
     chars += length;
   }
-  if (start < lines.length) chunks.push({ startLine: start + 1, endLine: lines.length, text: lines.slice(start).join('\n') });
+  if (start < lines.length)
+    chunks.push({ startLine: start + 1, endLine: lines.length, text: lines.slice(start).join('\n') });
   return chunks;
 }

@@ -40,7 +40,11 @@ export class RecallService {
     this.previewChars = options.previewChars ?? 300;
   }
 
-  async recall(owner: { tenant: string; user: string } | null, query: string, k: number | undefined): Promise<RecallMatch[]> {
+  async recall(
+    owner: { tenant: string; user: string } | null,
+    query: string,
+    k: number | undefined,
+  ): Promise<RecallMatch[]> {
     const wanted = Math.min(Math.max(1, Math.trunc(k ?? recallDefaultK)), recallMaxK);
     if (!owner || query.trim() === '') return [];
     let entries: StashEntry[];
@@ -54,16 +58,28 @@ export class RecallService {
     for (const entry of entries) {
       if (budget <= 0) break;
       budget -= entry.totalChars;
-      chunkLines(entry.content).forEach((chunk, index) => chunks.set(`${entry.handle}#${index}`, { handle: entry.handle, chunk }));
+      chunkLines(entry.content).forEach((chunk, index) =>
+        chunks.set(`${entry.handle}#${index}`, { handle: entry.handle, chunk }),
+      );
     }
-    const ranked = this.ranker.rank(query, [...chunks].map(([id, { chunk }]) => ({ id, text: chunk.text })), chunks.size);
+    const ranked = this.ranker.rank(
+      query,
+      [...chunks].map(([id, { chunk }]) => ({ id, text: chunk.text })),
+      chunks.size,
+    );
     const matches: RecallMatch[] = [];
     const seen = new Set<string>();
     for (const { id, score } of ranked) {
       const hit = chunks.get(id);
       if (!hit || seen.has(hit.handle)) continue;
       seen.add(hit.handle);
-      matches.push({ handle: hit.handle, score: Math.round(score * 1000) / 1000, preview: this.preview(hit.chunk.text, query), startLine: hit.chunk.startLine, endLine: hit.chunk.endLine });
+      matches.push({
+        handle: hit.handle,
+        score: Math.round(score * 1000) / 1000,
+        preview: this.preview(hit.chunk.text, query),
+        startLine: hit.chunk.startLine,
+        endLine: hit.chunk.endLine,
+      });
       if (matches.length >= wanted) break;
     }
     return matches;

@@ -1,11 +1,14 @@
 // Words too common in prose to tell stashes apart; identifiers are never dropped (they carry the meaning).
 const stopWords = new Set(
-  'a an and are as at be but by for from has have how i if in into is it its of on or that the this to was were what when where which who why will with'.split(' '),
+  'a an and are as at be but by for from has have how i if in into is it its of on or that the this to was were what when where which who why will with'.split(
+    ' ',
+  ),
 );
 
 // An identifier or path: `res.sendFile`, `lib/router/index.js`, `snake_case`, `kebab-case`, `$scope`.
 const identifierRun = /[\p{L}\p{N}_$]+(?:[./\\:-][\p{L}\p{N}_$]+)*/gu;
-const camelBoundary = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+const camelBoundary =
+  /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const separators = /[./\\:_$-]+/;
 
 /**
@@ -41,7 +44,21 @@ function addPart(tokens: string[], part: string): void {
 /** A deliberately light stemmer: enough to meet "failing"/"failed"/"fails" at "fail" without a dictionary. */
 export function stemOf(word: string): string {
   if (word.length <= 4 || /\p{N}/u.test(word)) return word;
-  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ures', 'ure', 'ions', 'ion', 'ies', 'ied', 'ed', 'ly', 's']) {
+  for (const suffix of [
+    'ations',
+    'ation',
+    'ings',
+    'ing',
+    'ures',
+    'ure',
+    'ions',
+    'ion',
+    'ies',
+    'ied',
+    'ed',
+    'ly',
+    's',
+  ]) {
     // "class", "status", "analysis": a final s after s, u or i is not a plural.
     if (suffix === 's' && /[siu]s$/.test(word)) continue;
     if (word.endsWith(suffix) && word.length - suffix.length >= 3) {

@@ -35,7 +35,10 @@ export class RecordStore {
   async upsert(record: RecordBody): Promise<void> {
     const ts = new Date(record.ts ?? this.clock.now());
     const keyring = this.content.keyring();
-    const sealed = record.content && keyring && this.content.contentMode() !== 'off' ? keyring.encrypt(JSON.stringify(record.content), `trace:${record.id}`) : null;
+    const sealed =
+      record.content && keyring && this.content.contentMode() !== 'off'
+        ? keyring.encrypt(JSON.stringify(record.content), `trace:${record.id}`)
+        : null;
     const { rows } = await this.db.query<{ inserted: boolean }>(
       `INSERT INTO optimizer_traces (id, ts, endpoint, method, status, model, provider, prompt_tokens, completion_tokens, total_tokens,
          duration_ms, user_id, team_id, session_id, decisions, content_sealed, recorded_at)
@@ -61,7 +64,12 @@ export class RecordStore {
         record.attribution?.user ?? null,
         record.attribution?.team ?? null,
         record.attribution?.sessionId ?? null,
-        JSON.stringify((record.decisions ?? []).map((decision) => ({ kind: decision.kind, estimatedTokensSaved: decision.estimatedTokensSaved ?? 0 }))),
+        JSON.stringify(
+          (record.decisions ?? []).map((decision) => ({
+            kind: decision.kind,
+            estimatedTokensSaved: decision.estimatedTokensSaved ?? 0,
+          })),
+        ),
         sealed,
         new Date(this.clock.now()),
       ],

@@ -21,11 +21,16 @@ const timestamp = z
   .transform((value, context) => {
     const epoch = epochOf(value);
     if (epoch !== null) return epoch;
-    context.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an RFC 3339 date-time or date, between 1970 and 9999' });
+    context.addIssue({
+      code: 'custom',
+      message: 'must be epoch milliseconds or an RFC 3339 date-time or date, between 1970 and 9999',
+    });
     return z.NEVER;
   })
   .optional()
-  .describe('Epoch milliseconds (number or digits) or RFC 3339 (`2026-01-15T11:59:00Z`, a numeric offset, or a date alone); 1970 to 9999; default now.');
+  .describe(
+    'Epoch milliseconds (number or digits) or RFC 3339 (`2026-01-15T11:59:00Z`, a numeric offset, or a date alone); 1970 to 9999; default now.',
+  );
 
 /**
  * `POST /v1/record` as the optimizer accepts it: the protocol's body with every value bounded by the column it is
@@ -45,6 +50,8 @@ export const recordBodySchema = recordRequestSchema.extend({
   totalTokens: count.optional(),
   durationMs: z.number().min(0).max(int32Max).optional(),
   attribution: z.object({ user: text.optional(), team: text.optional(), sessionId: text.optional() }).optional(),
-  decisions: z.array(z.looseObject({ kind: text, estimatedTokensSaved: z.number().min(-int32Max).max(int32Max).optional() })).optional(),
+  decisions: z
+    .array(z.looseObject({ kind: text, estimatedTokensSaved: z.number().min(-int32Max).max(int32Max).optional() }))
+    .optional(),
 });
 export type RecordBody = z.output<typeof recordBodySchema>;

@@ -27,8 +27,16 @@ export class SqlSpendAppender implements SpendAppender {
     const completion = record.completionTokens ?? 0;
     const status = record.status ?? 200;
     // Each count fits gw_spend's integer columns (the schema bounds it); sums of them are capped to fit as well.
-    const tokensSaved = Math.min(int32Max, (record.decisions ?? []).reduce((sum, decision) => sum + Math.max(0, Math.round(decision.estimatedTokensSaved ?? 0)), 0));
-    const attribution = record.attribution?.sessionId ? { session: record.attribution.sessionId, source: 'optimizer-record' } : { source: 'optimizer-record' };
+    const tokensSaved = Math.min(
+      int32Max,
+      (record.decisions ?? []).reduce(
+        (sum, decision) => sum + Math.max(0, Math.round(decision.estimatedTokensSaved ?? 0)),
+        0,
+      ),
+    );
+    const attribution = record.attribution?.sessionId
+      ? { session: record.attribution.sessionId, source: 'optimizer-record' }
+      : { source: 'optimizer-record' };
     await this.db.query(
       `INSERT INTO gw_spend (id, ts, endpoint, method, status, outcome, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, tokens_saved, billing_mode, user_id, team, attribution)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'api-key', $14, $15, $16) ON CONFLICT (id) DO NOTHING`,

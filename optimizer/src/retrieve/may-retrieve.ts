@@ -9,7 +9,11 @@ import type { StashOwner } from '../stash/stash-entry.js';
  * bearer. The caller resolves as the stash owner did at optimize (`callerOwner`). Reads only the owner, which the
  * durable tier keeps in the clear: it is asked before any row is decrypted.
  */
-export function mayRetrieve(owner: StashOwner, names: CallerNames | undefined, bearerTenant: string | undefined): boolean {
+export function mayRetrieve(
+  owner: StashOwner,
+  names: CallerNames | undefined,
+  bearerTenant: string | undefined,
+): boolean {
   if (bearerTenant !== undefined && owner.tenant !== bearerTenant) return false;
   // Presence, not content: a retrieve naming a blank id is held to the rule, never trusted like one naming nobody.
   if (names?.user === undefined && names?.team === undefined && names?.tenant === undefined) return true;

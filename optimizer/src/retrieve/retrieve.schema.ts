@@ -8,7 +8,8 @@ import { callerMetadataSchema } from '../http/caller-metadata.schema.js';
  * to the largest safe integer); `null` or anything else is treated as absent.
  */
 function lineBoundOf(value: unknown): number | undefined {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
   if (Number.isNaN(number)) return undefined;
   return Math.min(Math.max(number, -Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER);
 }
@@ -18,7 +19,9 @@ const lineBound = (description: string) =>
     .unknown()
     .transform(lineBoundOf)
     .optional()
-    .describe(`${description} A number or numeric string, rounded and clamped to the original, never an error; null or anything else counts as absent.`);
+    .describe(
+      `${description} A number or numeric string, rounded and clamped to the original, never an error; null or anything else counts as absent.`,
+    );
 
 /** `POST /v1/retrieve` as the optimizer accepts it; of the options only `grep` can make it a 400. */
 export const retrieveBodySchema = retrieveRequestSchema.extend({
@@ -33,5 +36,7 @@ export const retrieveBodySchema = retrieveRequestSchema.extend({
   grep: z
     .string()
     .optional()
-    .describe('Case-insensitive literal (not a regex), whitespace-significant, at most 256 characters counted as code points (an emoji is one); ±3 lines of context; searched within the range. Whitespace-only or longer answers 400.'),
+    .describe(
+      'Case-insensitive literal (not a regex), whitespace-significant, at most 256 characters counted as code points (an emoji is one); ±3 lines of context; searched within the range. Whitespace-only or longer answers 400.',
+    ),
 });

@@ -10,26 +10,52 @@ describe('sliceContent', () => {
   });
 
   it('keeps carriage returns inside a range so the bytes match the original lines', () => {
-    expect(sliceContent('a\r\nb\r\nc', { startLine: 2, endLine: 2 })).toMatchObject({ content: 'b\r', startLine: 2, endLine: 2 });
+    expect(sliceContent('a\r\nb\r\nc', { startLine: 2, endLine: 2 })).toMatchObject({
+      content: 'b\r',
+      startLine: 2,
+      endLine: 2,
+    });
   });
 
   it('counts matching lines, not occurrences, and clamps a range to the content', () => {
-    expect(sliceContent(text, { grep: 'beta' })).toMatchObject({ grepMatches: 2, grepTruncated: false, startLine: 1, endLine: 5 });
-    expect(sliceContent(text, { startLine: 4.5, endLine: 99 })).toMatchObject({ content: 'delta', startLine: 5, endLine: 5 });
+    expect(sliceContent(text, { grep: 'beta' })).toMatchObject({
+      grepMatches: 2,
+      grepTruncated: false,
+      startLine: 1,
+      endLine: 5,
+    });
+    expect(sliceContent(text, { startLine: 4.5, endLine: 99 })).toMatchObject({
+      content: 'delta',
+      startLine: 5,
+      endLine: 5,
+    });
   });
 
   it('is whitespace-significant', () => {
     expect(sliceContent(text, { grep: 'beta\t' })).toMatchObject({ grepMatches: 0, content: '' });
-    expect(sliceContent(text, { grep: 'A B' })).toMatchObject({ grepMatches: 1, content: '1-alpha\n2-Beta\n3-gamma\n4:BETA beta\n5-delta' });
+    expect(sliceContent(text, { grep: 'A B' })).toMatchObject({
+      grepMatches: 1,
+      content: '1-alpha\n2-Beta\n3-gamma\n4:BETA beta\n5-delta',
+    });
   });
 });
 
 describe('a broad grep stays small', () => {
-  const testLog = [...Array.from({ length: 2_999 }, (_, index) => `ok ${index + 1} - test_case_${index + 1}`), '# pass 2999'].join('\n');
+  const testLog = [
+    ...Array.from({ length: 2_999 }, (_, index) => `ok ${index + 1} - test_case_${index + 1}`),
+    '# pass 2999',
+  ].join('\n');
 
   it('renders the windows of the first 20 matches only, merged for display, and says where to page on', () => {
     const slice = sliceContent(testLog, { grep: 'test_case_' });
-    expect(slice).toMatchObject({ partial: true, grepMatches: 2_999, grepTruncated: true, nextStartLine: 21, startLine: 1, endLine: 3_000 });
+    expect(slice).toMatchObject({
+      partial: true,
+      grepMatches: 2_999,
+      grepTruncated: true,
+      nextStartLine: 21,
+      startLine: 1,
+      endLine: 3_000,
+    });
     // Twenty adjacent matches merge into one window: the matches and three lines after the last.
     const rendered = slice.content.split('\n');
     expect(rendered).toHaveLength(23);
@@ -47,7 +73,9 @@ describe('a broad grep stays small', () => {
   });
 
   it('keeps separate windows apart with -- and counts matches, not windows, against the limit', () => {
-    const lines = Array.from({ length: 400 }, (_, index) => (index % 10 === 0 ? `Error: boom ${index + 1}` : `fine ${index + 1}`));
+    const lines = Array.from({ length: 400 }, (_, index) =>
+      index % 10 === 0 ? `Error: boom ${index + 1}` : `fine ${index + 1}`,
+    );
     const slice = sliceContent(lines.join('\n'), { grep: 'error:' });
     expect(slice).toMatchObject({ grepMatches: 40, grepTruncated: true, nextStartLine: 201 });
     expect(slice.content.split('\n--\n')).toHaveLength(20);

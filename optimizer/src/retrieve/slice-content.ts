@@ -57,10 +57,24 @@ export function sliceContent(content: string, request: SliceRequest): SliceResul
   const endLine = clamp(Math.round(request.endLine ?? total), startLine, Math.max(total, startLine));
   if (request.grep === undefined) {
     if (startLine === 1 && endLine >= total) return { partial: false, content };
-    return { partial: true, content: lines.slice(startLine - 1, endLine).join('\n'), startLine, endLine, grepMatches: 0, grepTruncated: false };
+    return {
+      partial: true,
+      content: lines.slice(startLine - 1, endLine).join('\n'),
+      startLine,
+      endLine,
+      grepMatches: 0,
+      grepTruncated: false,
+    };
   }
   const { rendered, matching } = grepWindows(lines, request.grep, startLine, Math.min(endLine, total));
-  const result = { partial: true as const, content: rendered, startLine, endLine, grepMatches: matching.length, grepTruncated: matching.length > grepMaxWindows };
+  const result = {
+    partial: true as const,
+    content: rendered,
+    startLine,
+    endLine,
+    grepMatches: matching.length,
+    grepTruncated: matching.length > grepMaxWindows,
+  };
   const next = matching[grepMaxWindows];
   return next === undefined ? result : { ...result, nextStartLine: next };
 }
@@ -69,7 +83,7 @@ function grepWindows(lines: readonly string[], grep: string, startLine: number, 
   const needle = grep.toLowerCase();
   const matching: number[] = [];
   for (let line = startLine; line <= endLine; line += 1) {
-    if ((lines[line - 1]).toLowerCase().includes(needle)) matching.push(line);
+    if (lines[line - 1].toLowerCase().includes(needle)) matching.push(line);
   }
   const windows: Array<{ from: number; to: number }> = [];
   for (const line of matching.slice(0, grepMaxWindows)) {
@@ -83,7 +97,8 @@ function grepWindows(lines: readonly string[], grep: string, startLine: number, 
   const rendered = windows
     .map(({ from, to }) => {
       const out: string[] = [];
-      for (let line = from; line <= to; line += 1) out.push(`${line}${matchSet.has(line) ? ':' : '-'}${lines[line - 1]}`);
+      for (let line = from; line <= to; line += 1)
+        out.push(`${line}${matchSet.has(line) ? ':' : '-'}${lines[line - 1]}`);
       return out.join('\n');
     })
     .join('\n--\n');

@@ -17,11 +17,22 @@ import type { ZodTypeProvider } from '@gw/platform';
 import type { DurableManager } from '../stash/durable-manager.js';
 import type { OptimizerRuntime } from './runtime.js';
 
-const adminErrorKeys = ['invalid_request', 'unauthorized', 'admin_disabled', 'activation_too_soon', 'activation_immutable', 'body_too_large'] as const;
+const adminErrorKeys = [
+  'invalid_request',
+  'unauthorized',
+  'admin_disabled',
+  'activation_too_soon',
+  'activation_immutable',
+  'body_too_large',
+] as const;
 const errors = optimizerErrorResponses(adminErrorKeys);
 
 /** Admin routes: GW_ADMIN_TOKEN bearer, never the optimizer token. */
-export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, adminToken: string | undefined): FastifyPluginAsync {
+export function adminRoutes(
+  runtime: OptimizerRuntime,
+  durable: DurableManager,
+  adminToken: string | undefined,
+): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     // onRequest, before the body is parsed or validated: an unauthenticated caller learns nothing about the schema.
@@ -43,10 +54,20 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
 
     app.put(
       '/admin/optimizer/settings',
-      { schema: { summary: 'Replace the runtime config (bare or wrapped in {config})', tags: ['admin'], body: settingsPutBodySchema, response: { 200: settingsResponseSchema, ...errors } } },
+      {
+        schema: {
+          summary: 'Replace the runtime config (bare or wrapped in {config})',
+          tags: ['admin'],
+          body: settingsPutBodySchema,
+          response: { 200: settingsResponseSchema, ...errors },
+        },
+      },
       async (request) => {
         const body = request.body;
-        const config = 'config' in body && body.config !== undefined && Object.keys(body).length === 1 ? body.config : (body as OptimizerConfig);
+        const config =
+          'config' in body && body.config !== undefined && Object.keys(body).length === 1
+            ? body.config
+            : (body as OptimizerConfig);
         const problem = holdoutKindsProblem(config.holdout?.kinds, runtime.strategyKinds);
         if (problem) throw optimizerError('invalid_request', problem);
         // jsonb cannot hold U+0000 or an unpaired surrogate in a string: the error handler answers that 400.
@@ -59,27 +80,50 @@ export function adminRoutes(runtime: OptimizerRuntime, durable: DurableManager, 
       {
         schema: {
           summary: 'Purge stashed originals: one user, one tenant, or all',
-          description: 'Deletes from the durable tier every replica reads and from this replica’s memory tier; handles of purged spans then read as unknown (404).',
+          description:
+            'Deletes from the durable tier every replica reads and from this replica’s memory tier; handles of purged spans then read as unknown (404).',
           tags: ['admin'],
           body: optimizerPurgeRequestSchema,
-          response: { 200: optimizerPurgeResponseSchema, ...optimizerErrorResponses([...adminErrorKeys, 'durable_unavailable']) },
+          response: {
+            200: optimizerPurgeResponseSchema,
+            ...optimizerErrorResponses([...adminErrorKeys, 'durable_unavailable']),
+          },
         },
       },
       async (request) => {
         const body = request.body;
-        const filter = 'all' in body ? {} : { ...('tenant' in body && body.tenant !== undefined ? { tenant: body.tenant } : {}), ...('user' in body ? { user: body.user } : {}) };
+        const filter =
+          'all' in body
+            ? {}
+            : {
+                ...('tenant' in body && body.tenant !== undefined ? { tenant: body.tenant } : {}),
+                ...('user' in body ? { user: body.user } : {}),
+              };
         try {
           return { purged: await runtime.stash.purge(filter) };
         } catch (error) {
           runtime.logger.warn({ errName: error instanceof Error ? error.name : 'unknown' }, 'stash purge failed');
-          throw optimizerError('durable_unavailable', 'the durable store could not be purged; nothing was reported as purged');
+          throw optimizerError(
+            'durable_unavailable',
+            'the durable store could not be purged; nothing was reported as purged',
+          );
         }
       },
     );
 
     app.post(
       '/admin/optimizer/bootstrap-durable',
-      { schema: { summary: 'Gateway pushes durable config (store, content key, content mode)', tags: ['admin'], body: bootstrapDurableRequestSchema, response: { 200: bootstrapDurableResponseSchema, ...optimizerErrorResponses([...adminErrorKeys, 'durable_unavailable']) } } },
+      {
+        schema: {
+          summary: 'Gateway pushes durable config (store, content key, content mode)',
+          tags: ['admin'],
+          body: bootstrapDurableRequestSchema,
+          response: {
+            200: bootstrapDurableResponseSchema,
+            ...optimizerErrorResponses([...adminErrorKeys, 'durable_unavailable']),
+          },
+        },
+      },
       async (request) => {
         try {
           return { durable: await durable.bootstrap(request.body) };
@@ -102,7 +146,10 @@ async function settingsView(runtime: OptimizerRuntime, config: OptimizerConfig):
     guard: {
       enabled: guard.enabled,
       thresholds: guardThresholdsView(guard.thresholds),
-      strategies: runtime.guard.snapshots(now).map((lane) => ({ ...lane, reopensAt: lane.reopensAt === null ? null : new Date(lane.reopensAt).toISOString() })),
+      strategies: runtime.guard.snapshots(now).map((lane) => ({
+        ...lane,
+        reopensAt: lane.reopensAt === null ? null : new Date(lane.reopensAt).toISOString(),
+      })),
     },
     census: runtime.telemetry.census(),
     cacheLint: { ...runtime.cacheLint.view(now) },

@@ -1,5 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { cacheWriteResponseSchema, okResponseSchema, optimizeResponseResponseSchema, recallResponseSchema } from '@gw/contracts';
+import {
+  cacheWriteResponseSchema,
+  okResponseSchema,
+  optimizeResponseResponseSchema,
+  recallResponseSchema,
+} from '@gw/contracts';
 import { hookGateErrors, optimizerError, optimizerErrorResponses } from '../errors.js';
 import { assignHoldout } from '../holdout/assign-holdout.js';
 import { cohortFields } from '../holdout/holdout-response.js';
@@ -42,9 +47,14 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
         const config = runtime.settings.current();
         const holdout = assignHoldout(config.holdout, metadata, runtime.clock.now());
         const cohort = cohortFields(holdout);
-        if (holdout?.cohort === 'holdout' && !holdout.cohortKind) return { protocolVersion: 1 as const, response: body.response, decisions: [], ...cohort };
+        if (holdout?.cohort === 'holdout' && !holdout.cohortKind)
+          return { protocolVersion: 1 as const, response: body.response, decisions: [], ...cohort };
         const model = modelOf(body.response) ?? (body.request ? modelOf(body.request) : undefined);
-        const disabled = kindsOffFor(config.strategies, { endpoint: body.endpoint, model, metadata }, holdout?.cohortKind);
+        const disabled = kindsOffFor(
+          config.strategies,
+          { endpoint: body.endpoint, model, metadata },
+          holdout?.cohortKind,
+        );
         const result = runOutputStage({ response: body.response, disabled, pricePerToken: inputPricePerToken(model) });
         return { protocolVersion: 1 as const, response: result.response, decisions: result.decisions, ...cohort };
       },
@@ -73,7 +83,12 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
       '/v1/recall',
       {
         config: { signed: true, leaseGated: true },
-        schema: { summary: "Search the requesting user's own durable stash", tags: ['hooks'], body: recallBodySchema, response: { 200: recallResponseSchema, ...errors } },
+        schema: {
+          summary: "Search the requesting user's own durable stash",
+          tags: ['hooks'],
+          body: recallBodySchema,
+          response: { 200: recallResponseSchema, ...errors },
+        },
       },
       async (request) => {
         const { tenant, user } = callerOwner(request.body.metadata, authoritativeTenant(request.caller));
@@ -85,7 +100,12 @@ export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
     app.post(
       '/v1/record',
       {
-        schema: { summary: 'Persist a call where no gateway is in the path (opt-in)', tags: ['hooks'], body: recordBodySchema, response: { 200: okResponseSchema, ...optimizerErrorResponses([...hookGateErrors, 'recording_disabled']) } },
+        schema: {
+          summary: 'Persist a call where no gateway is in the path (opt-in)',
+          tags: ['hooks'],
+          body: recordBodySchema,
+          response: { 200: okResponseSchema, ...optimizerErrorResponses([...hookGateErrors, 'recording_disabled']) },
+        },
       },
       async (request) => {
         if (!runtime.records) throw optimizerError('recording_disabled');

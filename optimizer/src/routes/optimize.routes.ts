@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsync } from 'fastify';
-import { optimizeResponseSchema, type Decision, type OptimizeRequest, type OptimizeResponse, type OptimizerConfig } from '@gw/contracts';
+import {
+  optimizeResponseSchema,
+  type Decision,
+  type OptimizeRequest,
+  type OptimizeResponse,
+  type OptimizerConfig,
+} from '@gw/contracts';
 import type { OptimizeCacheFields } from '../cache/cache-service.js';
 import type { OptimizeOutcome } from '../health/metrics.js';
 import { authoritativeTenant } from '../http/auth.js';
@@ -85,7 +91,12 @@ interface OptimizeContext {
   cacheFields: OptimizeCacheFields;
 }
 
-async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenantOverride: string | undefined, rawBody: Buffer | null): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
+async function optimize(
+  runtime: OptimizerRuntime,
+  body: OptimizeRequest,
+  tenantOverride: string | undefined,
+  rawBody: Buffer | null,
+): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
   const now = runtime.clock.now();
   const config = runtime.settings.current();
   const metadata = withBearerTenant(body.metadata, tenantOverride);
@@ -96,9 +107,13 @@ async function optimize(runtime: OptimizerRuntime, body: OptimizeRequest, tenant
     metadata,
     capabilities: body.capabilities,
     authoritativeTenant: tenantOverride,
-    settings: { enabled: config.cache?.enabled ?? true, ttlSeconds: config.cache?.ttlSeconds ?? defaultCacheTtlSeconds },
+    settings: {
+      enabled: config.cache?.enabled ?? true,
+      ttlSeconds: config.cache?.ttlSeconds ?? defaultCacheTtlSeconds,
+    },
   });
-  if (cacheFields.cacheEligible) runtime.metrics.cacheLookups.inc({ result: servedBy === null ? 'miss' : servedBy === 'near' ? 'near_hit' : 'hit' });
+  if (cacheFields.cacheEligible)
+    runtime.metrics.cacheLookups.inc({ result: servedBy === null ? 'miss' : servedBy === 'near' ? 'near_hit' : 'hit' });
   const base = {
     protocolVersion: 1 as const,
     features: { persistentTranscriptPolicyV1: true, agentContinuationV1: false },
@@ -132,7 +147,11 @@ function startGuard(context: OptimizeContext): GuardRequest {
   const { runtime, body, metadata } = context;
   const tenant = callerTenant(metadata);
   const calls = (): ToolCallFact[] =>
-    (buildRequestView(body.endpoint, body.request)?.spans ?? []).flatMap((span) => (span.toolName === undefined ? [] : [{ messageIndex: span.messageIndex, name: span.toolName, input: span.toolInput }]));
+    (buildRequestView(body.endpoint, body.request)?.spans ?? []).flatMap((span) =>
+      span.toolName === undefined
+        ? []
+        : [{ messageIndex: span.messageIndex, name: span.toolName, input: span.toolInput }],
+    );
   return new GuardRequest(
     runtime.guard,
     {
@@ -147,9 +166,16 @@ function startGuard(context: OptimizeContext): GuardRequest {
   );
 }
 
-async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignment | null): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
+async function runOptimization(
+  context: OptimizeContext,
+  holdout: HoldoutAssignment | null,
+): Promise<{ response: OptimizeResponse; outcome: OptimizeOutcome }> {
   const { runtime, body, metadata, config } = context;
-  const disabled = kindsOffFor(config.strategies, { endpoint: body.endpoint, model: modelOf(body.request), metadata }, holdout?.cohortKind);
+  const disabled = kindsOffFor(
+    config.strategies,
+    { endpoint: body.endpoint, model: modelOf(body.request), metadata },
+    holdout?.cohortKind,
+  );
   const guard = startGuard(context);
   let result: PipelineResult;
   try {
@@ -176,12 +202,25 @@ async function runOptimization(context: OptimizeContext, holdout: HoldoutAssignm
     );
   } catch (error) {
     runtime.logger.warn({ err: error }, 'optimize pipeline failed; answering the request unchanged');
-    return { response: unchanged(context, holdout?.cohort === 'holdout' ? [holdoutDecision(holdout)] : [], cohortFields(holdout)), outcome: 'error' };
+    return {
+      response: unchanged(
+        context,
+        holdout?.cohort === 'holdout' ? [holdoutDecision(holdout)] : [],
+        cohortFields(holdout),
+      ),
+      outcome: 'error',
+    };
   }
   const guardDecisions = guard.settle(result);
-  const decisions = [...(holdout?.cohortKind ? [holdoutDecision(holdout)] : []), ...result.decisions, ...guardDecisions];
+  const decisions = [
+    ...(holdout?.cohortKind ? [holdoutDecision(holdout)] : []),
+    ...result.decisions,
+    ...guardDecisions,
+  ];
   runtime.telemetry.recordOptimize(body.request, decisions);
-  for (const decision of result.decisions) if (decision.estimatedTokensSaved > 0) runtime.metrics.tokensSaved.inc({ kind: decision.kind }, decision.estimatedTokensSaved);
+  for (const decision of result.decisions)
+    if (decision.estimatedTokensSaved > 0)
+      runtime.metrics.tokensSaved.inc({ kind: decision.kind }, decision.estimatedTokensSaved);
   const response: OptimizeResponse = {
     ...context.base,
     features: { persistentTranscriptPolicyV1: true, agentContinuationV1: result.agentContinuationV1 === true },
@@ -207,7 +246,11 @@ function evidenceOf(body: OptimizeRequest): Pick<OptimizeResponse, 'evidenceClas
 }
 
 /** The original request, answered as is (cache hit, holdout arm, or fail-open); pins come back untouched. */
-function unchanged(context: OptimizeContext, decisions: Decision[], extra: Partial<OptimizeResponse> = {}): OptimizeResponse {
+function unchanged(
+  context: OptimizeContext,
+  decisions: Decision[],
+  extra: Partial<OptimizeResponse> = {},
+): OptimizeResponse {
   return {
     ...evidenceOf(context.body),
     ...context.base,

@@ -38,7 +38,10 @@ export interface PipelineResult {
   request: Record<string, unknown>;
   decisions: Decision[];
   estimatedTokensSaved: number;
-  suppressedKinds: Array<{ kind: string; reason: 'no_retrieve' | 'cache_guard' | 'prefix_stabilizer' | 'regret_guard' | 'pin_thrash' }>;
+  suppressedKinds: Array<{
+    kind: string;
+    reason: 'no_retrieve' | 'cache_guard' | 'prefix_stabilizer' | 'regret_guard' | 'pin_thrash';
+  }>;
   strategyTimingsMs: Record<string, number>;
   pins?: DecisionPin[];
   /** True only when this response used the activated handle-free continuation path. */

@@ -27,7 +27,17 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
             'A retrieve without `metadata.source` is the model asking for an elided original: a regret signal charged to the strategies that elided it (once per handle per guard window). Automated callers set `metadata.source`. Ownership: a per-tenant bearer finds only its tenant’s handles. A retrieve whose metadata names a caller (`user`, `team` or `tenant`; the tenant is the per-tenant bearer’s, else `metadata.tenant`, else `default`) finds only that caller’s handles: a handle stashed for a user only by the same user in the same tenant, one stashed without a user only by a caller without a user in the same team and tenant. Any other handle answers 404 `handle_not_found`, exactly like an unknown one (its existence is never revealed), counts as a miss, and neither extends its life nor counts as a regret signal. A retrieve that names nobody (gateways before this rule) trusts the bearer.',
           tags: ['hooks'],
           body: retrieveBodySchema,
-          response: { 200: retrieveResponseSchema, ...optimizerErrorResponses(['invalid_request', 'invalid_grep', 'unauthorized', 'handle_not_found', 'store_unavailable', 'row_unreadable']) },
+          response: {
+            200: retrieveResponseSchema,
+            ...optimizerErrorResponses([
+              'invalid_request',
+              'invalid_grep',
+              'unauthorized',
+              'handle_not_found',
+              'store_unavailable',
+              'row_unreadable',
+            ]),
+          },
         },
       },
       async (request) => {
@@ -58,7 +68,12 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
           ...(age ? { ageBucket: age } : {}),
         };
         if (slice.partial) {
-          Object.assign(response, { startLine: slice.startLine, endLine: slice.endLine, grepMatches: slice.grepMatches, grepTruncated: slice.grepTruncated });
+          Object.assign(response, {
+            startLine: slice.startLine,
+            endLine: slice.endLine,
+            grepMatches: slice.grepMatches,
+            grepTruncated: slice.grepTruncated,
+          });
           if (slice.nextStartLine !== undefined) response.nextStartLine = slice.nextStartLine;
         }
         return response;

@@ -8,7 +8,11 @@ import type { OptimizerRuntime } from './runtime.js';
 export function serviceRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    app.get('/health', { schema: { summary: 'Health report', tags: ['service'], response: { 200: optimizerHealthReportSchema } } }, async () => healthReport(runtime));
+    app.get(
+      '/health',
+      { schema: { summary: 'Health report', tags: ['service'], response: { 200: optimizerHealthReportSchema } } },
+      async () => healthReport(runtime),
+    );
     app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
       const body = await runtime.metrics.registry.metrics();
       return reply.type(runtime.metrics.registry.contentType).send(body);

@@ -18,11 +18,16 @@ export function normalizeInstant(value: string): string | null {
  * first set needs ≥ 60 s lead and is normalized to UTC; once set, the same instant (any spelling) is accepted and
  * anything else, including clearing it, answers 409.
  */
-export function nextActivation(stored: string | undefined, requested: string | null | undefined, now: number): string | undefined {
+export function nextActivation(
+  stored: string | undefined,
+  requested: string | null | undefined,
+  now: number,
+): string | undefined {
   if (requested === undefined) return stored;
   const normalized = requested === null ? null : normalizeInstant(requested);
   // Malformed input is a 400 whether or not an instant is already stored.
-  if (requested !== null && normalized === null) throw optimizerError('invalid_request', 'rollouts.agentContinuationV1ActivateAt is not a valid instant');
+  if (requested !== null && normalized === null)
+    throw optimizerError('invalid_request', 'rollouts.agentContinuationV1ActivateAt is not a valid instant');
   if (stored !== undefined) {
     if (normalized === stored) return stored;
     throw optimizerError('activation_immutable');

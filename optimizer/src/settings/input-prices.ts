@@ -40,7 +40,8 @@ export function inputPricePerToken(model: string | undefined): number {
   if (price === undefined) {
     let best = '';
     for (const candidate of Object.keys(inputPerMTok)) {
-      if (candidate.length > best.length && id.startsWith(candidate) && snapshotSuffix.test(id.slice(candidate.length))) best = candidate;
+      if (candidate.length > best.length && id.startsWith(candidate) && snapshotSuffix.test(id.slice(candidate.length)))
+        best = candidate;
     }
     price = best ? ownValue(inputPerMTok, best) : undefined;
   }

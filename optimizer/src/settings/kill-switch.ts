@@ -19,7 +19,8 @@ export function disabledKinds(toggles: readonly StrategyToggle[] | undefined, sc
     if (!scopeFields.every((field) => toggle[field] === undefined || toggle[field] === scope[field])) continue;
     const specificity = scopeFields.filter((field) => toggle[field] !== undefined).length;
     const current = winners.get(toggle.kind);
-    if (!current || specificity >= current.specificity) winners.set(toggle.kind, { specificity, enabled: toggle.enabled });
+    if (!current || specificity >= current.specificity)
+      winners.set(toggle.kind, { specificity, enabled: toggle.enabled });
   }
   return new Set([...winners].filter(([, winner]) => !winner.enabled).map(([kind]) => kind));
 }
@@ -35,8 +36,17 @@ export interface CallScope {
  * Kinds off for one call, on either hook: the kill switches matching its scope, plus the single kind a per-strategy
  * holdout row withholds.
  */
-export function kindsOffFor(toggles: readonly StrategyToggle[] | undefined, call: CallScope, withheldKind: string | undefined): Set<string> {
-  const off = disabledKinds(toggles, { endpoint: call.endpoint, model: call.model, user: call.metadata?.user, team: call.metadata?.team });
+export function kindsOffFor(
+  toggles: readonly StrategyToggle[] | undefined,
+  call: CallScope,
+  withheldKind: string | undefined,
+): Set<string> {
+  const off = disabledKinds(toggles, {
+    endpoint: call.endpoint,
+    model: call.model,
+    user: call.metadata?.user,
+    team: call.metadata?.team,
+  });
   if (withheldKind) off.add(withheldKind);
   return off;
 }

@@ -12,7 +12,9 @@ describe('activation rule', () => {
 
   it('needs a 60-second lead the first time and is immutable afterwards', () => {
     expect(() => nextActivation(undefined, new Date(now + 59_999).toISOString(), now)).toThrow(/60 seconds/);
-    expect(nextActivation(undefined, new Date(now + 60_000).toISOString(), now)).toBe(new Date(now + 60_000).toISOString());
+    expect(nextActivation(undefined, new Date(now + 60_000).toISOString(), now)).toBe(
+      new Date(now + 60_000).toISOString(),
+    );
     const set = '2026-01-15T12:05:00.000Z';
     expect(nextActivation(set, undefined, now)).toBe(set);
     expect(nextActivation(set, '2026-01-15T07:05:00-05:00', now)).toBe(set);
@@ -32,11 +34,21 @@ describe('kill switches', () => {
   ];
 
   it('lets the most specific matching entry win', () => {
-    expect([...disabledKinds(toggles, { endpoint: '/v1/chat/completions', model: 'gpt-4o', team: 'core' })].sort()).toEqual(['json_minify', 'log_fold']);
+    expect(
+      [...disabledKinds(toggles, { endpoint: '/v1/chat/completions', model: 'gpt-4o', team: 'core' })].sort(),
+    ).toEqual(['json_minify', 'log_fold']);
     expect([...disabledKinds(toggles, { endpoint: '/v1/messages', model: 'gpt-4o', team: 'web' })]).toEqual([]);
   });
 
   it('lets a later entry of equal specificity override an earlier one', () => {
-    expect([...disabledKinds([{ kind: 'a', enabled: false }, { kind: 'a', enabled: true }], { endpoint: '/x' })]).toEqual([]);
+    expect([
+      ...disabledKinds(
+        [
+          { kind: 'a', enabled: false },
+          { kind: 'a', enabled: true },
+        ],
+        { endpoint: '/x' },
+      ),
+    ]).toEqual([]);
   });
 });

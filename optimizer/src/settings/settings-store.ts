@@ -58,14 +58,23 @@ export class SettingsStore {
   }
 
   private merge(stored: OptimizerConfig, requested: OptimizerConfig): OptimizerConfig {
-    const activateAt = nextActivation(stored.rollouts?.agentContinuationV1ActivateAt ?? undefined, requested.rollouts?.agentContinuationV1ActivateAt, this.clock.now());
+    const activateAt = nextActivation(
+      stored.rollouts?.agentContinuationV1ActivateAt ?? undefined,
+      requested.rollouts?.agentContinuationV1ActivateAt,
+      this.clock.now(),
+    );
     const { rollouts: _rollouts, ...rest } = requested;
-    return { ...rest, ...(activateAt !== undefined ? { rollouts: { agentContinuationV1ActivateAt: activateAt } } : {}) };
+    return {
+      ...rest,
+      ...(activateAt !== undefined ? { rollouts: { agentContinuationV1ActivateAt: activateAt } } : {}),
+    };
   }
 }
 
 async function readStored(db: Queryable, lock = false): Promise<OptimizerConfig | null> {
-  const { rows } = await db.query<{ config: unknown }>(`SELECT config FROM optimizer_settings WHERE id = 1${lock ? ' FOR UPDATE' : ''}`);
+  const { rows } = await db.query<{ config: unknown }>(
+    `SELECT config FROM optimizer_settings WHERE id = 1${lock ? ' FOR UPDATE' : ''}`,
+  );
   const row = rows[0];
   if (!row) return null;
   const raw = typeof row.config === 'string' ? (JSON.parse(row.config) as unknown) : row.config;

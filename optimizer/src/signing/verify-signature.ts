@@ -33,7 +33,12 @@ export class SignatureVerifier {
     private readonly replays: ReplayStore,
   ) {}
 
-  async verify(header: string | string[] | undefined, method: string, path: string, rawBody: Uint8Array | string): Promise<SignatureFailure | null> {
+  async verify(
+    header: string | string[] | undefined,
+    method: string,
+    path: string,
+    rawBody: Uint8Array | string,
+  ): Promise<SignatureFailure | null> {
     if (header === undefined || header === '') return 'missing';
     if (typeof header !== 'string') return 'malformed';
     const parts = header.split('.');

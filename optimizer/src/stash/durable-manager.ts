@@ -52,7 +52,10 @@ export class DurableManager {
   async bootstrap(body: BootstrapDurableRequest): Promise<boolean> {
     if (this.options.contentKey === null && body.contentKey) this.key = body.contentKey.toLowerCase();
     this.mode = body.contentMode;
-    const movable = this.source === 'none' || this.source === 'embedded' || (this.source === 'bootstrap' && this.bootstrapUrl !== body.spendDbUrl);
+    const movable =
+      this.source === 'none' ||
+      this.source === 'embedded' ||
+      (this.source === 'bootstrap' && this.bootstrapUrl !== body.spendDbUrl);
     if (movable) {
       const opened = await this.options.openDb(body.spendDbUrl);
       const previous = this.source === 'bootstrap' ? this.db : null;
@@ -60,7 +63,11 @@ export class DurableManager {
       this.source = 'bootstrap';
       this.bootstrapUrl = body.spendDbUrl;
       await this.options.settings.attach(opened);
-      await previous?.close().catch((error: unknown) => this.options.logger.warn({ err: error }, 'closing the previous bootstrapped store failed'));
+      await previous
+        ?.close()
+        .catch((error: unknown) =>
+          this.options.logger.warn({ err: error }, 'closing the previous bootstrapped store failed'),
+        );
     }
     this.apply();
     return this.options.stash.state() === 'ready';

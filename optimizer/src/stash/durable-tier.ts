@@ -42,7 +42,8 @@ interface StashRow {
   sealed: string;
 }
 
-const columns = 'handle, tenant, user_id, team_id, created_at, expires_at, ceiling_at, total_lines, total_chars, sealed';
+const columns =
+  'handle, tenant, user_id, team_id, created_at, expires_at, ceiling_at, total_lines, total_chars, sealed';
 
 /**
  * Durable tier: AES-256-GCM rows under GW_CONTENT_KEY in Postgres or PGlite. The envelope's
@@ -94,7 +95,10 @@ export class DurableTier {
 
   /** Push expiry forward to `expiresAt` (never backwards). */
   async extend(handle: string, expiresAt: number): Promise<void> {
-    await this.db.query('UPDATE optimizer_stash SET expires_at = GREATEST(expires_at, $2) WHERE handle = $1', [handle, new Date(expiresAt)]);
+    await this.db.query('UPDATE optimizer_stash SET expires_at = GREATEST(expires_at, $2) WHERE handle = $1', [
+      handle,
+      new Date(expiresAt),
+    ]);
   }
 
   /** The user's own live rows, newest first, for recall. Rows that fail to open are skipped. */
@@ -154,5 +158,9 @@ export class DurableTier {
 
 /** A row's owner, from its plaintext columns (NULL: no user, no team). */
 function ownerOf(row: StashRow): StashOwner {
-  return { tenant: row.tenant, ...(row.user_id ? { user: row.user_id } : {}), ...(row.team_id ? { team: row.team_id } : {}) };
+  return {
+    tenant: row.tenant,
+    ...(row.user_id ? { user: row.user_id } : {}),
+    ...(row.team_id ? { team: row.team_id } : {}),
+  };
 }

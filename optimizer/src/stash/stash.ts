@@ -5,7 +5,13 @@ import { DurableTier, StoreUnavailableError, type OwnerCheck, type StashPurgeFil
 import { deriveHandleKey, handlePattern, mintHandle } from './handle.js';
 import { countLines } from './lines.js';
 import { MemoryTier } from './memory-tier.js';
-import { defaultStashTtlSeconds, extendedExpiry, readCeilingMs, type StashEntry, type StashOwner } from './stash-entry.js';
+import {
+  defaultStashTtlSeconds,
+  extendedExpiry,
+  readCeilingMs,
+  type StashEntry,
+  type StashOwner,
+} from './stash-entry.js';
 
 /** What a strategy sees: `put` answers a handle only after the durable write completed, else null (keep the bytes). */
 export interface StashPort {
@@ -101,7 +107,8 @@ export class Stash {
         // turn. Near the end of its window it is stored again, which starts a fresh one.
         const now = this.options.clock.now();
         const live = this.memory.get(handle, now);
-        if (live && sameOwner(live.owner, owner) && live.content === content && live.expiresAt - now > refreshAheadMs) return true;
+        if (live && sameOwner(live.owner, owner) && live.content === content && live.expiresAt - now > refreshAheadMs)
+          return true;
         if (mintHandle(this.handleKey, owner, content) !== handle) return false;
         return (await this.put(owner, content)) === handle;
       },
@@ -190,7 +197,9 @@ export class Stash {
    * written there), so a purge is complete for the fleet once those copies age out.
    */
   async purge(filter: StashPurgeFilter): Promise<{ memory: number; durable: number }> {
-    const matches = (entry: StashEntry) => (filter.tenant === undefined || entry.owner.tenant === filter.tenant) && (filter.user === undefined || entry.owner.user === filter.user);
+    const matches = (entry: StashEntry) =>
+      (filter.tenant === undefined || entry.owner.tenant === filter.tenant) &&
+      (filter.user === undefined || entry.owner.user === filter.user);
     const memory = this.memory.purge(matches);
     const durable = this.durable ? await withTimeout(this.durable.purge(filter), this.writeTimeoutMs) : 0;
     return { memory, durable };

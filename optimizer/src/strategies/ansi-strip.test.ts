@@ -49,7 +49,9 @@ describe('ansi_strip', () => {
   });
 
   it('strips cursor movement and hyperlink sequences, not only colours', () => {
-    expect(stripAnsi('\u001b[2K\u001b[1Gprogress\u001b]8;;https://x.test\u0007link\u001b]8;;\u0007 done')).toBe('progresslink done');
+    expect(stripAnsi('\u001b[2K\u001b[1Gprogress\u001b]8;;https://x.test\u0007link\u001b]8;;\u0007 done')).toBe(
+      'progresslink done',
+    );
   });
 
   it('rejects a recipe of an unknown version', () => {

@@ -14,7 +14,10 @@ export interface DedupeRecipe extends Recipe {
 const minChars = 200;
 
 function reference(recipe: DedupeRecipe, messageIndex: number): string {
-  const target = recipe.refCallId === null ? `the tool output in message ${messageIndex}` : `the output of tool call ${recipe.refCallId}`;
+  const target =
+    recipe.refCallId === null
+      ? `the tool output in message ${messageIndex}`
+      : `the output of tool call ${recipe.refCallId}`;
   return `[identical to ${target} above]`;
 }
 
@@ -40,7 +43,13 @@ export const dedupeToolResult: SpanStrategy<DedupeRecipe> = {
     return reference(recipe, messageIndexOf(recipe.ref));
   },
   parseRecipe(value) {
-    if (!isRecord(value) || value.r !== 1 || typeof value.ref !== 'string' || !/^m\d+(\.p\d+)?(\.s\d+)?$/.test(value.ref)) return null;
+    if (
+      !isRecord(value) ||
+      value.r !== 1 ||
+      typeof value.ref !== 'string' ||
+      !/^m\d+(\.p\d+)?(\.s\d+)?$/.test(value.ref)
+    )
+      return null;
     if (value.refCallId !== null && typeof value.refCallId !== 'string') return null;
     return { r: 1, ref: value.ref, refCallId: value.refCallId };
   },

@@ -11,7 +11,11 @@ describe('elide_tool_output', () => {
     expect(planned).not.toBeNull();
     const { recipe, text } = bound(planned!);
     const hint = text.split('\n').find((line) => line.includes('gw_retrieve'));
-    expect(hint).toMatch(new RegExp(`^\\[\\.\\.\\. [\\d,]+ lines elided; .*call gw_retrieve with handle "${goldenHandle}" \\(optionally grep/startLine/endLine\\) to read them \\.\\.\\.\\]$`));
+    expect(hint).toMatch(
+      new RegExp(
+        `^\\[\\.\\.\\. [\\d,]+ lines elided; .*call gw_retrieve with handle "${goldenHandle}" \\(optionally grep/startLine/endLine\\) to read them \\.\\.\\.\\]$`,
+      ),
+    );
     expect(text).toContain('not ok 3 - Should add cors headers (custom values)');
     expect(text).toContain('# fail 6');
     expect(text.length).toBeLessThan(input.length / 2);

@@ -25,7 +25,12 @@ const minSavedShare = 0.5;
  * Failure lines of the elided middle, capped (first and last halves when there are more), each with the line
  * before it: test runners print the failing test's title just above its `Error:`.
  */
-function pickSalient(lines: readonly string[], from: number, to: number, limit: number): { picked: number[]; total: number } {
+function pickSalient(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  limit: number,
+): { picked: number[]; total: number } {
   const all: number[] = [];
   for (let index = from; index < to; index += 1) if (isSalientLine(lines[index])) all.push(index);
   const half = Math.floor(limit / 2);
@@ -42,10 +47,15 @@ function elideLines(lines: readonly string[], recipe: ElideRecipe): string | nul
   const { headLines, tailLines } = recipe;
   if (lines.length <= headLines + tailLines + 8) return null;
   const tailStart = lines.length - tailLines;
-  const { picked, total } = isSourceListing(lines) ? { picked: [], total: 0 } : pickSalient(lines, headLines, tailStart, recipe.maxSalient);
+  const { picked, total } = isSourceListing(lines)
+    ? { picked: [], total: 0 }
+    : pickSalient(lines, headLines, tailStart, recipe.maxSalient);
   const elided = tailStart - headLines - picked.length;
   const shown = Math.min(total, recipe.maxSalient);
-  const kept = total === 0 ? '' : `; ${plural(shown, 'error/failure line')} from it kept below${total > shown ? ` (of ${formatCount(total)})` : ''}`;
+  const kept =
+    total === 0
+      ? ''
+      : `; ${plural(shown, 'error/failure line')} from it kept below${total > shown ? ` (of ${formatCount(total)})` : ''}`;
   const out = [...lines.slice(0, headLines), elisionHint(`${plural(elided, 'line')} elided${kept}`, recipe.handle)];
   let previous = -1;
   for (const index of picked) {
@@ -115,6 +125,14 @@ export const elideToolOutput: SpanStrategy<ElideRecipe> = {
     if (handle !== null && typeof handle !== 'string') return null;
     const counts = [headLines, tailLines, maxSalient, headChars, tailChars];
     if (!counts.every((count) => typeof count === 'number' && Number.isInteger(count) && count >= 0)) return null;
-    return { r: 1, handle, headLines: headLines as number, tailLines: tailLines as number, maxSalient: maxSalient as number, headChars: headChars as number, tailChars: tailChars as number };
+    return {
+      r: 1,
+      handle,
+      headLines: headLines as number,
+      tailLines: tailLines as number,
+      maxSalient: maxSalient as number,
+      headChars: headChars as number,
+      tailChars: tailChars as number,
+    };
   },
 };

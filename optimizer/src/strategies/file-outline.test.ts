@@ -11,7 +11,13 @@ const responseJs = fixture('read-file-response-js.txt');
 function readContext(text: string, others: string[] = []) {
   const context = spanContext(text, { toolName: 'read_file' });
   const span: ToolOutputSpan = { ...context.span, toolInput: '{"path": "lib/response.js"}' };
-  const extra = others.map((other, index): ToolOutputSpan => ({ ...span, key: `m${5 + index}`, messageIndex: 5 + index, text: other, toolInput: '{"command":"npm test"}' }));
+  const extra = others.map((other, index): ToolOutputSpan => ({
+    ...span,
+    key: `m${5 + index}`,
+    messageIndex: 5 + index,
+    text: other,
+    toolInput: '{"command":"npm test"}',
+  }));
   return { ...context, span, view: { ...context.view, spans: [span, ...extra] } };
 }
 
@@ -21,7 +27,11 @@ describe('file_outline', () => {
     expect(planned).not.toBeNull();
     const { recipe, text } = bound(planned!);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^\\[\\.\\.\\. outline of a 1,050-line file: .*; [\\d,]+ lines elided; call gw_retrieve with handle "${goldenHandle}"`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^\\[\\.\\.\\. outline of a 1,050-line file: .*; [\\d,]+ lines elided; call gw_retrieve with handle "${goldenHandle}"`,
+      ),
+    );
     expect(isOutline(text)).toBe(true);
     // The map a model navigates by: each helper's signature with the file's own line number.
     expect(text).toContain('res.sendFile = function sendFile(path, options, callback) {');
@@ -40,7 +50,9 @@ describe('file_outline', () => {
     const trace = 'TypeError: boom\n    at ServerResponse.cookie (/home/dev/src/express/lib/response.js:767:12)';
     const planned = fileOutline.plan(responseJs, readContext(responseJs, [trace]));
     expect(planned?.text).toContain('   767\t      opts.maxAge = Math.floor(maxAge / 100)');
-    expect(fileOutline.plan(responseJs, readContext(responseJs))?.text).not.toContain('opts.maxAge = Math.floor(maxAge / 100)');
+    expect(fileOutline.plan(responseJs, readContext(responseJs))?.text).not.toContain(
+      'opts.maxAge = Math.floor(maxAge / 100)',
+    );
   });
 
   it('keeps throw lines, the source code’s error lines', () => {

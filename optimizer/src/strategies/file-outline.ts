@@ -15,7 +15,8 @@ const numbered = /^\s*(\d+)(?:\t|→)(.*)$/;
 const declaration =
   /^(?:import\b|export\b|from\s+\S+\s+import\b|package\b|use\s|#include\b|module\.exports\b|(?:async\s+)?function\b|class\b|interface\b|type\s+\w|enum\b|(?:const|let|var)\s+[\w$]+\s*(?::[^=]+)?=\s*(?:async\s*)?(?:function\b|\(|[\w$]+\s*=>)|(?:const|let|var)\s+[\w${}\s,]+=\s*require\(|def\s|func\s|fn\s|pub\s|impl\b|struct\b|[\w$.]+\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>))/;
 /** Methods and nested functions one or two levels in. */
-const member = /^\s{1,8}(?!(?:if|for|while|switch|catch|return|else|do|try|with|new|await|typeof)\b)(?:(?:public|private|protected|static|async|get|set|readonly|override)\s+)*(?:#?[\w$]+\s*\([^;]*\)\s*(?::\s*[^=;{]+)?\{\s*$|(?:async\s+)?def\s|func\s)/;
+const member =
+  /^\s{1,8}(?!(?:if|for|while|switch|catch|return|else|do|try|with|new|await|typeof)\b)(?:(?:public|private|protected|static|async|get|set|readonly|override)\s+)*(?:#?[\w$]+\s*\([^;]*\)\s*(?::\s*[^=;{]+)?\{\s*$|(?:async\s+)?def\s|func\s)/;
 /** Where the code raises: an error line of source is a `throw`, `raise` or `panic`. */
 const raises = /\b(?:throw|raise)\b|\bpanic!?\(/;
 /** Lines around a place another output points at (`response.js:767`). */
@@ -44,7 +45,12 @@ function fileNameOf(toolInput: string | undefined): string | undefined {
   let path: unknown;
   try {
     const parsed = JSON.parse(toolInput) as unknown;
-    if (isRecord(parsed)) path = parsed.path ?? parsed.file_path ?? parsed.filePath ?? (typeof parsed.command === 'string' ? /\bcat\s+(?:-n\s+)?(\S+)/.exec(parsed.command)?.[1] : undefined);
+    if (isRecord(parsed))
+      path =
+        parsed.path ??
+        parsed.file_path ??
+        parsed.filePath ??
+        (typeof parsed.command === 'string' ? /\bcat\s+(?:-n\s+)?(\S+)/.exec(parsed.command)?.[1] : undefined);
   } catch {
     return undefined;
   }
@@ -92,7 +98,12 @@ function plan(text: string, context: SpanPlanContext): OutlineRecipe | null {
   for (const number of referenced) {
     const index = byNumber.get(number);
     if (index === undefined) continue;
-    for (let near = Math.max(0, index - referenceContext); near <= Math.min(lines.length - 1, index + referenceContext); near += 1) kept.add(near);
+    for (
+      let near = Math.max(0, index - referenceContext);
+      near <= Math.min(lines.length - 1, index + referenceContext);
+      near += 1
+    )
+      kept.add(near);
   }
   if (kept.size === 0 || kept.size > lines.length * maxKeptShare) return null;
   const keep: number[] = [];
@@ -146,7 +157,12 @@ export const fileOutline: SpanStrategy<OutlineRecipe> = {
     if (!isRecord(value) || value.r !== 1) return null;
     const { handle, keep } = value;
     if (handle !== null && typeof handle !== 'string') return null;
-    if (!Array.isArray(keep) || keep.length % 2 !== 0 || !keep.every((entry) => typeof entry === 'number' && Number.isInteger(entry) && entry >= 0)) return null;
+    if (
+      !Array.isArray(keep) ||
+      keep.length % 2 !== 0 ||
+      !keep.every((entry) => typeof entry === 'number' && Number.isInteger(entry) && entry >= 0)
+    )
+      return null;
     return { r: 1, handle, keep: keep as number[] };
   },
 };

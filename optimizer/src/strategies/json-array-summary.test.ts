@@ -23,10 +23,15 @@ describe('json_array_summary', () => {
   });
 
   it('describes arrays of objects by their keys, never their values', () => {
-    const items = Array.from({ length: 40 }, (_, index) => `    {"name": "pkg-${index}", "version": "1.${index}.0", "dev": ${index % 2 === 0}}`);
+    const items = Array.from(
+      { length: 40 },
+      (_, index) => `    {"name": "pkg-${index}", "version": "1.${index}.0", "dev": ${index % 2 === 0}}`,
+    );
     const input = `[\n${items.join(',\n')}\n]\n`;
     const planned = jsonArraySummary.plan(input, spanContext(input, { mode: 'in_place' }));
-    expect(planned?.text).toContain('35 of 40 items elided (each an object {name: string, version: string, dev: literal}); trimmed, not retrievable');
+    expect(planned?.text).toContain(
+      '35 of 40 items elided (each an object {name: string, version: string, dev: literal}); trimmed, not retrievable',
+    );
     expect(planned?.text).toContain('"pkg-0"');
     expect(planned?.text).toContain('"pkg-39"');
     expect(planned?.text).not.toContain('"pkg-20"');

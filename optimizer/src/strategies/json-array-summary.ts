@@ -26,7 +26,11 @@ function isHomogeneous(nodes: readonly JsonNode[]): boolean {
 function qualifies(node: JsonNode, recipe: JsonArraySummaryRecipe): boolean {
   if (node.kind !== 'array' && node.kind !== 'object') return false;
   const count = node.children.length;
-  return count >= Math.max(recipe.minItems, recipe.head + recipe.tail + 2) && node.end - node.start >= recipe.minChars && isHomogeneous(node.children);
+  return (
+    count >= Math.max(recipe.minItems, recipe.head + recipe.tail + 2) &&
+    node.end - node.start >= recipe.minChars &&
+    isHomogeneous(node.children)
+  );
 }
 
 /** `objects with keys name (string), version (string), …`: the schema of the items, never their values. */
@@ -39,7 +43,8 @@ function describeItems(text: string, items: readonly JsonNode[]): string {
     item.keys.forEach((key, index) => {
       const name = rawStringBody(text, key);
       // Escaped or long names would need re-escaping inside the marker string; the schema lists plain names only.
-      if (keys.size < maxSchemaKeys && !keys.has(name) && !name.includes('\\') && name.length <= 40) keys.set(name, item.children[index]?.kind ?? 'value');
+      if (keys.size < maxSchemaKeys && !keys.has(name) && !name.includes('\\') && name.length <= 40)
+        keys.set(name, item.children[index]?.kind ?? 'value');
     });
   }
   const listed = [...keys].map(([name, kind]) => `${name}: ${kind}`).join(', ');
@@ -52,7 +57,10 @@ function marker(text: string, node: JsonNode, recipe: JsonArraySummaryRecipe): s
   const noun = node.kind === 'array' ? 'items' : 'entries';
   const what = `[gw] ${formatCount(elided)} of ${formatCount(total)} ${noun} elided (${describeItems(text, node.children)})`;
   // Single quotes around the handle: the marker is a JSON string and must not need escapes.
-  const tail = recipe.handle === null ? '; trimmed, not retrievable' : `; call gw_retrieve with handle '${recipe.handle}' (optionally grep/startLine/endLine) for the full original`;
+  const tail =
+    recipe.handle === null
+      ? '; trimmed, not retrievable'
+      : `; call gw_retrieve with handle '${recipe.handle}' (optionally grep/startLine/endLine) for the full original`;
   return `"${what}${tail}"`;
 }
 
@@ -71,11 +79,11 @@ class SummaryRenderer {
   }
 
   private memberStart(node: JsonNode, index: number): number {
-    return (node.keys[index] ?? (node.children[index])).start;
+    return (node.keys[index] ?? node.children[index]).start;
   }
 
   private between(node: JsonNode, index: number): string {
-    return this.text.slice((node.children[index]).end, this.memberStart(node, index + 1));
+    return this.text.slice(node.children[index].end, this.memberStart(node, index + 1));
   }
 
   private summarised(node: JsonNode): string {
@@ -84,13 +92,13 @@ class SummaryRenderer {
     const parts = [this.text.slice(node.start, this.memberStart(node, 0))];
     for (let index = 0; index < head; index += 1) parts.push(this.member(node, index), this.between(node, index));
     const firstKey = node.keys[0];
-    const keyLead = firstKey ? `"[gw elided]"${this.text.slice(firstKey.end, (node.children[0]).start)}` : '';
+    const keyLead = firstKey ? `"[gw elided]"${this.text.slice(firstKey.end, node.children[0].start)}` : '';
     parts.push(keyLead + marker(this.text, node, this.recipe), this.between(node, count - tail - 1));
     for (let index = count - tail; index < count; index += 1) {
       parts.push(this.member(node, index));
       if (index < count - 1) parts.push(this.between(node, index));
     }
-    parts.push(this.text.slice((node.children[count - 1]).end, node.end));
+    parts.push(this.text.slice(node.children[count - 1].end, node.end));
     return parts.join('');
   }
 
@@ -129,7 +137,11 @@ export const jsonArraySummary: SpanStrategy<JsonArraySummaryRecipe> = {
   degradable: true,
   minChars: defaults.minChars,
   plan(text, context) {
-    const recipe: JsonArraySummaryRecipe = { r: 1, handle: context.mode === 'handle' ? handlePlaceholder : null, ...defaults };
+    const recipe: JsonArraySummaryRecipe = {
+      r: 1,
+      handle: context.mode === 'handle' ? handlePlaceholder : null,
+      ...defaults,
+    };
     const summary = summarise(text, recipe);
     if (summary === null || text.length - summary.length < text.length * minSavedShare) return null;
     return { recipe, text: summary };
@@ -143,6 +155,13 @@ export const jsonArraySummary: SpanStrategy<JsonArraySummaryRecipe> = {
     if (handle !== null && typeof handle !== 'string') return null;
     const counts = [head, tail, minItems, minChars];
     if (!counts.every((count) => typeof count === 'number' && Number.isInteger(count) && count >= 0)) return null;
-    return { r: 1, handle, head: head as number, tail: tail as number, minItems: minItems as number, minChars: minChars as number };
+    return {
+      r: 1,
+      handle,
+      head: head as number,
+      tail: tail as number,
+      minItems: minItems as number,
+      minChars: minChars as number,
+    };
   },
 };

@@ -32,7 +32,10 @@ export function minifyJsonLayout(text: string, handle: string | null): string | 
   const prefix = text.slice(0, prefixEnd);
   const suffix = text.slice(root.end);
   // In place the values are all still there; only a handle-backed rewrite points at the original layout.
-  const hint = handle === null ? '' : `\n${elisionHint(`${plural(compacted.lineBreaks, 'line break')} of JSON layout removed`, handle, 'the original layout')}`;
+  const hint =
+    handle === null
+      ? ''
+      : `\n${elisionHint(`${plural(compacted.lineBreaks, 'line break')} of JSON layout removed`, handle, 'the original layout')}`;
   return `${prefix}${compacted.text}${hint}${suffix}`;
 }
 

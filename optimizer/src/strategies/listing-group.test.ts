@@ -13,8 +13,11 @@ describe('listing_group', () => {
     expect(planned).not.toBeNull();
     const { recipe, text } = bound(planned!);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^\\[\\.\\.\\. outline of a 1,034-line listing: .*call gw_retrieve with handle "${goldenHandle}"`));
-    for (const path of findListing.split('\n').filter((line) => line !== '' && !line.includes('/node_modules/'))) expect(lines).toContain(path);
+    expect(lines[0]).toMatch(
+      new RegExp(`^\\[\\.\\.\\. outline of a 1,034-line listing: .*call gw_retrieve with handle "${goldenHandle}"`),
+    );
+    for (const path of findListing.split('\n').filter((line) => line !== '' && !line.includes('/node_modules/')))
+      expect(lines).toContain(path);
     expect(text).toContain('./test/api.capture.js');
     expect(text).toMatch(/^\.\/node_modules\/picomatch\/ … \d+ files$/m);
     expect(text).not.toContain('./node_modules/picomatch/lib/parse.js');
@@ -34,7 +37,11 @@ describe('listing_group', () => {
   it('leaves alone what is not a listing, and a listing with nothing vendored', () => {
     const log = fixture('tap-failures.txt');
     expect(listingGroup.plan(log, spanContext(log))).toBeNull();
-    const project = findListing.split('\n').filter((line) => !line.includes('node_modules')).join('\n').repeat(20);
+    const project = findListing
+      .split('\n')
+      .filter((line) => !line.includes('node_modules'))
+      .join('\n')
+      .repeat(20);
     expect(listingGroup.plan(project, spanContext(project))).toBeNull();
   });
 });

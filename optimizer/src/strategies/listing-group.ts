@@ -9,7 +9,8 @@ export type ListingGroupRecipe = DegradableRecipe & { readonly r: 1 };
 /** A path as `find`, `git ls-files` or `fd` print it: no whitespace, at least one separator or a plain name. */
 const pathLine = /^\.{0,2}\/?[^\s/]\S*\/\S*[^\s/]$|^\.?\/?[\w@.+-]+$/;
 /** Directories of fetched or generated files: a listing shows how many, not which. */
-const vendorSegment = /^(?:node_modules|vendor|\.git|__pycache__|\.venv|venv|site-packages|target|dist|build|\.next|coverage)$/;
+const vendorSegment =
+  /^(?:node_modules|vendor|\.git|__pycache__|\.venv|venv|site-packages|target|dist|build|\.next|coverage)$/;
 const minLines = 80;
 const minTokens = 1_000;
 /** Collapsing must save at least this share, or the listing is left to elision. */
@@ -34,7 +35,11 @@ interface Grouped {
 
 /** The first lines decide whether an output can be a listing at all, before all of it is split and tested. */
 function looksLikeListing(text: string): boolean {
-  const head = text.slice(0, 4_000).split('\n').slice(0, 20).filter((line) => line !== '');
+  const head = text
+    .slice(0, 4_000)
+    .split('\n')
+    .slice(0, 20)
+    .filter((line) => line !== '');
   return head.length > 0 && head.filter((line) => pathLine.test(line)).length >= head.length * 0.8;
 }
 
@@ -90,7 +95,8 @@ export const listingGroup: SpanStrategy<ListingGroupRecipe> = {
   plan(text, context) {
     const recipe: ListingGroupRecipe = { r: 1, handle: context.mode === 'handle' ? handlePlaceholder : null };
     const grouped = render(text, recipe);
-    if (grouped === null || grouped.length > text.length * (1 - minSavedShare) || countTokens(text) < minTokens) return null;
+    if (grouped === null || grouped.length > text.length * (1 - minSavedShare) || countTokens(text) < minTokens)
+      return null;
     return { recipe, text: grouped };
   },
   render(text, recipe) {

@@ -36,7 +36,10 @@ describe('log_fold', () => {
   });
 
   it('collapses long stack traces to their top frames with a count', () => {
-    const frames = Array.from({ length: 12 }, (_, index) => `    at fn${index} (node_modules/lib/file${index}.js:${index}:1)`);
+    const frames = Array.from(
+      { length: 12 },
+      (_, index) => `    at fn${index} (node_modules/lib/file${index}.js:${index}:1)`,
+    );
     const block = ['GET /boom 500', 'TypeError: boom', ...frames, 'GET /ok 200'];
     const input = Array.from({ length: 4 }, () => block.join('\n')).join('\n');
     const planned = logFold.plan(input, spanContext(input, { mode: 'in_place' }));

@@ -77,7 +77,8 @@ function findFold(info: readonly LineInfo[], start: number, recipe: LogFoldRecip
   if (first.frame && first.id !== 0) {
     const run = blockRepeats(info, start, 1);
     const keepTail = 1;
-    if (run >= recipe.keepFrames + keepTail + 3) return { start, keepHead: recipe.keepFrames, keepTail, length: run, frames: true };
+    if (run >= recipe.keepFrames + keepTail + 3)
+      return { start, keepHead: recipe.keepFrames, keepTail, length: run, frames: true };
     return null;
   }
   let best: Fold | null = null;
@@ -119,7 +120,12 @@ function indexBlocks(info: readonly LineInfo[], minBlock: number): Map<number, n
 }
 
 /** The longest earlier block shaped like the lines from `start` (LZ-style, over templates, never overlapping). */
-function findBackReference(info: readonly LineInfo[], start: number, blocks: ReadonlyMap<number, number>, minBlock: number): BackReference | null {
+function findBackReference(
+  info: readonly LineInfo[],
+  start: number,
+  blocks: ReadonlyMap<number, number>,
+  minBlock: number,
+): BackReference | null {
   const key = blockKey(info, start, minBlock);
   const from = key === null ? undefined : blocks.get(key);
   if (from === undefined || from + minBlock > start) return null;
@@ -133,17 +139,22 @@ function findBackReference(info: readonly LineInfo[], start: number, blocks: Rea
   return length >= minBlock ? { from, length } : null;
 }
 
-function foldLines(lines: readonly string[], recipe: LogFoldRecipe): { lines: string[]; folded: number; places: number } {
+function foldLines(
+  lines: readonly string[],
+  recipe: LogFoldRecipe,
+): { lines: string[]; folded: number; places: number } {
   const info = describeLines(lines);
   const blocks = indexBlocks(info, recipe.minBlock);
   const out: string[] = [];
   let folded = 0;
   let places = 0;
-  for (let index = 0; index < lines.length; ) {
+  for (let index = 0; index < lines.length;) {
     const fold = findFold(info, index, recipe);
     const reference = findBackReference(info, index, blocks, recipe.minBlock);
     if (reference && (!fold || reference.length > fold.length - fold.keepHead - fold.keepTail)) {
-      out.push(`[... ${plural(reference.length, 'line')} shaped like lines ${reference.from + 1}-${reference.from + reference.length} above ...]`);
+      out.push(
+        `[... ${plural(reference.length, 'line')} shaped like lines ${reference.from + 1}-${reference.from + reference.length} above ...]`,
+      );
       folded += reference.length - 1;
       places += 1;
       index += reference.length;
@@ -156,7 +167,11 @@ function foldLines(lines: readonly string[], recipe: LogFoldRecipe): { lines: st
     }
     const hidden = fold.length - fold.keepHead - fold.keepTail;
     out.push(...lines.slice(index, index + fold.keepHead));
-    out.push(fold.frames ? `    [... ${plural(hidden, 'more stack frame')} ...]` : `[... ${plural(hidden, 'similar line')} folded ...]`);
+    out.push(
+      fold.frames
+        ? `    [... ${plural(hidden, 'more stack frame')} ...]`
+        : `[... ${plural(hidden, 'similar line')} folded ...]`,
+    );
     out.push(...lines.slice(index + fold.length - fold.keepTail, index + fold.length));
     folded += hidden;
     places += 1;
@@ -199,7 +214,15 @@ export const logFold: SpanStrategy<LogFoldRecipe> = {
     const { handle, maxPeriod, minRepeats, keepFrames, minBlock } = value;
     if (handle !== null && typeof handle !== 'string') return null;
     const counts = [maxPeriod, minRepeats, keepFrames, minBlock];
-    if (!counts.every((count) => typeof count === 'number' && Number.isInteger(count) && count >= 1 && count <= 64)) return null;
-    return { r: 1, handle, maxPeriod: maxPeriod as number, minRepeats: minRepeats as number, keepFrames: keepFrames as number, minBlock: minBlock as number };
+    if (!counts.every((count) => typeof count === 'number' && Number.isInteger(count) && count >= 1 && count <= 64))
+      return null;
+    return {
+      r: 1,
+      handle,
+      maxPeriod: maxPeriod as number,
+      minRepeats: minRepeats as number,
+      keepFrames: keepFrames as number,
+      minBlock: minBlock as number,
+    };
   },
 };

@@ -28,15 +28,20 @@ function bind(recipe: Recipe, text: string, handle: string): { recipe: Recipe; t
 describe('every strategy replays its own decision byte for byte', () => {
   it('render(original, recipe) equals the planned rewrite, whatever the handle the stash mints', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^ctx_[A-Za-z0-9_-]{1,100}$/), fc.constantFrom(...inputs), fc.constantFrom('handle' as const, 'in_place' as const), (handle, [, input], mode) => {
-        for (const strategy of [...spanStrategies, windowBudget as never]) {
-          const planned = strategy.plan(input, spanContext(input, { mode }));
-          if (!planned) continue;
-          const bound = bind(planned.recipe, planned.text, handle);
-          expect(strategy.render(input, bound.recipe), strategy.kind).toBe(bound.text);
-          expect(strategy.parseRecipe(JSON.parse(JSON.stringify(bound.recipe))), strategy.kind).toEqual(bound.recipe);
-        }
-      }),
+      fc.property(
+        fc.stringMatching(/^ctx_[A-Za-z0-9_-]{1,100}$/),
+        fc.constantFrom(...inputs),
+        fc.constantFrom('handle' as const, 'in_place' as const),
+        (handle, [, input], mode) => {
+          for (const strategy of [...spanStrategies, windowBudget as never]) {
+            const planned = strategy.plan(input, spanContext(input, { mode }));
+            if (!planned) continue;
+            const bound = bind(planned.recipe, planned.text, handle);
+            expect(strategy.render(input, bound.recipe), strategy.kind).toBe(bound.text);
+            expect(strategy.parseRecipe(JSON.parse(JSON.stringify(bound.recipe))), strategy.kind).toEqual(bound.recipe);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });

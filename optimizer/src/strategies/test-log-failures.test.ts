@@ -19,9 +19,19 @@ describe('test_log_failures', () => {
     const planned = testLogFailures.plan(mocha, spanContext(mocha));
     expect(planned).not.toBeNull();
     const { recipe, text } = bound(planned!);
-    expect(text.split('\n')[0]).toMatch(new RegExp(`^\\[\\.\\.\\. outline of a test run: [\\d,]+ passing tests \\([\\d,]+ lines\\) elided; .*handle "${goldenHandle}"`));
+    expect(text.split('\n')[0]).toMatch(
+      new RegExp(
+        `^\\[\\.\\.\\. outline of a test run: [\\d,]+ passing tests \\([\\d,]+ lines\\) elided; .*handle "${goldenHandle}"`,
+      ),
+    );
     expect(text).not.toContain('✔ should match dollar signs');
-    keptVerbatim(mocha, text, ['  1947 passing (280ms)', '  7 failing', '      at Context.<anonymous> (test/api.capture.js:24:12)', '       should capture globstars:', '    single stars']);
+    keptVerbatim(mocha, text, [
+      '  1947 passing (280ms)',
+      '  7 failing',
+      '      at Context.<anonymous> (test/api.capture.js:24:12)',
+      '       should capture globstars:',
+      '    single stars',
+    ]);
     // Lossless on error lines: every line that names a failure is still there.
     keptVerbatim(mocha, text, mocha.split('\n').filter(isSalientLine));
     expectGolden('mocha-failures.test_log_failures.txt', text);
@@ -32,7 +42,12 @@ describe('test_log_failures', () => {
     const { text } = bound(testLogFailures.plan(tap, spanContext(tap))!);
     expect(text).not.toContain('# Subtest: Should add cors headers\nok 1 - Should add cors headers');
     expect(text).not.toContain('duration_ms: 122.547909');
-    keptVerbatim(tap, text, ['# Subtest: Should add cors headers (custom values)', 'not ok 3 - Should add cors headers (custom values)', "    +   'access-control-expose-headers': 'foo,bar',", '# fail 6']);
+    keptVerbatim(tap, text, [
+      '# Subtest: Should add cors headers (custom values)',
+      'not ok 3 - Should add cors headers (custom values)',
+      "    +   'access-control-expose-headers': 'foo,bar',",
+      '# fail 6',
+    ]);
     keptVerbatim(tap, text, tap.split('\n').filter(isSalientLine));
     expectGolden('tap-failures.test_log_failures.txt', text);
   });

@@ -11,7 +11,8 @@ export type TestLogRecipe = DegradableRecipe & { readonly r: 1 };
  * A line reporting one passing test, for the runners agents run: mocha, ava, vitest, jest, uvu (`✔`/`✓`/`√`),
  * TAP and node --test (`ok 3 - …`), unittest -v (`… ok`), pytest -v (`… PASSED`), go test -v (`--- PASS`, `=== RUN`).
  */
-const passLine = /^\s*(?:[✔✓√]\s|ok \d+\b|--- PASS\b|=== (?:RUN|PAUSE|CONT)\b)|\s\.\.\. ok$|\sPASSED(?:\s+\[\s*\d+%\])?$/;
+const passLine =
+  /^\s*(?:[✔✓√]\s|ok \d+\b|--- PASS\b|=== (?:RUN|PAUSE|CONT)\b)|\s\.\.\. ok$|\sPASSED(?:\s+\[\s*\d+%\])?$/;
 /** node --test prints `# Subtest: name` before each result and a YAML block (`---` … `...`) after it. */
 const subtest = /^\s*# Subtest: /;
 const yamlStart = /^\s+---$/;
@@ -33,7 +34,13 @@ function passingLines(lines: readonly string[]): Set<number> {
     drop.add(index);
     const previous = lines[index - 1];
     // A header naming an error (`# Subtest: Server error if …`) reads as a failure line: it stays, as they all do.
-    if (previous !== undefined && subtest.test(previous) && indentOf(previous) === indentOf(line) && !isSalientLine(previous)) drop.add(index - 1);
+    if (
+      previous !== undefined &&
+      subtest.test(previous) &&
+      indentOf(previous) === indentOf(line) &&
+      !isSalientLine(previous)
+    )
+      drop.add(index - 1);
     if (!/^\s*ok \d+/.test(line) || !yamlStart.test(lines[index + 1] ?? '')) return;
     for (let next = index + 1; next < lines.length && next < index + 40; next += 1) {
       drop.add(next);

@@ -20,7 +20,9 @@ describe('whitespace_trim', () => {
     // unittest prints `... ` before the break when a test writes output; the space is part of the quoted line.
     const input = 'test_formats (ledger.tests.ParseAmountTests.test_formats) ... \nFAIL   \n';
     expect(whitespaceTrim.plan(input, spanContext(input))).toBeNull();
-    expect(whitespaceTrim.plan(input, spanContext(input, { mode: 'in_place' }))?.text).toBe('test_formats (ledger.tests.ParseAmountTests.test_formats) ...\nFAIL\n');
+    expect(whitespaceTrim.plan(input, spanContext(input, { mode: 'in_place' }))?.text).toBe(
+      'test_formats (ledger.tests.ParseAmountTests.test_formats) ...\nFAIL\n',
+    );
   });
 
   it('shrinks runs of more than two blank lines to two', () => {

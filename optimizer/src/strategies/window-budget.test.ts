@@ -14,7 +14,9 @@ describe('window_budget', () => {
     const planned = planWindowStub(input, 'in_place');
     const lines = planned?.text.split('\n') ?? [];
     expect(lines.slice(0, 6)).toEqual(input.split('\n').slice(0, 6));
-    expect(lines[6]).toMatch(/^\[\.\.\. window budget: [\d,]+ more lines \([\d,]+ characters\) of this tool output elided \(trimmed; not retrievable\) \.\.\.\]$/);
+    expect(lines[6]).toMatch(
+      /^\[\.\.\. window budget: [\d,]+ more lines \([\d,]+ characters\) of this tool output elided \(trimmed; not retrievable\) \.\.\.\]$/,
+    );
     expect(windowBudget.render(input, planned!.recipe)).toBe(planned?.text);
   });
 

@@ -1,7 +1,13 @@
 import { isRecord } from '../format/json-value.js';
 import { countLines } from '../stash/lines.js';
 import { elisionHint, plural } from './retrieve-hint.js';
-import { handlePlaceholder, type DegradableRecipe, type ElisionMode, type Planned, type SpanStrategy } from './types.js';
+import {
+  handlePlaceholder,
+  type DegradableRecipe,
+  type ElisionMode,
+  type Planned,
+  type SpanStrategy,
+} from './types.js';
 
 /** Used when neither the model window nor a client budget is known. */
 export const fallbackContextTokens = 190_000;
@@ -9,8 +15,13 @@ export const fallbackContextTokens = 190_000;
 export const windowSafetyMargin = 0.05;
 
 /** The token ceiling the transcript must fit: the lower of the known windows, less the margin. */
-export function windowLimitTokens(modelContextTokens: number | undefined, clientContextBudgetTokens: number | undefined): number {
-  const known = [modelContextTokens, clientContextBudgetTokens].filter((value): value is number => typeof value === 'number' && value > 0);
+export function windowLimitTokens(
+  modelContextTokens: number | undefined,
+  clientContextBudgetTokens: number | undefined,
+): number {
+  const known = [modelContextTokens, clientContextBudgetTokens].filter(
+    (value): value is number => typeof value === 'number' && value > 0,
+  );
   const ceiling = known.length > 0 ? Math.min(...known) : fallbackContextTokens;
   return Math.floor(ceiling * (1 - windowSafetyMargin));
 }

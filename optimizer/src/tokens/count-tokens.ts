@@ -45,7 +45,9 @@ const memo = new TextMemo<number>(memoMaxEntries, memoMaxChars);
 /** Token count of `text`: exact up to `exactTokenLimitChars`, a deterministic sampled estimate above. */
 export function countTokens(text: string): number {
   if (text.length < memoMinChars) return countTokensExact(text);
-  return memo.get('', text, () => (text.length <= exactTokenLimitChars ? countTokensExact(text) : countTokensSampled(text)));
+  return memo.get('', text, () =>
+    text.length <= exactTokenLimitChars ? countTokensExact(text) : countTokensSampled(text),
+  );
 }
 
 /**

@@ -1,5 +1,14 @@
 import type { EntitlementLeasePayload } from '@gw/contracts';
-import { ed25519PrivateKey, generateEd25519KeyPair, leaseTrustStore, signLease, writeStoredLease, type Clock, type LeaseTrustStore, type Queryable } from '@gw/platform';
+import {
+  ed25519PrivateKey,
+  generateEd25519KeyPair,
+  leaseTrustStore,
+  signLease,
+  writeStoredLease,
+  type Clock,
+  type LeaseTrustStore,
+  type Queryable,
+} from '@gw/platform';
 
 /** The `gw_entitlement_lease` part of gateway/migrations/037_metering.sql: the optimizer reads it, never creates it. */
 export const entitlementLeaseDdl = `CREATE TABLE gw_entitlement_lease (
@@ -23,7 +32,11 @@ export function leaseIssuer(keyId = 'billing-test') {
      * Writes a lease issued now that expires after `validForMs` into this deployment's row, as the gateway stores
      * billing's answer (a `deploymentId` field only changes whom the payload names).
      */
-    async store(db: Queryable, clock: Clock, options: Partial<EntitlementLeasePayload> & { validForMs?: number } = {}): Promise<void> {
+    async store(
+      db: Queryable,
+      clock: Clock,
+      options: Partial<EntitlementLeasePayload> & { validForMs?: number } = {},
+    ): Promise<void> {
       const { validForMs = hourMs, ...fields } = options;
       const issuedAt = new Date(clock.now()).toISOString();
       const payload: EntitlementLeasePayload = {

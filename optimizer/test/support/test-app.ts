@@ -51,16 +51,31 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
  * A stand-in pipeline with the real one's contract: stashes every tool message longer than 200 characters and
  * leaves a handle in its place; everything else passes through.
  */
-export const stashingPipeline: RunPipeline = async (input: PipelineInput, deps: PipelineDeps): Promise<PipelineResult> => {
-  const messages = Array.isArray(input.request.messages) ? (input.request.messages as Array<Record<string, unknown>>) : [];
+export const stashingPipeline: RunPipeline = async (
+  input: PipelineInput,
+  deps: PipelineDeps,
+): Promise<PipelineResult> => {
+  const messages = Array.isArray(input.request.messages)
+    ? (input.request.messages as Array<Record<string, unknown>>)
+    : [];
   const decisions: PipelineResult['decisions'] = [];
   const rewritten = [];
   for (const message of messages) {
-    if (message.role === 'tool' && typeof message.content === 'string' && message.content.length > 200 && !input.disabledKinds?.includes('stash_tool_output')) {
+    if (
+      message.role === 'tool' &&
+      typeof message.content === 'string' &&
+      message.content.length > 200 &&
+      !input.disabledKinds?.includes('stash_tool_output')
+    ) {
       const handle = await deps.stash.put(message.content);
       if (handle) {
         const saved = Math.round(message.content.length / 4);
-        decisions.push({ kind: 'stash_tool_output', summary: `stashed ${message.content.length} chars`, estimatedTokensSaved: saved, estimatedSavingsUsd: 0 });
+        decisions.push({
+          kind: 'stash_tool_output',
+          summary: `stashed ${message.content.length} chars`,
+          estimatedTokensSaved: saved,
+          estimatedSavingsUsd: 0,
+        });
         rewritten.push({ ...message, content: `[elided; gw_retrieve ${handle}]` });
         continue;
       }
@@ -68,7 +83,13 @@ export const stashingPipeline: RunPipeline = async (input: PipelineInput, deps: 
     rewritten.push(message);
   }
   const estimatedTokensSaved = decisions.reduce((sum, decision) => sum + decision.estimatedTokensSaved, 0);
-  return { request: { ...input.request, messages: rewritten }, decisions, estimatedTokensSaved, suppressedKinds: [], strategyTimingsMs: { stash_tool_output: 0 } };
+  return {
+    request: { ...input.request, messages: rewritten },
+    decisions,
+    estimatedTokensSaved,
+    suppressedKinds: [],
+    strategyTimingsMs: { stash_tool_output: 0 },
+  };
 };
 
 export function signingKeys() {
@@ -81,11 +102,20 @@ export function chatRequest(toolOutput: string, extra: Record<string, unknown> =
     model: 'gpt-4o',
     messages: [
       { role: 'user', content: 'run the tests' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"npm test"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"npm test"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: toolOutput },
       { role: 'user', content: 'why did it fail?' },
     ],
-    tools: [{ type: 'function', function: { name: 'gw_retrieve', parameters: { type: 'object', properties: { handle: { type: 'string' } } } } }],
+    tools: [
+      {
+        type: 'function',
+        function: { name: 'gw_retrieve', parameters: { type: 'object', properties: { handle: { type: 'string' } } } },
+      },
+    ],
     ...extra,
   };
 }

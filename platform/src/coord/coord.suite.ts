@@ -31,7 +31,9 @@ export function describeCoordSuite(name: string, createFixture: () => Promise<Co
     describe('counters', () => {
       it('adds 200 concurrent increments from two replicas atomically', async () => {
         const replica = fixture.replica();
-        const results = await Promise.all(Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? coord : replica).incrementBy('hits', 1)));
+        const results = await Promise.all(
+          Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? coord : replica).incrementBy('hits', 1)),
+        );
         expect([...results].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
         expect(await replica.getCounter('hits')).toBe(200);
       });
@@ -94,7 +96,9 @@ export function describeCoordSuite(name: string, createFixture: () => Promise<Co
       it('lets exactly one of 20 concurrent setIfAbsent callers win', async () => {
         const replica = fixture.replica();
         const outcomes = await Promise.all(
-          Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? coord : replica).setIfAbsent('nonce', `caller-${index}`, 5_000)),
+          Array.from({ length: 20 }, (_, index) =>
+            (index % 2 === 0 ? coord : replica).setIfAbsent('nonce', `caller-${index}`, 5_000),
+          ),
         );
         const winners = outcomes.flatMap((won, index) => (won ? [index] : []));
         expect(winners).toHaveLength(1);
@@ -157,7 +161,11 @@ export function describeCoordSuite(name: string, createFixture: () => Promise<Co
     describe('concurrency slots', () => {
       it('admits exactly limit concurrent holders', async () => {
         const replica = fixture.replica();
-        const leases = await Promise.all(Array.from({ length: 8 }, (_, index) => (index % 2 === 0 ? coord : replica).acquireSlot('streams', 3, 10_000)));
+        const leases = await Promise.all(
+          Array.from({ length: 8 }, (_, index) =>
+            (index % 2 === 0 ? coord : replica).acquireSlot('streams', 3, 10_000),
+          ),
+        );
         expect(leases.filter((lease) => lease !== null)).toHaveLength(3);
       });
 
@@ -269,7 +277,10 @@ function collector() {
     },
     received: (count: number) =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`expected ${count} messages, got ${JSON.stringify(messages)}`)), 2_000);
+        const timer = setTimeout(
+          () => reject(new Error(`expected ${count} messages, got ${JSON.stringify(messages)}`)),
+          2_000,
+        );
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
         settle();
       }),

@@ -104,7 +104,11 @@ export class RedisCoord implements Coord {
     this.ensureOpen();
     const max = checkLimit(limit);
     const window = checkMilliseconds('windowMs', windowMs);
-    const reply = await rateLimitScript.run(this.redis, [`${this.prefix}:rate:${key}`], [max, window, this.uniqueMember()]);
+    const reply = await rateLimitScript.run(
+      this.redis,
+      [`${this.prefix}:rate:${key}`],
+      [max, window, this.uniqueMember()],
+    );
     const [allowed, count, retryAfterMs] = integers(reply, 3);
     return { allowed: allowed === 1, count, retryAfterMs };
   }
@@ -173,6 +177,11 @@ export class RedisCoord implements Coord {
 }
 
 function integers(reply: unknown, length: number): number[] {
-  if (Array.isArray(reply) && reply.length === length && reply.every((item): item is number => typeof item === 'number')) return reply;
+  if (
+    Array.isArray(reply) &&
+    reply.length === length &&
+    reply.every((item): item is number => typeof item === 'number')
+  )
+    return reply;
   throw new Error(`coord: unexpected script reply ${JSON.stringify(reply)}`);
 }

@@ -3,8 +3,16 @@ import type { TestDb } from './test-db.js';
 import { migrate, migrationStatus, type Migration } from './migrations.js';
 
 const migrations: Migration[] = [
-  { version: 1, name: 'notes', sql: "CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());\n-- a comment; with a semicolon\nCREATE INDEX notes_body ON notes (body);" },
-  { version: 2, name: 'fn', sql: "CREATE FUNCTION shout(t text) RETURNS text AS $$ SELECT upper(t) || ';' $$ LANGUAGE sql; INSERT INTO notes (body) VALUES ('it''s; fine');" },
+  {
+    version: 1,
+    name: 'notes',
+    sql: 'CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());\n-- a comment; with a semicolon\nCREATE INDEX notes_body ON notes (body);',
+  },
+  {
+    version: 2,
+    name: 'fn',
+    sql: "CREATE FUNCTION shout(t text) RETURNS text AS $$ SELECT upper(t) || ';' $$ LANGUAGE sql; INSERT INTO notes (body) VALUES ('it''s; fine');",
+  },
 ];
 
 /** One suite, run against both `Db` implementations: the same queries and transactions must behave the same. */
@@ -26,7 +34,12 @@ export function describeDbSuite(name: string, factory: () => Promise<TestDb>): v
       expect(rows).toEqual([{ body: "it's; fine" }]);
       const shouted = await store.db.query<{ value: string }>('SELECT shout($1) AS value', ['hi']);
       expect(shouted.rows[0]?.value).toBe('HI;');
-      expect(await migrationStatus(store.db, 'demo', 3)).toEqual({ service: 'demo', applied: 2, expected: 3, upToDate: false });
+      expect(await migrationStatus(store.db, 'demo', 3)).toEqual({
+        service: 'demo',
+        applied: 2,
+        expected: 3,
+        upToDate: false,
+      });
     });
 
     it('reports zero applied before any migration ran', async () => {
@@ -59,7 +72,9 @@ export function describeDbSuite(name: string, factory: () => Promise<TestDb>): v
 
     it('runs concurrent migrations from two boots without applying twice', async () => {
       await Promise.all([migrate(store.db, 'race', migrations), migrate(store.db, 'race', migrations)]);
-      const { rows } = await store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_schema_migrations WHERE service = 'race'");
+      const { rows } = await store.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM gw_schema_migrations WHERE service = 'race'",
+      );
       expect(rows[0]?.n).toBe(2);
     });
   });

@@ -3,7 +3,10 @@
  * PGlite (embedded WASM Postgres under GW_DATA_DIR). Parameters use `$1`-style placeholders.
  */
 export interface Queryable {
-  query<Row extends object = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  query<Row extends object = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<QueryResult<Row>>;
 }
 
 export interface QueryResult<Row> {

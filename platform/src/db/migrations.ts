@@ -31,7 +31,8 @@ export async function loadMigrations(directory: string): Promise<Migration[]> {
   // Versions are unique and ascending; gaps are allowed so parallel work can reserve number ranges.
   migrations.forEach((migration, index) => {
     const previous = migrations[index - 1];
-    if (previous && previous.version >= migration.version) throw new Error(`migration version ${migration.version} is not above ${previous.version}`);
+    if (previous && previous.version >= migration.version)
+      throw new Error(`migration version ${migration.version} is not above ${previous.version}`);
   });
   return migrations;
 }
@@ -55,12 +56,19 @@ export async function migrate(db: Db, service: string, migrations: readonly Migr
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockId]);
     await tx.query(ledgerSql);
-    const { rows } = await tx.query<{ version: number }>('SELECT version FROM gw_schema_migrations WHERE service = $1', [service]);
+    const { rows } = await tx.query<{ version: number }>(
+      'SELECT version FROM gw_schema_migrations WHERE service = $1',
+      [service],
+    );
     const applied = new Set(rows.map((row) => Number(row.version)));
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query('INSERT INTO gw_schema_migrations (service, version, name) VALUES ($1, $2, $3)', [service, migration.version, migration.name]);
+      await tx.query('INSERT INTO gw_schema_migrations (service, version, name) VALUES ($1, $2, $3)', [
+        service,
+        migration.version,
+        migration.name,
+      ]);
     }
   });
   return migrationStatus(db, service, migrations.at(-1)?.version ?? 0);
@@ -68,13 +76,18 @@ export async function migrate(db: Db, service: string, migrations: readonly Migr
 
 /** Applied vs expected, for `/admin/health`. */
 export async function migrationStatus(db: Db, service: string, expected: number): Promise<MigrationStatus> {
-  const { rows } = await db.query<{ ledger: string | null }>("SELECT to_regclass('gw_schema_migrations')::text AS ledger");
+  const { rows } = await db.query<{ ledger: string | null }>(
+    "SELECT to_regclass('gw_schema_migrations')::text AS ledger",
+  );
   const applied = rows[0]?.ledger ? await appliedVersion(db, service) : 0;
   return { service, applied, expected, upToDate: applied === expected };
 }
 
 async function appliedVersion(db: Db, service: string): Promise<number> {
-  const { rows } = await db.query<{ applied: number | null }>('SELECT max(version) AS applied FROM gw_schema_migrations WHERE service = $1', [service]);
+  const { rows } = await db.query<{ applied: number | null }>(
+    'SELECT max(version) AS applied FROM gw_schema_migrations WHERE service = $1',
+    [service],
+  );
   return Number(rows[0]?.applied ?? 0);
 }
 

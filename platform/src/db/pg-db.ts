@@ -36,8 +36,13 @@ export class PgDb implements Db {
     this.pool.on('error', (error) => options.onError?.(error));
   }
 
-  async query<Row extends object = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-    const result = await this.pool.query<Row>(params.length > 0 ? { name: this.statementName(sql), text: sql, values: params as unknown[] } : sql);
+  async query<Row extends object = Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[] = [],
+  ): Promise<QueryResult<Row>> {
+    const result = await this.pool.query<Row>(
+      params.length > 0 ? { name: this.statementName(sql), text: sql, values: params as unknown[] } : sql,
+    );
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   }
 

@@ -16,7 +16,10 @@ export class PgliteDb implements Db {
     return new PgliteDb(database);
   }
 
-  async query<Row extends object = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
+  async query<Row extends object = Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[] = [],
+  ): Promise<QueryResult<Row>> {
     const result = await this.database.query<Row>(sql, params as unknown[]);
     return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
   }

@@ -8,10 +8,20 @@
 const faultClasses = new Set(['08', '53', '57', '58', 'XX']);
 
 /** Network failures of a connection to the store (pg surfaces Node's errno codes). */
-const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** pg's own connection failures carry no code, only these messages. */
-const connectionMessages = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const connectionMessages =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /** The SQLSTATE of an error the database answered with; undefined when no database answered. */
 export function sqlStateOf(error: unknown): string | undefined {

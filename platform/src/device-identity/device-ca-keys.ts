@@ -24,7 +24,10 @@ export const deviceCaKeySetting = z.string().transform((value, context): Configu
   }
   const key = parseLeaseVerifyKey(value);
   if (Object.hasOwn(pinnedDeviceCaKeys, key.keyId) && pinnedDeviceCaKeys[key.keyId] !== key.publicKey) {
-    context.addIssue({ code: 'custom', message: `key id ${key.keyId} is pinned in the image with another key; choose another key id` });
+    context.addIssue({
+      code: 'custom',
+      message: `key id ${key.keyId} is pinned in the image with another key; choose another key id`,
+    });
     return z.NEVER;
   }
   try {
@@ -38,5 +41,7 @@ export const deviceCaKeySetting = z.string().transform((value, context): Configu
 
 /** The CA keys a device certificate verifies against: those pinned in the image, plus the configured one. */
 export function trustedDeviceCaKeys(configured: ConfiguredDeviceCaKey | undefined): LeaseTrustStore {
-  return leaseTrustStore(configured ? { ...pinnedDeviceCaKeys, [configured.keyId]: configured.publicKey } : pinnedDeviceCaKeys);
+  return leaseTrustStore(
+    configured ? { ...pinnedDeviceCaKeys, [configured.keyId]: configured.publicKey } : pinnedDeviceCaKeys,
+  );
 }

@@ -11,7 +11,10 @@ const now = Date.UTC(2026, 10, 27, 12);
 const ca = generateEd25519KeyPair();
 const trust = leaseTrustStore({ 'ca-1': ca.publicKey });
 
-function certify(deviceKey: ReturnType<typeof devicePublicJwkOf>, change: { deploymentId?: string; issuedAt?: number; expiresAt?: number } = {}) {
+function certify(
+  deviceKey: ReturnType<typeof devicePublicJwkOf>,
+  change: { deploymentId?: string; issuedAt?: number; expiresAt?: number } = {},
+) {
   return signDeviceCertificate(
     {
       v: 1,
@@ -35,9 +38,28 @@ describe.each([
   const certificate = certify(devicePublicJwkOf(deviceKey));
   const verified = verifyDeviceCertificate(certificate, trust, 'dep_1', now);
   if (!verified.ok) throw new Error(`the fixture certificate does not verify: ${verified.reason}`);
-  const expectation = { certificate: verified.payload, certificateSha256: verified.sha256, purpose: 'key-heartbeat' as const, keySha256: sha256Hex('ark_key'), nowMs: now };
-  const proof = (change: { purpose?: 'key-heartbeat' | 'machine-report'; issuedAt?: number; keySha256?: string } = {}, key = deviceKey) =>
-    signDeviceProof({ v: 1, purpose: change.purpose ?? 'key-heartbeat', certificateSha256: deviceCertificateSha256(certificate), keySha256: change.keySha256 ?? sha256Hex('ark_key'), issuedAt: change.issuedAt ?? now, nonce: 'nonce-0123456789ab' }, key);
+  const expectation = {
+    certificate: verified.payload,
+    certificateSha256: verified.sha256,
+    purpose: 'key-heartbeat' as const,
+    keySha256: sha256Hex('ark_key'),
+    nowMs: now,
+  };
+  const proof = (
+    change: { purpose?: 'key-heartbeat' | 'machine-report'; issuedAt?: number; keySha256?: string } = {},
+    key = deviceKey,
+  ) =>
+    signDeviceProof(
+      {
+        v: 1,
+        purpose: change.purpose ?? 'key-heartbeat',
+        certificateSha256: deviceCertificateSha256(certificate),
+        keySha256: change.keySha256 ?? sha256Hex('ark_key'),
+        issuedAt: change.issuedAt ?? now,
+        nonce: 'nonce-0123456789ab',
+      },
+      key,
+    );
 
   it('verifies a certificate and a proof, and names the proof by its signed bytes', () => {
     const check = verifyDeviceProof(proof(), expectation);
@@ -46,26 +68,63 @@ describe.each([
   });
 
   it('refuses each way a certificate can be wrong', () => {
-    expect(verifyDeviceCertificate({ ...certificate, payload: certificate.payload.slice(1) }, trust, 'dep_1', now)).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifyDeviceCertificate({ ...certificate, keyId: 'ca-2' }, trust, 'dep_1', now)).toEqual({ ok: false, reason: 'unknown_key' });
-    expect(verifyDeviceCertificate({ ...certificate, signature: 'short' }, trust, 'dep_1', now)).toEqual({ ok: false, reason: 'malformed' });
-    expect(verifyDeviceCertificate('not a certificate', trust, 'dep_1', now)).toEqual({ ok: false, reason: 'malformed' });
-    expect(verifyDeviceCertificate(certificate, trust, 'dep_2', now)).toEqual({ ok: false, reason: 'wrong_deployment' });
-    expect(verifyDeviceCertificate(certificate, trust, 'dep_1', now + 60_000)).toEqual({ ok: false, reason: 'expired' });
-    expect(verifyDeviceCertificate(certify(devicePublicJwkOf(deviceKey), { issuedAt: now + 1000 }), trust, 'dep_1', now)).toEqual({ ok: false, reason: 'not_yet_valid' });
+    expect(
+      verifyDeviceCertificate({ ...certificate, payload: certificate.payload.slice(1) }, trust, 'dep_1', now),
+    ).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyDeviceCertificate({ ...certificate, keyId: 'ca-2' }, trust, 'dep_1', now)).toEqual({
+      ok: false,
+      reason: 'unknown_key',
+    });
+    expect(verifyDeviceCertificate({ ...certificate, signature: 'short' }, trust, 'dep_1', now)).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+    expect(verifyDeviceCertificate('not a certificate', trust, 'dep_1', now)).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+    expect(verifyDeviceCertificate(certificate, trust, 'dep_2', now)).toEqual({
+      ok: false,
+      reason: 'wrong_deployment',
+    });
+    expect(verifyDeviceCertificate(certificate, trust, 'dep_1', now + 60_000)).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
+    expect(
+      verifyDeviceCertificate(certify(devicePublicJwkOf(deviceKey), { issuedAt: now + 1000 }), trust, 'dep_1', now),
+    ).toEqual({ ok: false, reason: 'not_yet_valid' });
   });
 
   it('refuses each way a proof can be wrong, at the edges of its window', () => {
     expect(verifyDeviceProof(proof({}, generate()), expectation)).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifyDeviceProof(proof({ purpose: 'machine-report' }), expectation)).toEqual({ ok: false, reason: 'wrong_purpose' });
-    expect(verifyDeviceProof(proof({ keySha256: sha256Hex('ark_other') }), expectation)).toEqual({ ok: false, reason: 'wrong_key' });
-    expect(verifyDeviceProof(proof(), { ...expectation, certificateSha256: sha256Hex('another') })).toEqual({ ok: false, reason: 'wrong_certificate' });
-    expect(verifyDeviceProof({ ...proof(), payload: 'e30' }, expectation)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyDeviceProof(proof({ purpose: 'machine-report' }), expectation)).toEqual({
+      ok: false,
+      reason: 'wrong_purpose',
+    });
+    expect(verifyDeviceProof(proof({ keySha256: sha256Hex('ark_other') }), expectation)).toEqual({
+      ok: false,
+      reason: 'wrong_key',
+    });
+    expect(verifyDeviceProof(proof(), { ...expectation, certificateSha256: sha256Hex('another') })).toEqual({
+      ok: false,
+      reason: 'wrong_certificate',
+    });
+    expect(verifyDeviceProof({ ...proof(), payload: 'e30' }, expectation)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
     expect(verifyDeviceProof({ payload: 'x' }, expectation)).toEqual({ ok: false, reason: 'malformed' });
     expect(verifyDeviceProof(proof({ issuedAt: now - deviceProofWindow.pastMs }), expectation).ok).toBe(true);
-    expect(verifyDeviceProof(proof({ issuedAt: now - deviceProofWindow.pastMs - 1 }), expectation)).toEqual({ ok: false, reason: 'stale' });
+    expect(verifyDeviceProof(proof({ issuedAt: now - deviceProofWindow.pastMs - 1 }), expectation)).toEqual({
+      ok: false,
+      reason: 'stale',
+    });
     expect(verifyDeviceProof(proof({ issuedAt: now + deviceProofWindow.futureMs }), expectation).ok).toBe(true);
-    expect(verifyDeviceProof(proof({ issuedAt: now + deviceProofWindow.futureMs + 1 }), expectation)).toEqual({ ok: false, reason: 'future' });
+    expect(verifyDeviceProof(proof({ issuedAt: now + deviceProofWindow.futureMs + 1 }), expectation)).toEqual({
+      ok: false,
+      reason: 'future',
+    });
   });
 });
 

@@ -26,7 +26,9 @@ export function deviceVerify(publicJwk: DevicePublicJwk, message: string, signat
   }
   const data = Buffer.from(message);
   try {
-    return publicJwk.kty === 'OKP' ? verify(null, data, key, signature) : verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
+    return publicJwk.kty === 'OKP'
+      ? verify(null, data, key, signature)
+      : verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
   } catch {
     return false;
   }

@@ -1,5 +1,13 @@
 import type { KeyObject } from 'node:crypto';
-import { deviceProof, deviceProofPayload, deviceProofSigningContext, type DeviceCertificatePayload, type DeviceProof, type DeviceProofPayload, type DeviceProofPurpose } from '@gw/contracts';
+import {
+  deviceProof,
+  deviceProofPayload,
+  deviceProofSigningContext,
+  type DeviceCertificatePayload,
+  type DeviceProof,
+  type DeviceProofPayload,
+  type DeviceProofPurpose,
+} from '@gw/contracts';
 import { sha256Hex } from '../crypto.js';
 import { deviceSign, deviceVerify } from './device-key.js';
 
@@ -15,8 +23,10 @@ export function signDeviceProof(payload: DeviceProofPayload, devicePrivateKey: K
   return { payload: encoded, signature: deviceSign(devicePrivateKey, deviceProofSigningContext + encoded) };
 }
 
-export type DeviceProofFailure = 'malformed' | 'bad_signature' | 'wrong_purpose' | 'wrong_certificate' | 'wrong_key' | 'stale' | 'future';
-export type DeviceProofCheck = { ok: true; payload: DeviceProofPayload; replayKey: string } | { ok: false; reason: DeviceProofFailure };
+export type DeviceProofFailure =
+  'malformed' | 'bad_signature' | 'wrong_purpose' | 'wrong_certificate' | 'wrong_key' | 'stale' | 'future';
+export type DeviceProofCheck =
+  { ok: true; payload: DeviceProofPayload; replayKey: string } | { ok: false; reason: DeviceProofFailure };
 
 export interface DeviceProofExpectation {
   certificate: DeviceCertificatePayload;
@@ -34,7 +44,14 @@ export interface DeviceProofExpectation {
 export function verifyDeviceProof(value: unknown, expected: DeviceProofExpectation): DeviceProofCheck {
   const envelope = deviceProof.safeParse(value);
   if (!envelope.success) return { ok: false, reason: 'malformed' };
-  if (!deviceVerify(expected.certificate.deviceKey, deviceProofSigningContext + envelope.data.payload, envelope.data.signature)) return { ok: false, reason: 'bad_signature' };
+  if (
+    !deviceVerify(
+      expected.certificate.deviceKey,
+      deviceProofSigningContext + envelope.data.payload,
+      envelope.data.signature,
+    )
+  )
+    return { ok: false, reason: 'bad_signature' };
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(envelope.data.payload, 'base64url').toString('utf8'));
@@ -46,7 +63,8 @@ export function verifyDeviceProof(value: unknown, expected: DeviceProofExpectati
   const proof = payload.data;
   if (proof.purpose !== expected.purpose) return { ok: false, reason: 'wrong_purpose' };
   if (proof.certificateSha256 !== expected.certificateSha256) return { ok: false, reason: 'wrong_certificate' };
-  if (expected.keySha256 !== undefined && proof.keySha256 !== expected.keySha256) return { ok: false, reason: 'wrong_key' };
+  if (expected.keySha256 !== undefined && proof.keySha256 !== expected.keySha256)
+    return { ok: false, reason: 'wrong_key' };
   if (proof.issuedAt < expected.nowMs - deviceProofWindow.pastMs) return { ok: false, reason: 'stale' };
   if (proof.issuedAt > expected.nowMs + deviceProofWindow.futureMs) return { ok: false, reason: 'future' };
   // The signed bytes, not the nonce alone: two proofs differing anywhere are two proofs.

@@ -1,5 +1,11 @@
 import type { KeyObject } from 'node:crypto';
-import { entitlementLeasePayload, leaseSigningContext, signedLease, type EntitlementLeasePayload, type SignedLease } from '@gw/contracts';
+import {
+  entitlementLeasePayload,
+  leaseSigningContext,
+  signedLease,
+  type EntitlementLeasePayload,
+  type SignedLease,
+} from '@gw/contracts';
 import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../crypto.js';
 
 /** Sign a lease (billing's side; the testkit simulator uses it, so signer and verifier cannot drift). */
@@ -15,7 +21,9 @@ export function leaseTrustStore(keys: Readonly<Record<string, string>>): LeaseTr
   return new Map(Object.entries(keys).map(([keyId, raw]) => [keyId, ed25519PublicKey(raw)]));
 }
 
-export type LeaseCheck = { ok: true; payload: EntitlementLeasePayload } | { ok: false; reason: 'malformed' | 'unknown_key' | 'bad_signature' | 'wrong_deployment' };
+export type LeaseCheck =
+  | { ok: true; payload: EntitlementLeasePayload }
+  | { ok: false; reason: 'malformed' | 'unknown_key' | 'bad_signature' | 'wrong_deployment' };
 
 /**
  * Verify a lease as stored or received: a trusted key id, a signature over the exact payload bytes, a payload of the
@@ -27,7 +35,8 @@ export function verifyLease(value: unknown, trust: LeaseTrustStore, deploymentId
   if (!envelope.success) return { ok: false, reason: 'malformed' };
   const key = trust.get(envelope.data.keyId);
   if (!key) return { ok: false, reason: 'unknown_key' };
-  if (!ed25519Verify(key, leaseSigningContext + envelope.data.payload, envelope.data.signature)) return { ok: false, reason: 'bad_signature' };
+  if (!ed25519Verify(key, leaseSigningContext + envelope.data.payload, envelope.data.signature))
+    return { ok: false, reason: 'bad_signature' };
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(envelope.data.payload, 'base64url').toString('utf8'));

@@ -9,7 +9,9 @@ export interface ConfiguredLeaseKey {
 }
 
 /** A deployment id as billing knows it; the gateway and the optimizer take the same value. */
-export const deploymentIdSetting = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'must be 1–128 letters, digits, dots, dashes or underscores');
+export const deploymentIdSetting = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,128}$/, 'must be 1–128 letters, digits, dots, dashes or underscores');
 
 /**
  * `GW_LEASE_VERIFY_KEY` for both services that verify leases: `<keyId>:<raw Ed25519 public key>`. A pinned key id
@@ -22,7 +24,10 @@ export const leaseVerifyKeySetting = z.string().transform((value, context): Conf
   }
   const key = parseLeaseVerifyKey(value);
   if (Object.hasOwn(pinnedLeaseKeys, key.keyId) && pinnedLeaseKeys[key.keyId] !== key.publicKey) {
-    context.addIssue({ code: 'custom', message: `key id ${key.keyId} is pinned in the image with another key; choose another key id` });
+    context.addIssue({
+      code: 'custom',
+      message: `key id ${key.keyId} is pinned in the image with another key; choose another key id`,
+    });
     return z.NEVER;
   }
   try {
@@ -35,9 +40,14 @@ export const leaseVerifyKeySetting = z.string().transform((value, context): Conf
 });
 
 /** The keys a lease verifies against: those pinned in the image, plus the configured one. */
-export function trustedLeaseKeys(configured: ConfiguredLeaseKey | undefined): { trust: LeaseTrustStore; leaseTrust: 'pinned' | 'configured' } {
+export function trustedLeaseKeys(configured: ConfiguredLeaseKey | undefined): {
+  trust: LeaseTrustStore;
+  leaseTrust: 'pinned' | 'configured';
+} {
   return {
-    trust: leaseTrustStore(configured ? { ...pinnedLeaseKeys, [configured.keyId]: configured.publicKey } : pinnedLeaseKeys),
+    trust: leaseTrustStore(
+      configured ? { ...pinnedLeaseKeys, [configured.keyId]: configured.publicKey } : pinnedLeaseKeys,
+    ),
     leaseTrust: configured ? 'configured' : 'pinned',
   };
 }

@@ -34,7 +34,8 @@ export function installBaseHooks(app: FastifyInstance, options: { htmlPrefixes?:
     request.traceId = traceId;
     reply.header(traceIdHeader, traceId);
     for (const [name, value] of securityHeaderEntries) reply.header(name, value);
-    if (!htmlPrefixes.some((prefix) => request.url.startsWith(prefix))) reply.header('content-security-policy', apiContentSecurityPolicy);
+    if (!htmlPrefixes.some((prefix) => request.url.startsWith(prefix)))
+      reply.header('content-security-policy', apiContentSecurityPolicy);
     done();
   });
 }

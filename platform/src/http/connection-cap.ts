@@ -13,11 +13,17 @@ export interface ConnectionCapOptions {
   onRefused?: (address: string) => void;
 }
 
-const refusal = JSON.stringify({ error: { code: 'too_many_connections', message: 'Too many unauthenticated connections from this address; authenticate on an open one or retry later.' } });
+const refusal = JSON.stringify({
+  error: {
+    code: 'too_many_connections',
+    message: 'Too many unauthenticated connections from this address; authenticate on an open one or retry later.',
+  },
+});
 const refusalResponse = `HTTP/1.1 429 Too Many Requests\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(refusal)}\r\nretry-after: 1\r\n\r\n${refusal}`;
 
 /** IPv4 clients of a dual-stack listener appear as `::ffff:a.b.c.d`. */
-export const plainAddress = (address: string): string => (address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address);
+export const plainAddress = (address: string): string =>
+  address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 
 /**
  * Caps the connections one address holds before any request on them authenticated: many sockets opened and fed a byte

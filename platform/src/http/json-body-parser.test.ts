@@ -12,7 +12,9 @@ async function build() {
   installJsonBodyParser(app);
   app.post('/actions/run', async (request) => ({ body: request.body ?? null }));
   app.delete('/things/:id', async (request) => ({ body: request.body ?? null }));
-  app.post('/things', { schema: { body: z.object({ name: z.string() }) } }, async (request) => ({ body: request.body }));
+  app.post('/things', { schema: { body: z.object({ name: z.string() }) } }, async (request) => ({
+    body: request.body,
+  }));
   await app.ready();
   return app;
 }
@@ -23,7 +25,10 @@ describe('the JSON body parser', () => {
 
   it('reads an empty JSON body as no body on POST and DELETE routes that take none', async () => {
     const app = await ready;
-    for (const [method, url] of [['POST', '/actions/run'], ['DELETE', '/things/1']] as const) {
+    for (const [method, url] of [
+      ['POST', '/actions/run'],
+      ['DELETE', '/things/1'],
+    ] as const) {
       const response = await app.inject({ method, url, headers: json, payload: '' });
       expect([response.statusCode, response.json()]).toEqual([200, { body: null }]);
     }
@@ -42,7 +47,12 @@ describe('the JSON body parser', () => {
     const app = await ready;
     const truncated = await app.inject({ method: 'POST', url: '/actions/run', headers: json, payload: '{"a":' });
     expect(truncated.json().code).toBe('FST_ERR_CTP_INVALID_JSON_BODY');
-    const poisoned = await app.inject({ method: 'POST', url: '/actions/run', headers: json, payload: '{"__proto__":{"admin":true}}' });
+    const poisoned = await app.inject({
+      method: 'POST',
+      url: '/actions/run',
+      headers: json,
+      payload: '{"__proto__":{"admin":true}}',
+    });
     expect(poisoned.statusCode).toBe(400);
   });
 });

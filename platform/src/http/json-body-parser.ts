@@ -7,7 +7,10 @@ import type { FastifyInstance } from 'fastify';
  * before, and non-empty bodies go through fastify's own parser (prototype-poisoning protection included).
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
+  const parseJson = app.getDefaultJsonParser(
+    app.initialConfig.onProtoPoisoning ?? 'error',
+    app.initialConfig.onConstructorPoisoning ?? 'error',
+  );
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body.length === 0 && request.routeOptions.schema?.body === undefined) {

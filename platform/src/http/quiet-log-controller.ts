@@ -13,7 +13,10 @@ export class QuietLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error || reply.statusCode >= 500) {
-      reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime, url: request.url.split('?')[0] }, 'request failed');
+      reply.log.error(
+        { res: reply, err: error, responseTime: reply.elapsedTime, url: request.url.split('?')[0] },
+        'request failed',
+      );
       return;
     }
     reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');

@@ -62,28 +62,60 @@ const jsonParserCodes = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_E
 export function normalizeRequestError(thrown: unknown, options: RequestFailureOptions = {}): RequestFailure {
   const service = options.service ?? 'server';
   const error = asCodedError(thrown);
-  if (error instanceof AppError) return { kind: 'coded', error, status: error.status, code: error.code, message: error.message, headers: { ...error.headers } };
-  if (error instanceof RequestValidationError) return failure('invalid_request', thrown, 400, 'invalid_request', error.message);
+  if (error instanceof AppError)
+    return {
+      kind: 'coded',
+      error,
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      headers: { ...error.headers },
+    };
+  if (error instanceof RequestValidationError)
+    return failure('invalid_request', thrown, 400, 'invalid_request', error.message);
   const framework = (typeof error === 'object' && error !== null ? error : {}) as FrameworkError;
   const message = typeof framework.message === 'string' ? framework.message : '';
-  if (framework.validation || framework.code === 'FST_ERR_VALIDATION') return failure('invalid_request', thrown, 400, 'invalid_request', message);
+  if (framework.validation || framework.code === 'FST_ERR_VALIDATION')
+    return failure('invalid_request', thrown, 400, 'invalid_request', message);
   const status = framework.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (typeof framework.code === 'string' && jsonParserCodes.has(framework.code)) return failure('invalid_json', thrown, status, 'invalid_json', 'The request body is not valid JSON.');
+    if (typeof framework.code === 'string' && jsonParserCodes.has(framework.code))
+      return failure('invalid_json', thrown, status, 'invalid_json', 'The request body is not valid JSON.');
     if (status === 413) return failure('body_too_large', thrown, status, 'body_too_large', message);
     if (status === 415) return failure('unsupported_media_type', thrown, status, 'unsupported_media_type', message);
     return failure('client_error', thrown, status, 'invalid_request', message);
   }
   if (options.storeOutages && isStoreUnavailable(error)) {
-    return { ...failure('store_unavailable', thrown, 503, 'unavailable', `The ${service} store is unavailable; retry shortly.`), headers: { 'retry-after': '1' } };
+    return {
+      ...failure(
+        'store_unavailable',
+        thrown,
+        503,
+        'unavailable',
+        `The ${service} store is unavailable; retry shortly.`,
+      ),
+      headers: { 'retry-after': '1' },
+    };
   }
   if (options.refusedValues && isDataRejection(error)) {
-    return failure('value_refused', thrown, 400, 'invalid_request', 'The store refused a value of this request (a NUL character, or a value out of range).');
+    return failure(
+      'value_refused',
+      thrown,
+      400,
+      'invalid_request',
+      'The store refused a value of this request (a NUL character, or a value out of range).',
+    );
   }
   return failure('internal', thrown, 500, 'internal_error', `The ${service} failed to handle the request.`);
 }
 
-function failure(kind: Exclude<RequestFailureKind, 'coded'>, error: unknown, status: number, code: string, message: string): RequestFailure {
+function failure(
+  kind: Exclude<RequestFailureKind, 'coded'>,
+  error: unknown,
+  status: number,
+  code: string,
+  message: string,
+): RequestFailure {
   return { kind, error, status, code, message, headers: {} };
 }
 
@@ -95,7 +127,12 @@ function failure(kind: Exclude<RequestFailureKind, 'coded'>, error: unknown, sta
  */
 function asCodedError(error: unknown): unknown {
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
-    return new AppError({ status: 400, code: 'invalid_request', message: 'The request body is nested too deeply to process.', cause: error });
+    return new AppError({
+      status: 400,
+      code: 'invalid_request',
+      message: 'The request body is nested too deeply to process.',
+      cause: error,
+    });
   }
   return error;
 }

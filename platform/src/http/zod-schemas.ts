@@ -37,23 +37,33 @@ export function installZodCompilers(app: FastifyInstance): void {
     if (!isZodSchema(schema)) return () => true;
     return (data: unknown) => {
       const result = schema.safeParse(data);
-      return result.success ? { value: result.data } : { error: new RequestValidationError(httpPart ?? 'request', result.error.issues) };
+      return result.success
+        ? { value: result.data }
+        : { error: new RequestValidationError(httpPart ?? 'request', result.error.issues) };
     };
   });
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 }
 
-const convertible = (schema: unknown) => (isZodSchema(schema) ? z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) : schema);
+const convertible = (schema: unknown) =>
+  isZodSchema(schema)
+    ? z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' })
+    : schema;
 
 /** `@fastify/swagger` transform: zod route schemas → JSON Schema (OpenAPI 3.1 uses draft 2020-12). */
-export function zodOpenApiTransform({ schema, url }: { schema: FastifySchema; url: string }): { schema: FastifySchema; url: string } {
+export function zodOpenApiTransform({ schema, url }: { schema: FastifySchema; url: string }): {
+  schema: FastifySchema;
+  url: string;
+} {
   if (!schema) return { schema, url };
   const transformed: Record<string, unknown> = { ...schema };
   for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
     if (schema[part] !== undefined) transformed[part] = convertible(schema[part]);
   }
   if (schema.response && typeof schema.response === 'object') {
-    transformed.response = Object.fromEntries(Object.entries(schema.response as Record<string, unknown>).map(([status, value]) => [status, convertible(value)]));
+    transformed.response = Object.fromEntries(
+      Object.entries(schema.response as Record<string, unknown>).map(([status, value]) => [status, convertible(value)]),
+    );
   }
   return { schema: transformed, url };
 }

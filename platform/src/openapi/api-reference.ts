@@ -23,7 +23,10 @@ const methods = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as 
 
 /** The anchor a reader links to: `docs/api/gateway.md#post-v1chatcompletions` style, stable across renders. */
 export function referenceAnchor(method: string, path: string): string {
-  return `${method} ${path}`.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+  return `${method} ${path}`
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 }
 
 function oneLine(text: string | undefined): string {
@@ -45,7 +48,8 @@ function operationSection(method: string, path: string, operation: OpenApiOperat
   const responses = Object.entries(operation.responses ?? {}).sort(([a], [b]) => a.localeCompare(b));
   if (responses.length > 0) {
     lines.push('| status | meaning |', '|---|---|');
-    for (const [status, response] of responses) lines.push(`| ${status} | ${oneLine(response.description).replace(/\|/g, '\\|') || ' '} |`);
+    for (const [status, response] of responses)
+      lines.push(`| ${status} | ${oneLine(response.description).replace(/\|/g, '\\|') || ' '} |`);
     lines.push('');
   }
   return lines;

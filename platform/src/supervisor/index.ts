@@ -1,2 +1,7 @@
-export { RestartPolicy, defaultRestartPolicy, type RestartDecision, type RestartPolicyOptions } from './restart-policy.js';
+export {
+  RestartPolicy,
+  defaultRestartPolicy,
+  type RestartDecision,
+  type RestartPolicyOptions,
+} from './restart-policy.js';
 export { Supervisor, type SupervisedChild, type SupervisedComponent, type SupervisorOptions } from './supervisor.js';

@@ -11,12 +11,27 @@ function decisions(exits: Array<[number, number]>): RestartDecision[] {
 
 describe('the restart policy', () => {
   it('doubles the wait while the component keeps exiting, up to the longest wait', () => {
-    expect(decisions([[0, 100], [1_000, 1_100], [3_000, 3_100], [6_000, 6_100], [10_000, 10_100]]).map((decision) => decision.action === 'restart' && decision.delayMs)).toEqual([500, 1_000, 2_000, 4_000, 4_000]);
+    expect(
+      decisions([
+        [0, 100],
+        [1_000, 1_100],
+        [3_000, 3_100],
+        [6_000, 6_100],
+        [10_000, 10_100],
+      ]).map((decision) => decision.action === 'restart' && decision.delayMs),
+    ).toEqual([500, 1_000, 2_000, 4_000, 4_000]);
   });
 
   it('gives up after the most restarts the window allows', () => {
     const exits: Array<[number, number]> = [0, 1, 2, 3, 4, 5].map((index) => [index * 5_000, index * 5_000 + 100]);
-    expect(decisions(exits).map((decision) => decision.action)).toEqual(['restart', 'restart', 'restart', 'restart', 'restart', 'give_up']);
+    expect(decisions(exits).map((decision) => decision.action)).toEqual([
+      'restart',
+      'restart',
+      'restart',
+      'restart',
+      'restart',
+      'give_up',
+    ]);
     expect(decisions(exits).at(-1)).toEqual({ action: 'give_up', restartsInWindow: 5 });
   });
 
@@ -27,6 +42,12 @@ describe('the restart policy', () => {
   });
 
   it('waits the shortest time again after a stable run', () => {
-    expect(decisions([[0, 100], [1_000, 1_100], [3_000, 40_000]]).map((decision) => decision.action === 'restart' && decision.delayMs)).toEqual([500, 1_000, 500]);
+    expect(
+      decisions([
+        [0, 100],
+        [1_000, 1_100],
+        [3_000, 40_000],
+      ]).map((decision) => decision.action === 'restart' && decision.delayMs),
+    ).toEqual([500, 1_000, 500]);
   });
 });

@@ -10,10 +10,20 @@ export interface RestartPolicyOptions {
   stableMs: number;
 }
 
-export const defaultRestartPolicy: RestartPolicyOptions = { initialDelayMs: 500, maxDelayMs: 30_000, maxRestarts: 5, windowMs: 60_000, stableMs: 30_000 };
+export const defaultRestartPolicy: RestartPolicyOptions = {
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRestarts: 5,
+  windowMs: 60_000,
+  stableMs: 30_000,
+};
 
 export type RestartDecision =
-  | { action: 'restart'; delayMs: number; /** Restarts within the window, this one included. */ restartsInWindow: number }
+  | {
+      action: 'restart';
+      delayMs: number;
+      /** Restarts within the window, this one included. */ restartsInWindow: number;
+    }
   | { action: 'give_up'; restartsInWindow: number };
 
 /**
@@ -35,7 +45,8 @@ export class RestartPolicy {
     const { initialDelayMs, maxDelayMs, maxRestarts, windowMs, stableMs } = this.options;
     if (now - startedAt >= stableMs) this.inARow = 0;
     this.restartTimes = this.restartTimes.filter((time) => now - time < windowMs);
-    if (this.restartTimes.length >= maxRestarts) return { action: 'give_up', restartsInWindow: this.restartTimes.length };
+    if (this.restartTimes.length >= maxRestarts)
+      return { action: 'give_up', restartsInWindow: this.restartTimes.length };
     const delayMs = Math.min(maxDelayMs, initialDelayMs * 2 ** this.inARow);
     this.inARow += 1;
     this.restartTimes.push(now);

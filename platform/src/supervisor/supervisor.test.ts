@@ -76,7 +76,9 @@ describe('the supervisor', () => {
     run.supervisor.start();
     const gateway = run.latest('gateway');
     run.latest('optimizer').exit(null, 'SIGKILL');
-    expect(run.logs.at(-1)).toBe('supervisor: optimizer exited (signal SIGKILL); restarting in 500 ms (restart 1 in the current window)');
+    expect(run.logs.at(-1)).toBe(
+      'supervisor: optimizer exited (signal SIGKILL); restarting in 500 ms (restart 1 in the current window)',
+    );
     run.advance(499);
     expect(run.children('optimizer')).toHaveLength(1);
     run.advance(1);
@@ -95,7 +97,9 @@ describe('the supervisor', () => {
       run.advance(delay);
     }
     run.latest('optimizer').exit(1);
-    expect(run.logs.at(-1)).toBe('supervisor: optimizer exited (code 1) after 3 restarts in the window; giving up on it, the rest of the stack keeps running');
+    expect(run.logs.at(-1)).toBe(
+      'supervisor: optimizer exited (code 1) after 3 restarts in the window; giving up on it, the rest of the stack keeps running',
+    );
     run.advance(60_000);
     expect(run.children('optimizer')).toHaveLength(4);
     expect(run.latest('gateway').signals).toEqual([]);
@@ -111,7 +115,9 @@ describe('the supervisor', () => {
     }
     run.latest('gateway').exit(1);
     await new Promise<void>((resolve) => setImmediate(resolve));
-    expect(run.logs.at(-1)).toContain('gateway exited (code 1) after 3 restarts in the window; it is essential, stopping the stack');
+    expect(run.logs.at(-1)).toContain(
+      'gateway exited (code 1) after 3 restarts in the window; it is essential, stopping the stack',
+    );
     expect(run.latest('optimizer').signals).toEqual(['SIGTERM']);
     expect(run.fatal).toEqual(['gateway']);
   });

@@ -48,7 +48,13 @@ export class Supervisor<Component extends SupervisedComponent> {
   private stopping = false;
 
   constructor(private readonly options: SupervisorOptions<Component>) {
-    this.running = options.components.map((component) => ({ component, policy: new RestartPolicy(options.policy), child: null, startedAt: 0, pendingRestart: null }));
+    this.running = options.components.map((component) => ({
+      component,
+      policy: new RestartPolicy(options.policy),
+      child: null,
+      startedAt: 0,
+      pendingRestart: null,
+    }));
   }
 
   start(): void {
@@ -83,14 +89,21 @@ export class Supervisor<Component extends SupervisedComponent> {
     child.once('exit', (code, signal) => this.exited(entry, child, code, signal));
   }
 
-  private exited(entry: Running<Component>, child: SupervisedChild, code: number | null, signal: NodeJS.Signals | null): void {
+  private exited(
+    entry: Running<Component>,
+    child: SupervisedChild,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): void {
     if (entry.child === child) entry.child = null;
     if (this.stopping) return;
     const name = entry.component.name;
     const how = signal ? `signal ${signal}` : `code ${code}`;
     const decision = entry.policy.onExit(entry.startedAt, this.options.now());
     if (decision.action === 'restart') {
-      this.options.log(`supervisor: ${name} exited (${how}); restarting in ${decision.delayMs} ms (restart ${decision.restartsInWindow} in the current window)`);
+      this.options.log(
+        `supervisor: ${name} exited (${how}); restarting in ${decision.delayMs} ms (restart ${decision.restartsInWindow} in the current window)`,
+      );
       entry.pendingRestart = this.options.schedule(() => {
         entry.pendingRestart = null;
         if (!this.stopping) this.launch(entry);
@@ -98,10 +111,14 @@ export class Supervisor<Component extends SupervisedComponent> {
       return;
     }
     if (!entry.component.essential) {
-      this.options.log(`supervisor: ${name} exited (${how}) after ${decision.restartsInWindow} restarts in the window; giving up on it, the rest of the stack keeps running`);
+      this.options.log(
+        `supervisor: ${name} exited (${how}) after ${decision.restartsInWindow} restarts in the window; giving up on it, the rest of the stack keeps running`,
+      );
       return;
     }
-    this.options.log(`supervisor: ${name} exited (${how}) after ${decision.restartsInWindow} restarts in the window; it is essential, stopping the stack`);
+    this.options.log(
+      `supervisor: ${name} exited (${how}) after ${decision.restartsInWindow} restarts in the window; it is essential, stopping the stack`,
+    );
     void this.stop().then(() => this.options.onFatal?.(entry.component));
   }
 }

@@ -13,7 +13,9 @@ const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{
 export function parseInstant(text: string): number | null {
   const match = rfc3339.exec(text);
   if (!match) return null;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1, 7).map((field) => (field === undefined ? undefined : Number(field)));
+  const [year, month, day, hour = 0, minute = 0, second = 0] = match
+    .slice(1, 7)
+    .map((field) => (field === undefined ? undefined : Number(field)));
   if (year === undefined || month === undefined || day === undefined) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
   const offsetHours = Number(match[10] ?? 0);

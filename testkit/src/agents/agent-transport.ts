@@ -35,7 +35,11 @@ export function createAgentTransport(options: AgentTransportOptions): AgentTrans
     async post(path, body, headers) {
       let response: Response;
       try {
-        response = await options.fetch(`${origin}${path}`, { method: 'POST', headers, body: Buffer.from(JSON.stringify(body)) });
+        response = await options.fetch(`${origin}${path}`, {
+          method: 'POST',
+          headers,
+          body: Buffer.from(JSON.stringify(body)),
+        });
       } catch (error) {
         throw new SimulatedAgentError('unreachable', path, error instanceof Error ? error.message : String(error));
       }

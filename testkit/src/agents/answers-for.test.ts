@@ -24,7 +24,9 @@ describe('answersFor', () => {
   it('reports a query error for an error answer, and `otherwise` for a query no key matches', () => {
     expect(answer('SELECT 1 FROM disk_encryption;')).toEqual({ error: 'no such table: disk_encryption' });
     expect(answer('SELECT 1 FROM sip_config;')).toEqual([]);
-    expect(answersFor({}, { error: 'no such table: sip_config' })('SELECT 1 FROM sip_config;')).toEqual({ error: 'no such table: sip_config' });
+    expect(answersFor({}, { error: 'no such table: sip_config' })('SELECT 1 FROM sip_config;')).toEqual({
+      error: 'no such table: sip_config',
+    });
   });
 
   it('answers fresh rows each time, so a caller may change them', () => {

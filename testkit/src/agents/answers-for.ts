@@ -8,7 +8,10 @@ export type PolicyAnswer = boolean | { error: string };
  * found in the query, case-insensitively, decides (so exact SQL beats any fragment of it). A query no key matches gets
  * `otherwise` (default: no rows, i.e. fail).
  */
-export function answersFor(answers: Readonly<Record<string, PolicyAnswer>>, otherwise: QueryAnswer = []): QueryResolver {
+export function answersFor(
+  answers: Readonly<Record<string, PolicyAnswer>>,
+  otherwise: QueryAnswer = [],
+): QueryResolver {
   const keys = Object.entries(answers)
     .map(([key, answer]) => ({ fragment: key.toLowerCase(), answer }))
     .sort((left, right) => right.fragment.length - left.fragment.length);

@@ -23,7 +23,10 @@ export type DistributedResults = Omit<OsqueryDistributedWrite, 'node_key'>;
  * Runs the read queries as osquery does: in name order (it queues them under their names in RocksDB), each through
  * the resolver. A failed query reports status 1, no rows and its message; every query gets a message and stats.
  */
-export async function runDistributedQueries(queries: Readonly<Record<string, string>>, resolve: QueryResolver): Promise<QueryRun[]> {
+export async function runDistributedQueries(
+  queries: Readonly<Record<string, string>>,
+  resolve: QueryResolver,
+): Promise<QueryRun[]> {
   const runs: QueryRun[] = [];
   for (const name of Object.keys(queries).sort()) {
     const sql = queries[name] ?? '';

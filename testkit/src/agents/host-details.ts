@@ -5,9 +5,42 @@ type OsVersion = Readonly<Record<string, string>>;
 
 /** `os_version` as osquery reads it; on Linux `platform` is the distribution id, not "linux". */
 const OS_VERSIONS: Readonly<Record<SimulatedPlatform, OsVersion>> = {
-  darwin: { name: 'macOS', version: '14.5', major: '14', minor: '5', patch: '0', build: '23F79', platform: 'darwin', platform_like: 'darwin', codename: '', arch: 'arm64' },
-  linux: { name: 'Ubuntu', version: '22.04.4 LTS (Jammy Jellyfish)', major: '22', minor: '4', patch: '0', build: '', platform: 'ubuntu', platform_like: 'debian', codename: 'jammy', arch: 'x86_64' },
-  windows: { name: 'Microsoft Windows 11 Pro', version: '10.0.22631', major: '10', minor: '0', patch: '', build: '22631', platform: 'windows', platform_like: 'windows', codename: 'Microsoft Windows 11 Pro', arch: '64-bit' },
+  darwin: {
+    name: 'macOS',
+    version: '14.5',
+    major: '14',
+    minor: '5',
+    patch: '0',
+    build: '23F79',
+    platform: 'darwin',
+    platform_like: 'darwin',
+    codename: '',
+    arch: 'arm64',
+  },
+  linux: {
+    name: 'Ubuntu',
+    version: '22.04.4 LTS (Jammy Jellyfish)',
+    major: '22',
+    minor: '4',
+    patch: '0',
+    build: '',
+    platform: 'ubuntu',
+    platform_like: 'debian',
+    codename: 'jammy',
+    arch: 'x86_64',
+  },
+  windows: {
+    name: 'Microsoft Windows 11 Pro',
+    version: '10.0.22631',
+    major: '10',
+    minor: '0',
+    patch: '',
+    build: '22631',
+    platform: 'windows',
+    platform_like: 'windows',
+    codename: 'Microsoft Windows 11 Pro',
+    arch: '64-bit',
+  },
 };
 
 /** osquery's `kPlatformType` bit mask, sent as a decimal string: POSIX|BSD|OSX, POSIX|LINUX, WINDOWS. */
@@ -23,7 +56,11 @@ export function osVersionOf(platform: SimulatedPlatform): OsVersion {
  * osquery's enroll body: the secret, the host identifier (fleetd runs osquery with `--host_identifier=uuid`), the
  * platform mask, and the first row of each enroll table, every value a string. A subset of the tables' columns.
  */
-export function osqueryEnrollBody(identity: HostIdentity, enrollSecret: string, startedAtSeconds: number): OsqueryEnrollRequest {
+export function osqueryEnrollBody(
+  identity: HostIdentity,
+  enrollSecret: string,
+  startedAtSeconds: number,
+): OsqueryEnrollRequest {
   const osVersion = OS_VERSIONS[identity.platform];
   return {
     enroll_secret: enrollSecret,

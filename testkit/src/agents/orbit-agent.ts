@@ -44,7 +44,13 @@ export class OrbitAgent {
 
   async enroll(): Promise<string> {
     const exchange = await this.#options.transport.post(`${PREFIX}/enroll`, this.#enrollBody(), HEADERS);
-    if (exchange.status === 401) throw new SimulatedAgentError('enroll_refused', exchange.path, `enrollment refused: ${parseAnswer(agentErrorBody, exchange).message}`, 401);
+    if (exchange.status === 401)
+      throw new SimulatedAgentError(
+        'enroll_refused',
+        exchange.path,
+        `enrollment refused: ${parseAnswer(agentErrorBody, exchange).message}`,
+        401,
+      );
     this.orbitNodeKey = answerOf(exchange, orbitEnrollResponse).orbit_node_key;
     return this.orbitNodeKey;
   }
@@ -70,13 +76,27 @@ export class OrbitAgent {
 
   async #call(endpoint: string, body: object): Promise<AgentExchange> {
     const nodeKey = this.orbitNodeKey ?? (await this.enroll());
-    const first = await this.#options.transport.post(`${PREFIX}/${endpoint}`, { ...body, orbit_node_key: nodeKey }, HEADERS);
+    const first = await this.#options.transport.post(
+      `${PREFIX}/${endpoint}`,
+      { ...body, orbit_node_key: nodeKey },
+      HEADERS,
+    );
     if (first.status !== 401) return first;
     parseAnswer(agentErrorBody, first);
     this.orbitNodeKey = null;
     const renewed = await this.enroll();
-    const retried = await this.#options.transport.post(`${PREFIX}/${endpoint}`, { ...body, orbit_node_key: renewed }, HEADERS);
-    if (retried.status === 401) throw new SimulatedAgentError('node_invalid', retried.path, `node key refused again right after re-enrolling: ${parseAnswer(agentErrorBody, retried).message}`, 401);
+    const retried = await this.#options.transport.post(
+      `${PREFIX}/${endpoint}`,
+      { ...body, orbit_node_key: renewed },
+      HEADERS,
+    );
+    if (retried.status === 401)
+      throw new SimulatedAgentError(
+        'node_invalid',
+        retried.path,
+        `node key refused again right after re-enrolling: ${parseAnswer(agentErrorBody, retried).message}`,
+        401,
+      );
     return retried;
   }
 
@@ -101,5 +121,10 @@ export class OrbitAgent {
 function answerOf<T>(exchange: AgentExchange, schema: WireSchema<T>): T {
   if (exchange.status === 200) return parseAnswer(schema, exchange);
   const refusal = parseAnswer(agentErrorBody, exchange);
-  throw new SimulatedAgentError('request_failed', exchange.path, `status ${exchange.status}: ${refusal.message}`, exchange.status);
+  throw new SimulatedAgentError(
+    'request_failed',
+    exchange.path,
+    `status ${exchange.status}: ${refusal.message}`,
+    exchange.status,
+  );
 }

@@ -13,7 +13,11 @@ import type { StatusLogLine } from './status-log.js';
 import { acknowledgement, isRecord, parseAnswer, type WireSchema } from './wire-schema.js';
 
 const PREFIX = '/api/v1/osquery';
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': `osquery/${OSQUERY_VERSION}` };
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json',
+  'user-agent': `osquery/${OSQUERY_VERSION}`,
+};
 
 export interface OsqueryAgentOptions {
   transport: AgentTransport;
@@ -38,9 +42,19 @@ export class OsqueryAgent {
 
   async enroll(): Promise<string> {
     const { identity, enrollSecret, transport } = this.#options;
-    const exchange = await transport.post(`${PREFIX}/enroll`, osqueryEnrollBody(identity, enrollSecret, this.#startedAtSeconds), HEADERS);
+    const exchange = await transport.post(
+      `${PREFIX}/enroll`,
+      osqueryEnrollBody(identity, enrollSecret, this.#startedAtSeconds),
+      HEADERS,
+    );
     const invalid = osqueryNodeInvalid.safeParse(exchange.body);
-    if (invalid.success) throw new SimulatedAgentError('enroll_refused', exchange.path, `enrollment refused: ${invalid.data.error}`, exchange.status);
+    if (invalid.success)
+      throw new SimulatedAgentError(
+        'enroll_refused',
+        exchange.path,
+        `enrollment refused: ${invalid.data.error}`,
+        exchange.status,
+      );
     failUnlessOk(exchange);
     this.nodeKey = parseAnswer(osqueryEnrollResponse, exchange).node_key;
     return this.nodeKey;
@@ -54,7 +68,13 @@ export class OsqueryAgent {
     const { queries } = await this.#call('distributed/read', {}, osqueryDistributedReadResponse);
     // osquery refuses the whole read when a name or a query is empty ("Distributed query is not a string").
     const empty = Object.entries(queries).find(([name, sql]) => name.length === 0 || sql.length === 0);
-    if (empty) throw new SimulatedAgentError('malformed_response', `${PREFIX}/distributed/read`, `query "${empty[0]}" has an empty name or SQL`, 200);
+    if (empty)
+      throw new SimulatedAgentError(
+        'malformed_response',
+        `${PREFIX}/distributed/read`,
+        `query "${empty[0]}" has an empty name or SQL`,
+        200,
+      );
     return queries;
   }
 
@@ -72,8 +92,18 @@ export class OsqueryAgent {
     if (!isNodeInvalid(first)) return answerOf(first, schema);
     this.nodeKey = null;
     const renewed = await this.enroll();
-    const retried = await this.#options.transport.post(`${PREFIX}/${endpoint}`, { ...body, node_key: renewed }, HEADERS);
-    if (isNodeInvalid(retried)) throw new SimulatedAgentError('node_invalid', retried.path, 'node key refused again right after re-enrolling', retried.status);
+    const retried = await this.#options.transport.post(
+      `${PREFIX}/${endpoint}`,
+      { ...body, node_key: renewed },
+      HEADERS,
+    );
+    if (isNodeInvalid(retried))
+      throw new SimulatedAgentError(
+        'node_invalid',
+        retried.path,
+        'node key refused again right after re-enrolling',
+        retried.status,
+      );
     return answerOf(retried, schema);
   }
 }
@@ -91,8 +121,20 @@ function answerOf<T>(exchange: AgentExchange, schema: WireSchema<T>): T {
 function failUnlessOk(exchange: AgentExchange): void {
   const error = isRecord(exchange.body) && typeof exchange.body.error === 'string' ? exchange.body.error : undefined;
   if (exchange.status === 401) {
-    throw new SimulatedAgentError('malformed_response', exchange.path, 'status 401 without the `{node_invalid: true, error}` body osquery re-enrolls on', 401);
+    throw new SimulatedAgentError(
+      'malformed_response',
+      exchange.path,
+      'status 401 without the `{node_invalid: true, error}` body osquery re-enrolls on',
+      401,
+    );
   }
-  if (exchange.status !== 200) throw new SimulatedAgentError('request_failed', exchange.path, `status ${exchange.status}${error === undefined ? '' : `: ${error}`}`, exchange.status);
-  if (error !== undefined) throw new SimulatedAgentError('request_failed', exchange.path, `status 200 with error: ${error}`, 200);
+  if (exchange.status !== 200)
+    throw new SimulatedAgentError(
+      'request_failed',
+      exchange.path,
+      `status ${exchange.status}${error === undefined ? '' : `: ${error}`}`,
+      exchange.status,
+    );
+  if (error !== undefined)
+    throw new SimulatedAgentError('request_failed', exchange.path, `status 200 with error: ${error}`, 200);
 }

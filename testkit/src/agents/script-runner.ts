@@ -25,7 +25,12 @@ const KILLED_SUFFIX = '\nscript execution error: signal: killed';
  * Orbit's script runner: fetch each pending execution in the order the server listed them, run it, post the result.
  * A crash ends the run, as the agent process is gone; the remaining executions wait for its next check-in.
  */
-export async function runPendingScripts(orbit: OrbitAgent, executionIds: readonly string[], runScript: ScriptRunner, timeoutSeconds: number): Promise<ScriptRun[]> {
+export async function runPendingScripts(
+  orbit: OrbitAgent,
+  executionIds: readonly string[],
+  runScript: ScriptRunner,
+  timeoutSeconds: number,
+): Promise<ScriptRun[]> {
   const runs: ScriptRun[] = [];
   for (const executionId of executionIds) {
     const script = await orbit.requestScript(executionId);
@@ -38,9 +43,14 @@ export async function runPendingScripts(orbit: OrbitAgent, executionIds: readonl
       runs.push({ executionId, outcome: 'crashed', exitCode: null });
       break;
     }
-    const result = outcome === 'timeout'
-      ? { exit_code: -1, output: KILLED_SUFFIX, runtime: timeoutSeconds }
-      : { exit_code: outcome.exitCode, output: lastBytes(outcome.output), runtime: Math.floor(outcome.runtimeSeconds ?? 0) };
+    const result =
+      outcome === 'timeout'
+        ? { exit_code: -1, output: KILLED_SUFFIX, runtime: timeoutSeconds }
+        : {
+            exit_code: outcome.exitCode,
+            output: lastBytes(outcome.output),
+            runtime: Math.floor(outcome.runtimeSeconds ?? 0),
+          };
     // Orbit always reports the timeout it ran under; -1 with it set is how the server tells a kill at the deadline.
     await orbit.postScriptResult({ execution_id: script.execution_id, ...result, timeout: timeoutSeconds });
     runs.push({ executionId, outcome: outcome === 'timeout' ? 'timed_out' : 'exited', exitCode: result.exit_code });

@@ -80,7 +80,12 @@ export function startSimulatedHost(options: SimulatedHostOptions): SimulatedHost
   };
   const checkInOrbit = async (): Promise<ScriptRun[]> => {
     const config = await orbit.config();
-    return runPendingScripts(orbit, config.notifications.pending_script_execution_ids ?? [], runScript, config.script_execution_timeout);
+    return runPendingScripts(
+      orbit,
+      config.notifications.pending_script_execution_ids ?? [],
+      runScript,
+      config.script_execution_timeout,
+    );
   };
 
   return {

@@ -22,7 +22,11 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * What osquery logs about a distributed run when started with `--distributed_loginfo`: each query it executes, and an
  * error line for each that failed, in osquery's wording. The source line numbers are illustrative.
  */
-export function distributedStatusLines(runs: readonly QueryRun[], hostIdentifier: string, nowMs: number): StatusLogLine[] {
+export function distributedStatusLines(
+  runs: readonly QueryRun[],
+  hostIdentifier: string,
+  nowMs: number,
+): StatusLogLine[] {
   const line = (severity: number, sourceLine: number, message: string): StatusLogLine => ({
     hostIdentifier,
     calendarTime: asciiTimeUtc(nowMs),

@@ -29,10 +29,22 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** The answer's body through its contract schema; a mismatch throws naming the path and the first bad fields. */
 export function parseAnswer<T>(schema: WireSchema<T>, exchange: AgentExchange): T {
   if (exchange.body === undefined) {
-    throw new SimulatedAgentError('malformed_response', exchange.path, `status ${exchange.status} with a body that is not JSON`, exchange.status);
+    throw new SimulatedAgentError(
+      'malformed_response',
+      exchange.path,
+      `status ${exchange.status} with a body that is not JSON`,
+      exchange.status,
+    );
   }
   const parsed = schema.safeParse(exchange.body);
   if (parsed.success) return parsed.data;
-  const fields = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.length === 0 ? 'body' : issue.path.map(String).join('.')}: ${issue.message}`);
-  throw new SimulatedAgentError('malformed_response', exchange.path, `status ${exchange.status} answer does not match the agent protocol (${fields.join('; ')})`, exchange.status);
+  const fields = parsed.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length === 0 ? 'body' : issue.path.map(String).join('.')}: ${issue.message}`);
+  throw new SimulatedAgentError(
+    'malformed_response',
+    exchange.path,
+    `status ${exchange.status} answer does not match the agent protocol (${fields.join('; ')})`,
+    exchange.status,
+  );
 }

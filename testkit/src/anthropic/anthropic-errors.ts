@@ -15,7 +15,8 @@ const DEFAULTS: Record<number, { type: string; message: string }> = {
 };
 
 function errorFields(status: number, spec: ErrorSpec | undefined): { type: string; message: string } {
-  const base = DEFAULTS[status] ?? (status >= 500 ? DEFAULTS[500] : DEFAULTS[400]) ?? { type: 'api_error', message: 'Error' };
+  const base = DEFAULTS[status] ??
+    (status >= 500 ? DEFAULTS[500] : DEFAULTS[400]) ?? { type: 'api_error', message: 'Error' };
   return { type: spec?.type ?? base.type, message: spec?.message ?? base.message };
 }
 

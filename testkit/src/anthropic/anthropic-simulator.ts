@@ -18,7 +18,11 @@ import { messageJson, summarizeMessagesRequest } from './messages.js';
 
 export type AnthropicSimulatorOptions = SimulatorOptions;
 
-export const DEFAULT_ANTHROPIC_MODELS: readonly string[] = ['claude-sonnet-4-20250514', 'claude-opus-4-1-20250805', 'claude-3-5-haiku-20241022'];
+export const DEFAULT_ANTHROPIC_MODELS: readonly string[] = [
+  'claude-sonnet-4-20250514',
+  'claude-opus-4-1-20250805',
+  'claude-3-5-haiku-20241022',
+];
 
 const BASE_HEADERS: OutgoingHttpHeaders = Object.freeze({
   'anthropic-organization-id': '00000000-0000-4000-8000-000000000000',
@@ -39,15 +43,27 @@ export async function startAnthropicSimulator(options: AnthropicSimulatorOptions
   return startSimulator(options, (request, response, context) => handle(request, response, context, models), '');
 }
 
-async function handle(request: RecordedRequest, response: ServerResponse, context: SimulatorContext, models: readonly string[]): Promise<void> {
+async function handle(
+  request: RecordedRequest,
+  response: ServerResponse,
+  context: SimulatorContext,
+  models: readonly string[],
+): Promise<void> {
   const requestId = context.ids.next('req_011C', 20);
   const headers: OutgoingHttpHeaders = { ...BASE_HEADERS, 'request-id': requestId };
   const reject = (status: number, message?: string): Promise<void> =>
-    sendBody(response, context.baseTurn(), status, headers, renderAnthropicError(status, message === undefined ? undefined : { message }, requestId));
+    sendBody(
+      response,
+      context.baseTurn(),
+      status,
+      headers,
+      renderAnthropicError(status, message === undefined ? undefined : { message }, requestId),
+    );
 
   const isMessages = request.method === 'POST' && request.path === '/v1/messages';
   const isCount = request.method === 'POST' && request.path === '/v1/messages/count_tokens';
-  const isModels = request.method === 'GET' && (request.path === '/v1/models' || request.path.startsWith('/v1/models/'));
+  const isModels =
+    request.method === 'GET' && (request.path === '/v1/models' || request.path.startsWith('/v1/models/'));
   if (!isMessages && !isCount && !isModels) return reject(404, 'Not Found');
 
   const key = headerValue(request.headers['x-api-key']) ?? bearerToken(headerValue(request.headers.authorization));
@@ -59,15 +75,25 @@ async function handle(request: RecordedRequest, response: ServerResponse, contex
   if (isModels) return listModels(request, response, context, headers, models);
 
   const turn = context.takeTurn(request);
-  const renderError = (status: number, spec: Parameters<typeof renderAnthropicError>[1]): string => renderAnthropicError(status, spec, requestId);
+  const renderError = (status: number, spec: Parameters<typeof renderAnthropicError>[1]): string =>
+    renderAnthropicError(status, spec, requestId);
   if (await answerScripted(response, turn, headers, renderError)) return;
   const body = request.json;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return sendBody(response, turn, 400, headers, renderError(400, { message: 'There was an issue with your request body: invalid JSON' }));
+    return sendBody(
+      response,
+      turn,
+      400,
+      headers,
+      renderError(400, { message: 'There was an issue with your request body: invalid JSON' }),
+    );
   }
   const json = body as Json;
-  const missing = ['model', 'messages', ...(isMessages ? ['max_tokens'] : [])].find((field) => json[field] === undefined);
-  if (missing) return sendBody(response, turn, 400, headers, renderError(400, { message: `${missing}: Field required` }));
+  const missing = ['model', 'messages', ...(isMessages ? ['max_tokens'] : [])].find(
+    (field) => json[field] === undefined,
+  );
+  if (missing)
+    return sendBody(response, turn, 400, headers, renderError(400, { message: `${missing}: Field required` }));
   const summary = summarizeMessagesRequest(json, String(json.model));
   if (isCount) {
     const inputTokens = context.replySpec(request, turn)?.usage?.inputTokens ?? estimateTokens(summary.promptChars);
@@ -87,19 +113,39 @@ function sendMessage(
 ): Promise<void> {
   const reply = buildReply(summary, context.replySpec(request, turn), context.ids, 'toolu_01');
   const id = context.ids.next('msg_01', 22);
-  if (body.stream === true) return sendEvents(response, turn, headers, messageEvents(reply, id), renderAnthropicStreamError);
+  if (body.stream === true)
+    return sendEvents(response, turn, headers, messageEvents(reply, id), renderAnthropicStreamError);
   return sendBody(response, turn, 200, headers, messageJson(reply, id));
 }
 
-function listModels(request: RecordedRequest, response: ServerResponse, context: SimulatorContext, headers: OutgoingHttpHeaders, models: readonly string[]): Promise<void> {
+function listModels(
+  request: RecordedRequest,
+  response: ServerResponse,
+  context: SimulatorContext,
+  headers: OutgoingHttpHeaders,
+  models: readonly string[],
+): Promise<void> {
   const turn = context.baseTurn();
   if (request.path !== '/v1/models') {
     const id = decodeURIComponent(request.path.slice('/v1/models/'.length));
-    if (!models.includes(id)) return sendBody(response, turn, 404, headers, renderAnthropicError(404, { message: `model: ${id}` }, String(headers['request-id'])));
+    if (!models.includes(id))
+      return sendBody(
+        response,
+        turn,
+        404,
+        headers,
+        renderAnthropicError(404, { message: `model: ${id}` }, String(headers['request-id'])),
+      );
     return sendBody(response, turn, 200, headers, JSON.stringify(modelObject(id)));
   }
   const data = models.map(modelObject);
-  return sendBody(response, turn, 200, headers, JSON.stringify({ data, has_more: false, first_id: models[0] ?? null, last_id: models[models.length - 1] ?? null }));
+  return sendBody(
+    response,
+    turn,
+    200,
+    headers,
+    JSON.stringify({ data, has_more: false, first_id: models[0] ?? null, last_id: models[models.length - 1] ?? null }),
+  );
 }
 
 function modelObject(id: string): Json {

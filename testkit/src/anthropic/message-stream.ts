@@ -30,7 +30,9 @@ function contentBlocks(reply: Reply): Block[] {
     blocks.push({
       start: '{"type":"thinking","thinking":"","signature":""}',
       deltas: [
-        ...splitIntoDeltas(reply.thinking).map((piece) => `{"type":"thinking_delta","thinking":${JSON.stringify(piece)}}`),
+        ...splitIntoDeltas(reply.thinking).map(
+          (piece) => `{"type":"thinking_delta","thinking":${JSON.stringify(piece)}}`,
+        ),
         `{"type":"signature_delta","signature":${JSON.stringify(thinkingSignature(reply))}}`,
       ],
     });
@@ -61,7 +63,16 @@ export function messageEvents(reply: Reply, id: string): string[] {
   const usage = anthropicUsage(reply.usage);
   // message_start reports input usage and a provisional output count, as the real API does.
   const startUsage = { ...usage, output_tokens: Math.min(1, reply.usage.outputTokens) };
-  const message = { id, type: 'message', role: 'assistant', model: reply.model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage };
+  const message = {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model: reply.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: startUsage,
+  };
   const events = [event('message_start', JSON.stringify({ type: 'message_start', message }))];
   const blocks = contentBlocks(reply);
   blocks.forEach((block, index) => {
@@ -78,7 +89,14 @@ export function messageEvents(reply: Reply, id: string): string[] {
     output_tokens: reply.usage.outputTokens,
   };
   events.push(
-    event('message_delta', JSON.stringify({ type: 'message_delta', delta: { stop_reason: stopReason(reply), stop_sequence: null }, usage: finalUsage })),
+    event(
+      'message_delta',
+      JSON.stringify({
+        type: 'message_delta',
+        delta: { stop_reason: stopReason(reply), stop_sequence: null },
+        usage: finalUsage,
+      }),
+    ),
   );
   events.push(MESSAGE_STOP);
   return events;

@@ -25,14 +25,17 @@ function userText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   let text = '';
-  for (const block of content) if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') text += block.text;
+  for (const block of content)
+    if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') text += block.text;
   return text;
 }
 
 function toolDefinitions(tools: unknown): ToolDefinition[] {
   if (!Array.isArray(tools)) return [];
   const definitions: ToolDefinition[] = [];
-  for (const tool of tools) if (isRecord(tool) && typeof tool.name === 'string') definitions.push({ name: tool.name, schema: tool.input_schema });
+  for (const tool of tools)
+    if (isRecord(tool) && typeof tool.name === 'string')
+      definitions.push({ name: tool.name, schema: tool.input_schema });
   return definitions;
 }
 
@@ -98,9 +101,11 @@ function parseInput(argumentsText: string): unknown {
 
 export function messageContent(reply: Reply): Json[] {
   const content: Json[] = [];
-  if (reply.thinking !== undefined) content.push({ type: 'thinking', thinking: reply.thinking, signature: thinkingSignature(reply) });
+  if (reply.thinking !== undefined)
+    content.push({ type: 'thinking', thinking: reply.thinking, signature: thinkingSignature(reply) });
   if (reply.text !== '') content.push({ type: 'text', text: reply.text });
-  for (const call of reply.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) });
+  for (const call of reply.toolCalls)
+    content.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) });
   return content;
 }
 

@@ -27,7 +27,8 @@ export class BillingAccount {
     if (change.status !== undefined && change.status !== 'active' && change.status !== 'suspended') {
       throw new Error(`account status must be active or suspended, got ${String(change.status)}`);
     }
-    const leaseTtlMs = change.leaseTtlMs === undefined ? this.#state.leaseTtlMs : positiveMs(change.leaseTtlMs, 'leaseTtlMs');
+    const leaseTtlMs =
+      change.leaseTtlMs === undefined ? this.#state.leaseTtlMs : positiveMs(change.leaseTtlMs, 'leaseTtlMs');
     this.#state = {
       status: change.status ?? this.#state.status,
       optimizerEnabled: change.optimizerEnabled ?? this.#state.optimizerEnabled,
@@ -37,6 +38,7 @@ export class BillingAccount {
 }
 
 export function positiveMs(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number of milliseconds, got ${value}`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new Error(`${name} must be a positive whole number of milliseconds, got ${value}`);
   return value;
 }

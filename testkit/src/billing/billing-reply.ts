@@ -34,7 +34,12 @@ export type BillingErrorCode =
   | OrgHubRefusal;
 
 /** Billing's machine API shares the gateway's envelope (`billingError` in contracts). */
-export function errorReply(status: number, code: BillingErrorCode, message: string, headers?: Readonly<Record<string, string>>): BillingReply {
+export function errorReply(
+  status: number,
+  code: BillingErrorCode,
+  message: string,
+  headers?: Readonly<Record<string, string>>,
+): BillingReply {
   return { status, body: { error: { code, message } }, ...(headers ? { headers } : {}) };
 }
 

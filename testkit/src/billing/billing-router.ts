@@ -39,7 +39,11 @@ const ROUTES: ReadonlyMap<string, Route> = new Map([
 ]);
 
 /** Scripted failures first, then the route table; every answer's status is recorded, a simulator fault's too. */
-export function createBillingRouter(context: BillingContext, failures: FailureQueue, log: BillingRequestRecord[]): BillingHandler {
+export function createBillingRouter(
+  context: BillingContext,
+  failures: FailureQueue,
+  log: BillingRequestRecord[],
+): BillingHandler {
   return (request) => {
     let reply: BillingReply;
     try {
@@ -58,7 +62,8 @@ function route(request: BillingRequest, context: BillingContext, failures: Failu
   const match = findRoute(request.path);
   if (!match) return errorReply(404, 'not_found', `no route ${request.path}`);
   const { method } = match.route;
-  if (request.method !== method) return errorReply(405, 'method_not_allowed', `${request.path} takes ${method}`, { allow: method });
+  if (request.method !== method)
+    return errorReply(405, 'method_not_allowed', `${request.path} takes ${method}`, { allow: method });
   return match.route.handle(request, context, match.id);
 }
 

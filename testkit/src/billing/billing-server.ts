@@ -56,7 +56,13 @@ export async function listenBilling(handler: BillingHandler, options: BillingSer
 
 function toBillingRequest(request: IncomingMessage, body: Buffer | 'too_large'): BillingRequest {
   const url = new URL(request.url ?? '/', 'http://billing.invalid');
-  return { method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: request.headers.authorization, body };
+  return {
+    method: request.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    authorization: request.headers.authorization,
+    body,
+  };
 }
 
 function readLimitedBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too_large'> {
@@ -76,6 +82,10 @@ function readLimitedBody(request: IncomingMessage, maxBytes: number): Promise<Bu
 function send(response: ServerResponse, reply: BillingReply): void {
   const text = reply.html ?? JSON.stringify(reply.body);
   const type = reply.html === undefined ? 'application/json' : 'text/html; charset=utf-8';
-  response.writeHead(reply.status, { ...reply.headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
+  response.writeHead(reply.status, {
+    ...reply.headers,
+    'content-type': type,
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }

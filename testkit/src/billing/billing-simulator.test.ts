@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { billingError, entitlementResponse, meterResponse, type SignedLease } from '@gw/contracts';
 import { generateEd25519KeyPair, leaseTrustStore, parseLeaseVerifyKey, verifyLease } from '@gw/platform';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBillingSimulator, type BillingSimulatorHandle, type BillingSimulatorOptions } from './billing-simulator.js';
+import {
+  startBillingSimulator,
+  type BillingSimulatorHandle,
+  type BillingSimulatorOptions,
+} from './billing-simulator.js';
 
 const START = Date.parse('2026-03-01T12:00:00.000Z');
 const HOUR_MS = 60 * 60 * 1000;
@@ -20,7 +24,18 @@ afterEach(async () => {
   await simulator.close();
 });
 
-const USAGE = { requests: 10, errors: 1, promptTokens: 1200, completionTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.42, savingsUsd: 0.05, tokensSaved: 80, activeUsers: 3 };
+const USAGE = {
+  requests: 10,
+  errors: 1,
+  promptTokens: 1200,
+  completionTokens: 300,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0.42,
+  savingsUsd: 0.05,
+  tokensSaved: 80,
+  activeUsers: 3,
+};
 
 function report(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -38,10 +53,17 @@ function report(overrides: Record<string, unknown> = {}): Record<string, unknown
 
 function meter(body: unknown, token = simulator.deploymentToken): Promise<Response> {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return fetch(`${simulator.url}/v1/meter`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: text });
+  return fetch(`${simulator.url}/v1/meter`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: text,
+  });
 }
 
-function entitlement(deploymentId: string | null = simulator.deploymentId, token = simulator.deploymentToken): Promise<Response> {
+function entitlement(
+  deploymentId: string | null = simulator.deploymentId,
+  token = simulator.deploymentToken,
+): Promise<Response> {
   const query = deploymentId === null ? '' : `?deploymentId=${encodeURIComponent(deploymentId)}`;
   return fetch(`${simulator.url}/v1/entitlement${query}`, { headers: { authorization: `Bearer ${token}` } });
 }
@@ -91,7 +113,11 @@ describe('POST /v1/meter', () => {
     simulator.setAccount({ status: 'suspended', optimizerEnabled: false, leaseTtlMs: 10 * 60_000 });
     const lease = verified(meterResponse.parse(await (await meter(report())).json()).lease);
 
-    expect(lease).toMatchObject({ status: 'suspended', optimizerEnabled: false, expiresAt: '2026-03-01T12:10:00.000Z' });
+    expect(lease).toMatchObject({
+      status: 'suspended',
+      optimizerEnabled: false,
+      expiresAt: '2026-03-01T12:10:00.000Z',
+    });
 
     simulator.setAccount({ status: 'active' });
     const restored = verified(meterResponse.parse(await (await meter(report())).json()).lease);
@@ -121,7 +147,11 @@ describe('POST /v1/meter', () => {
     await start();
     const presented = token === 'strip-prefix' ? simulator.deploymentToken.slice(4) : token;
     const headers: Record<string, string> = presented === null ? {} : { authorization: `Bearer ${presented}` };
-    const response = await fetch(`${simulator.url}/v1/meter`, { method: 'POST', headers, body: JSON.stringify(report()) });
+    const response = await fetch(`${simulator.url}/v1/meter`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(report()),
+    });
 
     expect(response.status).toBe(401);
     expect((await errorOf(response)).code).toBe('invalid_deployment_token');
@@ -178,7 +208,11 @@ describe('GET /v1/entitlement', () => {
     expect(response.status).toBe(200);
     const { lease } = entitlementResponse.parse(await response.json());
     expect(lease.keyId).toBe('billing-test-7');
-    expect(verified(lease)).toMatchObject({ deploymentId: 'dep_acme', status: 'active', issuedAt: '2026-03-01T12:00:00.000Z' });
+    expect(verified(lease)).toMatchObject({
+      deploymentId: 'dep_acme',
+      status: 'active',
+      issuedAt: '2026-03-01T12:00:00.000Z',
+    });
   });
 
   it('throttles a second refresh within the interval with 429 and Retry-After in whole seconds', async () => {
@@ -279,7 +313,9 @@ describe('the billing simulator', () => {
   it('answers an unknown path with 404 and a wrong method with 405', async () => {
     await start();
     const missing = await fetch(`${simulator.url}/v1/tenant-context`);
-    const wrongMethod = await fetch(`${simulator.url}/v1/meter`, { headers: { authorization: `Bearer ${simulator.deploymentToken}` } });
+    const wrongMethod = await fetch(`${simulator.url}/v1/meter`, {
+      headers: { authorization: `Bearer ${simulator.deploymentToken}` },
+    });
 
     expect(missing.status).toBe(404);
     expect((await errorOf(missing)).code).toBe('not_found');
@@ -306,7 +342,10 @@ describe('the billing simulator', () => {
   it('hands out a verify key in the GW_LEASE_VERIFY_KEY form and a fresh adt_ token', async () => {
     await start();
 
-    expect(parseLeaseVerifyKey(simulator.verifyKey)).toEqual({ keyId: simulator.keyId, publicKey: simulator.publicKey });
+    expect(parseLeaseVerifyKey(simulator.verifyKey)).toEqual({
+      keyId: simulator.keyId,
+      publicKey: simulator.publicKey,
+    });
     expect(simulator.publicKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(simulator.deploymentToken).toMatch(/^adt_[A-Za-z0-9_-]{32}$/);
   });
@@ -327,7 +366,11 @@ describe('the billing simulator', () => {
 
 describe('the billing simulator’s organization hub directory', () => {
   const lookup = (body: unknown) =>
-    fetch(`${simulator.url}/v1/org-hub/identity`, { method: 'POST', headers: { authorization: `Bearer ${simulator.deploymentToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${simulator.url}/v1/org-hub/identity`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${simulator.deploymentToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const resource = 'https://gw.example/mcp/org';
 
   it('answers 503 until confirmed, then the member, or 403 with the refusal', async () => {
@@ -337,7 +380,11 @@ describe('the billing simulator’s organization hub directory', () => {
     simulator.orgHub.confirm('org_1', resource);
     expect((await errorOf(await lookup(request))).code).toBe('membership_not_unique');
     simulator.orgHub.setMember('okta|ada', { email: 'ada@acme.example', team: 'platform' });
-    expect(await (await lookup(request)).json()).toEqual({ status: 'active', email: 'ada@acme.example', team: 'platform' });
+    expect(await (await lookup(request)).json()).toEqual({
+      status: 'active',
+      email: 'ada@acme.example',
+      team: 'platform',
+    });
     simulator.orgHub.setAllowedDomains(['other.example']);
     expect((await errorOf(await lookup(request))).code).toBe('domain_not_allowed');
     simulator.orgHub.setAllowedDomains(null);

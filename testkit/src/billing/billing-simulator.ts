@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { deploymentTokenPrefix, type DevicePublicJwk, type SignedDeviceCertificate, entitlementLeasePayload, releaseManifest, type MeterReport, type ReleaseManifest } from '@gw/contracts';
+import {
+  deploymentTokenPrefix,
+  type DevicePublicJwk,
+  type SignedDeviceCertificate,
+  entitlementLeasePayload,
+  releaseManifest,
+  type MeterReport,
+  type ReleaseManifest,
+} from '@gw/contracts';
 import { BillingAccount, positiveMs, type BillingAccountChange } from './billing-account.js';
 import { createBillingRouter, type BillingRequestRecord } from './billing-router.js';
 import { listenBilling } from './billing-server.js';
@@ -99,7 +107,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function startBillingSimulator(options: BillingSimulatorOptions = {}): Promise<BillingSimulatorHandle> {
   const deploymentId = entitlementLeasePayload.shape.deploymentId.parse(options.deploymentId ?? 'dep_sim');
   const deploymentToken = options.deploymentToken ?? `${deploymentTokenPrefix}${randomBytes(24).toString('base64url')}`;
-  if (!deploymentToken.startsWith(deploymentTokenPrefix)) throw new Error(`deploymentToken must start with ${deploymentTokenPrefix}`);
+  if (!deploymentToken.startsWith(deploymentTokenPrefix))
+    throw new Error(`deploymentToken must start with ${deploymentTokenPrefix}`);
   const account = new BillingAccount(options.leaseTtlMs ?? DAY_MS);
   const leases = createLeaseIssuer(deploymentId, options.keyId ?? 'sim-billing-1', account);
   const ledger = new MeterLedger();
@@ -113,9 +122,31 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
   let url = '';
   const now = options.now ?? Date.now;
   const supportBundles: ReceivedSupportBundle[] = [];
-  const release: { current: ReleaseManifest | null } = { current: options.latestRelease ? releaseManifest.parse(options.latestRelease) : null };
-  const deviceCa = createDeviceCertificateAuthority(deploymentId, 'sim-device-ca-1', positiveMs(options.deviceCertificateTtlMs ?? 30 * DAY_MS, 'deviceCertificateTtlMs'));
-  const context = { deviceCa, deploymentId, deploymentToken, now, url: () => url, leases, ledger, throttle, bundleThrottle: new DeploymentThrottle(60_000), supportBundles, release, cliSessions, directory, cliKeyLifetimeHours, orgHub };
+  const release: { current: ReleaseManifest | null } = {
+    current: options.latestRelease ? releaseManifest.parse(options.latestRelease) : null,
+  };
+  const deviceCa = createDeviceCertificateAuthority(
+    deploymentId,
+    'sim-device-ca-1',
+    positiveMs(options.deviceCertificateTtlMs ?? 30 * DAY_MS, 'deviceCertificateTtlMs'),
+  );
+  const context = {
+    deviceCa,
+    deploymentId,
+    deploymentToken,
+    now,
+    url: () => url,
+    leases,
+    ledger,
+    throttle,
+    bundleThrottle: new DeploymentThrottle(60_000),
+    supportBundles,
+    release,
+    cliSessions,
+    directory,
+    cliKeyLifetimeHours,
+    orgHub,
+  };
   const server = await listenBilling(createBillingRouter(context, failures, requests), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -141,7 +172,8 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
     },
     requests,
     cliSessions: cliSessions.started,
-    approveCliLogin: (sessionId, identity) => cliSessions.settle(sessionId, verifiedAnswer(identity, cliKeyLifetimeHours)),
+    approveCliLogin: (sessionId, identity) =>
+      cliSessions.settle(sessionId, verifiedAnswer(identity, cliKeyLifetimeHours)),
     denyCliLogin: (sessionId, reason) => cliSessions.settle(sessionId, { status: 'denied', reason }),
     setDirectoryEntry: (email, entry) => directory.set(email, entry),
     removeDirectoryEntry: (email) => {
@@ -155,6 +187,7 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
 }
 
 function keyLifetimeHours(value: number): number {
-  if (!Number.isInteger(value) || value < 1 || value > 8760) throw new Error(`cliKeyLifetimeHours must be a whole number of hours 1–8760, got ${value}`);
+  if (!Number.isInteger(value) || value < 1 || value > 8760)
+    throw new Error(`cliKeyLifetimeHours must be a whole number of hours 1–8760, got ${value}`);
   return value;
 }

@@ -35,7 +35,10 @@ export function verifiedAnswer(identity: CliLoginIdentity, defaultLifetimeHours:
   const email = normalizeEmail(identity.email);
   const parsed = cliSsoPollResponse.safeParse({
     status: 'verified',
-    identity: { subject: identity.subject ?? `sub_${createHash('sha256').update(email).digest('hex').slice(0, 24)}`, email },
+    identity: {
+      subject: identity.subject ?? `sub_${createHash('sha256').update(email).digest('hex').slice(0, 24)}`,
+      email,
+    },
     teams: [...identity.teams],
     defaultTeam: identity.defaultTeam ?? null,
     role: identity.role ?? 'developer',

@@ -34,7 +34,12 @@ export class CliSessions {
   /** False when the session id was started before: the gateway mints ids, a repeat is its bug or a replay. */
   start(request: CliSsoStartRequest): boolean {
     if (this.#entries.has(request.sessionId)) return false;
-    this.#entries.set(request.sessionId, { expiresAtMs: Date.parse(request.expiresAt), userCode: request.userCode, outcome: { status: 'pending' }, wrongCodes: 0 });
+    this.#entries.set(request.sessionId, {
+      expiresAtMs: Date.parse(request.expiresAt),
+      userCode: request.userCode,
+      outcome: { status: 'pending' },
+      wrongCodes: 0,
+    });
     this.started.push({ sessionId: request.sessionId, userCode: request.userCode, expiresAt: request.expiresAt });
     return true;
   }

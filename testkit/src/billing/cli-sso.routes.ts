@@ -8,7 +8,8 @@ import { authenticatedBody } from './authenticated-body.js';
 export function cliSsoStartRoute(request: BillingRequest, context: BillingContext): BillingReply {
   const body = authenticatedBody(request, context, cliSsoStartRequest);
   if (!body.ok) return body.reply;
-  if (!context.cliSessions.start(body.data)) return errorReply(409, 'session_exists', `session ${body.data.sessionId} was already started`);
+  if (!context.cliSessions.start(body.data))
+    return errorReply(409, 'session_exists', `session ${body.data.sessionId} was already started`);
   // The user code stays out of the URL: the developer types it, which proves the browser and the terminal are theirs.
   return okReply(cliSsoStartResponse.parse({ browserUrl: `${context.url()}/sso/cli/activate/${body.data.sessionId}` }));
 }

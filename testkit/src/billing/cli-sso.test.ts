@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { billingError, cliSsoPollResponse, cliSsoStartResponse, type CliSsoPollResponse } from '@gw/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBillingSimulator, type BillingSimulatorHandle, type BillingSimulatorOptions } from './billing-simulator.js';
+import {
+  startBillingSimulator,
+  type BillingSimulatorHandle,
+  type BillingSimulatorOptions,
+} from './billing-simulator.js';
 
 const START = Date.parse('2026-03-01T12:00:00.000Z');
 const TEN_MINUTES_MS = 10 * 60 * 1000;
@@ -30,11 +34,20 @@ function newSessionId(): string {
 
 function machine(path: string, body: unknown, token = simulator.deploymentToken): Promise<Response> {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return fetch(`${simulator.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: text });
+  return fetch(`${simulator.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: text,
+  });
 }
 
 function startRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { sessionId: newSessionId(), userCode: USER_CODE, expiresAt: new Date(clock + TEN_MINUTES_MS).toISOString(), ...overrides };
+  return {
+    sessionId: newSessionId(),
+    userCode: USER_CODE,
+    expiresAt: new Date(clock + TEN_MINUTES_MS).toISOString(),
+    ...overrides,
+  };
 }
 
 /** Starts a login the way the gateway does; the session id and the activation URL billing answered. */
@@ -42,7 +55,10 @@ async function startLogin(overrides: Record<string, unknown> = {}): Promise<{ se
   const request = startRequest(overrides);
   const response = await machine('/v1/cli-sso/start', request);
   expect(response.status).toBe(200);
-  return { sessionId: request.sessionId as string, browserUrl: cliSsoStartResponse.parse(await response.json()).browserUrl };
+  return {
+    sessionId: request.sessionId as string,
+    browserUrl: cliSsoStartResponse.parse(await response.json()).browserUrl,
+  };
 }
 
 async function poll(sessionId: string): Promise<CliSsoPollResponse> {
@@ -153,7 +169,11 @@ describe('POST /v1/cli-sso/poll', () => {
   ])('%s rejects %s with 401 invalid_deployment_token', async (path, _case, token) => {
     await start();
     const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
-    const response = await fetch(`${simulator.url}${path}`, { method: 'POST', headers, body: JSON.stringify(startRequest()) });
+    const response = await fetch(`${simulator.url}${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(startRequest()),
+    });
 
     expect(response.status).toBe(401);
     expect((await errorOf(response)).code).toBe('invalid_deployment_token');
@@ -292,9 +312,22 @@ describe('CLI login test controls', () => {
     const first = await startLogin();
     const second = await startLogin();
     simulator.approveCliLogin(first.sessionId, { email: 'ci@acme.example', teams: [] });
-    simulator.approveCliLogin(second.sessionId, { email: 'ci@acme.example', teams: ['ops'], defaultTeam: 'ops', role: 'admin', subject: 'sub_ci', keyLifetimeHours: 24 });
+    simulator.approveCliLogin(second.sessionId, {
+      email: 'ci@acme.example',
+      teams: ['ops'],
+      defaultTeam: 'ops',
+      role: 'admin',
+      subject: 'sub_ci',
+      keyLifetimeHours: 24,
+    });
 
-    expect(await poll(first.sessionId)).toMatchObject({ status: 'verified', teams: [], defaultTeam: null, role: 'developer', keyLifetimeHours: 720 });
+    expect(await poll(first.sessionId)).toMatchObject({
+      status: 'verified',
+      teams: [],
+      defaultTeam: null,
+      role: 'developer',
+      keyLifetimeHours: 720,
+    });
     expect(await poll(second.sessionId)).toEqual({
       status: 'verified',
       identity: { subject: 'sub_ci', email: 'ci@acme.example' },
@@ -319,9 +352,13 @@ describe('CLI login test controls', () => {
     await start();
     const { sessionId } = await startLogin();
 
-    expect(() => simulator.approveCliLogin(newSessionId(), { email: 'ada@acme.example', teams: [] })).toThrow(/no CLI login session/);
+    expect(() => simulator.approveCliLogin(newSessionId(), { email: 'ada@acme.example', teams: [] })).toThrow(
+      /no CLI login session/,
+    );
     expect(() => simulator.approveCliLogin(sessionId, { email: 'not-an-email', teams: [] })).toThrow(/identity\.email/);
-    expect(() => simulator.approveCliLogin(sessionId, { email: 'ada@acme.example', teams: [], keyLifetimeHours: 0 })).toThrow(/keyLifetimeHours/);
+    expect(() =>
+      simulator.approveCliLogin(sessionId, { email: 'ada@acme.example', teams: [], keyLifetimeHours: 0 }),
+    ).toThrow(/keyLifetimeHours/);
     expect(() => simulator.setDirectoryEntry('ada@acme.example', { teams: [''] })).toThrow(/teams\.0/);
     await expect(startBillingSimulator({ cliKeyLifetimeHours: 1.5 })).rejects.toThrow(/cliKeyLifetimeHours/);
     expect(await poll(sessionId)).toEqual({ status: 'pending' });
@@ -346,7 +383,9 @@ describe('CLI login and the rest of the simulator', () => {
 
   it('answers a wrong method with 405 and records paths and statuses without bodies', async () => {
     await start();
-    const wrongMethod = await fetch(`${simulator.url}/v1/cli-sso/poll`, { headers: { authorization: `Bearer ${simulator.deploymentToken}` } });
+    const wrongMethod = await fetch(`${simulator.url}/v1/cli-sso/poll`, {
+      headers: { authorization: `Bearer ${simulator.deploymentToken}` },
+    });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST');
 

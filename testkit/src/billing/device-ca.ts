@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { DevicePublicJwk, SignedDeviceCertificate } from '@gw/contracts';
-import { ed25519PrivateKey, ed25519PublicKeyOf, generateEd25519KeyPair, leaseTrustStore, parseLeaseVerifyKey, signDeviceCertificate, type LeaseTrustStore } from '@gw/platform';
+import {
+  ed25519PrivateKey,
+  ed25519PublicKeyOf,
+  generateEd25519KeyPair,
+  leaseTrustStore,
+  parseLeaseVerifyKey,
+  signDeviceCertificate,
+  type LeaseTrustStore,
+} from '@gw/platform';
 
 /** Billing's device-certificate authority: a test CA key per simulator, the certificates' lifetime, revoked developers. */
 export interface DeviceCertificateAuthority {
@@ -18,7 +26,11 @@ export interface DeviceCertificateAuthority {
   issue(subject: string, deviceKey: DevicePublicJwk, nowMs: number): SignedDeviceCertificate;
 }
 
-export function createDeviceCertificateAuthority(deploymentId: string, keyId: string, lifetimeMs: number): DeviceCertificateAuthority {
+export function createDeviceCertificateAuthority(
+  deploymentId: string,
+  keyId: string,
+  lifetimeMs: number,
+): DeviceCertificateAuthority {
   const rawPrivateKey = generateEd25519KeyPair().privateKey;
   const privateKey = ed25519PrivateKey(rawPrivateKey);
   const publicKey = ed25519PublicKeyOf(rawPrivateKey);

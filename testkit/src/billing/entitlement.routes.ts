@@ -11,13 +11,17 @@ export function entitlementRoute(request: BillingRequest, context: BillingContex
   const deploymentId = authenticateDeployment(request.authorization, context);
   if (typeof deploymentId !== 'string') return deploymentId;
   const requested = deploymentIdField.safeParse(request.query.get('deploymentId') ?? undefined);
-  if (!requested.success) return errorReply(400, 'invalid_request', 'deploymentId query parameter is required (1–128 characters)');
-  if (requested.data !== deploymentId) return errorReply(403, 'deployment_mismatch', 'deploymentId is not the deployment of this token');
+  if (!requested.success)
+    return errorReply(400, 'invalid_request', 'deploymentId query parameter is required (1–128 characters)');
+  if (requested.data !== deploymentId)
+    return errorReply(403, 'deployment_mismatch', 'deploymentId is not the deployment of this token');
   const now = context.now();
   const verdict = context.throttle.check(deploymentId, now);
   if (!verdict.allowed) {
     const seconds = String(verdict.retryAfterSeconds);
-    return errorReply(429, 'rate_limited', `entitlement refreshed too often; retry after ${seconds} s`, { 'retry-after': seconds });
+    return errorReply(429, 'rate_limited', `entitlement refreshed too often; retry after ${seconds} s`, {
+      'retry-after': seconds,
+    });
   }
   context.throttle.answered(deploymentId, now);
   return okReply({ lease: context.leases.issue(now) });

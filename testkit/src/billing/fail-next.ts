@@ -1,6 +1,12 @@
 import { errorReply, type BillingErrorCode, type BillingReply } from './billing-reply.js';
 
-const CODES: Readonly<Record<number, BillingErrorCode>> = { 429: 'rate_limited', 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout' };
+const CODES: Readonly<Record<number, BillingErrorCode>> = {
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
 
 interface ScriptedFailure {
   status: number;
@@ -17,9 +23,12 @@ export class FailureQueue {
   #queue: ScriptedFailure[] = [];
 
   add(count: number, status: number, path?: string): void {
-    if (!Number.isSafeInteger(count) || count < 0) throw new Error(`failNext count must be a whole number ≥ 0, got ${count}`);
-    if (!Number.isInteger(status) || status < 400 || status > 599) throw new Error(`failNext status must be 400–599, got ${status}`);
-    if (path !== undefined && !path.startsWith('/v1/')) throw new Error(`failNext path must be a /v1/ path, got ${path}`);
+    if (!Number.isSafeInteger(count) || count < 0)
+      throw new Error(`failNext count must be a whole number ≥ 0, got ${count}`);
+    if (!Number.isInteger(status) || status < 400 || status > 599)
+      throw new Error(`failNext status must be 400–599, got ${status}`);
+    if (path !== undefined && !path.startsWith('/v1/'))
+      throw new Error(`failNext path must be a /v1/ path, got ${path}`);
     for (let index = 0; index < count; index += 1) this.#queue.push(path === undefined ? { status } : { status, path });
   }
 

@@ -1,5 +1,11 @@
 import type { SignedLease } from '@gw/contracts';
-import { ed25519PrivateKey, ed25519PublicKeyOf, generateEd25519KeyPair, parseLeaseVerifyKey, signLease } from '@gw/platform';
+import {
+  ed25519PrivateKey,
+  ed25519PublicKeyOf,
+  generateEd25519KeyPair,
+  parseLeaseVerifyKey,
+  signLease,
+} from '@gw/platform';
 import type { BillingAccount } from './billing-account.js';
 
 export interface LeaseIssuer {

@@ -11,12 +11,14 @@ export const MAX_METER_BODY_BYTES = 1024 * 1024;
 export function meterRoute(request: BillingRequest, context: BillingContext): BillingReply {
   const deploymentId = authenticateDeployment(request.authorization, context);
   if (typeof deploymentId !== 'string') return deploymentId;
-  if (request.body === 'too_large') return errorReply(413, 'payload_too_large', `report body over ${MAX_METER_BODY_BYTES} bytes`);
+  if (request.body === 'too_large')
+    return errorReply(413, 'payload_too_large', `report body over ${MAX_METER_BODY_BYTES} bytes`);
   const json = parseJson(request.body);
   if (json === undefined) return errorReply(400, 'invalid_report', 'body is not JSON');
   const parsed = meterReport.safeParse(json);
   if (!parsed.success) return errorReply(400, 'invalid_report', describeIssue(parsed.error.issues[0]));
-  if (parsed.data.deploymentId !== deploymentId) return errorReply(403, 'deployment_mismatch', 'deploymentId is not the deployment of this token');
+  if (parsed.data.deploymentId !== deploymentId)
+    return errorReply(403, 'deployment_mismatch', 'deploymentId is not the deployment of this token');
   context.ledger.record(parsed.data);
   // A repeated reportId still gets a fresh lease: the gateway retries exactly when it did not receive the first one.
   const now = context.now();

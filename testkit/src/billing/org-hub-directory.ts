@@ -13,7 +13,10 @@ export interface OrgHubMember {
   revoked?: boolean;
 }
 
-export type OrgHubVerdict = { kind: 'active'; answer: OrgHubIdentityResponse } | { kind: 'unconfirmed' } | { kind: 'refused'; refusal: OrgHubRefusal };
+export type OrgHubVerdict =
+  | { kind: 'active'; answer: OrgHubIdentityResponse }
+  | { kind: 'unconfirmed' }
+  | { kind: 'refused'; refusal: OrgHubRefusal };
 
 /**
  * Billing's side of the organization hub: which organization and resource indicator an operator confirmed for the
@@ -52,12 +55,14 @@ export class OrgHubDirectory {
     this.lookups.push(request);
     if (!this.#confirmed || this.#confirmed.resource !== request.resource) return { kind: 'unconfirmed' };
     const member = this.#members.get(request.subject);
-    if (!member || request.organizationId !== this.#confirmed.organizationId || (member.memberships ?? 1) !== 1) return { kind: 'refused', refusal: 'membership_not_unique' };
+    if (!member || request.organizationId !== this.#confirmed.organizationId || (member.memberships ?? 1) !== 1)
+      return { kind: 'refused', refusal: 'membership_not_unique' };
     if (member.ssoActivated === false) return { kind: 'refused', refusal: 'sso_not_activated' };
     if (member.activeConnection === false) return { kind: 'refused', refusal: 'no_active_connection' };
     if (member.revoked) return { kind: 'refused', refusal: 'member_revoked' };
     const domain = member.email.slice(member.email.lastIndexOf('@') + 1).toLowerCase();
-    if (this.#allowedDomains && !this.#allowedDomains.includes(domain)) return { kind: 'refused', refusal: 'domain_not_allowed' };
+    if (this.#allowedDomains && !this.#allowedDomains.includes(domain))
+      return { kind: 'refused', refusal: 'domain_not_allowed' };
     return { kind: 'active', answer: { status: 'active', email: member.email, team: member.team } };
   }
 }

@@ -17,8 +17,17 @@ export function orgHubIdentityRoute(request: BillingRequest, context: BillingCon
     case 'active':
       return okReply(verdict.answer);
     case 'unconfirmed':
-      return errorReply(503, 'org_hub_unconfirmed', 'An operator has not confirmed the organization policy and this resource indicator for the deployment.', { 'retry-after': '60' });
+      return errorReply(
+        503,
+        'org_hub_unconfirmed',
+        'An operator has not confirmed the organization policy and this resource indicator for the deployment.',
+        { 'retry-after': '60' },
+      );
     default:
-      return errorReply(403, verdict.refusal, `The subject is not an eligible member of the organization (${verdict.refusal}).`);
+      return errorReply(
+        403,
+        verdict.refusal,
+        `The subject is not an eligible member of the organization (${verdict.refusal}).`,
+      );
   }
 }

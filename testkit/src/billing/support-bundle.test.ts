@@ -11,7 +11,11 @@ afterEach(async () => {
 });
 
 function upload(body: unknown, token = simulator.deploymentToken): Promise<Response> {
-  return fetch(`${simulator.url}/v1/support-bundles`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${simulator.url}/v1/support-bundles`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 const errorCode = async (response: Response) => billingError.parse(await response.json()).error.code;
@@ -38,11 +42,20 @@ describe('POST /v1/support-bundles', () => {
 
   it('refuses a bad bearer, a bad body, another deployment and more than 1,000,000 bytes', async () => {
     simulator = await startBillingSimulator();
-    expect(await errorCode(await upload({ deploymentId: simulator.deploymentId, bundle: {} }, 'adt_wrong_token_000000000000000000'))).toBe('invalid_deployment_token');
+    expect(
+      await errorCode(
+        await upload({ deploymentId: simulator.deploymentId, bundle: {} }, 'adt_wrong_token_000000000000000000'),
+      ),
+    ).toBe('invalid_deployment_token');
     expect(await errorCode(await upload('not json'))).toBe('invalid_request');
-    expect(await errorCode(await upload({ deploymentId: simulator.deploymentId, bundle: {}, extra: true }))).toBe('invalid_request');
+    expect(await errorCode(await upload({ deploymentId: simulator.deploymentId, bundle: {}, extra: true }))).toBe(
+      'invalid_request',
+    );
     expect(await errorCode(await upload({ deploymentId: 'dep_other', bundle: {} }))).toBe('deployment_mismatch');
-    const large = await upload({ deploymentId: simulator.deploymentId, bundle: { padding: 'x'.repeat(supportBundleMaxBytes) } });
+    const large = await upload({
+      deploymentId: simulator.deploymentId,
+      bundle: { padding: 'x'.repeat(supportBundleMaxBytes) },
+    });
     expect(large.status).toBe(413);
     expect(simulator.supportBundles).toEqual([]);
   });

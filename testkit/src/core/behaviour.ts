@@ -89,7 +89,9 @@ export class BehaviourScript {
 }
 
 /** 429 with both `Retry-After` (seconds, standard) and `retry-after-ms` (which the official SDKs prefer). */
-export function rateLimited(options: { retryAfterSeconds?: number; retryAfterMs?: number; error?: ErrorSpec } = {}): Behaviour {
+export function rateLimited(
+  options: { retryAfterSeconds?: number; retryAfterMs?: number; error?: ErrorSpec } = {},
+): Behaviour {
   const headers: Record<string, string> = {};
   if (options.retryAfterSeconds !== undefined) headers['retry-after'] = String(options.retryAfterSeconds);
   if (options.retryAfterMs !== undefined) headers['retry-after-ms'] = String(options.retryAfterMs);

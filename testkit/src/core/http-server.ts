@@ -22,10 +22,12 @@ export interface ListenOptions {
  */
 export async function listen(handler: RecordedHandler, options: ListenOptions = {}): Promise<ListeningServer> {
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, noDelay: true }, (request, response) => {
-    readRequest(request).then(
-      (recorded) => handler(recorded, response),
-      () => undefined,
-    ).catch((error: unknown) => failResponse(response, error));
+    readRequest(request)
+      .then(
+        (recorded) => handler(recorded, response),
+        () => undefined,
+      )
+      .catch((error: unknown) => failResponse(response, error));
   });
   server.headersTimeout = 66_000;
   const host = options.host ?? '127.0.0.1';

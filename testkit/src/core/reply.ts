@@ -86,13 +86,24 @@ export function estimateTokens(chars: number): number {
  */
 const TOOL_TRIGGER = /call tool\s+([\w.-]+)(?:\s+with\s+(\{[\s\S]*\}))?/i;
 
-export function buildReply(summary: ConversationSummary, spec: ReplySpec | undefined, ids: IdSource, toolIdPrefix: string): Reply {
+export function buildReply(
+  summary: ConversationSummary,
+  spec: ReplySpec | undefined,
+  ids: IdSource,
+  toolIdPrefix: string,
+): Reply {
   const model = spec?.model ?? summary.model;
   const toolCalls = resolveToolCalls(summary, spec, ids, toolIdPrefix);
   let text = spec?.text ?? (toolCalls.length > 0 ? '' : defaultText(summary));
-  const thinking = spec?.thinking ?? (summary.thinking ? `Considering the ${summary.messageCount} message(s) before answering.` : undefined);
+  const thinking =
+    spec?.thinking ??
+    (summary.thinking ? `Considering the ${summary.messageCount} message(s) before answering.` : undefined);
   let finishReason: FinishReason = spec?.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
-  if (spec?.finishReason === undefined && summary.maxTokens !== undefined && estimateTokens(text.length) > summary.maxTokens) {
+  if (
+    spec?.finishReason === undefined &&
+    summary.maxTokens !== undefined &&
+    estimateTokens(text.length) > summary.maxTokens
+  ) {
     text = text.slice(0, summary.maxTokens * 4);
     finishReason = 'length';
   }
@@ -114,7 +125,12 @@ function defaultText(summary: ConversationSummary): string {
   return `Simulated reply from ${summary.model} to ${summary.messageCount} message(s). You said: "${snippet}"`;
 }
 
-function resolveToolCalls(summary: ConversationSummary, spec: ReplySpec | undefined, ids: IdSource, prefix: string): ToolCall[] {
+function resolveToolCalls(
+  summary: ConversationSummary,
+  spec: ReplySpec | undefined,
+  ids: IdSource,
+  prefix: string,
+): ToolCall[] {
   if (spec?.toolCalls) {
     return spec.toolCalls.map((call) => ({
       id: call.id ?? ids.next(prefix),
@@ -125,10 +141,18 @@ function resolveToolCalls(summary: ConversationSummary, spec: ReplySpec | undefi
   if (spec?.text !== undefined) return [];
   const wanted = wantedToolCall(summary);
   if (!wanted) return [];
-  return [{ id: ids.next(prefix), name: wanted.tool.name, arguments: wanted.arguments ?? JSON.stringify(sampleArguments(wanted.tool.schema)) }];
+  return [
+    {
+      id: ids.next(prefix),
+      name: wanted.tool.name,
+      arguments: wanted.arguments ?? JSON.stringify(sampleArguments(wanted.tool.schema)),
+    },
+  ];
 }
 
-function wantedToolCall(summary: ConversationSummary): { tool: ToolDefinition; arguments: string | undefined } | undefined {
+function wantedToolCall(
+  summary: ConversationSummary,
+): { tool: ToolDefinition; arguments: string | undefined } | undefined {
   const { tools, toolChoice } = summary;
   if (tools.length === 0 || toolChoice.kind === 'none') return undefined;
   const match = TOOL_TRIGGER.exec(summary.lastUserText);

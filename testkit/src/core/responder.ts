@@ -11,10 +11,20 @@ export interface Turn {
 }
 
 const JSON_TYPE = 'application/json';
-const SSE_HEADERS: OutgoingHttpHeaders = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
+const SSE_HEADERS: OutgoingHttpHeaders = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+};
 
 /** Sends a complete JSON (or verbatim) body, honouring latency and a drop part-way through the body. */
-export async function sendBody(response: ServerResponse, turn: Turn, status: number, headers: OutgoingHttpHeaders, body: string, contentType = JSON_TYPE): Promise<void> {
+export async function sendBody(
+  response: ServerResponse,
+  turn: Turn,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  body: string,
+  contentType = JSON_TYPE,
+): Promise<void> {
   if (turn.latencyMs > 0) await sleep(turn.latencyMs);
   const drop = turn.behaviour.dropConnection;
   if (drop === true) {
@@ -22,14 +32,25 @@ export async function sendBody(response: ServerResponse, turn: Turn, status: num
     return;
   }
   if (drop) {
-    response.writeHead(status, { 'content-type': contentType, ...headers, ...turn.behaviour.headers, 'content-length': Buffer.byteLength(body) });
+    response.writeHead(status, {
+      'content-type': contentType,
+      ...headers,
+      ...turn.behaviour.headers,
+      'content-length': Buffer.byteLength(body),
+    });
     cutShort(response, body.slice(0, Math.floor(body.length / 2)));
     return;
   }
   // Like the real APIs, a complete body is gzip-compressed for a client that accepts it (the SDKs' fetch does).
   const compressed = acceptsGzip(response) ? gzipSync(body) : null;
   const encoding = compressed ? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : {};
-  response.writeHead(status, { 'content-type': contentType, ...headers, ...turn.behaviour.headers, ...encoding, 'content-length': compressed?.length ?? Buffer.byteLength(body) });
+  response.writeHead(status, {
+    'content-type': contentType,
+    ...headers,
+    ...turn.behaviour.headers,
+    ...encoding,
+    'content-length': compressed?.length ?? Buffer.byteLength(body),
+  });
   response.end(compressed ?? body);
 }
 

@@ -59,9 +59,17 @@ export interface SimulatorContext {
   replySpec(request: RecordedRequest, turn: Turn): ReplySpec | undefined;
 }
 
-export type ProviderHandler = (request: RecordedRequest, response: ServerResponse, context: SimulatorContext) => Promise<void>;
+export type ProviderHandler = (
+  request: RecordedRequest,
+  response: ServerResponse,
+  context: SimulatorContext,
+) => Promise<void>;
 
-export async function startSimulator(options: SimulatorOptions, handler: ProviderHandler, basePath: string): Promise<SimulatorHandle> {
+export async function startSimulator(
+  options: SimulatorOptions,
+  handler: ProviderHandler,
+  basePath: string,
+): Promise<SimulatorHandle> {
   const log = new RequestLog(options.record ?? true);
   const behaviours = new BehaviourScript();
   const context: SimulatorContext = {

@@ -1,5 +1,11 @@
 import { generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
-import { certRenewResponse, type DeviceProof, type DeviceProofPurpose, type DevicePublicJwk, type SignedDeviceCertificate } from '@gw/contracts';
+import {
+  certRenewResponse,
+  type DeviceProof,
+  type DeviceProofPurpose,
+  type DevicePublicJwk,
+  type SignedDeviceCertificate,
+} from '@gw/contracts';
 import { deviceCertificateSha256, devicePublicJwkOf, sha256Hex, signDeviceProof } from '@gw/platform';
 
 export type DeviceKeyAlgorithm = 'Ed25519' | 'P-256';
@@ -30,7 +36,10 @@ export class SimulatedDevice {
   }
 
   static create(options: { algorithm?: DeviceKeyAlgorithm; now?: () => number } = {}): SimulatedDevice {
-    const { privateKey } = options.algorithm === 'P-256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
+    const { privateKey } =
+      options.algorithm === 'P-256'
+        ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        : generateKeyPairSync('ed25519');
     return new SimulatedDevice(privateKey, options.now ?? Date.now);
   }
 
@@ -72,12 +81,22 @@ export class SimulatedDevice {
   }
 
   /** The body of `POST /connect/key/heartbeat`. */
-  heartbeatBody(apiKey: string, options: Omit<ProofOptions, 'apiKey'> = {}): { certificate: SignedDeviceCertificate; proof: DeviceProof } {
+  heartbeatBody(
+    apiKey: string,
+    options: Omit<ProofOptions, 'apiKey'> = {},
+  ): { certificate: SignedDeviceCertificate; proof: DeviceProof } {
     return { certificate: this.certificate, proof: this.proof('key-heartbeat', { ...options, apiKey }) };
   }
 
   /** The body of `POST /connect/machine`: the machine UUID beside the proof. */
-  machineBody(apiKey: string, options: Omit<ProofOptions, 'apiKey'> = {}): { certificate: SignedDeviceCertificate; proof: DeviceProof; machineUuid: string } {
-    return { certificate: this.certificate, proof: this.proof('machine-report', { ...options, apiKey }), machineUuid: this.machineUuid };
+  machineBody(
+    apiKey: string,
+    options: Omit<ProofOptions, 'apiKey'> = {},
+  ): { certificate: SignedDeviceCertificate; proof: DeviceProof; machineUuid: string } {
+    return {
+      certificate: this.certificate,
+      proof: this.proof('machine-report', { ...options, apiKey }),
+      machineUuid: this.machineUuid,
+    };
   }
 }

@@ -87,7 +87,13 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
       if (request.path === '/.well-known/jwks.json') jwksFetches += 1;
       if (discoveryDown) return send(503, { error: 'temporarily_unavailable' });
       if (request.path === '/.well-known/openid-configuration') {
-        return send(200, { issuer, jwks_uri: `${issuer}/.well-known/jwks.json`, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, id_token_signing_alg_values_supported: ['RS256'] });
+        return send(200, {
+          issuer,
+          jwks_uri: `${issuer}/.well-known/jwks.json`,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          id_token_signing_alg_values_supported: ['RS256'],
+        });
       }
       if (request.path === '/.well-known/jwks.json') return send(200, { keys: published.map((key) => key.publicJwk) });
       return send(404, { error: 'not_found' });
@@ -98,7 +104,8 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
 
   const mint = (claims: AccessTokenClaims, mintOptions: MintOptions = {}): string => {
     const algorithm = mintOptions.algorithm ?? 'RS256';
-    const key = algorithm === 'ES256' ? (published[1]) : mintOptions.untrustedKey ? { ...untrusted, kid: current.kid } : current;
+    const key =
+      algorithm === 'ES256' ? published[1] : mintOptions.untrustedKey ? { ...untrusted, kid: current.kid } : current;
     const issuedAt = claims.issuedAt ?? Math.floor(Date.now() / 1000);
     const payload = {
       iss: claims.issuer ?? issuer,
@@ -109,12 +116,20 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
       ...(claims.organizationId === undefined ? {} : { [organizationClaim]: claims.organizationId }),
       ...claims.extra,
     };
-    const header = { alg: algorithm, typ: 'at+jwt', ...(algorithm === 'HS256' || algorithm === 'none' ? {} : { kid: key.kid }) };
+    const header = {
+      alg: algorithm,
+      typ: 'at+jwt',
+      ...(algorithm === 'HS256' || algorithm === 'none' ? {} : { kid: key.kid }),
+    };
     const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
     if (algorithm === 'none') return `${signingInput}.`;
-    if (algorithm === 'HS256') return `${signingInput}.${createHmac('sha256', sharedSecret).update(signingInput).digest('base64url')}`;
+    if (algorithm === 'HS256')
+      return `${signingInput}.${createHmac('sha256', sharedSecret).update(signingInput).digest('base64url')}`;
     // ES256 in a JWS is the raw r‖s pair, not DER.
-    const signature = algorithm === 'ES256' ? sign('sha256', Buffer.from(signingInput), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }) : sign('sha256', Buffer.from(signingInput), key.privateKey);
+    const signature =
+      algorithm === 'ES256'
+        ? sign('sha256', Buffer.from(signingInput), { key: key.privateKey, dsaEncoding: 'ieee-p1363' })
+        : sign('sha256', Buffer.from(signingInput), key.privateKey);
     return `${signingInput}.${signature.toString('base64url')}`;
   };
 

@@ -22,7 +22,11 @@ interface PendingCode {
   resource: string | null;
 }
 
-const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(body) });
+const json = (status: number, body: unknown) => ({
+  status,
+  headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  body: JSON.stringify(body),
+});
 const token = () => randomBytes(24).toString('base64url');
 
 /**
@@ -54,11 +58,19 @@ export async function startAuthorizationServer(): Promise<AuthorizationServerHan
 
   const register = (raw: string): Answer => {
     const body = JSON.parse(raw || '{}') as { redirect_uris?: unknown };
-    const redirectUris = Array.isArray(body.redirect_uris) ? body.redirect_uris.filter((uri): uri is string => typeof uri === 'string') : [];
+    const redirectUris = Array.isArray(body.redirect_uris)
+      ? body.redirect_uris.filter((uri): uri is string => typeof uri === 'string')
+      : [];
     if (redirectUris.length === 0) return json(400, { error: 'invalid_redirect_uri' });
     const clientId = `client_${token()}`;
     clients.set(clientId, { redirectUris });
-    return json(201, { client_id: clientId, redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] });
+    return json(201, {
+      client_id: clientId,
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+    });
   };
 
   const authorize = (query: URLSearchParams): Answer => {
@@ -66,15 +78,27 @@ export async function startAuthorizationServer(): Promise<AuthorizationServerHan
     const redirectUri = query.get('redirect_uri') ?? '';
     const client = clients.get(clientId);
     // An unknown client or redirect is never redirected to (RFC 6749 §4.1.2.1).
-    if (!client || !client.redirectUris.includes(redirectUri)) return json(400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
+    if (!client || !client.redirectUris.includes(redirectUri))
+      return json(400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
     const target = new URL(redirectUri);
     const state = query.get('state');
     if (state) target.searchParams.set('state', state);
-    if (query.get('response_type') !== 'code' || query.get('code_challenge_method') !== 'S256' || !query.get('code_challenge')) target.searchParams.set('error', 'invalid_request');
+    if (
+      query.get('response_type') !== 'code' ||
+      query.get('code_challenge_method') !== 'S256' ||
+      !query.get('code_challenge')
+    )
+      target.searchParams.set('error', 'invalid_request');
     else if (subject === null) target.searchParams.set('error', 'access_denied');
     else {
       const code = token();
-      codes.set(code, { clientId, redirectUri, challenge: query.get('code_challenge') as string, subject, resource: query.get('resource') });
+      codes.set(code, {
+        clientId,
+        redirectUri,
+        challenge: query.get('code_challenge') as string,
+        subject,
+        resource: query.get('resource'),
+      });
       target.searchParams.set('code', code);
     }
     return { status: 302, headers: { location: target.href }, body: '' };
@@ -84,8 +108,14 @@ export async function startAuthorizationServer(): Promise<AuthorizationServerHan
     const code = form.get('code') ?? '';
     const pending = codes.get(code);
     codes.delete(code);
-    const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
-    const matches = pending !== undefined && pending.clientId === form.get('client_id') && pending.redirectUri === form.get('redirect_uri') && pending.challenge === challenge;
+    const challenge = createHash('sha256')
+      .update(form.get('code_verifier') ?? '')
+      .digest('base64url');
+    const matches =
+      pending !== undefined &&
+      pending.clientId === form.get('client_id') &&
+      pending.redirectUri === form.get('redirect_uri') &&
+      pending.challenge === challenge;
     if (form.get('grant_type') !== 'authorization_code' || !matches) return json(400, { error: 'invalid_grant' });
     const accessToken = token();
     tokens.set(accessToken, pending.subject);

@@ -19,8 +19,12 @@ interface StoredFile {
 
 const unixSeconds = (): number => Math.floor(Date.now() / 1000);
 const json = (status: number, body: unknown): StoreAnswer => ({ status, body: JSON.stringify(body) });
-const invalid = (status: number, message: string, param: string | null = null, code: string | null = null): StoreAnswer =>
-  json(status, { error: { message, type: 'invalid_request_error', param, code } });
+const invalid = (
+  status: number,
+  message: string,
+  param: string | null = null,
+  code: string | null = null,
+): StoreAnswer => json(status, { error: { message, type: 'invalid_request_error', param, code } });
 
 const FILE_PATH = /^\/v1\/files\/([^/]+)(\/content)?$/;
 const BATCH_PATH = /^\/v1\/batches\/([^/]+)(\/cancel)?$/;
@@ -48,8 +52,18 @@ export class FilesAndBatches {
   }
 
   async answer(request: RecordedRequest): Promise<StoreAnswer> {
-    if (request.path === '/v1/files') return request.method === 'POST' ? this.upload(request) : request.method === 'GET' ? this.list([...this.files.values()].map((file) => file.object)) : notAllowed(request);
-    if (request.path === '/v1/batches') return request.method === 'POST' ? this.createBatch(request.json) : request.method === 'GET' ? this.list([...this.batches.values()].reverse()) : notAllowed(request);
+    if (request.path === '/v1/files')
+      return request.method === 'POST'
+        ? this.upload(request)
+        : request.method === 'GET'
+          ? this.list([...this.files.values()].map((file) => file.object))
+          : notAllowed(request);
+    if (request.path === '/v1/batches')
+      return request.method === 'POST'
+        ? this.createBatch(request.json)
+        : request.method === 'GET'
+          ? this.list([...this.batches.values()].reverse())
+          : notAllowed(request);
     const file = FILE_PATH.exec(request.path);
     if (file) return this.fileRequest(request, decodeURIComponent(file[1] ?? ''), file[2] !== undefined);
     const batch = BATCH_PATH.exec(request.path);
@@ -62,12 +76,24 @@ export class FilesAndBatches {
 
   private async upload(request: RecordedRequest): Promise<StoreAnswer> {
     const contentType = String(request.headers['content-type'] ?? '');
-    if (!contentType.startsWith('multipart/form-data')) return invalid(400, "Invalid file format. Expected a multipart/form-data request with fields 'file' and 'purpose'.");
-    const form = await new Request('http://simulator.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: request.body }).formData().catch(() => null);
+    if (!contentType.startsWith('multipart/form-data'))
+      return invalid(
+        400,
+        "Invalid file format. Expected a multipart/form-data request with fields 'file' and 'purpose'.",
+      );
+    const form = await new Request('http://simulator.invalid/', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: request.body,
+    })
+      .formData()
+      .catch(() => null);
     const purpose = form?.get('purpose');
     const file = form?.get('file');
-    if (typeof purpose !== 'string') return invalid(400, "Missing required parameter: 'purpose'.", 'purpose', 'missing_required_parameter');
-    if (!file || typeof file === 'string') return invalid(400, "Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
+    if (typeof purpose !== 'string')
+      return invalid(400, "Missing required parameter: 'purpose'.", 'purpose', 'missing_required_parameter');
+    if (!file || typeof file === 'string')
+      return invalid(400, "Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
     const content = await file.text();
     if (purpose === 'batch' && !content.split('\n').every((line) => line.trim() === '' || isJsonObject(line))) {
       return invalid(400, 'Invalid file format for Batch API. Must be .jsonl', 'file', 'invalid_file_format');
@@ -77,7 +103,19 @@ export class FilesAndBatches {
 
   private store(content: string, filename: string, purpose: string): StoredFile {
     const id = this.ids.next('file-', 22);
-    const stored = { object: { id, object: 'file', bytes: Buffer.byteLength(content), created_at: unixSeconds(), filename, purpose, status: 'processed', status_details: null }, content };
+    const stored = {
+      object: {
+        id,
+        object: 'file',
+        bytes: Buffer.byteLength(content),
+        created_at: unixSeconds(),
+        filename,
+        purpose,
+        status: 'processed',
+        status_details: null,
+      },
+      content,
+    };
     this.files.set(id, stored);
     return stored;
   }
@@ -85,7 +123,10 @@ export class FilesAndBatches {
   private fileRequest(request: RecordedRequest, id: string, content: boolean): StoreAnswer {
     const stored = this.files.get(id);
     if (!stored) return invalid(404, `No such File object: ${id}`, 'id');
-    if (content) return request.method === 'GET' ? { status: 200, body: stored.content, contentType: 'application/octet-stream' } : notAllowed(request);
+    if (content)
+      return request.method === 'GET'
+        ? { status: 200, body: stored.content, contentType: 'application/octet-stream' }
+        : notAllowed(request);
     if (request.method === 'DELETE') {
       this.files.delete(id);
       return json(200, { id, object: 'file', deleted: true });
@@ -96,9 +137,22 @@ export class FilesAndBatches {
   private createBatch(body: unknown): StoreAnswer {
     if (!isObject(body)) return invalid(400, 'We could not parse the JSON body of your request.');
     const inputFileId = body.input_file_id;
-    if (typeof inputFileId !== 'string') return invalid(400, "Missing required parameter: 'input_file_id'.", 'input_file_id', 'missing_required_parameter');
-    if (typeof body.endpoint !== 'string' || !BATCH_ENDPOINTS.has(body.endpoint)) return invalid(400, `Invalid value for 'endpoint': ${String(body.endpoint)}.`, 'endpoint', 'invalid_value');
-    if (body.completion_window !== '24h') return invalid(400, "Invalid value for 'completion_window': must be '24h'.", 'completion_window', 'invalid_value');
+    if (typeof inputFileId !== 'string')
+      return invalid(
+        400,
+        "Missing required parameter: 'input_file_id'.",
+        'input_file_id',
+        'missing_required_parameter',
+      );
+    if (typeof body.endpoint !== 'string' || !BATCH_ENDPOINTS.has(body.endpoint))
+      return invalid(400, `Invalid value for 'endpoint': ${String(body.endpoint)}.`, 'endpoint', 'invalid_value');
+    if (body.completion_window !== '24h')
+      return invalid(
+        400,
+        "Invalid value for 'completion_window': must be '24h'.",
+        'completion_window',
+        'invalid_value',
+      );
     const input = this.files.get(inputFileId);
     if (!input) return invalid(404, `No such File object: ${inputFileId}`, 'input_file_id');
     const now = unixSeconds();
@@ -134,10 +188,18 @@ export class FilesAndBatches {
 
   private complete(batch: Json): void {
     const input = this.files.get(String(batch.input_file_id))?.content ?? '';
-    const lines = input.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Json);
+    const lines = input
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Json);
     const output = lines.map((line) => JSON.stringify(this.answerLine(line))).join('\n');
     const file = this.store(output.length > 0 ? `${output}\n` : '', `${String(batch.id)}_output.jsonl`, 'batch_output');
-    Object.assign(batch, { status: 'completed', completed_at: unixSeconds(), output_file_id: file.object.id, request_counts: { total: lines.length, completed: lines.length, failed: 0 } });
+    Object.assign(batch, {
+      status: 'completed',
+      completed_at: unixSeconds(),
+      output_file_id: file.object.id,
+      request_counts: { total: lines.length, completed: lines.length, failed: 0 },
+    });
   }
 
   private answerLine(line: Json): Json {
@@ -145,11 +207,21 @@ export class FilesAndBatches {
     const model = typeof body.model === 'string' ? body.model : 'gpt-4o-mini';
     const reply = buildReply(summarizeChatRequest(body, model), undefined, this.ids, 'call_');
     const answer = JSON.parse(chatCompletionJson(reply, this.ids.next('chatcmpl-', 29), unixSeconds())) as Json;
-    return { id: this.ids.next('batch_req_', 24), custom_id: line.custom_id ?? null, response: { status_code: 200, request_id: this.ids.next('req_', 32), body: answer }, error: null };
+    return {
+      id: this.ids.next('batch_req_', 24),
+      custom_id: line.custom_id ?? null,
+      response: { status_code: 200, request_id: this.ids.next('req_', 32), body: answer },
+      error: null,
+    };
   }
 
   private cancel(batch: Json): StoreAnswer {
-    if (batch.status === 'completed' || batch.status === 'failed' || batch.status === 'expired' || batch.status === 'cancelled') {
+    if (
+      batch.status === 'completed' ||
+      batch.status === 'failed' ||
+      batch.status === 'expired' ||
+      batch.status === 'cancelled'
+    ) {
       return invalid(409, `Cannot cancel a batch with status '${String(batch.status)}'.`);
     }
     Object.assign(batch, { status: 'cancelling', cancelling_at: unixSeconds() });
@@ -157,7 +229,13 @@ export class FilesAndBatches {
   }
 
   private list(data: Json[]): StoreAnswer {
-    return json(200, { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false });
+    return json(200, {
+      object: 'list',
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: false,
+    });
   }
 }
 

@@ -84,7 +84,11 @@ export function chatCompletionJson(reply: Reply, id: string, created: number): s
     annotations: [],
   };
   if (hasToolCalls) {
-    message.tool_calls = reply.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+    message.tool_calls = reply.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    }));
   }
   return JSON.stringify({
     id,
@@ -118,7 +122,13 @@ export function chatCompletionEvents(reply: Reply, id: string, created: number, 
   }
   toolCalls.forEach((call, index) => {
     const opening = `{"index":${index},"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":""}}`;
-    events.push(chunk(index === 0 && leadsWithTool ? `{"role":"assistant","content":null,"tool_calls":[${opening}],"refusal":null}` : `{"tool_calls":[${opening}]}`));
+    events.push(
+      chunk(
+        index === 0 && leadsWithTool
+          ? `{"role":"assistant","content":null,"tool_calls":[${opening}],"refusal":null}`
+          : `{"tool_calls":[${opening}]}`,
+      ),
+    );
     for (const fragment of splitIntoFragments(call.arguments)) {
       events.push(chunk(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`));
     }

@@ -48,10 +48,14 @@ export function completionJson(reply: Reply, id: string, created: number): strin
 export function completionEvents(reply: Reply, id: string, created: number, includeUsage: boolean): string[] {
   const head = `data: {"id":${JSON.stringify(id)},"object":"text_completion","created":${created},"choices":[`;
   const tail = `],"model":${JSON.stringify(reply.model)}${includeUsage ? ',"usage":null' : ''}}\n\n`;
-  const chunk = (text: string, reason: string): string => `${head}{"text":${JSON.stringify(text)},"index":0,"logprobs":null,"finish_reason":${reason}}${tail}`;
+  const chunk = (text: string, reason: string): string =>
+    `${head}{"text":${JSON.stringify(text)},"index":0,"logprobs":null,"finish_reason":${reason}}${tail}`;
   const events = splitIntoDeltas(reply.text).map((piece) => chunk(piece, 'null'));
   events.push(chunk('', JSON.stringify(finishReason(reply))));
-  if (includeUsage) events.push(`${head}],"model":${JSON.stringify(reply.model)},"usage":${JSON.stringify(completionUsage(reply))}}\n\n`);
+  if (includeUsage)
+    events.push(
+      `${head}],"model":${JSON.stringify(reply.model)},"usage":${JSON.stringify(completionUsage(reply))}}\n\n`,
+    );
   events.push(DONE_EVENT);
   return events;
 }

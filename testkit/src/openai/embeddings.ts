@@ -58,7 +58,13 @@ export function embeddingDimensions(body: Json, model: string, configured: numbe
   return configured ?? DEFAULT_DIMENSIONS[model] ?? 1536;
 }
 
-export function embeddingsJson(inputs: readonly string[], model: string, dimensions: number, base64: boolean, promptTokens?: number): string {
+export function embeddingsJson(
+  inputs: readonly string[],
+  model: string,
+  dimensions: number,
+  base64: boolean,
+  promptTokens?: number,
+): string {
   const data = inputs.map((text, index) => {
     const vector = embeddingVector(text, dimensions);
     return { object: 'embedding', index, embedding: base64 ? toBase64Float32(vector) : Array.from(vector) };

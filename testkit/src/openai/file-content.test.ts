@@ -34,7 +34,11 @@ describe('file content driven by the official openai SDK', () => {
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(bytes.length).toBe(SIZE);
     expect(bytes.equals(simulatedFileContent('file-abc123', SIZE))).toBe(true);
-    expect(simulator.requests[0]).toMatchObject({ method: 'GET', path: '/v1/files/file-abc123/content', headers: { authorization: `Bearer ${KEY}` } });
+    expect(simulator.requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/v1/files/file-abc123/content',
+      headers: { authorization: `Bearer ${KEY}` },
+    });
   });
 
   it('serves 1 MiB by default, its 64 chunks paced by eventDelayMs', async () => {

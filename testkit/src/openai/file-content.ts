@@ -53,7 +53,13 @@ function drained(response: ServerResponse): Promise<void> {
  * `GET /v1/files/{id}/content`: `application/octet-stream` in chunks of 16 KiB, honouring back-pressure. A turn's
  * `eventDelayMs` paces the chunks and `dropConnection: {afterEvents: n}` closes the connection after n of them.
  */
-export async function sendFileContent(response: ServerResponse, turn: Turn, headers: OutgoingHttpHeaders, id: string, size = DEFAULT_FILE_CONTENT_BYTES): Promise<void> {
+export async function sendFileContent(
+  response: ServerResponse,
+  turn: Turn,
+  headers: OutgoingHttpHeaders,
+  id: string,
+  size = DEFAULT_FILE_CONTENT_BYTES,
+): Promise<void> {
   if (turn.latencyMs > 0) await sleep(turn.latencyMs);
   const drop = turn.behaviour.dropConnection;
   if (drop === true) {

@@ -55,12 +55,21 @@ export async function startRealtimeSimulator(options: RealtimeSimulatorOptions):
     const url = new URL(request.url ?? '/', 'http://simulator.invalid');
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     if (!url.pathname.endsWith('/realtime') || (bearer ?? request.headers['api-key']) !== options.apiKey) {
-      const body = JSON.stringify({ error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
-      socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      const body = JSON.stringify({
+        error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' },
+      });
+      socket.end(
+        `HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     wss.handleUpgrade(request, socket, head, (client) => {
-      const record: RealtimeSessionRecord = { url: request.url ?? '', headers: request.headers, events: [], closed: null };
+      const record: RealtimeSessionRecord = {
+        url: request.url ?? '',
+        headers: request.headers,
+        events: [],
+        closed: null,
+      };
       sessions.push(record);
       serve(client, record, url.searchParams.get('model') ?? 'gpt-realtime');
     });
@@ -68,15 +77,30 @@ export async function startRealtimeSimulator(options: RealtimeSimulatorOptions):
 
   function serve(client: WebSocket, record: RealtimeSessionRecord, model: string): void {
     const send = (event: Record<string, unknown>) => client.send(JSON.stringify({ event_id: id('event'), ...event }));
-    const session = { id: id('sess'), object: 'realtime.session', type: 'realtime', model, output_modalities: ['text'] };
+    const session = {
+      id: id('sess'),
+      object: 'realtime.session',
+      type: 'realtime',
+      model,
+      output_modalities: ['text'],
+    };
     send({ type: 'session.created', session });
     client.on('message', (data: RawData) => {
       const event = parseEvent(data);
       record.events.push(event.type);
       if (event.type === 'session.update') send({ type: 'session.updated', session: { ...session, ...event.session } });
-      else if (event.type === 'conversation.item.create') send({ type: 'conversation.item.created', item: { id: id('item'), ...event.item } });
+      else if (event.type === 'conversation.item.create')
+        send({ type: 'conversation.item.created', item: { id: id('item'), ...event.item } });
       else if (event.type === 'response.create') respond(send);
-      else send({ type: 'error', error: { type: 'invalid_request_error', code: 'unknown_event', message: `Unknown event type '${event.type}'.` } });
+      else
+        send({
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            code: 'unknown_event',
+            message: `Unknown event type '${event.type}'.`,
+          },
+        });
     });
     client.on('close', (code, reason) => {
       record.closed = { code, reason: reason.toString() };
@@ -88,10 +112,28 @@ export async function startRealtimeSimulator(options: RealtimeSimulatorOptions):
     const responseId = id('resp');
     const itemId = id('item');
     const deltas = options.deltas ?? ['Hello', ' from', ' realtime.'];
-    send({ type: 'response.created', response: { id: responseId, object: 'realtime.response', status: 'in_progress', output: [], usage: null } });
-    for (const delta of deltas) send({ type: 'response.output_text.delta', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, delta });
+    send({
+      type: 'response.created',
+      response: { id: responseId, object: 'realtime.response', status: 'in_progress', output: [], usage: null },
+    });
+    for (const delta of deltas)
+      send({
+        type: 'response.output_text.delta',
+        response_id: responseId,
+        item_id: itemId,
+        output_index: 0,
+        content_index: 0,
+        delta,
+      });
     const text = deltas.join('');
-    send({ type: 'response.output_text.done', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, text });
+    send({
+      type: 'response.output_text.done',
+      response_id: responseId,
+      item_id: itemId,
+      output_index: 0,
+      content_index: 0,
+      text,
+    });
     const usage = options.usage ?? defaultUsage;
     const cached = usage.cached_tokens ?? 0;
     send({
@@ -134,8 +176,13 @@ interface ClientEvent {
 
 function parseEvent(data: RawData): ClientEvent {
   try {
-    const parsed: unknown = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'));
-    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { type?: unknown }).type === 'string') return parsed as ClientEvent;
+    const parsed: unknown = JSON.parse(
+      Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'),
+    );
+    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { type?: unknown }).type === 'string')
+      return parsed as ClientEvent;
   } catch {
     // answered below as the provider does: an error event, the session stays open
   }

@@ -27,7 +27,11 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-const missing = (param: string): ErrorSpec => ({ message: `Missing required parameter: '${param}'.`, param, code: 'missing_required_parameter' });
+const missing = (param: string): ErrorSpec => ({
+  message: `Missing required parameter: '${param}'.`,
+  param,
+  code: 'missing_required_parameter',
+});
 
 const present = (value: unknown): boolean => value !== undefined && value !== null;
 
@@ -41,13 +45,23 @@ export function responsesRequestError(body: Json): ErrorSpec | undefined {
   const { input, tools } = body;
   if (!present(input) && !inputFromElsewhere(body)) return missing('input');
   if (present(input) && typeof input !== 'string' && !Array.isArray(input)) {
-    return { message: `Invalid type for 'input': expected one of a string or array of input items, but got ${typeName(input)} instead.`, param: 'input', code: 'invalid_type' };
+    return {
+      message: `Invalid type for 'input': expected one of a string or array of input items, but got ${typeName(input)} instead.`,
+      param: 'input',
+      code: 'invalid_type',
+    };
   }
   if (present(tools) && !Array.isArray(tools)) {
-    return { message: `Invalid type for 'tools': expected an array of objects, but got ${typeName(tools)} instead.`, param: 'tools', code: 'invalid_type' };
+    return {
+      message: `Invalid type for 'tools': expected an array of objects, but got ${typeName(tools)} instead.`,
+      param: 'tools',
+      code: 'invalid_type',
+    };
   }
   // A Chat Completions tool (`{type:'function', function:{name}}`) sent here fails exactly this way.
-  const unnamed = Array.isArray(tools) ? tools.findIndex((tool) => isRecord(tool) && tool.type === 'function' && typeof tool.name !== 'string') : -1;
+  const unnamed = Array.isArray(tools)
+    ? tools.findIndex((tool) => isRecord(tool) && tool.type === 'function' && typeof tool.name !== 'string')
+    : -1;
   if (unnamed >= 0) return missing(`tools[${unnamed}].name`);
   const limit = body.max_output_tokens;
   if (typeof limit === 'number' && limit < MIN_OUTPUT_TOKENS) {
@@ -69,7 +83,10 @@ export function inputItems(input: unknown): unknown[] {
 function itemChars(item: unknown): number {
   if (!isRecord(item)) return 0;
   if (item.type === 'function_call') {
-    return (typeof item.name === 'string' ? item.name.length : 0) + (typeof item.arguments === 'string' ? item.arguments.length : 0);
+    return (
+      (typeof item.name === 'string' ? item.name.length : 0) +
+      (typeof item.arguments === 'string' ? item.arguments.length : 0)
+    );
   }
   if (item.type === 'function_call_output') return contentText(item.output).length;
   return contentText(item.content).length;
@@ -84,14 +101,16 @@ function toolDefinitions(tools: unknown): ToolDefinition[] {
   if (!Array.isArray(tools)) return [];
   const definitions: ToolDefinition[] = [];
   for (const tool of tools) {
-    if (isRecord(tool) && tool.type === 'function' && typeof tool.name === 'string') definitions.push({ name: tool.name, schema: tool.parameters });
+    if (isRecord(tool) && tool.type === 'function' && typeof tool.name === 'string')
+      definitions.push({ name: tool.name, schema: tool.parameters });
   }
   return definitions;
 }
 
 function toolChoice(choice: unknown): ToolChoice {
   if (choice === 'none' || choice === 'required') return { kind: choice };
-  if (isRecord(choice) && choice.type === 'function' && typeof choice.name === 'string') return { kind: 'named', name: choice.name };
+  if (isRecord(choice) && choice.type === 'function' && typeof choice.name === 'string')
+    return { kind: 'named', name: choice.name };
   return { kind: 'auto' };
 }
 

@@ -9,7 +9,11 @@ const weatherTool = {
   type: 'function' as const,
   name: 'get_weather',
   description: 'Weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city', 'days'] },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { type: 'integer' } },
+    required: ['city', 'days'],
+  },
   strict: true,
 };
 const TEXT_EVENTS = [
@@ -37,14 +41,29 @@ describe('Responses API driven by the official openai SDK', () => {
 
   it('answers a JSON request with a message output item and Responses usage', async () => {
     simulator.script({ usage: { inputTokens: 120, cachedInputTokens: 100, reasoningTokens: 7, outputTokens: 30 } });
-    const { data, response } = await client.responses.create({ model: 'gpt-4o', instructions: 'Be brief.', input: 'Hello there' }).withResponse();
+    const { data, response } = await client.responses
+      .create({ model: 'gpt-4o', instructions: 'Be brief.', input: 'Hello there' })
+      .withResponse();
 
     const text = 'Simulated reply from gpt-4o to 1 message(s). You said: "Hello there"';
-    expect(data).toMatchObject({ object: 'response', status: 'completed', model: 'gpt-4o', instructions: 'Be brief.', error: null, incomplete_details: null });
+    expect(data).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      model: 'gpt-4o',
+      instructions: 'Be brief.',
+      error: null,
+      incomplete_details: null,
+    });
     expect(data.id).toMatch(/^resp_/);
     expect(data.created_at).toBeGreaterThan(1_700_000_000);
     expect(data.output).toEqual([
-      { id: expect.stringMatching(/^msg_/), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] },
+      {
+        id: expect.stringMatching(/^msg_/),
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+      },
     ]);
     expect(data.output_text).toBe(text);
     expect(data.usage).toEqual({
@@ -55,27 +74,51 @@ describe('Responses API driven by the official openai SDK', () => {
       total_tokens: 150,
     });
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
-    expect(simulator.requests[0]).toMatchObject({ method: 'POST', path: '/v1/responses', json: { model: 'gpt-4o', instructions: 'Be brief.', input: 'Hello there' } });
+    expect(simulator.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/responses',
+      json: { model: 'gpt-4o', instructions: 'Be brief.', input: 'Hello there' },
+    });
   });
 
   it('streams the lifecycle and text events in order, with sequence numbers and usage on response.completed', async () => {
-    const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: 'Stream please' }], stream: true });
+    const stream = await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: [{ role: 'user', content: 'Stream please' }],
+      stream: true,
+    });
     const events = [];
     for await (const event of stream) events.push(event);
 
-    expect(steps(events.map((event) => event.type))).toEqual(['response.created', 'response.in_progress', ...TEXT_EVENTS, 'response.completed']);
+    expect(steps(events.map((event) => event.type))).toEqual([
+      'response.created',
+      'response.in_progress',
+      ...TEXT_EVENTS,
+      'response.completed',
+    ]);
     expect(events.filter((event) => event.type === 'response.output_text.delta').length).toBeGreaterThan(3);
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
     let text = '';
     for (const event of events) if (event.type === 'response.output_text.delta') text += event.delta;
     expect(text).toBe('Simulated reply from gpt-4o-mini to 1 message(s). You said: "Stream please"');
     const created = events[0];
-    expect(created?.type === 'response.created' && created.response).toMatchObject({ status: 'in_progress', output: [], usage: null });
+    expect(created?.type === 'response.created' && created.response).toMatchObject({
+      status: 'in_progress',
+      output: [],
+      usage: null,
+    });
     const completed = events.at(-1);
     if (completed?.type !== 'response.completed') throw new Error('expected response.completed last');
     expect(completed.response.id).toBe(created?.type === 'response.created' ? created.response.id : undefined);
-    expect(completed.response.output[0]).toMatchObject({ type: 'message', status: 'completed', content: [{ type: 'output_text', text }] });
-    expect(completed.response.usage).toMatchObject({ input_tokens: Math.ceil('Stream please'.length / 4), output_tokens: Math.ceil(text.length / 4) });
+    expect(completed.response.output[0]).toMatchObject({
+      type: 'message',
+      status: 'completed',
+      content: [{ type: 'output_text', text }],
+    });
+    expect(completed.response.usage).toMatchObject({
+      input_tokens: Math.ceil('Stream please'.length / 4),
+      output_tokens: Math.ceil(text.length / 4),
+    });
   });
 
   it('frames named SSE events whose payload repeats the type, with no [DONE] line', async () => {
@@ -107,16 +150,31 @@ describe('Responses API driven by the official openai SDK', () => {
   });
 
   it('replies with a function_call item when asked to call an offered tool', async () => {
-    const data = await client.responses.create({ model: 'gpt-4o', input: 'call tool get_weather', tools: [weatherTool] });
+    const data = await client.responses.create({
+      model: 'gpt-4o',
+      input: 'call tool get_weather',
+      tools: [weatherTool],
+    });
     expect(data.output).toEqual([
-      { id: expect.stringMatching(/^fc_/), type: 'function_call', status: 'completed', call_id: expect.stringMatching(/^call_/), name: 'get_weather', arguments: '{"city":"sample","days":1}' },
+      {
+        id: expect.stringMatching(/^fc_/),
+        type: 'function_call',
+        status: 'completed',
+        call_id: expect.stringMatching(/^call_/),
+        name: 'get_weather',
+        arguments: '{"city":"sample","days":1}',
+      },
     ]);
     expect(data.output_text).toBe('');
     expect(data.tools[0]).toMatchObject({ type: 'function', name: 'get_weather', strict: true });
   });
 
   it('streams function-call arguments as deltas closed by function_call_arguments.done', async () => {
-    const stream = client.responses.stream({ model: 'gpt-4o', input: 'call tool get_weather with {"city": "Paris", "days": 3}', tools: [weatherTool] });
+    const stream = client.responses.stream({
+      model: 'gpt-4o',
+      input: 'call tool get_weather with {"city": "Paris", "days": 3}',
+      tools: [weatherTool],
+    });
     const types: string[] = [];
     let streamed = '';
     stream.on('event', (event) => types.push(event.type));
@@ -158,7 +216,11 @@ describe('Responses API driven by the official openai SDK', () => {
   it('ends a reply cut at max_output_tokens as incomplete, in JSON and in the stream', async () => {
     const input = 'A question long enough that the default reply runs past sixteen tokens';
     const data = await client.responses.create({ model: 'gpt-4o', input, max_output_tokens: 16 });
-    expect(data).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, max_output_tokens: 16 });
+    expect(data).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+      max_output_tokens: 16,
+    });
     expect(data.output[0]).toMatchObject({ type: 'message', status: 'incomplete' });
     expect(data.output_text).toHaveLength(64);
 
@@ -171,14 +233,21 @@ describe('Responses API driven by the official openai SDK', () => {
   it('rejects a request without input or model with 400 in the OpenAI envelope', async () => {
     const noInput = await client.responses.create({ model: 'gpt-4o' }).catch((error: unknown) => error);
     expect(noInput).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(noInput).toMatchObject({ status: 400, param: 'input', code: 'missing_required_parameter', type: 'invalid_request_error' });
+    expect(noInput).toMatchObject({
+      status: 400,
+      param: 'input',
+      code: 'missing_required_parameter',
+      type: 'invalid_request_error',
+    });
     expect((noInput as Error).message).toContain("Missing required parameter: 'input'.");
 
     const noModel = await client.responses.create({ input: 'hi' }).catch((error: unknown) => error);
     expect(noModel).toMatchObject({ status: 400, param: 'model', code: 'missing_required_parameter' });
 
     const chatStyleTool = { type: 'function', function: { name: 'get_weather' } } as unknown as typeof weatherTool;
-    const badTool = await client.responses.create({ model: 'gpt-4o', input: 'hi', tools: [chatStyleTool] }).catch((error: unknown) => error);
+    const badTool = await client.responses
+      .create({ model: 'gpt-4o', input: 'hi', tools: [chatStyleTool] })
+      .catch((error: unknown) => error);
     expect(badTool).toMatchObject({ status: 400, param: 'tools[0].name' });
   });
 
@@ -209,7 +278,13 @@ describe('Responses API driven by the official openai SDK', () => {
     });
     const last = (await raw.text()).split('\n\n').filter(Boolean).at(-1) ?? '';
     expect(last.split('\n')[0]).toBe('event: error');
-    expect(JSON.parse(last.split('\n')[1]?.slice('data: '.length) ?? '')).toEqual({ type: 'error', code: 'rate_limit_exceeded', message: 'Slow down.', param: null, sequence_number: 2 });
+    expect(JSON.parse(last.split('\n')[1]?.slice('data: '.length) ?? '')).toEqual({
+      type: 'error',
+      code: 'rate_limit_exceeded',
+      message: 'Slow down.',
+      param: null,
+      sequence_number: 2,
+    });
   });
 });
 
@@ -228,18 +303,34 @@ describe('summarizeResponsesRequest', () => {
       },
       'gpt-4o',
     );
-    expect(summary).toMatchObject({ messageCount: 2, lastUserText: 'call tool f', tools: [{ name: 'f', schema: {} }], toolChoice: { kind: 'named', name: 'f' }, maxTokens: 50, thinking: false });
-    expect(summary.promptChars).toBe(4 + 7 + 11 + JSON.stringify([{ type: 'function', name: 'f', parameters: {} }, { type: 'web_search' }]).length);
+    expect(summary).toMatchObject({
+      messageCount: 2,
+      lastUserText: 'call tool f',
+      tools: [{ name: 'f', schema: {} }],
+      toolChoice: { kind: 'named', name: 'f' },
+      maxTokens: 50,
+      thinking: false,
+    });
+    expect(summary.promptChars).toBe(
+      4 + 7 + 11 + JSON.stringify([{ type: 'function', name: 'f', parameters: {} }, { type: 'web_search' }]).length,
+    );
   });
 
   it('treats a string input as one user message and a reasoning config as thinking', () => {
-    expect(summarizeResponsesRequest({ input: 'hi', reasoning: { effort: 'low' } }, 'gpt-4o')).toMatchObject({ messageCount: 1, lastUserText: 'hi', thinking: true });
+    expect(summarizeResponsesRequest({ input: 'hi', reasoning: { effort: 'low' } }, 'gpt-4o')).toMatchObject({
+      messageCount: 1,
+      lastUserText: 'hi',
+      thinking: true,
+    });
   });
 
   it('validates input the way the API does', () => {
     expect(responsesRequestError({ input: 'x' })).toBeUndefined();
     expect(responsesRequestError({ previous_response_id: 'resp_1' })).toBeUndefined();
     expect(responsesRequestError({ input: { role: 'user' } })).toMatchObject({ param: 'input', code: 'invalid_type' });
-    expect(responsesRequestError({ input: 'x', max_output_tokens: 5 })).toMatchObject({ param: 'max_output_tokens', code: 'integer_below_min_value' });
+    expect(responsesRequestError({ input: 'x', max_output_tokens: 5 })).toMatchObject({
+      param: 'max_output_tokens',
+      code: 'integer_below_min_value',
+    });
   });
 });

@@ -57,7 +57,10 @@ const unixSeconds = (): number => Math.floor(Date.now() / 1000);
 export function responsesUsage(usage: Usage): Json {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens, cache_write_tokens: usage.cacheCreationInputTokens },
+    input_tokens_details: {
+      cached_tokens: usage.cachedInputTokens,
+      cache_write_tokens: usage.cacheCreationInputTokens,
+    },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
     total_tokens: usage.inputTokens + usage.outputTokens,
@@ -67,13 +70,22 @@ export function responsesUsage(usage: Usage): Json {
 // The API echoes function tools with their defaults filled in (strict mode is the Responses default).
 function echoTools(tools: unknown): unknown[] {
   if (!Array.isArray(tools)) return [];
-  return (tools as unknown[]).map((tool) => (isRecord(tool) && tool.type === 'function' ? { type: 'function', description: null, name: tool.name, parameters: null, strict: true, ...tool } : tool));
+  return (tools as unknown[]).map((tool) =>
+    isRecord(tool) && tool.type === 'function'
+      ? { type: 'function', description: null, name: tool.name, parameters: null, strict: true, ...tool }
+      : tool,
+  );
 }
 
 const echo = (value: unknown, fallback: unknown): unknown => (value === undefined || value === null ? fallback : value);
 
 /** The `response` object, as returned by a JSON request and carried by the lifecycle stream events. */
-export function responseObject(frame: ResponseFrame, status: ResponseStatus, output: readonly OutputItem[], usage: Usage | null): Json {
+export function responseObject(
+  frame: ResponseFrame,
+  status: ResponseStatus,
+  output: readonly OutputItem[],
+  usage: Usage | null,
+): Json {
   const { body } = frame;
   return {
     id: frame.id,
@@ -120,10 +132,23 @@ export function outputItems(reply: Reply, ids: IdSource): OutputItem[] {
   if (reply.thinking !== undefined) items.push({ id: ids.next('rs_', 48), type: 'reasoning', summary: [] });
   if (reply.text !== '' || reply.toolCalls.length === 0) {
     const text: OutputText = { type: 'output_text', annotations: [], logprobs: [], text: reply.text };
-    items.push({ id: ids.next('msg_', 48), type: 'message', status: responseStatus(reply), content: [text], role: 'assistant' });
+    items.push({
+      id: ids.next('msg_', 48),
+      type: 'message',
+      status: responseStatus(reply),
+      content: [text],
+      role: 'assistant',
+    });
   }
   for (const call of reply.toolCalls) {
-    items.push({ id: ids.next('fc_', 48), type: 'function_call', status: 'completed', arguments: call.arguments, call_id: call.id, name: call.name });
+    items.push({
+      id: ids.next('fc_', 48),
+      type: 'function_call',
+      status: 'completed',
+      arguments: call.arguments,
+      call_id: call.id,
+      name: call.name,
+    });
   }
   return items;
 }
@@ -145,17 +170,25 @@ function itemEvents(log: EventLog, item: OutputItem, outputIndex: number): void 
       log.emit('response.output_item.added', { output_index: outputIndex, item });
       break;
     case 'message': {
-      log.emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', content: [] } });
+      log.emit('response.output_item.added', {
+        output_index: outputIndex,
+        item: { ...item, status: 'in_progress', content: [] },
+      });
       const part = item.content[0] ?? { type: 'output_text', annotations: [], logprobs: [], text: '' };
       log.emit('response.content_part.added', { ...at, content_index: 0, part: { ...part, text: '' } });
-      for (const delta of splitIntoDeltas(part.text)) log.emit('response.output_text.delta', { ...at, content_index: 0, delta, logprobs: [] });
+      for (const delta of splitIntoDeltas(part.text))
+        log.emit('response.output_text.delta', { ...at, content_index: 0, delta, logprobs: [] });
       log.emit('response.output_text.done', { ...at, content_index: 0, text: part.text, logprobs: [] });
       log.emit('response.content_part.done', { ...at, content_index: 0, part });
       break;
     }
     case 'function_call':
-      log.emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', arguments: '' } });
-      for (const delta of splitIntoFragments(item.arguments)) log.emit('response.function_call_arguments.delta', { ...at, delta });
+      log.emit('response.output_item.added', {
+        output_index: outputIndex,
+        item: { ...item, status: 'in_progress', arguments: '' },
+      });
+      for (const delta of splitIntoFragments(item.arguments))
+        log.emit('response.function_call_arguments.delta', { ...at, delta });
       log.emit('response.function_call_arguments.done', { ...at, arguments: item.arguments });
       break;
   }
@@ -197,14 +230,32 @@ export async function runResponses(call: OperationCall): Promise<void> {
   const { body, context, turn } = call;
   const problem = responsesRequestError(body);
   if (problem) return sendBody(call.response, turn, 400, call.headers, renderOpenAiError(400, problem));
-  const reply = buildReply(summarizeResponsesRequest(body, call.model), context.replySpec(call.request, turn), context.ids, 'call_');
-  const frame: ResponseFrame = { id: context.ids.next('resp_', 48), createdAt: unixSeconds(), model: reply.model, body };
+  const reply = buildReply(
+    summarizeResponsesRequest(body, call.model),
+    context.replySpec(call.request, turn),
+    context.ids,
+    'call_',
+  );
+  const frame: ResponseFrame = {
+    id: context.ids.next('resp_', 48),
+    createdAt: unixSeconds(),
+    model: reply.model,
+    body,
+  };
   const output = outputItems(reply, context.ids);
   if (body.stream === true) {
     const events = responseEvents(frame, reply, output);
     // The error takes the sequence number of the first event it replaces.
     const sequenceNumber = Math.min(turn.behaviour.midStreamError?.afterEvents ?? events.length, events.length);
-    return sendEvents(call.response, turn, call.headers, events, (spec) => renderResponsesStreamError(spec, sequenceNumber));
+    return sendEvents(call.response, turn, call.headers, events, (spec) =>
+      renderResponsesStreamError(spec, sequenceNumber),
+    );
   }
-  return sendBody(call.response, turn, 200, call.headers, JSON.stringify(responseObject(frame, responseStatus(reply), output, reply.usage)));
+  return sendBody(
+    call.response,
+    turn,
+    200,
+    call.headers,
+    JSON.stringify(responseObject(frame, responseStatus(reply), output, reply.usage)),
+  );
 }

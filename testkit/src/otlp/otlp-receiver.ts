@@ -41,26 +41,34 @@ export async function startOtlpReceiver(): Promise<OtlpReceiverHandle> {
   };
 
   const server = createServer((request, response) => {
-    void readBody(request).then((body) => {
-      const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
-      if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/traces') return answer(response, 404, 'application/json');
-      if (failures.count > 0) {
-        failures = { ...failures, count: failures.count - 1 };
-        return answer(response, failures.status, contentType === 'application/json' ? 'application/json' : 'application/x-protobuf');
-      }
-      let decoded: ReceivedSpan[];
-      if (contentType === 'application/x-protobuf') decoded = decodeProtobufTraces(new Uint8Array(body));
-      else if (contentType === 'application/json') decoded = decodeJsonTraces(JSON.parse(body.toString('utf8')));
-      else return answer(response, 415, 'application/json');
-      exports.push({ contentType, headers: request.headers });
-      spans.push(...decoded);
-      for (const waiter of waiters.splice(0)) {
-        if (spans.length >= waiter.count) waiter.resolve([...spans]);
-        else waiters.push(waiter);
-      }
-      // An empty ExportTraceServiceResponse means every span was accepted.
-      return answer(response, 200, contentType);
-    }, () => answer(response, 400, 'application/json'));
+    void readBody(request).then(
+      (body) => {
+        const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+        if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/traces')
+          return answer(response, 404, 'application/json');
+        if (failures.count > 0) {
+          failures = { ...failures, count: failures.count - 1 };
+          return answer(
+            response,
+            failures.status,
+            contentType === 'application/json' ? 'application/json' : 'application/x-protobuf',
+          );
+        }
+        let decoded: ReceivedSpan[];
+        if (contentType === 'application/x-protobuf') decoded = decodeProtobufTraces(new Uint8Array(body));
+        else if (contentType === 'application/json') decoded = decodeJsonTraces(JSON.parse(body.toString('utf8')));
+        else return answer(response, 415, 'application/json');
+        exports.push({ contentType, headers: request.headers });
+        spans.push(...decoded);
+        for (const waiter of waiters.splice(0)) {
+          if (spans.length >= waiter.count) waiter.resolve([...spans]);
+          else waiters.push(waiter);
+        }
+        // An empty ExportTraceServiceResponse means every span was accepted.
+        return answer(response, 200, contentType);
+      },
+      () => answer(response, 400, 'application/json'),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -75,8 +83,18 @@ export async function startOtlpReceiver(): Promise<OtlpReceiverHandle> {
       new Promise((resolve, reject) => {
         if (spans.length >= count) return resolve([...spans]);
         const timer = setTimeout(() => reject(new Error(`received ${spans.length} of ${count} spans`)), timeoutMs);
-        waiters.push({ count, resolve: (received) => { clearTimeout(timer); resolve(received); } });
+        waiters.push({
+          count,
+          resolve: (received) => {
+            clearTimeout(timer);
+            resolve(received);
+          },
+        });
       }),
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

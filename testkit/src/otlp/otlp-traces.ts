@@ -44,7 +44,15 @@ function keyValues(fields: ReturnType<typeof readFields>, number: number): Recor
 // trace.proto Span: 5 name, 6 kind, 7 start, 8 end (fixed64), 9 attributes, 15 status (2 message, 3 code).
 function protobufSpan(bytes: Uint8Array, resource: Record<string, Scalar>): ReceivedSpan {
   const fields = readFields(bytes);
-  const span: ReceivedSpan = { name: '', kind: 0, startTimeUnixNano: 0n, endTimeUnixNano: 0n, attributes: keyValues(fields, 9), status: { code: 0, message: '' }, resource };
+  const span: ReceivedSpan = {
+    name: '',
+    kind: 0,
+    startTimeUnixNano: 0n,
+    endTimeUnixNano: 0n,
+    attributes: keyValues(fields, 9),
+    status: { code: 0, message: '' },
+    resource,
+  };
   for (const field of fields) {
     if (field.number === 5) span.name = text(field.value);
     if (field.number === 6) span.kind = Number(field.value);
@@ -68,7 +76,8 @@ export function decodeProtobufTraces(bytes: Uint8Array): ReceivedSpan[] {
     const resourceField = parts.find((field) => field.number === 1);
     const resource = resourceField ? keyValues(readFields(bytesOf(resourceField.value)), 1) : {};
     for (const scopeSpans of parts.filter((field) => field.number === 2)) {
-      for (const span of readFields(bytesOf(scopeSpans.value)).filter((field) => field.number === 2)) spans.push(protobufSpan(bytesOf(span.value), resource));
+      for (const span of readFields(bytesOf(scopeSpans.value)).filter((field) => field.number === 2))
+        spans.push(protobufSpan(bytesOf(span.value), resource));
     }
   }
   return spans;
@@ -82,7 +91,10 @@ interface JsonKeyValue {
 function jsonAttributes(list: JsonKeyValue[] | undefined): Record<string, Scalar> {
   const attributes: Record<string, Scalar> = {};
   for (const { key, value } of list ?? []) {
-    attributes[key] = value.stringValue ?? value.boolValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? ''));
+    attributes[key] =
+      value.stringValue ??
+      value.boolValue ??
+      (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? ''));
   }
   return attributes;
 }
@@ -90,7 +102,16 @@ function jsonAttributes(list: JsonKeyValue[] | undefined): Record<string, Scalar
 interface JsonTraces {
   resourceSpans?: Array<{
     resource?: { attributes?: JsonKeyValue[] };
-    scopeSpans?: Array<{ spans?: Array<{ name: string; kind: number; startTimeUnixNano: string | number; endTimeUnixNano: string | number; attributes?: JsonKeyValue[]; status?: { code?: number; message?: string } }> }>;
+    scopeSpans?: Array<{
+      spans?: Array<{
+        name: string;
+        kind: number;
+        startTimeUnixNano: string | number;
+        endTimeUnixNano: string | number;
+        attributes?: JsonKeyValue[];
+        status?: { code?: number; message?: string };
+      }>;
+    }>;
   }>;
 }
 

@@ -57,7 +57,11 @@ export function readFields(bytes: Uint8Array): ProtobufField[] {
   return fields;
 }
 
-export const text = (value: bigint | Uint8Array): string => (value instanceof Uint8Array ? new TextDecoder().decode(value) : String(value));
-export const bytesOf = (value: bigint | Uint8Array): Uint8Array => (value instanceof Uint8Array ? value : new Uint8Array());
-export const fixed64 = (value: bigint | Uint8Array): bigint => (value instanceof Uint8Array ? Buffer.from(value).readBigUInt64LE(0) : value);
-export const double = (value: bigint | Uint8Array): number => (value instanceof Uint8Array ? Buffer.from(value).readDoubleLE(0) : Number(value));
+export const text = (value: bigint | Uint8Array): string =>
+  value instanceof Uint8Array ? new TextDecoder().decode(value) : String(value);
+export const bytesOf = (value: bigint | Uint8Array): Uint8Array =>
+  value instanceof Uint8Array ? value : new Uint8Array();
+export const fixed64 = (value: bigint | Uint8Array): bigint =>
+  value instanceof Uint8Array ? Buffer.from(value).readBigUInt64LE(0) : value;
+export const double = (value: bigint | Uint8Array): number =>
+  value instanceof Uint8Array ? Buffer.from(value).readDoubleLE(0) : Number(value);

@@ -13,7 +13,11 @@ function buckets(context: ReportRouteContext, results: (day: string) => unknown[
   const start = Date.parse(context.query.get('starting_at') ?? '');
   const endParam = context.query.get('ending_at');
   const end = endParam ? Date.parse(endParam) : Date.now();
-  return daysBetween(start, end).map((day) => ({ starting_at: `${day}T00:00:00Z`, ending_at: new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().replace('.000', ''), results: results(day) }));
+  return daysBetween(start, end).map((day) => ({
+    starting_at: `${day}T00:00:00Z`,
+    ending_at: new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().replace('.000', ''),
+    results: results(day),
+  }));
 }
 
 const page = (context: ReportRouteContext, all: unknown[]) => pageOf(all, context.query, context.forever, 7, 31);
@@ -23,10 +27,13 @@ const page = (context: ReportRouteContext, all: unknown[]) => pageOf(all, contex
  * `GET /v1/organizations/cost_report` (grouped by description; amounts are decimal strings in cents), daily buckets,
  * paged with `limit`, `page` and `next_page`/`has_more`; 401 for a wrong admin key; scripted 429s with `retry-after`.
  */
-export function startAnthropicUsageSimulator(options: AnthropicUsageSimulatorOptions): Promise<UsageReportSimulatorHandle> {
+export function startAnthropicUsageSimulator(
+  options: AnthropicUsageSimulatorOptions,
+): Promise<UsageReportSimulatorHandle> {
   return startReportServer(
     {
-      authorized: (request) => request.headers['x-api-key'] === options.adminKey && typeof request.headers['anthropic-version'] === 'string',
+      authorized: (request) =>
+        request.headers['x-api-key'] === options.adminKey && typeof request.headers['anthropic-version'] === 'string',
       unauthorized: error('authentication_error', 'invalid x-api-key'),
       rateLimited: error('rate_limit_error', 'Number of requests has exceeded your rate limit.'),
       notFound: error('not_found_error', 'Not found'),

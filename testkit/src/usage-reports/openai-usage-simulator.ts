@@ -13,10 +13,18 @@ function buckets(context: ReportRouteContext, results: (day: string) => unknown[
   const start = Number(context.query.get('start_time')) * 1000;
   const endParam = context.query.get('end_time');
   const end = endParam ? Number(endParam) * 1000 : Date.now();
-  return daysBetween(start, end).map((day) => ({ object: 'bucket', start_time: secondsOf(day), end_time: secondsOf(day) + 86_400, results: results(day) }));
+  return daysBetween(start, end).map((day) => ({
+    object: 'bucket',
+    start_time: secondsOf(day),
+    end_time: secondsOf(day) + 86_400,
+    results: results(day),
+  }));
 }
 
-const page = (context: ReportRouteContext, all: unknown[]) => ({ object: 'page', ...pageOf(all, context.query, context.forever, 7, 31) });
+const page = (context: ReportRouteContext, all: unknown[]) => ({
+  object: 'page',
+  ...pageOf(all, context.query, context.forever, 7, 31),
+});
 
 /**
  * OpenAI's organisation usage and costs APIs: `GET /v1/organization/usage/completions` (grouped by model) and
@@ -27,8 +35,22 @@ export function startOpenAiUsageSimulator(options: OpenAiUsageSimulatorOptions):
   return startReportServer(
     {
       authorized: (request) => request.headers.authorization === `Bearer ${options.adminKey}`,
-      unauthorized: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
-      rateLimited: { error: { message: 'Rate limit reached for organization usage requests.', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
+      unauthorized: {
+        error: {
+          message: 'Incorrect API key provided.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      },
+      rateLimited: {
+        error: {
+          message: 'Rate limit reached for organization usage requests.',
+          type: 'requests',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
+      },
       notFound: { error: { message: 'Invalid URL', type: 'invalid_request_error', param: null, code: null } },
       routes: {
         '/v1/organization/usage/completions': (context) =>
@@ -63,8 +85,18 @@ export function startOpenAiUsageSimulator(options: OpenAiUsageSimulatorOptions):
                   // A quarter of the day's dollars on input, the rest on output: two line items, as the real report splits them.
                   const input = Math.round(entry.costUsd * 250_000) / 1_000_000;
                   return [
-                    { object: 'organization.costs.result', amount: { value: input, currency: 'usd' }, line_item: `${entry.model}, input`, project_id: null },
-                    { object: 'organization.costs.result', amount: { value: entry.costUsd - input, currency: 'usd' }, line_item: `${entry.model}, output`, project_id: null },
+                    {
+                      object: 'organization.costs.result',
+                      amount: { value: input, currency: 'usd' },
+                      line_item: `${entry.model}, input`,
+                      project_id: null,
+                    },
+                    {
+                      object: 'organization.costs.result',
+                      amount: { value: entry.costUsd - input, currency: 'usd' },
+                      line_item: `${entry.model}, output`,
+                      project_id: null,
+                    },
                   ];
                 }),
             ),

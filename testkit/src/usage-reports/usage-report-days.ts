@@ -25,18 +25,30 @@ const dayMs = 86_400_000;
 /** The UTC days in `[startMs, endMs)`, as the real reports bucket them (empty days included). */
 export function daysBetween(startMs: number, endMs: number): string[] {
   const days: string[] = [];
-  for (let at = Math.floor(startMs / dayMs) * dayMs; at < endMs; at += dayMs) days.push(new Date(at).toISOString().slice(0, 10));
+  for (let at = Math.floor(startMs / dayMs) * dayMs; at < endMs; at += dayMs)
+    days.push(new Date(at).toISOString().slice(0, 10));
   return days;
 }
 
 /** Bucket pages as both vendors page them: `limit` buckets a page, an opaque `next_page` cursor, `has_more`. */
-export function pageOf<Bucket>(buckets: Bucket[], query: URLSearchParams, forever: boolean, defaultLimit: number, maxLimit: number): { data: Bucket[]; has_more: boolean; next_page: string | null } {
+export function pageOf<Bucket>(
+  buckets: Bucket[],
+  query: URLSearchParams,
+  forever: boolean,
+  defaultLimit: number,
+  maxLimit: number,
+): { data: Bucket[]; has_more: boolean; next_page: string | null } {
   const limit = Math.min(Math.max(Number(query.get('limit') ?? defaultLimit) || defaultLimit, 1), maxLimit);
   const cursor = query.get('page');
   const offset = cursor ? Number(Buffer.from(cursor.replace(/^page_/, ''), 'base64url').toString('utf8')) || 0 : 0;
   const data = buckets.slice(offset, offset + limit);
   const next = offset + limit;
-  if (forever) return { data, has_more: true, next_page: `page_${Buffer.from(String(next), 'utf8').toString('base64url')}` };
+  if (forever)
+    return { data, has_more: true, next_page: `page_${Buffer.from(String(next), 'utf8').toString('base64url')}` };
   const more = next < buckets.length;
-  return { data, has_more: more, next_page: more ? `page_${Buffer.from(String(next), 'utf8').toString('base64url')}` : null };
+  return {
+    data,
+    has_more: more,
+    next_page: more ? `page_${Buffer.from(String(next), 'utf8').toString('base64url')}` : null,
+  };
 }

@@ -30,7 +30,10 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
 }
 
 /** The shared server loop of the vendor report simulators: auth, scripted 429s, then the vendor's own route. */
-export async function startReportServer(vendor: VendorReportServer, initialDays: VendorUsageDay[]): Promise<UsageReportSimulatorHandle> {
+export async function startReportServer(
+  vendor: VendorReportServer,
+  initialDays: VendorUsageDay[],
+): Promise<UsageReportSimulatorHandle> {
   const log = new RequestLog(true);
   let days = initialDays;
   let forever = false;

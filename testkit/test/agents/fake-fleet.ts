@@ -37,7 +37,11 @@ export const SECRET = 'enroll-secret-for-tests';
 export const OSQUERY = '/api/v1/osquery';
 export const ORBIT = '/api/fleet/orbit';
 export const fleetError = (message: string) => ({ message, errors: [{ name: 'base', reason: message }] });
-export const agentConfig = { options: { distributed_interval: 60, distributed_plugin: 'tls' }, schedule: {}, decorators: {} };
+export const agentConfig = {
+  options: { distributed_interval: 60, distributed_plugin: 'tls' },
+  schedule: {},
+  decorators: {},
+};
 
 export async function startFakeFleet(): Promise<FakeFleet> {
   const received: Received[] = [];
@@ -51,13 +55,15 @@ export async function startFakeFleet(): Promise<FakeFleet> {
     const next = canned.get(path)?.shift();
     if (next) return next;
     if (path === `${OSQUERY}/enroll`) {
-      if (body.enroll_secret !== SECRET) return { status: 401, body: { node_invalid: true, error: 'invalid enroll secret' } };
+      if (body.enroll_secret !== SECRET)
+        return { status: 401, body: { node_invalid: true, error: 'invalid enroll secret' } };
       const nodeKey = `osquery-key-${(issued += 1)}`;
       osqueryKeys.add(nodeKey);
       return { status: 200, body: { node_key: nodeKey, node_invalid: false } };
     }
     if (path.startsWith(OSQUERY)) {
-      if (!osqueryKeys.has(String(body.node_key))) return { status: 401, body: { node_invalid: true, error: 'invalid node key' } };
+      if (!osqueryKeys.has(String(body.node_key)))
+        return { status: 401, body: { node_invalid: true, error: 'invalid node key' } };
       if (path === `${OSQUERY}/config`) return { status: 200, body: agentConfig };
       if (path === `${OSQUERY}/distributed/read`) return { status: 200, body: { queries: state.queries } };
       return { status: 200, body: {} };
@@ -76,11 +82,26 @@ export async function startFakeFleet(): Promise<FakeFleet> {
     const executionId = String(body.execution_id);
     switch (path) {
       case `${ORBIT}/config`:
-        return { status: 200, body: { script_execution_timeout: 300, notifications: state.pending.length > 0 ? { pending_script_execution_ids: [...state.pending] } : {} } };
+        return {
+          status: 200,
+          body: {
+            script_execution_timeout: 300,
+            notifications: state.pending.length > 0 ? { pending_script_execution_ids: [...state.pending] } : {},
+          },
+        };
       case `${ORBIT}/scripts/request`: {
         const script = state.scripts[executionId];
         if (!script) return { status: 404, body: fleetError('The script execution was not found for this host.') };
-        return { status: 200, body: { execution_id: executionId, script_contents: script.contents, output: '', runtime: 0, exit_code: script.exitCode } };
+        return {
+          status: 200,
+          body: {
+            execution_id: executionId,
+            script_contents: script.contents,
+            output: '',
+            runtime: 0,
+            exit_code: script.exitCode,
+          },
+        };
       }
       case `${ORBIT}/scripts/result`:
         state.pending = state.pending.filter((pending) => pending !== executionId);
@@ -158,7 +179,15 @@ afterEach(async () => {
 export async function hostOnFleet(options: Partial<SimulatedHostOptions> = {}): Promise<SimulatedHost> {
   fleet = await startFakeFleet();
   callsBefore = 0;
-  return startSimulatedHost({ baseUrl: fleet.url, enrollSecret: SECRET, hostname: 'ada-mbp', hardwareUuid: UUID, hardwareSerial: SERIAL, now: () => NOW, ...options });
+  return startSimulatedHost({
+    baseUrl: fleet.url,
+    enrollSecret: SECRET,
+    hostname: 'ada-mbp',
+    hardwareUuid: UUID,
+    hardwareSerial: SERIAL,
+    now: () => NOW,
+    ...options,
+  });
 }
 
 export async function enrolledHost(options: Partial<SimulatedHostOptions> = {}): Promise<SimulatedHost> {
@@ -169,7 +198,8 @@ export async function enrolledHost(options: Partial<SimulatedHostOptions> = {}):
   return host;
 }
 
-export const calls = (host: SimulatedHost) => host.requests.slice(callsBefore).map((request) => `${request.path} ${request.status}`);
+export const calls = (host: SimulatedHost) =>
+  host.requests.slice(callsBefore).map((request) => `${request.path} ${request.status}`);
 
 export async function rejection(promise: Promise<unknown>): Promise<SimulatedAgentError> {
   const error = await promise.then(
@@ -179,7 +209,6 @@ export async function rejection(promise: Promise<unknown>): Promise<SimulatedAge
   if (!(error instanceof SimulatedAgentError)) throw new Error(`expected a SimulatedAgentError, got ${String(error)}`);
   return error;
 }
-
 
 /** A fake server for a test that builds its hosts itself. */
 export async function fleetOnly(): Promise<FakeFleet> {

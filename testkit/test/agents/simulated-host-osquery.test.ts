@@ -3,7 +3,21 @@ import { describe, expect, it } from 'vitest';
 
 import { answersFor } from '../../src/agents/answers-for.js';
 import { startSimulatedHost } from '../../src/agents/simulated-host.js';
-import { NOW, ORBIT, OSQUERY, SECRET, SERIAL, UUID, calls, enrolledHost, fleet, fleetError, fleetOnly, hostOnFleet, rejection } from './fake-fleet.js';
+import {
+  NOW,
+  ORBIT,
+  OSQUERY,
+  SECRET,
+  SERIAL,
+  UUID,
+  calls,
+  enrolledHost,
+  fleet,
+  fleetError,
+  fleetOnly,
+  hostOnFleet,
+  rejection,
+} from './fake-fleet.js';
 
 describe('enrollment', () => {
   it('enrolls orbit, then osquery, with the bodies fleetd sends', async () => {
@@ -12,7 +26,16 @@ describe('enrollment', () => {
 
     expect(fleet.received.map((entry) => entry.path)).toEqual([`${ORBIT}/enroll`, `${OSQUERY}/enroll`]);
     expect(fleet.bodiesTo(`${ORBIT}/enroll`)).toEqual([
-      { enroll_secret: SECRET, hardware_uuid: UUID, hardware_serial: SERIAL, hostname: 'ada-mbp', platform: 'darwin', osquery_identifier: '', computer_name: 'ada-mbp', hardware_model: 'MacBookPro18,3' },
+      {
+        enroll_secret: SECRET,
+        hardware_uuid: UUID,
+        hardware_serial: SERIAL,
+        hostname: 'ada-mbp',
+        platform: 'darwin',
+        osquery_identifier: '',
+        computer_name: 'ada-mbp',
+        hardware_model: 'MacBookPro18,3',
+      },
     ]);
     expect(fleet.bodiesTo(`${OSQUERY}/enroll`)).toEqual([
       {
@@ -20,7 +43,18 @@ describe('enrollment', () => {
         host_identifier: UUID,
         platform_type: '21',
         host_details: {
-          os_version: { name: 'macOS', version: '14.5', major: '14', minor: '5', patch: '0', build: '23F79', platform: 'darwin', platform_like: 'darwin', codename: '', arch: 'arm64' },
+          os_version: {
+            name: 'macOS',
+            version: '14.5',
+            major: '14',
+            minor: '5',
+            patch: '0',
+            build: '23F79',
+            platform: 'darwin',
+            platform_like: 'darwin',
+            codename: '',
+            arch: 'arm64',
+          },
           osquery_info: {
             pid: '4242',
             uuid: UUID,
@@ -57,7 +91,11 @@ describe('enrollment', () => {
 
     const [orbitEnroll, osqueryEnroll] = fleet.received;
     expect(orbitEnroll?.headers['content-type']).toBeUndefined();
-    expect(osqueryEnroll?.headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'osquery/5.13.1' });
+    expect(osqueryEnroll?.headers).toMatchObject({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': 'osquery/5.13.1',
+    });
   });
 
   it('reports a Linux host with its distribution as the platform and osquery’s Linux platform mask', async () => {
@@ -65,7 +103,10 @@ describe('enrollment', () => {
     await host.enroll();
 
     expect(fleet.bodiesTo(`${ORBIT}/enroll`)[0]).toMatchObject({ platform: 'ubuntu', hardware_model: '20XW0055US' });
-    expect(fleet.bodiesTo(`${OSQUERY}/enroll`)[0]).toMatchObject({ platform_type: '9', host_details: { os_version: { platform: 'ubuntu', name: 'Ubuntu' } } });
+    expect(fleet.bodiesTo(`${OSQUERY}/enroll`)[0]).toMatchObject({
+      platform_type: '9',
+      host_details: { os_version: { platform: 'ubuntu', name: 'Ubuntu' } },
+    });
   });
 
   it('generates a distinct upper-case hardware UUID and serial per host, and reports the UUID as osquery_info.uuid', async () => {
@@ -77,7 +118,9 @@ describe('enrollment', () => {
     expect(first.identity.hardwareUuid).not.toBe(second.identity.hardwareUuid);
     expect(first.identity.hardwareSerial).toMatch(/^[A-Z0-9]{12}$/);
     expect(first.identity.osqueryUuid).toBe(first.identity.hardwareUuid);
-    expect(startSimulatedHost({ baseUrl: fleet.url, enrollSecret: SECRET, osqueryUuid: 'other' }).identity.osqueryUuid).toBe('other');
+    expect(
+      startSimulatedHost({ baseUrl: fleet.url, enrollSecret: SECRET, osqueryUuid: 'other' }).identity.osqueryUuid,
+    ).toBe('other');
   });
 
   it('throws enroll_refused with orbit’s error message when the secret is refused, and never sends osquery’s enroll', async () => {
@@ -140,7 +183,11 @@ describe('osquery check-in', () => {
         node_key: 'osquery-key-2',
         queries: { gw_policy_disk: [], gw_policy_firewall: [{ '1': '1' }], gw_policy_screen_lock: [] },
         statuses: { gw_policy_disk: 1, gw_policy_firewall: 0, gw_policy_screen_lock: 0 },
-        messages: { gw_policy_disk: 'no such table: disk_encryption', gw_policy_firewall: '', gw_policy_screen_lock: '' },
+        messages: {
+          gw_policy_disk: 'no such table: disk_encryption',
+          gw_policy_firewall: '',
+          gw_policy_screen_lock: '',
+        },
         stats: { gw_policy_disk: stats, gw_policy_firewall: stats, gw_policy_screen_lock: stats },
       },
     ]);
@@ -162,19 +209,42 @@ describe('osquery check-in', () => {
   });
 
   it('sends a status log of osquery’s lines for the run, timed by the host clock', async () => {
-    const host = await enrolledHost({ answer: answersFor({ 'FROM alf': true, 'FROM disk': { error: 'no such table: disk' } }) });
+    const host = await enrolledHost({
+      answer: answersFor({ 'FROM alf': true, 'FROM disk': { error: 'no such table: disk' } }),
+    });
     fleet.queries = { gw_policy_firewall: 'SELECT 1 FROM alf;', gw_policy_disk: 'SELECT 1 FROM disk;' };
     await host.checkIn();
 
-    const line = { hostIdentifier: UUID, calendarTime: 'Mon Mar  2 09:05:00 2026 UTC', unixTime: NOW / 1000, filename: 'distributed.cpp', version: '5.13.1' };
+    const line = {
+      hostIdentifier: UUID,
+      calendarTime: 'Mon Mar  2 09:05:00 2026 UTC',
+      unixTime: NOW / 1000,
+      filename: 'distributed.cpp',
+      version: '5.13.1',
+    };
     expect(fleet.bodiesTo(`${OSQUERY}/log`)).toEqual([
       {
         node_key: 'osquery-key-2',
         log_type: 'status',
         data: [
-          { ...line, severity: 0, line: 112, message: 'Executing distributed query: gw_policy_disk: SELECT 1 FROM disk;' },
-          { ...line, severity: 2, line: 123, message: 'Error executing distributed query: gw_policy_disk: no such table: disk' },
-          { ...line, severity: 0, line: 112, message: 'Executing distributed query: gw_policy_firewall: SELECT 1 FROM alf;' },
+          {
+            ...line,
+            severity: 0,
+            line: 112,
+            message: 'Executing distributed query: gw_policy_disk: SELECT 1 FROM disk;',
+          },
+          {
+            ...line,
+            severity: 2,
+            line: 123,
+            message: 'Error executing distributed query: gw_policy_disk: no such table: disk',
+          },
+          {
+            ...line,
+            severity: 0,
+            line: 112,
+            message: 'Executing distributed query: gw_policy_firewall: SELECT 1 FROM alf;',
+          },
         ],
       },
     ]);
@@ -194,7 +264,9 @@ describe('osquery check-in', () => {
     fleet.queries = { gw_policy_firewall: 'SELECT enabled, name FROM alf;' };
     await host.checkIn();
 
-    expect(fleet.bodiesTo(`${OSQUERY}/distributed/write`)[0]?.queries).toEqual({ gw_policy_firewall: [{ enabled: '1', name: 'alf' }] });
+    expect(fleet.bodiesTo(`${OSQUERY}/distributed/write`)[0]?.queries).toEqual({
+      gw_policy_firewall: [{ enabled: '1', name: 'alf' }],
+    });
   });
 
   it('enrolls osquery and orbit first when the host has no node keys', async () => {
@@ -231,8 +303,14 @@ describe('re-enrollment', () => {
     ]);
     expect(fleet.bodiesTo(`${OSQUERY}/enroll`)[0]?.enroll_secret).toBe(SECRET);
     expect(fleet.bodiesTo(`${ORBIT}/enroll`)[0]?.enroll_secret).toBe(SECRET);
-    expect(fleet.bodiesTo(`${OSQUERY}/config`).map((body) => body.node_key)).toEqual(['osquery-key-2', 'osquery-key-3']);
-    expect(fleet.bodiesTo(`${ORBIT}/config`).map((body) => body.orbit_node_key)).toEqual(['orbit-key-1', 'orbit-key-4']);
+    expect(fleet.bodiesTo(`${OSQUERY}/config`).map((body) => body.node_key)).toEqual([
+      'osquery-key-2',
+      'osquery-key-3',
+    ]);
+    expect(fleet.bodiesTo(`${ORBIT}/config`).map((body) => body.orbit_node_key)).toEqual([
+      'orbit-key-1',
+      'orbit-key-4',
+    ]);
     expect([host.nodeKey, host.orbitNodeKey]).toEqual(['osquery-key-3', 'orbit-key-4']);
   });
 
@@ -242,7 +320,11 @@ describe('re-enrollment', () => {
     fleet.answerNext(`${OSQUERY}/distributed/write`, 401, { node_invalid: true, error: 'invalid node key' });
     await host.checkIn();
 
-    expect(calls(host).slice(2, 5)).toEqual([`${OSQUERY}/distributed/write 401`, `${OSQUERY}/enroll 200`, `${OSQUERY}/distributed/write 200`]);
+    expect(calls(host).slice(2, 5)).toEqual([
+      `${OSQUERY}/distributed/write 401`,
+      `${OSQUERY}/enroll 200`,
+      `${OSQUERY}/distributed/write 200`,
+    ]);
     const writes = fleet.bodiesTo(`${OSQUERY}/distributed/write`);
     expect(writes.map((body) => body.node_key)).toEqual(['osquery-key-2', 'osquery-key-3']);
     expect(writes[1]?.queries).toEqual(writes[0]?.queries);
@@ -269,4 +351,3 @@ describe('re-enrollment', () => {
     expect(calls(host).slice(-3)).toEqual([`${ORBIT}/config 401`, `${ORBIT}/enroll 200`, `${ORBIT}/config 401`]);
   });
 });
-

@@ -9,13 +9,19 @@ import { isGrantableCapability, isGrantableScope, isKnownScope } from '../scopes
  * content mode, SSO config, self-update or key management. Ungrantable or unknown entries are a bad request (400,
  * whoever asks); entries the minter does not hold are a 403 naming what is missing.
  */
-export function assertGrantable(grant: { caps?: readonly Capability[] | undefined; scopes?: readonly string[] | undefined }, minter: Principal): void {
+export function assertGrantable(
+  grant: { caps?: readonly Capability[] | undefined; scopes?: readonly string[] | undefined },
+  minter: Principal,
+): void {
   for (const capability of grant.caps ?? []) {
-    if (!isGrantableCapability(capability)) throw gatewayError('invalid_request', `body.caps: ${capability} cannot be granted to an admin API key`);
+    if (!isGrantableCapability(capability))
+      throw gatewayError('invalid_request', `body.caps: ${capability} cannot be granted to an admin API key`);
   }
   for (const scope of grant.scopes ?? []) {
-    if (!isKnownScope(scope)) throw gatewayError('invalid_request', `body.scopes: ${scope} is not a Management API v1 scope`);
-    if (!isGrantableScope(scope)) throw gatewayError('invalid_request', `body.scopes: ${scope} cannot be granted to an admin API key`);
+    if (!isKnownScope(scope))
+      throw gatewayError('invalid_request', `body.scopes: ${scope} is not a Management API v1 scope`);
+    if (!isGrantableScope(scope))
+      throw gatewayError('invalid_request', `body.scopes: ${scope} cannot be granted to an admin API key`);
   }
   for (const capability of grant.caps ?? []) {
     if (!minter.capabilities.has(capability)) throw adminErrors.missingCapability(capability);

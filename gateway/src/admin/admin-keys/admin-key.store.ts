@@ -41,7 +41,11 @@ export class AdminKeyStore {
 
   private toRecord(row: AdminKeyRow): AdminKeyRecord {
     const expiresAt = isoOrNull(row.expires_at);
-    const status = row.revoked_at ? 'revoked' : expiresAt && Date.parse(expiresAt) <= this.clock.now() ? 'expired' : 'active';
+    const status = row.revoked_at
+      ? 'revoked'
+      : expiresAt && Date.parse(expiresAt) <= this.clock.now()
+        ? 'expired'
+        : 'active';
     return {
       id: row.id,
       label: row.label,
@@ -62,7 +66,18 @@ export class AdminKeyStore {
     const { rows } = await this.db.query<AdminKeyRow>(
       `INSERT INTO gw_admin_keys (id, key_hash, key_prefix, label, caps, scopes, tenant, created_by, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
-      [`admkey_${randomToken(12)}`, sha256Hex(raw), `${raw.slice(0, prefix.length + 4)}…`, input.label, input.caps, input.scopes, input.tenant, input.createdBy, new Date(this.clock.now()), input.expiresAt],
+      [
+        `admkey_${randomToken(12)}`,
+        sha256Hex(raw),
+        `${raw.slice(0, prefix.length + 4)}…`,
+        input.label,
+        input.caps,
+        input.scopes,
+        input.tenant,
+        input.createdBy,
+        new Date(this.clock.now()),
+        input.expiresAt,
+      ],
     );
     return { key: raw, record: this.toRecord(rows[0]) };
   }
@@ -79,13 +94,18 @@ export class AdminKeyStore {
 
   /** Per-request lookup by raw key. Throws when the store is unreachable: the caller fails closed. */
   async lookup(rawKey: string): Promise<AdminKeyRecord | null> {
-    const { rows } = await this.db.query<AdminKeyRow>(`SELECT ${columns} FROM gw_admin_keys WHERE key_hash = $1`, [sha256Hex(rawKey)]);
+    const { rows } = await this.db.query<AdminKeyRow>(`SELECT ${columns} FROM gw_admin_keys WHERE key_hash = $1`, [
+      sha256Hex(rawKey),
+    ]);
     return rows[0] ? this.toRecord(rows[0]) : null;
   }
 
   /** Revoke; true when the key existed. Idempotent: the first revocation time is kept. */
   async revoke(id: string, revokedBy: string): Promise<boolean> {
-    const { rowCount } = await this.db.query('UPDATE gw_admin_keys SET revoked_at = COALESCE(revoked_at, $2), revoked_by = COALESCE(revoked_by, $3) WHERE id = $1', [id, new Date(this.clock.now()), revokedBy]);
+    const { rowCount } = await this.db.query(
+      'UPDATE gw_admin_keys SET revoked_at = COALESCE(revoked_at, $2), revoked_by = COALESCE(revoked_by, $3) WHERE id = $1',
+      [id, new Date(this.clock.now()), revokedBy],
+    );
     return rowCount > 0;
   }
 }

@@ -3,7 +3,13 @@ import { gatewayErrors } from '../../errors.js';
 import { okResponse } from '@gw/contracts/management';
 import { defineOperation, type AdminOperation } from '../operation.js';
 import { assertGrantable } from './admin-key.grant.js';
-import { adminKeyCreateBody, adminKeyIdParams, adminKeyListResponse, adminKeyRecord, mintedAdminKeyResponse } from './admin-key.schema.js';
+import {
+  adminKeyCreateBody,
+  adminKeyIdParams,
+  adminKeyListResponse,
+  adminKeyRecord,
+  mintedAdminKeyResponse,
+} from './admin-key.schema.js';
 import type { AdminKeyStore } from './admin-key.store.js';
 
 export interface AdminKeyOperationDeps {
@@ -31,7 +37,9 @@ export function adminKeyOperations({ adminKeys, clock }: AdminKeyOperationDeps):
       response: mintedAdminKeyResponse,
       handler: async ({ body, principal }) => {
         assertGrantable(body, principal);
-        const expiresAt = body.neverExpires ? null : new Date(clock.now() + (body.expiresInDays ?? defaultLifetimeDays) * dayMs);
+        const expiresAt = body.neverExpires
+          ? null
+          : new Date(clock.now() + (body.expiresInDays ?? defaultLifetimeDays) * dayMs);
         return adminKeys.create({
           label: body.label ?? null,
           caps: body.caps ? [...new Set(body.caps)] : null,
@@ -80,7 +88,8 @@ export function adminKeyOperations({ adminKeys, clock }: AdminKeyOperationDeps):
       params: adminKeyIdParams,
       response: okResponse,
       handler: async ({ params, principal }) => {
-        if (!(await adminKeys.revoke(params.id, principal.actor))) throw gatewayErrors.notFound(`admin key ${params.id}`);
+        if (!(await adminKeys.revoke(params.id, principal.actor)))
+          throw gatewayErrors.notFound(`admin key ${params.id}`);
         return { ok: true as const };
       },
     }),

@@ -76,7 +76,21 @@ export class AuditStore {
     await this.db.query(
       `INSERT INTO gw_audit_events (id, created_at, category, action, actor, target, subject_user, request_id, outcome, status, details)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [`aud_${randomToken(12)}`, new Date(this.clock.now()), entry.category, entry.action, text(entry.actor), text(entry.target), text(entry.subject), text(entry.requestId), entry.outcome, entry.status ?? null, JSON.stringify(entry.details ?? {}, (_key, value: unknown) => (typeof value === 'string' ? storable(value) : value))],
+      [
+        `aud_${randomToken(12)}`,
+        new Date(this.clock.now()),
+        entry.category,
+        entry.action,
+        text(entry.actor),
+        text(entry.target),
+        text(entry.subject),
+        text(entry.requestId),
+        entry.outcome,
+        entry.status ?? null,
+        JSON.stringify(entry.details ?? {}, (_key, value: unknown) =>
+          typeof value === 'string' ? storable(value) : value,
+        ),
+      ],
     );
   }
 
@@ -96,7 +110,11 @@ export class AuditStore {
   }
 
   /** Newest first; `cursor` is the `next_cursor` of the previous page. */
-  async list(query: { limit: number; cursor?: string | undefined; category?: string | undefined }): Promise<{ data: AuditEvent[]; nextCursor: string | null }> {
+  async list(query: {
+    limit: number;
+    cursor?: string | undefined;
+    category?: string | undefined;
+  }): Promise<{ data: AuditEvent[]; nextCursor: string | null }> {
     const values: unknown[] = [];
     const conditions: string[] = [];
     if (query.category) {
@@ -107,7 +125,10 @@ export class AuditStore {
     if (after) conditions.push(after);
     values.push(query.limit + 1);
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    const { rows } = await this.db.query<AuditRow>(`SELECT ${columns} FROM gw_audit_events ${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`, values);
+    const { rows } = await this.db.query<AuditRow>(
+      `SELECT ${columns} FROM gw_audit_events ${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`,
+      values,
+    );
     const page = pageOf(rows, query.limit);
     return { data: page.rows.map(toEvent), nextCursor: page.nextCursor };
   }
@@ -120,7 +141,10 @@ export class AuditStore {
       where += ` AND subject_user = $${values.length}`;
     }
     values.push(query.limit);
-    const { rows } = await this.db.query<AuditRow>(`SELECT ${columns} FROM gw_audit_events WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`, values);
+    const { rows } = await this.db.query<AuditRow>(
+      `SELECT ${columns} FROM gw_audit_events WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`,
+      values,
+    );
     return rows.map((row) => ({
       id: row.id,
       at: new Date(row.created_at).toISOString(),

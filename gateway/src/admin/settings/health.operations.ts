@@ -11,7 +11,12 @@ export interface LeaseFields {
   leaseAcquire: string;
 }
 
-export const unmeteredLease: LeaseFields = { leaseStatus: 'none', leaseSource: 'none', leaseTrust: 'none', leaseAcquire: 'not-metered' };
+export const unmeteredLease: LeaseFields = {
+  leaseStatus: 'none',
+  leaseSource: 'none',
+  leaseTrust: 'none',
+  leaseAcquire: 'not-metered',
+};
 
 export interface HealthOperationDeps {
   db: Db;
@@ -29,11 +34,21 @@ export interface HealthOperationDeps {
 
 const circuitReport = z
   .object({
-    state: z.enum(['closed', 'open', 'half_open']).describe('closed: calls use the optimizer; open: calls skip it (unoptimized) until the cool-off ends; half_open: one probe call is trying it'),
-    consecutiveFailures: z.number().int().describe('Optimizer calls failed in a row (timeouts, unreachable, 5xx, 429, malformed answers)'),
+    state: z
+      .enum(['closed', 'open', 'half_open'])
+      .describe(
+        'closed: calls use the optimizer; open: calls skip it (unoptimized) until the cool-off ends; half_open: one probe call is trying it',
+      ),
+    consecutiveFailures: z
+      .number()
+      .int()
+      .describe('Optimizer calls failed in a row (timeouts, unreachable, 5xx, 429, malformed answers)'),
     openedAt: z.string().nullable().describe('When the circuit last opened; null while closed'),
     probeAt: z.string().nullable().describe('When an open circuit lets its next probe call through; null unless open'),
-    skipped: z.number().int().describe('Calls forwarded without asking the optimizer because the circuit was open, since the process started'),
+    skipped: z
+      .number()
+      .int()
+      .describe('Calls forwarded without asking the optimizer because the circuit was open, since the process started'),
   })
   .describe('The circuit breaker in front of the pre-call hook, on this replica');
 
@@ -51,9 +66,21 @@ const healthResponse = z.object({
   coordination: z.object({ kind: z.enum(['redis', 'in-process']), reachable: z.boolean() }),
   optimizer: z.union([
     z.object({ configured: z.literal(false) }),
-    z.object({ configured: z.literal(true), reachable: z.boolean(), status: z.number().nullable(), latencyMs: z.number(), circuit: circuitReport.optional() }),
+    z.object({
+      configured: z.literal(true),
+      reachable: z.boolean(),
+      status: z.number().nullable(),
+      latencyMs: z.number(),
+      circuit: circuitReport.optional(),
+    }),
   ]),
-  addressConflicts: z.number().int().nullable().describe('Addresses whose caps are stored in more than one spelling, waiting for an administrator to set them once (PATCH /admin/user-caps/<address>); null when unknown'),
+  addressConflicts: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Addresses whose caps are stored in more than one spelling, waiting for an administrator to set them once (PATCH /admin/user-caps/<address>); null when unknown',
+    ),
   leaseStatus: z.string(),
   leaseSource: z.string(),
   leaseTrust: z.string(),
@@ -71,9 +98,21 @@ async function probeOptimizer(deps: HealthOperationDeps) {
       headers: deps.optimizerToken ? { authorization: `Bearer ${deps.optimizerToken}` } : {},
     });
     await response.body?.cancel();
-    return { configured: true as const, reachable: response.ok, status: response.status, latencyMs: deps.now() - started, ...circuitOf(deps) };
+    return {
+      configured: true as const,
+      reachable: response.ok,
+      status: response.status,
+      latencyMs: deps.now() - started,
+      ...circuitOf(deps),
+    };
   } catch {
-    return { configured: true as const, reachable: false, status: null, latencyMs: deps.now() - started, ...circuitOf(deps) };
+    return {
+      configured: true as const,
+      reachable: false,
+      status: null,
+      latencyMs: deps.now() - started,
+      ...circuitOf(deps),
+    };
   }
 }
 
@@ -101,9 +140,15 @@ export type HealthReport = z.infer<typeof healthResponse>;
 /** The health report: store ping, schema applied vs expected, coordination, optimizer, lease (also in the support bundle). */
 export async function healthReport(deps: HealthOperationDeps): Promise<HealthReport> {
   const started = deps.now();
-  const [reachable, coordinationReachable, optimizer] = await Promise.all([deps.db.ping(), deps.coord.ping().catch(() => false), probeOptimizer(deps)]);
+  const [reachable, coordinationReachable, optimizer] = await Promise.all([
+    deps.db.ping(),
+    deps.coord.ping().catch(() => false),
+    probeOptimizer(deps),
+  ]);
   const storeLatency = deps.now() - started;
-  const schema = reachable ? await schemaOf(deps) : { applied: null, expected: deps.expectedSchemaVersion, upToDate: false };
+  const schema = reachable
+    ? await schemaOf(deps)
+    : { applied: null, expected: deps.expectedSchemaVersion, upToDate: false };
   const healthy = reachable && schema.upToDate && coordinationReachable;
   const addressConflicts = schema.upToDate ? await countAddressConflicts(deps.db) : null;
   return {
@@ -124,7 +169,8 @@ export function healthOperations(deps: HealthOperationDeps): AdminOperation[] {
   return [
     defineOperation({
       id: 'settings.health',
-      summary: 'Liveness, store ping, schema version applied vs expected, coordination, optimizer reachability, lease status',
+      summary:
+        'Liveness, store ping, schema version applied vs expected, coordination, optimizer reachability, lease status',
       method: 'GET',
       capability: 'config:read',
       legacy: [{ path: '/admin/health' }],

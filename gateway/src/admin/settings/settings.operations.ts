@@ -12,10 +12,18 @@ export interface SettingsOperationDeps {
   organizationKeyStored: () => boolean;
 }
 
-const flatten = (stored: StoredSettings) => ({ ...stored.settings, updatedAt: stored.updatedAt, updatedBy: stored.updatedBy });
+const flatten = (stored: StoredSettings) => ({
+  ...stored.settings,
+  updatedAt: stored.updatedAt,
+  updatedBy: stored.updatedBy,
+});
 
 /** Runtime settings and identity mode. */
-export function settingsOperations({ settings, fleetMode, organizationKeyStored }: SettingsOperationDeps): AdminOperation[] {
+export function settingsOperations({
+  settings,
+  fleetMode,
+  organizationKeyStored,
+}: SettingsOperationDeps): AdminOperation[] {
   return [
     defineOperation({
       id: 'settings.get',
@@ -30,7 +38,8 @@ export function settingsOperations({ settings, fleetMode, organizationKeyStored 
     }),
     defineOperation({
       id: 'settings.update',
-      summary: 'Change runtime settings (omitted fields kept; storeCapacityBytes null clears). On v1, seatOverflow and seatOverflowHourlyMaxRequests need settings:write, every other field settings:content',
+      summary:
+        'Change runtime settings (omitted fields kept; storeCapacityBytes null clears). On v1, seatOverflow and seatOverflowHourlyMaxRequests need settings:write, every other field settings:content',
       method: 'PUT',
       capability: 'content:manage',
       legacy: [{ path: '/admin/settings' }],
@@ -41,16 +50,21 @@ export function settingsOperations({ settings, fleetMode, organizationKeyStored 
       handler: async ({ body, principal }) => {
         // The legacy gate (content:manage) already carries settings:content; on v1 the field decides.
         const contentField = Object.keys(body).find((name) => !runtimeAllowlist.has(name));
-        if (contentField && !hasScope(principal, 'settings:content')) throw adminErrors.insufficientScope('settings:content');
+        if (contentField && !hasScope(principal, 'settings:content'))
+          throw adminErrors.insufficientScope('settings:content');
         if (body.seatOverflow === true && !organizationKeyStored()) {
-          throw gatewayError('conflict', 'seatOverflow needs the organization provider key stored first (PUT /admin/v1/providers/anthropic/key with an Anthropic API key): overflow bills it.');
+          throw gatewayError(
+            'conflict',
+            'seatOverflow needs the organization provider key stored first (PUT /admin/v1/providers/anthropic/key with an Anthropic API key): overflow bills it.',
+          );
         }
         return flatten(await settings.update(body, principal.actor));
       },
     }),
     defineOperation({
       id: 'settings.identity',
-      summary: 'Set the identity mode: enrolled (a minted key on every request) or network-trusted (isolated networks; single-tenant only)',
+      summary:
+        'Set the identity mode: enrolled (a minted key on every request) or network-trusted (isolated networks; single-tenant only)',
       method: 'PUT',
       capability: 'identity:manage',
       legacy: [{ path: '/admin/settings/identity' }],
@@ -60,7 +74,11 @@ export function settingsOperations({ settings, fleetMode, organizationKeyStored 
       response: settingsResponse,
       handler: async ({ body, principal }) => {
         // Network-trusted is single-tenant only; in fleet mode a keyless request still answers 401.
-        if (fleetMode && body.identityMode === 'network-trusted') throw gatewayError('conflict', 'network-trusted identity mode is single-tenant only; this gateway runs in fleet mode');
+        if (fleetMode && body.identityMode === 'network-trusted')
+          throw gatewayError(
+            'conflict',
+            'network-trusted identity mode is single-tenant only; this gateway runs in fleet mode',
+          );
         return flatten(await settings.update({ identityMode: body.identityMode }, principal.actor));
       },
     }),

@@ -3,17 +3,57 @@ import { z } from 'zod';
 // The store capacity declaration's minimum.
 export const oneGiB = 1024 ** 3;
 
-const contentMode = z.enum(['off', 'full']).describe('full: content may be stored encrypted (traces, stash) when GW_CONTENT_KEY is set; off: no new durable content');
-const heartbeatTier = z.enum(['full', 'aggregate', 'minimal']).describe('Detail of the usage heartbeat sent to the billing service: per-model rollups, org totals, or liveness only');
-const seatOverflow = z.boolean().describe('Retry a seat without subscription capacity on the organization provider key');
-const seatOverflowHourlyMaxRequests = z.number().int().min(1).max(1_000_000).describe('Cap on overflow retries per hour (default 60)');
-const storeCapacityBytes = z.number().int().min(oneGiB).nullable().describe('Declared store capacity in bytes, minimum 1 GiB; null clears. A declaration, not a measurement');
-const contentRetentionDays = z.number().int().min(1).max(3650).describe('Stored content (trace bodies) older than this many days is purged; the content-free metadata stays (default 30)');
-const autoSoftUpdates = z.boolean().describe('Apply soft updates (no breaking change) unattended when an updater is installed (default on)');
-const identityMode = z.enum(['enrolled', 'network-trusted']).describe('enrolled: every /v1 request needs a minted key; network-trusted: isolated networks, single-tenant only');
+const contentMode = z
+  .enum(['off', 'full'])
+  .describe(
+    'full: content may be stored encrypted (traces, stash) when GW_CONTENT_KEY is set; off: no new durable content',
+  );
+const heartbeatTier = z
+  .enum(['full', 'aggregate', 'minimal'])
+  .describe(
+    'Detail of the usage heartbeat sent to the billing service: per-model rollups, org totals, or liveness only',
+  );
+const seatOverflow = z
+  .boolean()
+  .describe('Retry a seat without subscription capacity on the organization provider key');
+const seatOverflowHourlyMaxRequests = z
+  .number()
+  .int()
+  .min(1)
+  .max(1_000_000)
+  .describe('Cap on overflow retries per hour (default 60)');
+const storeCapacityBytes = z
+  .number()
+  .int()
+  .min(oneGiB)
+  .nullable()
+  .describe('Declared store capacity in bytes, minimum 1 GiB; null clears. A declaration, not a measurement');
+const contentRetentionDays = z
+  .number()
+  .int()
+  .min(1)
+  .max(3650)
+  .describe(
+    'Stored content (trace bodies) older than this many days is purged; the content-free metadata stays (default 30)',
+  );
+const autoSoftUpdates = z
+  .boolean()
+  .describe('Apply soft updates (no breaking change) unattended when an updater is installed (default on)');
+const identityMode = z
+  .enum(['enrolled', 'network-trusted'])
+  .describe('enrolled: every /v1 request needs a minted key; network-trusted: isolated networks, single-tenant only');
 
 /** Runtime settings every replica reads from its cache. */
-export const runtimeSettings = z.object({ contentMode, contentRetentionDays, heartbeatTier, seatOverflow, seatOverflowHourlyMaxRequests, storeCapacityBytes, identityMode, autoSoftUpdates });
+export const runtimeSettings = z.object({
+  contentMode,
+  contentRetentionDays,
+  heartbeatTier,
+  seatOverflow,
+  seatOverflowHourlyMaxRequests,
+  storeCapacityBytes,
+  identityMode,
+  autoSoftUpdates,
+});
 export type RuntimeSettings = z.infer<typeof runtimeSettings>;
 
 export const defaultSettings: RuntimeSettings = Object.freeze({
@@ -47,17 +87,25 @@ export const settingsResponse = runtimeSettings.extend({
 });
 
 /** `PUT /admin/v1/settings/content`: the content lane on its own, `settings:content`. */
-export const contentSettingsPutBody = z.strictObject({ contentMode: contentMode.optional(), contentRetentionDays: contentRetentionDays.optional() });
+export const contentSettingsPutBody = z.strictObject({
+  contentMode: contentMode.optional(),
+  contentRetentionDays: contentRetentionDays.optional(),
+});
 
 export const contentSettingsResponse = z.object({
   contentMode,
   contentRetentionDays,
-  contentKeyConfigured: z.boolean().describe('GW_CONTENT_KEY is set: without it no content is stored whatever the mode'),
+  contentKeyConfigured: z
+    .boolean()
+    .describe('GW_CONTENT_KEY is set: without it no content is stored whatever the mode'),
   storedContent: z.object({
     traces: z.number().int().describe('Traces that still hold sealed content'),
     oldest: z.string().nullable().describe('When the oldest of them was recorded'),
   }),
-  lastPurge: z.object({ at: z.string(), purged: z.number().int() }).nullable().describe('The last retention purge on this replica'),
+  lastPurge: z
+    .object({ at: z.string(), purged: z.number().int() })
+    .nullable()
+    .describe('The last retention purge on this replica'),
   updatedAt: z.string().nullable(),
   updatedBy: z.string().nullable(),
 });

@@ -29,7 +29,14 @@ export class SettingsStore {
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({ channel: 'settings', initial: { settings: parseSettingsDocument({}), updatedAt: null, updatedBy: null }, load: () => this.read(), coord, clock, logger });
+    this.snapshot = new ReplicatedSnapshot({
+      channel: 'settings',
+      initial: { settings: parseSettingsDocument({}), updatedAt: null, updatedBy: null },
+      load: () => this.read(),
+      coord,
+      clock,
+      logger,
+    });
   }
 
   start(): Promise<void> {
@@ -47,10 +54,17 @@ export class SettingsStore {
 
   /** Fresh from the store (admin reads). */
   async read(): Promise<StoredSettings> {
-    const { rows } = await this.db.query<SettingsRow>('SELECT document, updated_at, updated_by FROM gw_settings WHERE name = $1', [documentName]);
+    const { rows } = await this.db.query<SettingsRow>(
+      'SELECT document, updated_at, updated_by FROM gw_settings WHERE name = $1',
+      [documentName],
+    );
     const row = rows[0];
     if (!row) return { settings: parseSettingsDocument({}), updatedAt: null, updatedBy: null };
-    return { settings: parseSettingsDocument(row.document), updatedAt: new Date(row.updated_at).toISOString(), updatedBy: row.updated_by };
+    return {
+      settings: parseSettingsDocument(row.document),
+      updatedAt: new Date(row.updated_at).toISOString(),
+      updatedBy: row.updated_by,
+    };
   }
 
   /** Merge a patch atomically (omitted kept, `null` stored as null) and tell every replica. */

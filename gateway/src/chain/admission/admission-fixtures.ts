@@ -20,5 +20,13 @@ export const capInput = (overrides: Partial<NonNullable<AdmissionInput['userCap'
 
 export const budgetInput = (overrides: Partial<NonNullable<AdmissionInput['serviceKeyBudget']>>): AdmissionInput => ({
   ...unlimited,
-  serviceKeyBudget: { keyId: 'key_svc', name: 'nightly-batch', monthlyBudgetUsd: 10, resetsAt: Date.UTC(2026, 11, 1), strict: false, costMicros: { spent: 0, reserved: 0 }, ...overrides },
+  serviceKeyBudget: {
+    keyId: 'key_svc',
+    name: 'nightly-batch',
+    monthlyBudgetUsd: 10,
+    resetsAt: Date.UTC(2026, 11, 1),
+    strict: false,
+    costMicros: { spent: 0, reserved: 0 },
+    ...overrides,
+  },
 });

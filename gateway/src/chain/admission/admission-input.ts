@@ -1,7 +1,14 @@
 import type { CapReset } from '../../governance/period.js';
 
 /** Reason codes of admission denials. */
-export type AdmissionCode = 'rate_limit_exceeded' | 'concurrency_limit_exceeded' | 'user_token_cap_exceeded' | 'user_budget_exceeded' | 'service_key_budget_exceeded' | 'guardrail_denied' | 'guardrail_unavailable';
+export type AdmissionCode =
+  | 'rate_limit_exceeded'
+  | 'concurrency_limit_exceeded'
+  | 'user_token_cap_exceeded'
+  | 'user_budget_exceeded'
+  | 'service_key_budget_exceeded'
+  | 'guardrail_denied'
+  | 'guardrail_unavailable';
 
 /** What a check answers when the request must not go on. */
 export interface Denial {
@@ -71,7 +78,12 @@ export const utcInstant = (at: number) => new Date(at).toISOString().replace('.0
  * A denial's account of usage against the limit. Strict mode names what it holds for calls in flight, this one
  * included, so a caller refused below the cap sees why: `$0.00 spent + $0.02 reserved of $0.06`.
  */
-export function usageAgainstLimit(consumption: Consumption, limit: number, strict: boolean, format: (amount: number) => string): string {
+export function usageAgainstLimit(
+  consumption: Consumption,
+  limit: number,
+  strict: boolean,
+  format: (amount: number) => string,
+): string {
   const spent = format(consumption.spent ?? 0);
   if (!strict) return `${spent} of ${format(limit)}`;
   return `${spent} spent + ${format(consumption.reserved)} reserved for calls in flight (this one included) of ${format(limit)}`;

@@ -17,7 +17,8 @@ export interface AdmissionStageDeps {
   guardrails?: Guardrails | null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Stage 3 of the chain: rate limit, concurrency limit, per-user caps and service-key budgets, before
@@ -30,7 +31,10 @@ export function registerAdmissionStage(app: FastifyInstance, deps: AdmissionStag
     if (!identity || !admissionApplies(request)) return;
     const body = isRecord(request.body) ? request.body : undefined;
     const { input, held } = await loadAdmission(deps, identity, body);
-    const denial = firstDenial(input, checksBeforeGuardrails) ?? (await guardrailDenial(deps.guardrails, request, identity, body)) ?? firstDenial(input, checksAfterGuardrails);
+    const denial =
+      firstDenial(input, checksBeforeGuardrails) ??
+      (await guardrailDenial(deps.guardrails, request, identity, body)) ??
+      firstDenial(input, checksAfterGuardrails);
     if (denial) {
       await releaseHeld(held);
       recordAuthEvent(deps, request, denial);
@@ -41,10 +45,24 @@ export function registerAdmissionStage(app: FastifyInstance, deps: AdmissionStag
 }
 
 /** The guardrail step, in the order the chain fixes: after the rate and concurrency limits, before caps and budgets. */
-async function guardrailDenial(guardrails: Guardrails | null | undefined, request: FastifyRequest, identity: Identity, body: Record<string, unknown> | undefined): Promise<Denial | null> {
+async function guardrailDenial(
+  guardrails: Guardrails | null | undefined,
+  request: FastifyRequest,
+  identity: Identity,
+  body: Record<string, unknown> | undefined,
+): Promise<Denial | null> {
   if (!guardrails?.configured) return null;
   const model = typeof body?.model === 'string' ? body.model : null;
-  const call = { requestId: request.traceId, endpoint: endpointOf(request), model, stream: body?.stream === true, user: identity.user, team: identity.team, keyId: identity.keyId, keyType: identity.keyType };
+  const call = {
+    requestId: request.traceId,
+    endpoint: endpointOf(request),
+    model,
+    stream: body?.stream === true,
+    user: identity.user,
+    team: identity.team,
+    keyId: identity.keyId,
+    keyType: identity.keyType,
+  };
   const denial = await guardrails.check(call, body ?? null);
   return denial ? { status: denial.status, code: denial.code, message: denial.message, hint: denial.hint } : null;
 }
@@ -85,7 +103,15 @@ function recordAuthEvent(deps: AdmissionStageDeps, request: FastifyRequest, deni
     .setIfAbsent(claim, '1', 60_000)
     .then((first) =>
       first
-        ? deps.governance.deps.authEvents.recordAuthRejection({ code: denial.code, user: identity?.user ?? null, keyId: identity?.keyId ?? null, endpoint: endpointOf(request), status: denial.status, hint: denial.hint, requestId: request.traceId })
+        ? deps.governance.deps.authEvents.recordAuthRejection({
+            code: denial.code,
+            user: identity?.user ?? null,
+            keyId: identity?.keyId ?? null,
+            endpoint: endpointOf(request),
+            status: denial.status,
+            hint: denial.hint,
+            requestId: request.traceId,
+          })
         : undefined,
     )
     .catch((error: unknown) => request.log.warn({ err: error, code: denial.code }, 'auth event not recorded'));

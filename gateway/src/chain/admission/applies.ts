@@ -2,7 +2,14 @@ import type { FastifyRequest } from 'fastify';
 
 // Routes of the inference scope that call no model: self-service reads, the model list, token counting
 // and the optimize-only extension route (no provider call).
-const exempt: ReadonlySet<string> = new Set(['/v1/me', '/v1/me/usage', '/v1/me/limits', '/v1/models', '/v1/messages/count_tokens', '/v1/extensions/vscode/optimize']);
+const exempt: ReadonlySet<string> = new Set([
+  '/v1/me',
+  '/v1/me/usage',
+  '/v1/me/limits',
+  '/v1/models',
+  '/v1/messages/count_tokens',
+  '/v1/extensions/vscode/optimize',
+]);
 
 /** Whether admission (limits, caps, budgets) applies: every `/v1/*` route that can reach a provider. */
 export function admissionApplies(request: FastifyRequest): boolean {

@@ -7,7 +7,11 @@ import { userTokenCapCheck } from './user-token-cap.check.js';
 
 /** Order: rate limit, concurrency limit, (guardrail hooks), per-user caps, then service-key budgets. */
 export const checksBeforeGuardrails: readonly AdmissionCheck[] = [rateLimitCheck, concurrencyLimitCheck];
-export const checksAfterGuardrails: readonly AdmissionCheck[] = [userTokenCapCheck, userBudgetCheck, serviceKeyBudgetCheck];
+export const checksAfterGuardrails: readonly AdmissionCheck[] = [
+  userTokenCapCheck,
+  userBudgetCheck,
+  serviceKeyBudgetCheck,
+];
 export const admissionChecks: readonly AdmissionCheck[] = [...checksBeforeGuardrails, ...checksAfterGuardrails];
 
 export function firstDenial(input: AdmissionInput, checks: readonly AdmissionCheck[] = admissionChecks): Denial | null {

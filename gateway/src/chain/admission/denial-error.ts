@@ -7,14 +7,31 @@ import type { Denial } from './admission-input.js';
  * which the SDKs honour.
  */
 export function denialError(denial: Denial): AppError {
-  if (denial.status === 402 || denial.status === 400 || denial.status === 403) return new AppError({ status: denial.status, code: denial.code, message: denial.message, retryable: false, headers: { 'x-should-retry': 'false' } });
-  if (denial.status === 503) return new AppError({ status: 503, code: denial.code, message: denial.message, retryable: true, headers: { 'retry-after': '1' } });
+  if (denial.status === 402 || denial.status === 400 || denial.status === 403)
+    return new AppError({
+      status: denial.status,
+      code: denial.code,
+      message: denial.message,
+      retryable: false,
+      headers: { 'x-should-retry': 'false' },
+    });
+  if (denial.status === 503)
+    return new AppError({
+      status: 503,
+      code: denial.code,
+      message: denial.message,
+      retryable: true,
+      headers: { 'retry-after': '1' },
+    });
   const retryAfterMs = Math.min(Math.max(denial.retryAfterMs ?? 1_000, 1), 60_000);
   return new AppError({
     status: 429,
     code: denial.code,
     message: denial.message,
     retryable: true,
-    headers: { 'retry-after': String(Math.min(Math.max(Math.ceil(retryAfterMs / 1000), 1), 60)), 'retry-after-ms': String(retryAfterMs) },
+    headers: {
+      'retry-after': String(Math.min(Math.max(Math.ceil(retryAfterMs / 1000), 1), 60)),
+      'retry-after-ms': String(retryAfterMs),
+    },
   });
 }

@@ -34,12 +34,22 @@ function failOpen(governance: Governance, check: string, error: unknown): null {
 }
 
 export async function releaseHeld(held: HeldResources): Promise<void> {
-  await Promise.all([held.slot?.release().catch(() => undefined), ...held.reservations.map((reservation) => reservation.release())]);
+  await Promise.all([
+    held.slot?.release().catch(() => undefined),
+    ...held.reservations.map((reservation) => reservation.release()),
+  ]);
 }
 
 interface Plan {
   cap: { subject: Subject; keys: [string, string]; strict: boolean; entry: UserCap; resetsAt: number | null } | null;
-  budget: { subject: Subject; key: string; strict: boolean; name: string; monthlyBudgetUsd: number; resetsAt: number } | null;
+  budget: {
+    subject: Subject;
+    key: string;
+    strict: boolean;
+    name: string;
+    monthlyBudgetUsd: number;
+    resetsAt: number;
+  } | null;
 }
 
 export function planOf(governance: Governance, identity: Identity, now: number, strictBudget: boolean): Plan {
@@ -52,38 +62,95 @@ export function planOf(governance: Governance, identity: Identity, now: number, 
   if (entry && capLimited) {
     const subject: Subject = { kind: 'user', id: entry.user };
     const period = periodOf(entry.reset, now);
-    cap = { subject, keys: [counterKey(subject, period, 'tokens'), counterKey(subject, period, 'costMicros')], strict: entry.strict, entry, resetsAt: period.end };
+    cap = {
+      subject,
+      keys: [counterKey(subject, period, 'tokens'), counterKey(subject, period, 'costMicros')],
+      strict: entry.strict,
+      entry,
+      resetsAt: period.end,
+    };
   }
   const keySubject: Subject = { kind: 'key', id: identity.keyId };
   // Absent or 0 means unlimited.
-  const budget = budgetUsd > 0 ? { subject: keySubject, key: counterKey(keySubject, month, 'costMicros'), strict: strictBudget, name: identity.name ?? identity.keyId, monthlyBudgetUsd: budgetUsd, resetsAt: month.end as number } : null;
+  const budget =
+    budgetUsd > 0
+      ? {
+          subject: keySubject,
+          key: counterKey(keySubject, month, 'costMicros'),
+          strict: strictBudget,
+          name: identity.name ?? identity.keyId,
+          monthlyBudgetUsd: budgetUsd,
+          resetsAt: month.end as number,
+        }
+      : null;
   return { cap, budget };
 }
 
 /** Strict reservations fail closed: the promise of strict mode is "never over", which an outage cannot keep. */
 const reservationUnavailable = (cause: unknown) =>
-  new AppError({ status: 503, code: 'governance_unavailable', message: 'Strict budget enforcement cannot reach its counters right now; retry shortly.', retryable: true, headers: { 'retry-after': '1' }, cause });
+  new AppError({
+    status: 503,
+    code: 'governance_unavailable',
+    message: 'Strict budget enforcement cannot reach its counters right now; retry shortly.',
+    retryable: true,
+    headers: { 'retry-after': '1' },
+    cause,
+  });
 
 /**
  * Fetch what the checks need: the rate decision, a concurrency slot and the usage counters in one parallel round
  * (strict mode adds one: reserve, then read, so a concurrent settlement is never missed). Unreachable Coord fails
  * open for everything soft, and says so (`Governance.reportFailOpen`).
  */
-export async function loadAdmission(deps: AdmissionLoaderDeps, identity: Identity, body: Record<string, unknown> | undefined): Promise<{ input: AdmissionInput; held: HeldResources }> {
+export async function loadAdmission(
+  deps: AdmissionLoaderDeps,
+  identity: Identity,
+  body: Record<string, unknown> | undefined,
+): Promise<{ input: AdmissionInput; held: HeldResources }> {
   const { governance, coord } = deps;
   const now = deps.clock.now();
   const limits = governance.deps.limits.effective(identity.keyId, identity.user);
   const plan = planOf(governance, identity, now, limits.strictBudget);
   const strict = plan.cap?.strict === true || plan.budget?.strict === true;
-  const estimate: CallEstimate | null = strict ? estimateCall(body, typeof body?.model === 'string' ? governance.deps.modelFacts(body.model) : undefined, governance.deps.defaultOutputTokens) : null;
+  const estimate: CallEstimate | null = strict
+    ? estimateCall(
+        body,
+        typeof body?.model === 'string' ? governance.deps.modelFacts(body.model) : undefined,
+        governance.deps.defaultOutputTokens,
+      )
+    : null;
 
-  const ratePromise = limits.requestsPerMinute === null ? null : coord.rateLimit(`adm:rate:${identity.keyId}`, limits.requestsPerMinute, rateWindowMs).catch((error: unknown) => failOpen(governance, 'rate_limit', error));
-  const slotPromise = limits.concurrentRequests === null ? null : coord.acquireSlot(`adm:conc:${identity.keyId}`, limits.concurrentRequests, slotLeaseMs).then((lease) => ({ lease }), (error: unknown) => failOpen(governance, 'concurrency_limit', error));
-  const reservationPromise = estimate ? reserve(governance, plan, estimate, now).catch((error: unknown) => error as Error) : Promise.resolve([]);
+  const ratePromise =
+    limits.requestsPerMinute === null
+      ? null
+      : coord
+          .rateLimit(`adm:rate:${identity.keyId}`, limits.requestsPerMinute, rateWindowMs)
+          .catch((error: unknown) => failOpen(governance, 'rate_limit', error));
+  const slotPromise =
+    limits.concurrentRequests === null
+      ? null
+      : coord.acquireSlot(`adm:conc:${identity.keyId}`, limits.concurrentRequests, slotLeaseMs).then(
+          (lease) => ({ lease }),
+          (error: unknown) => failOpen(governance, 'concurrency_limit', error),
+        );
+  const reservationPromise = estimate
+    ? reserve(governance, plan, estimate, now).catch((error: unknown) => error as Error)
+    : Promise.resolve([]);
   const keys = counterKeysOf(plan, now);
-  const read = () => (keys.length === 0 ? Promise.resolve([]) : coord.getCounters(keys).catch((error: unknown) => failOpen(governance, 'usage_counters', error)));
-  const [rate, slot, reservations, early] = await Promise.all([ratePromise, slotPromise, reservationPromise, estimate ? null : read()]);
-  const held: HeldResources = { slot: slot?.lease ?? null, reservations: Array.isArray(reservations) ? reservations : [] };
+  const read = () =>
+    keys.length === 0
+      ? Promise.resolve([])
+      : coord.getCounters(keys).catch((error: unknown) => failOpen(governance, 'usage_counters', error));
+  const [rate, slot, reservations, early] = await Promise.all([
+    ratePromise,
+    slotPromise,
+    reservationPromise,
+    estimate ? null : read(),
+  ]);
+  const held: HeldResources = {
+    slot: slot?.lease ?? null,
+    reservations: Array.isArray(reservations) ? reservations : [],
+  };
   if (!Array.isArray(reservations)) {
     await releaseHeld(held);
     throw reservationUnavailable(reservations);
@@ -106,13 +173,21 @@ export function counterKeysOf(plan: Plan, now: number): string[] {
 
 function reportBudget(governance: Governance, keyId: string, input: AdmissionInput): void {
   const budget = input.serviceKeyBudget;
-  if (budget && budget.costMicros.spent !== null) governance.deps.metrics.setBudgetRemaining(keyId, budget.monthlyBudgetUsd - budget.costMicros.spent / 1_000_000);
+  if (budget && budget.costMicros.spent !== null)
+    governance.deps.metrics.setBudgetRemaining(keyId, budget.monthlyBudgetUsd - budget.costMicros.spent / 1_000_000);
 }
 
-async function reserve(governance: Governance, plan: Plan, estimate: CallEstimate, now: number): Promise<Reservation[]> {
+async function reserve(
+  governance: Governance,
+  plan: Plan,
+  estimate: CallEstimate,
+  now: number,
+): Promise<Reservation[]> {
   const made = await Promise.allSettled([
     plan.cap?.strict ? governance.deps.reservations.reserve(plan.cap.subject, estimate, now) : null,
-    plan.budget?.strict ? governance.deps.reservations.reserve(plan.budget.subject, { tokens: 0, costMicros: estimate.costMicros }, now) : null,
+    plan.budget?.strict
+      ? governance.deps.reservations.reserve(plan.budget.subject, { tokens: 0, costMicros: estimate.costMicros }, now)
+      : null,
   ]);
   const reservations = made.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []));
   const failure = made.find((result) => result.status === 'rejected');
@@ -149,8 +224,18 @@ export function buildInput({ plan, limits, rate, slot, counters, reservations }:
   const keyReservation = reservations.find((reservation) => reservation.subject.kind === 'key');
   const consumption = (spent: number | null, reserved: number): Consumption => ({ spent, reserved });
   return {
-    rate: rate && limits.requestsPerMinute !== null ? { limit: limits.requestsPerMinute, allowed: rate.allowed, retryAfterMs: Math.min(rate.retryAfterMs + jitter(250), maxRetryAfterMs) } : null,
-    concurrency: slot && limits.concurrentRequests !== null ? { limit: limits.concurrentRequests, acquired: slot.lease !== null, retryAfterMs: 1_000 + jitter(1_000) } : null,
+    rate:
+      rate && limits.requestsPerMinute !== null
+        ? {
+            limit: limits.requestsPerMinute,
+            allowed: rate.allowed,
+            retryAfterMs: Math.min(rate.retryAfterMs + jitter(250), maxRetryAfterMs),
+          }
+        : null,
+    concurrency:
+      slot && limits.concurrentRequests !== null
+        ? { limit: limits.concurrentRequests, acquired: slot.lease !== null, retryAfterMs: 1_000 + jitter(1_000) }
+        : null,
     userCap: plan.cap
       ? {
           user: plan.cap.entry.user,
@@ -164,7 +249,14 @@ export function buildInput({ plan, limits, rate, slot, counters, reservations }:
         }
       : null,
     serviceKeyBudget: plan.budget
-      ? { keyId: plan.budget.subject.id, name: plan.budget.name, monthlyBudgetUsd: plan.budget.monthlyBudgetUsd, resetsAt: plan.budget.resetsAt, strict: plan.budget.strict, costMicros: consumption(keyCost, keyReservation ? keyReservation.bucketCostMicros + previousKeyCost : 0) }
+      ? {
+          keyId: plan.budget.subject.id,
+          name: plan.budget.name,
+          monthlyBudgetUsd: plan.budget.monthlyBudgetUsd,
+          resetsAt: plan.budget.resetsAt,
+          strict: plan.budget.strict,
+          costMicros: consumption(keyCost, keyReservation ? keyReservation.bucketCostMicros + previousKeyCost : 0),
+        }
       : null,
   };
 }

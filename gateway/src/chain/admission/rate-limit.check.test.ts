@@ -6,7 +6,11 @@ describe('rateLimitCheck', () => {
   it.each([
     ['no limit configured (or the limiter is down: fail open)', null, null],
     ['admitted by the sliding window', { limit: 60, allowed: true, retryAfterMs: 0 }, null],
-    ['over the limit', { limit: 60, allowed: false, retryAfterMs: 1_500 }, { status: 429, code: 'rate_limit_exceeded', retryAfterMs: 1_500 }],
+    [
+      'over the limit',
+      { limit: 60, allowed: false, retryAfterMs: 1_500 },
+      { status: 429, code: 'rate_limit_exceeded', retryAfterMs: 1_500 },
+    ],
   ] as const)('%s', (_name, rate, expected) => {
     const denial = rateLimitCheck({ ...unlimited, rate });
     if (expected === null) expect(denial).toBeNull();
@@ -14,6 +18,8 @@ describe('rateLimitCheck', () => {
   });
 
   it('names the limit in the message', () => {
-    expect(rateLimitCheck({ ...unlimited, rate: { limit: 42, allowed: false, retryAfterMs: 10 } })?.message).toContain('42 requests per minute');
+    expect(rateLimitCheck({ ...unlimited, rate: { limit: 42, allowed: false, retryAfterMs: 10 } })?.message).toContain(
+      '42 requests per minute',
+    );
   });
 });

@@ -8,8 +8,16 @@ describe('serviceKeyBudgetCheck', () => {
     ['under the budget', budgetInput({ costMicros: { spent: 9_999_999, reserved: 0 } }), false],
     ['at the budget', budgetInput({ costMicros: { spent: 10_000_000, reserved: 0 } }), true],
     ['counter outage: fails open', budgetInput({ costMicros: { spent: null, reserved: 0 } }), false],
-    ['strict: reservations that fit', budgetInput({ strict: true, costMicros: { spent: 9_000_000, reserved: 1_000_000 } }), false],
-    ['strict: reservations past the budget', budgetInput({ strict: true, costMicros: { spent: 9_000_000, reserved: 1_000_001 } }), true],
+    [
+      'strict: reservations that fit',
+      budgetInput({ strict: true, costMicros: { spent: 9_000_000, reserved: 1_000_000 } }),
+      false,
+    ],
+    [
+      'strict: reservations past the budget',
+      budgetInput({ strict: true, costMicros: { spent: 9_000_000, reserved: 1_000_001 } }),
+      true,
+    ],
   ] as const)('%s', (_name, input, denied) => {
     expect(serviceKeyBudgetCheck(input)?.code ?? null).toBe(denied ? 'service_key_budget_exceeded' : null);
   });
@@ -23,7 +31,11 @@ describe('serviceKeyBudgetCheck', () => {
   });
 
   it('states spent, reserved and the budget when strict reservations refuse the call', () => {
-    const denial = serviceKeyBudgetCheck(budgetInput({ strict: true, costMicros: { spent: 9_000_000, reserved: 2_000_000 } }));
-    expect(denial?.message).toContain('$9.00 spent + $2.00 reserved for calls in flight (this one included) of $10.00 this UTC month');
+    const denial = serviceKeyBudgetCheck(
+      budgetInput({ strict: true, costMicros: { spent: 9_000_000, reserved: 2_000_000 } }),
+    );
+    expect(denial?.message).toContain(
+      '$9.00 spent + $2.00 reserved for calls in flight (this one included) of $10.00 this UTC month',
+    );
   });
 });

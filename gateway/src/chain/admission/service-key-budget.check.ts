@@ -7,7 +7,9 @@ import { exceeds, usageAgainstLimit, utcInstant, type AdmissionCheck } from './a
  */
 export const serviceKeyBudgetCheck: AdmissionCheck = ({ serviceKeyBudget: budget }) => {
   if (!budget || !exceeds(budget.costMicros, limitMicros(budget.monthlyBudgetUsd), budget.strict)) return null;
-  const usage = usageAgainstLimit(budget.costMicros, limitMicros(budget.monthlyBudgetUsd), budget.strict, (micros) => formatUsd(fromMicros(micros)));
+  const usage = usageAgainstLimit(budget.costMicros, limitMicros(budget.monthlyBudgetUsd), budget.strict, (micros) =>
+    formatUsd(fromMicros(micros)),
+  );
   return {
     status: 402,
     code: 'service_key_budget_exceeded',

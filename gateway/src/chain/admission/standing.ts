@@ -18,5 +18,8 @@ export async function standingDenial(deps: AdmissionLoaderDeps, identity: Identi
     deps.governance.reportFailOpen('usage_counters', error);
     return null;
   });
-  return firstDenial(buildInput({ plan, limits, rate: null, slot: null, counters, reservations: [] }), checksAfterGuardrails);
+  return firstDenial(
+    buildInput({ plan, limits, rate: null, slot: null, counters, reservations: [] }),
+    checksAfterGuardrails,
+  );
 }

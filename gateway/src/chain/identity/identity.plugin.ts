@@ -24,10 +24,18 @@ export function registerIdentityStage(app: FastifyInstance, deps: IdentityStageD
     const rawKey = extractClientKey(request.headers);
     // The route itself redeems the token (and answers its failures); the caller has no identity yet.
     // The prefix test first: `routeOptions` builds an object per read, and this runs on every request with a key.
-    if (rawKey?.startsWith(enrollmentTokenPrefix) === true && looksLikeEnrollmentToken(rawKey) && request.routeOptions.config.acceptsEnrollmentToken === true) return;
+    if (
+      rawKey?.startsWith(enrollmentTokenPrefix) === true &&
+      looksLikeEnrollmentToken(rawKey) &&
+      request.routeOptions.config.acceptsEnrollmentToken === true
+    )
+      return;
     try {
       // A presented key is always verified; only a keyless request may pass in network-trusted single-tenant mode.
-      const identity: Identity = !rawKey && !deps.multiTenant && deps.identityMode() === 'network-trusted' ? networkTrustedIdentity() : await resolveIdentity(deps.keys, rawKey);
+      const identity: Identity =
+        !rawKey && !deps.multiTenant && deps.identityMode() === 'network-trusted'
+          ? networkTrustedIdentity()
+          : await resolveIdentity(deps.keys, rawKey);
       const metadata = request.headers['x-gw-metadata'];
       identity.metadata = parseMetadataHeader(Array.isArray(metadata) ? metadata[0] : metadata);
       request.gw.identity = identity;
@@ -36,7 +44,15 @@ export function registerIdentityStage(app: FastifyInstance, deps: IdentityStageD
       markConnectionAuthenticated(request.raw.socket);
     } catch (error) {
       if (error instanceof KeyFailure) {
-        deps.recordRejection({ code: error.code, status: error.status, endpoint: request.url.split('?')[0] ?? null, hint: error.hint, requestId: request.traceId }).catch(() => undefined);
+        deps
+          .recordRejection({
+            code: error.code,
+            status: error.status,
+            endpoint: request.url.split('?')[0] ?? null,
+            hint: error.hint,
+            requestId: request.traceId,
+          })
+          .catch(() => undefined);
         if (error.failure !== 'key_store_unavailable') {
           const throttled = await deps.authFailureGuard.recordFailure(request.ip);
           if (throttled) throw throttled;

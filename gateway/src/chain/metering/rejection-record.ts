@@ -8,10 +8,18 @@ import { endpointOf } from '../admission/applies.js';
  * The content-free spend row of a request refused before any provider was called (admission's denial, a body that
  * did not parse or validate): outcome `rejected`, its status and reason code, no tokens.
  */
-export function rejectionRecord(input: { request: FastifyRequest; denial: { status: number; code: string }; now: number; id: string }): SpendRecord {
+export function rejectionRecord(input: {
+  request: FastifyRequest;
+  denial: { status: number; code: string };
+  now: number;
+  id: string;
+}): SpendRecord {
   const { request, denial } = input;
   const identity = request.gw.identity;
-  const body = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : undefined;
+  const body =
+    typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body)
+      ? (request.body as Record<string, unknown>)
+      : undefined;
   const metadata = identity && Object.keys(identity.metadata).length > 0 ? identity.metadata : undefined;
   const properties = propertiesFrom(request.headers);
   return {

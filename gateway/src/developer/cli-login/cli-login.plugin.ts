@@ -9,6 +9,8 @@ import { cliLoginRoutes, type CliLoginOptions } from './cli-login.routes.js';
 export async function cliLoginPlugin(app: FastifyInstance, options: CliLoginOptions): Promise<void> {
   installConnectErrorHandler(app);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 16 * 1024 }, (_request, _body, done) => done(null, undefined));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 16 * 1024 }, (_request, _body, done) =>
+    done(null, undefined),
+  );
   await app.register(cliLoginRoutes, options);
 }

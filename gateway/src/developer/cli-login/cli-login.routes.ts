@@ -32,7 +32,9 @@ const notConfigured = () => gatewayError('cli_login_not_configured');
 // Unknown, expired, already used and a wrong secret all look alike: a poller learns nothing about other sessions.
 const notFound = () => gatewayError('cli_login_not_found');
 const billingDown = (error: BillingCallFailed) =>
-  gatewayError('billing_unavailable', 'The sign-in service cannot be reached right now; retry shortly.', { headers: { 'retry-after': String(Math.min(error.retryAfterSeconds ?? pollIntervalSeconds, 60)) } });
+  gatewayError('billing_unavailable', 'The sign-in service cannot be reached right now; retry shortly.', {
+    headers: { 'retry-after': String(Math.min(error.retryAfterSeconds ?? pollIntervalSeconds, 60)) },
+  });
 const denied = (reason: string) => gatewayError('cli_login_denied', `The sign-in was refused (${reason}).`);
 
 const pollParams = z.object({ id: z.string().max(80) });
@@ -47,28 +49,69 @@ export async function cliLoginRoutes(plain: FastifyInstance, options: CliLoginOp
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const { sessions, clock } = options;
 
-  app.post('/sso/cli/start', { schema: { tags, summary: 'Open a CLI login session (pre-key, rate-limited per address)', response: { 200: cliStartResponse, 404: connectErrorResponse, 429: connectErrorResponse, 503: connectErrorResponse } } }, async (request) => {
-    const billing = options.billing;
-    if (!billing) throw notConfigured();
-    const decision = await options.coord.rateLimit(`cli-login-start:${request.ip}`, startsPerMinute, 60_000);
-    if (!decision.allowed) {
-      throw gatewayError('rate_limited', 'Too many CLI logins from this address; wait a minute.', { headers: { 'retry-after': String(Math.ceil(decision.retryAfterMs / 1000)) } });
-    }
-    const session = await sessions.open();
-    let browserUrl: string;
-    try {
-      browserUrl = await billing.cliSsoStart({ sessionId: session.id, userCode: session.userCode, expiresAt: new Date(session.expiresAt).toISOString() });
-    } catch (error) {
-      await sessions.close(session.id);
-      if (error instanceof BillingCallFailed) throw billingDown(error);
-      throw error;
-    }
-    return { id: session.id, browser_url: browserUrl, user_code: session.userCode, poll_secret: session.pollSecret, interval: pollIntervalSeconds, expires_in: Math.round((session.expiresAt - clock.now()) / 1000) };
-  });
+  app.post(
+    '/sso/cli/start',
+    {
+      schema: {
+        tags,
+        summary: 'Open a CLI login session (pre-key, rate-limited per address)',
+        response: {
+          200: cliStartResponse,
+          404: connectErrorResponse,
+          429: connectErrorResponse,
+          503: connectErrorResponse,
+        },
+      },
+    },
+    async (request) => {
+      const billing = options.billing;
+      if (!billing) throw notConfigured();
+      const decision = await options.coord.rateLimit(`cli-login-start:${request.ip}`, startsPerMinute, 60_000);
+      if (!decision.allowed) {
+        throw gatewayError('rate_limited', 'Too many CLI logins from this address; wait a minute.', {
+          headers: { 'retry-after': String(Math.ceil(decision.retryAfterMs / 1000)) },
+        });
+      }
+      const session = await sessions.open();
+      let browserUrl: string;
+      try {
+        browserUrl = await billing.cliSsoStart({
+          sessionId: session.id,
+          userCode: session.userCode,
+          expiresAt: new Date(session.expiresAt).toISOString(),
+        });
+      } catch (error) {
+        await sessions.close(session.id);
+        if (error instanceof BillingCallFailed) throw billingDown(error);
+        throw error;
+      }
+      return {
+        id: session.id,
+        browser_url: browserUrl,
+        user_code: session.userCode,
+        poll_secret: session.pollSecret,
+        interval: pollIntervalSeconds,
+        expires_in: Math.round((session.expiresAt - clock.now()) / 1000),
+      };
+    },
+  );
 
   app.get(
     '/sso/cli/poll/:id',
-    { schema: { tags, summary: 'Poll a CLI login: pending, the team choice, or the one-time client key', params: pollParams, response: { 200: cliPollResponse, 400: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse, 503: connectErrorResponse } } },
+    {
+      schema: {
+        tags,
+        summary: 'Poll a CLI login: pending, the team choice, or the one-time client key',
+        params: pollParams,
+        response: {
+          200: cliPollResponse,
+          400: connectErrorResponse,
+          403: connectErrorResponse,
+          404: connectErrorResponse,
+          503: connectErrorResponse,
+        },
+      },
+    },
     async (request) => {
       const billing = options.billing;
       if (!billing) throw notConfigured();
@@ -97,7 +140,12 @@ export async function cliLoginRoutes(plain: FastifyInstance, options: CliLoginOp
   );
 }
 
-async function complete(options: CliLoginOptions, request: FastifyRequest, id: string, answer: Extract<CliSsoPollResponse, { status: 'verified' }>) {
+async function complete(
+  options: CliLoginOptions,
+  request: FastifyRequest,
+  id: string,
+  answer: Extract<CliSsoPollResponse, { status: 'verified' }>,
+) {
   const { teams, defaultTeam } = answer;
   if (teams.length === 0) {
     await options.sessions.close(id);
@@ -105,7 +153,10 @@ async function complete(options: CliLoginOptions, request: FastifyRequest, id: s
   }
   const chosen = firstHeader(request, 'x-gw-team');
   if (chosen !== undefined && (!teamHeader.safeParse(chosen).success || !teams.includes(chosen))) {
-    throw gatewayError('team_not_allowed', `x-gw-team must be one of the teams this developer may join: ${teams.join(', ')}.`);
+    throw gatewayError(
+      'team_not_allowed',
+      `x-gw-team must be one of the teams this developer may join: ${teams.join(', ')}.`,
+    );
   }
   const team = chosen ?? (teams.length === 1 ? teams[0] : undefined);
   if (team === undefined) return { status: 'select_team' as const, teams, defaultTeam };
@@ -116,10 +167,34 @@ async function complete(options: CliLoginOptions, request: FastifyRequest, id: s
   }
   if (!(await options.sessions.claimMint(id))) throw notFound();
   const expiresAt = new Date(options.clock.now() + answer.keyLifetimeHours * 3_600_000);
-  const minted = await options.keys.create({ type: 'client', source: 'cli-login', user, team, label: 'CLI login', createdBy: `cli-login:${answer.identity.subject}`, expiresAt });
+  const minted = await options.keys.create({
+    type: 'client',
+    source: 'cli-login',
+    user,
+    team,
+    label: 'CLI login',
+    createdBy: `cli-login:${answer.identity.subject}`,
+    expiresAt,
+  });
   await options.sessions.close(id);
   await options.audit
-    .record({ category: 'keys', action: 'cli-login.mint', actor: `cli-login:${answer.identity.subject}`, target: minted.record.id, subject: user, requestId: request.traceId, outcome: 'success' })
+    .record({
+      category: 'keys',
+      action: 'cli-login.mint',
+      actor: `cli-login:${answer.identity.subject}`,
+      target: minted.record.id,
+      subject: user,
+      requestId: request.traceId,
+      outcome: 'success',
+    })
     .catch((error: unknown) => request.log.warn({ err: error }, 'CLI login audit entry not recorded'));
-  return { status: 'complete' as const, key: minted.key, keyId: minted.record.id, user, team, role: answer.role, expiresAt: expiresAt.toISOString() };
+  return {
+    status: 'complete' as const,
+    key: minted.key,
+    keyId: minted.record.id,
+    user,
+    team,
+    role: answer.role,
+    expiresAt: expiresAt.toISOString(),
+  };
 }

@@ -4,13 +4,17 @@ export const cliStartResponse = z.object({
   id: z.string().describe('The session id to poll'),
   browser_url: z.string().describe('Open this in a browser and sign in; the page asks for the user code'),
   user_code: z.string().describe('Shown to the developer, typed into the browser page (not part of browser_url)'),
-  poll_secret: z.string().describe('Send as x-gw-poll-secret on every poll; returned once and stored only as a salted hash'),
+  poll_secret: z
+    .string()
+    .describe('Send as x-gw-poll-secret on every poll; returned once and stored only as a salted hash'),
   interval: z.number().int().describe('Seconds to wait between polls'),
   expires_in: z.number().int().describe('Seconds until the session ends (600)'),
 });
 
 export const cliPollResponse = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('pending'), interval: z.number().int() }).describe('The developer has not finished the browser step yet'),
+  z
+    .object({ status: z.literal('pending'), interval: z.number().int() })
+    .describe('The developer has not finished the browser step yet'),
   z
     .object({
       status: z.literal('select_team'),

@@ -39,9 +39,19 @@ export class CliSessionStore {
   ) {}
 
   async open(): Promise<OpenedSession> {
-    const session = { id: `cli_${randomToken(24)}`, userCode: userCode(), pollSecret: randomToken(32), expiresAt: this.clock.now() + cliSessionTtlMs };
+    const session = {
+      id: `cli_${randomToken(24)}`,
+      userCode: userCode(),
+      pollSecret: randomToken(32),
+      expiresAt: this.clock.now() + cliSessionTtlMs,
+    };
     const salt = randomToken(16);
-    const stored: StoredSession = { userCode: session.userCode, salt, secretHash: hmacSha256Hex(salt, session.pollSecret), expiresAt: session.expiresAt };
+    const stored: StoredSession = {
+      userCode: session.userCode,
+      salt,
+      secretHash: hmacSha256Hex(salt, session.pollSecret),
+      expiresAt: session.expiresAt,
+    };
     await this.coord.setValue(this.key(session.id), JSON.stringify(stored), cliSessionTtlMs);
     return session;
   }
@@ -52,7 +62,9 @@ export class CliSessionStore {
     if (raw === null) return null;
     const stored = JSON.parse(raw) as StoredSession;
     if (stored.expiresAt <= this.clock.now()) return null;
-    return timingSafeEqualString(hmacSha256Hex(stored.salt, pollSecret), stored.secretHash) ? { expiresAt: stored.expiresAt } : null;
+    return timingSafeEqualString(hmacSha256Hex(stored.salt, pollSecret), stored.secretHash)
+      ? { expiresAt: stored.expiresAt }
+      : null;
   }
 
   /** True for exactly one caller per session: the one that mints its key. */

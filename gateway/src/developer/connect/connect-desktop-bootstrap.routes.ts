@@ -5,7 +5,14 @@ import { KeyFailure } from '../../errors.js';
 import { resolveIdentity } from '../../identity/caller.js';
 import type { KeyStore } from '../../identity/keys/key.store.js';
 import { extractClientKey } from '../../identity/keys/extract-key.js';
-import { bootstrapPath, bootstrapQuery, bootstrapResponse, desktopBootstrapOf, gatewayBaseUrl, type DesktopBootstrap } from '../../policies/desktop-bootstrap.js';
+import {
+  bootstrapPath,
+  bootstrapQuery,
+  bootstrapResponse,
+  desktopBootstrapOf,
+  gatewayBaseUrl,
+  type DesktopBootstrap,
+} from '../../policies/desktop-bootstrap.js';
 import type { DesktopPolicyStore } from '../../policies/desktop-policy.store.js';
 import { connectErrors } from './connect-errors.js';
 import { connectErrorResponse } from './connect.schema.js';
@@ -19,7 +26,12 @@ export interface ConnectDesktopBootstrapOptions {
   authFailureGuard: AuthFailureGuard;
 }
 
-const policyNotServed = () => new AppError({ status: 404, code: 'desktop_policy_disabled', message: 'No desktop policy is served: an administrator has not enabled it.' });
+const policyNotServed = () =>
+  new AppError({
+    status: 404,
+    code: 'desktop_policy_disabled',
+    message: 'No desktop policy is served: an administrator has not enabled it.',
+  });
 
 /**
  * `GET /connect/claude-desktop/bootstrap`: the secret-free desktop policy for one operating system. The desktop
@@ -27,16 +39,28 @@ const policyNotServed = () => new AppError({ status: 404, code: 'desktop_policy_
  * key is verified like everywhere else and a rejected one answers 401. The policy comes from the replica's cached copy:
  * a fleet of desktops starting at nine o'clock costs the store nothing.
  */
-export async function connectDesktopBootstrapRoutes(app: FastifyInstance, options: ConnectDesktopBootstrapOptions): Promise<void> {
+export async function connectDesktopBootstrapRoutes(
+  app: FastifyInstance,
+  options: ConnectDesktopBootstrapOptions,
+): Promise<void> {
   app.get(
     bootstrapPath,
     {
       schema: {
         tags: ['connect'],
         security: [{}, { clientKey: [] }],
-        summary: 'The desktop assistant’s bootstrap: the secret-free effective policy for one OS, the gateway base URL and the headers-helper path; 404 while the policy is disabled',
+        summary:
+          'The desktop assistant’s bootstrap: the secret-free effective policy for one OS, the gateway base URL and the headers-helper path; 404 while the policy is disabled',
         querystring: bootstrapQuery,
-        response: { 200: bootstrapResponse, 400: connectErrorResponse, 401: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse, 429: connectErrorResponse, 503: connectErrorResponse },
+        response: {
+          200: bootstrapResponse,
+          400: connectErrorResponse,
+          401: connectErrorResponse,
+          403: connectErrorResponse,
+          404: connectErrorResponse,
+          429: connectErrorResponse,
+          503: connectErrorResponse,
+        },
       },
     },
     async (request, reply): Promise<DesktopBootstrap> => {
@@ -45,7 +69,8 @@ export async function connectDesktopBootstrapRoutes(app: FastifyInstance, option
       let caller: DesktopBootstrap['caller'] = null;
       if (rawKey) {
         const identity = await resolveIdentity(options.keys, rawKey).catch(async (error: unknown) => {
-          if (error instanceof KeyFailure && error.failure !== 'key_store_unavailable') throw (await options.authFailureGuard.recordFailure(request.ip)) ?? error;
+          if (error instanceof KeyFailure && error.failure !== 'key_store_unavailable')
+            throw (await options.authFailureGuard.recordFailure(request.ip)) ?? error;
           throw error;
         });
         if (identity.keyType === 'service') throw connectErrors.serviceKeyNotAllowed();
@@ -54,7 +79,12 @@ export async function connectDesktopBootstrapRoutes(app: FastifyInstance, option
       const policy = options.policies.current();
       if (!policy.enabled) throw policyNotServed();
       void reply.header('cache-control', 'no-store');
-      return desktopBootstrapOf(policy, os, gatewayBaseUrl(options.publicUrl, `${request.protocol}://${request.host}`), caller);
+      return desktopBootstrapOf(
+        policy,
+        os,
+        gatewayBaseUrl(options.publicUrl, `${request.protocol}://${request.host}`),
+        caller,
+      );
     },
   );
 }

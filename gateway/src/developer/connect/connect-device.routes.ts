@@ -21,7 +21,12 @@ export interface ConnectDeviceOptions {
 
 const security = [{ clientKey: [] }];
 const tags = ['connect'];
-const refusals = { 400: connectErrorResponse, 401: connectErrorResponse, 403: connectErrorResponse, 503: connectErrorResponse };
+const refusals = {
+  400: connectErrorResponse,
+  401: connectErrorResponse,
+  403: connectErrorResponse,
+  503: connectErrorResponse,
+};
 const gated =
   'The bearer alone is not enough: send the current client key in `x-gw-api-key`, the device certificate billing signed, and a fresh proof signed by the certificate’s key for this purpose, this certificate and this client key. ' +
   'Each proof is good once within its window. Refusals: 401 `invalid_device_certificate`, `invalid_proof` (another purpose, certificate or key, or a bad signature), `stale_proof`, `proof_replayed`; 403 `device_certificate_mismatch`; 503 `device_identity_unavailable` when the gateway verifies no certificates.';
@@ -29,9 +34,15 @@ const gated =
 const heartbeatResponse = z.object({
   status: z.literal('ok'),
   extended: z.boolean().describe('False when the key has no expiry to extend, or its expiry already lies further out'),
-  expiresAt: z.string().nullable().describe('The key’s expiry after the heartbeat; the key itself is never in the answer'),
+  expiresAt: z
+    .string()
+    .nullable()
+    .describe('The key’s expiry after the heartbeat; the key itself is never in the answer'),
 });
-const machineResponse = z.object({ status: z.literal('ok'), recorded: z.boolean().describe('False when the relational store could not take the report; the call still succeeds') });
+const machineResponse = z.object({
+  status: z.literal('ok'),
+  recorded: z.boolean().describe('False when the relational store could not take the report; the call still succeeds'),
+});
 
 /**
  * A key with an expiry is pushed out by its own lifetime from now (a 30-day enrollment key stays a 30-day key while its
@@ -74,7 +85,11 @@ export async function connectDeviceRoutes(app: FastifyInstance, options: Connect
         logger.warn({ err: error }, 'key heartbeat not written');
         throw connectErrors.keyHeartbeatUnavailable();
       }
-      return { status: 'ok' as const, extended: updated !== null, expiresAt: updated ? updated.expiresAt : identity.key.expiresAt };
+      return {
+        status: 'ok' as const,
+        extended: updated !== null,
+        expiresAt: updated ? updated.expiresAt : identity.key.expiresAt,
+      };
     },
   );
 

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from '@gw/platform';
 import type { z } from 'zod';
-import { connectDirectiveResponse, directiveAckBody, directiveAckResponse, directiveKinds, originalDirectiveKinds, type DirectiveKind } from '../seats/seat-directive.schema.js';
+import {
+  connectDirectiveResponse,
+  directiveAckBody,
+  directiveAckResponse,
+  directiveKinds,
+  originalDirectiveKinds,
+  type DirectiveKind,
+} from '../seats/seat-directive.schema.js';
 import type { SeatDirectiveStore } from '../seats/seat-directive.store.js';
 import { seatOf } from '../seats/seat.js';
 import { connectErrors } from './connect-errors.js';
@@ -48,7 +55,9 @@ export async function connectDirectiveRoutes(plain: FastifyInstance, options: Co
         request.log.warn({ err: error }, 'directive read failed');
         throw connectErrors.seatStoreUnavailable();
       }
-      return next ? { directive: { id: next.id, kind: next.kind, ...(next.tool === null ? {} : { tool: next.tool }) } } : {};
+      return next
+        ? { directive: { id: next.id, kind: next.kind, ...(next.tool === null ? {} : { tool: next.tool }) } }
+        : {};
     },
   );
 
@@ -59,9 +68,16 @@ export async function connectDirectiveRoutes(plain: FastifyInstance, options: Co
         tags,
         security,
         summary: 'Close a directive of the caller’s seat with its result',
-        description: 'A `revert` acked `ok` also marks the seat offboarded. Acking a directive already closed answers its recorded result. 404 `directive_not_found` for an unknown id or another seat’s directive.',
+        description:
+          'A `revert` acked `ok` also marks the seat offboarded. Acking a directive already closed answers its recorded result. 404 `directive_not_found` for an unknown id or another seat’s directive.',
         body: directiveAckBody,
-        response: { 200: directiveAckResponse, 400: connectErrorResponse, 401: connectErrorResponse, 404: connectErrorResponse, 503: connectErrorResponse },
+        response: {
+          200: directiveAckResponse,
+          400: connectErrorResponse,
+          401: connectErrorResponse,
+          404: connectErrorResponse,
+          503: connectErrorResponse,
+        },
       },
     },
     async (request): Promise<z.infer<typeof directiveAckResponse>> => {
@@ -74,7 +90,12 @@ export async function connectDirectiveRoutes(plain: FastifyInstance, options: Co
         throw connectErrors.seatStoreUnavailable();
       }
       if (!acked) throw connectErrors.directiveNotFound();
-      return { status: 'ok', id: acked.record.id, result: acked.record.result ?? body.result, offboarded: acked.offboarded };
+      return {
+        status: 'ok',
+        id: acked.record.id,
+        result: acked.record.result ?? body.result,
+        offboarded: acked.offboarded,
+      };
     },
   );
 }

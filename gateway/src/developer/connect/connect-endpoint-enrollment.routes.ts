@@ -16,7 +16,9 @@ export interface ConnectEndpointEnrollmentOptions {
 
 const enrollmentResponse = z.object({
   status: z.literal('ok'),
-  endpointControlUrl: z.string().describe('Where the agent enrolls: the origin serving /api/v1/osquery/* and /api/fleet/orbit/*'),
+  endpointControlUrl: z
+    .string()
+    .describe('Where the agent enrolls: the origin serving /api/v1/osquery/* and /api/fleet/orbit/*'),
   enrollSecret: z.string().describe('Live credential: give it to the agent installer only; never log or render it'),
 });
 
@@ -28,7 +30,10 @@ const noSecret = () => gatewayError('enroll_secret_unavailable');
  * for the connect CLI to install the agent on the developer's machine. The secret is a live credential: the answer
  * is `no-store`, and the audit records who fetched it, never the value.
  */
-export async function connectEndpointEnrollmentRoutes(app: FastifyInstance, options: ConnectEndpointEnrollmentOptions): Promise<void> {
+export async function connectEndpointEnrollmentRoutes(
+  app: FastifyInstance,
+  options: ConnectEndpointEnrollmentOptions,
+): Promise<void> {
   app.post(
     '/connect/endpoint-enrollment',
     {
@@ -36,8 +41,17 @@ export async function connectEndpointEnrollmentRoutes(app: FastifyInstance, opti
         tags: ['connect'],
         security: [{ clientKey: [] }],
         summary: 'The endpoint-control URL and the agent enroll secret, for installing the agent on this machine',
-        description: '404 `endpoint_control_not_configured` without an evidence service; 409 `enroll_secret_unavailable` until an administrator rotates the secret through the gateway (and again once it was rotated or revoked at the service directly); 502 when the service does not answer; 403 for a service key.',
-        response: { 200: enrollmentResponse, 401: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse, 409: connectErrorResponse, 502: connectErrorResponse, 503: connectErrorResponse },
+        description:
+          '404 `endpoint_control_not_configured` without an evidence service; 409 `enroll_secret_unavailable` until an administrator rotates the secret through the gateway (and again once it was rotated or revoked at the service directly); 502 when the service does not answer; 403 for a service key.',
+        response: {
+          200: enrollmentResponse,
+          401: connectErrorResponse,
+          403: connectErrorResponse,
+          404: connectErrorResponse,
+          409: connectErrorResponse,
+          502: connectErrorResponse,
+          503: connectErrorResponse,
+        },
       },
     },
     async (request, reply) => {
@@ -47,14 +61,31 @@ export async function connectEndpointEnrollmentRoutes(app: FastifyInstance, opti
       const orgId = endpoint.orgs.orgIdOf(options.fleetMode ? identity.key.tenant : null);
       // Hand out only the secret the service holds now: one rotated or revoked there since would enroll nothing.
       const status = await endpoint.client.request('GET', `/admin/orgs/${orgId}/enroll-secret`);
-      const serviceCreatedAt = status.status === 200 ? ((status.body as { createdAt?: unknown } | null)?.createdAt ?? null) : null;
+      const serviceCreatedAt =
+        status.status === 200 ? ((status.body as { createdAt?: unknown } | null)?.createdAt ?? null) : null;
       if (status.status !== 200 && status.status !== 404) throw endpointControlUnreachable();
-      if (!(await endpoint.enrollSecrets.isCurrent(orgId, typeof serviceCreatedAt === 'string' ? serviceCreatedAt : null))) throw noSecret();
+      if (
+        !(await endpoint.enrollSecrets.isCurrent(orgId, typeof serviceCreatedAt === 'string' ? serviceCreatedAt : null))
+      )
+        throw noSecret();
       const enrollSecret = await endpoint.enrollSecrets.read(orgId);
       if (enrollSecret === null) throw noSecret();
-      await options.audit.record({ category: 'fleet', action: 'endpoint.enrollment.fetched', actor: identity.user ?? identity.keyId, target: orgId, subject: identity.user, requestId: request.id, outcome: 'success', status: 200 });
+      await options.audit.record({
+        category: 'fleet',
+        action: 'endpoint.enrollment.fetched',
+        actor: identity.user ?? identity.keyId,
+        target: orgId,
+        subject: identity.user,
+        requestId: request.id,
+        outcome: 'success',
+        status: 200,
+      });
       void reply.header('cache-control', 'no-store');
-      return { status: 'ok' as const, endpointControlUrl: endpoint.agentUrl ?? `${request.protocol}://${request.host}`, enrollSecret };
+      return {
+        status: 'ok' as const,
+        endpointControlUrl: endpoint.agentUrl ?? `${request.protocol}://${request.host}`,
+        enrollSecret,
+      };
     },
   );
 }

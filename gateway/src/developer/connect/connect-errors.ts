@@ -14,14 +14,30 @@ export const connectErrors = {
   deviceTokenTaken: () => gatewayError('device_token_taken'),
   seatStoreUnavailable: () => gatewayError('seat_store_unavailable'),
   directiveNotFound: () => gatewayError('directive_not_found'),
-  enrollmentRejected: (failure: 'unknown' | 'expired' | 'exhausted' | 'revoked') => gatewayError(`enrollment_${failure}`),
+  enrollmentRejected: (failure: 'unknown' | 'expired' | 'exhausted' | 'revoked') =>
+    gatewayError(`enrollment_${failure}`),
   enrollmentUserMismatch: () => gatewayError('enrollment_user_mismatch'),
-  enrollmentUserBlocked: () => gatewayError('user_access_revoked', 'This developer’s access is revoked or deactivated; the link mints no key for them.'),
+  enrollmentUserBlocked: () =>
+    gatewayError(
+      'user_access_revoked',
+      'This developer’s access is revoked or deactivated; the link mints no key for them.',
+    ),
   enrollmentIdentityTaken: () => gatewayError('enrollment_identity_taken'),
-  enrollmentUserRequired: () => gatewayError('invalid_request', 'body.user: this enrollment link names no developer; send your e-mail address.'),
+  enrollmentUserRequired: () =>
+    gatewayError('invalid_request', 'body.user: this enrollment link names no developer; send your e-mail address.'),
   deviceIdentityUnavailable: () =>
-    new AppError({ status: 503, code: 'device_identity_unavailable', message: 'This gateway verifies no device certificates: it needs GW_DEPLOYMENT_ID and a device CA key (pinned or GW_DEVICE_CA_KEY).' }),
-  apiKeyHeaderRequired: () => new AppError({ status: 400, code: 'invalid_request', message: 'Send the current client key in x-gw-api-key: the proof of possession is bound to it.' }),
+    new AppError({
+      status: 503,
+      code: 'device_identity_unavailable',
+      message:
+        'This gateway verifies no device certificates: it needs GW_DEPLOYMENT_ID and a device CA key (pinned or GW_DEVICE_CA_KEY).',
+    }),
+  apiKeyHeaderRequired: () =>
+    new AppError({
+      status: 400,
+      code: 'invalid_request',
+      message: 'Send the current client key in x-gw-api-key: the proof of possession is bound to it.',
+    }),
   invalidDeviceCertificate: (reason: DeviceCertificateFailure) =>
     new AppError({
       status: 401,
@@ -35,7 +51,12 @@ export const connectErrors = {
         not_yet_valid: 'The device certificate is not valid yet.',
       }[reason],
     }),
-  deviceCertificateMismatch: () => new AppError({ status: 403, code: 'device_certificate_mismatch', message: 'The device certificate belongs to another developer than this key.' }),
+  deviceCertificateMismatch: () =>
+    new AppError({
+      status: 403,
+      code: 'device_certificate_mismatch',
+      message: 'The device certificate belongs to another developer than this key.',
+    }),
   invalidProof: (reason: Exclude<DeviceProofFailure, 'stale' | 'future'>) =>
     new AppError({
       status: 401,
@@ -49,12 +70,37 @@ export const connectErrors = {
       }[reason],
     }),
   staleProof: (reason: 'stale' | 'future') =>
-    new AppError({ status: 401, code: 'stale_proof', message: reason === 'stale' ? 'The proof of possession is too old; sign a fresh one.' : 'The proof of possession is dated in the future; check the device clock.' }),
-  proofReplayed: () => new AppError({ status: 401, code: 'proof_replayed', message: 'This proof of possession was already used; sign a fresh one.' }),
-  proofStoreUnavailable: () => new AppError({ status: 503, code: 'proof_store_unavailable', message: 'Proofs of possession cannot be checked for replay right now; retry shortly.', retryable: true }),
-  keyHeartbeatUnavailable: () => new AppError({ status: 503, code: 'key_store_unavailable', message: 'The key store is unavailable; the key was not extended. Retry shortly.', retryable: true }),
+    new AppError({
+      status: 401,
+      code: 'stale_proof',
+      message:
+        reason === 'stale'
+          ? 'The proof of possession is too old; sign a fresh one.'
+          : 'The proof of possession is dated in the future; check the device clock.',
+    }),
+  proofReplayed: () =>
+    new AppError({
+      status: 401,
+      code: 'proof_replayed',
+      message: 'This proof of possession was already used; sign a fresh one.',
+    }),
+  proofStoreUnavailable: () =>
+    new AppError({
+      status: 503,
+      code: 'proof_store_unavailable',
+      message: 'Proofs of possession cannot be checked for replay right now; retry shortly.',
+      retryable: true,
+    }),
+  keyHeartbeatUnavailable: () =>
+    new AppError({
+      status: 503,
+      code: 'key_store_unavailable',
+      message: 'The key store is unavailable; the key was not extended. Retry shortly.',
+      retryable: true,
+    }),
   serviceKeyNotAllowed: () => gatewayError('service_key_not_allowed'),
-  unsupportedMediaType: () => gatewayError('unsupported_media_type', 'Connect routes read JSON: send content-type application/json.'),
+  unsupportedMediaType: () =>
+    gatewayError('unsupported_media_type', 'Connect routes read JSON: send content-type application/json.'),
   invalidJson: () => gatewayError('invalid_json'),
 } as const;
 

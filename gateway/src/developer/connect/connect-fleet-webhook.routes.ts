@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthFailureGuard } from '../../chain/edge/auth-failure-guard.js';
-import { failingPoliciesPayload, webhookCounts, type FailingPoliciesPayload } from '../../fleet/policy-webhook/failing-policies.schema.js';
+import {
+  failingPoliciesPayload,
+  webhookCounts,
+  type FailingPoliciesPayload,
+} from '../../fleet/policy-webhook/failing-policies.schema.js';
 import type { PolicyWebhookReceiver, ReadyWebhook } from '../../fleet/policy-webhook/policy-webhook.js';
 import { connectErrorResponse } from './connect.schema.js';
 
@@ -16,7 +20,9 @@ export const fleetWebhookPath = '/connect/fleet-policy-webhook';
 // A thousand hosts with their URLs fit well within this; anything larger is not a Fleet delivery.
 const webhookBodyLimitBytes = 1024 * 1024;
 
-const webhookQuery = z.looseObject({ token: z.string().max(512).optional().describe('The webhook secret, for servers that cannot send a bearer') });
+const webhookQuery = z.looseObject({
+  token: z.string().max(512).optional().describe('The webhook secret, for servers that cannot send a bearer'),
+});
 
 function presentedSecret(request: FastifyRequest): string | null {
   const authorization = request.headers.authorization;
@@ -31,7 +37,10 @@ function presentedSecret(request: FastifyRequest): string | null {
  * the secret are checked when the request arrives, before its body is read, so an unconfigured gateway or a caller
  * without the secret costs no parsing; then the whole body is validated before anything is queued.
  */
-export async function connectFleetWebhookRoutes(app: FastifyInstance, options: ConnectFleetWebhookOptions): Promise<void> {
+export async function connectFleetWebhookRoutes(
+  app: FastifyInstance,
+  options: ConnectFleetWebhookOptions,
+): Promise<void> {
   const ready = new WeakMap<FastifyRequest, ReadyWebhook>();
   app.post(
     fleetWebhookPath,
@@ -40,10 +49,18 @@ export async function connectFleetWebhookRoutes(app: FastifyInstance, options: C
       schema: {
         tags: ['connect'],
         security: [{ webhookSecret: [] }],
-        summary: 'Receive a Fleet server’s failing-policies webhook: a mapped policy queues its remediation per failing host (per-host cooldown); answers content-free counts; 503 when unconfigured',
+        summary:
+          'Receive a Fleet server’s failing-policies webhook: a mapped policy queues its remediation per failing host (per-host cooldown); answers content-free counts; 503 when unconfigured',
         querystring: webhookQuery,
         body: failingPoliciesPayload,
-        response: { 200: webhookCounts, 400: connectErrorResponse, 401: connectErrorResponse, 413: connectErrorResponse, 429: connectErrorResponse, 503: connectErrorResponse },
+        response: {
+          200: webhookCounts,
+          400: connectErrorResponse,
+          401: connectErrorResponse,
+          413: connectErrorResponse,
+          429: connectErrorResponse,
+          503: connectErrorResponse,
+        },
       },
       onRequest: async (request) => {
         const webhook = await options.receiver.ready();

@@ -17,11 +17,30 @@ const connectorName = z.string().min(1).max(128);
 const authorizeBody = z
   .strictObject({
     name: connectorName.describe('The remote MCP server, by its name in the desktop policy’s managedMcpServers'),
-    loopbackPort: z.int().min(1024).max(65535).optional().describe('The CLI’s listener on 127.0.0.1; with it the callback redirects there instead of showing the claim code'),
-    loopbackNonce: z.string().regex(/^[A-Za-z0-9_-]{43}$/, '43 base64url characters').optional(),
+    loopbackPort: z
+      .int()
+      .min(1024)
+      .max(65535)
+      .optional()
+      .describe(
+        'The CLI’s listener on 127.0.0.1; with it the callback redirects there instead of showing the claim code',
+      ),
+    loopbackNonce: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, '43 base64url characters')
+      .optional(),
   })
-  .refine((body) => (body.loopbackPort === undefined) === (body.loopbackNonce === undefined), { message: 'loopbackPort and loopbackNonce go together', path: ['loopbackNonce'] });
-const completeBody = z.strictObject({ name: connectorName, claimCode: z.string().length(claimCodeLength).regex(/^[A-Za-z0-9]+$/, 'letters and digits') });
+  .refine((body) => (body.loopbackPort === undefined) === (body.loopbackNonce === undefined), {
+    message: 'loopbackPort and loopbackNonce go together',
+    path: ['loopbackNonce'],
+  });
+const completeBody = z.strictObject({
+  name: connectorName,
+  claimCode: z
+    .string()
+    .length(claimCodeLength)
+    .regex(/^[A-Za-z0-9]+$/, 'letters and digits'),
+});
 
 const developerOnly = () => gatewayError('developer_required');
 
@@ -47,14 +66,29 @@ export async function connectMcpOAuthRoutes(plain: FastifyInstance, options: Con
         security: [{ clientKey: [] }],
         summary: 'Start authorizing a connector of the organization hub: the URL to open in the browser',
         body: authorizeBody,
-        response: { 200: z.object({ authorizationUrl: z.string(), loopbackPort: z.int().optional() }), 400: connectErrorResponse, 401: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse, 502: connectErrorResponse },
+        response: {
+          200: z.object({ authorizationUrl: z.string(), loopbackPort: z.int().optional() }),
+          400: connectErrorResponse,
+          401: connectErrorResponse,
+          403: connectErrorResponse,
+          404: connectErrorResponse,
+          502: connectErrorResponse,
+        },
       },
     },
     async (request) => {
       const user = developerOf(identityOf(request));
       const body = request.body;
-      const loopback = body.loopbackPort !== undefined && body.loopbackNonce !== undefined ? { port: body.loopbackPort, nonce: body.loopbackNonce } : undefined;
-      const authorizationUrl = await options.authorizer.start({ kind: 'user', user }, body.name, `${request.protocol}://${request.host}`, loopback);
+      const loopback =
+        body.loopbackPort !== undefined && body.loopbackNonce !== undefined
+          ? { port: body.loopbackPort, nonce: body.loopbackNonce }
+          : undefined;
+      const authorizationUrl = await options.authorizer.start(
+        { kind: 'user', user },
+        body.name,
+        `${request.protocol}://${request.host}`,
+        loopback,
+      );
       return { authorizationUrl, ...(loopback ? { loopbackPort: loopback.port } : {}) };
     },
   );
@@ -67,7 +101,13 @@ export async function connectMcpOAuthRoutes(plain: FastifyInstance, options: Con
         security: [{ clientKey: [] }],
         summary: 'Claim a finished connector authorization with its 12-character claim code',
         body: completeBody,
-        response: { 200: z.object({ status: z.literal('ok'), user: z.string() }), 400: connectErrorResponse, 401: connectErrorResponse, 403: connectErrorResponse, 404: connectErrorResponse },
+        response: {
+          200: z.object({ status: z.literal('ok'), user: z.string() }),
+          400: connectErrorResponse,
+          401: connectErrorResponse,
+          403: connectErrorResponse,
+          404: connectErrorResponse,
+        },
       },
     },
     async (request) => {
@@ -75,7 +115,16 @@ export async function connectMcpOAuthRoutes(plain: FastifyInstance, options: Con
       const user = developerOf(identity);
       const body = request.body;
       await options.authorizer.claim(user, body.name, body.claimCode);
-      await options.audit.record({ category: 'policies', action: 'connector.authorized', actor: user, target: body.name, subject: user, requestId: request.id, outcome: 'success', status: 200 });
+      await options.audit.record({
+        category: 'policies',
+        action: 'connector.authorized',
+        actor: user,
+        target: body.name,
+        subject: user,
+        requestId: request.id,
+        outcome: 'success',
+        status: 200,
+      });
       return { status: 'ok' as const, user };
     },
   );

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { installConnectErrorHandler } from './connect-errors.js';
-import { connectDesktopBootstrapRoutes, type ConnectDesktopBootstrapOptions } from './connect-desktop-bootstrap.routes.js';
+import {
+  connectDesktopBootstrapRoutes,
+  type ConnectDesktopBootstrapOptions,
+} from './connect-desktop-bootstrap.routes.js';
 import { connectFleetWebhookRoutes, type ConnectFleetWebhookOptions } from './connect-fleet-webhook.routes.js';
 
 export interface ConnectOpenPluginOptions {

@@ -20,7 +20,10 @@ export interface ConnectOptimizeOutputOptions {
 const outputBodyLimitBytes = 5 * 1024 * 1024;
 
 /** `POST /connect/optimize-output`: a tool output optimized at the source; its saving counts as the seat's. */
-export async function connectOptimizeOutputRoutes(plain: FastifyInstance, options: ConnectOptimizeOutputOptions): Promise<void> {
+export async function connectOptimizeOutputRoutes(
+  plain: FastifyInstance,
+  options: ConnectOptimizeOutputOptions,
+): Promise<void> {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/connect/optimize-output',
@@ -33,7 +36,12 @@ export async function connectOptimizeOutputRoutes(plain: FastifyInstance, option
         description:
           'Always `handled: true`. An explicit read with `reversible: true` is trimmed reversibly (with `ctx_` handles) only when `retrievalContext` is `available`; `unavailable`, `unknown`, an invalid value or none returns the output byte for byte. Other output keeps handle-free terminal trimming for every value. Fails open: without an optimizer, or when it errs, the original bytes come back.',
         body: optimizeOutputBody,
-        response: { 200: optimizeOutputResponse, 400: connectErrorResponse, 401: connectErrorResponse, 413: connectErrorResponse },
+        response: {
+          200: optimizeOutputResponse,
+          400: connectErrorResponse,
+          401: connectErrorResponse,
+          413: connectErrorResponse,
+        },
       },
     },
     async (request) => {
@@ -41,9 +49,12 @@ export async function connectOptimizeOutputRoutes(plain: FastifyInstance, option
       const identity = identityOf(request);
       const result = await optimizeOutput(options.optimizer, input, { user: identity.user, team: identity.team });
       if (result.tokensSaved > 0) {
-        const facts = input.model === undefined ? undefined : lookupModel(input.model, options.routing.documents.models);
+        const facts =
+          input.model === undefined ? undefined : lookupModel(input.model, options.routing.documents.models);
         // Best-effort: the trimmed output is the answer; a lost counter must not fail the hook.
-        await options.hookSavings.record(seatOf(identity), result.tokensSaved, facts ? Math.round(result.tokensSaved * facts.inputPerMTok) : 0).catch((error: unknown) => options.logger.warn({ err: error }, 'hook saving not recorded'));
+        await options.hookSavings
+          .record(seatOf(identity), result.tokensSaved, facts ? Math.round(result.tokensSaved * facts.inputPerMTok) : 0)
+          .catch((error: unknown) => options.logger.warn({ err: error }, 'hook saving not recorded'));
       }
       return result;
     },

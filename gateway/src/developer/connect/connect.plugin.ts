@@ -5,7 +5,10 @@ import { connectAccountRoutes, type ConnectAccountOptions } from './connect-acco
 import { connectPolicyRoutes, type ConnectPolicyOptions } from './connect-policy.routes.js';
 import { connectOptimizeOutputRoutes, type ConnectOptimizeOutputOptions } from './connect-optimize-output.routes.js';
 import { connectDirectiveRoutes, type ConnectDirectiveOptions } from './connect-directive.routes.js';
-import { connectEndpointEnrollmentRoutes, type ConnectEndpointEnrollmentOptions } from './connect-endpoint-enrollment.routes.js';
+import {
+  connectEndpointEnrollmentRoutes,
+  type ConnectEndpointEnrollmentOptions,
+} from './connect-endpoint-enrollment.routes.js';
 import { connectMcpOAuthRoutes, type ConnectMcpOAuthOptions } from './connect-mcp-oauth.routes.js';
 import { connectRetrievalRoutes, type ConnectRetrievalOptions } from './connect-retrieval.routes.js';
 import { connectSeatRoutes, type ConnectSeatOptions } from './connect-seat.routes.js';
@@ -37,19 +40,24 @@ export async function connectPlugin(app: FastifyInstance, options: ConnectPlugin
   // Service keys are for /v1/* only; /connect/* serves developers' tools. `/connect/verify` still reports
   // any key's own details, so a pipeline can check the key it holds.
   app.addHook('preHandler', async (request) => {
-    if (request.gw.identity?.keyType === 'service' && request.routeOptions.url !== '/connect/verify') throw connectErrors.serviceKeyNotAllowed();
+    if (request.gw.identity?.keyType === 'service' && request.routeOptions.url !== '/connect/verify')
+      throw connectErrors.serviceKeyNotAllowed();
   });
   // "Authenticated empty POST" (the heartbeat) may still say `content-type: application/json`: an empty body is no body.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: connectBodyLimitBytes }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text) as unknown);
-    } catch {
-      done(connectErrors.invalidJson(), undefined);
-    }
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: connectBodyLimitBytes },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text) as unknown);
+      } catch {
+        done(connectErrors.invalidJson(), undefined);
+      }
+    },
+  );
   // An empty body is no body whatever its declared type (`curl -d ''` says form-urlencoded): the empty POSTs
   // (offboard, heartbeat) always answer. A non-empty body that is not JSON is refused as before.
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: connectBodyLimitBytes }, (_request, body, done) => {

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { grepSchema, handleSchema, lineSchema, recallMaxK, recallQuerySchema } from '../../optimization/retrieval/retrieval.schema.js';
+import {
+  grepSchema,
+  handleSchema,
+  lineSchema,
+  recallMaxK,
+  recallQuerySchema,
+} from '../../optimization/retrieval/retrieval.schema.js';
 
 /** Bodies and answers of the connect retrieval routes. */
 
@@ -17,7 +23,11 @@ export const connectRetrieveResponse = z
     status: z.literal('ok'),
     handle: z.string(),
     content: z.string().describe('The original, or the requested lines or grep windows.'),
-    partial: z.boolean().describe('True when a range or grep narrowed the content. Its presence tells a client the gateway is slice-aware.'),
+    partial: z
+      .boolean()
+      .describe(
+        'True when a range or grep narrowed the content. Its presence tells a client the gateway is slice-aware.',
+      ),
     totalLines: z.number().int().describe('Lines in the whole original.'),
     totalChars: z.number().int().describe('Characters in the whole original.'),
     startLine: z.number().int().optional().describe('When partial: first line actually searched.'),
@@ -56,7 +66,11 @@ export const connectHeartbeatResponse = z.object({
 export const connectErrorResponse = z
   .object({
     status: z.literal('failure'),
-    code: z.string().describe('Stable reason code, for example `handle_not_found`, `retrieval_unavailable`, `slice_unsupported`, `key_unknown`.'),
+    code: z
+      .string()
+      .describe(
+        'Stable reason code, for example `handle_not_found`, `retrieval_unavailable`, `slice_unsupported`, `key_unknown`.',
+      ),
     message: z.string(),
     hint: z.string().optional(),
   })

@@ -1,6 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { DeviceCertificatePayload, DeviceProofPurpose } from '@gw/contracts';
-import { deviceProofWindow, sha256Hex, verifyDeviceCertificate, verifyDeviceProof, type Clock, type Coord, type LeaseTrustStore } from '@gw/platform';
+import {
+  deviceProofWindow,
+  sha256Hex,
+  verifyDeviceCertificate,
+  verifyDeviceProof,
+  type Clock,
+  type Coord,
+  type LeaseTrustStore,
+} from '@gw/platform';
 import { identityOf } from '../../chain/identity/identity-of.js';
 import { connectErrors } from './connect-errors.js';
 
@@ -31,7 +39,11 @@ const replayTtlMs = deviceProofWindow.pastMs + deviceProofWindow.futureMs + 60_0
 export class DeviceProofGate {
   constructor(private readonly options: DeviceProofGateOptions) {}
 
-  async admit(request: FastifyRequest, body: { certificate: unknown; proof: unknown }, purpose: DeviceProofPurpose): Promise<AdmittedDevice> {
+  async admit(
+    request: FastifyRequest,
+    body: { certificate: unknown; proof: unknown },
+    purpose: DeviceProofPurpose,
+  ): Promise<AdmittedDevice> {
     const { trust, deploymentId, coord, clock } = this.options;
     if (deploymentId === undefined || trust.size === 0) throw connectErrors.deviceIdentityUnavailable();
     const rawKey = request.headers['x-gw-api-key'];
@@ -40,9 +52,19 @@ export class DeviceProofGate {
     const now = clock.now();
     const certificate = verifyDeviceCertificate(body.certificate, trust, deploymentId, now);
     if (!certificate.ok) throw connectErrors.invalidDeviceCertificate(certificate.reason);
-    if (identity.user === null || certificate.payload.subject.toLowerCase() !== identity.user.toLowerCase()) throw connectErrors.deviceCertificateMismatch();
-    const proof = verifyDeviceProof(body.proof, { certificate: certificate.payload, certificateSha256: certificate.sha256, purpose, keySha256: sha256Hex(rawKey.trim()), nowMs: now });
-    if (!proof.ok) throw proof.reason === 'stale' || proof.reason === 'future' ? connectErrors.staleProof(proof.reason) : connectErrors.invalidProof(proof.reason);
+    if (identity.user === null || certificate.payload.subject.toLowerCase() !== identity.user.toLowerCase())
+      throw connectErrors.deviceCertificateMismatch();
+    const proof = verifyDeviceProof(body.proof, {
+      certificate: certificate.payload,
+      certificateSha256: certificate.sha256,
+      purpose,
+      keySha256: sha256Hex(rawKey.trim()),
+      nowMs: now,
+    });
+    if (!proof.ok)
+      throw proof.reason === 'stale' || proof.reason === 'future'
+        ? connectErrors.staleProof(proof.reason)
+        : connectErrors.invalidProof(proof.reason);
     let fresh: boolean;
     try {
       fresh = await coord.setIfAbsent(`device-proof:${proof.replayKey}`, '1', replayTtlMs);

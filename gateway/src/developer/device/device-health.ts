@@ -7,7 +7,15 @@ export const deviceHealthResponse = z
   .object({
     user: z.string().describe('Opaque hash of the seat: stable, never the address'),
     checks: z.array(z.object({ name: z.string(), status: checkStatus })).describe('The last doctor report, by check'),
-    score: z.number().int().min(0).max(100).nullable().describe('Compliance score: the share of decided checks (skip not counted) that pass; null with no decided check'),
+    score: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe(
+        'Compliance score: the share of decided checks (skip not counted) that pass; null with no decided check',
+      ),
     clientVersion: z.string().nullable(),
     reportedAt: z.string().nullable().describe('When the last report arrived; null when the seat never reported'),
     offboarded: z.boolean(),

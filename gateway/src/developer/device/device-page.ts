@@ -11,10 +11,16 @@ const statusLabel: Record<string, string> = { pass: 'Pass', warn: 'Warning', fai
  */
 export function renderDevicePage(health: DeviceHealth): string {
   const rows = health.checks
-    .map((check) => `<tr class="${check.status}"><td>${escapeHtml(check.name)}</td><td>${statusLabel[check.status] ?? escapeHtml(check.status)}</td></tr>`)
+    .map(
+      (check) =>
+        `<tr class="${check.status}"><td>${escapeHtml(check.name)}</td><td>${statusLabel[check.status] ?? escapeHtml(check.status)}</td></tr>`,
+    )
     .join('');
   const score = health.score === null ? 'No decided checks yet' : `${health.score}%`;
-  const reported = health.reportedAt === null ? 'This device has not reported a doctor check yet. Run the connect CLI’s doctor.' : `Last report ${escapeHtml(health.reportedAt)}${health.clientVersion ? `, client ${escapeHtml(health.clientVersion)}` : ''}.`;
+  const reported =
+    health.reportedAt === null
+      ? 'This device has not reported a doctor check yet. Run the connect CLI’s doctor.'
+      : `Last report ${escapeHtml(health.reportedAt)}${health.clientVersion ? `, client ${escapeHtml(health.clientVersion)}` : ''}.`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">
 <title>gw device health</title>

@@ -13,11 +13,21 @@ export interface DevicePluginOptions {
   logger: Logger;
 }
 
-const deviceQuery = z.looseObject({ dt: z.string().max(128).optional().describe('The device token the connect CLI registered') });
+const deviceQuery = z.looseObject({
+  dt: z.string().max(128).optional().describe('The device token the connect CLI registered'),
+});
 const staticFailure = z.object({ status: z.literal('failure'), code: z.string(), message: z.string() });
 // "unknown, expired or absent token gets a static 401": one answer, whatever was wrong.
-const unauthorized = { status: 'failure', code: 'device_token_invalid', message: 'A valid device token is required.' } as const;
-const unavailable = { status: 'failure', code: 'device_unavailable', message: 'The device page is unavailable right now.' } as const;
+const unauthorized = {
+  status: 'failure',
+  code: 'device_token_invalid',
+  message: 'A valid device token is required.',
+} as const;
+const unavailable = {
+  status: 'failure',
+  code: 'device_unavailable',
+  message: 'The device page is unavailable right now.',
+} as const;
 const tags = ['device'];
 
 /**
@@ -59,7 +69,14 @@ export async function devicePlugin(app: FastifyInstance, options: DevicePluginOp
 
   app.get(
     '/device/health',
-    { schema: { tags, summary: 'The seat’s health rollup: opaque user hash, per-check statuses, compliance score', querystring: deviceQuery, response: { 200: deviceHealthResponse, 401: staticFailure, 503: staticFailure } } },
+    {
+      schema: {
+        tags,
+        summary: 'The seat’s health rollup: opaque user hash, per-check statuses, compliance score',
+        querystring: deviceQuery,
+        response: { 200: deviceHealthResponse, 401: staticFailure, 503: staticFailure },
+      },
+    },
     async (request, reply) => {
       const ref = await seatOfRequest(request, reply);
       const health = ref && (await healthOf(ref, reply));
@@ -69,14 +86,25 @@ export async function devicePlugin(app: FastifyInstance, options: DevicePluginOp
 
   app.get(
     '/device',
-    { schema: { tags, summary: 'The developer device page, opened with `?dt=<device token>`', description: 'An HTML page (no script) showing the seat’s compliance score and checks.', querystring: deviceQuery, response: { 401: staticFailure, 503: staticFailure } } },
+    {
+      schema: {
+        tags,
+        summary: 'The developer device page, opened with `?dt=<device token>`',
+        description: 'An HTML page (no script) showing the seat’s compliance score and checks.',
+        querystring: deviceQuery,
+        response: { 401: staticFailure, 503: staticFailure },
+      },
+    },
     async (request, reply) => {
       const ref = await seatOfRequest(request, reply);
       const health = ref && (await healthOf(ref, reply));
       if (!health) return reply;
       return reply
         .header('content-type', 'text/html; charset=utf-8')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+        .header(
+          'content-security-policy',
+          "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        )
         .send(renderDevicePage(health));
     },
   );

@@ -31,20 +31,63 @@ export interface MeRouteOptions {
 /** `GET /v1/me*`: identity, usage and limits, answered by the gateway with no provider; never the hash. */
 export async function meRoutes(app: FastifyInstance, options: MeRouteOptions): Promise<void> {
   const security = [{ clientKey: [] }];
-  app.get('/v1/me/usage', { config: { unmetered: true }, schema: { tags: ['self-service'], summary: 'Month-to-date tokens, cost and optimizer savings (UTC month)', security, response: { 200: meUsageResponse } } }, async (request) =>
-    usageFor(options.governance, options.db, identityOf(request), options.governance.deps.clock.now()),
+  app.get(
+    '/v1/me/usage',
+    {
+      config: { unmetered: true },
+      schema: {
+        tags: ['self-service'],
+        summary: 'Month-to-date tokens, cost and optimizer savings (UTC month)',
+        security,
+        response: { 200: meUsageResponse },
+      },
+    },
+    async (request) =>
+      usageFor(options.governance, options.db, identityOf(request), options.governance.deps.clock.now()),
   );
-  app.get('/v1/me/limits', { config: { unmetered: true }, schema: { tags: ['self-service'], summary: 'The caps and budgets that would answer 402 for this identity, and its rate limits', security, response: { 200: meLimitsResponse } } }, async (request) =>
-    limitsFor(options.governance, identityOf(request), options.governance.deps.clock.now()),
+  app.get(
+    '/v1/me/limits',
+    {
+      config: { unmetered: true },
+      schema: {
+        tags: ['self-service'],
+        summary: 'The caps and budgets that would answer 402 for this identity, and its rate limits',
+        security,
+        response: { 200: meLimitsResponse },
+      },
+    },
+    async (request) => limitsFor(options.governance, identityOf(request), options.governance.deps.clock.now()),
   );
-  app.get('/v1/me', { config: { unmetered: true }, schema: { tags: ['self-service'], summary: 'Caller identity and key metadata', security, response: { 200: meResponse } } }, async (request) => {
-    const identity = identityOf(request);
-    const { key } = identity;
-    return {
-      user: identity.user,
-      team: identity.team,
-      key: { id: key.id, type: key.type, keyPrefix: key.keyPrefix, name: key.name, label: key.label, source: key.source, createdAt: key.createdAt, expiresAt: key.expiresAt, monthlyBudgetUsd: key.monthlyBudgetUsd },
-      metadata: identity.metadata,
-    };
-  });
+  app.get(
+    '/v1/me',
+    {
+      config: { unmetered: true },
+      schema: {
+        tags: ['self-service'],
+        summary: 'Caller identity and key metadata',
+        security,
+        response: { 200: meResponse },
+      },
+    },
+    async (request) => {
+      const identity = identityOf(request);
+      const { key } = identity;
+      return {
+        user: identity.user,
+        team: identity.team,
+        key: {
+          id: key.id,
+          type: key.type,
+          keyPrefix: key.keyPrefix,
+          name: key.name,
+          label: key.label,
+          source: key.source,
+          createdAt: key.createdAt,
+          expiresAt: key.expiresAt,
+          monthlyBudgetUsd: key.monthlyBudgetUsd,
+        },
+        metadata: identity.metadata,
+      };
+    },
+  );
 }

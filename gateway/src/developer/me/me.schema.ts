@@ -3,14 +3,18 @@ import { capResets } from '@gw/contracts/management';
 import { capStatus } from '../../governance/user-caps.schema.js';
 
 export const meUsageResponse = z.object({
-  subject: z.object({ kind: z.enum(['user', 'service-key']), id: z.string() }).describe('Whose usage: the key’s user, or the service key itself'),
+  subject: z
+    .object({ kind: z.enum(['user', 'service-key']), id: z.string() })
+    .describe('Whose usage: the key’s user, or the service key itself'),
   period: z.object({ month: z.string().describe('YYYY-MM (UTC)'), start: z.string(), end: z.string() }),
   requests: z.int().describe('Successful metered requests this month'),
   tokens: z.number(),
   costUsd: z.number(),
   savingsUsd: z.number().describe('Optimizer savings this month'),
   tokensSaved: z.number(),
-  source: z.enum(['counters', 'store']).describe('counters: live; store: read from gw_spend because the counters were unreachable'),
+  source: z
+    .enum(['counters', 'store'])
+    .describe('counters: live; store: read from gw_spend because the counters were unreachable'),
 });
 
 export const meLimitsResponse = z.object({
@@ -40,5 +44,7 @@ export const meLimitsResponse = z.object({
     })
     .nullable()
     .describe('The service key budget that answers 402 service_key_budget_exceeded; null when unlimited'),
-  rateLimits: z.object({ requestsPerMinute: z.number().nullable(), concurrentRequests: z.number().nullable() }).describe('Limits that answer 429; null = unlimited'),
+  rateLimits: z
+    .object({ requestsPerMinute: z.number().nullable(), concurrentRequests: z.number().nullable() })
+    .describe('Limits that answer 429; null = unlimited'),
 });

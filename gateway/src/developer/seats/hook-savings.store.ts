@@ -35,6 +35,10 @@ export class HookSavingsStore {
       values,
     );
     const row = rows[0] ?? {};
-    return { tokensSaved: Number(row.tokens ?? 0), savingsMicros: Number(row.micros ?? 0), events: Number(row.events ?? 0) };
+    return {
+      tokensSaved: Number(row.tokens ?? 0),
+      savingsMicros: Number(row.micros ?? 0),
+      events: Number(row.events ?? 0),
+    };
   }
 }

@@ -16,5 +16,11 @@ export interface SeatDeps {
 }
 
 export function composeSeats(db: Db, clock: Clock): SeatDeps {
-  return { store: new SeatStore(db, clock), deviceTokens: new DeviceTokenStore(db, clock), directives: new SeatDirectiveStore(db, clock), hookSavings: new HookSavingsStore(db, clock), machines: new DeviceMachineStore(db, clock) };
+  return {
+    store: new SeatStore(db, clock),
+    deviceTokens: new DeviceTokenStore(db, clock),
+    directives: new SeatDirectiveStore(db, clock),
+    hookSavings: new HookSavingsStore(db, clock),
+    machines: new DeviceMachineStore(db, clock),
+  };
 }

@@ -11,16 +11,34 @@ export const originalDirectiveKinds: readonly DirectiveKind[] = ['reapply_config
 export const directiveResult = z.enum(['ok', 'failed']);
 export type DirectiveResult = z.infer<typeof directiveResult>;
 
-const toolName = z.string().regex(/^[A-Za-z0-9_.:@/-]{1,128}$/).describe('The tool a `revert_tool` directive reverts');
+const toolName = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:@/-]{1,128}$/)
+  .describe('The tool a `revert_tool` directive reverts');
 
 export const directiveQueueBody = z
   .strictObject({
-    user: z.string().trim().min(1).max(320).describe('The developer whose seat runs the directive (their e-mail address, any case)'),
+    user: z
+      .string()
+      .trim()
+      .min(1)
+      .max(320)
+      .describe('The developer whose seat runs the directive (their e-mail address, any case)'),
     kind: directiveKind,
     tool: toolName.optional(),
-    tenant: z.string().min(1).max(200).optional().describe('Fleet mode, deployment principals only: the tenant of the seat (a tenant-bound principal queues for its own tenant)'),
+    tenant: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(
+        'Fleet mode, deployment principals only: the tenant of the seat (a tenant-bound principal queues for its own tenant)',
+      ),
   })
-  .refine((body) => (body.kind === 'revert_tool') === (body.tool !== undefined), { message: 'tool is required for revert_tool and refused for every other kind', path: ['tool'] });
+  .refine((body) => (body.kind === 'revert_tool') === (body.tool !== undefined), {
+    message: 'tool is required for revert_tool and refused for every other kind',
+    path: ['tool'],
+  });
 
 export const directiveRecord = z.object({
   id: z.string(),
@@ -42,5 +60,13 @@ export const connectDirectiveResponse = z
   .object({ directive: z.object({ id: z.string(), kind: directiveKind, tool: z.string().optional() }).optional() })
   .describe('The oldest open directive of a kind the client runs, or `{}`');
 
-export const directiveAckBody = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'a directive id'), result: directiveResult });
-export const directiveAckResponse = z.object({ status: z.literal('ok'), id: z.string(), result: directiveResult, offboarded: z.boolean().describe('A `revert` acked ok marks the seat offboarded') });
+export const directiveAckBody = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'a directive id'),
+  result: directiveResult,
+});
+export const directiveAckResponse = z.object({
+  status: z.literal('ok'),
+  id: z.string(),
+  result: directiveResult,
+  offboarded: z.boolean().describe('A `revert` acked ok marks the seat offboarded'),
+});

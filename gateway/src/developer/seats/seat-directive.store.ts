@@ -18,7 +18,8 @@ interface DirectiveRow {
   closed_at: Date | string | null;
 }
 
-const columns = 'id, tenant, seat, kind, tool, status, result, deliveries, created_by, created_at, delivered_at, closed_at';
+const columns =
+  'id, tenant, seat, kind, tool, status, result, deliveries, created_by, created_at, delivered_at, closed_at';
 
 function toRecord(row: DirectiveRow): DirectiveRecord {
   return {
@@ -48,22 +49,41 @@ export class SeatDirectiveStore {
     private readonly clock: Clock,
   ) {}
 
-  async queue(ref: SeatRef, input: { kind: DirectiveKind; tool: string | null; createdBy: string }): Promise<DirectiveRecord> {
+  async queue(
+    ref: SeatRef,
+    input: { kind: DirectiveKind; tool: string | null; createdBy: string },
+  ): Promise<DirectiveRecord> {
     const { rows } = await this.db.query<DirectiveRow>(
       `INSERT INTO gw_seat_directives (id, tenant, seat, kind, tool, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
-      [`dir_${randomToken(12)}`, ref.tenant, ref.seat, input.kind, input.tool, input.createdBy, new Date(this.clock.now())],
+      [
+        `dir_${randomToken(12)}`,
+        ref.tenant,
+        ref.seat,
+        input.kind,
+        input.tool,
+        input.createdBy,
+        new Date(this.clock.now()),
+      ],
     );
     return toRecord(rows[0]);
   }
 
   /** Newest first; `tenant` undefined lists every tenant's. */
-  async list(filter: { tenant?: string | undefined; user?: string | undefined; open?: boolean; limit: number }): Promise<DirectiveRecord[]> {
+  async list(filter: {
+    tenant?: string | undefined;
+    user?: string | undefined;
+    open?: boolean;
+    limit: number;
+  }): Promise<DirectiveRecord[]> {
     const values: unknown[] = [filter.limit];
     const where = ['TRUE'];
     if (filter.tenant !== undefined) where.push(`tenant = $${values.push(filter.tenant)}`);
     if (filter.user !== undefined) where.push(`seat = $${values.push(filter.user.toLowerCase())}`);
     if (filter.open) where.push(`status <> 'closed'`);
-    const { rows } = await this.db.query<DirectiveRow>(`SELECT ${columns} FROM gw_seat_directives WHERE ${where.join(' AND ')} ORDER BY created_at DESC, seq DESC LIMIT $1`, values);
+    const { rows } = await this.db.query<DirectiveRow>(
+      `SELECT ${columns} FROM gw_seat_directives WHERE ${where.join(' AND ')} ORDER BY created_at DESC, seq DESC LIMIT $1`,
+      values,
+    );
     return rows.map(toRecord);
   }
 
@@ -83,14 +103,25 @@ export class SeatDirectiveStore {
    * Close one of the seat's own directives. An ack of a directive already closed answers its recorded outcome (a
    * client retrying its ack is not an error); another seat's directive, or an unknown id, is null.
    */
-  async ack(ref: SeatRef, id: string, result: DirectiveResult): Promise<{ record: DirectiveRecord; offboarded: boolean } | null> {
+  async ack(
+    ref: SeatRef,
+    id: string,
+    result: DirectiveResult,
+  ): Promise<{ record: DirectiveRecord; offboarded: boolean } | null> {
     return this.db.transaction(async (tx) => {
       const now = new Date(this.clock.now());
       const closed = await tx.query<DirectiveRow>(
         `UPDATE gw_seat_directives SET status = 'closed', result = $4, closed_at = $5 WHERE id = $1 AND tenant = $2 AND seat = $3 AND status <> 'closed' RETURNING ${columns}`,
         [id, ref.tenant, ref.seat, result, now],
       );
-      const row = closed.rows[0] ?? (await tx.query<DirectiveRow>(`SELECT ${columns} FROM gw_seat_directives WHERE id = $1 AND tenant = $2 AND seat = $3`, [id, ref.tenant, ref.seat])).rows[0];
+      const row =
+        closed.rows[0] ??
+        (
+          await tx.query<DirectiveRow>(
+            `SELECT ${columns} FROM gw_seat_directives WHERE id = $1 AND tenant = $2 AND seat = $3`,
+            [id, ref.tenant, ref.seat],
+          )
+        ).rows[0];
       if (!row) return null;
       const offboarded = row.kind === 'revert' && row.result === 'ok';
       if (closed.rows[0] && offboarded) await markOffboarded(tx, ref, now);

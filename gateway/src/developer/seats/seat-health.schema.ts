@@ -7,7 +7,10 @@ export type CheckStatus = z.infer<typeof checkStatus>;
 export const maxChecks = 64;
 
 export const seatCheck = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).describe('Check id, e.g. `gateway.reachable`, `mcp.registered`'),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
+    .describe('Check id, e.g. `gateway.reachable`, `mcp.registered`'),
   status: checkStatus,
 });
 export type SeatCheck = z.infer<typeof seatCheck>;
@@ -19,13 +22,18 @@ export type SeatCheck = z.infer<typeof seatCheck>;
 export const connectHealthBody = z
   .object({
     clientVersion: z.string().trim().min(1).max(64).optional().describe('The connect CLI version'),
-    checks: z.array(z.looseObject({ name: seatCheck.shape.name, status: checkStatus })).max(maxChecks).describe('Doctor checks; at most 64, by name'),
+    checks: z
+      .array(z.looseObject({ name: seatCheck.shape.name, status: checkStatus }))
+      .max(maxChecks)
+      .describe('Doctor checks; at most 64, by name'),
   })
   .describe('Doctor-check results; only each check’s name and status are kept');
 
 export const connectHealthResponse = z.object({
   status: z.literal('ok'),
-  recorded: z.boolean().describe('False when the body was not a doctor report or the store could not take it; the call still succeeds'),
+  recorded: z
+    .boolean()
+    .describe('False when the body was not a doctor report or the store could not take it; the call still succeeds'),
 });
 
 /**

@@ -17,14 +17,21 @@ export const seatUserDataSource: UserDataSource = {
       'SELECT id, tenant, kind, tool, status, result, deliveries, created_by, created_at, delivered_at, closed_at FROM gw_seat_directives WHERE seat = lower($1) ORDER BY created_at',
       [user],
     );
-    const hookSavings = await db.query('SELECT tenant, day, tokens_saved, savings_micros, events FROM gw_hook_savings WHERE seat = lower($1) ORDER BY tenant, day', [user]);
+    const hookSavings = await db.query(
+      'SELECT tenant, day, tokens_saved, savings_micros, events FROM gw_hook_savings WHERE seat = lower($1) ORDER BY tenant, day',
+      [user],
+    );
     // Reported machines are hashes already: the export can name no machine, only tell the developer how many and when.
-    const machines = await db.query('SELECT tenant, machine_sha256, first_seen_at, last_seen_at FROM gw_device_machines WHERE seat = lower($1) ORDER BY tenant, first_seen_at', [user]);
+    const machines = await db.query(
+      'SELECT tenant, machine_sha256, first_seen_at, last_seen_at FROM gw_device_machines WHERE seat = lower($1) ORDER BY tenant, first_seen_at',
+      [user],
+    );
     return { seats: seats.rows, directives: directives.rows, hookSavings: hookSavings.rows, machines: machines.rows };
   },
   async erase(db, user) {
     let touched = 0;
-    for (const table of ['gw_seats', 'gw_device_tokens', 'gw_seat_directives', 'gw_hook_savings', 'gw_device_machines']) touched += (await db.query(`DELETE FROM ${table} WHERE seat = lower($1)`, [user])).rowCount;
+    for (const table of ['gw_seats', 'gw_device_tokens', 'gw_seat_directives', 'gw_hook_savings', 'gw_device_machines'])
+      touched += (await db.query(`DELETE FROM ${table} WHERE seat = lower($1)`, [user])).rowCount;
     return touched;
   },
 };

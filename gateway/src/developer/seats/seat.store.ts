@@ -24,7 +24,6 @@ interface SeatRow {
   reenrolled: boolean;
 }
 
-
 /**
  * "Re-enrolling clears the mark": a seat is offboarded while no key was minted for its developer
  * after the mark. Derived on read, so the key store needs to know nothing of seats.
@@ -81,7 +80,10 @@ export class SeatStore {
   }
 
   async get(ref: SeatRef): Promise<SeatRecord | null> {
-    const { rows } = await this.db.query<SeatRow>(`SELECT ${seatColumns} FROM gw_seats s WHERE s.tenant = $1 AND s.seat = $2`, [ref.tenant, ref.seat]);
+    const { rows } = await this.db.query<SeatRow>(
+      `SELECT ${seatColumns} FROM gw_seats s WHERE s.tenant = $1 AND s.seat = $2`,
+      [ref.tenant, ref.seat],
+    );
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
@@ -90,7 +92,10 @@ export class SeatStore {
     if (users.length === 0) return [];
     const values: unknown[] = [users.map((user) => user.toLowerCase())];
     const scope = tenant === undefined ? '' : ` AND s.tenant = $${values.push(tenant)}`;
-    const { rows } = await this.db.query<SeatRow>(`SELECT ${seatColumns} FROM gw_seats s WHERE s.seat = ANY($1::text[])${scope} ORDER BY s.seat, s.tenant`, values);
+    const { rows } = await this.db.query<SeatRow>(
+      `SELECT ${seatColumns} FROM gw_seats s WHERE s.seat = ANY($1::text[])${scope} ORDER BY s.seat, s.tenant`,
+      values,
+    );
     return rows.map(toRecord);
   }
 

@@ -13,7 +13,10 @@ export interface SeatRef {
 }
 
 export function seatOf(identity: Identity): SeatRef {
-  return { tenant: identity.key.tenant ?? '', seat: identity.user ? identity.user.toLowerCase() : `service:${identity.keyId}` };
+  return {
+    tenant: identity.key.tenant ?? '',
+    seat: identity.user ? identity.user.toLowerCase() : `service:${identity.keyId}`,
+  };
 }
 
 /** The opaque user hash the device page shows: stable per seat, never the address. */

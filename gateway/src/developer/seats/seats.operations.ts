@@ -23,7 +23,9 @@ const seatRecord = z.object({
   score: z.number().int().nullable().describe('Share of decided doctor checks that pass, 0–100'),
   clientVersion: z.string().nullable(),
   reportedAt: z.string().nullable(),
-  offboarded: z.boolean().describe('Offboarded and not re-enrolled since (a key minted for the developer after the mark clears it)'),
+  offboarded: z
+    .boolean()
+    .describe('Offboarded and not re-enrolled since (a key minted for the developer after the mark clears it)'),
   offboardedAt: z.string().nullable(),
 });
 const directiveListQuery = z.object({
@@ -40,10 +42,17 @@ export function seatOperations({ seats, directives, fleetMode }: SeatOperationDe
   const readTenant = (principal: Principal) => boundTenantOf(fleetMode, principal) ?? undefined;
   const writeTenant = (principal: Principal, requested: string | undefined) => {
     const bound = readTenant(principal);
-    if (bound !== undefined && requested !== undefined && requested !== bound) throw gatewayError('invalid_request', 'tenant: a tenant-bound principal queues directives for its own tenant only');
+    if (bound !== undefined && requested !== undefined && requested !== bound)
+      throw gatewayError(
+        'invalid_request',
+        'tenant: a tenant-bound principal queues directives for its own tenant only',
+      );
     return bound ?? requested ?? '';
   };
-  const withTenant = <T extends { tenant: string }>(record: T) => ({ ...record, tenant: record.tenant === '' ? null : record.tenant });
+  const withTenant = <T extends { tenant: string }>(record: T) => ({
+    ...record,
+    tenant: record.tenant === '' ? null : record.tenant,
+  });
   return [
     defineOperation({
       id: 'fleet.seats.list',
@@ -56,7 +65,9 @@ export function seatOperations({ seats, directives, fleetMode }: SeatOperationDe
       query: z.object({ limit }),
       response: z.object({ seats: z.array(seatRecord) }),
       handler: async ({ query, principal }) => ({
-        seats: (await seats.list({ tenant: readTenant(principal), limit: query.limit })).map(({ seat, ...record }) => withTenant({ ...record, user: seat })),
+        seats: (await seats.list({ tenant: readTenant(principal), limit: query.limit })).map(({ seat, ...record }) =>
+          withTenant({ ...record, user: seat }),
+        ),
       }),
     }),
     defineOperation({
@@ -67,12 +78,19 @@ export function seatOperations({ seats, directives, fleetMode }: SeatOperationDe
       legacy: [{ path: '/admin/connect-health/query' }],
       v1: { path: '/admin/v1/fleet/seats/query' },
       xScope: 'tenant',
-      body: z.strictObject({ users: z.array(z.string().trim().min(1).max(320)).min(1).max(500).describe('Developer addresses, any case') }),
-      response: z.object({ seats: z.record(z.string(), z.array(seatRecord).nullable()).describe('Per identity sent: its seats (one per tenant), or null') }),
+      body: z.strictObject({
+        users: z.array(z.string().trim().min(1).max(320)).min(1).max(500).describe('Developer addresses, any case'),
+      }),
+      response: z.object({
+        seats: z
+          .record(z.string(), z.array(seatRecord).nullable())
+          .describe('Per identity sent: its seats (one per tenant), or null'),
+      }),
       handler: async ({ body, principal }) => {
         const found = await seats.ofUsers(body.users, readTenant(principal));
         const bySeat = new Map<string, ReturnType<typeof withTenant>[]>();
-        for (const { seat, ...record } of found) bySeat.set(seat, [...(bySeat.get(seat) ?? []), withTenant({ ...record, user: seat })]);
+        for (const { seat, ...record } of found)
+          bySeat.set(seat, [...(bySeat.get(seat) ?? []), withTenant({ ...record, user: seat })]);
         return { seats: Object.fromEntries(body.users.map((user) => [user, bySeat.get(user.toLowerCase()) ?? null])) };
       },
     }),
@@ -87,7 +105,12 @@ export function seatOperations({ seats, directives, fleetMode }: SeatOperationDe
       query: directiveListQuery,
       response: z.object({ directives: z.array(directiveRecord) }),
       handler: async ({ query, principal }) => ({
-        directives: await directives.list({ tenant: readTenant(principal), user: query.user, open: query.open === 'true', limit: query.limit }),
+        directives: await directives.list({
+          tenant: readTenant(principal),
+          user: query.user,
+          open: query.open === 'true',
+          limit: query.limit,
+        }),
       }),
     }),
     defineOperation({
@@ -101,9 +124,15 @@ export function seatOperations({ seats, directives, fleetMode }: SeatOperationDe
       successStatus: 201,
       body: directiveQueueBody,
       response: directiveRecord,
-      auditSubjects: ({ result }) => ({ target: (result as { id: string }).id, subject: (result as { user: string }).user }),
+      auditSubjects: ({ result }) => ({
+        target: (result as { id: string }).id,
+        subject: (result as { user: string }).user,
+      }),
       handler: async ({ body, principal }) =>
-        directives.queue({ tenant: writeTenant(principal, body.tenant), seat: body.user.toLowerCase() }, { kind: body.kind, tool: body.tool ?? null, createdBy: principal.actor }),
+        directives.queue(
+          { tenant: writeTenant(principal, body.tenant), seat: body.user.toLowerCase() },
+          { kind: body.kind, tool: body.tool ?? null, createdBy: principal.actor },
+        ),
     }),
   ];
 }

@@ -4,16 +4,25 @@ import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 import { boundTenantOf } from '../../admin/tenant-reach.js';
 import { connectedEndpoint, endpointCaller, type EndpointOperationDeps } from './endpoint.operations.js';
 
-const serviceAnswer = z.record(z.string(), z.unknown()).describe('The endpoint evidence service’s answer, as its own OpenAPI document describes it');
+const serviceAnswer = z
+  .record(z.string(), z.unknown())
+  .describe('The endpoint evidence service’s answer, as its own OpenAPI document describes it');
 const executionParams = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'an execution id') });
 const remediationQuery = z.object({
-  hostId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'a host id').optional(),
+  hostId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'a host id')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 const enrollSecretStatus = z.object({
   hasSecret: z.boolean().describe('The evidence service holds an enroll secret for this organization'),
   createdAt: z.string().nullable(),
-  deliverable: z.boolean().describe('The gateway holds this very secret (it was last rotated through the gateway), so /connect/endpoint-enrollment can hand it out'),
+  deliverable: z
+    .boolean()
+    .describe(
+      'The gateway holds this very secret (it was last rotated through the gateway), so /connect/endpoint-enrollment can hand it out',
+    ),
 });
 
 /**
@@ -24,7 +33,8 @@ const enrollSecretStatus = z.object({
  */
 export function agentLaneOperations(deps: EndpointOperationDeps): AdminOperation[] {
   const call = endpointCaller(deps);
-  const orgIdOf = (principal: Parameters<typeof call>[0]) => connectedEndpoint(deps.endpoint).orgs.orgIdOf(boundTenantOf(deps.fleetMode, principal));
+  const orgIdOf = (principal: Parameters<typeof call>[0]) =>
+    connectedEndpoint(deps.endpoint).orgs.orgIdOf(boundTenantOf(deps.fleetMode, principal));
   return [
     defineOperation({
       id: 'endpoint.enrollSecret.get',
@@ -36,8 +46,13 @@ export function agentLaneOperations(deps: EndpointOperationDeps): AdminOperation
       xScope: 'tenant',
       response: enrollSecretStatus,
       handler: async ({ principal }) => {
-        const status = (await call(principal, 'GET', '/enroll-secret')) as { hasSecret: boolean; createdAt: string | null };
-        const deliverable = status.hasSecret && (await connectedEndpoint(deps.endpoint).enrollSecrets.isCurrent(orgIdOf(principal), status.createdAt));
+        const status = (await call(principal, 'GET', '/enroll-secret')) as {
+          hasSecret: boolean;
+          createdAt: string | null;
+        };
+        const deliverable =
+          status.hasSecret &&
+          (await connectedEndpoint(deps.endpoint).enrollSecrets.isCurrent(orgIdOf(principal), status.createdAt));
         return { hasSecret: status.hasSecret, createdAt: status.createdAt, deliverable };
       },
     }),
@@ -49,26 +64,38 @@ export function agentLaneOperations(deps: EndpointOperationDeps): AdminOperation
       legacy: [{ path: '/admin/endpoint/enroll-secret/rotate' }],
       v1: { path: '/admin/v1/fleet/enroll-secret/rotate', scope: 'fleet:enroll' },
       xScope: 'tenant',
-      response: z.object({ enrollSecret: z.string().describe('Live credential: shown once, never logged'), createdAt: z.string() }),
+      response: z.object({
+        enrollSecret: z.string().describe('Live credential: shown once, never logged'),
+        createdAt: z.string(),
+      }),
       // The answer is a live credential: the audit names what changed, never the value.
       auditSubjects: () => ({ target: 'enroll-secret', subject: null }),
       handler: async ({ principal, reply }) => {
-        const rotated = (await call(principal, 'POST', '/enroll-secret/rotate')) as { enrollSecret: string; createdAt: string };
-        await connectedEndpoint(deps.endpoint).enrollSecrets.store(orgIdOf(principal), rotated.enrollSecret, rotated.createdAt);
+        const rotated = (await call(principal, 'POST', '/enroll-secret/rotate')) as {
+          enrollSecret: string;
+          createdAt: string;
+        };
+        await connectedEndpoint(deps.endpoint).enrollSecrets.store(
+          orgIdOf(principal),
+          rotated.enrollSecret,
+          rotated.createdAt,
+        );
         void reply.header('cache-control', 'no-store');
         return { enrollSecret: rotated.enrollSecret, createdAt: rotated.createdAt };
       },
     }),
     defineOperation({
       id: 'endpoint.scripts.list',
-      summary: 'Every remediation script in the evidence service’s image, with its whole contents and the checks that dispatch it',
+      summary:
+        'Every remediation script in the evidence service’s image, with its whole contents and the checks that dispatch it',
       method: 'GET',
       capability: 'observability:read',
       legacy: [{ path: '/admin/endpoint/scripts' }],
       v1: { path: '/admin/v1/fleet/scripts' },
       xScope: 'tenant',
       response: serviceAnswer,
-      handler: async () => relayEndpointAnswer(await connectedEndpoint(deps.endpoint).client.request('GET', '/admin/scripts')),
+      handler: async () =>
+        relayEndpointAnswer(await connectedEndpoint(deps.endpoint).client.request('GET', '/admin/scripts')),
     }),
     defineOperation({
       id: 'endpoint.remediations.list',
@@ -81,7 +108,10 @@ export function agentLaneOperations(deps: EndpointOperationDeps): AdminOperation
       query: remediationQuery,
       response: serviceAnswer,
       handler: async ({ principal, query }) => {
-        const search = new URLSearchParams({ limit: String(query.limit), ...(query.hostId ? { hostId: query.hostId } : {}) });
+        const search = new URLSearchParams({
+          limit: String(query.limit),
+          ...(query.hostId ? { hostId: query.hostId } : {}),
+        });
         return call(principal, 'GET', `/remediations?${search.toString()}`);
       },
     }),
@@ -95,11 +125,13 @@ export function agentLaneOperations(deps: EndpointOperationDeps): AdminOperation
       xScope: 'tenant',
       params: executionParams,
       response: serviceAnswer,
-      handler: async ({ principal, params }) => call(principal, 'GET', `/remediations/${encodeURIComponent(params.id)}`),
+      handler: async ({ principal, params }) =>
+        call(principal, 'GET', `/remediations/${encodeURIComponent(params.id)}`),
     }),
     defineOperation({
       id: 'endpoint.remediations.output',
-      summary: 'A remediation with its retained script output (encrypted at rest, 8 KiB, 30 days; `outputState` says why there is none)',
+      summary:
+        'A remediation with its retained script output (encrypted at rest, 8 KiB, 30 days; `outputState` says why there is none)',
       method: 'GET',
       capability: 'content:read',
       legacy: [{ path: '/admin/endpoint/remediations/:id/output' }],
@@ -110,7 +142,8 @@ export function agentLaneOperations(deps: EndpointOperationDeps): AdminOperation
       auditCategory: 'fleet',
       params: executionParams,
       response: serviceAnswer,
-      handler: async ({ principal, params }) => call(principal, 'GET', `/remediations/${encodeURIComponent(params.id)}?includeOutput=true`),
+      handler: async ({ principal, params }) =>
+        call(principal, 'GET', `/remediations/${encodeURIComponent(params.id)}?includeOutput=true`),
     }),
   ];
 }

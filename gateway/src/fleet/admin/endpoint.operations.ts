@@ -17,7 +17,9 @@ export interface EndpointOperationDeps {
 /** The pack this gateway image bundles; the evidence service's must match (`packSync`). */
 const bundledPackVersion = sha256Hex(JSON.stringify(packContent)).slice(0, 16);
 
-const serviceAnswer = z.record(z.string(), z.unknown()).describe('The endpoint evidence service’s answer, as its own OpenAPI document describes it');
+const serviceAnswer = z
+  .record(z.string(), z.unknown())
+  .describe('The endpoint evidence service’s answer, as its own OpenAPI document describes it');
 // Identifiers only: a `.` or `..` segment would walk the evidence service's paths once the URL is normalised.
 const hostParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'a host id') });
 const policyParams = z.object({ name: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a policy name') });
@@ -25,7 +27,9 @@ const sourceParams = z.object({ source: z.string().regex(/^[a-z0-9_]{1,64}$/, 'a
 const orgResponse = z.looseObject({
   id: z.string(),
   name: z.string(),
-  packSync: z.object({ status: z.enum(['in-sync', 'stale', 'unknown']), bundled: z.string(), applied: z.string().nullable() }).describe('Whether the service runs the policy pack this gateway bundles'),
+  packSync: z
+    .object({ status: z.enum(['in-sync', 'stale', 'unknown']), bundled: z.string(), applied: z.string().nullable() })
+    .describe('Whether the service runs the policy pack this gateway bundles'),
 });
 
 interface Route {
@@ -47,12 +51,39 @@ const enc = encodeURIComponent;
 
 // Endpoint rows, with their v1 twins under /admin/v1/fleet.
 const routes: readonly Route[] = [
-  { id: 'endpoint.hosts.list', summary: 'Hosts reporting evidence, most recent first', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/hosts', v1: '/admin/v1/fleet/hosts', upstream: () => '/hosts' },
-  { id: 'endpoint.hosts.get', summary: 'One host and its current results (content-free)', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/hosts/:id', v1: '/admin/v1/fleet/hosts/{id}', params: hostParams, upstream: (params) => `/hosts/${enc(params.id)}` },
-  { id: 'endpoint.hosts.delete', summary: 'Delete a host record', method: 'DELETE', capability: 'provisioning:manage', legacy: '/admin/endpoint/hosts/:id', v1: '/admin/v1/fleet/hosts/{id}', params: hostParams, upstream: (params) => `/hosts/${enc(params.id)}` },
+  {
+    id: 'endpoint.hosts.list',
+    summary: 'Hosts reporting evidence, most recent first',
+    method: 'GET',
+    capability: 'observability:read',
+    legacy: '/admin/endpoint/hosts',
+    v1: '/admin/v1/fleet/hosts',
+    upstream: () => '/hosts',
+  },
+  {
+    id: 'endpoint.hosts.get',
+    summary: 'One host and its current results (content-free)',
+    method: 'GET',
+    capability: 'observability:read',
+    legacy: '/admin/endpoint/hosts/:id',
+    v1: '/admin/v1/fleet/hosts/{id}',
+    params: hostParams,
+    upstream: (params) => `/hosts/${enc(params.id)}`,
+  },
+  {
+    id: 'endpoint.hosts.delete',
+    summary: 'Delete a host record',
+    method: 'DELETE',
+    capability: 'provisioning:manage',
+    legacy: '/admin/endpoint/hosts/:id',
+    v1: '/admin/v1/fleet/hosts/{id}',
+    params: hostParams,
+    upstream: (params) => `/hosts/${enc(params.id)}`,
+  },
   {
     id: 'endpoint.hosts.remediate',
-    summary: 'Queue allowlisted remediation scripts on a built-in agent host (one check’s, or every failing check’s); 409 monitor_only for customer-managed hosts',
+    summary:
+      'Queue allowlisted remediation scripts on a built-in agent host (one check’s, or every failing check’s); 409 monitor_only for customer-managed hosts',
     method: 'POST',
     capability: 'provisioning:manage',
     legacy: '/admin/endpoint/hosts/:id/remediate',
@@ -60,11 +91,35 @@ const routes: readonly Route[] = [
     scope: 'fleet:remediate',
     params: hostParams,
     // Fastify hands an absent body over as null: without one, every failing check's script is queued.
-    body: z.strictObject({ policyName: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a policy name').describe('One check to remediate; omit to remediate every failing check that has a script') }).nullish(),
+    body: z
+      .strictObject({
+        policyName: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,128}$/, 'a policy name')
+          .describe('One check to remediate; omit to remediate every failing check that has a script'),
+      })
+      .nullish(),
     upstream: (params) => `/hosts/${enc(params.id)}/remediate`,
   },
-  { id: 'endpoint.policies.list', summary: 'The policy pack with this organization’s switches', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/policies', v1: '/admin/v1/fleet/policies', upstream: () => '/policies' },
-  { id: 'endpoint.policies.hosts', summary: 'Hosts with a result for one check, failing first', method: 'GET', capability: 'observability:read', legacy: '/admin/endpoint/policies/:name/hosts', v1: '/admin/v1/fleet/policies/{name}/hosts', params: policyParams, upstream: (params) => `/policies/${enc(params.name)}/hosts` },
+  {
+    id: 'endpoint.policies.list',
+    summary: 'The policy pack with this organization’s switches',
+    method: 'GET',
+    capability: 'observability:read',
+    legacy: '/admin/endpoint/policies',
+    v1: '/admin/v1/fleet/policies',
+    upstream: () => '/policies',
+  },
+  {
+    id: 'endpoint.policies.hosts',
+    summary: 'Hosts with a result for one check, failing first',
+    method: 'GET',
+    capability: 'observability:read',
+    legacy: '/admin/endpoint/policies/:name/hosts',
+    v1: '/admin/v1/fleet/policies/{name}/hosts',
+    params: policyParams,
+    upstream: (params) => `/policies/${enc(params.name)}/hosts`,
+  },
   {
     id: 'endpoint.policies.set',
     summary: 'Enable or disable one check',
@@ -79,7 +134,8 @@ const routes: readonly Route[] = [
   },
   {
     id: 'endpoint.policies.automation',
-    summary: 'Turn automatic remediation of one check on or off (a failing result on a built-in agent host queues its script)',
+    summary:
+      'Turn automatic remediation of one check on or off (a failing result on a built-in agent host queues its script)',
     method: 'POST',
     capability: 'provisioning:manage',
     legacy: '/admin/endpoint/policies/:name/automation',
@@ -89,7 +145,16 @@ const routes: readonly Route[] = [
     body: z.strictObject({ autoRemediate: z.boolean() }),
     upstream: (params) => `/policies/${enc(params.name)}/automation`,
   },
-  { id: 'endpoint.connectors.list', summary: 'Evidence connectors and connectable sources', method: 'GET', capability: 'enrollment:manage', legacy: '/admin/endpoint/evidence-connectors', v1: '/admin/v1/fleet/evidence-connectors', scope: 'fleet:enroll', upstream: () => '/evidence-connectors' },
+  {
+    id: 'endpoint.connectors.list',
+    summary: 'Evidence connectors and connectable sources',
+    method: 'GET',
+    capability: 'enrollment:manage',
+    legacy: '/admin/endpoint/evidence-connectors',
+    v1: '/admin/v1/fleet/evidence-connectors',
+    scope: 'fleet:enroll',
+    upstream: () => '/evidence-connectors',
+  },
   {
     id: 'endpoint.connectors.rotate',
     summary: 'Mint or rotate a source’s aer_ token, shown once',
@@ -118,7 +183,9 @@ const routes: readonly Route[] = [
 export type EndpointCall = (principal: Principal, method: string, path: string, body?: unknown) => Promise<unknown>;
 
 /** The evidence service, or the 404 every `/admin/endpoint/*` route answers when it is not configured. */
-export function connectedEndpoint(endpoint: EndpointOperationDeps['endpoint']): NonNullable<EndpointOperationDeps['endpoint']> {
+export function connectedEndpoint(
+  endpoint: EndpointOperationDeps['endpoint'],
+): NonNullable<EndpointOperationDeps['endpoint']> {
   if (!endpoint) throw gatewayErrors.notFound('endpoint control (GW_ENDPOINT_CONTROL_URL is not set)');
   return endpoint;
 }
@@ -151,7 +218,12 @@ export function endpointOperations({ endpoint, fleetMode }: EndpointOperationDep
       ...(route.body ? { body: route.body } : {}),
       response: route.method === 'DELETE' ? z.object({ ok: z.literal(true) }) : serviceAnswer,
       handler: async ({ params, body, principal, reply }) => {
-        const answer = await call(principal, route.method, route.upstream((params ?? {}) as Record<string, string>), route.body ? (body ?? undefined) : undefined);
+        const answer = await call(
+          principal,
+          route.method,
+          route.upstream((params ?? {}) as Record<string, string>),
+          route.body ? (body ?? undefined) : undefined,
+        );
         if (route.noStore) void reply.header('cache-control', 'no-store');
         return route.method === 'DELETE' ? { ok: true } : answer;
       },
@@ -173,7 +245,8 @@ export function endpointOperations({ endpoint, fleetMode }: EndpointOperationDep
           .then((answer) => (answer as { packVersion?: unknown }).packVersion)
           .catch(() => undefined);
         const appliedVersion = typeof applied === 'string' ? applied : null;
-        const status = appliedVersion === null ? 'unknown' : appliedVersion === bundledPackVersion ? 'in-sync' : 'stale';
+        const status =
+          appliedVersion === null ? 'unknown' : appliedVersion === bundledPackVersion ? 'in-sync' : 'stale';
         return { ...org, packSync: { status, bundled: bundledPackVersion, applied: appliedVersion } };
       },
     }),

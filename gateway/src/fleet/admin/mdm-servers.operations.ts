@@ -33,7 +33,10 @@ export function mdmServerOperations(deps: { db: Db; clock: Clock }): AdminOperat
   const read = async () => {
     const row = await readPolicyDocument(deps.db, documentName);
     const urls = (row?.document as { serverUrls?: unknown } | undefined)?.serverUrls;
-    return { serverUrls: Array.isArray(urls) ? urls.filter((url): url is string => typeof url === 'string') : [], updatedAt: row?.updatedAt ?? null };
+    return {
+      serverUrls: Array.isArray(urls) ? urls.filter((url): url is string => typeof url === 'string') : [],
+      updatedAt: row?.updatedAt ?? null,
+    };
   };
   return [
     defineOperation({
@@ -49,7 +52,8 @@ export function mdmServerOperations(deps: { db: Db; clock: Clock }): AdminOperat
     }),
     defineOperation({
       id: 'endpoint.mdmServers.put',
-      summary: 'Replace the MDM server list (https URIs, no credentials or query, at most 20); an invalid entry is named by index, never echoed',
+      summary:
+        'Replace the MDM server list (https URIs, no credentials or query, at most 20); an invalid entry is named by index, never echoed',
       method: 'PUT',
       capability: 'provisioning:manage',
       legacy: [{ path: '/admin/endpoint-fleet/mdm-servers' }],
@@ -58,14 +62,24 @@ export function mdmServerOperations(deps: { db: Db; clock: Clock }): AdminOperat
       body: putBody,
       response: z.object({ serverUrls: z.array(z.string()) }),
       // The audit records only the count.
-      auditSubjects: ({ result }) => ({ target: `count:${(result as { serverUrls?: unknown[] } | undefined)?.serverUrls?.length ?? 0}`, subject: null }),
+      auditSubjects: ({ result }) => ({
+        target: `count:${(result as { serverUrls?: unknown[] } | undefined)?.serverUrls?.length ?? 0}`,
+        subject: null,
+      }),
       handler: async ({ body, principal }) => {
         for (const [index, value] of body.serverUrls.entries()) {
           const problem = urlProblem(value);
           if (problem) throw gatewayError('invalid_request', `body.serverUrls[${index}] ${problem}`);
         }
         const serverUrls = body.serverUrls as string[];
-        await replacePolicyDocument(deps.db, { name: documentName, label: 'MDM server list', document: { serverUrls }, expectedRevision: undefined, actor: principal.actor, at: new Date(deps.clock.now()) });
+        await replacePolicyDocument(deps.db, {
+          name: documentName,
+          label: 'MDM server list',
+          document: { serverUrls },
+          expectedRevision: undefined,
+          actor: principal.actor,
+          at: new Date(deps.clock.now()),
+        });
         return { serverUrls };
       },
     }),

@@ -100,7 +100,9 @@ export const retiredLaneCode = 'endpoint_fleet_lane_retired';
 /** The legacy admin error envelope, answered with status 410. */
 const goneResponse = z
   .object({ error: z.object({ code: z.literal(retiredLaneCode), message: z.string() }) })
-  .describe('410 Gone: the self-hosted server lane is retired; the message and the Link header name the route that replaced this one');
+  .describe(
+    '410 Gone: the self-hosted server lane is retired; the message and the Link header name the route that replaced this one',
+  );
 
 function messageOf(route: RetiredRoute): string {
   return `${route.method} ${route.path} is retired: the gateway no longer drives a self-hosted endpoint-management server. To ${route.did}, use ${route.successor} on the endpoint evidence service (${route.how}).`;
@@ -127,4 +129,8 @@ export function retiredServerLaneOperations(): AdminOperation[] {
 }
 
 /** Every retired route (method and path), for the tests and the README. */
-export const retiredServerLaneRoutes = retiredRoutes.map(({ method, path, successor }) => ({ method, path, successor }));
+export const retiredServerLaneRoutes = retiredRoutes.map(({ method, path, successor }) => ({
+  method,
+  path,
+  successor,
+}));

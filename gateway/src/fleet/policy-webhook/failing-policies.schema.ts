@@ -18,7 +18,9 @@ const failingHost = z.looseObject({
 export const failingPoliciesPayload = z.looseObject({
   timestamp: z.string().max(64).optional(),
   policy: z.looseObject({ id: z.int().min(0), name: z.string().min(1).max(256) }),
-  hosts: z.array(failingHost).max(maxFailingHosts, `at most ${maxFailingHosts} hosts per delivery; lower the server's host batch size`),
+  hosts: z
+    .array(failingHost)
+    .max(maxFailingHosts, `at most ${maxFailingHosts} hosts per delivery; lower the server's host batch size`),
 });
 export type FailingPoliciesPayload = z.infer<typeof failingPoliciesPayload>;
 
@@ -30,7 +32,9 @@ export const webhookCounts = z.object({
   remediated: z.int().describe('Hosts whose remediation was queued (or was already open)'),
   coolingDown: z.int().describe('Hosts skipped because one of their remediations was queued within the cooldown'),
   unmatched: z.int().describe('Hosts the evidence service does not know by that hostname'),
-  refused: z.int().describe('Hosts the evidence service would not remediate (customer-managed, check disabled, wrong platform)'),
+  refused: z
+    .int()
+    .describe('Hosts the evidence service would not remediate (customer-managed, check disabled, wrong platform)'),
   failed: z.int().describe('Hosts whose remediation could not be queued right now; retried on the next delivery'),
 });
 export type WebhookCounts = z.infer<typeof webhookCounts>;

@@ -16,8 +16,19 @@ export interface PolicyWebhookDeps {
 export const policyWebhookErrors = {
   // One static answer whatever is missing: the caller is a server, not the operator who can fix the file.
   unavailable: () =>
-    new AppError({ status: 503, code: 'fleet_webhook_unavailable', message: 'The failing-policies webhook is not configured on this gateway, or its configuration cannot be read; nothing was remediated.', retryable: true }),
-  unauthorized: () => new AppError({ status: 401, code: 'fleet_webhook_unauthorized', message: 'The webhook secret is missing or wrong: send it as the bearer token or as ?token=.' }),
+    new AppError({
+      status: 503,
+      code: 'fleet_webhook_unavailable',
+      message:
+        'The failing-policies webhook is not configured on this gateway, or its configuration cannot be read; nothing was remediated.',
+      retryable: true,
+    }),
+  unauthorized: () =>
+    new AppError({
+      status: 401,
+      code: 'fleet_webhook_unauthorized',
+      message: 'The webhook secret is missing or wrong: send it as the bearer token or as ?token=.',
+    }),
 };
 
 /** What a delivery may act with, once configuration and secret checked out. */
@@ -40,18 +51,29 @@ export class PolicyWebhookReceiver {
   /** The configuration and the evidence service, or the 503 that says remediation cannot run. */
   async ready(): Promise<ReadyWebhook> {
     const state = await readWebhookConfig(this.deps.configPath);
-    if (state.kind === 'unreadable') this.deps.logger.warn({ reason: state.reason }, 'failing-policies webhook: configuration file unreadable');
+    if (state.kind === 'unreadable')
+      this.deps.logger.warn({ reason: state.reason }, 'failing-policies webhook: configuration file unreadable');
     if (state.kind !== 'ready' || !this.deps.endpoint) throw policyWebhookErrors.unavailable();
     return { config: state.config, endpoint: this.deps.endpoint };
   }
 
   /** Compares in constant time; an absent secret fails like a wrong one. */
   verify(config: WebhookConfig, presented: string | null): void {
-    if (presented === null || !timingSafeEqualString(sha256Hex(presented), sha256Hex(config.secret))) throw policyWebhookErrors.unauthorized();
+    if (presented === null || !timingSafeEqualString(sha256Hex(presented), sha256Hex(config.secret)))
+      throw policyWebhookErrors.unauthorized();
   }
 
   async deliver({ config, endpoint }: ReadyWebhook, payload: FailingPoliciesPayload): Promise<WebhookCounts> {
-    const counts: WebhookCounts = { status: 'ok', received: payload.hosts.length, mapped: false, remediated: 0, coolingDown: 0, unmatched: 0, refused: 0, failed: 0 };
+    const counts: WebhookCounts = {
+      status: 'ok',
+      received: payload.hosts.length,
+      mapped: false,
+      remediated: 0,
+      coolingDown: 0,
+      unmatched: 0,
+      refused: 0,
+      failed: 0,
+    };
     const check = config.policies[payload.policy.name] ?? config.policies[String(payload.policy.id)];
     if (check === undefined || payload.hosts.length === 0) return { ...counts, mapped: check !== undefined };
     counts.mapped = true;
@@ -76,16 +98,26 @@ export class PolicyWebhookReceiver {
     const hosts = (answer?.body as { hosts?: Array<{ id?: unknown; hostname?: unknown }> } | null)?.hosts;
     if (answer?.status !== 200 || !Array.isArray(hosts)) return null;
     const byName = new Map<string, string>();
-    for (const host of hosts) if (typeof host.id === 'string' && typeof host.hostname === 'string') byName.set(host.hostname.toLowerCase(), host.id);
+    for (const host of hosts)
+      if (typeof host.id === 'string' && typeof host.hostname === 'string')
+        byName.set(host.hostname.toLowerCase(), host.id);
     return byName;
   }
 
-  private async remediate(endpoint: EndpointDeps, orgId: string, hostId: string, check: string, cooldownSeconds: number): Promise<'remediated' | 'coolingDown' | 'refused' | 'failed'> {
+  private async remediate(
+    endpoint: EndpointDeps,
+    orgId: string,
+    hostId: string,
+    check: string,
+    cooldownSeconds: number,
+  ): Promise<'remediated' | 'coolingDown' | 'refused' | 'failed'> {
     const cooldownKey = `fleet-webhook:cooldown:${sha256Hex(`${orgId}|${hostId}|${check}`)}`;
     const claimed = await this.deps.coord.setIfAbsent(cooldownKey, '1', cooldownSeconds * 1000).catch(() => null);
     if (claimed === null) return 'failed';
     if (!claimed) return 'coolingDown';
-    const answer = await endpoint.client.request('POST', `/admin/orgs/${orgId}/hosts/${encodeURIComponent(hostId)}/remediate`, { policyName: check }).catch(() => null);
+    const answer = await endpoint.client
+      .request('POST', `/admin/orgs/${orgId}/hosts/${encodeURIComponent(hostId)}/remediate`, { policyName: check })
+      .catch(() => null);
     if (answer && (answer.status === 200 || answer.status === 202)) return 'remediated';
     // A refusal (409: customer-managed host, disabled check, other platform) would be refused again: keep the cooldown.
     if (answer?.status === 409 || answer?.status === 404) return 'refused';

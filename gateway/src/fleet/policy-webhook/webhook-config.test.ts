@@ -22,7 +22,10 @@ describe('reading the failing-policies webhook configuration', () => {
 
   it('reads a valid file and fills the default cooldown', async () => {
     const path = await file('ok.json', JSON.stringify({ secret, policies: { 'Firewall enabled': 'macos-firewall' } }));
-    expect(await readWebhookConfig(path)).toEqual({ kind: 'ready', config: { secret, cooldownSeconds: 3600, policies: { 'Firewall enabled': 'macos-firewall' } } });
+    expect(await readWebhookConfig(path)).toEqual({
+      kind: 'ready',
+      config: { secret, cooldownSeconds: 3600, policies: { 'Firewall enabled': 'macos-firewall' } },
+    });
   });
 
   it('tells absent from unreadable, and never repeats the content in the reason', async () => {

@@ -11,8 +11,17 @@ const checkName = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'an evidence check 
 const maxCooldownSeconds = 7 * 24 * 3600;
 
 export const webhookConfigSchema = z.strictObject({
-  secret: z.string().min(32, 'at least 32 characters').max(512).describe('What the fleet server sends as its bearer or `?token=`'),
-  cooldownSeconds: z.int().min(60).max(maxCooldownSeconds).default(3600).describe('How long a host is left alone after one of its remediations was queued'),
+  secret: z
+    .string()
+    .min(32, 'at least 32 characters')
+    .max(512)
+    .describe('What the fleet server sends as its bearer or `?token=`'),
+  cooldownSeconds: z
+    .int()
+    .min(60)
+    .max(maxCooldownSeconds)
+    .default(3600)
+    .describe('How long a host is left alone after one of its remediations was queued'),
   policies: z
     .record(z.string().min(1).max(256), checkName)
     .refine((map) => Object.keys(map).length <= 500, 'at most 500 mapped policies')
@@ -20,7 +29,8 @@ export const webhookConfigSchema = z.strictObject({
 });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 
-export type WebhookConfigState = { kind: 'ready'; config: WebhookConfig } | { kind: 'absent' } | { kind: 'unreadable'; reason: string };
+export type WebhookConfigState =
+  { kind: 'ready'; config: WebhookConfig } | { kind: 'absent' } | { kind: 'unreadable'; reason: string };
 
 // The file holds a secret: cap what is read, and never echo its content in a reason.
 const maxConfigBytes = 256 * 1024;
@@ -35,7 +45,9 @@ export async function readWebhookConfig(path: string | undefined): Promise<Webho
     text = bytes.toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? { kind: 'absent' } : { kind: 'unreadable', reason: `cannot be read (${code ?? 'error'})` };
+    return code === 'ENOENT'
+      ? { kind: 'absent' }
+      : { kind: 'unreadable', reason: `cannot be read (${code ?? 'error'})` };
   }
   let document: unknown;
   try {
@@ -44,6 +56,10 @@ export async function readWebhookConfig(path: string | undefined): Promise<Webho
     return { kind: 'unreadable', reason: 'is not JSON' };
   }
   const parsed = webhookConfigSchema.safeParse(document);
-  if (!parsed.success) return { kind: 'unreadable', reason: `is invalid at ${parsed.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ')}` };
+  if (!parsed.success)
+    return {
+      kind: 'unreadable',
+      reason: `is invalid at ${parsed.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ')}`,
+    };
   return { kind: 'ready', config: parsed.data };
 }

@@ -19,7 +19,11 @@ export class GuardrailHookFailure extends Error {
 const maxVerdictBytes = 16 * 1024;
 
 /** One hook call: POST the call as JSON, read a verdict within the hook's timeout (the address checked every time). */
-export async function callGuardrailHook(target: HookTarget, call: GuardrailCall, options: { allowPrivate: boolean }): Promise<GuardrailVerdict> {
+export async function callGuardrailHook(
+  target: HookTarget,
+  call: GuardrailCall,
+  options: { allowPrivate: boolean },
+): Promise<GuardrailVerdict> {
   try {
     await assertSafeUpstreamUrl(target.url, { allowPrivate: options.allowPrivate });
   } catch {
@@ -30,7 +34,10 @@ export async function callGuardrailHook(target: HookTarget, call: GuardrailCall,
   try {
     const response = await request(target.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(target.bearer ? { authorization: `Bearer ${target.bearer}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(target.bearer ? { authorization: `Bearer ${target.bearer}` } : {}),
+      },
       body: JSON.stringify(call),
       signal,
     });

@@ -5,15 +5,41 @@ const hookName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case lette
 /** One operator-configured guardrail hook, as an administrator writes it (the bearer is write-only). */
 export const guardrailHookInput = z.strictObject({
   name: hookName.describe('Unique name, shown in denials and metrics'),
-  url: z.url({ protocol: /^https?$/ }).max(2048).describe('The hook endpoint; https and public unless GW_ALLOW_PRIVATE_UPSTREAMS'),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .describe('The hook endpoint; https and public unless GW_ALLOW_PRIVATE_UPSTREAMS'),
   timeoutMs: z.number().int().min(10).max(10_000).default(1_000).describe('How long a call waits for this hook'),
-  failMode: z.enum(['open', 'closed']).default('open').describe('open: a hook that times out or errors lets the call through; closed: refuses it with 503 guardrail_unavailable'),
-  sendContent: z.boolean().default(false).describe('Send the request body too; only honoured while the deployment content mode is full'),
-  endpoints: z.array(z.string().regex(/^\/v1\//)).max(32).optional().describe('Only calls to these /v1 endpoints; all when absent'),
-  bearer: z.string().min(16).max(4096).nullable().optional().describe('Sent as Authorization: Bearer; write-only, kept encrypted; null removes it, absent keeps it'),
+  failMode: z
+    .enum(['open', 'closed'])
+    .default('open')
+    .describe(
+      'open: a hook that times out or errors lets the call through; closed: refuses it with 503 guardrail_unavailable',
+    ),
+  sendContent: z
+    .boolean()
+    .default(false)
+    .describe('Send the request body too; only honoured while the deployment content mode is full'),
+  endpoints: z
+    .array(z.string().regex(/^\/v1\//))
+    .max(32)
+    .optional()
+    .describe('Only calls to these /v1 endpoints; all when absent'),
+  bearer: z
+    .string()
+    .min(16)
+    .max(4096)
+    .nullable()
+    .optional()
+    .describe('Sent as Authorization: Bearer; write-only, kept encrypted; null removes it, absent keeps it'),
 });
 
-export const guardrailsPutBody = z.strictObject({ hooks: z.array(guardrailHookInput).max(8) }).refine((body) => new Set(body.hooks.map((hook) => hook.name)).size === body.hooks.length, 'hook names must be unique');
+export const guardrailsPutBody = z
+  .strictObject({ hooks: z.array(guardrailHookInput).max(8) })
+  .refine(
+    (body) => new Set(body.hooks.map((hook) => hook.name)).size === body.hooks.length,
+    'hook names must be unique',
+  );
 
 /** A hook as stored and as read back: the bearer never leaves the gateway, only whether one is set. */
 export const guardrailHookView = z.object({
@@ -28,7 +54,9 @@ export const guardrailHookView = z.object({
 
 export const guardrailsResponse = z.object({
   hooks: z.array(guardrailHookView),
-  contentMode: z.enum(['off', 'full']).describe('Content reaches a hook only while this is full and the hook asks for it'),
+  contentMode: z
+    .enum(['off', 'full'])
+    .describe('Content reaches a hook only while this is full and the hook asks for it'),
   updatedAt: z.string().nullable(),
 });
 
@@ -46,7 +74,11 @@ export interface StoredGuardrailHook extends GuardrailHookView {
  */
 export const guardrailVerdict = z.union([
   z.looseObject({ action: z.literal('allow') }),
-  z.looseObject({ action: z.literal('deny'), reason: z.string().max(500).optional(), status: z.union([z.literal(400), z.literal(403)]).optional() }),
+  z.looseObject({
+    action: z.literal('deny'),
+    reason: z.string().max(500).optional(),
+    status: z.union([z.literal(400), z.literal(403)]).optional(),
+  }),
 ]);
 
 export type GuardrailVerdict = z.infer<typeof guardrailVerdict>;

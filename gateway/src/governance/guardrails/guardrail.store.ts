@@ -23,7 +23,14 @@ export class GuardrailStore {
     private readonly keyring: Keyring,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({ channel: 'guardrails', initial: { hooks: [], updatedAt: null }, load: () => this.read(), coord, clock, logger });
+    this.snapshot = new ReplicatedSnapshot({
+      channel: 'guardrails',
+      initial: { hooks: [], updatedAt: null },
+      load: () => this.read(),
+      coord,
+      clock,
+      logger,
+    });
   }
 
   start(): Promise<void> {
@@ -40,17 +47,36 @@ export class GuardrailStore {
   }
 
   async read(): Promise<StoredGuardrails> {
-    const { rows } = await this.db.query<{ document: { hooks?: StoredGuardrailHook[] }; updated_at: Date | string }>('SELECT document, updated_at FROM gw_settings WHERE name = $1', [documentName]);
+    const { rows } = await this.db.query<{ document: { hooks?: StoredGuardrailHook[] }; updated_at: Date | string }>(
+      'SELECT document, updated_at FROM gw_settings WHERE name = $1',
+      [documentName],
+    );
     const row = rows[0];
-    return row ? { hooks: row.document.hooks ?? [], updatedAt: new Date(row.updated_at).toISOString() } : { hooks: [], updatedAt: null };
+    return row
+      ? { hooks: row.document.hooks ?? [], updatedAt: new Date(row.updated_at).toISOString() }
+      : { hooks: [], updatedAt: null };
   }
 
   /** Replace the hook list; a hook keeps its bearer when the write leaves it out (matched by name). */
   async replace(hooks: readonly GuardrailHookInput[], updatedBy: string): Promise<StoredGuardrails> {
     const previous = new Map((await this.read()).hooks.map((hook) => [hook.name, hook]));
     const stored: StoredGuardrailHook[] = hooks.map((hook) => {
-      const sealedBearer = hook.bearer === undefined ? (previous.get(hook.name)?.sealedBearer ?? null) : hook.bearer === null ? null : this.keyring.encrypt(hook.bearer, `guardrail:${hook.name}`);
-      return { name: hook.name, url: hook.url, timeoutMs: hook.timeoutMs, failMode: hook.failMode, sendContent: hook.sendContent, ...(hook.endpoints ? { endpoints: hook.endpoints } : {}), hasBearer: sealedBearer !== null, sealedBearer };
+      const sealedBearer =
+        hook.bearer === undefined
+          ? (previous.get(hook.name)?.sealedBearer ?? null)
+          : hook.bearer === null
+            ? null
+            : this.keyring.encrypt(hook.bearer, `guardrail:${hook.name}`);
+      return {
+        name: hook.name,
+        url: hook.url,
+        timeoutMs: hook.timeoutMs,
+        failMode: hook.failMode,
+        sendContent: hook.sendContent,
+        ...(hook.endpoints ? { endpoints: hook.endpoints } : {}),
+        hasBearer: sealedBearer !== null,
+        sealedBearer,
+      };
     });
     await this.db.query(
       `INSERT INTO gw_settings (name, document, revision, updated_by, updated_at) VALUES ($1, $2::jsonb, 1, $3, $4)

@@ -45,7 +45,10 @@ export function guardrailOperations({ store, contentMode, allowPrivate }: Guardr
           try {
             await assertSafeUpstreamUrl(hook.url, { allowPrivate });
           } catch (error) {
-            throw gatewayError('invalid_request', `hooks.${hook.name}.url: ${error instanceof Error ? error.message : 'refused'}`);
+            throw gatewayError(
+              'invalid_request',
+              `hooks.${hook.name}.url: ${error instanceof Error ? error.message : 'refused'}`,
+            );
           }
         }
         const stored = await store.replace(body.hooks, principal.actor);

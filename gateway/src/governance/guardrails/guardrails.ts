@@ -18,7 +18,12 @@ export class Guardrails {
   private readonly decisions: Counter<'hook' | 'outcome'>;
 
   constructor(private readonly deps: GuardrailsDeps) {
-    this.decisions = new Counter({ name: 'gw_guardrail_decisions_total', help: 'Guardrail hook outcomes by hook: allow, deny, failed_open, failed_closed', labelNames: ['hook', 'outcome'], registers: [deps.metrics] });
+    this.decisions = new Counter({
+      name: 'gw_guardrail_decisions_total',
+      help: 'Guardrail hook outcomes by hook: allow, deny, failed_open, failed_closed',
+      labelNames: ['hook', 'outcome'],
+      registers: [deps.metrics],
+    });
   }
 
   /** Synchronous and store-free: the common case (no hooks) costs nothing on the request path. */

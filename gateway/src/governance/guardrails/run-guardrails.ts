@@ -31,7 +31,8 @@ export interface RunGuardrailsInput {
 export async function runGuardrails(input: RunGuardrailsInput): Promise<GuardrailDenial | null> {
   for (const hook of input.hooks) {
     if (hook.endpoints && !hook.endpoints.includes(input.call.endpoint)) continue;
-    const call: GuardrailCall = hook.sendContent && input.contentAllowed ? { ...input.call, body: input.body } : input.call;
+    const call: GuardrailCall =
+      hook.sendContent && input.contentAllowed ? { ...input.call, body: input.body } : input.call;
     let verdict: GuardrailVerdict;
     try {
       verdict = await input.callHook({ url: hook.url, timeoutMs: hook.timeoutMs, bearer: input.bearerOf(hook) }, call);

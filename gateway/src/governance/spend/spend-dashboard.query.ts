@@ -20,7 +20,12 @@ async function topBy(db: Db, params: unknown[], expression: string, limit: numbe
   return rows;
 }
 
-const slice = (field: string) => (row: GroupRow) => ({ [field]: row.name ?? 'unknown', requests: num(row.requests), totalTokens: num(row.total_tokens), costUsd: usd(row.cost_usd) });
+const slice = (field: string) => (row: GroupRow) => ({
+  [field]: row.name ?? 'unknown',
+  requests: num(row.requests),
+  totalTokens: num(row.total_tokens),
+  costUsd: usd(row.cost_usd),
+});
 
 /** `GET /admin/spend/dashboard`: totals, a time series (hourly for 24h, daily otherwise) and top-N breakdowns. */
 export async function dashboard(db: Db, window: SpendWindow, range: TimeRange) {
@@ -32,7 +37,13 @@ export async function dashboard(db: Db, window: SpendWindow, range: TimeRange) {
               count(DISTINCT user_id) AS active_users FROM gw_spend WHERE ${inRange}`,
       params,
     ),
-    db.query<{ start: string; requests: NumericCell; errors: NumericCell; total_tokens: NumericCell; cost_usd: NumericCell }>(
+    db.query<{
+      start: string;
+      requests: NumericCell;
+      errors: NumericCell;
+      total_tokens: NumericCell;
+      cost_usd: NumericCell;
+    }>(
       `SELECT to_char(date_trunc('${bucket}', ts AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start, count(*) FILTER (WHERE outcome <> 'rejected') AS requests,
               count(*) FILTER (WHERE outcome = 'error') AS errors, COALESCE(sum(total_tokens), 0) AS total_tokens, COALESCE(sum(cost_usd), 0) AS cost_usd
          FROM gw_spend WHERE ${inRange} GROUP BY 1 ORDER BY 1`,
@@ -42,15 +53,26 @@ export async function dashboard(db: Db, window: SpendWindow, range: TimeRange) {
     topBy(db, params, "COALESCE(model, 'unknown')", 10),
     topBy(db, params, "COALESCE(provider, 'none')", 50),
     topBy(db, params, 'endpoint', 50),
-    db.query<{ code: string | null; count: NumericCell }>(`SELECT error_code AS code, count(*) AS count FROM gw_spend WHERE ${inRange} AND outcome = 'rejected' GROUP BY 1 ORDER BY 2 DESC`, params),
-    db.query<{ status: string; count: NumericCell }>(`SELECT optimization_status AS status, count(*) AS count FROM gw_spend WHERE ${inRange} AND optimization_status IS NOT NULL GROUP BY 1 ORDER BY 2 DESC`, params),
+    db.query<{ code: string | null; count: NumericCell }>(
+      `SELECT error_code AS code, count(*) AS count FROM gw_spend WHERE ${inRange} AND outcome = 'rejected' GROUP BY 1 ORDER BY 2 DESC`,
+      params,
+    ),
+    db.query<{ status: string; count: NumericCell }>(
+      `SELECT optimization_status AS status, count(*) AS count FROM gw_spend WHERE ${inRange} AND optimization_status IS NOT NULL GROUP BY 1 ORDER BY 2 DESC`,
+      params,
+    ),
   ]);
   const totalsRow = totals.rows[0];
   return {
     window,
     period: { start: new Date(range.start).toISOString(), end: new Date(range.end).toISOString() },
     bucket,
-    totals: { ...totalsOf(totalsRow), errors: num(totalsRow?.errors), rejected: num(totalsRow?.rejected), activeUsers: num(totalsRow?.active_users) },
+    totals: {
+      ...totalsOf(totalsRow),
+      errors: num(totalsRow?.errors),
+      rejected: num(totalsRow?.rejected),
+      activeUsers: num(totalsRow?.active_users),
+    },
     series: series.rows.map((row) => ({
       start: row.start,
       requests: num(row.requests),

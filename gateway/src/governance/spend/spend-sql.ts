@@ -20,7 +20,8 @@ export interface TotalsRow {
   tokens_saved: NumericCell;
 }
 
-export const num = (value: NumericCell | undefined): number => (value === null || value === undefined ? 0 : Number(value));
+export const num = (value: NumericCell | undefined): number =>
+  value === null || value === undefined ? 0 : Number(value);
 // Sums of numeric(…) money come back as long decimals; 10 decimal places is the precision stored per record.
 export const usd = (value: NumericCell | undefined): number => Math.round(num(value) * 1e10) / 1e10;
 

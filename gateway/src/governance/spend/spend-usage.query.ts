@@ -3,7 +3,16 @@ import { capUsages } from '../cap-views.js';
 import { capStatusOf } from '../cap-views.js';
 import { fromMicros } from '../money.js';
 import type { UserCapStore } from '../user-caps.store.js';
-import { attributionSql, dayOfSql, num, totalsOf, totalsSql, usd, type NumericCell, type TotalsRow } from './spend-sql.js';
+import {
+  attributionSql,
+  dayOfSql,
+  num,
+  totalsOf,
+  totalsSql,
+  usd,
+  type NumericCell,
+  type TotalsRow,
+} from './spend-sql.js';
 import type { TimeRange } from './spend-window.js';
 
 interface UserRow extends TotalsRow {
@@ -27,9 +36,16 @@ interface ModelRow extends TotalsRow {
 
 const inRange = 'ts >= $1 AND ts < $2';
 type Slice = { slice: string; requests: number; totalTokens: number; costUsd: number };
-const identityOf = (row: { user_id: string | null; attributed_key: string | null }) => `${row.user_id ?? ''}\u0000${row.attributed_key ?? ''}`;
+const identityOf = (row: { user_id: string | null; attributed_key: string | null }) =>
+  `${row.user_id ?? ''}\u0000${row.attributed_key ?? ''}`;
 
-async function slices(db: Db, range: TimeRange, users: string[], keys: string[], sliceSql: string): Promise<Map<string, Slice[]>> {
+async function slices(
+  db: Db,
+  range: TimeRange,
+  users: string[],
+  keys: string[],
+  sliceSql: string,
+): Promise<Map<string, Slice[]>> {
   const { rows } = await db.query<SliceRow>(
     `SELECT ${attributionSql}, ${sliceSql} AS slice, count(*) FILTER (WHERE outcome <> 'rejected') AS requests, COALESCE(sum(total_tokens), 0) AS total_tokens,
             COALESCE(sum(cost_usd), 0) AS cost_usd
@@ -40,7 +56,12 @@ async function slices(db: Db, range: TimeRange, users: string[], keys: string[],
   const byIdentity = new Map<string, Slice[]>();
   for (const row of rows) {
     const list = byIdentity.get(identityOf(row)) ?? [];
-    list.push({ slice: row.slice ?? 'unknown', requests: num(row.requests), totalTokens: num(row.total_tokens), costUsd: usd(row.cost_usd) });
+    list.push({
+      slice: row.slice ?? 'unknown',
+      requests: num(row.requests),
+      totalTokens: num(row.total_tokens),
+      costUsd: usd(row.cost_usd),
+    });
     byIdentity.set(identityOf(row), list);
   }
   return byIdentity;
@@ -58,7 +79,13 @@ export async function usersUsage(db: Db, range: TimeRange, limit: number) {
   const users = top.flatMap((row) => (row.user_id ? [row.user_id] : []));
   const keys = top.flatMap((row) => (row.user_id === null && row.attributed_key ? [row.attributed_key] : []));
   const empty = new Map<string, Slice[]>();
-  const [byModel, byDay] = top.length === 0 ? [empty, empty] : await Promise.all([slices(db, range, users, keys, "COALESCE(model, 'unknown')"), slices(db, range, users, keys, dayOfSql)]);
+  const [byModel, byDay] =
+    top.length === 0
+      ? [empty, empty]
+      : await Promise.all([
+          slices(db, range, users, keys, "COALESCE(model, 'unknown')"),
+          slices(db, range, users, keys, dayOfSql),
+        ]);
   return {
     truncated: rows.length > limit,
     users: top.map((row) => ({
@@ -77,8 +104,14 @@ export async function usersUsage(db: Db, range: TimeRange, limit: number) {
 export async function orgUsage(db: Db, range: TimeRange) {
   const params = [new Date(range.start), new Date(range.end)];
   const [totals, models] = await Promise.all([
-    db.query<TotalsRow & { users: NumericCell }>(`SELECT ${totalsSql}, count(DISTINCT COALESCE(user_id, 'key:' || key_id)) AS users FROM gw_spend WHERE ${inRange}`, params),
-    db.query<ModelRow>(`SELECT COALESCE(model, 'unknown') AS model, min(provider) AS provider, ${totalsSql} FROM gw_spend WHERE ${inRange} AND outcome <> 'rejected' GROUP BY 1 ORDER BY cost_usd DESC, total_tokens DESC`, params),
+    db.query<TotalsRow & { users: NumericCell }>(
+      `SELECT ${totalsSql}, count(DISTINCT COALESCE(user_id, 'key:' || key_id)) AS users FROM gw_spend WHERE ${inRange}`,
+      params,
+    ),
+    db.query<ModelRow>(
+      `SELECT COALESCE(model, 'unknown') AS model, min(provider) AS provider, ${totalsSql} FROM gw_spend WHERE ${inRange} AND outcome <> 'rejected' GROUP BY 1 ORDER BY cost_usd DESC, total_tokens DESC`,
+      params,
+    ),
   ]);
   return {
     totals: { ...totalsOf(totals.rows[0]), users: num(totals.rows[0]?.users) },
@@ -86,7 +119,8 @@ export async function orgUsage(db: Db, range: TimeRange) {
   };
 }
 
-const percent = (used: number | null, limit: number | null) => (used === null || limit === null || limit <= 0 ? null : Math.round((used / limit) * 10_000) / 100);
+const percent = (used: number | null, limit: number | null) =>
+  used === null || limit === null || limit <= 0 ? null : Math.round((used / limit) * 10_000) / 100;
 
 /** Gauges of every capped user in the current cap period (not the report window): what the 402 checks see. */
 export async function cappedUsers(coord: Coord, caps: UserCapStore, now: number) {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isUtcDay, reportRange, windowRange } from './spend-window.js';
 
 const now = Date.parse('2026-11-23T12:00:00Z');
-const iso = (range: { start: number; end: number }) => [new Date(range.start).toISOString(), new Date(range.end).toISOString()];
+const iso = (range: { start: number; end: number }) => [
+  new Date(range.start).toISOString(),
+  new Date(range.end).toISOString(),
+];
 
 describe('spend report windows', () => {
   it.each([
@@ -16,7 +19,10 @@ describe('spend report windows', () => {
   });
 
   it('treats from and to as inclusive UTC days, each replacing its side of the window', () => {
-    expect(iso(reportRange('mtd', now, '2026-11-02', '2026-11-03'))).toEqual(['2026-11-02T00:00:00.000Z', '2026-11-04T00:00:00.000Z']);
+    expect(iso(reportRange('mtd', now, '2026-11-02', '2026-11-03'))).toEqual([
+      '2026-11-02T00:00:00.000Z',
+      '2026-11-04T00:00:00.000Z',
+    ]);
     expect(iso(reportRange('7d', now, '2026-11-10'))).toEqual(['2026-11-10T00:00:00.000Z', '2026-11-23T12:00:00.001Z']);
   });
 

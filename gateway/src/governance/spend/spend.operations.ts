@@ -5,7 +5,15 @@ import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 import { dashboard } from './spend-dashboard.query.js';
 import { num, usd } from './spend-sql.js';
 import { cappedUsers, orgUsage, usersUsage } from './spend-usage.query.js';
-import { dashboardQuery, dashboardResponse, propertiesQuery, propertiesResponse, summaryResponse, usageQuery, usageResponse } from './spend.schema.js';
+import {
+  dashboardQuery,
+  dashboardResponse,
+  propertiesQuery,
+  propertiesResponse,
+  summaryResponse,
+  usageQuery,
+  usageResponse,
+} from './spend.schema.js';
 import { reportRange, windowRange } from './spend-window.js';
 import { summarizeRing } from './summarize-ring.js';
 
@@ -48,7 +56,8 @@ export function spendOperations(deps: SpendOperationDeps): AdminOperation[] {
     }),
     defineOperation({
       id: 'spend.usage',
-      summary: 'Per-user usage (heaviest first) with per-model and per-UTC-day breakdowns, capped users, org per-model rollup',
+      summary:
+        'Per-user usage (heaviest first) with per-model and per-UTC-day breakdowns, capped users, org per-model rollup',
       method: 'GET',
       capability: 'config:read',
       legacy: [{ path: '/admin/spend/usage' }],
@@ -59,7 +68,11 @@ export function spendOperations(deps: SpendOperationDeps): AdminOperation[] {
       handler: async ({ query }) => {
         const now = clock.now();
         const range = reportRange(query.window, now, query.from, query.to);
-        const [users, org, capped] = await Promise.all([usersUsage(db, range, query.limit), orgUsage(db, range), cappedUsers(deps.coord, deps.caps, now)]);
+        const [users, org, capped] = await Promise.all([
+          usersUsage(db, range, query.limit),
+          orgUsage(db, range),
+          cappedUsers(deps.coord, deps.caps, now),
+        ]);
         return {
           window: query.window,
           range: query.from || query.to ? { from: query.from ?? null, to: query.to ?? null } : null,
@@ -85,7 +98,12 @@ export function spendOperations(deps: SpendOperationDeps): AdminOperation[] {
       response: propertiesResponse,
       handler: async ({ query }) => {
         const range = windowRange(query.window, clock.now());
-        const { rows } = await db.query<{ value: string; requests: string | number; total_tokens: string | number; cost_usd: string | number }>(
+        const { rows } = await db.query<{
+          value: string;
+          requests: string | number;
+          total_tokens: string | number;
+          cost_usd: string | number;
+        }>(
           `SELECT attribution->'properties'->>$3 AS value, count(*) AS requests, COALESCE(sum(total_tokens), 0) AS total_tokens, COALESCE(sum(cost_usd), 0) AS cost_usd
              FROM gw_spend WHERE ts >= $1 AND ts < $2 AND outcome <> 'rejected' AND attribution->'properties'->>$3 IS NOT NULL
             GROUP BY 1 ORDER BY cost_usd DESC, requests DESC, value LIMIT $4`,
@@ -95,7 +113,12 @@ export function spendOperations(deps: SpendOperationDeps): AdminOperation[] {
           name: query.name,
           window: query.window,
           period: { start: new Date(range.start).toISOString(), end: new Date(range.end).toISOString() },
-          values: rows.slice(0, maxPropertyValues).map((row) => ({ value: row.value, requests: num(row.requests), totalTokens: num(row.total_tokens), costUsd: usd(row.cost_usd) })),
+          values: rows.slice(0, maxPropertyValues).map((row) => ({
+            value: row.value,
+            requests: num(row.requests),
+            totalTokens: num(row.total_tokens),
+            costUsd: usd(row.cost_usd),
+          })),
           truncated: rows.length > maxPropertyValues,
         };
       },

@@ -2,27 +2,41 @@ import { z } from 'zod';
 import { capStatus } from '../user-caps.schema.js';
 import { isUtcDay, maxRangeDays, spendWindows } from './spend-window.js';
 
-const windowParameter = z.enum(spendWindows).default('mtd').describe('mtd (current UTC month, default), prev-month, 24h, 7d, 30d, 90d');
+const windowParameter = z
+  .enum(spendWindows)
+  .default('mtd')
+  .describe('mtd (current UTC month, default), prev-month, 24h, 7d, 30d, 90d');
 const utcDay = z.string().refine(isUtcDay, 'must be a UTC day YYYY-MM-DD');
 
 /** `GET /admin/spend/usage` query: unknown or bad values answer 400 naming the parameter. */
 export const usageQuery = z
   .strictObject({
     window: windowParameter,
-    limit: z.coerce.number().int().min(1).max(2000).default(200).describe('Users returned, heaviest first (1..2000, default 200); truncated flags the rest'),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2000)
+      .default(200)
+      .describe('Users returned, heaviest first (1..2000, default 200); truncated flags the rest'),
     from: utcDay.optional().describe('First UTC day included, YYYY-MM-DD (replaces the window start)'),
     to: utcDay.optional().describe('Last UTC day included, YYYY-MM-DD (replaces the window end)'),
   })
   .superRefine((query, context) => {
-    if (query.from && query.to && query.from > query.to) context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
-    if (query.from && query.to && (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 >= maxRangeDays) context.addIssue({ code: 'custom', path: ['from'], message: `the range may span at most ${maxRangeDays} days` });
+    if (query.from && query.to && query.from > query.to)
+      context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+    if (query.from && query.to && (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 >= maxRangeDays)
+      context.addIssue({ code: 'custom', path: ['from'], message: `the range may span at most ${maxRangeDays} days` });
   });
 
 export const dashboardQuery = z.strictObject({ window: windowParameter });
 
 export const propertyName = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const propertiesQuery = z.strictObject({
-  name: z.string().regex(propertyName, 'must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$').describe('The custom dimension, sent on requests as header x-gw-property-<name>'),
+  name: z
+    .string()
+    .regex(propertyName, 'must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$')
+    .describe('The custom dimension, sent on requests as header x-gw-property-<name>'),
   window: windowParameter,
 });
 
@@ -40,7 +54,12 @@ const tokenTotals = {
   tokensSaved: z.number(),
 };
 const modelSlice = z.object({ model: z.string(), requests: z.int(), totalTokens: z.number(), costUsd: z.number() });
-const daySlice = z.object({ day: z.string().describe('UTC day YYYY-MM-DD'), requests: z.int(), totalTokens: z.number(), costUsd: z.number() });
+const daySlice = z.object({
+  day: z.string().describe('UTC day YYYY-MM-DD'),
+  requests: z.int(),
+  totalTokens: z.number(),
+  costUsd: z.number(),
+});
 
 export const userUsage = z.object({
   user: z.string().nullable().describe('The attributed user; null for a service key'),
@@ -69,7 +88,10 @@ export const modelRollup = z.object({ model: z.string(), provider: z.string().nu
 
 export const usageResponse = z.object({
   window: z.enum(spendWindows),
-  range: z.object({ from: z.string().nullable(), to: z.string().nullable() }).nullable().describe('from and to as given; null when neither was'),
+  range: z
+    .object({ from: z.string().nullable(), to: z.string().nullable() })
+    .nullable()
+    .describe('from and to as given; null when neither was'),
   period,
   limit: z.int(),
   truncated: z.boolean().describe('More users had spend than limit'),
@@ -87,13 +109,16 @@ export const propertiesResponse = z.object({
   truncated: z.boolean(),
 });
 
-const countBy = (field: string) => z.array(z.object({ [field]: z.string(), requests: z.int(), totalTokens: z.number(), costUsd: z.number() }));
+const countBy = (field: string) =>
+  z.array(z.object({ [field]: z.string(), requests: z.int(), totalTokens: z.number(), costUsd: z.number() }));
 export const dashboardResponse = z.object({
   window: z.enum(spendWindows),
   period,
   bucket: z.enum(['hour', 'day']),
   totals: z.object({ ...tokenTotals, errors: z.int(), rejected: z.int(), activeUsers: z.int() }),
-  series: z.array(z.object({ start: z.string(), requests: z.int(), errors: z.int(), totalTokens: z.number(), costUsd: z.number() })),
+  series: z.array(
+    z.object({ start: z.string(), requests: z.int(), errors: z.int(), totalTokens: z.number(), costUsd: z.number() }),
+  ),
   topUsers: countBy('user'),
   topModels: countBy('model'),
   providers: countBy('provider'),
@@ -105,5 +130,14 @@ export const dashboardResponse = z.object({
 export const summaryResponse = z.object({
   records: z.int().describe('Records in the in-memory ring (the live view since start, bounded)'),
   since: z.string().nullable(),
-  users: z.array(z.object({ user: z.string().nullable(), keyId: z.string().nullable(), team: z.string().nullable(), requests: z.int(), totalTokens: z.number(), costUsd: z.number() })),
+  users: z.array(
+    z.object({
+      user: z.string().nullable(),
+      keyId: z.string().nullable(),
+      team: z.string().nullable(),
+      requests: z.int(),
+      totalTokens: z.number(),
+      costUsd: z.number(),
+    }),
+  ),
 });

@@ -19,7 +19,15 @@ interface LinkRow {
 const columns = 'id, team, user_id, label, tenant, max_uses, uses, expires_at, revoked_at, created_by, created_at';
 
 /** Why a token redeems nothing; each is the caller's to fix, none reveals another link. */
-export type RedeemFailure = 'unknown' | 'expired' | 'exhausted' | 'revoked' | 'user_mismatch' | 'user_required' | 'user_blocked' | 'identity_taken';
+export type RedeemFailure =
+  | 'unknown'
+  | 'expired'
+  | 'exhausted'
+  | 'revoked'
+  | 'user_mismatch'
+  | 'user_required'
+  | 'user_blocked'
+  | 'identity_taken';
 
 export interface RedeemedLink {
   link: EnrollmentLink;
@@ -47,7 +55,14 @@ export class EnrollmentLinkStore {
   private toLink(row: LinkRow): EnrollmentLink {
     const now = this.clock.now();
     const expiresAt = new Date(row.expires_at);
-    const status = row.revoked_at !== null ? 'revoked' : expiresAt.getTime() <= now ? 'expired' : Number(row.uses) >= Number(row.max_uses) ? 'exhausted' : 'active';
+    const status =
+      row.revoked_at !== null
+        ? 'revoked'
+        : expiresAt.getTime() <= now
+          ? 'expired'
+          : Number(row.uses) >= Number(row.max_uses)
+            ? 'exhausted'
+            : 'active';
     return {
       id: row.id,
       team: row.team,
@@ -64,13 +79,32 @@ export class EnrollmentLinkStore {
     };
   }
 
-  async create(input: { team: string; user?: string | undefined; label?: string | undefined; expiresInHours: number; maxUses: number; tenant: string | null; createdBy: string }): Promise<{ link: EnrollmentLink; token: string }> {
+  async create(input: {
+    team: string;
+    user?: string | undefined;
+    label?: string | undefined;
+    expiresInHours: number;
+    maxUses: number;
+    tenant: string | null;
+    createdBy: string;
+  }): Promise<{ link: EnrollmentLink; token: string }> {
     const token = `${enrollmentTokenPrefix}${randomToken(32)}`;
     const now = this.clock.now();
     const { rows } = await this.db.query<LinkRow>(
       `INSERT INTO gw_enrollment_links (id, token_hash, team, user_id, label, tenant, max_uses, expires_at, created_by, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
-      [`enl_${randomToken(12)}`, sha256Hex(token), input.team, input.user ?? null, input.label ?? null, input.tenant, input.maxUses, new Date(now + input.expiresInHours * 3_600_000), input.createdBy, new Date(now)],
+      [
+        `enl_${randomToken(12)}`,
+        sha256Hex(token),
+        input.team,
+        input.user ?? null,
+        input.label ?? null,
+        input.tenant,
+        input.maxUses,
+        new Date(now + input.expiresInHours * 3_600_000),
+        input.createdBy,
+        new Date(now),
+      ],
     );
     return { link: this.toLink(rows[0]), token };
   }
@@ -79,14 +113,20 @@ export class EnrollmentLinkStore {
   async list(filter: { tenant?: string | undefined } = {}): Promise<EnrollmentLink[]> {
     const values: unknown[] = [];
     const where = filter.tenant === undefined ? 'TRUE' : `tenant = $${values.push(filter.tenant)}`;
-    const { rows } = await this.db.query<LinkRow>(`SELECT ${columns} FROM gw_enrollment_links WHERE ${where} ORDER BY created_at DESC, id`, values);
+    const { rows } = await this.db.query<LinkRow>(
+      `SELECT ${columns} FROM gw_enrollment_links WHERE ${where} ORDER BY created_at DESC, id`,
+      values,
+    );
     return rows.map((row) => this.toLink(row));
   }
 
   async get(id: string, filter: { tenant?: string | undefined } = {}): Promise<EnrollmentLink | null> {
     const values: unknown[] = [id];
     const scope = filter.tenant === undefined ? '' : ` AND tenant = $${values.push(filter.tenant)}`;
-    const { rows } = await this.db.query<LinkRow>(`SELECT ${columns} FROM gw_enrollment_links WHERE id = $1${scope}`, values);
+    const { rows } = await this.db.query<LinkRow>(
+      `SELECT ${columns} FROM gw_enrollment_links WHERE id = $1${scope}`,
+      values,
+    );
     return rows[0] ? this.toLink(rows[0]) : null;
   }
 
@@ -94,9 +134,17 @@ export class EnrollmentLinkStore {
   async remove(id: string, options: { hard: boolean; tenant?: string | undefined }): Promise<boolean> {
     const values: unknown[] = [id];
     const scope = options.tenant === undefined ? '' : ` AND tenant = $${values.push(options.tenant)}`;
-    if (options.hard) return (await this.db.query(`DELETE FROM gw_enrollment_links WHERE id = $1${scope}`, values)).rowCount > 0;
+    if (options.hard)
+      return (await this.db.query(`DELETE FROM gw_enrollment_links WHERE id = $1${scope}`, values)).rowCount > 0;
     values.push(new Date(this.clock.now()));
-    return (await this.db.query(`UPDATE gw_enrollment_links SET revoked_at = COALESCE(revoked_at, $${values.length}) WHERE id = $1${scope}`, values)).rowCount > 0;
+    return (
+      (
+        await this.db.query(
+          `UPDATE gw_enrollment_links SET revoked_at = COALESCE(revoked_at, $${values.length}) WHERE id = $1${scope}`,
+          values,
+        )
+      ).rowCount > 0
+    );
   }
 
   /**
@@ -106,19 +154,30 @@ export class EnrollmentLinkStore {
    * holds (a key or a SCIM identity): that needs a link made out to it. A revoked or deactivated developer gets
    * nothing. The use is counted under the row lock, so redemptions racing for the last use cannot both succeed.
    */
-  async redeem<Minted>(token: string, user: string | undefined, mint: (tx: Queryable, redeemed: RedeemedLink) => Promise<Minted>): Promise<Minted | RedeemFailure> {
+  async redeem<Minted>(
+    token: string,
+    user: string | undefined,
+    mint: (tx: Queryable, redeemed: RedeemedLink) => Promise<Minted>,
+  ): Promise<Minted | RedeemFailure> {
     return this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<LinkRow>(`SELECT ${columns} FROM gw_enrollment_links WHERE token_hash = $1 FOR UPDATE`, [sha256Hex(token)]);
+      const { rows } = await tx.query<LinkRow>(
+        `SELECT ${columns} FROM gw_enrollment_links WHERE token_hash = $1 FOR UPDATE`,
+        [sha256Hex(token)],
+      );
       const row = rows[0];
       if (!row) return 'unknown';
       const link = this.toLink(row);
       if (link.status !== 'active') return link.status;
-      if (link.user !== null && user !== undefined && link.user.toLowerCase() !== user.toLowerCase()) return 'user_mismatch';
+      if (link.user !== null && user !== undefined && link.user.toLowerCase() !== user.toLowerCase())
+        return 'user_mismatch';
       const redeemer = link.user ?? user?.toLowerCase();
       if (redeemer === undefined) return 'user_required';
       if (await isUserBlocked(tx, redeemer)) return 'user_blocked';
       if (link.user === null && (await isClaimed(tx, redeemer))) return 'identity_taken';
-      const updated = await tx.query<LinkRow>(`UPDATE gw_enrollment_links SET uses = uses + 1 WHERE id = $1 RETURNING ${columns}`, [row.id]);
+      const updated = await tx.query<LinkRow>(
+        `UPDATE gw_enrollment_links SET uses = uses + 1 WHERE id = $1 RETURNING ${columns}`,
+        [row.id],
+      );
       return mint(tx, { link: this.toLink(updated.rows[0]), user: redeemer });
     });
   }

@@ -7,17 +7,29 @@ import type { Principal } from '../../admin/principal.js';
 import { boundTenantOf, tenantReachOf } from '../../admin/tenant-reach.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
-const removeQuery = z.object({ hard: z.enum(['true', 'false']).optional().describe('`true` deletes the record; otherwise the link is revoked and kept') });
+const removeQuery = z.object({
+  hard: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('`true` deletes the record; otherwise the link is revoked and kept'),
+});
 
 /** Enrollment links. */
-export function enrollmentOperations({ links, fleetMode }: { links: EnrollmentLinkStore; fleetMode: boolean }): AdminOperation[] {
+export function enrollmentOperations({
+  links,
+  fleetMode,
+}: {
+  links: EnrollmentLinkStore;
+  fleetMode: boolean;
+}): AdminOperation[] {
   // In fleet mode a tenant-bound principal mints and sees its own tenant's links, whose keys are that tenant's.
   const tenantOf = (principal: Principal) => boundTenantOf(fleetMode, principal);
   const reach = tenantReachOf(fleetMode);
   return [
     defineOperation({
       id: 'enrollment.links.create',
-      summary: 'Mint an enrollment link for a team (optionally one developer): its token is shown once and redeemed at POST /connect/verify',
+      summary:
+        'Mint an enrollment link for a team (optionally one developer): its token is shown once and redeemed at POST /connect/verify',
       method: 'POST',
       capability: 'enrollment:manage',
       legacy: [{ path: '/admin/enrollment-links' }],
@@ -26,7 +38,10 @@ export function enrollmentOperations({ links, fleetMode }: { links: EnrollmentLi
       successStatus: 201,
       body: enrollmentLinkCreateBody,
       response: enrollmentLinkCreated,
-      auditSubjects: ({ result }) => ({ target: (result as { link: { id: string } }).link.id, subject: (result as { link: { user: string | null } }).link.user }),
+      auditSubjects: ({ result }) => ({
+        target: (result as { link: { id: string } }).link.id,
+        subject: (result as { link: { user: string | null } }).link.user,
+      }),
       handler: async ({ body, principal, reply }) => {
         void reply.header('cache-control', 'no-store');
         return links.create({ ...body, tenant: tenantOf(principal), createdBy: principal.actor });
@@ -71,7 +86,8 @@ export function enrollmentOperations({ links, fleetMode }: { links: EnrollmentLi
       query: removeQuery,
       response: z.object({ ok: z.literal(true) }),
       handler: async ({ params, query, principal }) => {
-        if (!(await links.remove(params.id, { hard: query.hard === 'true', ...reach(principal) }))) throw gatewayErrors.notFound(`enrollment link ${params.id}`);
+        if (!(await links.remove(params.id, { hard: query.hard === 'true', ...reach(principal) })))
+          throw gatewayErrors.notFound(`enrollment link ${params.id}`);
         return { ok: true as const };
       },
     }),

@@ -31,7 +31,8 @@ function subprotocolKey(headers: IncomingHttpHeaders): string | null {
   if (!offered || single(headers.upgrade)?.toLowerCase() !== 'websocket') return null;
   for (const protocol of offered.split(',')) {
     const trimmed = protocol.trim();
-    if (trimmed.startsWith(keySubprotocolPrefix) && trimmed.length > keySubprotocolPrefix.length) return trimmed.slice(keySubprotocolPrefix.length);
+    if (trimmed.startsWith(keySubprotocolPrefix) && trimmed.length > keySubprotocolPrefix.length)
+      return trimmed.slice(keySubprotocolPrefix.length);
   }
   return null;
 }

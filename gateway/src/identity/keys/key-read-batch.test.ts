@@ -13,7 +13,12 @@ function recordingStore(rows: Record<string, string>) {
 describe('KeyReadBatch', () => {
   it('answers the reads of one event-loop turn with one query, each with its own row', async () => {
     const { batch, queries } = recordingStore({ a: 'row a', b: 'row b' });
-    expect(await Promise.all([batch.read('a'), batch.read('b'), batch.read('a'), batch.read('missing')])).toEqual(['row a', 'row b', 'row a', undefined]);
+    expect(await Promise.all([batch.read('a'), batch.read('b'), batch.read('a'), batch.read('missing')])).toEqual([
+      'row a',
+      'row b',
+      'row a',
+      undefined,
+    ]);
     expect(queries).toEqual([['a', 'b', 'missing']]);
   });
 
@@ -34,7 +39,12 @@ describe('KeyReadBatch', () => {
     const batch = new KeyReadBatch<string>(async () => {
       throw new Error('connection refused');
     });
-    const reads = [batch.read('a'), batch.read('b')].map((read) => read.then(() => 'resolved', (error: Error) => error.message));
+    const reads = [batch.read('a'), batch.read('b')].map((read) =>
+      read.then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      ),
+    );
     expect(await Promise.all(reads)).toEqual(['connection refused', 'connection refused']);
   });
 });

@@ -42,7 +42,13 @@ export interface NewKey {
   createdBy: string;
 }
 
-export type KeyChanges = Partial<{ label: string | null; name: string; team: string; monthlyBudgetUsd: number | null; expiresAt: Date | null }>;
+export type KeyChanges = Partial<{
+  label: string | null;
+  name: string;
+  team: string;
+  monthlyBudgetUsd: number | null;
+  expiresAt: Date | null;
+}>;
 
 /**
  * Which keys an admin call reaches: every key (`{}`), or one tenant's (fleet mode, a tenant-bound principal; spec 000
@@ -61,8 +67,8 @@ function reachClause(reach: KeyReach, values: unknown[]): string {
 
 type LookupRow = KeyRow & { key_hash: string; user_active: boolean | null };
 
-const columns = 'id, type, key_prefix, source, user_id, team, name, label, monthly_budget_usd, tenant, created_by, created_at, expires_at, revoked_at, rotated_at';
-
+const columns =
+  'id, type, key_prefix, source, user_id, team, name, label, monthly_budget_usd, tenant, created_by, created_at, expires_at, revoked_at, rotated_at';
 
 const lookupColumns = `k.key_hash, k.id, k.type, k.key_prefix, k.source, k.user_id, k.team, k.name, k.label, k.monthly_budget_usd, k.tenant,
        k.created_by, k.created_at, k.expires_at, k.revoked_at, k.rotated_at,
@@ -88,7 +94,8 @@ const lookupSql = new Map(
  */
 export function lookupStatement(hashes: readonly string[]): { sql: string; params: string[] } {
   const arity = lookupArities.find((size) => size >= hashes.length);
-  if (arity === undefined || hashes.length === 0) throw new RangeError(`a key read batch holds 1–256 hashes, not ${hashes.length}`);
+  if (arity === undefined || hashes.length === 0)
+    throw new RangeError(`a key read batch holds 1–256 hashes, not ${hashes.length}`);
   const params = [...hashes];
   while (params.length < arity) params.push(hashes[hashes.length - 1]);
   return { sql: lookupSql.get(arity)!, params };
@@ -131,7 +138,22 @@ export class KeyStore {
     const { rows } = await db.query<KeyRow>(
       `INSERT INTO gw_keys (id, type, key_hash, key_prefix, source, user_id, team, name, label, monthly_budget_usd, tenant, created_by, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${columns}`,
-      [id, input.type, token.hash, token.displayPrefix, input.source, input.user ?? null, input.team, input.name ?? null, input.label ?? null, input.monthlyBudgetUsd ?? null, input.tenant ?? null, input.createdBy, new Date(this.clock.now()), input.expiresAt ?? null],
+      [
+        id,
+        input.type,
+        token.hash,
+        token.displayPrefix,
+        input.source,
+        input.user ?? null,
+        input.team,
+        input.name ?? null,
+        input.label ?? null,
+        input.monthlyBudgetUsd ?? null,
+        input.tenant ?? null,
+        input.createdBy,
+        new Date(this.clock.now()),
+        input.expiresAt ?? null,
+      ],
     );
     return { key: token.raw, record: this.toRecord(rows[0]) };
   }
@@ -144,20 +166,29 @@ export class KeyStore {
       where += ` AND type = $${values.length}`;
     }
     where += reachClause(filter, values);
-    const { rows } = await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys WHERE ${where} ORDER BY created_at, id`, values);
+    const { rows } = await this.db.query<KeyRow>(
+      `SELECT ${columns} FROM gw_keys WHERE ${where} ORDER BY created_at, id`,
+      values,
+    );
     return rows.map((row) => this.toRecord(row));
   }
 
   async get(id: string, reach: KeyReach = {}): Promise<KeyRecord | null> {
     const values: unknown[] = [id];
-    const { rows } = await this.db.query<KeyRow>(`SELECT ${columns} FROM gw_keys WHERE id = $1${reachClause(reach, values)}`, values);
+    const { rows } = await this.db.query<KeyRow>(
+      `SELECT ${columns} FROM gw_keys WHERE id = $1${reachClause(reach, values)}`,
+      values,
+    );
     return rows[0] ? this.toRecord(rows[0]) : null;
   }
 
   /** Whether the user holds a key outside the reach (another tenant's, or a deployment-level one). */
   async holdsKeysBeyond(user: string, reach: KeyReach): Promise<boolean> {
     if (reach.tenant === undefined) return false;
-    const { rows } = await this.db.query<{ beyond: boolean }>('SELECT EXISTS (SELECT 1 FROM gw_keys WHERE user_id = $1 AND tenant IS DISTINCT FROM $2) AS beyond', [user, reach.tenant]);
+    const { rows } = await this.db.query<{ beyond: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM gw_keys WHERE user_id = $1 AND tenant IS DISTINCT FROM $2) AS beyond',
+      [user, reach.tenant],
+    );
     return rows[0]?.beyond === true;
   }
 
@@ -165,11 +196,14 @@ export class KeyStore {
    * The per-request reads of one event-loop turn share a query (see `KeyReadBatch`): one indexed read that also
    * fetches the holder's active flag. A fresh read per request, never a cache (docs/adr/0001-per-request-key-lookup.md).
    */
-  private readonly lookups = new KeyReadBatch<LookupRow>(async (hashes) => {
-    const { sql, params } = lookupStatement(hashes);
-    const { rows } = await this.db.query<LookupRow>(sql, params);
-    return new Map(rows.map((row) => [row.key_hash, row]));
-  }, lookupArities[lookupArities.length - 1]);
+  private readonly lookups = new KeyReadBatch<LookupRow>(
+    async (hashes) => {
+      const { sql, params } = lookupStatement(hashes);
+      const { rows } = await this.db.query<LookupRow>(sql, params);
+      return new Map(rows.map((row) => [row.key_hash, row]));
+    },
+    lookupArities[lookupArities.length - 1],
+  );
 
   /** Per-request lookup by raw key (hashed here). Throws when the store is unreachable: callers fail closed. */
   async lookup(rawKey: string): Promise<KeyLookup | null> {
@@ -182,7 +216,13 @@ export class KeyStore {
   async update(id: string, changes: KeyChanges, reach: KeyReach = {}): Promise<KeyRecord | null> {
     const assignments: string[] = [];
     const values: unknown[] = [];
-    const columnOf: Record<keyof KeyChanges, string> = { label: 'label', name: 'name', team: 'team', monthlyBudgetUsd: 'monthly_budget_usd', expiresAt: 'expires_at' };
+    const columnOf: Record<keyof KeyChanges, string> = {
+      label: 'label',
+      name: 'name',
+      team: 'team',
+      monthlyBudgetUsd: 'monthly_budget_usd',
+      expiresAt: 'expires_at',
+    };
     for (const [field, column] of Object.entries(columnOf) as Array<[keyof KeyChanges, string]>) {
       if (changes[field] === undefined) continue;
       values.push(changes[field]);
@@ -191,7 +231,10 @@ export class KeyStore {
     values.push(id);
     const where = `id = $${values.length} AND revoked_at IS NULL${reachClause(reach, values)}`;
     // An empty change writes nothing but still answers only for a live key in reach.
-    const sql = assignments.length === 0 ? `SELECT ${columns} FROM gw_keys WHERE ${where}` : `UPDATE gw_keys SET ${assignments.join(', ')} WHERE ${where} RETURNING ${columns}`;
+    const sql =
+      assignments.length === 0
+        ? `SELECT ${columns} FROM gw_keys WHERE ${where}`
+        : `UPDATE gw_keys SET ${assignments.join(', ')} WHERE ${where} RETURNING ${columns}`;
     const { rows } = await this.db.query<KeyRow>(sql, values);
     return rows[0] ? this.toRecord(rows[0]) : null;
   }
@@ -199,7 +242,10 @@ export class KeyStore {
   /** Revoke; true when the key existed in reach. Idempotent: revoking twice keeps the first revocation time. */
   async revoke(id: string, reach: KeyReach = {}): Promise<boolean> {
     const values: unknown[] = [id, new Date(this.clock.now())];
-    const { rowCount } = await this.db.query(`UPDATE gw_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1${reachClause(reach, values)}`, values);
+    const { rowCount } = await this.db.query(
+      `UPDATE gw_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1${reachClause(reach, values)}`,
+      values,
+    );
     return rowCount > 0;
   }
 

@@ -4,7 +4,12 @@ import type { ProvisioningTokenRecord } from './provisioning-token.schema.js';
 import { looksLikeProvisioningToken, refusalMessage, type ProvisioningTokenStore } from './provisioning-token.store.js';
 
 const storeUnavailable = () =>
-  new AppError({ status: 503, code: 'provisioning_token_store_unavailable', message: 'The provisioning token store is unavailable; the token cannot be verified right now.', retryable: true });
+  new AppError({
+    status: 503,
+    code: 'provisioning_token_store_unavailable',
+    message: 'The provisioning token store is unavailable; the token cannot be verified right now.',
+    retryable: true,
+  });
 
 /**
  * On the admin plane a provisioning token reaches enrollment links through `/admin/v1` only, and only with the
@@ -35,7 +40,8 @@ export function provisioningTokenResolver(tokens: ProvisioningTokenStore): Princ
         request.log.warn({ err: error }, 'provisioning token store unavailable');
         throw storeUnavailable();
       }
-      if (match.outcome !== 'accepted') throw new AppError({ status: 401, code: 'unauthenticated', message: refusalMessage(match) });
+      if (match.outcome !== 'accepted')
+        throw new AppError({ status: 401, code: 'unauthenticated', message: refusalMessage(match) });
       return principalOfProvisioningToken(match.record);
     },
   };

@@ -14,12 +14,22 @@ export const maxOverlapSeconds = 7 * 86_400;
 
 export const provisioningTokenCreateBody = z.strictObject({
   label: z.string().trim().min(1).max(200).optional(),
-  scopes: z.array(z.enum(provisioningScopes)).min(1).max(provisioningScopes.length).describe('What the token may do: `scim` (the /scim/v2 bearer), `enrollment` (enrollment links on /admin/v1)'),
+  scopes: z
+    .array(z.enum(provisioningScopes))
+    .min(1)
+    .max(provisioningScopes.length)
+    .describe('What the token may do: `scim` (the /scim/v2 bearer), `enrollment` (enrollment links on /admin/v1)'),
 });
 
 export const provisioningTokenRotateBody = z
   .strictObject({
-    overlapSeconds: z.number().int().min(0).max(maxOverlapSeconds).optional().describe('How long the replaced token keeps working; default 86400, 0 refuses it at once'),
+    overlapSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(maxOverlapSeconds)
+      .optional()
+      .describe('How long the replaced token keeps working; default 86400, 0 refuses it at once'),
   })
   // A POST without a body arrives as null.
   .nullish();
@@ -33,12 +43,18 @@ export const provisioningTokenRecord = z.object({
   createdAt: z.string(),
   createdBy: z.string(),
   rotatedAt: z.string().nullable(),
-  previousValidUntil: z.string().nullable().describe('Until when the token replaced by the last rotation is still accepted'),
+  previousValidUntil: z
+    .string()
+    .nullable()
+    .describe('Until when the token replaced by the last rotation is still accepted'),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
 });
 export type ProvisioningTokenRecord = z.infer<typeof provisioningTokenRecord>;
 
-export const mintedProvisioningTokenResponse = z.object({ token: z.string().describe('The raw prv_ token, shown once'), record: provisioningTokenRecord });
+export const mintedProvisioningTokenResponse = z.object({
+  token: z.string().describe('The raw prv_ token, shown once'),
+  record: provisioningTokenRecord,
+});
 export const provisioningTokenListResponse = z.object({ tokens: z.array(provisioningTokenRecord) });
 export const provisioningTokenIdParams = z.object({ id: z.string().min(1).max(100) });

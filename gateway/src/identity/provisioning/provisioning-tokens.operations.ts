@@ -21,7 +21,10 @@ export interface ProvisioningTokenOperationDeps {
 
 // A token never does more than its minter could configure: a `scim` token creates users and sets group (and so role)
 // mappings, which only the holder of the SCIM configuration may hand out; an `enrollment` token mints enrollment links.
-const scopeNeededToGrant: Readonly<Record<ProvisioningScope, string>> = { scim: 'sso:write', enrollment: 'enrollment:write' };
+const scopeNeededToGrant: Readonly<Record<ProvisioningScope, string>> = {
+  scim: 'sso:write',
+  enrollment: 'enrollment:write',
+};
 
 function assertGrantable(scopes: readonly ProvisioningScope[], principal: Principal): void {
   for (const scope of scopes) {
@@ -80,7 +83,8 @@ export function provisioningTokenOperations({ tokens }: ProvisioningTokenOperati
     }),
     defineOperation({
       id: 'provisioningTokens.rotate',
-      summary: 'Replace a provisioning token; the old one keeps working for the overlap window (raw token returned once)',
+      summary:
+        'Replace a provisioning token; the old one keeps working for the overlap window (raw token returned once)',
       method: 'POST',
       capability: 'provisioning:manage',
       legacy: [{ path: '/admin/provisioning-tokens/:id/rotate' }],
@@ -110,7 +114,8 @@ export function provisioningTokenOperations({ tokens }: ProvisioningTokenOperati
       params: provisioningTokenIdParams,
       response: okResponse,
       handler: async ({ params, principal }) => {
-        if (!(await tokens.revoke(params.id, principal.actor))) throw gatewayErrors.notFound(`provisioning token ${params.id}`);
+        if (!(await tokens.revoke(params.id, principal.actor)))
+          throw gatewayErrors.notFound(`provisioning token ${params.id}`);
         return { ok: true as const };
       },
     }),

@@ -1,6 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { sha256Hex, timingSafeEqualString, type Queryable } from '@gw/platform';
-import { looksLikeProvisioningToken, refusalMessage, type ProvisioningTokenStore } from '../provisioning/provisioning-token.store.js';
+import {
+  looksLikeProvisioningToken,
+  refusalMessage,
+  type ProvisioningTokenStore,
+} from '../provisioning/provisioning-token.store.js';
 import { ScimError } from './protocol/scim-error.js';
 import { readScimSettings } from './scim-settings.store.js';
 
@@ -19,7 +23,8 @@ async function authenticateProvisioningToken(tokens: ProvisioningTokenStore, pre
     throw unavailable();
   }
   if (match.outcome !== 'accepted') throw new ScimError(401, refusalMessage(match));
-  if (!match.record.scopes.includes('scim')) throw new ScimError(403, `The provisioning token ${match.record.id} does not carry the scim scope.`);
+  if (!match.record.scopes.includes('scim'))
+    throw new ScimError(403, `The provisioning token ${match.record.id} does not carry the scim scope.`);
 }
 
 /**
@@ -27,7 +32,11 @@ async function authenticateProvisioningToken(tokens: ProvisioningTokenStore, pre
  * is read on every request so a rotated bearer is refused at once on every replica. A store that cannot answer
  * fails closed.
  */
-export async function authenticateScim(db: Queryable, request: FastifyRequest, tokens?: ProvisioningTokenStore): Promise<void> {
+export async function authenticateScim(
+  db: Queryable,
+  request: FastifyRequest,
+  tokens?: ProvisioningTokenStore,
+): Promise<void> {
   const presented = bearer.exec(request.headers.authorization ?? '')?.[1];
   if (!presented) throw new ScimError(401, 'Send the SCIM bearer as Authorization: Bearer <token>.');
   if (tokens && looksLikeProvisioningToken(presented)) return authenticateProvisioningToken(tokens, presented);
@@ -37,6 +46,10 @@ export async function authenticateScim(db: Queryable, request: FastifyRequest, t
   } catch {
     throw unavailable();
   }
-  if (expected === null) throw new ScimError(401, 'SCIM provisioning is not configured on this gateway: set a bearer in the SCIM settings first.');
+  if (expected === null)
+    throw new ScimError(
+      401,
+      'SCIM provisioning is not configured on this gateway: set a bearer in the SCIM settings first.',
+    );
   if (!timingSafeEqualString(sha256Hex(presented), expected)) throw new ScimError(401, 'The SCIM bearer is not valid.');
 }

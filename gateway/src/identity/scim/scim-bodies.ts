@@ -21,7 +21,10 @@ const userBody = z.looseObject({
   emails: z.unknown().optional(),
 });
 
-const memberReference = z.looseObject({ value: z.string().trim().min(1).max(320), display: z.string().max(320).optional() });
+const memberReference = z.looseObject({
+  value: z.string().trim().min(1).max(320),
+  display: z.string().max(320).optional(),
+});
 const groupBody = z.looseObject({
   displayName: z.string().trim().min(1, 'displayName is required').max(256),
   externalId: optionalText(256),
@@ -55,5 +58,9 @@ export function userAttributesOf(body: unknown): ScimUserAttributes {
 
 export function groupWriteOf(body: unknown): GroupWrite {
   const group = parsed(groupBody, body, 'group');
-  return { displayName: group.displayName, externalId: group.externalId ?? null, members: (group.members ?? []).map((member) => ({ value: member.value, display: member.display })) };
+  return {
+    displayName: group.displayName,
+    externalId: group.externalId ?? null,
+    members: (group.members ?? []).map((member) => ({ value: member.value, display: member.display })),
+  };
 }

@@ -15,5 +15,10 @@ export interface ScimDeps {
 
 export function composeScim(db: Db, clock: Clock): ScimDeps {
   const users = new ScimUserStore(db, clock);
-  return { settings: new ScimSettingsStore(db, clock), users, groups: new ScimGroupStore(db, clock, users), provisioningTokens: new ProvisioningTokenStore(db, clock) };
+  return {
+    settings: new ScimSettingsStore(db, clock),
+    users,
+    groups: new ScimGroupStore(db, clock, users),
+    provisioningTokens: new ProvisioningTokenStore(db, clock),
+  };
 }

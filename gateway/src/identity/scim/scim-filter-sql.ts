@@ -7,7 +7,9 @@ export interface SqlCondition {
 }
 
 /** How one attribute (`username`, `emails.value`; core schema, lowercased) is compared with `eq` in SQL. */
-export type PushdownColumns = Readonly<Record<string, { type: 'string' | 'boolean'; sql: (parameter: string) => string }>>;
+export type PushdownColumns = Readonly<
+  Record<string, { type: 'string' | 'boolean'; sql: (parameter: string) => string }>
+>;
 
 /**
  * The part of a filter the store can answer by itself: `eq` comparisons with a string or boolean on the columns
@@ -22,7 +24,12 @@ export function pushdownOf(filter: ScimFilter, columns: PushdownColumns, coreSch
   return sql === null ? null : { sql, params };
 }
 
-function conditionOf(filter: ScimFilter, columns: PushdownColumns, coreSchema: string, params: unknown[]): string | null {
+function conditionOf(
+  filter: ScimFilter,
+  columns: PushdownColumns,
+  coreSchema: string,
+  params: unknown[],
+): string | null {
   if (filter.kind === 'and' || filter.kind === 'or') {
     const left = conditionOf(filter.left, columns, coreSchema, params);
     const right = left === null ? null : conditionOf(filter.right, columns, coreSchema, params);

@@ -26,44 +26,97 @@ export async function scimGroupRoutes(app: FastifyInstance, options: { groups: S
   // The projection is read before the store is touched, so a malformed list is refused before any write.
   const answer = (request: FastifyRequest) => {
     const projection = projectionOf(queryOf(request), groupResourceSchema);
-    return (group: ScimGroupRecord) => project(groupResource(group, scimBase(request)), groupResourceSchema, projection);
+    return (group: ScimGroupRecord) =>
+      project(groupResource(group, scimBase(request)), groupResourceSchema, projection);
   };
 
-  app.post('/Groups', { schema: scimRouteSchema('Create a group (members by user id, or by address: a missing one is provisioned)', 201) }, async (request, reply) => {
-    const render = answer(request);
-    const group = await groups.create(groupWriteOf(request.body));
-    return reply.code(201).header('location', `${scimBase(request)}/Groups/${group.id}`).send(render(group));
-  });
+  app.post(
+    '/Groups',
+    {
+      schema: scimRouteSchema('Create a group (members by user id, or by address: a missing one is provisioned)', 201),
+    },
+    async (request, reply) => {
+      const render = answer(request);
+      const group = await groups.create(groupWriteOf(request.body));
+      return reply
+        .code(201)
+        .header('location', `${scimBase(request)}/Groups/${group.id}`)
+        .send(render(group));
+    },
+  );
 
-  app.get('/Groups', { schema: scimRouteSchema('List groups; filter (RFC 7644 grammar), startIndex, count, attributes, excludedAttributes') }, async (request) => {
-    const query = listQueryOf(queryOf(request), groupResourceSchema);
-    const base = scimBase(request);
-    const page = await listResources(groups, query, { columns: groupPushdownColumns, coreSchema: groupCoreSchema, render: (group) => groupResource(group, base) });
-    return listResponse(page.resources.map((resource) => project(resource, groupResourceSchema, query.projection)), page.total, query.startIndex);
-  });
+  app.get(
+    '/Groups',
+    {
+      schema: scimRouteSchema(
+        'List groups; filter (RFC 7644 grammar), startIndex, count, attributes, excludedAttributes',
+      ),
+    },
+    async (request) => {
+      const query = listQueryOf(queryOf(request), groupResourceSchema);
+      const base = scimBase(request);
+      const page = await listResources(groups, query, {
+        columns: groupPushdownColumns,
+        coreSchema: groupCoreSchema,
+        render: (group) => groupResource(group, base),
+      });
+      return listResponse(
+        page.resources.map((resource) => project(resource, groupResourceSchema, query.projection)),
+        page.total,
+        query.startIndex,
+      );
+    },
+  );
 
-  app.get<{ Params: IdParams }>('/Groups/:id', { schema: scimRouteSchema('Read a group; attributes, excludedAttributes') }, async (request) => {
-    const render = answer(request);
-    return render(found(await groups.get(request.params.id), request.params.id));
-  });
+  app.get<{ Params: IdParams }>(
+    '/Groups/:id',
+    { schema: scimRouteSchema('Read a group; attributes, excludedAttributes') },
+    async (request) => {
+      const render = answer(request);
+      return render(found(await groups.get(request.params.id), request.params.id));
+    },
+  );
 
-  app.put<{ Params: IdParams }>('/Groups/:id', { schema: scimRouteSchema('Replace a group (recomputes team and administrator mappings)') }, async (request) => {
-    const render = answer(request);
-    return render(found(await groups.replace(request.params.id, groupWriteOf(request.body)), request.params.id));
-  });
+  app.put<{ Params: IdParams }>(
+    '/Groups/:id',
+    { schema: scimRouteSchema('Replace a group (recomputes team and administrator mappings)') },
+    async (request) => {
+      const render = answer(request);
+      return render(found(await groups.replace(request.params.id, groupWriteOf(request.body)), request.params.id));
+    },
+  );
 
-  app.patch<{ Params: IdParams }>('/Groups/:id', { schema: scimRouteSchema('Add, remove or replace members; rename') }, async (request) => {
-    const { id } = request.params;
-    const render = answer(request);
-    const group = await groups.update(id, (current) => {
-      const next = applyGroupPatch({ displayName: current.displayName, externalId: current.externalId, memberIds: current.members.map((member) => member.id) }, request.body);
-      return { displayName: next.displayName, externalId: next.externalId, members: next.memberIds.map((value) => ({ value })) };
-    });
-    return render(found(group, id));
-  });
+  app.patch<{ Params: IdParams }>(
+    '/Groups/:id',
+    { schema: scimRouteSchema('Add, remove or replace members; rename') },
+    async (request) => {
+      const { id } = request.params;
+      const render = answer(request);
+      const group = await groups.update(id, (current) => {
+        const next = applyGroupPatch(
+          {
+            displayName: current.displayName,
+            externalId: current.externalId,
+            memberIds: current.members.map((member) => member.id),
+          },
+          request.body,
+        );
+        return {
+          displayName: next.displayName,
+          externalId: next.externalId,
+          members: next.memberIds.map((value) => ({ value })),
+        };
+      });
+      return render(found(group, id));
+    },
+  );
 
-  app.delete<{ Params: IdParams }>('/Groups/:id', { schema: scimRouteSchema('Delete a group (recomputes its members’ mappings)', 204) }, async (request, reply) => {
-    if (!(await groups.delete(request.params.id))) throw notFound(request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: IdParams }>(
+    '/Groups/:id',
+    { schema: scimRouteSchema('Delete a group (recomputes its members’ mappings)', 204) },
+    async (request, reply) => {
+      if (!(await groups.delete(request.params.id))) throw notFound(request.params.id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -93,16 +93,29 @@ export class ScimGroupStore implements ListSource<ScimGroupRecord> {
   }
 
   /** A page of groups in creation order, optionally narrowed by an SQL condition on `g` (scim-filter-sql.ts). */
-  async page(condition: SqlCondition | null, offset: number, limit: number): Promise<{ total: number; records: ScimGroupRecord[] }> {
+  async page(
+    condition: SqlCondition | null,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; records: ScimGroupRecord[] }> {
     const where = condition ? `WHERE ${condition.sql}` : '';
     const params = condition?.params ?? [];
-    const total = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM gw_scim_groups g ${where}`, params);
-    const { rows } = await this.db.query<GroupRow>(`${selectGroups} ${where} ORDER BY g.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]);
+    const total = await this.db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM gw_scim_groups g ${where}`,
+      params,
+    );
+    const { rows } = await this.db.query<GroupRow>(
+      `${selectGroups} ${where} ORDER BY g.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    );
     return { total: total.rows[0]?.total ?? 0, records: rows.map(toRecord) };
   }
 
   async batchAfter(after: string | null, limit: number): Promise<Array<{ seq: string; record: ScimGroupRecord }>> {
-    const { rows } = await this.db.query<GroupRow & { seq: string }>(`${selectGroups} WHERE g.seq > $1::bigint ORDER BY g.seq LIMIT $2`, [after ?? '0', limit]);
+    const { rows } = await this.db.query<GroupRow & { seq: string }>(
+      `${selectGroups} WHERE g.seq > $1::bigint ORDER BY g.seq LIMIT $2`,
+      [after ?? '0', limit],
+    );
     return rows.map((row) => ({ seq: row.seq, record: toRecord(row) }));
   }
 
@@ -111,7 +124,10 @@ export class ScimGroupStore implements ListSource<ScimGroupRecord> {
       await this.assertNameFree(tx, group.displayName, null);
       const id = randomUUID();
       const at = new Date(this.clock.now());
-      await tx.query('INSERT INTO gw_scim_groups (id, display_name, external_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [id, group.displayName, group.externalId, at]);
+      await tx.query(
+        'INSERT INTO gw_scim_groups (id, display_name, external_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)',
+        [id, group.displayName, group.externalId, at],
+      );
       const memberIds = await this.resolveMembers(tx, group.members);
       await this.setMembers(tx, id, memberIds, []);
       return (await this.get(id, tx)) as ScimGroupRecord;
@@ -135,26 +151,43 @@ export class ScimGroupStore implements ListSource<ScimGroupRecord> {
       if (!current) return null;
       const group = change(current);
       await this.assertNameFree(tx, group.displayName, id);
-      await tx.query('UPDATE gw_scim_groups SET display_name = $2, external_id = $3, version = version + 1, updated_at = $4 WHERE id = $1', [id, group.displayName, group.externalId, new Date(this.clock.now())]);
+      await tx.query(
+        'UPDATE gw_scim_groups SET display_name = $2, external_id = $3, version = version + 1, updated_at = $4 WHERE id = $1',
+        [id, group.displayName, group.externalId, new Date(this.clock.now())],
+      );
       const memberIds = await this.resolveMembers(tx, group.members);
       // A renamed group can change the mapping of members who stay.
-      await this.setMembers(tx, id, memberIds, current.members.map((member) => member.id));
+      await this.setMembers(
+        tx,
+        id,
+        memberIds,
+        current.members.map((member) => member.id),
+      );
       return this.get(id, tx);
     });
   }
 
   async delete(id: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ user_id: string }>('SELECT user_id FROM gw_scim_members WHERE group_id = $1', [id]);
+      const { rows } = await tx.query<{ user_id: string }>('SELECT user_id FROM gw_scim_members WHERE group_id = $1', [
+        id,
+      ]);
       const deleted = await tx.query('DELETE FROM gw_scim_groups WHERE id = $1', [id]);
       if (deleted.rowCount === 0) return false;
-      await recomputeMappings(tx, await readScimSettings(tx), rows.map((row) => row.user_id));
+      await recomputeMappings(
+        tx,
+        await readScimSettings(tx),
+        rows.map((row) => row.user_id),
+      );
       return true;
     });
   }
 
   private async assertNameFree(tx: Queryable, displayName: string, self: string | null): Promise<void> {
-    const { rows } = await tx.query<{ id: string }>('SELECT id FROM gw_scim_groups WHERE lower(display_name) = lower($1)', [displayName]);
+    const { rows } = await tx.query<{ id: string }>(
+      'SELECT id FROM gw_scim_groups WHERE lower(display_name) = lower($1)',
+      [displayName],
+    );
     if (rows.some((row) => row.id !== self)) throw uniqueness(displayName);
   }
 
@@ -166,23 +199,44 @@ export class ScimGroupStore implements ListSource<ScimGroupRecord> {
   private async resolveMembers(tx: Queryable, members: readonly MemberReference[]): Promise<string[]> {
     const ids: string[] = [];
     for (const member of members) {
-      const known = await tx.query<{ id: string }>('SELECT id FROM gw_scim_users WHERE id = $1 AND NOT deleted', [member.value]);
-      const address = [member.value, member.display].find((candidate): candidate is string => typeof candidate === 'string' && emailShape.test(candidate));
+      const known = await tx.query<{ id: string }>('SELECT id FROM gw_scim_users WHERE id = $1 AND NOT deleted', [
+        member.value,
+      ]);
+      const address = [member.value, member.display].find(
+        (candidate): candidate is string => typeof candidate === 'string' && emailShape.test(candidate),
+      );
       let id = known.rows[0]?.id;
       // A member the identity provider deleted is not "missing": adding it to a group must not bring it back.
-      if (!id && address && (await tx.query('SELECT 1 FROM gw_scim_users WHERE lower(user_name) = lower($1) AND deleted', [address])).rows.length > 0) {
+      if (
+        !id &&
+        address &&
+        (await tx.query('SELECT 1 FROM gw_scim_users WHERE lower(user_name) = lower($1) AND deleted', [address])).rows
+          .length > 0
+      ) {
         throw badRequest(`Member "${address}" was deleted; provision it again with POST /Users first.`, 'invalidValue');
       }
-      if (!id && address) id = (await this.users.findByUserName(address, tx))?.id ?? (await this.users.create(provisionedMember(address), tx)).id;
+      if (!id && address)
+        id =
+          (await this.users.findByUserName(address, tx))?.id ??
+          (await this.users.create(provisionedMember(address), tx)).id;
       if (!id) throw badRequest(`Member "${member.value}" is not a provisioned user.`, 'invalidValue');
       if (!ids.includes(id)) ids.push(id);
     }
     return ids;
   }
 
-  private async setMembers(tx: Queryable, groupId: string, memberIds: readonly string[], previous: readonly string[]): Promise<void> {
+  private async setMembers(
+    tx: Queryable,
+    groupId: string,
+    memberIds: readonly string[],
+    previous: readonly string[],
+  ): Promise<void> {
     await tx.query('DELETE FROM gw_scim_members WHERE group_id = $1', [groupId]);
-    if (memberIds.length > 0) await tx.query('INSERT INTO gw_scim_members (group_id, user_id) SELECT $1, unnest($2::text[])', [groupId, memberIds]);
+    if (memberIds.length > 0)
+      await tx.query('INSERT INTO gw_scim_members (group_id, user_id) SELECT $1, unnest($2::text[])', [
+        groupId,
+        memberIds,
+      ]);
     await recomputeMappings(tx, await readScimSettings(tx), [...new Set([...memberIds, ...previous])]);
   }
 }

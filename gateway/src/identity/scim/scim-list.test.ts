@@ -12,7 +12,10 @@ interface Row {
 
 /** A store of `size` users, recording which of its two reads a list used. */
 function memorySource(size: number) {
-  const rows: Row[] = Array.from({ length: size }, (_, index) => ({ seq: index + 1, userName: `user${index + 1}@example.com` }));
+  const rows: Row[] = Array.from({ length: size }, (_, index) => ({
+    seq: index + 1,
+    userName: `user${index + 1}@example.com`,
+  }));
   const calls = { pages: [] as Array<SqlCondition | null>, batches: 0 };
   const source: ListSource<Row> = {
     async page(condition, offset, limit) {
@@ -21,16 +24,28 @@ function memorySource(size: number) {
     },
     async batchAfter(after, limit) {
       calls.batches += 1;
-      return rows.filter((row) => row.seq > Number(after ?? 0)).slice(0, limit).map((record) => ({ seq: String(record.seq), record }));
+      return rows
+        .filter((row) => row.seq > Number(after ?? 0))
+        .slice(0, limit)
+        .map((record) => ({ seq: String(record.seq), record }));
     },
   };
   return { source, calls };
 }
 
-const columns = { username: { type: 'string' as const, sql: (parameter: string) => `lower(u.user_name) = lower(${parameter})` } };
-const options = { columns, coreSchema: userCoreSchema, render: (row: Row) => ({ id: String(row.seq), userName: row.userName }) };
+const columns = {
+  username: { type: 'string' as const, sql: (parameter: string) => `lower(u.user_name) = lower(${parameter})` },
+};
+const options = {
+  columns,
+  coreSchema: userCoreSchema,
+  render: (row: Row) => ({ id: String(row.seq), userName: row.userName }),
+};
 const request = (filter: string | null, startIndex: number, count: number) => ({
-  filter: filter === null ? null : { tree: parseScimFilter(filter), matches: compileFilter(parseScimFilter(filter), userResourceSchema) },
+  filter:
+    filter === null
+      ? null
+      : { tree: parseScimFilter(filter), matches: compileFilter(parseScimFilter(filter), userResourceSchema) },
   startIndex,
   count,
 });
@@ -41,10 +56,18 @@ describe('listResources', () => {
     const { source, calls } = memorySource(size);
     // userName ends with 0, 3 or 6: a match in every batch, and on both sides of each batch boundary.
     const filter = 'userName ew "0@example.com" or userName ew "3@example.com" or userName ew "6@example.com"';
-    const expectedTotal = Array.from({ length: size }, (_, index) => (index + 1) % 10).filter((digit) => [0, 3, 6].includes(digit)).length;
+    const expectedTotal = Array.from({ length: size }, (_, index) => (index + 1) % 10).filter((digit) =>
+      [0, 3, 6].includes(digit),
+    ).length;
     const page = await listResources(source, request(filter, 148, 5), options);
     expect(page.total).toBe(expectedTotal);
-    expect(page.resources.map((resource) => resource.userName)).toEqual(['user493@example.com', 'user496@example.com', 'user500@example.com', 'user503@example.com', 'user506@example.com']);
+    expect(page.resources.map((resource) => resource.userName)).toEqual([
+      'user493@example.com',
+      'user496@example.com',
+      'user500@example.com',
+      'user503@example.com',
+      'user506@example.com',
+    ]);
     expect(calls).toEqual({ pages: [], batches: 3 });
   });
 
@@ -52,7 +75,9 @@ describe('listResources', () => {
     const { source, calls } = memorySource(10);
     expect((await listResources(source, request('userName eq "user3@example.com"', 1, 10), options)).total).toBe(10);
     expect(calls.pages).toEqual([{ sql: 'lower(u.user_name) = lower($1)', params: ['user3@example.com'] }]);
-    expect((await listResources(source, request(null, 4, 2), options)).resources.map((resource) => resource.id)).toEqual(['4', '5']);
+    expect(
+      (await listResources(source, request(null, 4, 2), options)).resources.map((resource) => resource.id),
+    ).toEqual(['4', '5']);
     expect(calls.batches).toBe(0);
   });
 

@@ -30,7 +30,8 @@ export async function listResources<Record>(
   request: ListRequest,
   options: { columns: PushdownColumns; coreSchema: string; render: (record: Record) => ScimResource },
 ): Promise<{ total: number; resources: ScimResource[] }> {
-  const condition = request.filter === null ? null : pushdownOf(request.filter.tree, options.columns, options.coreSchema);
+  const condition =
+    request.filter === null ? null : pushdownOf(request.filter.tree, options.columns, options.coreSchema);
   if (request.filter === null || condition !== null) {
     const page = await source.page(condition, request.startIndex - 1, request.count);
     return { total: page.total, resources: page.records.map(options.render) };

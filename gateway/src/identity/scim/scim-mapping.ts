@@ -41,7 +41,11 @@ interface MembershipRow {
  * Store the mapping of the given users (all provisioned users when null) after a membership, group or settings
  * change. Only rows whose mapping changed are written.
  */
-export async function recomputeMappings(db: Queryable, settings: MappingSettings, userIds: readonly string[] | null): Promise<void> {
+export async function recomputeMappings(
+  db: Queryable,
+  settings: MappingSettings,
+  userIds: readonly string[] | null,
+): Promise<void> {
   if (userIds !== null && userIds.length === 0) return;
   const { rows } = await db.query<MembershipRow>(
     `SELECT u.id, u.team, u.admin, array_remove(array_agg(g.display_name), NULL) AS groups

@@ -13,7 +13,15 @@ export type ScimBase = string;
 const version = (record: { version: number }) => `W/"${record.version}"`;
 
 export function userResource(user: ScimUserRecord, base: ScimBase): Record<string, unknown> {
-  const name = user.givenName !== null || user.familyName !== null ? { name: { ...(user.givenName === null ? {} : { givenName: user.givenName }), ...(user.familyName === null ? {} : { familyName: user.familyName }) } } : {};
+  const name =
+    user.givenName !== null || user.familyName !== null
+      ? {
+          name: {
+            ...(user.givenName === null ? {} : { givenName: user.givenName }),
+            ...(user.familyName === null ? {} : { familyName: user.familyName }),
+          },
+        }
+      : {};
   return {
     schemas: [userSchema, gatewayUserExtension],
     id: user.id,
@@ -23,10 +31,29 @@ export function userResource(user: ScimUserRecord, base: ScimBase): Record<strin
     ...name,
     ...(user.userType === null ? {} : { userType: user.userType }),
     active: user.active,
-    ...(user.emails.length === 0 ? {} : { emails: user.emails.map((email) => ({ value: email.value, ...(email.type === null ? {} : { type: email.type }), primary: email.primary, ...(email.display === null ? {} : { display: email.display }) })) }),
-    groups: user.groups.map((group) => ({ value: group.id, display: group.displayName, $ref: `${base}/Groups/${group.id}` })),
+    ...(user.emails.length === 0
+      ? {}
+      : {
+          emails: user.emails.map((email) => ({
+            value: email.value,
+            ...(email.type === null ? {} : { type: email.type }),
+            primary: email.primary,
+            ...(email.display === null ? {} : { display: email.display }),
+          })),
+        }),
+    groups: user.groups.map((group) => ({
+      value: group.id,
+      display: group.displayName,
+      $ref: `${base}/Groups/${group.id}`,
+    })),
     [gatewayUserExtension]: { team: user.team, admin: user.admin },
-    meta: { resourceType: 'User', created: user.created, lastModified: user.lastModified, location: `${base}/Users/${user.id}`, version: version(user) },
+    meta: {
+      resourceType: 'User',
+      created: user.created,
+      lastModified: user.lastModified,
+      location: `${base}/Users/${user.id}`,
+      version: version(user),
+    },
   };
 }
 
@@ -36,11 +63,32 @@ export function groupResource(group: ScimGroupRecord, base: ScimBase): Record<st
     id: group.id,
     ...(group.externalId === null ? {} : { externalId: group.externalId }),
     displayName: group.displayName,
-    members: group.members.map((member) => ({ value: member.id, display: member.userName, type: 'User', $ref: `${base}/Users/${member.id}` })),
-    meta: { resourceType: 'Group', created: group.created, lastModified: group.lastModified, location: `${base}/Groups/${group.id}`, version: version(group) },
+    members: group.members.map((member) => ({
+      value: member.id,
+      display: member.userName,
+      type: 'User',
+      $ref: `${base}/Users/${member.id}`,
+    })),
+    meta: {
+      resourceType: 'Group',
+      created: group.created,
+      lastModified: group.lastModified,
+      location: `${base}/Groups/${group.id}`,
+      version: version(group),
+    },
   };
 }
 
-export function listResponse(resources: readonly unknown[], total: number, startIndex: number): Record<string, unknown> {
-  return { schemas: [listSchema], totalResults: total, startIndex, itemsPerPage: resources.length, Resources: resources };
+export function listResponse(
+  resources: readonly unknown[],
+  total: number,
+  startIndex: number,
+): Record<string, unknown> {
+  return {
+    schemas: [listSchema],
+    totalResults: total,
+    startIndex,
+    itemsPerPage: resources.length,
+    Resources: resources,
+  };
 }

@@ -11,7 +11,8 @@ export function scimSettingsOperations({ settings }: { settings: ScimSettingsSto
   return [
     defineOperation({
       id: 'scim.settings.get',
-      summary: 'SCIM provisioning settings: whether a bearer is set, the administrator group and the group-to-team map (never the bearer)',
+      summary:
+        'SCIM provisioning settings: whether a bearer is set, the administrator group and the group-to-team map (never the bearer)',
       method: 'GET',
       capability: 'identity:manage',
       legacy: [{ path: '/admin/scim/settings' }],
@@ -22,7 +23,8 @@ export function scimSettingsOperations({ settings }: { settings: ScimSettingsSto
     }),
     defineOperation({
       id: 'scim.settings.update',
-      summary: 'Set the SCIM bearer (omit to keep it), the administrator group and the group-to-team map; mappings of provisioned users are recomputed',
+      summary:
+        'Set the SCIM bearer (omit to keep it), the administrator group and the group-to-team map; mappings of provisioned users are recomputed',
       method: 'PUT',
       capability: 'identity:manage',
       legacy: [{ path: '/admin/scim/settings' }],

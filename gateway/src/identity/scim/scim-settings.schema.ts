@@ -11,13 +11,20 @@ export const scimSettingsPutBody = z.strictObject({
     .max(1024)
     .regex(/^[\x21-\x7e]+$/, 'the SCIM bearer is printable ASCII without spaces')
     .optional()
-    .describe('The bearer the identity provider sends on /scim/v2/*; only its SHA-256 hash is stored. Omit to keep the current one'),
-  adminGroup: groupName.nullable().optional().describe('Members of this identity-provider group are gateway administrators; null clears it'),
+    .describe(
+      'The bearer the identity provider sends on /scim/v2/*; only its SHA-256 hash is stored. Omit to keep the current one',
+    ),
+  adminGroup: groupName
+    .nullable()
+    .optional()
+    .describe('Members of this identity-provider group are gateway administrators; null clears it'),
   groupTeamMap: z
     .record(groupName, teamName)
     .refine((map) => Object.keys(map).length <= 500, 'at most 500 groups may map to teams')
     .optional()
-    .describe('Identity-provider group name → gateway team; a user takes the team of the first of their groups (by name) that maps'),
+    .describe(
+      'Identity-provider group name → gateway team; a user takes the team of the first of their groups (by name) that maps',
+    ),
 });
 
 export const scimSettingsResponse = z.object({

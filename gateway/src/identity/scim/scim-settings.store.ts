@@ -23,16 +23,32 @@ const unconfigured: ScimSettings = { bearerHash: null, adminGroup: null, groupTe
 
 /** Read from the store on every use (one indexed row): a rotated bearer is refused on the next request on every replica. */
 export async function readScimSettings(db: Queryable): Promise<ScimSettings> {
-  const { rows } = await db.query<SettingsRow>('SELECT bearer_hash, admin_group, group_team_map, updated_at FROM gw_scim_settings WHERE tenant = $1', [deploymentTenant]);
+  const { rows } = await db.query<SettingsRow>(
+    'SELECT bearer_hash, admin_group, group_team_map, updated_at FROM gw_scim_settings WHERE tenant = $1',
+    [deploymentTenant],
+  );
   const row = rows[0];
   if (!row) return unconfigured;
-  const map = typeof row.group_team_map === 'string' ? (JSON.parse(row.group_team_map) as Record<string, string>) : row.group_team_map;
-  return { bearerHash: row.bearer_hash, adminGroup: row.admin_group, groupTeamMap: map, updatedAt: new Date(row.updated_at).toISOString() };
+  const map =
+    typeof row.group_team_map === 'string'
+      ? (JSON.parse(row.group_team_map) as Record<string, string>)
+      : row.group_team_map;
+  return {
+    bearerHash: row.bearer_hash,
+    adminGroup: row.admin_group,
+    groupTeamMap: map,
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
 }
 
 /** The admin view: never the bearer or its hash. */
 export function scimSettingsView(settings: ScimSettings): ScimSettingsView {
-  return { configured: settings.bearerHash !== null, adminGroup: settings.adminGroup, groupTeamMap: { ...settings.groupTeamMap }, updatedAt: settings.updatedAt };
+  return {
+    configured: settings.bearerHash !== null,
+    adminGroup: settings.adminGroup,
+    groupTeamMap: { ...settings.groupTeamMap },
+    updatedAt: settings.updatedAt,
+  };
 }
 
 export class ScimSettingsStore {

@@ -46,7 +46,14 @@ export const userPushdownColumns: PushdownColumns = {
   displayname: { type: 'string', sql: (parameter) => `lower(u.display_name) = lower(${parameter})` },
   active: { type: 'boolean', sql: (parameter) => `u.active = ${parameter}` },
   ...Object.fromEntries(
-    ['emails', 'emails.value'].map((key) => [key, { type: 'string', sql: (parameter: string) => `EXISTS (SELECT 1 FROM jsonb_array_elements(u.emails) AS e WHERE lower(e->>'value') = lower(${parameter}))` }]),
+    ['emails', 'emails.value'].map((key) => [
+      key,
+      {
+        type: 'string',
+        sql: (parameter: string) =>
+          `EXISTS (SELECT 1 FROM jsonb_array_elements(u.emails) AS e WHERE lower(e->>'value') = lower(${parameter}))`,
+      },
+    ]),
   ),
 };
 
@@ -57,7 +64,8 @@ const selectUsers = `SELECT u.id, u.seq::text AS seq, u.user_name, u.external_id
   FROM gw_scim_users u`;
 
 /** A `json_agg` column: an array from pg, the JSON text from PGlite. */
-export const jsonArray = <T>(value: T[] | string | null): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : (value ?? []));
+export const jsonArray = <T>(value: T[] | string | null): T[] =>
+  typeof value === 'string' ? (JSON.parse(value) as T[]) : (value ?? []);
 
 const toRecord = (row: UserRow): ScimUserRecord => ({
   id: row.id,
@@ -96,21 +104,36 @@ export class ScimUserStore implements ListSource<ScimUserRecord> {
   }
 
   async findByUserName(userName: string, db: Queryable = this.db): Promise<ScimUserRecord | null> {
-    const { rows } = await db.query<UserRow>(`${selectUsers} WHERE lower(u.user_name) = lower($1) AND NOT u.deleted`, [userName]);
+    const { rows } = await db.query<UserRow>(`${selectUsers} WHERE lower(u.user_name) = lower($1) AND NOT u.deleted`, [
+      userName,
+    ]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   /** A page of users in creation order, optionally narrowed by an SQL condition on `u` (scim-filter-sql.ts). */
-  async page(condition: SqlCondition | null, offset: number, limit: number): Promise<{ total: number; records: ScimUserRecord[] }> {
+  async page(
+    condition: SqlCondition | null,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; records: ScimUserRecord[] }> {
     const where = condition ? `AND ${condition.sql}` : '';
     const params = condition?.params ?? [];
-    const total = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM gw_scim_users u WHERE NOT u.deleted ${where}`, params);
-    const { rows } = await this.db.query<UserRow>(`${selectUsers} WHERE NOT u.deleted ${where} ORDER BY u.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]);
+    const total = await this.db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM gw_scim_users u WHERE NOT u.deleted ${where}`,
+      params,
+    );
+    const { rows } = await this.db.query<UserRow>(
+      `${selectUsers} WHERE NOT u.deleted ${where} ORDER BY u.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    );
     return { total: total.rows[0]?.total ?? 0, records: rows.map(toRecord) };
   }
 
   async batchAfter(after: string | null, limit: number): Promise<Array<{ seq: string; record: ScimUserRecord }>> {
-    const { rows } = await this.db.query<UserRow & { seq: string }>(`${selectUsers} WHERE NOT u.deleted AND u.seq > $1::bigint ORDER BY u.seq LIMIT $2`, [after ?? '0', limit]);
+    const { rows } = await this.db.query<UserRow & { seq: string }>(
+      `${selectUsers} WHERE NOT u.deleted AND u.seq > $1::bigint ORDER BY u.seq LIMIT $2`,
+      [after ?? '0', limit],
+    );
     return rows.map((row) => ({ seq: row.seq, record: toRecord(row) }));
   }
 
@@ -118,11 +141,25 @@ export class ScimUserStore implements ListSource<ScimUserRecord> {
   async create(attributes: ScimUserAttributes, db?: Queryable): Promise<ScimUserRecord> {
     const work = async (tx: Queryable) => {
       const at = new Date(this.clock.now());
-      const { rows } = await tx.query<{ id: string; deleted: boolean }>('SELECT id, deleted FROM gw_scim_users WHERE lower(user_name) = lower($1)', [attributes.userName]);
+      const { rows } = await tx.query<{ id: string; deleted: boolean }>(
+        'SELECT id, deleted FROM gw_scim_users WHERE lower(user_name) = lower($1)',
+        [attributes.userName],
+      );
       const existing = rows[0];
       if (existing && !existing.deleted) throw uniqueness(attributes.userName);
       const id = randomUUID();
-      const values = [id, attributes.userName, attributes.externalId, attributes.displayName, attributes.givenName, attributes.familyName, attributes.userType, attributes.active, at, JSON.stringify(attributes.emails)];
+      const values = [
+        id,
+        attributes.userName,
+        attributes.externalId,
+        attributes.displayName,
+        attributes.givenName,
+        attributes.familyName,
+        attributes.userType,
+        attributes.active,
+        at,
+        JSON.stringify(attributes.emails),
+      ];
       if (existing) {
         await tx.query(
           `UPDATE gw_scim_users SET id = $1, user_name = $2, external_id = $3, display_name = $4, given_name = $5, family_name = $6, user_type = $7,
@@ -148,7 +185,10 @@ export class ScimUserStore implements ListSource<ScimUserRecord> {
       const current = await this.get(id, tx);
       if (!current) return null;
       const at = new Date(this.clock.now());
-      const clash = await tx.query<{ id: string }>('SELECT id FROM gw_scim_users WHERE lower(user_name) = lower($1) AND id <> $2', [attributes.userName, id]);
+      const clash = await tx.query<{ id: string }>(
+        'SELECT id FROM gw_scim_users WHERE lower(user_name) = lower($1) AND id <> $2',
+        [attributes.userName, id],
+      );
       if (clash.rows.length > 0) throw uniqueness(attributes.userName);
       const renamed = current.userName.toLowerCase() !== attributes.userName.toLowerCase();
       // A rename keeps the old address on the record, so a deactivation still blocks keys minted under it.
@@ -156,9 +196,23 @@ export class ScimUserStore implements ListSource<ScimUserRecord> {
         `UPDATE gw_scim_users SET user_name = $2, external_id = $3, display_name = $4, given_name = $5, family_name = $6, user_type = $7, active = $8,
            emails = $12::jsonb, former_user_names = CASE WHEN $10 AND NOT (lower($11) = ANY(former_user_names)) THEN array_append(former_user_names, lower($11)) ELSE former_user_names END,
            version = version + 1, updated_at = $9 WHERE id = $1 RETURNING former_user_names`,
-        [id, attributes.userName, attributes.externalId, attributes.displayName, attributes.givenName, attributes.familyName, attributes.userType, attributes.active, at, renamed, current.userName, JSON.stringify(attributes.emails)],
+        [
+          id,
+          attributes.userName,
+          attributes.externalId,
+          attributes.displayName,
+          attributes.givenName,
+          attributes.familyName,
+          attributes.userType,
+          attributes.active,
+          at,
+          renamed,
+          current.userName,
+          JSON.stringify(attributes.emails),
+        ],
       );
-      for (const address of new Set([attributes.userName, current.userName, ...(rows[0]?.former_user_names ?? [])])) await refreshUserActive(tx, address, at);
+      for (const address of new Set([attributes.userName, current.userName, ...(rows[0]?.former_user_names ?? [])]))
+        await refreshUserActive(tx, address, at);
       return this.get(id, tx);
     });
   }
@@ -173,8 +227,12 @@ export class ScimUserStore implements ListSource<ScimUserRecord> {
       );
       const row = rows[0];
       if (!row) return null;
-      const left = await tx.query<{ group_id: string }>('DELETE FROM gw_scim_members WHERE user_id = $1 RETURNING group_id', [id]);
-      for (const address of new Set([row.user_name, ...row.former_user_names])) await refreshUserActive(tx, address, at);
+      const left = await tx.query<{ group_id: string }>(
+        'DELETE FROM gw_scim_members WHERE user_id = $1 RETURNING group_id',
+        [id],
+      );
+      for (const address of new Set([row.user_name, ...row.former_user_names]))
+        await refreshUserActive(tx, address, at);
       return { userName: row.user_name, groupIds: left.rows.map((member) => member.group_id) };
     });
   }

@@ -27,8 +27,16 @@ function toScimError(thrown: unknown): { error: ScimError; internal: boolean } {
   if (thrown instanceof ScimError) return { error: thrown, internal: false };
   // A value the store refuses (a NUL character, a number out of range) is the identity provider's to fix: 400.
   const failure = normalizeRequestError(thrown, { service: 'gateway', storeOutages: true, refusedValues: true });
-  const scimType = failure.kind === 'invalid_json' ? 'invalidSyntax' : failure.kind === 'invalid_request' || failure.kind === 'value_refused' ? 'invalidValue' : undefined;
-  const message = failure.error instanceof AppError || failure.kind !== 'internal' ? failure.message : 'The gateway failed to handle the SCIM request.';
+  const scimType =
+    failure.kind === 'invalid_json'
+      ? 'invalidSyntax'
+      : failure.kind === 'invalid_request' || failure.kind === 'value_refused'
+        ? 'invalidValue'
+        : undefined;
+  const message =
+    failure.error instanceof AppError || failure.kind !== 'internal'
+      ? failure.message
+      : 'The gateway failed to handle the SCIM request.';
   return { error: new ScimError(failure.status, message, scimType), internal: failure.kind === 'internal' };
 }
 
@@ -44,34 +52,51 @@ export async function scimPlugin(app: FastifyInstance, options: ScimPluginOption
     return reply.code(error.status).type(scimMediaType).send(scimErrorBody(error));
   });
   app.setNotFoundHandler(async (request, reply) =>
-    reply.code(404).type(scimMediaType).send(scimErrorBody(notFound(`No SCIM endpoint ${request.method} ${request.url.split('?')[0] ?? ''}.`))),
+    reply
+      .code(404)
+      .type(scimMediaType)
+      .send(scimErrorBody(notFound(`No SCIM endpoint ${request.method} ${request.url.split('?')[0] ?? ''}.`))),
   );
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser([scimMediaType, 'application/json'], { parseAs: 'string', bodyLimit: scimBodyLimitBytes }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    // A DELETE or GET may carry the media type with no body.
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text) as unknown);
-    } catch {
-      done(badRequest('The request body is not valid JSON.', 'invalidSyntax'), undefined);
-    }
-  });
+  app.addContentTypeParser(
+    [scimMediaType, 'application/json'],
+    { parseAs: 'string', bodyLimit: scimBodyLimitBytes },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      // A DELETE or GET may carry the media type with no body.
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text) as unknown);
+      } catch {
+        done(badRequest('The request body is not valid JSON.', 'invalidSyntax'), undefined);
+      }
+    },
+  );
   app.addHook('onRequest', async (request) => authenticateScim(options.db, request, options.provisioningTokens));
   app.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode !== 204) reply.type(scimMediaType);
     return payload;
   });
 
-  app.get('/ServiceProviderConfig', { schema: scimRouteSchema('What this SCIM server supports') }, async (request) => serviceProviderConfig(scimBase(request)));
-  app.get('/ResourceTypes', { schema: scimRouteSchema('User and Group resource types') }, async (request) => discoveryList(resourceTypes(scimBase(request))));
-  app.get<{ Params: IdParams }>('/ResourceTypes/:id', { schema: scimRouteSchema('One resource type') }, async (request) => {
-    const found = resourceTypes(scimBase(request)).find((type) => type.id === request.params.id);
-    if (!found) throw notFound(`Resource type ${request.params.id} not found.`);
-    return found;
-  });
-  app.get('/Schemas', { schema: scimRouteSchema('Schemas of the attributes kept') }, async (request) => discoveryList(schemaDocuments(scimBase(request))));
+  app.get('/ServiceProviderConfig', { schema: scimRouteSchema('What this SCIM server supports') }, async (request) =>
+    serviceProviderConfig(scimBase(request)),
+  );
+  app.get('/ResourceTypes', { schema: scimRouteSchema('User and Group resource types') }, async (request) =>
+    discoveryList(resourceTypes(scimBase(request))),
+  );
+  app.get<{ Params: IdParams }>(
+    '/ResourceTypes/:id',
+    { schema: scimRouteSchema('One resource type') },
+    async (request) => {
+      const found = resourceTypes(scimBase(request)).find((type) => type.id === request.params.id);
+      if (!found) throw notFound(`Resource type ${request.params.id} not found.`);
+      return found;
+    },
+  );
+  app.get('/Schemas', { schema: scimRouteSchema('Schemas of the attributes kept') }, async (request) =>
+    discoveryList(schemaDocuments(scimBase(request))),
+  );
   app.get<{ Params: IdParams }>('/Schemas/:id', { schema: scimRouteSchema('One schema') }, async (request) => {
     const found = schemaDocuments(scimBase(request)).find((schema) => schema.id === request.params.id);
     if (!found) throw notFound(`Schema ${request.params.id} not found.`);

@@ -15,7 +15,12 @@ interface RevokedRow {
   revoked_at: Date | string;
 }
 
-const toRecord = (row: RevokedRow): RevokedUser => ({ email: row.email, reason: row.reason, revokedBy: row.revoked_by, revokedAt: new Date(row.revoked_at).toISOString() });
+const toRecord = (row: RevokedRow): RevokedUser => ({
+  email: row.email,
+  reason: row.reason,
+  revokedBy: row.revoked_by,
+  revokedAt: new Date(row.revoked_at).toISOString(),
+});
 
 /**
  * Revoked developers. Revoking deactivates the user in the same transaction, so every
@@ -28,7 +33,9 @@ export class RevokedUserStore {
   ) {}
 
   async list(): Promise<RevokedUser[]> {
-    const { rows } = await this.db.query<RevokedRow>('SELECT email, reason, revoked_by, revoked_at FROM gw_revoked_users ORDER BY revoked_at, email');
+    const { rows } = await this.db.query<RevokedRow>(
+      'SELECT email, reason, revoked_by, revoked_at FROM gw_revoked_users ORDER BY revoked_at, email',
+    );
     return rows.map(toRecord);
   }
 

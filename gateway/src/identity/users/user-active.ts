@@ -16,7 +16,11 @@ export async function refreshUserActive(db: Queryable, user: string, at: Date): 
     [user],
   );
   const active = rows[0]?.active !== false;
-  const updated = await db.query('UPDATE gw_users SET active = $2, updated_at = $3 WHERE lower(user_id) = lower($1)', [user, active, at]);
+  const updated = await db.query('UPDATE gw_users SET active = $2, updated_at = $3 WHERE lower(user_id) = lower($1)', [
+    user,
+    active,
+    at,
+  ]);
   if (updated.rowCount === 0) {
     await db.query(
       `INSERT INTO gw_users (user_id, active, updated_at) VALUES ($1, $2, $3)

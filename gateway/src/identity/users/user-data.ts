@@ -15,7 +15,10 @@ export interface UserDataSource {
 
 /** A table written by another issue may not exist yet (or lack the column); such a source exports nothing. */
 async function hasColumn(db: Queryable, table: string, column: string): Promise<boolean> {
-  const { rows } = await db.query<{ present: boolean }>('SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped) AS present', [table, column]);
+  const { rows } = await db.query<{ present: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped) AS present',
+    [table, column],
+  );
   return rows[0]?.present === true;
 }
 
@@ -28,33 +31,48 @@ function optionalTable(name: string, table: string, erase: 'delete' | 'anonymise
     },
     async erase(db, user, pseudonym) {
       if (!(await hasColumn(db, table, 'user_id'))) return 0;
-      const sql = erase === 'delete' ? `DELETE FROM ${table} WHERE user_id = $1` : `UPDATE ${table} SET user_id = $2 WHERE user_id = $1`;
+      const sql =
+        erase === 'delete'
+          ? `DELETE FROM ${table} WHERE user_id = $1`
+          : `UPDATE ${table} SET user_id = $2 WHERE user_id = $1`;
       return (await db.query(sql, erase === 'delete' ? [user] : [user, pseudonym])).rowCount;
     },
   };
 }
 
-const keyColumns = 'id, type, key_prefix, source, user_id, team, name, label, created_by, created_at, expires_at, revoked_at, rotated_at';
+const keyColumns =
+  'id, type, key_prefix, source, user_id, team, name, label, created_by, created_at, expires_at, revoked_at, rotated_at';
 
 /** The gateway's own sources; `contextSources` are the ones other contexts own (SCIM, seats, enrollment links). */
 export function builtInUserDataSources(audit: AuditStore, contextSources: readonly UserDataSource[]): UserDataSource[] {
   return [
     {
       name: 'profile',
-      export: async (db, user) => (await db.query('SELECT user_id, active, display_name, updated_at FROM gw_users WHERE user_id = $1', [user])).rows[0] ?? null,
+      export: async (db, user) =>
+        (await db.query('SELECT user_id, active, display_name, updated_at FROM gw_users WHERE user_id = $1', [user]))
+          .rows[0] ?? null,
       erase: async (db, user) => (await db.query('DELETE FROM gw_users WHERE user_id = $1', [user])).rowCount,
     },
     {
       name: 'revoked',
-      export: async (db, user) => (await db.query('SELECT email, reason, revoked_by, revoked_at FROM gw_revoked_users WHERE email = $1', [user])).rows[0] ?? null,
+      export: async (db, user) =>
+        (await db.query('SELECT email, reason, revoked_by, revoked_at FROM gw_revoked_users WHERE email = $1', [user]))
+          .rows[0] ?? null,
       erase: async (db, user) => (await db.query('DELETE FROM gw_revoked_users WHERE email = $1', [user])).rowCount,
     },
     ...contextSources,
     {
       // Key metadata only (never hashes). Erase revokes the keys and detaches them from the person.
       name: 'keys',
-      export: async (db, user) => (await db.query(`SELECT ${keyColumns} FROM gw_keys WHERE user_id = $1 ORDER BY created_at, id`, [user])).rows,
-      erase: async (db, user, pseudonym, at) => (await db.query('UPDATE gw_keys SET user_id = $2, label = NULL, revoked_at = COALESCE(revoked_at, $3) WHERE user_id = $1', [user, pseudonym, at])).rowCount,
+      export: async (db, user) =>
+        (await db.query(`SELECT ${keyColumns} FROM gw_keys WHERE user_id = $1 ORDER BY created_at, id`, [user])).rows,
+      erase: async (db, user, pseudonym, at) =>
+        (
+          await db.query(
+            'UPDATE gw_keys SET user_id = $2, label = NULL, revoked_at = COALESCE(revoked_at, $3) WHERE user_id = $1',
+            [user, pseudonym, at],
+          )
+        ).rowCount,
     },
     // Per-user caps belong to the governance issue; exported and deleted when its table exists.
     optionalTable('caps', 'gw_user_caps', 'delete'),
@@ -63,8 +81,19 @@ export function builtInUserDataSources(audit: AuditStore, contextSources: readon
     {
       name: 'traces',
       export: async (db, user) =>
-        (await db.query('SELECT id, created_at, session_id, user_id, team, key_id, endpoint, provider, model, status, latency_ms, prompt_tokens, completion_tokens, cost_usd, optimization_status, content_sealed IS NOT NULL AS has_content FROM gw_traces WHERE user_id = $1 ORDER BY created_at, id', [user])).rows,
-      erase: async (db, user, pseudonym) => (await db.query('UPDATE gw_traces SET user_id = $2, content_sealed = NULL WHERE user_id = $1', [user, pseudonym])).rowCount,
+        (
+          await db.query(
+            'SELECT id, created_at, session_id, user_id, team, key_id, endpoint, provider, model, status, latency_ms, prompt_tokens, completion_tokens, cost_usd, optimization_status, content_sealed IS NOT NULL AS has_content FROM gw_traces WHERE user_id = $1 ORDER BY created_at, id',
+            [user],
+          )
+        ).rows,
+      erase: async (db, user, pseudonym) =>
+        (
+          await db.query('UPDATE gw_traces SET user_id = $2, content_sealed = NULL WHERE user_id = $1', [
+            user,
+            pseudonym,
+          ])
+        ).rowCount,
     },
     {
       name: 'audit',

@@ -17,15 +17,25 @@ export interface UserOperationDeps {
   fleetMode: boolean;
 }
 
-const revokedUser = z.object({ email: z.string(), reason: z.string().nullable(), revokedBy: z.string(), revokedAt: z.string() });
-const revokeBody = z.strictObject({ email: emailAddress, reason: z.string().trim().max(500).optional().describe('Why; shown to administrators only') });
+const revokedUser = z.object({
+  email: z.string(),
+  reason: z.string().nullable(),
+  revokedBy: z.string(),
+  revokedAt: z.string(),
+});
+const revokeBody = z.strictObject({
+  email: emailAddress,
+  reason: z.string().trim().max(500).optional().describe('Why; shown to administrators only'),
+});
 const emailParams = z.object({ email: z.string().min(1).max(320) });
 const userParams = z.object({ user: z.string().min(1).max(320) });
 
 const exportResponse = z
   .object({ user: z.string(), exportedAt: z.string() })
   .catchall(z.unknown())
-  .describe('Everything stored about the user, one field per source: profile, revoked, scim (what the identity provider provisioned), keys (metadata), caps, spend, traces (metadata), audit');
+  .describe(
+    'Everything stored about the user, one field per source: profile, revoked, scim (what the identity provider provisioned), keys (metadata), caps, spend, traces (metadata), audit',
+  );
 const eraseResponse = z.object({
   user: z.string(),
   pseudonym: z.string().describe('Identifier that replaces the user in retained records (spend, audit)'),
@@ -57,7 +67,7 @@ export function userOperations({ revokedUsers, userData, keys, fleetMode }: User
     }),
     defineOperation({
       id: 'revokedUsers.revoke',
-      summary: "Revoke a developer: every key they hold answers 401 user_deactivated on the next request",
+      summary: 'Revoke a developer: every key they hold answers 401 user_deactivated on the next request',
       method: 'POST',
       capability: 'revokedusers:manage',
       legacy: [{ path: '/admin/revoked-users' }],
@@ -66,7 +76,10 @@ export function userOperations({ revokedUsers, userData, keys, fleetMode }: User
       successStatus: 201,
       body: revokeBody,
       response: revokedUser,
-      auditSubjects: ({ result }) => ({ target: (result as { email: string }).email, subject: (result as { email: string }).email }),
+      auditSubjects: ({ result }) => ({
+        target: (result as { email: string }).email,
+        subject: (result as { email: string }).email,
+      }),
       handler: async ({ body, principal }) => revokedUsers.revoke(body.email, body.reason ?? null, principal.actor),
     }),
     defineOperation({
@@ -86,7 +99,8 @@ export function userOperations({ revokedUsers, userData, keys, fleetMode }: User
     }),
     defineOperation({
       id: 'users.export',
-      summary: 'GDPR export: everything stored about a user (key metadata, caps, spend rows, trace metadata, audit entries)',
+      summary:
+        'GDPR export: everything stored about a user (key metadata, caps, spend rows, trace metadata, audit entries)',
       method: 'GET',
       capability: 'gdpr:manage',
       legacy: [{ path: '/admin/gdpr/users/:user/export' }],
@@ -103,7 +117,8 @@ export function userOperations({ revokedUsers, userData, keys, fleetMode }: User
     }),
     defineOperation({
       id: 'users.erase',
-      summary: "GDPR erase: remove the user's profile, keys' attribution, caps and trace content; anonymise spend and audit rows",
+      summary:
+        "GDPR erase: remove the user's profile, keys' attribution, caps and trace content; anonymise spend and audit rows",
       method: 'DELETE',
       capability: 'gdpr:manage',
       legacy: [{ path: '/admin/gdpr/users/:user/data' }],

@@ -41,30 +41,50 @@ export class BatchStore {
 
   /** The batch's owner, or null when the gateway did not create it. */
   async owner(batchId: string): Promise<BatchOwner | null> {
-    const { rows } = await this.db.query<OwnerRow>('SELECT batch_id, provider, key_id, key_type, user_id, team, endpoint FROM gw_batches WHERE batch_id = $1', [batchId]);
+    const { rows } = await this.db.query<OwnerRow>(
+      'SELECT batch_id, provider, key_id, key_type, user_id, team, endpoint FROM gw_batches WHERE batch_id = $1',
+      [batchId],
+    );
     const row = rows[0];
     if (!row) return null;
     const keyType = row.key_type === 'client' || row.key_type === 'service' ? row.key_type : null;
-    return { batchId: row.batch_id, provider: row.provider, keyId: row.key_id, keyType, user: row.user_id, team: row.team, endpoint: row.endpoint };
+    return {
+      batchId: row.batch_id,
+      provider: row.provider,
+      keyId: row.key_id,
+      keyType,
+      user: row.user_id,
+      team: row.team,
+      endpoint: row.endpoint,
+    };
   }
 
   /** Records files as `keyId`'s (an upload, a batch's output and error files); a file already recorded keeps its owner. */
   async rememberFiles(keyId: string, fileIds: readonly string[]): Promise<void> {
     if (fileIds.length === 0) return;
-    await this.db.query('INSERT INTO gw_batch_files (file_id, key_id) SELECT unnest($1::text[]), $2 ON CONFLICT (file_id) DO NOTHING', [fileIds, keyId]);
+    await this.db.query(
+      'INSERT INTO gw_batch_files (file_id, key_id) SELECT unnest($1::text[]), $2 ON CONFLICT (file_id) DO NOTHING',
+      [fileIds, keyId],
+    );
   }
 
   /** Of `fileIds`, those recorded as another key's than `keyId`. */
   async othersFiles(keyId: string, fileIds: readonly string[]): Promise<Set<string>> {
     if (fileIds.length === 0) return new Set();
-    const { rows } = await this.db.query<{ file_id: string }>('SELECT file_id FROM gw_batch_files WHERE file_id = ANY($1::text[]) AND key_id <> $2', [fileIds, keyId]);
+    const { rows } = await this.db.query<{ file_id: string }>(
+      'SELECT file_id FROM gw_batch_files WHERE file_id = ANY($1::text[]) AND key_id <> $2',
+      [fileIds, keyId],
+    );
     return new Set(rows.map((row) => row.file_id));
   }
 
   /** The ids among `batchIds` that `keyId` created. */
   async ownedBy(keyId: string, batchIds: readonly string[]): Promise<Set<string>> {
     if (batchIds.length === 0) return new Set();
-    const { rows } = await this.db.query<{ batch_id: string }>('SELECT batch_id FROM gw_batches WHERE key_id = $1 AND batch_id = ANY($2::text[])', [keyId, batchIds]);
+    const { rows } = await this.db.query<{ batch_id: string }>(
+      'SELECT batch_id FROM gw_batches WHERE key_id = $1 AND batch_id = ANY($2::text[])',
+      [keyId, batchIds],
+    );
     return new Set(rows.map((row) => row.batch_id));
   }
 

@@ -17,7 +17,16 @@ function lineSpendId(batchId: string, lineKey: string): string {
  * One content-free row for one output line, billed to the batch's creator. A batch line records no reasoning-effort
  * level (the output carries none, and the request it answered is not the gateway's to read).
  */
-function lineRecord(owner: BatchOwner, line: OutputLine, input: { request: FastifyRequest; now: number; id: string; modelFacts: InferenceDeps['routing']['documents']['models'] }): SpendRecord {
+function lineRecord(
+  owner: BatchOwner,
+  line: OutputLine,
+  input: {
+    request: FastifyRequest;
+    now: number;
+    id: string;
+    modelFacts: InferenceDeps['routing']['documents']['models'];
+  },
+): SpendRecord {
   const status = line.status ?? 200;
   const success = status >= 200 && status < 300;
   const prompt = line.usage?.inputTokens ?? 0;
@@ -67,20 +76,38 @@ function lineRecord(owner: BatchOwner, line: OutputLine, input: { request: Fasti
  * across replicas), then hands one row per claimed line to the metering stage. A store that cannot take the claim
  * leaves the lines unbilled and unclaimed, so the next download bills them; the relayed download is not undone.
  */
-export async function billOutputLines(input: { deps: InferenceDeps; owner: BatchOwner; lines: readonly OutputLine[]; request: FastifyRequest }): Promise<void> {
+export async function billOutputLines(input: {
+  deps: InferenceDeps;
+  owner: BatchOwner;
+  lines: readonly OutputLine[];
+  request: FastifyRequest;
+}): Promise<void> {
   const { deps, owner } = input;
   const unique = new Map(input.lines.map((line) => [line.lineKey, line]));
   const ids = new Map([...unique.keys()].map((lineKey) => [lineKey, lineSpendId(owner.batchId, lineKey)]));
   let claimed: Set<string>;
   try {
-    claimed = await deps.batches.claimLines(owner.batchId, [...ids].map(([lineKey, spendId]) => ({ lineKey, spendId })));
+    claimed = await deps.batches.claimLines(
+      owner.batchId,
+      [...ids].map(([lineKey, spendId]) => ({ lineKey, spendId })),
+    );
   } catch (error) {
-    deps.logger.error({ err: error, batchId: owner.batchId, lines: unique.size }, 'batch output lines not billed: the store refused the claim; the next download bills them');
+    deps.logger.error(
+      { err: error, batchId: owner.batchId, lines: unique.size },
+      'batch output lines not billed: the store refused the claim; the next download bills them',
+    );
     return;
   }
   const now = deps.clock.now();
   const records = [...unique.values()]
     .filter((line) => claimed.has(line.lineKey))
-    .map((line) => lineRecord(owner, line, { request: input.request, now, id: ids.get(line.lineKey) ?? lineSpendId(owner.batchId, line.lineKey), modelFacts: deps.routing.documents.models }));
+    .map((line) =>
+      lineRecord(owner, line, {
+        request: input.request,
+        now,
+        id: ids.get(line.lineKey) ?? lineSpendId(owner.batchId, line.lineKey),
+        modelFacts: deps.routing.documents.models,
+      }),
+    );
   deps.meter.recordLines(records);
 }

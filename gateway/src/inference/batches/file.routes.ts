@@ -7,9 +7,15 @@ import { runPassthrough } from '../run-passthrough.js';
 import { refusedReport } from './refused-report.js';
 
 const security = [{ clientKey: [] }];
-const schema = { tags: ['inference'], summary: 'Files (upload, list, get, delete, content): passthrough to OpenAI-family providers; another key\'s file is not found', security };
+const schema = {
+  tags: ['inference'],
+  summary:
+    "Files (upload, list, get, delete, content): passthrough to OpenAI-family providers; another key's file is not found",
+  security,
+};
 
-const fileNotFound = (fileId: string) => new AppError({ status: 404, code: 'not_found', message: `No such File object: ${fileId}` });
+const fileNotFound = (fileId: string) =>
+  new AppError({ status: 404, code: 'not_found', message: `No such File object: ${fileId}` });
 
 /**
  * The Files API, passed through to OpenAI-family providers only. The provider's account is the organization's, so
@@ -33,9 +39,18 @@ export function fileRoutes(app: FastifyInstance, deps: InferenceDeps): void {
             return undefined;
           }
           if (!Array.isArray(answer.data)) return undefined;
-          const ids = answer.data.flatMap((entry) => (isPlainObject(entry) && typeof entry.id === 'string' ? [entry.id] : []));
+          const ids = answer.data.flatMap((entry) =>
+            isPlainObject(entry) && typeof entry.id === 'string' ? [entry.id] : [],
+          );
           const hidden = await deps.batches.othersFiles(keyId, ids);
-          return Buffer.from(JSON.stringify({ ...answer, data: answer.data.filter((entry) => !(isPlainObject(entry) && typeof entry.id === 'string' && hidden.has(entry.id))) }));
+          return Buffer.from(
+            JSON.stringify({
+              ...answer,
+              data: answer.data.filter(
+                (entry) => !(isPlainObject(entry) && typeof entry.id === 'string' && hidden.has(entry.id)),
+              ),
+            }),
+          );
         },
       });
     }),
@@ -48,7 +63,8 @@ export function fileRoutes(app: FastifyInstance, deps: InferenceDeps): void {
       const keyId = scope.request.gw.identity?.keyId;
       const fileId = decodeURIComponent((scope.request.params as { '*': string })['*'].split('/')[0] ?? '');
       try {
-        if (keyId !== undefined && (await deps.batches.othersFiles(keyId, [fileId])).size > 0) return refusedReport(scope, fileNotFound(fileId));
+        if (keyId !== undefined && (await deps.batches.othersFiles(keyId, [fileId])).size > 0)
+          return refusedReport(scope, fileNotFound(fileId));
       } catch (thrown) {
         return refusedReport(scope, thrown);
       }

@@ -4,7 +4,12 @@ import { OutputLineReader } from './output-lines.js';
 
 const key = (customId: string) => `id:${createHash('sha256').update(customId).digest('hex').slice(0, 32)}`;
 const line = (customId: string | null, promptTokens: number, model = 'gpt-4o-mini') =>
-  JSON.stringify({ id: 'batch_req_1', ...(customId === null ? {} : { custom_id: customId }), response: { status_code: 200, body: { model, usage: { prompt_tokens: promptTokens, completion_tokens: 2 } } }, error: null });
+  JSON.stringify({
+    id: 'batch_req_1',
+    ...(customId === null ? {} : { custom_id: customId }),
+    response: { status_code: 200, body: { model, usage: { prompt_tokens: promptTokens, completion_tokens: 2 } } },
+    error: null,
+  });
 
 function read(chunks: Buffer[], complete = true): OutputLineReader {
   const reader = new OutputLineReader();
@@ -21,9 +26,24 @@ describe('reading a batch output file for its usage', () => {
     const bytewise = read([...file].map((byte) => Buffer.from([byte])));
     for (const reader of [whole, bytewise]) {
       expect(reader.lines).toEqual([
-        { lineKey: key('a'), status: 200, model: 'gpt-4o-mini', usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
-        { lineKey: key('b'), status: 200, model: 'gpt-4o-mini', usage: { inputTokens: 20, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
-        { lineKey: '#2', status: 200, model: 'gpt-4o', usage: { inputTokens: 30, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+        {
+          lineKey: key('a'),
+          status: 200,
+          model: 'gpt-4o-mini',
+          usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        },
+        {
+          lineKey: key('b'),
+          status: 200,
+          model: 'gpt-4o-mini',
+          usage: { inputTokens: 20, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        },
+        {
+          lineKey: '#2',
+          status: 200,
+          model: 'gpt-4o',
+          usage: { inputTokens: 30, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        },
       ]);
       expect(reader.skipped).toBe(0);
     }

@@ -82,7 +82,8 @@ function lineOf(parsed: unknown, position: number): OutputLine | null {
   const body = response && isPlainObject(response.body) ? response.body : null;
   const customId = typeof parsed.custom_id === 'string' && parsed.custom_id.length > 0 ? parsed.custom_id : null;
   return {
-    lineKey: customId === null ? `#${position}` : `id:${createHash('sha256').update(customId).digest('hex').slice(0, 32)}`,
+    lineKey:
+      customId === null ? `#${position}` : `id:${createHash('sha256').update(customId).digest('hex').slice(0, 32)}`,
     status: response && typeof response.status_code === 'number' ? response.status_code : null,
     model: body && typeof body.model === 'string' ? body.model : null,
     usage: extractOpenAiUsage(body),

@@ -15,7 +15,11 @@ import { batchNotFound, ownedBatch } from './batch.store.js';
 import { OutputLineReader } from './output-lines.js';
 
 const unsupported = (provider: ProviderInstance, endpoint: string) =>
-  new AppError({ status: 400, code: 'unsupported_by_provider', message: `Provider "${provider.slug}" (${provider.type}) does not serve ${endpoint}; batches pass through to OpenAI-family providers only.` });
+  new AppError({
+    status: 400,
+    code: 'unsupported_by_provider',
+    message: `Provider "${provider.slug}" (${provider.type}) does not serve ${endpoint}; batches pass through to OpenAI-family providers only.`,
+  });
 
 /**
  * `GET /v1/batches/{id}/output`: the output file of a batch this key created, fetched from the provider that ran it
@@ -29,11 +33,23 @@ export async function runBatchOutput(deps: InferenceDeps, scope: LaneScope, batc
   const endpoint = new URL(request.url, 'http://gateway.invalid').pathname;
   let selection: Selection | null = null;
   let sent: Sent | null = null;
-  const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint, body: undefined }, billingMode: 'api-key', selection, sent, attempts: 1, end });
+  const report = (end: LaneReport['end']): LaneReport => ({
+    call: { endpoint, body: undefined },
+    billingMode: 'api-key',
+    selection,
+    sent,
+    attempts: 1,
+    end,
+  });
   try {
     const owner = await ownedBatch(deps.batches, batchId, request.gw.identity?.keyId);
     const provider = deps.providers.get(owner.provider);
-    if (!provider) throw new AppError({ status: 409, code: 'provider_not_configured', message: `Provider "${owner.provider}", which ran batch ${batchId}, is no longer configured.` });
+    if (!provider)
+      throw new AppError({
+        status: 409,
+        code: 'provider_not_configured',
+        message: `Provider "${owner.provider}", which ran batch ${batchId}, is no longer configured.`,
+      });
     const chosen: Selection = { provider, model: '' };
     selection = chosen;
     reply.header('x-gw-provider', provider.slug);
@@ -42,7 +58,11 @@ export async function runBatchOutput(deps: InferenceDeps, scope: LaneScope, batc
     const outputFileId = await outputFileOf(deps, provider, batchId, signal);
     await deps.batches.rememberFiles(owner.keyId, [outputFileId]);
     const lines = new OutputLineReader();
-    const target = adapters[provider.type].target(provider, { kind: 'passthrough', path: `/files/${encodeURIComponent(outputFileId)}/content`, search: '' }, null);
+    const target = adapters[provider.type].target(
+      provider,
+      { kind: 'passthrough', path: `/files/${encodeURIComponent(outputFileId)}/content`, search: '' },
+      null,
+    );
     const relayed = await forwardOpaque(deps, reply, {
       url: target.url,
       method: 'GET',
@@ -63,11 +83,25 @@ export async function runBatchOutput(deps: InferenceDeps, scope: LaneScope, batc
 }
 
 /** The batch's `output_file_id` from the provider; a batch with no output yet is a clear 409, not a relay. */
-async function outputFileOf(deps: InferenceDeps, provider: ProviderInstance, batchId: string, signal: AbortSignal): Promise<string> {
-  const target = adapters[provider.type].target(provider, { kind: 'passthrough', path: `/batches/${encodeURIComponent(batchId)}`, search: '' }, null);
+async function outputFileOf(
+  deps: InferenceDeps,
+  provider: ProviderInstance,
+  batchId: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const target = adapters[provider.type].target(
+    provider,
+    { kind: 'passthrough', path: `/batches/${encodeURIComponent(batchId)}`, search: '' },
+    null,
+  );
   let response;
   try {
-    response = await deps.upstream.send({ url: target.url, method: 'GET', headers: { ...target.headers, accept: 'application/json', 'accept-encoding': 'identity' }, signal });
+    response = await deps.upstream.send({
+      url: target.url,
+      method: 'GET',
+      headers: { ...target.headers, accept: 'application/json', 'accept-encoding': 'identity' },
+      signal,
+    });
   } catch (error) {
     if (error instanceof UpstreamUnreachable && !signal.aborted) throw upstreamUnreachableError(provider.slug);
     throw error;
@@ -75,11 +109,20 @@ async function outputFileOf(deps: InferenceDeps, provider: ProviderInstance, bat
   const raw = await readBounded(response.body);
   if (response.status === 404) throw batchNotFound(batchId);
   if (response.status >= 400) {
-    throw new AppError({ status: response.status >= 500 ? response.status : 502, code: `upstream_${response.status}`, message: `Provider "${provider.slug}" answered HTTP ${response.status} when asked for batch ${batchId}. This is not a gateway failure.`, headers: upstreamSourceHeaders(provider.slug, response.status) });
+    throw new AppError({
+      status: response.status >= 500 ? response.status : 502,
+      code: `upstream_${response.status}`,
+      message: `Provider "${provider.slug}" answered HTTP ${response.status} when asked for batch ${batchId}. This is not a gateway failure.`,
+      headers: upstreamSourceHeaders(provider.slug, response.status),
+    });
   }
   const batch = parseJson(raw.toString('utf8'));
   const outputFileId = isPlainObject(batch) ? batch.output_file_id : undefined;
   if (typeof outputFileId === 'string' && outputFileId.length > 0) return outputFileId;
   const status = isPlainObject(batch) && typeof batch.status === 'string' ? batch.status : 'unknown';
-  throw new AppError({ status: 409, code: 'batch_output_not_ready', message: `Batch ${batchId} has no output yet (status "${status}"); download it once the batch has completed.` });
+  throw new AppError({
+    status: 409,
+    code: 'batch_output_not_ready',
+    message: `Batch ${batchId} has no output yet (status "${status}"); download it once the batch has completed.`,
+  });
 }

@@ -8,9 +8,16 @@ import { boundTenantOf } from '../../admin/tenant-reach.js';
 const playgroundKeyLifetimeMs = 5 * 60_000;
 
 const playgroundBody = z.strictObject({
-  model: z.string().regex(/^[\x21-\x7e]{1,256}$/, 'printable ASCII, at most 256 characters').describe('A model or alias, as a client would send it'),
+  model: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,256}$/, 'printable ASCII, at most 256 characters')
+    .describe('A model or alias, as a client would send it'),
   prompt: z.string().min(1).max(8_000).describe('One user message'),
-  provider: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/).optional().describe('A configured provider; absent, the routing decides as for any client'),
+  provider: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/)
+    .optional()
+    .describe('A configured provider; absent, the routing decides as for any client'),
   maxTokens: z.int().min(1).max(1_024).default(64),
   team: z.string().trim().min(1).max(200).default('playground').describe('The team the test call is metered to'),
 });
@@ -23,7 +30,10 @@ const playgroundResult = z.object({
   traceId: z.string().nullable(),
   output: z.string().nullable().describe('The answer’s text'),
   usage: z.object({ promptTokens: z.int(), completionTokens: z.int(), totalTokens: z.int() }).nullable(),
-  error: z.object({ code: z.string().nullable(), message: z.string() }).nullable().describe('The error a client would have got'),
+  error: z
+    .object({ code: z.string().nullable(), message: z.string() })
+    .nullable()
+    .describe('The error a client would have got'),
 });
 type PlaygroundResult = z.infer<typeof playgroundResult>;
 
@@ -35,7 +45,12 @@ interface ChatAnswer {
 
 const header = (value: string | string[] | number | undefined) => (typeof value === 'string' ? value : null);
 
-function resultOf(status: number, headers: Record<string, string | string[] | number | undefined>, body: ChatAnswer | null, latencyMs: number): PlaygroundResult {
+function resultOf(
+  status: number,
+  headers: Record<string, string | string[] | number | undefined>,
+  body: ChatAnswer | null,
+  latencyMs: number,
+): PlaygroundResult {
   const usage = body?.usage;
   const content = body?.choices?.[0]?.message?.content;
   return {
@@ -45,8 +60,19 @@ function resultOf(status: number, headers: Record<string, string | string[] | nu
     latencyMs: Math.round(latencyMs * 10) / 10,
     traceId: header(headers['x-gw-trace-id']),
     output: typeof content === 'string' ? content : null,
-    usage: usage ? { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0, totalTokens: usage.total_tokens ?? 0 } : null,
-    error: body?.error ? { code: typeof body.error.code === 'string' ? body.error.code : null, message: typeof body.error.message === 'string' ? body.error.message : 'unknown error' } : null,
+    usage: usage
+      ? {
+          promptTokens: usage.prompt_tokens ?? 0,
+          completionTokens: usage.completion_tokens ?? 0,
+          totalTokens: usage.total_tokens ?? 0,
+        }
+      : null,
+    error: body?.error
+      ? {
+          code: typeof body.error.code === 'string' ? body.error.code : null,
+          message: typeof body.error.message === 'string' ? body.error.message : 'unknown error',
+        }
+      : null,
   };
 }
 
@@ -83,8 +109,15 @@ export function playgroundOperations(deps: { keys: KeyStore; clock: Clock; fleet
           const answer = await request.server.inject({
             method: 'POST',
             url: '/v1/chat/completions',
-            headers: { authorization: `Bearer ${minted.key}`, ...(body.provider ? { 'x-gw-provider': body.provider } : {}) },
-            payload: { model: body.model, max_tokens: body.maxTokens, messages: [{ role: 'user', content: body.prompt }] },
+            headers: {
+              authorization: `Bearer ${minted.key}`,
+              ...(body.provider ? { 'x-gw-provider': body.provider } : {}),
+            },
+            payload: {
+              model: body.model,
+              max_tokens: body.maxTokens,
+              messages: [{ role: 'user', content: body.prompt }],
+            },
           });
           let parsed: ChatAnswer | null = null;
           try {

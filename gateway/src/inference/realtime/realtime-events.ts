@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { tokenCount, type Usage } from '../../providers/translate/usage.js';
 
 /** What the gateway reads of the provider's events: a response's id, and its usage once it is done. */
-export type ObservedEvent = { kind: 'response.created'; responseId: string } | { kind: 'response.done'; responseId: string; usage: Usage | undefined } | null;
+export type ObservedEvent =
+  | { kind: 'response.created'; responseId: string }
+  | { kind: 'response.done'; responseId: string; usage: Usage | undefined }
+  | null;
 
 // Only the fields metering needs; everything else in the event is relayed untouched and never read.
 const responseEvent = z.object({
@@ -41,5 +44,16 @@ export function observeProviderFrame(frame: Buffer): ObservedEvent {
   const responseId = event.data.response.id ?? '';
   if (event.data.type === 'response.created') return { kind: 'response.created', responseId };
   const usage = event.data.response.usage;
-  return { kind: 'response.done', responseId, usage: usage ? { inputTokens: tokenCount(usage.input_tokens), outputTokens: tokenCount(usage.output_tokens), cacheReadTokens: tokenCount(usage.input_token_details?.cached_tokens), cacheWriteTokens: 0 } : undefined };
+  return {
+    kind: 'response.done',
+    responseId,
+    usage: usage
+      ? {
+          inputTokens: tokenCount(usage.input_tokens),
+          outputTokens: tokenCount(usage.output_tokens),
+          cacheReadTokens: tokenCount(usage.input_token_details?.cached_tokens),
+          cacheWriteTokens: 0,
+        }
+      : undefined,
+  };
 }

@@ -26,11 +26,20 @@ async function startSession(hooks: Partial<RealtimeSessionHooks> = {}) {
   const provider = await pair();
   servers.push(client.server, provider.server);
   provider.far.pause();
-  const session = new RealtimeSession(client.near, provider.far, { idleTimeoutMs: 60_000, now: () => 0, onResponseDone: async () => null, onResponseCut: () => undefined, onEnd: () => undefined, ...hooks });
+  const session = new RealtimeSession(client.near, provider.far, {
+    idleTimeoutMs: 60_000,
+    now: () => 0,
+    onResponseDone: async () => null,
+    onResponseCut: () => undefined,
+    onEnd: () => undefined,
+    ...hooks,
+  });
   const user = client.far;
   const received: string[] = [];
   user.on('message', (data: Buffer) => received.push((JSON.parse(data.toString('utf8')) as { type: string }).type));
-  const userClosed = new Promise<{ code: number; reason: string }>((resolve) => user.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const userClosed = new Promise<{ code: number; reason: string }>((resolve) =>
+    user.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   const fromProvider = (event: Record<string, unknown>) => provider.near.send(JSON.stringify(event));
   const reached = (type: string) =>
     new Promise<void>((resolve) => {
@@ -43,7 +52,9 @@ async function startSession(hooks: Partial<RealtimeSessionHooks> = {}) {
 describe('RealtimeSession', () => {
   it('relays both ways and ends a drain only after the response in flight, with 1001', async () => {
     const { session, user, provider, received, userClosed, fromProvider, reached } = await startSession();
-    const clientEvent = new Promise<string>((resolve) => provider.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
+    const clientEvent = new Promise<string>((resolve) =>
+      provider.once('message', (data: Buffer) => resolve(data.toString('utf8'))),
+    );
     user.send(JSON.stringify({ type: 'response.create' }));
     expect(JSON.parse(await clientEvent)).toEqual({ type: 'response.create' });
 
@@ -92,7 +103,10 @@ describe('RealtimeSession', () => {
     const cuts: string[] = [];
     let ended!: () => void;
     const end = new Promise<void>((resolve) => (ended = resolve));
-    const { user, fromProvider, reached } = await startSession({ onResponseCut: (_startedAt, cause) => cuts.push(cause), onEnd: () => ended() });
+    const { user, fromProvider, reached } = await startSession({
+      onResponseCut: (_startedAt, cause) => cuts.push(cause),
+      onEnd: () => ended(),
+    });
     fromProvider({ type: 'response.created', response: { id: 'resp_1' } });
     await reached('response.created');
     user.terminate();

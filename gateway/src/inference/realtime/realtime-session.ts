@@ -46,7 +46,10 @@ export class RealtimeSession {
     private readonly upstream: WebSocket,
     private readonly hooks: RealtimeSessionHooks,
   ) {
-    this.idleTimer = setTimeout(() => this.closeNow(realtimeCloseCodes.idle, `idle_timeout: no message either way for ${hooks.idleTimeoutMs} ms`), hooks.idleTimeoutMs);
+    this.idleTimer = setTimeout(
+      () => this.closeNow(realtimeCloseCodes.idle, `idle_timeout: no message either way for ${hooks.idleTimeoutMs} ms`),
+      hooks.idleTimeoutMs,
+    );
     this.idleTimer.unref();
     client.on('message', (data, isBinary) => {
       this.idleTimer.refresh();
@@ -59,8 +62,14 @@ export class RealtimeSession {
       if (!isBinary && Buffer.isBuffer(data)) this.observe(data);
     });
     client.on('close', () => this.end('client_closed', () => closeSocket(upstream, 1000, 'client closed')));
-    upstream.on('close', (code, reason) => this.end('upstream_failed', () => closeSocket(client, sendable(code), reason.toString())));
-    upstream.on('error', () => this.end('upstream_failed', () => closeSocket(client, realtimeCloseCodes.upstreamFailed, 'upstream_failed: the provider connection failed')));
+    upstream.on('close', (code, reason) =>
+      this.end('upstream_failed', () => closeSocket(client, sendable(code), reason.toString())),
+    );
+    upstream.on('error', () =>
+      this.end('upstream_failed', () =>
+        closeSocket(client, realtimeCloseCodes.upstreamFailed, 'upstream_failed: the provider connection failed'),
+      ),
+    );
     upstream.resume();
   }
 

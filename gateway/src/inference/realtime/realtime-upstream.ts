@@ -25,20 +25,35 @@ const handshakeTimeoutMs = 10_000;
  * the model) and open its realtime socket with the server-held credential. Only the `openai-beta` header goes along:
  * never the client's key, whether it came as a header or as a subprotocol.
  */
-export async function openRealtimeUpstream(deps: Pick<InferenceDeps, 'providers' | 'routing'>, request: FastifyRequest): Promise<RealtimeUpstream> {
+export async function openRealtimeUpstream(
+  deps: Pick<InferenceDeps, 'providers' | 'routing'>,
+  request: FastifyRequest,
+): Promise<RealtimeUpstream> {
   const url = new URL(request.url, 'http://gateway.invalid');
   const selection = selectSingle(request, url.searchParams.get('model') ?? '', deps.providers, deps.routing);
   const { provider } = selection;
   if (!servesRealtime.has(provider.type)) {
-    throw gatewayError('unsupported_by_provider', `Provider "${provider.slug}" (${provider.type}) does not serve /v1/realtime; realtime sessions need an openai or azure-openai provider.`);
+    throw gatewayError(
+      'unsupported_by_provider',
+      `Provider "${provider.slug}" (${provider.type}) does not serve /v1/realtime; realtime sessions need an openai or azure-openai provider.`,
+    );
   }
   if (selection.model) url.searchParams.set('model', selection.model);
   // Azure names the deployment: `deployment` on its preview realtime path, `model` on the v1 one; both are sent.
   if (provider.type === 'azure-openai' && selection.model) url.searchParams.set('deployment', selection.model);
-  const target = adapters[provider.type].target(provider, { kind: 'passthrough', path: '/realtime', search: url.search }, selection.model);
+  const target = adapters[provider.type].target(
+    provider,
+    { kind: 'passthrough', path: '/realtime', search: url.search },
+    selection.model,
+  );
   const beta = request.headers['openai-beta'];
   const headers = { ...target.headers, ...(typeof beta === 'string' ? { 'openai-beta': beta } : {}) };
-  const socket = new WebSocket(target.url.replace(/^http/, 'ws'), { headers, perMessageDeflate: false, followRedirects: false, handshakeTimeout: handshakeTimeoutMs });
+  const socket = new WebSocket(target.url.replace(/^http/, 'ws'), {
+    headers,
+    perMessageDeflate: false,
+    followRedirects: false,
+    handshakeTimeout: handshakeTimeoutMs,
+  });
   await opened(socket, provider.slug);
   return { socket, selection };
 }
@@ -61,10 +76,22 @@ function opened(socket: WebSocket, slug: string): Promise<void> {
     socket.once('unexpected-response', (_request, response) => {
       response.resume();
       const status = response.statusCode ?? 0;
-      fail(gatewayError('upstream_refused', `Provider "${slug}" refused the realtime session (HTTP ${status}). This is not a gateway failure.`, { headers: upstreamSourceHeaders(slug, status) }));
+      fail(
+        gatewayError(
+          'upstream_refused',
+          `Provider "${slug}" refused the realtime session (HTTP ${status}). This is not a gateway failure.`,
+          { headers: upstreamSourceHeaders(slug, status) },
+        ),
+      );
     });
     socket.once('error', () => {
-      fail(gatewayError('upstream_unreachable', `Provider "${slug}" could not be reached. This is not a gateway failure.`, { headers: upstreamSourceHeaders(slug) }));
+      fail(
+        gatewayError(
+          'upstream_unreachable',
+          `Provider "${slug}" could not be reached. This is not a gateway failure.`,
+          { headers: upstreamSourceHeaders(slug) },
+        ),
+      );
     });
   });
 }

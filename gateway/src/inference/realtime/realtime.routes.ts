@@ -57,7 +57,12 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRout
   app.route({
     method: 'GET',
     url: realtimeEndpoint,
-    schema: { tags: ['inference'], summary: 'Realtime session (WebSocket upgrade), proxied to the OpenAI-family provider; a refusal is answered before the upgrade', security: [{ clientKey: [] }] },
+    schema: {
+      tags: ['inference'],
+      summary:
+        'Realtime session (WebSocket upgrade), proxied to the OpenAI-family provider; a refusal is answered before the upgrade',
+      security: [{ clientKey: [] }],
+    },
     // After identity and admission: the provider's socket opens before ours is upgraded, so its refusal is still an HTTP answer.
     preHandler: async (request) => {
       if (!request.ws) return;
@@ -68,7 +73,10 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRout
       upstreams.set(request, { ...upstream, abandon });
     },
     handler: async () => {
-      throw gatewayError('upgrade_required', `${realtimeEndpoint} is a WebSocket endpoint: connect with an Upgrade: websocket request.`);
+      throw gatewayError(
+        'upgrade_required',
+        `${realtimeEndpoint} is a WebSocket endpoint: connect with an Upgrade: websocket request.`,
+      );
     },
     wsHandler: (socket: WebSocket, request) => {
       const upstream = upstreams.get(request);
@@ -83,12 +91,24 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRout
         idleTimeoutMs: options.idleTimeoutMs,
         now: () => inference.clock.now(),
         onResponseDone: async (usage, startedAt) => {
-          recordRealtimeResponse(inference.meter, request, { selection: upstream.selection, usage, startedAt, now: inference.clock.now() });
+          recordRealtimeResponse(inference.meter, request, {
+            selection: upstream.selection,
+            usage,
+            startedAt,
+            now: inference.clock.now(),
+          });
           // The counters take the row at the end of this turn; the standing is read once they have.
           await options.standing.governance.idle();
           return standingDenial({ ...options.standing, clock: inference.clock }, identity);
         },
-        onResponseCut: (startedAt, cause) => recordRealtimeResponse(inference.meter, request, { selection: upstream.selection, usage: undefined, startedAt, now: inference.clock.now(), cut: cause }),
+        onResponseCut: (startedAt, cause) =>
+          recordRealtimeResponse(inference.meter, request, {
+            selection: upstream.selection,
+            usage: undefined,
+            startedAt,
+            now: inference.clock.now(),
+            cut: cause,
+          }),
         onEnd: () => sessions.delete(session),
       });
       sessions.add(session);

@@ -24,15 +24,32 @@ describe('toSeatChatBody (seat lane)', () => {
       messages: [
         { role: 'system', content: 'Be terse.' },
         { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object' } } }],
+      tools: [
+        { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object' } } },
+      ],
     });
   });
 
   it('keeps a chat body, nesting flat tools and filling a missing model', () => {
-    expect(toSeatChatBody({ messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', name: 'x' }] })).toEqual({ model: 'gw-default', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'x' } }] });
-    expect(toSeatChatBody({ model: 'gpt-4.1', input: 'hello' })).toEqual({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hello' }] });
+    expect(
+      toSeatChatBody({ messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', name: 'x' }] }),
+    ).toEqual({
+      model: 'gw-default',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'function', function: { name: 'x' } }],
+    });
+    expect(toSeatChatBody({ model: 'gpt-4.1', input: 'hello' })).toEqual({
+      model: 'gpt-4.1',
+      messages: [{ role: 'user', content: 'hello' }],
+    });
   });
 });

@@ -1,11 +1,24 @@
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Seat lane: these Responses fields have no chat-completions meaning and are dropped.
-const dropped = new Set(['input', 'instructions', 'max_output_tokens', 'store', 'previous_response_id', 'truncation', 'tools', 'text', 'reasoning', 'include']);
+const dropped = new Set([
+  'input',
+  'instructions',
+  'max_output_tokens',
+  'store',
+  'previous_response_id',
+  'truncation',
+  'tools',
+  'text',
+  'reasoning',
+  'include',
+]);
 
-const stringOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+const stringOf = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -24,9 +37,26 @@ function inputToMessages(input: unknown): Json[] {
   for (const item of input) {
     if (!isObject(item)) continue;
     if (item.type === 'function_call') {
-      messages.push({ role: 'assistant', content: null, tool_calls: [{ id: stringOf(item.call_id ?? item.id), type: 'function', function: { name: stringOf(item.name), arguments: typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}) } }] });
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: stringOf(item.call_id ?? item.id),
+            type: 'function',
+            function: {
+              name: stringOf(item.name),
+              arguments: typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}),
+            },
+          },
+        ],
+      });
     } else if (item.type === 'function_call_output') {
-      messages.push({ role: 'tool', tool_call_id: stringOf(item.call_id), content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? '') });
+      messages.push({
+        role: 'tool',
+        tool_call_id: stringOf(item.call_id),
+        content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? ''),
+      });
     } else if (typeof item.role === 'string') {
       messages.push({ role: item.role === 'developer' ? 'system' : item.role, content: textOf(item.content) });
     }
@@ -40,7 +70,15 @@ export function nestTools(tools: unknown): unknown {
   return tools.map((tool: unknown) => {
     if (!isObject(tool) || tool.type !== 'function' || isObject(tool.function)) return tool;
     const { type, name, description, parameters, strict } = tool;
-    return { type, function: { name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }), ...(strict === undefined ? {} : { strict }) } };
+    return {
+      type,
+      function: {
+        name,
+        ...(description === undefined ? {} : { description }),
+        ...(parameters === undefined ? {} : { parameters }),
+        ...(strict === undefined ? {} : { strict }),
+      },
+    };
   });
 }
 
@@ -51,11 +89,13 @@ export function nestTools(tools: unknown): unknown {
  */
 export function toSeatChatBody(body: Json): Json {
   const model = typeof body.model === 'string' && body.model.length > 0 ? body.model : 'gw-default';
-  if (Array.isArray(body.messages)) return { ...body, model, ...(body.tools === undefined ? {} : { tools: nestTools(body.tools) }) };
+  if (Array.isArray(body.messages))
+    return { ...body, model, ...(body.tools === undefined ? {} : { tools: nestTools(body.tools) }) };
   const chat: Json = {};
   for (const [key, value] of Object.entries(body)) if (!dropped.has(key)) chat[key] = value;
   const messages = inputToMessages(body.input);
-  if (typeof body.instructions === 'string' && body.instructions.length > 0) messages.unshift({ role: 'system', content: body.instructions });
+  if (typeof body.instructions === 'string' && body.instructions.length > 0)
+    messages.unshift({ role: 'system', content: body.instructions });
   return {
     ...chat,
     model,

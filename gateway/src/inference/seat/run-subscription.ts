@@ -46,9 +46,19 @@ async function attemptSeat(deps: InferenceDeps, options: SeatAttempt): Promise<A
   const refused = await passThrottle(deps, seat, selection, record, { wait });
   if (refused) return refused;
   const lane = pickTranslator('messages', 'anthropic');
-  const prepared = prepareUpstreamBody({ call, selection, lane, rawBody: call.rawBody === undefined ? request.rawBody : call.rawBody, clamp: false });
+  const prepared = prepareUpstreamBody({
+    call,
+    selection,
+    lane,
+    rawBody: call.rawBody === undefined ? request.rawBody : call.rawBody,
+    clamp: false,
+  });
   const url = adapters.anthropic.target(provider, call.operation, model).url;
-  const headers = subscriptionUpstreamHeaders(request.headers, credential, request.headers['x-gw-custom-host'] !== undefined);
+  const headers = subscriptionUpstreamHeaders(
+    request.headers,
+    credential,
+    request.headers['x-gw-custom-host'] !== undefined,
+  );
   return sendThroughThrottle(deps, { selection, lane, prepared, url, headers, seat, signal, record, onSend }, { wait });
 }
 
@@ -73,7 +83,12 @@ async function overflowAllowed(deps: InferenceDeps, customHost: boolean): Promis
  * provider with only the kept client header families; routing and fallback are skipped; the body is still the
  * gateway's (optimized) body. The token is never logged or stored (the logger redacts both credential headers).
  */
-export async function runSubscription(deps: InferenceDeps, original: InferenceCall, scope: LaneScope, credential: { header: 'authorization' | 'x-api-key'; value: string }): Promise<LaneReport> {
+export async function runSubscription(
+  deps: InferenceDeps,
+  original: InferenceCall,
+  scope: LaneScope,
+  credential: { header: 'authorization' | 'x-api-key'; value: string },
+): Promise<LaneReport> {
   const { request, reply, signal } = scope;
   let call = original;
   let optimization: Optimization | undefined;
@@ -83,24 +98,56 @@ export async function runSubscription(deps: InferenceDeps, original: InferenceCa
   let selection: Selection | null = null;
   let lastSend: Sent | null = null;
   const onSend = (target: Selection, at: number) => (lastSend = { selection: target, at });
-  const report = (end: LaneReport['end']): LaneReport => ({ call, billingMode, selection, sent: lastSend, attempts, optimization, sessionId, end });
+  const report = (end: LaneReport['end']): LaneReport => ({
+    call,
+    billingMode,
+    selection,
+    sent: lastSend,
+    attempts,
+    optimization,
+    sessionId,
+    end,
+  });
   reply.header('x-gw-auth-mode', 'passthrough');
   try {
     const model = call.body?.model;
-    if (typeof model !== 'string' || model.length === 0) throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id is required' });
-    const customHost = typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;
+    if (typeof model !== 'string' || model.length === 0)
+      throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id is required' });
+    const customHost =
+      typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;
     const provider = await seatUpstream(deps.providers, customHost, deps.customHosts);
     const seat = `seat:${sha256Hex(credential.value).slice(0, 24)}`;
     // The body is still optimized on this lane; a seat cannot retrieve, so handles stay off.
     const identity = request.gw.identity;
-    const sticky = conversationKey({ sessionHeader: typeof request.headers['x-gw-session-id'] === 'string' ? request.headers['x-gw-session-id'] : undefined, metadata: identity?.metadata ?? {}, body: call.body, caller: identity?.user ?? identity?.keyId ?? seat });
+    const sticky = conversationKey({
+      sessionHeader:
+        typeof request.headers['x-gw-session-id'] === 'string' ? request.headers['x-gw-session-id'] : undefined,
+      metadata: identity?.metadata ?? {},
+      body: call.body,
+      caller: identity?.user ?? identity?.keyId ?? seat,
+    });
     sessionId = gatewaySessionIdOf(sticky);
-    const optimized = await optimizeCall(deps, call, request, { model, family: 'anthropic', subscription: true }, sticky);
+    const optimized = await optimizeCall(
+      deps,
+      call,
+      request,
+      { model, family: 'anthropic', subscription: true },
+      sticky,
+    );
     optimization = optimized.optimization;
     call = optimized.call;
     reply.header('x-gw-optimization', optimized.optimization.status).header('x-gw-cache', optimized.cacheStatus);
     const overflowOn = overflowPossible(deps, customHost !== undefined);
-    let attempt = await attemptSeat(deps, { call, request, provider, credential, seat, signal, onSend, wait: !overflowOn });
+    let attempt = await attemptSeat(deps, {
+      call,
+      request,
+      provider,
+      credential,
+      seat,
+      signal,
+      onSend,
+      wait: !overflowOn,
+    });
     attempts = 1;
     if (attempt.status === 429) {
       const organization = await overflowAllowed(deps, customHost !== undefined);
@@ -112,7 +159,18 @@ export async function runSubscription(deps: InferenceDeps, original: InferenceCa
       if (organization) {
         await attempt.discard();
         const route = { plan: singleTarget(organization.slug), via: 'default' as const, model };
-        attempt = await attemptTarget({ deps, call, route, request, signal, onAttempt: (target, status) => deps.attemptMetrics.record(target.provider.slug, status), onSend }, route.plan);
+        attempt = await attemptTarget(
+          {
+            deps,
+            call,
+            route,
+            request,
+            signal,
+            onAttempt: (target, status) => deps.attemptMetrics.record(target.provider.slug, status),
+            onSend,
+          },
+          route.plan,
+        );
         attempts = 2;
         billingMode = 'subscription-extra';
         reply.header('x-gw-auth-mode', 'overflow');
@@ -120,7 +178,16 @@ export async function runSubscription(deps: InferenceDeps, original: InferenceCa
     }
     selection = attempt.result.selection;
     reply.header('x-gw-provider', attempt.result.selection.provider.slug);
-    const relayed = await relayAnswer({ deps, call, result: attempt.result, reply, request, signal, optimization, sessionId });
+    const relayed = await relayAnswer({
+      deps,
+      call,
+      result: attempt.result,
+      reply,
+      request,
+      signal,
+      optimization,
+      sessionId,
+    });
     return report({ kind: 'relayed', relayed });
   } catch (thrown) {
     return report({ kind: 'failed', thrown });

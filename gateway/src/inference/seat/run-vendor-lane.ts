@@ -17,14 +17,27 @@ export async function runVendorLane(deps: InferenceDeps, scope: LaneScope): Prom
   const body = (request.body ?? undefined) as Record<string, unknown> | undefined;
   let selection: Selection | null = null;
   let sent: Sent | null = null;
-  const report = (end: LaneReport['end']): LaneReport => ({ call: { endpoint: '/v1/vendor/*', body }, billingMode: 'passthrough', selection, sent, attempts: 1, end });
+  const report = (end: LaneReport['end']): LaneReport => ({
+    call: { endpoint: '/v1/vendor/*', body },
+    billingMode: 'passthrough',
+    selection,
+    sent,
+    attempts: 1,
+    end,
+  });
   reply.header('x-gw-auth-mode', 'passthrough');
   try {
     const credential = subscriptionCredential(request.headers);
     if (!credential || !request.headers['x-gw-api-key']) {
-      throw new AppError({ status: 400, code: 'seat_token_required', message: 'The vendor lane forwards your own seat token: send it in Authorization (or x-api-key) and your gw key in x-gw-api-key.' });
+      throw new AppError({
+        status: 400,
+        code: 'seat_token_required',
+        message:
+          'The vendor lane forwards your own seat token: send it in Authorization (or x-api-key) and your gw key in x-gw-api-key.',
+      });
     }
-    const customHost = typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;
+    const customHost =
+      typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;
     const provider = await seatUpstream(deps.providers, customHost, deps.customHosts);
     const chosen = { provider, model: typeof body?.model === 'string' ? body.model : '' };
     selection = chosen;

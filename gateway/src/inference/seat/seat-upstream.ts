@@ -15,11 +15,23 @@ export function organizationProvider(providers: ProviderStore): ProviderInstance
  * provider's own host (the configured Anthropic provider's base URL, else the public API). The instance carries no
  * credential: the developer's own token travels in the headers.
  */
-export async function seatUpstream(providers: ProviderStore, customHost: string | undefined, policy: { allowlist: string | undefined; allowPrivate: boolean }): Promise<ProviderInstance> {
-  let baseUrl = organizationProvider(providers)?.baseUrl ?? providers.all().find((provider) => provider.type === 'anthropic')?.baseUrl ?? anthropicPublicBaseUrl;
+export async function seatUpstream(
+  providers: ProviderStore,
+  customHost: string | undefined,
+  policy: { allowlist: string | undefined; allowPrivate: boolean },
+): Promise<ProviderInstance> {
+  let baseUrl =
+    organizationProvider(providers)?.baseUrl ??
+    providers.all().find((provider) => provider.type === 'anthropic')?.baseUrl ??
+    anthropicPublicBaseUrl;
   if (customHost) {
     const url = await assertSafeUpstreamUrl(customHost, { allowPrivate: policy.allowPrivate });
-    if (!customHostAllowed(url, policy.allowlist)) throw new AppError({ status: 400, code: 'custom_host_not_allowed', message: `x-gw-custom-host ${url.host} is not in GW_CUSTOM_HOST_ALLOWLIST.` });
+    if (!customHostAllowed(url, policy.allowlist))
+      throw new AppError({
+        status: 400,
+        code: 'custom_host_not_allowed',
+        message: `x-gw-custom-host ${url.host} is not in GW_CUSTOM_HOST_ALLOWLIST.`,
+      });
     baseUrl = url.toString().replace(/\/+$/, '');
     if (!/\/v\d+$/.test(baseUrl)) baseUrl = `${baseUrl}/v1`;
   }

@@ -14,7 +14,14 @@ export interface DesktopConnectorDeps {
 
 const probedTools = 100;
 
-const counts = z.object({ servers: z.int(), ok: z.int(), needsAuth: z.int(), unreachable: z.int(), local: z.int().describe('Device-side servers (a command): counted, never reached'), tools: z.int() });
+const counts = z.object({
+  servers: z.int(),
+  ok: z.int(),
+  needsAuth: z.int(),
+  unreachable: z.int(),
+  local: z.int().describe('Device-side servers (a command): counted, never reached'),
+  tools: z.int(),
+});
 const mcpHub = z
   .object({
     status: z.enum(['never-synced', 'ok', 'degraded', 'failed']),
@@ -34,8 +41,12 @@ const mcpHub = z
   })
   .describe('Content-free state of the organization hub’s mirror of the remote managed MCP servers');
 
-const connectorBody = z.strictObject({ name: z.string().min(1).max(128).describe('The connector, by its name in managedMcpServers') });
-const probeBody = z.strictObject({ url: z.string().url().max(2048).describe('The MCP server’s streamable-HTTP endpoint (https)') });
+const connectorBody = z.strictObject({
+  name: z.string().min(1).max(128).describe('The connector, by its name in managedMcpServers'),
+});
+const probeBody = z.strictObject({
+  url: z.string().url().max(2048).describe('The MCP server’s streamable-HTTP endpoint (https)'),
+});
 const probeResponse = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('ok'),
@@ -44,8 +55,15 @@ const probeResponse = z.discriminatedUnion('status', [
     tools: z.array(z.object({ name: z.string(), title: z.string().optional(), description: z.string().optional() })),
     truncated: z.boolean().describe(`More than ${probedTools} tools: the list is cut`),
   }),
-  z.object({ status: z.literal('needs-auth'), resourceMetadata: z.string().nullable().describe('The protected-resource metadata URL the server named, if any') }),
-  z.object({ status: z.literal('unreachable'), reason: z.enum(['refused_address', 'timeout', 'network', 'redirect', 'http_error', 'not_mcp', 'too_large']), message: z.string() }),
+  z.object({
+    status: z.literal('needs-auth'),
+    resourceMetadata: z.string().nullable().describe('The protected-resource metadata URL the server named, if any'),
+  }),
+  z.object({
+    status: z.literal('unreachable'),
+    reason: z.enum(['refused_address', 'timeout', 'network', 'redirect', 'http_error', 'not_mcp', 'too_large']),
+    message: z.string(),
+  }),
 ]);
 
 /**
@@ -58,7 +76,8 @@ export function desktopConnectorOperations(deps: DesktopConnectorDeps): AdminOpe
   return [
     defineOperation({
       id: 'desktopPolicy.connectors.probe',
-      summary: 'Probe a remote MCP server: its name, version and tools, whether it needs authorization, or why it cannot be reached; nothing is stored',
+      summary:
+        'Probe a remote MCP server: its name, version and tools, whether it needs authorization, or why it cannot be reached; nothing is stored',
       method: 'POST',
       capability: 'desktopconfig:write',
       legacy: [{ path: '/admin/claude-desktop-policy/connectors/probe' }],
@@ -67,14 +86,29 @@ export function desktopConnectorOperations(deps: DesktopConnectorDeps): AdminOpe
       body: probeBody,
       response: probeResponse,
       handler: async ({ body }) => {
-        const client = new RemoteMcpClient({ url: body.url, allowPrivate: deps.allowPrivate, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+        const client = new RemoteMcpClient({
+          url: body.url,
+          allowPrivate: deps.allowPrivate,
+          ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        });
         try {
           const server = await client.initialize();
           const listed = await client.listTools(probedTools);
-          return { status: 'ok' as const, ...server, tools: listed.tools.map(({ name, title, description }) => ({ name, ...(title ? { title } : {}), ...(description ? { description } : {}) })), truncated: listed.truncated };
+          return {
+            status: 'ok' as const,
+            ...server,
+            tools: listed.tools.map(({ name, title, description }) => ({
+              name,
+              ...(title ? { title } : {}),
+              ...(description ? { description } : {}),
+            })),
+            truncated: listed.truncated,
+          };
         } catch (error) {
-          if (error instanceof RemoteMcpNeedsAuth) return { status: 'needs-auth' as const, resourceMetadata: error.resourceMetadata };
-          if (error instanceof RemoteMcpError) return { status: 'unreachable' as const, reason: error.failure, message: error.message };
+          if (error instanceof RemoteMcpNeedsAuth)
+            return { status: 'needs-auth' as const, resourceMetadata: error.resourceMetadata };
+          if (error instanceof RemoteMcpError)
+            return { status: 'unreachable' as const, reason: error.failure, message: error.message };
           throw error;
         }
       },
@@ -92,7 +126,8 @@ export function desktopConnectorOperations(deps: DesktopConnectorDeps): AdminOpe
     }),
     defineOperation({
       id: 'desktopPolicy.connectors.authorize',
-      summary: 'Start the hub’s own authorization of a connector: the vendor’s authorization URL (no token is ever returned)',
+      summary:
+        'Start the hub’s own authorization of a connector: the vendor’s authorization URL (no token is ever returned)',
       method: 'POST',
       capability: 'desktopconfig:write',
       legacy: [{ path: '/admin/claude-desktop-policy/connectors/authorize' }],
@@ -100,11 +135,18 @@ export function desktopConnectorOperations(deps: DesktopConnectorDeps): AdminOpe
       xScope: 'deployment',
       body: connectorBody,
       response: z.object({ authorizationUrl: z.string() }),
-      handler: async ({ body, request }) => ({ authorizationUrl: await deps.connectors.authorizer.start({ kind: 'hub' }, body.name, `${request.protocol}://${request.host}`) }),
+      handler: async ({ body, request }) => ({
+        authorizationUrl: await deps.connectors.authorizer.start(
+          { kind: 'hub' },
+          body.name,
+          `${request.protocol}://${request.host}`,
+        ),
+      }),
     }),
     defineOperation({
       id: 'desktopPolicy.connectors.revoke',
-      summary: 'Remove the hub’s stored grant for a connector; answers once it is gone and the mirror dropped its tools',
+      summary:
+        'Remove the hub’s stored grant for a connector; answers once it is gone and the mirror dropped its tools',
       method: 'POST',
       capability: 'desktopconfig:write',
       legacy: [{ path: '/admin/claude-desktop-policy/connectors/revoke' }],
@@ -113,7 +155,8 @@ export function desktopConnectorOperations(deps: DesktopConnectorDeps): AdminOpe
       body: connectorBody,
       response: z.object({ state: z.literal('needs-auth'), outcome: z.literal('hub-grant-removed') }),
       handler: async ({ body }) => {
-        if (!(await deps.connectors.grants.remove({ kind: 'hub' }, body.name))) throw gatewayError('grant_not_found', `The hub holds no grant for ${JSON.stringify(body.name)}.`);
+        if (!(await deps.connectors.grants.remove({ kind: 'hub' }, body.name)))
+          throw gatewayError('grant_not_found', `The hub holds no grant for ${JSON.stringify(body.name)}.`);
         await deps.mirror.sync();
         return { state: 'needs-auth' as const, outcome: 'hub-grant-removed' as const };
       },

@@ -106,7 +106,12 @@ export class McpHubMirror {
 
   /** A client of one server, optionally under a bearer (a grant); the bearer is never logged. */
   client(server: RemoteServer, bearer?: string | null): RemoteMcpClient {
-    return new RemoteMcpClient({ url: server.url, allowPrivate: this.options.allowPrivate, ...(this.options.fetch ? { fetch: this.options.fetch } : {}), ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) });
+    return new RemoteMcpClient({
+      url: server.url,
+      allowPrivate: this.options.allowPrivate,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    });
   }
 
   private async runRound(): Promise<HubStatus> {
@@ -142,12 +147,30 @@ export class McpHubMirror {
       const client = this.client(server, hubBearer);
       await client.initialize();
       const listed = await client.listTools(this.options.toolsPerServer ?? 100);
-      const tools = listed.tools.map((tool) => ({ hubName: hubToolName(server.name, tool.name), server, tool, authorized: hubBearer !== null })).filter((entry) => entry.hubName.length <= 64);
-      return { summary: { ...base, outcome: 'ok', toolCount: tools.length, truncated: listed.truncated, durationMs: elapsed() }, tools };
+      const tools = listed.tools
+        .map((tool) => ({ hubName: hubToolName(server.name, tool.name), server, tool, authorized: hubBearer !== null }))
+        .filter((entry) => entry.hubName.length <= 64);
+      return {
+        summary: {
+          ...base,
+          outcome: 'ok',
+          toolCount: tools.length,
+          truncated: listed.truncated,
+          durationMs: elapsed(),
+        },
+        tools,
+      };
     } catch (error) {
-      if (error instanceof RemoteMcpNeedsAuth) return { summary: { ...base, outcome: 'needs-auth', toolCount: 0, truncated: false, durationMs: elapsed() }, tools: [] };
+      if (error instanceof RemoteMcpNeedsAuth)
+        return {
+          summary: { ...base, outcome: 'needs-auth', toolCount: 0, truncated: false, durationMs: elapsed() },
+          tools: [],
+        };
       const failure = error instanceof RemoteMcpError ? error.failure : 'network';
-      return { summary: { ...base, outcome: 'unreachable', toolCount: 0, truncated: false, durationMs: elapsed(), failure }, tools: [] };
+      return {
+        summary: { ...base, outcome: 'unreachable', toolCount: 0, truncated: false, durationMs: elapsed(), failure },
+        tools: [],
+      };
     }
   }
 }

@@ -10,7 +10,12 @@ const toolError = (text: string): ToolResult => ({ content: [{ type: 'text', tex
  * server that wants authorization, under the member's own grant, never the hub's), and the server's result relayed as
  * it came. Anything that goes wrong is told to the model in-band.
  */
-export async function relayTool(mirror: McpHubMirror, entry: HubTool, input: Record<string, unknown> | undefined, bearer: string | null): Promise<ToolResult | RelayedToolResult> {
+export async function relayTool(
+  mirror: McpHubMirror,
+  entry: HubTool,
+  input: Record<string, unknown> | undefined,
+  bearer: string | null,
+): Promise<ToolResult | RelayedToolResult> {
   if (entry.authorized && bearer === null) {
     return toolError(
       `${entry.hubName}: ${entry.server.name} acts as you, and you have not authorized it yet. Authorize it once with the connect CLI (POST /connect/mcp-oauth/authorize {"name": "${entry.server.name}"}), then call this tool again.`,
@@ -20,11 +25,17 @@ export async function relayTool(mirror: McpHubMirror, entry: HubTool, input: Rec
     const client = mirror.client(entry.server, bearer);
     await client.initialize();
     const result = (await client.callTool(entry.tool.name, input)) as Partial<RelayedToolResult>;
-    if (!Array.isArray(result.content)) return toolError(`${entry.hubName}: the ${entry.server.name} server answered without content.`);
+    if (!Array.isArray(result.content))
+      return toolError(`${entry.hubName}: the ${entry.server.name} server answered without content.`);
     return result as RelayedToolResult;
   } catch (error) {
-    if (error instanceof RemoteMcpNeedsAuth) return toolError(`${entry.hubName}: the ${entry.server.name} server now requires authorization; ask an administrator to check the connector.`);
+    if (error instanceof RemoteMcpNeedsAuth)
+      return toolError(
+        `${entry.hubName}: the ${entry.server.name} server now requires authorization; ask an administrator to check the connector.`,
+      );
     const reason = error instanceof RemoteMcpError ? error.message : 'the call failed';
-    return toolError(`${entry.hubName}: the ${entry.server.name} server could not be used (${reason}); try again shortly.`);
+    return toolError(
+      `${entry.hubName}: the ${entry.server.name} server could not be used (${reason}); try again shortly.`,
+    );
   }
 }

@@ -2,7 +2,8 @@ import { assertSafeUpstreamUrl } from '../../providers/ssrf-guard.js';
 import { latestProtocolVersion } from '../mcp-protocol.js';
 
 /** Why a remote MCP server could not be used; content-free, safe to show an administrator and to count. */
-export type RemoteFailure = 'refused_address' | 'timeout' | 'network' | 'redirect' | 'http_error' | 'not_mcp' | 'too_large';
+export type RemoteFailure =
+  'refused_address' | 'timeout' | 'network' | 'redirect' | 'http_error' | 'not_mcp' | 'too_large';
 
 export class RemoteMcpError extends Error {
   constructor(
@@ -58,9 +59,16 @@ export class RemoteMcpClient {
 
   /** `initialize` and `notifications/initialized`; the server's name and version. */
   async initialize(): Promise<{ name: string; version: string }> {
-    const result = (await this.request('initialize', { protocolVersion: latestProtocolVersion, capabilities: {}, clientInfo: { name: 'gw-mcp-hub', version: '1' } })) as { serverInfo?: { name?: unknown; version?: unknown } };
+    const result = (await this.request('initialize', {
+      protocolVersion: latestProtocolVersion,
+      capabilities: {},
+      clientInfo: { name: 'gw-mcp-hub', version: '1' },
+    })) as { serverInfo?: { name?: unknown; version?: unknown } };
     await this.notify('notifications/initialized');
-    return { name: typeof result.serverInfo?.name === 'string' ? result.serverInfo.name : 'unknown', version: typeof result.serverInfo?.version === 'string' ? result.serverInfo.version : 'unknown' };
+    return {
+      name: typeof result.serverInfo?.name === 'string' ? result.serverInfo.name : 'unknown',
+      version: typeof result.serverInfo?.version === 'string' ? result.serverInfo.version : 'unknown',
+    };
   }
 
   /** Every tool, following `nextCursor`, up to `limit`; `truncated` when the server had more. */
@@ -68,8 +76,12 @@ export class RemoteMcpClient {
     const tools: RemoteTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 20; page += 1) {
-      const result = (await this.request('tools/list', cursor ? { cursor } : {})) as { tools?: unknown; nextCursor?: unknown };
-      if (!Array.isArray(result.tools)) throw new RemoteMcpError('not_mcp', 'tools/list answered without a tools array');
+      const result = (await this.request('tools/list', cursor ? { cursor } : {})) as {
+        tools?: unknown;
+        nextCursor?: unknown;
+      };
+      if (!Array.isArray(result.tools))
+        throw new RemoteMcpError('not_mcp', 'tools/list answered without a tools array');
       for (const tool of result.tools) {
         if (tools.length === limit) return { tools, truncated: true };
         if (isTool(tool)) tools.push(tool);
@@ -91,10 +103,16 @@ export class RemoteMcpClient {
   private async request(method: string, params: Record<string, unknown>): Promise<unknown> {
     const id = this.nextId++;
     const message = await this.post({ jsonrpc: '2.0', id, method, params }, id);
-    if (message === null || typeof message !== 'object') throw new RemoteMcpError('not_mcp', `${method} got no JSON-RPC answer`);
+    if (message === null || typeof message !== 'object')
+      throw new RemoteMcpError('not_mcp', `${method} got no JSON-RPC answer`);
     const { result, error } = message as { result?: unknown; error?: { message?: unknown } };
-    if (error) throw new RemoteMcpError('not_mcp', `${method} failed: ${typeof error.message === 'string' ? error.message.slice(0, 200) : 'error'}`);
-    if (result === null || typeof result !== 'object') throw new RemoteMcpError('not_mcp', `${method} answered without a result`);
+    if (error)
+      throw new RemoteMcpError(
+        'not_mcp',
+        `${method} failed: ${typeof error.message === 'string' ? error.message.slice(0, 200) : 'error'}`,
+      );
+    if (result === null || typeof result !== 'object')
+      throw new RemoteMcpError('not_mcp', `${method} answered without a result`);
     return result;
   }
 
@@ -105,20 +123,33 @@ export class RemoteMcpClient {
     } catch {
       throw new RemoteMcpError('refused_address', 'the URL is not an allowed public https address');
     }
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': latestProtocolVersion };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': latestProtocolVersion,
+    };
     if (this.sessionId) headers['mcp-session-id'] = this.sessionId;
     if (this.options.authorization) headers.authorization = this.options.authorization;
     let response: Response;
     try {
-      response = await this.fetchImpl(url, { method: 'POST', headers, body: JSON.stringify(message), redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) });
+      response = await this.fetchImpl(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(message),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
     } catch (error) {
-      throw (error as Error).name === 'TimeoutError' ? new RemoteMcpError('timeout', 'the MCP server did not answer in time') : new RemoteMcpError('network', 'the MCP server could not be reached');
+      throw (error as Error).name === 'TimeoutError'
+        ? new RemoteMcpError('timeout', 'the MCP server did not answer in time')
+        : new RemoteMcpError('network', 'the MCP server could not be reached');
     }
     if (response.status === 401) {
       await response.body?.cancel();
       throw new RemoteMcpNeedsAuth(resourceMetadataOf(response.headers.get('www-authenticate')));
     }
-    if (response.status >= 300 && response.status < 400) throw new RemoteMcpError('redirect', `the MCP server redirected (HTTP ${response.status})`);
+    if (response.status >= 300 && response.status < 400)
+      throw new RemoteMcpError('redirect', `the MCP server redirected (HTTP ${response.status})`);
     if (!response.ok) {
       await response.body?.cancel();
       throw new RemoteMcpError('http_error', `the MCP server answered HTTP ${response.status}`);
@@ -133,7 +164,13 @@ export class RemoteMcpClient {
 
 function isTool(value: unknown): value is RemoteTool {
   const tool = value as Partial<RemoteTool> | null;
-  return typeof tool === 'object' && tool !== null && typeof tool.name === 'string' && typeof tool.inputSchema === 'object' && tool.inputSchema !== null;
+  return (
+    typeof tool === 'object' &&
+    tool !== null &&
+    typeof tool.name === 'string' &&
+    typeof tool.inputSchema === 'object' &&
+    tool.inputSchema !== null
+  );
 }
 
 async function boundedText(response: Response): Promise<string> {

@@ -11,7 +11,15 @@ export interface McpConnectors {
 }
 
 /** The organization hub's connector authorizations: grants sealed under the keystore key, flows in Coord. */
-export function composeConnectors(input: { db: Db; coord: Coord; keyring: Keyring; clock: Clock; policy: DesktopPolicyStore; allowPrivate: boolean; publicUrl: string | undefined }): McpConnectors {
+export function composeConnectors(input: {
+  db: Db;
+  coord: Coord;
+  keyring: Keyring;
+  clock: Clock;
+  policy: DesktopPolicyStore;
+  allowPrivate: boolean;
+  publicUrl: string | undefined;
+}): McpConnectors {
   const outbound = { allowPrivate: input.allowPrivate };
   const grants = new McpGrantStore(input.db, input.keyring, input.clock);
   const authorizer = new ConnectorAuthorizer({

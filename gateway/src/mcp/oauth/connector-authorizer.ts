@@ -22,12 +22,15 @@ export interface ConnectorAuthorizerDeps {
 }
 
 /** What the callback does with a finished authorization. */
-export type CallbackOutcome = { kind: 'hub'; connector: string } | { kind: 'claim'; code: string; loopback?: { port: number; nonceHash: string } };
+export type CallbackOutcome =
+  { kind: 'hub'; connector: string } | { kind: 'claim'; code: string; loopback?: { port: number; nonceHash: string } };
 
 export const connectorErrors = {
-  notFound: (name: string) => gatewayError('connector_not_found', `No remote MCP server named ${JSON.stringify(name)} is in the desktop policy.`),
+  notFound: (name: string) =>
+    gatewayError('connector_not_found', `No remote MCP server named ${JSON.stringify(name)} is in the desktop policy.`),
   flowExpired: () => gatewayError('authorization_expired'),
-  denied: (reason: string) => gatewayError('authorization_denied', `The authorization server did not grant access (${reason}).`),
+  denied: (reason: string) =>
+    gatewayError('authorization_denied', `The authorization server did not grant access (${reason}).`),
   claimNotFound: () => gatewayError('claim_not_found'),
 } as const;
 
@@ -44,7 +47,12 @@ export function nonceHashOf(nonce: string): string {
 export class ConnectorAuthorizer {
   constructor(private readonly deps: ConnectorAuthorizerDeps) {}
 
-  async start(owner: GrantOwner, connectorName: string, requestOrigin: string, loopback?: { port: number; nonce: string }): Promise<string> {
+  async start(
+    owner: GrantOwner,
+    connectorName: string,
+    requestOrigin: string,
+    loopback?: { port: number; nonce: string },
+  ): Promise<string> {
     const connector = await this.connector(connectorName);
     const server = await discoverAuthorization(connector.url, this.deps.outbound);
     const redirectUri = `${(this.deps.publicUrl ?? requestOrigin).replace(/\/+$/, '')}${callbackPath}`;
@@ -60,15 +68,32 @@ export class ConnectorAuthorizer {
       verifier: pkce.verifier,
       ...(loopback ? { loopback: { port: loopback.port, nonceHash: nonceHashOf(loopback.nonce) } } : {}),
     });
-    return this.deps.client.authorizationUrl(server, { clientId, redirectUri, state, challenge: pkce.challenge, resource: connector.url });
+    return this.deps.client.authorizationUrl(server, {
+      clientId,
+      redirectUri,
+      state,
+      challenge: pkce.challenge,
+      resource: connector.url,
+    });
   }
 
   /** The authorization server's redirect: exchange the code; the hub's grant is stored, a developer's waits for its claim. */
   async finish(query: { state?: string; code?: string; error?: string }): Promise<CallbackOutcome> {
     const flow = query.state ? await this.deps.flows.take(query.state) : null;
     if (!flow) throw connectorErrors.flowExpired();
-    if (query.error || !query.code) throw connectorErrors.denied(query.error?.replace(/[^a-z_]/g, '').slice(0, 64) || 'no code');
-    const grant = await this.deps.client.exchange(flow.tokenEndpoint, { code: query.code, clientId: flow.clientId, redirectUri: flow.redirectUri, verifier: flow.verifier, resource: flow.resource }, this.deps.clock.now());
+    if (query.error || !query.code)
+      throw connectorErrors.denied(query.error?.replace(/[^a-z_]/g, '').slice(0, 64) || 'no code');
+    const grant = await this.deps.client.exchange(
+      flow.tokenEndpoint,
+      {
+        code: query.code,
+        clientId: flow.clientId,
+        redirectUri: flow.redirectUri,
+        verifier: flow.verifier,
+        resource: flow.resource,
+      },
+      this.deps.clock.now(),
+    );
     if (flow.owner.kind === 'hub') {
       await this.deps.grants.save(flow.owner, flow.connector, grant);
       return { kind: 'hub', connector: flow.connector };
@@ -86,7 +111,9 @@ export class ConnectorAuthorizer {
 
   private async connector(name: string): Promise<RemoteServer> {
     const policy = await this.deps.policy.read();
-    const found = remoteServersOf(policy.enabled ? policy.settings.managedMcpServers : undefined).remote.find((server) => server.name === name);
+    const found = remoteServersOf(policy.enabled ? policy.settings.managedMcpServers : undefined).remote.find(
+      (server) => server.name === name,
+    );
     if (!found) throw connectorErrors.notFound(name);
     return found;
   }

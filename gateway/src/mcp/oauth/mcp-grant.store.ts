@@ -20,14 +20,23 @@ export class McpGrantStore {
     await this.db.query(
       `INSERT INTO gw_mcp_grants (owner, connector, sealed, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (owner, connector) DO UPDATE SET sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at`,
-      [key, connector, this.keyring.encrypt(grant.accessToken, associatedData(key, connector)), grant.expiresAt === null ? null : new Date(grant.expiresAt), new Date(this.clock.now())],
+      [
+        key,
+        connector,
+        this.keyring.encrypt(grant.accessToken, associatedData(key, connector)),
+        grant.expiresAt === null ? null : new Date(grant.expiresAt),
+        new Date(this.clock.now()),
+      ],
     );
   }
 
   /** The live bearer, or null (none, expired, or sealed under a key this gateway no longer holds). */
   async bearer(owner: GrantOwner, connector: string): Promise<string | null> {
     const key = ownerKey(owner);
-    const { rows } = await this.db.query<{ sealed: string; expires_at: Date | string | null }>('SELECT sealed, expires_at FROM gw_mcp_grants WHERE owner = $1 AND connector = $2', [key, connector]);
+    const { rows } = await this.db.query<{ sealed: string; expires_at: Date | string | null }>(
+      'SELECT sealed, expires_at FROM gw_mcp_grants WHERE owner = $1 AND connector = $2',
+      [key, connector],
+    );
     const row = rows[0];
     if (!row || (row.expires_at !== null && new Date(row.expires_at).getTime() <= this.clock.now())) return null;
     try {
@@ -39,6 +48,13 @@ export class McpGrantStore {
   }
 
   async remove(owner: GrantOwner, connector: string): Promise<boolean> {
-    return (await this.db.query('DELETE FROM gw_mcp_grants WHERE owner = $1 AND connector = $2', [ownerKey(owner), connector])).rowCount > 0;
+    return (
+      (
+        await this.db.query('DELETE FROM gw_mcp_grants WHERE owner = $1 AND connector = $2', [
+          ownerKey(owner),
+          connector,
+        ])
+      ).rowCount > 0
+    );
   }
 }

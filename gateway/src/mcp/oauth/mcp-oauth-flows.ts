@@ -40,7 +40,11 @@ export class McpOAuthFlows {
 
   async open(flow: PendingFlow): Promise<string> {
     const state = randomBytes(24).toString('base64url');
-    await this.coord.setValue(`mcp-oauth:flow:${state}`, this.keyring.encrypt(JSON.stringify(flow), `mcp-oauth-flow:${state}`), ttlMs);
+    await this.coord.setValue(
+      `mcp-oauth:flow:${state}`,
+      this.keyring.encrypt(JSON.stringify(flow), `mcp-oauth-flow:${state}`),
+      ttlMs,
+    );
     return state;
   }
 
@@ -55,7 +59,11 @@ export class McpOAuthFlows {
 
   async holdClaim(claim: HeldClaim): Promise<string> {
     const code = Array.from({ length: claimCodeLength }, () => claimAlphabet[randomInt(claimAlphabet.length)]).join('');
-    await this.coord.setValue(`mcp-oauth:claim:${code}`, this.keyring.encrypt(JSON.stringify(claim), `mcp-oauth-claim:${code}`), ttlMs);
+    await this.coord.setValue(
+      `mcp-oauth:claim:${code}`,
+      this.keyring.encrypt(JSON.stringify(claim), `mcp-oauth-claim:${code}`),
+      ttlMs,
+    );
     return code;
   }
 

@@ -39,7 +39,10 @@ export class ConnectorOAuthClient {
     return clientId;
   }
 
-  authorizationUrl(server: AuthorizationServer, input: { clientId: string; redirectUri: string; state: string; challenge: string; resource: string }): string {
+  authorizationUrl(
+    server: AuthorizationServer,
+    input: { clientId: string; redirectUri: string; state: string; challenge: string; resource: string },
+  ): string {
     const url = new URL(server.authorizationEndpoint);
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', input.clientId);
@@ -52,11 +55,30 @@ export class ConnectorOAuthClient {
     return url.href;
   }
 
-  async exchange(tokenEndpoint: string, input: { code: string; clientId: string; redirectUri: string; verifier: string; resource: string }, now: number): Promise<ConnectorGrant> {
-    const form = new URLSearchParams({ grant_type: 'authorization_code', code: input.code, client_id: input.clientId, redirect_uri: input.redirectUri, code_verifier: input.verifier, resource: input.resource });
-    const answer = await fetchJson(tokenEndpoint, this.outbound, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+  async exchange(
+    tokenEndpoint: string,
+    input: { code: string; clientId: string; redirectUri: string; verifier: string; resource: string },
+    now: number,
+  ): Promise<ConnectorGrant> {
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: input.code,
+      client_id: input.clientId,
+      redirect_uri: input.redirectUri,
+      code_verifier: input.verifier,
+      resource: input.resource,
+    });
+    const answer = await fetchJson(tokenEndpoint, this.outbound, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    });
     const body = answer.body as { access_token?: unknown; token_type?: unknown; expires_in?: unknown } | null;
-    if (answer.status !== 200 || typeof body?.access_token !== 'string' || (typeof body.token_type === 'string' && body.token_type.toLowerCase() !== 'bearer')) {
+    if (
+      answer.status !== 200 ||
+      typeof body?.access_token !== 'string' ||
+      (typeof body.token_type === 'string' && body.token_type.toLowerCase() !== 'bearer')
+    ) {
       throw oauthUnavailable('The authorization server refused the authorization code.');
     }
     const lifetime = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in * 1000 : null;
@@ -64,14 +86,22 @@ export class ConnectorOAuthClient {
   }
 
   private async register(server: AuthorizationServer, redirectUri: string): Promise<string> {
-    if (!server.registrationEndpoint) throw oauthUnavailable('The authorization server offers no dynamic client registration.');
+    if (!server.registrationEndpoint)
+      throw oauthUnavailable('The authorization server offers no dynamic client registration.');
     const answer = await fetchJson(server.registrationEndpoint, this.outbound, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'gw organization hub', redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'gw organization hub',
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const clientId = (answer.body as { client_id?: unknown } | null)?.client_id;
-    if ((answer.status !== 201 && answer.status !== 200) || typeof clientId !== 'string') throw oauthUnavailable('The authorization server refused to register the gateway as a client.');
+    if ((answer.status !== 201 && answer.status !== 200) || typeof clientId !== 'string')
+      throw oauthUnavailable('The authorization server refused to register the gateway as a client.');
     return clientId;
   }
 }

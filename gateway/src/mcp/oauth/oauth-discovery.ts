@@ -20,7 +20,11 @@ export interface OutboundOptions {
 export const oauthUnavailable = (message: string) => gatewayError('connector_oauth_unavailable', message);
 
 /** GET a JSON document from a URL a third party named, through the SSRF guard, without following redirects. */
-export async function fetchJson(url: string, options: OutboundOptions, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
+export async function fetchJson(
+  url: string,
+  options: OutboundOptions,
+  init: RequestInit = {},
+): Promise<{ status: number; body: unknown }> {
   let safe: URL;
   try {
     safe = await assertSafeUpstreamUrl(url, { allowPrivate: options.allowPrivate });
@@ -29,7 +33,12 @@ export async function fetchJson(url: string, options: OutboundOptions, init: Req
   }
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(safe, { ...init, redirect: 'error', signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+    response = await (options.fetch ?? fetch)(safe, {
+      ...init,
+      redirect: 'error',
+      signal: AbortSignal.timeout(10_000),
+      headers: { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) },
+    });
   } catch {
     throw oauthUnavailable(`The authorization server at ${safe.origin} could not be reached.`);
   }
@@ -49,20 +58,33 @@ export async function fetchJson(url: string, options: OutboundOptions, init: Req
 export async function discoverAuthorization(serverUrl: string, options: OutboundOptions): Promise<AuthorizationServer> {
   let metadataUrl: string | null;
   try {
-    await new RemoteMcpClient({ url: serverUrl, allowPrivate: options.allowPrivate, ...(options.fetch ? { fetch: options.fetch } : {}) }).initialize();
+    await new RemoteMcpClient({
+      url: serverUrl,
+      allowPrivate: options.allowPrivate,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }).initialize();
     throw oauthUnavailable('This connector answers without authorization: there is nothing to authorize.');
   } catch (error) {
-    if (!(error instanceof RemoteMcpNeedsAuth)) throw error instanceof AppError ? error : oauthUnavailable('The connector could not be reached.');
+    if (!(error instanceof RemoteMcpNeedsAuth))
+      throw error instanceof AppError ? error : oauthUnavailable('The connector could not be reached.');
     metadataUrl = error.resourceMetadata;
   }
-  const resource = await fetchJson(metadataUrl ?? `${new URL(serverUrl).origin}/.well-known/oauth-protected-resource`, options);
+  const resource = await fetchJson(
+    metadataUrl ?? `${new URL(serverUrl).origin}/.well-known/oauth-protected-resource`,
+    options,
+  );
   const servers = (resource.body as { authorization_servers?: unknown } | null)?.authorization_servers;
   const scopes = (resource.body as { scopes_supported?: unknown } | null)?.scopes_supported;
-  if (resource.status !== 200 || !Array.isArray(servers) || typeof servers[0] !== 'string') throw oauthUnavailable('The connector publishes no authorization server.');
+  if (resource.status !== 200 || !Array.isArray(servers) || typeof servers[0] !== 'string')
+    throw oauthUnavailable('The connector publishes no authorization server.');
   const issuer = servers[0];
   const document = await authorizationServerMetadata(issuer, options);
   const methods = document.code_challenge_methods_supported;
-  if (typeof document.authorization_endpoint !== 'string' || typeof document.token_endpoint !== 'string' || (Array.isArray(methods) && !methods.includes('S256'))) {
+  if (
+    typeof document.authorization_endpoint !== 'string' ||
+    typeof document.token_endpoint !== 'string' ||
+    (Array.isArray(methods) && !methods.includes('S256'))
+  ) {
     throw oauthUnavailable('The authorization server does not offer the authorization-code grant with PKCE S256.');
   }
   return {
@@ -78,9 +100,13 @@ export async function discoverAuthorization(serverUrl: string, options: Outbound
 async function authorizationServerMetadata(issuer: string, options: OutboundOptions): Promise<Record<string, unknown>> {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/+$/, '');
-  for (const candidate of [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${url.origin}/.well-known/openid-configuration${path}`]) {
+  for (const candidate of [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+  ]) {
     const answer = await fetchJson(candidate, options);
-    if (answer.status === 200 && typeof answer.body === 'object' && answer.body !== null) return answer.body as Record<string, unknown>;
+    if (answer.status === 200 && typeof answer.body === 'object' && answer.body !== null)
+      return answer.body as Record<string, unknown>;
   }
   throw oauthUnavailable('The authorization server publishes no metadata.');
 }

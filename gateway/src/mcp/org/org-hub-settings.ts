@@ -12,7 +12,10 @@ export interface OrgHubSettings {
   organizationClaim: string;
 }
 
-type HubConfig = Pick<GatewayConfig, 'GW_PUBLIC_URL' | 'GW_ORG_HUB_ISSUER' | 'GW_ORG_HUB_JWKS_URL' | 'GW_ORG_HUB_ORG_CLAIM'>;
+type HubConfig = Pick<
+  GatewayConfig,
+  'GW_PUBLIC_URL' | 'GW_ORG_HUB_ISSUER' | 'GW_ORG_HUB_JWKS_URL' | 'GW_ORG_HUB_ORG_CLAIM'
+>;
 
 /** Null when the hub's token lane is off; the config check guarantees the public URL whenever the issuer is set. */
 export function orgHubSettingsOf(config: HubConfig): OrgHubSettings | null {

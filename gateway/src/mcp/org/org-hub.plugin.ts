@@ -47,23 +47,59 @@ const protectedResourceMetadata = z.object({
 export async function orgHubPlugin(app: FastifyInstance, options: OrgHubPluginOptions): Promise<void> {
   const { hub } = options;
   for (const url of metadataPaths) {
-    app.get(url, { schema: { tags: ['retrieval'], summary: 'Protected-resource metadata of the organization hub (RFC 9728): the authorization server that issues its tokens', response: { 200: protectedResourceMetadata, 404: z.object({ status: z.literal('failure'), code: z.string(), message: z.string() }) } } }, async (_request, reply) => {
-      if (!hub) return reply.code(404).send({ status: 'failure', code: 'not_found', message: 'This gateway runs no organization identity lane.' });
-      return { resource: hub.settings.resource, authorization_servers: [hub.settings.issuer], bearer_methods_supported: ['header'], scopes_supported: [], resource_name: 'gw organization hub' };
-    });
+    app.get(
+      url,
+      {
+        schema: {
+          tags: ['retrieval'],
+          summary:
+            'Protected-resource metadata of the organization hub (RFC 9728): the authorization server that issues its tokens',
+          response: {
+            200: protectedResourceMetadata,
+            404: z.object({ status: z.literal('failure'), code: z.string(), message: z.string() }),
+          },
+        },
+      },
+      async (_request, reply) => {
+        if (!hub)
+          return reply.code(404).send({
+            status: 'failure',
+            code: 'not_found',
+            message: 'This gateway runs no organization identity lane.',
+          });
+        return {
+          resource: hub.settings.resource,
+          authorization_servers: [hub.settings.issuer],
+          bearer_methods_supported: ['header'],
+          scopes_supported: [],
+          resource_name: 'gw organization hub',
+        };
+      },
+    );
   }
   app.route({
     method: ['GET', 'DELETE'],
     url: '/mcp/org',
     schema: { tags: ['retrieval'], summary: 'No server-initiated stream and no sessions: always 405' },
-    handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send(errorResponse(null, { code: jsonRpcErrorCodes.serverError, message: 'Method Not Allowed: POST one JSON-RPC message per request' })),
+    handler: async (_request, reply) =>
+      reply
+        .code(405)
+        .header('allow', 'POST')
+        .send(
+          errorResponse(null, {
+            code: jsonRpcErrorCodes.serverError,
+            message: 'Method Not Allowed: POST one JSON-RPC message per request',
+          }),
+        ),
   });
 
   await app.register(async (scope) => {
     // Every 401 names where an OAuth client learns how to get a token for this hub.
     installMcpErrorHandler(scope, hub ? `Bearer resource_metadata="${hub.settings.metadataUrl}"` : undefined);
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: bodyLimitBytes }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: bodyLimitBytes }, (_request, body, done) =>
+      done(null, body),
+    );
     scope.post(
       '/mcp/org',
       {

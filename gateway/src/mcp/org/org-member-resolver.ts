@@ -65,14 +65,23 @@ export class OrgMemberResolver {
   }
 
   private async lookUp(verified: VerifiedMember): Promise<OrgMember> {
-    const decision = await this.deps.coord.rateLimit(`org-hub-identity:${sha256Hex(verified.subject)}`, lookupsPerMinute, 60_000);
+    const decision = await this.deps.coord.rateLimit(
+      `org-hub-identity:${sha256Hex(verified.subject)}`,
+      lookupsPerMinute,
+      60_000,
+    );
     if (!decision.allowed) throw orgHubErrors.throttled(decision.retryAfterMs, 'identity checks for this member');
     try {
-      const answer = await this.deps.billing.orgHubIdentity({ subject: verified.subject, organizationId: verified.organizationId, resource: this.deps.settings.resource });
+      const answer = await this.deps.billing.orgHubIdentity({
+        subject: verified.subject,
+        organizationId: verified.organizationId,
+        resource: this.deps.settings.resource,
+      });
       return { email: answer.email, team: answer.team };
     } catch (error) {
       if (!(error instanceof BillingCallFailed)) throw error;
-      if (error.httpStatus === 403) throw orgHubErrors.refused(orgHubRefusals.find((refusal) => refusal === error.code) ?? 'org_member_refused');
+      if (error.httpStatus === 403)
+        throw orgHubErrors.refused(orgHubRefusals.find((refusal) => refusal === error.code) ?? 'org_member_refused');
       if (error.code === 'org_hub_unconfirmed') throw orgHubErrors.unconfirmed();
       throw orgHubErrors.billingUnavailable();
     }

@@ -63,10 +63,13 @@ export class OrgTokenVerifier {
     // jose accepts an audience list that contains ours; the hub takes exactly one audience, its own URL.
     if (typeof payload.aud !== 'string') throw orgHubErrors.invalidToken('aud must be one string, this hub’s URL');
     const organizationId = payload[this.settings.organizationClaim];
-    if (typeof organizationId !== 'string' || organizationId.trim() === '') throw orgHubErrors.invalidToken(`the ${this.settings.organizationClaim} claim must name the organization`);
-    if (typeof payload.sub !== 'string' || payload.sub.trim() === '') throw orgHubErrors.invalidToken('sub must name the member');
+    if (typeof organizationId !== 'string' || organizationId.trim() === '')
+      throw orgHubErrors.invalidToken(`the ${this.settings.organizationClaim} claim must name the organization`);
+    if (typeof payload.sub !== 'string' || payload.sub.trim() === '')
+      throw orgHubErrors.invalidToken('sub must name the member');
     // jose checks iat against the clock only with maxTokenAge; a token issued in the future is not valid either.
-    if (typeof payload.iat !== 'number' || payload.iat > this.clock.now() / 1000 + clockToleranceSeconds) throw orgHubErrors.invalidToken('iat is in the future');
+    if (typeof payload.iat !== 'number' || payload.iat > this.clock.now() / 1000 + clockToleranceSeconds)
+      throw orgHubErrors.invalidToken('iat is in the future');
     return { subject: payload.sub, organizationId, expiresAt: payload.exp as number };
   }
 
@@ -74,17 +77,25 @@ export class OrgTokenVerifier {
   private async keys(): Promise<JWTVerifyGetKey> {
     if (this.keySet) return this.keySet;
     const url = this.settings.jwksUrl ?? (await this.discoverJwksUrl());
-    this.keySet = createRemoteJWKSet(new URL(url), { timeoutDuration: discoveryTimeoutMs, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+    this.keySet = createRemoteJWKSet(new URL(url), {
+      timeoutDuration: discoveryTimeoutMs,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 10 * 60_000,
+    });
     return this.keySet;
   }
 
   private async discoverJwksUrl(): Promise<string> {
     const configurationUrl = `${this.settings.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
     try {
-      const response = await this.fetchImpl(configurationUrl, { redirect: 'error', signal: AbortSignal.timeout(discoveryTimeoutMs) });
+      const response = await this.fetchImpl(configurationUrl, {
+        redirect: 'error',
+        signal: AbortSignal.timeout(discoveryTimeoutMs),
+      });
       const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
       // A configuration for another issuer is not this issuer's: its keys would verify someone else's tokens.
-      if (response.ok && document.issuer === this.settings.issuer && typeof document.jwks_uri === 'string') return new URL(document.jwks_uri).href;
+      if (response.ok && document.issuer === this.settings.issuer && typeof document.jwks_uri === 'string')
+        return new URL(document.jwks_uri).href;
     } catch {
       // Unreachable or not JSON: the same outage as below.
     }

@@ -20,15 +20,29 @@ export const orgTools = [
   {
     name: 'gw_org_skills',
     title: 'List the organization’s skills',
-    description: 'List the shared skills your organization publishes for your team: each skill’s name and what it is for. Read one with gw_org_skill.',
+    description:
+      'List the shared skills your organization publishes for your team: each skill’s name and what it is for. Read one with gw_org_skill.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: readOnly,
   },
   {
     name: 'gw_org_skill',
     title: 'Read one organization skill',
-    description: 'Read the full instructions of one shared skill of your organization, by the name gw_org_skills lists.',
-    inputSchema: { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 128, description: 'The skill’s name, as gw_org_skills lists it.' } }, required: ['name'], additionalProperties: false },
+    description:
+      'Read the full instructions of one shared skill of your organization, by the name gw_org_skills lists.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 128,
+          description: 'The skill’s name, as gw_org_skills lists it.',
+        },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    },
     annotations: readOnly,
   },
 ] as const;
@@ -53,7 +67,12 @@ export interface OrgCaller {
   user: string | null;
 }
 
-export function orgToolbox(caller: OrgCaller, teamPolicies: TeamPolicyStore, mirror: McpHubMirror | null, grants: McpGrantStore | null): McpToolbox {
+export function orgToolbox(
+  caller: OrgCaller,
+  teamPolicies: TeamPolicyStore,
+  mirror: McpHubMirror | null,
+  grants: McpGrantStore | null,
+): McpToolbox {
   const { team } = caller;
   const skills = async () => effectiveTeamPolicy((await teamPolicies.read()).teams, team).skills;
   const mirrored = mirror?.mirrored() ?? [];
@@ -64,7 +83,10 @@ export function orgToolbox(caller: OrgCaller, teamPolicies: TeamPolicyStore, mir
     call: async (name, input) => {
       const relayed = mirrored.find((entry) => entry.hubName === name);
       if (relayed && mirror) {
-        const bearer = relayed.authorized && caller.user !== null && grants ? await grants.bearer({ kind: 'user', user: caller.user }, relayed.server.name) : null;
+        const bearer =
+          relayed.authorized && caller.user !== null && grants
+            ? await grants.bearer({ kind: 'user', user: caller.user }, relayed.server.name)
+            : null;
         return relayTool(mirror, relayed, input, bearer);
       }
       let available;
@@ -78,9 +100,13 @@ export function orgToolbox(caller: OrgCaller, teamPolicies: TeamPolicyStore, mir
         return { content: [text(available.map((skill) => `- ${skill.name}: ${skill.description}`).join('\n'))] };
       }
       const parsed = skillArguments.safeParse(input ?? {});
-      if (!parsed.success) return toolError(`gw_org_skill: invalid arguments: ${describeIssues('arguments', parsed.error.issues)}`);
+      if (!parsed.success)
+        return toolError(`gw_org_skill: invalid arguments: ${describeIssues('arguments', parsed.error.issues)}`);
       const skill = available.find((entry) => entry.name === parsed.data.name);
-      if (!skill) return toolError(`gw_org_skill: your team has no skill named ${JSON.stringify(parsed.data.name)}; gw_org_skills lists the ones it has.`);
+      if (!skill)
+        return toolError(
+          `gw_org_skill: your team has no skill named ${JSON.stringify(parsed.data.name)}; gw_org_skills lists the ones it has.`,
+        );
       return { content: [text(skill.content)] };
     },
   };

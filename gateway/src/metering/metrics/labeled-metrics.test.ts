@@ -15,9 +15,25 @@ const observations: Array<[Record<'endpoint' | 'model', string>, number]> = [
 function observeBoth() {
   const reference = new Registry();
   const fast = new Registry();
-  const referenceHistogram = new Histogram({ name: 'test_seconds', help: 'Latency.', labelNames: ['endpoint', 'model'], buckets, registers: [reference] });
-  const referenceCounter = new Counter({ name: 'test_total', help: 'Calls.', labelNames: ['endpoint', 'model'], registers: [reference] });
-  const histogram = new LabeledHistogram(fast, { name: 'test_seconds', help: 'Latency.', labelNames: ['endpoint', 'model'], buckets });
+  const referenceHistogram = new Histogram({
+    name: 'test_seconds',
+    help: 'Latency.',
+    labelNames: ['endpoint', 'model'],
+    buckets,
+    registers: [reference],
+  });
+  const referenceCounter = new Counter({
+    name: 'test_total',
+    help: 'Calls.',
+    labelNames: ['endpoint', 'model'],
+    registers: [reference],
+  });
+  const histogram = new LabeledHistogram(fast, {
+    name: 'test_seconds',
+    help: 'Latency.',
+    labelNames: ['endpoint', 'model'],
+    buckets,
+  });
   const counter = new LabeledCounter(fast, { name: 'test_total', help: 'Calls.', labelNames: ['endpoint', 'model'] });
   for (const [labels, value] of observations) {
     referenceHistogram.observe(labels, value);
@@ -41,7 +57,10 @@ describe('LabeledHistogram and LabeledCounter', () => {
 
   it('give the same JSON view as prom-client (which adds an always-null exemplar we do not keep)', async () => {
     const { reference, fast } = observeBoth();
-    const withoutExemplars = (await reference.getMetricsAsJSON()).map((metric) => ({ ...metric, values: metric.values.map(({ exemplar: _exemplar, ...value }: Record<string, unknown>) => value) }));
+    const withoutExemplars = (await reference.getMetricsAsJSON()).map((metric) => ({
+      ...metric,
+      values: metric.values.map(({ exemplar: _exemplar, ...value }: Record<string, unknown>) => value),
+    }));
     expect(await fast.getMetricsAsJSON()).toEqual(withoutExemplars);
   });
 

@@ -66,7 +66,10 @@ abstract class LabeledMetric<L extends string, Series> {
   /** The JSON view (`registry.getMetricsAsJSON()`): every label in one object. */
   async get(): Promise<Exported> {
     const exported = await this.getForPromString();
-    exported.values = exported.values.map(({ sharedLabels, ...value }) => ({ ...value, labels: { ...value.labels, ...sharedLabels } }));
+    exported.values = exported.values.map(({ sharedLabels, ...value }) => ({
+      ...value,
+      labels: { ...value.labels, ...sharedLabels },
+    }));
     return exported;
   }
 
@@ -138,7 +141,10 @@ export class HistogramSeries {
 export class LabeledHistogram<L extends string> extends LabeledMetric<L, HistogramSeries> {
   private readonly bounds: readonly number[];
 
-  constructor(registry: Registry, options: { name: string; help: string; labelNames: readonly L[]; buckets: readonly number[] }) {
+  constructor(
+    registry: Registry,
+    options: { name: string; help: string; labelNames: readonly L[]; buckets: readonly number[] },
+  ) {
     super(registry, options.name, options.help, 'histogram', options.labelNames);
     this.bounds = [...options.buckets].sort((a, b) => a - b);
   }

@@ -9,7 +9,10 @@ export function createMetricsRegistry(): Registry {
 }
 
 export async function metricsRoutes(app: FastifyInstance, options: { registry: Registry }): Promise<void> {
-  app.get('/metrics', { schema: { tags: ['health'], summary: 'Prometheus metrics (content-free)' } }, async (_request, reply) =>
-    reply.header('content-type', options.registry.contentType).send(await options.registry.metrics()),
+  app.get(
+    '/metrics',
+    { schema: { tags: ['health'], summary: 'Prometheus metrics (content-free)' } },
+    async (_request, reply) =>
+      reply.header('content-type', options.registry.contentType).send(await options.registry.metrics()),
   );
 }

@@ -41,19 +41,31 @@ export class ContentRetention {
     const now = this.deps.clock.now();
     const cutoff = new Date(now - this.deps.retentionDays() * dayMs);
     try {
-      const { rowCount } = await this.deps.db.query('UPDATE gw_traces SET content_sealed = NULL WHERE content_sealed IS NOT NULL AND created_at < $1', [cutoff]);
+      const { rowCount } = await this.deps.db.query(
+        'UPDATE gw_traces SET content_sealed = NULL WHERE content_sealed IS NOT NULL AND created_at < $1',
+        [cutoff],
+      );
       this.last = { at: new Date(now).toISOString(), purged: rowCount };
-      if (rowCount > 0) this.deps.logger.info({ purged: rowCount, retentionDays: this.deps.retentionDays() }, 'purged stored content past its retention');
+      if (rowCount > 0)
+        this.deps.logger.info(
+          { purged: rowCount, retentionDays: this.deps.retentionDays() },
+          'purged stored content past its retention',
+        );
       return rowCount;
     } catch (error) {
-      this.deps.logger.warn({ errName: error instanceof Error ? error.name : 'unknown' }, 'content retention purge failed; retried within the hour');
+      this.deps.logger.warn(
+        { errName: error instanceof Error ? error.name : 'unknown' },
+        'content retention purge failed; retried within the hour',
+      );
       return 0;
     }
   }
 
   /** What is held now, for the content settings view. */
   async stored(): Promise<{ traces: number; oldest: string | null }> {
-    const { rows } = await this.deps.db.query<{ traces: string | number; oldest: Date | string | null }>('SELECT count(*) AS traces, min(created_at) AS oldest FROM gw_traces WHERE content_sealed IS NOT NULL');
+    const { rows } = await this.deps.db.query<{ traces: string | number; oldest: Date | string | null }>(
+      'SELECT count(*) AS traces, min(created_at) AS oldest FROM gw_traces WHERE content_sealed IS NOT NULL',
+    );
     const row = rows[0];
     return { traces: Number(row?.traces ?? 0), oldest: row?.oldest ? new Date(row.oldest).toISOString() : null };
   }

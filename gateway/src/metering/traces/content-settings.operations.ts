@@ -13,7 +13,11 @@ export interface ContentSettingsDeps {
  * The content lane of the settings: the content mode and how long stored content is kept, with what is held now.
  * Changing either needs `settings:content`; shortening the retention purges at once.
  */
-export function contentSettingsOperations({ settings, retention, contentKeyConfigured }: ContentSettingsDeps): AdminOperation[] {
+export function contentSettingsOperations({
+  settings,
+  retention,
+  contentKeyConfigured,
+}: ContentSettingsDeps): AdminOperation[] {
   const view = async (stored: StoredSettings) => ({
     contentMode: stored.settings.contentMode,
     contentRetentionDays: stored.settings.contentRetentionDays,
@@ -36,7 +40,8 @@ export function contentSettingsOperations({ settings, retention, contentKeyConfi
     }),
     defineOperation({
       id: 'settings.content.update',
-      summary: 'Change the content mode or the content retention (omitted fields kept); a shorter retention purges at once',
+      summary:
+        'Change the content mode or the content retention (omitted fields kept); a shorter retention purges at once',
       method: 'PUT',
       capability: 'content:manage',
       v1: { path: '/admin/v1/settings/content', scope: 'settings:content' },

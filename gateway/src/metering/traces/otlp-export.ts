@@ -27,13 +27,30 @@ export class OtlpSpanExport {
 
   constructor(settings: OtlpExportSettings, logger: Logger) {
     const exporterOptions = { url: settings.url, headers: settings.headers, timeoutMillis: 10_000 };
-    const exporter = settings.protocol === 'http/json' ? new JsonTraceExporter(exporterOptions) : new ProtobufTraceExporter(exporterOptions);
+    const exporter =
+      settings.protocol === 'http/json'
+        ? new JsonTraceExporter(exporterOptions)
+        : new ProtobufTraceExporter(exporterOptions);
     this.provider = new TracerProvider({
-      resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': settings.serviceVersion }),
-      spanProcessors: [new BatchSpanProcessor({ exporter, maxQueueSize: 4_096, maxExportBatchSize: 512, scheduledDelayMillis: 1_000, exportTimeoutMillis: 10_000 })],
+      resource: resourceFromAttributes({
+        'service.name': settings.serviceName,
+        'service.version': settings.serviceVersion,
+      }),
+      spanProcessors: [
+        new BatchSpanProcessor({
+          exporter,
+          maxQueueSize: 4_096,
+          maxExportBatchSize: 512,
+          scheduledDelayMillis: 1_000,
+          exportTimeoutMillis: 10_000,
+        }),
+      ],
     });
     this.tracer = this.provider.getTracer('gw-gateway', settings.serviceVersion);
-    logger.info({ url: redactUrl(settings.url), protocol: settings.protocol }, 'exporting a span per call over OTLP/HTTP');
+    logger.info(
+      { url: redactUrl(settings.url), protocol: settings.protocol },
+      'exporting a span per call over OTLP/HTTP',
+    );
   }
 
   /** Record one call as a finished span; never throws. */
@@ -45,7 +62,8 @@ export class OtlpSpanExport {
       startTime: endTime - Math.max(0, record.latencyMs),
       attributes: spanAttributes(record),
     });
-    if (record.outcome !== 'success') span.setStatus({ code: SpanStatusCode.ERROR, ...(record.errorCode ? { message: record.errorCode } : {}) });
+    if (record.outcome !== 'success')
+      span.setStatus({ code: SpanStatusCode.ERROR, ...(record.errorCode ? { message: record.errorCode } : {}) });
     span.end(endTime);
   }
 

@@ -9,7 +9,9 @@ import type { OtlpExportSettings } from './otlp-export.js';
  */
 export function otlpSettingsOf(config: GatewayConfig): OtlpExportSettings | null {
   if (config.OTEL_TRACES_EXPORTER === 'none') return null;
-  const url = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (config.OTEL_EXPORTER_OTLP_ENDPOINT ? `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : null);
+  const url =
+    config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (config.OTEL_EXPORTER_OTLP_ENDPOINT ? `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : null);
   if (!url) return null;
   return {
     url,

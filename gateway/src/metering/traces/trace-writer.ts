@@ -1,7 +1,24 @@
 import type { Db, Keyring, Logger } from '@gw/platform';
 import type { SpendRecord } from '../spend-record.js';
 
-const columns = ['id', 'created_at', 'session_id', 'user_id', 'team', 'key_id', 'endpoint', 'provider', 'model', 'status', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost_usd', 'optimization_status', 'content_sealed'] as const;
+const columns = [
+  'id',
+  'created_at',
+  'session_id',
+  'user_id',
+  'team',
+  'key_id',
+  'endpoint',
+  'provider',
+  'model',
+  'status',
+  'latency_ms',
+  'prompt_tokens',
+  'completion_tokens',
+  'cost_usd',
+  'optimization_status',
+  'content_sealed',
+] as const;
 
 /** One batch is one JSON parameter expanded into `gw_traces` rows, as the spend writer does for `gw_spend`. */
 const insertSql = `INSERT INTO gw_traces (${columns.join(', ')})
@@ -83,7 +100,11 @@ export class TraceWriter {
       return;
     }
     const text = content && this.options.keyring ? JSON.stringify(content) : null;
-    const kept = text !== null && this.bufferedContentChars + text.length <= (this.options.maxBufferedContentChars ?? 32 * 1024 * 1024) ? text : null;
+    const kept =
+      text !== null &&
+      this.bufferedContentChars + text.length <= (this.options.maxBufferedContentChars ?? 32 * 1024 * 1024)
+        ? text
+        : null;
     if (kept) this.bufferedContentChars += kept.length;
     this.buffer.push({ row: traceOf(record), content: kept });
     if (this.buffer.length >= (this.options.batchSize ?? 200)) void this.flush();
@@ -121,7 +142,9 @@ export class TraceWriter {
   private async flushOnce(): Promise<void> {
     const batch = this.buffer.splice(0, this.options.batchSize ?? 200);
     if (batch.length === 0) return;
-    const rows = batch.map(({ row, content }) => (content ? { ...row, content_sealed: this.seal(String(row.id), content) } : row));
+    const rows = batch.map(({ row, content }) =>
+      content ? { ...row, content_sealed: this.seal(String(row.id), content) } : row,
+    );
     this.bufferedContentChars -= batch.reduce((total, entry) => total + (entry.content?.length ?? 0), 0);
     try {
       await this.db.query(insertSql, [JSON.stringify(rows)]);

@@ -35,8 +35,17 @@ export type TraceListQuery = z.infer<typeof traceListQuery>;
 export const tracePage = z.object({ data: z.array(traceRecord), next_cursor: z.string().nullable() });
 
 const facetValues = z.array(z.object({ value: z.string(), count: z.number() }));
-export const facetsQuery = z.object({ days: z.coerce.number().int().min(1).max(90).default(7).describe('Look-back window in days (default 7)') });
-export const facetsResponse = z.object({ since: z.string(), providers: facetValues, models: facetValues, teams: facetValues, users: facetValues, statuses: facetValues });
+export const facetsQuery = z.object({
+  days: z.coerce.number().int().min(1).max(90).default(7).describe('Look-back window in days (default 7)'),
+});
+export const facetsResponse = z.object({
+  since: z.string(),
+  providers: facetValues,
+  models: facetValues,
+  teams: facetValues,
+  users: facetValues,
+  statuses: facetValues,
+});
 
 export const sessionsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50), user: filterText });
 export const traceSession = z.object({
@@ -51,4 +60,7 @@ export const traceSession = z.object({
 });
 export const sessionsResponse = z.object({ sessions: z.array(traceSession) });
 export const traceIdParams = z.object({ id: z.string().min(1).max(200) });
-export const traceContentResponse = z.object({ id: z.string(), content: z.unknown().describe('The stored request and response bodies') });
+export const traceContentResponse = z.object({
+  id: z.string(),
+  content: z.unknown().describe('The stored request and response bodies'),
+});

@@ -116,7 +116,10 @@ export class TraceStore {
     if (after) conditions.push(after);
     values.push(query.limit + 1);
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    const { rows } = await this.db.query<TraceRow>(`SELECT ${columns} FROM gw_traces ${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`, values);
+    const { rows } = await this.db.query<TraceRow>(
+      `SELECT ${columns} FROM gw_traces ${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`,
+      values,
+    );
     const page = pageOf(rows, query.limit);
     return { data: page.rows.map(toRecord), nextCursor: page.nextCursor };
   }
@@ -128,11 +131,21 @@ export class TraceStore {
 
   /** The sealed content envelope: `undefined` when the trace does not exist, `null` when it holds no content. */
   async sealedContent(id: string): Promise<string | null | undefined> {
-    const { rows } = await this.db.query<{ content_sealed: string | null }>('SELECT content_sealed FROM gw_traces WHERE id = $1', [id]);
+    const { rows } = await this.db.query<{ content_sealed: string | null }>(
+      'SELECT content_sealed FROM gw_traces WHERE id = $1',
+      [id],
+    );
     return rows[0] ? rows[0].content_sealed : undefined;
   }
 
-  async facets(days: number): Promise<{ since: string } & Record<'providers' | 'models' | 'teams' | 'users' | 'statuses', Array<{ value: string; count: number }>>> {
+  async facets(
+    days: number,
+  ): Promise<
+    { since: string } & Record<
+      'providers' | 'models' | 'teams' | 'users' | 'statuses',
+      Array<{ value: string; count: number }>
+    >
+  > {
     const since = new Date(this.clock.now() - days * 86_400_000);
     const count = async (column: FacetColumn) => {
       const { rows } = await this.db.query<{ value: string | number; count: number }>(
@@ -141,7 +154,13 @@ export class TraceStore {
       );
       return rows.map((row) => ({ value: String(row.value), count: Number(row.count) }));
     };
-    const [providers, models, teams, users, statuses] = await Promise.all([count('provider'), count('model'), count('team'), count('user_id'), count('status')]);
+    const [providers, models, teams, users, statuses] = await Promise.all([
+      count('provider'),
+      count('model'),
+      count('team'),
+      count('user_id'),
+      count('status'),
+    ]);
     return { since: since.toISOString(), providers, models, teams, users, statuses };
   }
 
@@ -153,7 +172,16 @@ export class TraceStore {
       where += ` AND user_id = $${values.length}`;
     }
     values.push(query.limit);
-    const { rows } = await this.db.query<{ session_id: string; user_id: string | null; traces: number; first_at: Date | string; last_at: Date | string; prompt_tokens: number; completion_tokens: number; cost_usd: number | string }>(
+    const { rows } = await this.db.query<{
+      session_id: string;
+      user_id: string | null;
+      traces: number;
+      first_at: Date | string;
+      last_at: Date | string;
+      prompt_tokens: number;
+      completion_tokens: number;
+      cost_usd: number | string;
+    }>(
       `SELECT session_id, min(user_id) AS user_id, count(*)::int AS traces, min(created_at) AS first_at, max(created_at) AS last_at,
               sum(prompt_tokens)::bigint AS prompt_tokens, sum(completion_tokens)::bigint AS completion_tokens, sum(cost_usd) AS cost_usd
          FROM gw_traces WHERE ${where} GROUP BY session_id ORDER BY max(created_at) DESC, session_id LIMIT $${values.length}`,

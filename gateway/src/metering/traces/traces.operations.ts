@@ -1,6 +1,16 @@
 import { Keyring } from '@gw/platform';
 import { gatewayError, gatewayErrors } from '../../errors.js';
-import { facetsQuery, facetsResponse, sessionsQuery, sessionsResponse, traceContentResponse, traceIdParams, traceListQuery, tracePage, traceRecord } from './trace.schema.js';
+import {
+  facetsQuery,
+  facetsResponse,
+  sessionsQuery,
+  sessionsResponse,
+  traceContentResponse,
+  traceIdParams,
+  traceListQuery,
+  tracePage,
+  traceRecord,
+} from './trace.schema.js';
 import type { TraceStore } from './trace.store.js';
 import { adminErrors } from '../../admin/error-envelope.js';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
@@ -88,7 +98,8 @@ export function traceOperations({ traces, contentKey }: TraceOperationDeps): Adm
         const sealed = await traces.sealedContent(params.id);
         if (sealed === undefined) throw gatewayErrors.notFound(`trace ${params.id}`);
         if (sealed === null) throw gatewayErrors.notFound(`content of trace ${params.id}`);
-        if (!keyring) throw gatewayError('unavailable', 'GW_CONTENT_KEY is not configured; stored content cannot be read.');
+        if (!keyring)
+          throw gatewayError('unavailable', 'GW_CONTENT_KEY is not configured; stored content cannot be read.');
         return { id: params.id, content: JSON.parse(keyring.decryptString(sealed, `trace:${params.id}`)) as unknown };
       },
     }),

@@ -4,29 +4,55 @@ import { ContinuationHolds, continuationHoldMs, isVerifiedContinuation } from '.
 
 const call = { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"cmd":"ls"}' };
 const output = { type: 'function_call_output', call_id: 'call_1', output: 'a.txt\nb.txt' };
-const transcript = (extra: Record<string, unknown> = {}) => ({ model: 'gpt-4o', input: [{ role: 'user', content: 'list' }, call, output], ...extra });
+const transcript = (extra: Record<string, unknown> = {}) => ({
+  model: 'gpt-4o',
+  input: [{ role: 'user', content: 'list' }, call, output],
+  ...extra,
+});
 
 describe('isVerifiedContinuation', () => {
   it('accepts a transcript ending in a typed function-call output with no callable tool', () => {
     expect(isVerifiedContinuation(transcript())).toBe(true);
     expect(isVerifiedContinuation(transcript({ tools: [] }))).toBe(true);
-    expect(isVerifiedContinuation(transcript({ tools: [{ type: 'function', name: 'shell', parameters: {} }], tool_choice: 'none' }))).toBe(true);
-    expect(isVerifiedContinuation({ ...transcript(), input: [output, { ...output, output: [{ type: 'input_text', text: 'ok' }] }] })).toBe(true);
+    expect(
+      isVerifiedContinuation(
+        transcript({ tools: [{ type: 'function', name: 'shell', parameters: {} }], tool_choice: 'none' }),
+      ),
+    ).toBe(true);
+    expect(
+      isVerifiedContinuation({
+        ...transcript(),
+        input: [output, { ...output, output: [{ type: 'input_text', text: 'ok' }] }],
+      }),
+    ).toBe(true);
   });
 
   it('refuses a callable catalog, in tools or in an input item', () => {
-    expect(isVerifiedContinuation(transcript({ tools: [{ type: 'function', name: 'shell', parameters: {} }] }))).toBe(false);
-    expect(isVerifiedContinuation(transcript({ tools: [{ type: 'function', name: 'shell' }], tool_choice: 'auto' }))).toBe(false);
-    expect(isVerifiedContinuation({ model: 'gpt-4o', input: [{ type: 'additional_tools', tools: [{ type: 'function', name: 'shell' }] }, call, output] })).toBe(false);
+    expect(isVerifiedContinuation(transcript({ tools: [{ type: 'function', name: 'shell', parameters: {} }] }))).toBe(
+      false,
+    );
+    expect(
+      isVerifiedContinuation(transcript({ tools: [{ type: 'function', name: 'shell' }], tool_choice: 'auto' })),
+    ).toBe(false);
+    expect(
+      isVerifiedContinuation({
+        model: 'gpt-4o',
+        input: [{ type: 'additional_tools', tools: [{ type: 'function', name: 'shell' }] }, call, output],
+      }),
+    ).toBe(false);
     expect(isVerifiedContinuation(transcript({ tools: 'shell' }))).toBe(false);
   });
 
   it('refuses anything that does not end in a typed function result', () => {
     expect(isVerifiedContinuation({ model: 'gpt-4o', input: 'hello' })).toBe(false);
     expect(isVerifiedContinuation({ model: 'gpt-4o', input: [] })).toBe(false);
-    expect(isVerifiedContinuation({ model: 'gpt-4o', input: [output, { role: 'user', content: 'and now?' }] })).toBe(false);
+    expect(isVerifiedContinuation({ model: 'gpt-4o', input: [output, { role: 'user', content: 'and now?' }] })).toBe(
+      false,
+    );
     expect(isVerifiedContinuation({ model: 'gpt-4o', input: [{ ...output, call_id: '' }] })).toBe(false);
-    expect(isVerifiedContinuation({ model: 'gpt-4o', input: [{ type: 'function_call_output', call_id: 'c', output: 7 }] })).toBe(false);
+    expect(
+      isVerifiedContinuation({ model: 'gpt-4o', input: [{ type: 'function_call_output', call_id: 'c', output: 7 }] }),
+    ).toBe(false);
     expect(isVerifiedContinuation({ input: [output] })).toBe(false);
   });
 });
@@ -45,7 +71,8 @@ describe('ContinuationHolds', () => {
 
   it('reads an unreachable store as held, so the client’s bytes go out', async () => {
     const down = new Proxy(new MemoryCoord({ clock: new ManualClock(0) }), {
-      get: (target, property) => (property === 'getValue' ? () => Promise.reject(new Error('redis down')) : Reflect.get(target, property)),
+      get: (target, property) =>
+        property === 'getValue' ? () => Promise.reject(new Error('redis down')) : Reflect.get(target, property),
     }) as Coord;
     expect(await new ContinuationHolds(down).isHeld('gws_a')).toBe(true);
   });

@@ -2,18 +2,26 @@ import type { Coord } from '@gw/platform';
 
 type Json = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A typed function result the client sends back: `{type: 'function_call_output', call_id, output}`. */
 function isFunctionCallOutput(item: unknown): boolean {
   if (!isRecord(item) || item.type !== 'function_call_output') return false;
-  return typeof item.call_id === 'string' && item.call_id.length > 0 && (typeof item.output === 'string' || Array.isArray(item.output));
+  return (
+    typeof item.call_id === 'string' &&
+    item.call_id.length > 0 &&
+    (typeof item.output === 'string' || Array.isArray(item.output))
+  );
 }
 
 /** Some clients carry their tool catalog in an input item of its own rather than in `tools`. */
 function carriesCatalog(item: unknown): boolean {
   if (!isRecord(item)) return false;
-  return (Array.isArray(item.tools) && item.tools.length > 0) || (typeof item.type === 'string' && item.type.endsWith('tools'));
+  return (
+    (Array.isArray(item.tools) && item.tools.length > 0) ||
+    (typeof item.type === 'string' && item.type.endsWith('tools'))
+  );
 }
 
 /**

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 
 /** A step: advance the clock, then either acquire (expecting allowed or not) or report an outcome; then the state. */
-type Step = { advanceMs?: number } & ({ acquire: boolean } | { report: 'success' | 'failure' }) & { state: CircuitState };
+type Step = { advanceMs?: number } & ({ acquire: boolean } | { report: 'success' | 'failure' }) & {
+    state: CircuitState;
+  };
 
 function run(steps: readonly Step[]) {
   let now = 1_000_000;
@@ -22,13 +24,42 @@ const fail: Step = { report: 'failure', state: 'closed' };
 describe('the optimizer circuit breaker', () => {
   const cases: Array<[name: string, steps: Step[]]> = [
     ['stays closed below the threshold', [fail, fail, { acquire: true, state: 'closed' }]],
-    ['a success resets the count of failures in a row', [fail, fail, { report: 'success', state: 'closed' }, fail, fail, { acquire: true, state: 'closed' }]],
-    ['opens after the threshold of failures in a row, and skips calls', [fail, fail, { report: 'failure', state: 'open' }, { acquire: false, state: 'open' }, { advanceMs: 9_999, acquire: false, state: 'open' }]],
+    [
+      'a success resets the count of failures in a row',
+      [fail, fail, { report: 'success', state: 'closed' }, fail, fail, { acquire: true, state: 'closed' }],
+    ],
+    [
+      'opens after the threshold of failures in a row, and skips calls',
+      [
+        fail,
+        fail,
+        { report: 'failure', state: 'open' },
+        { acquire: false, state: 'open' },
+        { advanceMs: 9_999, acquire: false, state: 'open' },
+      ],
+    ],
     [
       'lets one probe through after the cool-off, skipping the others meanwhile',
-      [fail, fail, { report: 'failure', state: 'open' }, { advanceMs: 10_000, acquire: true, state: 'half_open' }, { acquire: false, state: 'half_open' }, { acquire: false, state: 'half_open' }],
+      [
+        fail,
+        fail,
+        { report: 'failure', state: 'open' },
+        { advanceMs: 10_000, acquire: true, state: 'half_open' },
+        { acquire: false, state: 'half_open' },
+        { acquire: false, state: 'half_open' },
+      ],
     ],
-    ['closes on a successful probe', [fail, fail, { report: 'failure', state: 'open' }, { advanceMs: 10_000, acquire: true, state: 'half_open' }, { report: 'success', state: 'closed' }, { acquire: true, state: 'closed' }]],
+    [
+      'closes on a successful probe',
+      [
+        fail,
+        fail,
+        { report: 'failure', state: 'open' },
+        { advanceMs: 10_000, acquire: true, state: 'half_open' },
+        { report: 'success', state: 'closed' },
+        { acquire: true, state: 'closed' },
+      ],
+    ],
     [
       'reopens on a failed probe for a whole new cool-off',
       [
@@ -43,7 +74,13 @@ describe('the optimizer circuit breaker', () => {
     ],
     [
       'a call started before the circuit opened that fails late does not push the cool-off back',
-      [fail, fail, { report: 'failure', state: 'open' }, { advanceMs: 5_000, report: 'failure', state: 'open' }, { advanceMs: 5_000, acquire: true, state: 'half_open' }],
+      [
+        fail,
+        fail,
+        { report: 'failure', state: 'open' },
+        { advanceMs: 5_000, report: 'failure', state: 'open' },
+        { advanceMs: 5_000, acquire: true, state: 'half_open' },
+      ],
     ],
   ];
 
@@ -52,8 +89,20 @@ describe('the optimizer circuit breaker', () => {
   });
 
   it('counts skipped calls and reports when the next probe goes', () => {
-    const breaker = run([fail, fail, { report: 'failure', state: 'open' }, { acquire: false, state: 'open' }, { acquire: false, state: 'open' }]);
-    expect(breaker.snapshot()).toEqual({ state: 'open', consecutiveFailures: 3, openedAt: new Date(1_000_000).toISOString(), probeAt: new Date(1_010_000).toISOString(), skipped: 2 });
+    const breaker = run([
+      fail,
+      fail,
+      { report: 'failure', state: 'open' },
+      { acquire: false, state: 'open' },
+      { acquire: false, state: 'open' },
+    ]);
+    expect(breaker.snapshot()).toEqual({
+      state: 'open',
+      consecutiveFailures: 3,
+      openedAt: new Date(1_000_000).toISOString(),
+      probeAt: new Date(1_010_000).toISOString(),
+      skipped: 2,
+    });
   });
 
   it('tells listeners each state change once', () => {

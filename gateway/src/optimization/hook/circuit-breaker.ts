@@ -53,7 +53,12 @@ export class CircuitBreaker {
   /** May this call go to the optimizer? False means skip it; true means call and report the outcome. */
   tryAcquire(): boolean {
     if (this.current === 'closed') return true;
-    if (this.current === 'open' && this.openedAtMs !== null && this.options.now() - this.openedAtMs >= this.options.coolOffMs) this.moveTo('half_open');
+    if (
+      this.current === 'open' &&
+      this.openedAtMs !== null &&
+      this.options.now() - this.openedAtMs >= this.options.coolOffMs
+    )
+      this.moveTo('half_open');
     if (this.current === 'half_open' && !this.probeInFlight) {
       this.probeInFlight = true;
       return true;
@@ -83,7 +88,8 @@ export class CircuitBreaker {
   }
 
   snapshot(): CircuitSnapshot {
-    const probeAtMs = this.current === 'open' && this.openedAtMs !== null ? this.openedAtMs + this.options.coolOffMs : null;
+    const probeAtMs =
+      this.current === 'open' && this.openedAtMs !== null ? this.openedAtMs + this.options.coolOffMs : null;
     return {
       state: this.current,
       consecutiveFailures: this.failures,

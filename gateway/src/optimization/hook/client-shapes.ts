@@ -6,9 +6,11 @@ type Json = Record<string, unknown>;
  * anything else the optimizer handed back).
  */
 export function answersEndpoint(response: Json, endpoint: string): boolean {
-  if (endpoint.endsWith('/chat/completions')) return response.object === 'chat.completion' && Array.isArray(response.choices);
+  if (endpoint.endsWith('/chat/completions'))
+    return response.object === 'chat.completion' && Array.isArray(response.choices);
   if (endpoint.endsWith('/messages')) return response.type === 'message' && Array.isArray(response.content);
-  if (endpoint.endsWith('/completions')) return response.object === 'text_completion' && Array.isArray(response.choices);
+  if (endpoint.endsWith('/completions'))
+    return response.object === 'text_completion' && Array.isArray(response.choices);
   if (endpoint.endsWith('/embeddings')) return response.object === 'list' && Array.isArray(response.data);
   return false;
 }

@@ -18,7 +18,13 @@ function optimizerAnswering(...answers: Array<{ status: number; body: unknown } 
 }
 
 describe('DurableBootstrap', () => {
-  const options = { adminToken: 'admin-token-0123456789', spendDbUrl: 'postgres://gw@db:5432/gw', contentKey: 'ab'.repeat(32), contentMode: () => 'full', logger };
+  const options = {
+    adminToken: 'admin-token-0123456789',
+    spendDbUrl: 'postgres://gw@db:5432/gw',
+    contentKey: 'ab'.repeat(32),
+    contentMode: () => 'full',
+    logger,
+  };
 
   it("pushes the store, the content key and the content mode with the optimizer's admin bearer", async () => {
     const optimizer = optimizerAnswering({ status: 200, body: { durable: true } });
@@ -26,13 +32,26 @@ describe('DurableBootstrap', () => {
     expect(bootstrap.state()).toBe('pending');
     expect(await bootstrap.push()).toBe('durable');
     expect(optimizer.calls).toEqual([
-      { method: 'POST', path: '/admin/optimizer/bootstrap-durable', adminToken: 'admin-token-0123456789', body: { spendDbUrl: 'postgres://gw@db:5432/gw', contentKey: 'ab'.repeat(32), contentMode: 'full', allowPlaintext: 'false' } },
+      {
+        method: 'POST',
+        path: '/admin/optimizer/bootstrap-durable',
+        adminToken: 'admin-token-0123456789',
+        body: {
+          spendDbUrl: 'postgres://gw@db:5432/gw',
+          contentKey: 'ab'.repeat(32),
+          contentMode: 'full',
+          allowPlaintext: 'false',
+        },
+      },
     ]);
   });
 
   it('sends no content key the gateway does not have, and reads the content mode at each push', async () => {
     let mode = 'full';
-    const optimizer = optimizerAnswering({ status: 200, body: { durable: false } }, { status: 200, body: { durable: true } });
+    const optimizer = optimizerAnswering(
+      { status: 200, body: { durable: false } },
+      { status: 200, body: { durable: true } },
+    );
     const bootstrap = new DurableBootstrap({ ...options, contentKey: undefined, contentMode: () => mode, optimizer });
     expect(await bootstrap.push()).toBe('not_durable');
     mode = 'off';
@@ -44,7 +63,11 @@ describe('DurableBootstrap', () => {
   });
 
   it('never throws: a refusal or an unreachable optimizer is a state, retried at the next heartbeat', async () => {
-    const optimizer = optimizerAnswering({ status: 401, body: { error: { code: 'unauthorized' } } }, new Error('ECONNREFUSED'), { status: 200, body: { durable: true } });
+    const optimizer = optimizerAnswering(
+      { status: 401, body: { error: { code: 'unauthorized' } } },
+      new Error('ECONNREFUSED'),
+      { status: 200, body: { durable: true } },
+    );
     const bootstrap = new DurableBootstrap({ ...options, optimizer });
     expect(await bootstrap.push()).toBe('failed');
     expect(await bootstrap.push()).toBe('failed');

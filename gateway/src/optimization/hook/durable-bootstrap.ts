@@ -47,15 +47,32 @@ export class DurableBootstrap {
   /** One push; resolves with the state it leaves (never throws). */
   async push(): Promise<DurableBootstrapState> {
     const { optimizer, adminToken, spendDbUrl, contentKey, contentMode, logger } = this.options;
-    const body = { spendDbUrl, ...(contentKey ? { contentKey } : {}), contentMode: contentMode(), allowPlaintext: 'false' };
+    const body = {
+      spendDbUrl,
+      ...(contentKey ? { contentKey } : {}),
+      contentMode: contentMode(),
+      allowPlaintext: 'false',
+    };
     try {
       const answer = await optimizer.raw('POST', '/admin/optimizer/bootstrap-durable', adminToken, body);
-      const durable = answer.status === 200 && typeof answer.body === 'object' && answer.body !== null && (answer.body as { durable?: unknown }).durable === true;
+      const durable =
+        answer.status === 200 &&
+        typeof answer.body === 'object' &&
+        answer.body !== null &&
+        (answer.body as { durable?: unknown }).durable === true;
       const next: DurableBootstrapState = answer.status === 200 ? (durable ? 'durable' : 'not_durable') : 'failed';
-      if (next !== this.current) logger[next === 'durable' ? 'info' : 'warn']({ status: answer.status, state: next }, 'optimizer durable bootstrap');
+      if (next !== this.current)
+        logger[next === 'durable' ? 'info' : 'warn'](
+          { status: answer.status, state: next },
+          'optimizer durable bootstrap',
+        );
       this.current = next;
     } catch (error) {
-      if (this.current !== 'failed') logger.warn({ errName: error instanceof Error ? error.name : 'unknown' }, 'optimizer durable bootstrap: optimizer unreachable');
+      if (this.current !== 'failed')
+        logger.warn(
+          { errName: error instanceof Error ? error.name : 'unknown' },
+          'optimizer durable bootstrap: optimizer unreachable',
+        );
       this.current = 'failed';
     }
     return this.current;

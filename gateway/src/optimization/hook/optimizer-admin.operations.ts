@@ -1,4 +1,9 @@
-import { optimizerPurgeRequestSchema, optimizerPurgeResponseSchema, settingsPutBodySchema, settingsResponseSchema } from '@gw/contracts';
+import {
+  optimizerPurgeRequestSchema,
+  optimizerPurgeResponseSchema,
+  settingsPutBodySchema,
+  settingsResponseSchema,
+} from '@gw/contracts';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 import type { OptimizerAdmin } from './optimizer-admin.js';
 

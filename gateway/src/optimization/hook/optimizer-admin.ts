@@ -15,7 +15,11 @@ export class OptimizerAdmin {
 
   async call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<unknown> {
     if (!this.optimizer) throw gatewayError('optimizer_not_configured');
-    if (!this.adminToken) throw gatewayError('optimizer_not_configured', 'No admin bearer for the optimizer is configured (GW_OPTIMIZER_ADMIN_TOKEN or GW_ADMIN_TOKEN).');
+    if (!this.adminToken)
+      throw gatewayError(
+        'optimizer_not_configured',
+        'No admin bearer for the optimizer is configured (GW_OPTIMIZER_ADMIN_TOKEN or GW_ADMIN_TOKEN).',
+      );
     let answer: { status: number; body: unknown };
     try {
       answer = await this.optimizer.raw(method, path, this.adminToken, body);
@@ -27,10 +31,9 @@ export class OptimizerAdmin {
   }
 }
 
-
 function optimizerError(body: unknown): { code: string; message: string } | null {
   if (typeof body !== 'object' || body === null || !('error' in body)) return null;
-  const error = (body).error;
+  const error = body.error;
   if (typeof error !== 'object' || error === null) return null;
   const { code, message } = error as { code?: unknown; message?: unknown };
   return typeof code === 'string' && typeof message === 'string' ? { code, message } : null;
@@ -40,6 +43,10 @@ function optimizerError(body: unknown): { code: string; message: string } | null
 function relayedFailure(status: number, body: unknown): AppError {
   if (status === 401 || status === 403) return gatewayError('optimizer_admin_refused');
   const error = optimizerError(body);
-  if (status >= 400 && status < 500 && error) return new AppError({ status, code: error.code, message: `optimizer: ${error.message}` });
-  return gatewayError('optimizer_unavailable', error ? `optimizer: ${error.message}` : `The optimizer answered ${status}.`);
+  if (status >= 400 && status < 500 && error)
+    return new AppError({ status, code: error.code, message: `optimizer: ${error.message}` });
+  return gatewayError(
+    'optimizer_unavailable',
+    error ? `optimizer: ${error.message}` : `The optimizer answered ${status}.`,
+  );
 }

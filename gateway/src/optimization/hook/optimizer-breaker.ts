@@ -17,10 +17,24 @@ export interface OptimizerBreakerOptions {
  */
 export function createOptimizerBreaker(options: OptimizerBreakerOptions): CircuitBreaker {
   const { logger } = options;
-  const breaker = new CircuitBreaker({ failureThreshold: options.failureThreshold, coolOffMs: options.coolOffMs, now: () => options.clock.now() });
+  const breaker = new CircuitBreaker({
+    failureThreshold: options.failureThreshold,
+    coolOffMs: options.coolOffMs,
+    now: () => options.clock.now(),
+  });
   breaker.onChange((state) => {
-    if (state === 'open') logger.warn({ circuit: state, coolOffMs: options.coolOffMs }, 'optimizer circuit open: calls skip the optimizer until a probe succeeds');
-    else logger.info({ circuit: state }, state === 'closed' ? 'optimizer circuit closed: calls use the optimizer again' : 'optimizer circuit half-open: probing the optimizer');
+    if (state === 'open')
+      logger.warn(
+        { circuit: state, coolOffMs: options.coolOffMs },
+        'optimizer circuit open: calls skip the optimizer until a probe succeeds',
+      );
+    else
+      logger.info(
+        { circuit: state },
+        state === 'closed'
+          ? 'optimizer circuit closed: calls use the optimizer again'
+          : 'optimizer circuit half-open: probing the optimizer',
+      );
   });
   new Gauge({
     name: 'gw_optimizer_circuit_state',

@@ -64,7 +64,13 @@ export class OptimizerClient {
 
   /** On the response path, so the client waits for it: bounded like the pre-call hook, not like background writes. */
   optimizeResponse(body: OptimizeResponseRequest): Promise<OptimizeResponseResponse> {
-    return this.post('/v1/optimize-response', body, optimizeResponseResponseSchema, this.options.optimizeTimeoutMs, true);
+    return this.post(
+      '/v1/optimize-response',
+      body,
+      optimizeResponseResponseSchema,
+      this.options.optimizeTimeoutMs,
+      true,
+    );
   }
 
   cache(body: CacheWriteRequest): Promise<z.infer<typeof cacheWriteResponseSchema>> {
@@ -80,11 +86,19 @@ export class OptimizerClient {
   }
 
   /** Raw passthrough for proxied admin routes (settings): status and parsed body, no schema. */
-  async raw(method: 'GET' | 'PUT' | 'POST', path: string, adminToken: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  async raw(
+    method: 'GET' | 'PUT' | 'POST',
+    path: string,
+    adminToken: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const response = await request(`${this.options.baseUrl.replace(/\/+$/, '')}${path}`, {
       method,
-      headers: { authorization: `Bearer ${adminToken}`, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(payload === undefined ? {} : { body: payload }),
       dispatcher: this.dispatcher,
       headersTimeout: this.options.callTimeoutMs,
@@ -104,27 +118,49 @@ export class OptimizerClient {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     // /v1/retrieve and /v1/record are never signature-gated; the hooks are when a key is configured.
-    if (signed && this.signingKey) headers['x-gw-signature'] = signRequest(this.signingKey, 'POST', path, payload, this.options.clock.now());
+    if (signed && this.signingKey)
+      headers['x-gw-signature'] = signRequest(this.signingKey, 'POST', path, payload, this.options.clock.now());
     return headers;
   }
 
-  private async post<Schema extends z.ZodType>(path: string, body: unknown, schema: Schema, timeoutMs: number, signed: boolean): Promise<z.infer<Schema>> {
+  private async post<Schema extends z.ZodType>(
+    path: string,
+    body: unknown,
+    schema: Schema,
+    timeoutMs: number,
+    signed: boolean,
+  ): Promise<z.infer<Schema>> {
     const payload = JSON.stringify(body);
     const signal = AbortSignal.timeout(timeoutMs);
     let response;
     try {
-      response = await request(`${this.options.baseUrl.replace(/\/+$/, '')}${path}`, { method: 'POST', headers: this.headers(path, payload, signed), body: payload, signal, dispatcher: this.dispatcher });
+      response = await request(`${this.options.baseUrl.replace(/\/+$/, '')}${path}`, {
+        method: 'POST',
+        headers: this.headers(path, payload, signed),
+        body: payload,
+        signal,
+        dispatcher: this.dispatcher,
+      });
     } catch (error) {
       const timedOut = signal.aborted || (error as Error).name === 'TimeoutError';
-      throw new OptimizerCallError(timedOut ? 'timeout' : 'unreachable', null, timedOut ? `optimizer ${path} timed out after ${timeoutMs} ms` : `optimizer ${path} unreachable`);
+      throw new OptimizerCallError(
+        timedOut ? 'timeout' : 'unreachable',
+        null,
+        timedOut ? `optimizer ${path} timed out after ${timeoutMs} ms` : `optimizer ${path} unreachable`,
+      );
     }
     let text: string;
     try {
       text = await response.body.text();
     } catch {
-      throw new OptimizerCallError(signal.aborted ? 'timeout' : 'unreachable', response.statusCode, `optimizer ${path} body not read`);
+      throw new OptimizerCallError(
+        signal.aborted ? 'timeout' : 'unreachable',
+        response.statusCode,
+        `optimizer ${path} body not read`,
+      );
     }
-    if (response.statusCode >= 400) throw new OptimizerCallError('status', response.statusCode, `optimizer ${path} answered ${response.statusCode}`);
+    if (response.statusCode >= 400)
+      throw new OptimizerCallError('status', response.statusCode, `optimizer ${path} answered ${response.statusCode}`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -132,7 +168,8 @@ export class OptimizerClient {
       throw new OptimizerCallError('malformed', response.statusCode, `optimizer ${path} answered non-JSON`);
     }
     const result = schema.safeParse(parsed);
-    if (!result.success) throw new OptimizerCallError('malformed', response.statusCode, `optimizer ${path} answered outside the protocol`);
+    if (!result.success)
+      throw new OptimizerCallError('malformed', response.statusCode, `optimizer ${path} answered outside the protocol`);
     return result.data;
   }
 

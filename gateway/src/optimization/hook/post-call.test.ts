@@ -9,15 +9,36 @@ const applied = { status: 'applied', cache: { eligible: false, key: null } } as 
 const message = { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'hi' }] };
 
 function optimizerAnswering(response: Record<string, unknown>): OptimizerClient {
-  return { optimizeResponse: async () => ({ protocolVersion: 1, response, decisions: [{ kind: 'tool_arguments_minify', summary: 's', estimatedTokensSaved: 3 }] }) } as unknown as OptimizerClient;
+  return {
+    optimizeResponse: async () => ({
+      protocolVersion: 1,
+      response,
+      decisions: [{ kind: 'tool_arguments_minify', summary: 's', estimatedTokensSaved: 3 }],
+    }),
+  } as unknown as OptimizerClient;
 }
 
 describe('post-call hook', () => {
-  const input = (endpoint: string) => ({ endpoint, optimization: applied, request: undefined, response: message, metadata: { tenant: 'other' }, user: 'ada', team: 't', sessionId: null });
+  const input = (endpoint: string) => ({
+    endpoint,
+    optimization: applied,
+    request: undefined,
+    response: message,
+    metadata: { tenant: 'other' },
+    user: 'ada',
+    team: 't',
+    sessionId: null,
+  });
 
   it('keeps the provider answer when the rewrite is not in the client wire format', async () => {
     expect(await runPostCall(optimizerAnswering({ garbage: true }), logger, input('/v1/messages'))).toBeNull();
-    expect(await runPostCall(optimizerAnswering({ ...message, object: 'chat.completion' }), logger, input('/v1/chat/completions'))).toBeNull();
+    expect(
+      await runPostCall(
+        optimizerAnswering({ ...message, object: 'chat.completion' }),
+        logger,
+        input('/v1/chat/completions'),
+      ),
+    ).toBeNull();
     const rewritten = { ...message, content: [{ type: 'text', text: 'hi!' }] };
     expect(await runPostCall(optimizerAnswering(rewritten), logger, input('/v1/messages'))).toEqual(rewritten);
   });

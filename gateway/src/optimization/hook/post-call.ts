@@ -18,7 +18,13 @@ export interface PostCallInput {
 
 function metadataOf(input: PostCallInput): Record<string, string> {
   const scope = input.optimization?.cache.scope;
-  return { ...input.metadata, ...(scope ? { cacheScope: scope } : {}), ...(input.user ? { user: input.user } : {}), ...(input.team ? { team: input.team } : {}), ...(input.sessionId ? { gatewaySessionId: input.sessionId } : {}) };
+  return {
+    ...input.metadata,
+    ...(scope ? { cacheScope: scope } : {}),
+    ...(input.user ? { user: input.user } : {}),
+    ...(input.team ? { team: input.team } : {}),
+    ...(input.sessionId ? { gatewaySessionId: input.sessionId } : {}),
+  };
 }
 
 /**
@@ -26,19 +32,41 @@ function metadataOf(input: PostCallInput): Record<string, string> {
  * output-stage strategies (fail-open: any error keeps the provider's response), and a cache-eligible response is
  * written back through `/v1/cache` off the request path.
  */
-export async function runPostCall(optimizer: OptimizerClient | null, logger: Logger, input: PostCallInput): Promise<Record<string, unknown> | null> {
+export async function runPostCall(
+  optimizer: OptimizerClient | null,
+  logger: Logger,
+  input: PostCallInput,
+): Promise<Record<string, unknown> | null> {
   const optimization = input.optimization;
-  if (!optimizer || !optimization || (optimization.status !== 'applied' && optimization.status !== 'skipped')) return null;
+  if (!optimizer || !optimization || (optimization.status !== 'applied' && optimization.status !== 'skipped'))
+    return null;
   const metadata = metadataOf(input);
   if (optimization.cache.eligible && optimization.cache.key) {
     optimizer
-      .cache({ cacheKey: optimization.cache.key, response: input.response, ttlSeconds: optimization.cache.ttlSeconds ?? 3600, metadata, ...(optimization.cache.shadowOnly ? { shadowOnly: true } : {}), ...(input.request ? { request: input.request } : {}) })
+      .cache({
+        cacheKey: optimization.cache.key,
+        response: input.response,
+        ttlSeconds: optimization.cache.ttlSeconds ?? 3600,
+        metadata,
+        ...(optimization.cache.shadowOnly ? { shadowOnly: true } : {}),
+        ...(input.request ? { request: input.request } : {}),
+      })
       .catch((error: unknown) => logger.debug({ err: error }, 'cache write-back failed'));
   }
   try {
-    const result = await optimizer.optimizeResponse({ endpoint: input.endpoint, response: input.response, metadata, ...(input.request ? { request: input.request } : {}) });
+    const result = await optimizer.optimizeResponse({
+      endpoint: input.endpoint,
+      response: input.response,
+      metadata,
+      ...(input.request ? { request: input.request } : {}),
+    });
     // Only a body the client can read replaces the provider's answer; anything else keeps it.
-    return result.decisions.length > 0 && typeof result.response === 'object' && result.response !== null && answersEndpoint(result.response, input.endpoint) ? result.response : null;
+    return result.decisions.length > 0 &&
+      typeof result.response === 'object' &&
+      result.response !== null &&
+      answersEndpoint(result.response, input.endpoint)
+      ? result.response
+      : null;
   } catch {
     return null;
   }
@@ -49,6 +77,13 @@ export function writeStreamShadow(optimizer: OptimizerClient | null, logger: Log
   const optimization = input.optimization;
   if (!optimizer || !optimization?.cache.eligible || !optimization.cache.key) return;
   optimizer
-    .cache({ cacheKey: optimization.cache.key, response: input.response, ttlSeconds: optimization.cache.ttlSeconds ?? 3600, metadata: metadataOf(input), shadowOnly: true, ...(input.request ? { request: input.request } : {}) })
+    .cache({
+      cacheKey: optimization.cache.key,
+      response: input.response,
+      ttlSeconds: optimization.cache.ttlSeconds ?? 3600,
+      metadata: metadataOf(input),
+      shadowOnly: true,
+      ...(input.request ? { request: input.request } : {}),
+    })
     .catch((error: unknown) => logger.debug({ err: error }, 'shadow cache write failed'));
 }

@@ -9,31 +9,75 @@ import { SessionPins } from './session-pins.js';
 
 const logger = createLogger({ name: 'pre-call-hook-test', level: 'silent' });
 const chatBody = { model: 'gpt-4.1', stream: false, messages: [{ role: 'user', content: 'hello' }] };
-const completion = { id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'cached' }, finish_reason: 'stop' }] };
+const completion = {
+  id: 'c1',
+  object: 'chat.completion',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'cached' }, finish_reason: 'stop' }],
+};
 
 function answer(overrides: Partial<OptimizeResponse> = {}): OptimizeResponse {
-  return { protocolVersion: 1, features: {}, optimizationId: 'opt_1', request: chatBody, decisions: [], estimatedTokensSaved: 0, cacheHit: false, cacheEligible: false, suppressedKinds: [], strategyTimingsMs: {}, ...overrides } as OptimizeResponse;
+  return {
+    protocolVersion: 1,
+    features: {},
+    optimizationId: 'opt_1',
+    request: chatBody,
+    decisions: [],
+    estimatedTokensSaved: 0,
+    cacheHit: false,
+    cacheEligible: false,
+    suppressedKinds: [],
+    strategyTimingsMs: {},
+    ...overrides,
+  } as OptimizeResponse;
 }
 
 /** An optimizer client that records what it was sent and answers as told. */
 function fakeOptimizer(reply: (request: OptimizeRequest) => OptimizeResponse) {
   const sent: OptimizeRequest[] = [];
-  const client = { optimize: async (request: OptimizeRequest) => (sent.push(request), reply(request)) } as unknown as OptimizerClient;
+  const client = {
+    optimize: async (request: OptimizeRequest) => (sent.push(request), reply(request)),
+  } as unknown as OptimizerClient;
   return { client, sent };
 }
 
 function hook(client: OptimizerClient, input: Partial<HookInput> = {}, coord: Coord = new MemoryCoord()) {
-  const base: HookInput = { endpoint: '/v1/chat/completions', body: chatBody, model: 'gpt-4.1', family: 'openai', user: 'ada', team: 'compilers', gatewaySessionId: 'gws_1', clientCanRetrieve: false, billingMode: 'api_key', metadata: {}, canShortCircuit: true, cache: { scope: 'scope-1', serve: true, store: true, maxAgeSeconds: null } };
-  return runPreCallHook({ optimizer: client, pins: new SessionPins(coord), now: () => 0, logger }, { ...base, ...input });
+  const base: HookInput = {
+    endpoint: '/v1/chat/completions',
+    body: chatBody,
+    model: 'gpt-4.1',
+    family: 'openai',
+    user: 'ada',
+    team: 'compilers',
+    gatewaySessionId: 'gws_1',
+    clientCanRetrieve: false,
+    billingMode: 'api_key',
+    metadata: {},
+    canShortCircuit: true,
+    cache: { scope: 'scope-1', serve: true, store: true, maxAgeSeconds: null },
+  };
+  return runPreCallHook(
+    { optimizer: client, pins: new SessionPins(coord), now: () => 0, logger },
+    { ...base, ...input },
+  );
 }
 
 describe('pre-call hook: what the gateway takes from the optimizer', () => {
   it('forwards the client body when a rewrite changes what the request asks for', async () => {
-    const rewrites = [{ model: 'gpt-4.1' }, { ...chatBody, messages: [] }, { ...chatBody, stream: true }, { ...chatBody, model: 7 }];
+    const rewrites = [
+      { model: 'gpt-4.1' },
+      { ...chatBody, messages: [] },
+      { ...chatBody, stream: true },
+      { ...chatBody, model: 7 },
+    ];
     for (const request of rewrites) {
       const { client } = fakeOptimizer(() => answer({ request, estimatedTokensSaved: 40 }));
       const optimization = await hook(client);
-      expect(optimization).toMatchObject({ status: 'error', reason: 'malformed_request', body: chatBody, changed: false });
+      expect(optimization).toMatchObject({
+        status: 'error',
+        reason: 'malformed_request',
+        body: chatBody,
+        changed: false,
+      });
     }
     const shorter = { ...chatBody, messages: [{ role: 'user', content: 'hi' }] };
     const { client } = fakeOptimizer(() => answer({ request: shorter, estimatedTokensSaved: 40 }));
@@ -46,21 +90,45 @@ describe('pre-call hook: what the gateway takes from the optimizer', () => {
     expect((await hook(hit.client, { canShortCircuit: false })).cache.hit).toBeNull();
     expect((await hook(hit.client, { endpoint: '/v1/messages' })).cache.hit).toBeNull();
     // A refresh (`Cache-Control: no-cache`) looks the entry up only to replace it.
-    expect((await hook(hit.client, { cache: { scope: 'scope-1', serve: false, store: true, maxAgeSeconds: null } })).cache.hit).toBeNull();
+    expect(
+      (await hook(hit.client, { cache: { scope: 'scope-1', serve: false, store: true, maxAgeSeconds: null } })).cache
+        .hit,
+    ).toBeNull();
   });
 
   it('writes nothing under no-store, and caps the entry lifetime at max_age', async () => {
     const eligible = fakeOptimizer(() => answer({ cacheEligible: true, cacheKey: 'gwc2.l.k', cacheTtlSeconds: 3600 }));
-    expect((await hook(eligible.client, { cache: { scope: 'scope-1', serve: false, store: false, maxAgeSeconds: null } })).cache.eligible).toBe(false);
-    expect((await hook(eligible.client, { cache: { scope: 'scope-1', serve: true, store: true, maxAgeSeconds: 60 } })).cache).toMatchObject({ eligible: true, ttlSeconds: 60, scope: 'scope-1' });
+    expect(
+      (await hook(eligible.client, { cache: { scope: 'scope-1', serve: false, store: false, maxAgeSeconds: null } }))
+        .cache.eligible,
+    ).toBe(false);
+    expect(
+      (await hook(eligible.client, { cache: { scope: 'scope-1', serve: true, store: true, maxAgeSeconds: 60 } })).cache,
+    ).toMatchObject({ eligible: true, ttlSeconds: 60, scope: 'scope-1' });
   });
 
   it('never forwards a client spelling of a key the gateway owns', async () => {
     const { client, sent } = fakeOptimizer(() => answer());
     // x-gw-metadata is the only source of caller attribution; keys the gateway owns never survive its parsing.
-    const metadata = parseMetadataHeader(JSON.stringify({ tenant: 'other', user: 'mallory', gatewaySessionId: 'gws_x', billingMode: 'subscription', cacheScope: 'someone-else', project: 'p1' }));
+    const metadata = parseMetadataHeader(
+      JSON.stringify({
+        tenant: 'other',
+        user: 'mallory',
+        gatewaySessionId: 'gws_x',
+        billingMode: 'subscription',
+        cacheScope: 'someone-else',
+        project: 'p1',
+      }),
+    );
     await hook(client, { metadata });
-    expect(sent[0]?.metadata).toMatchObject({ user: 'ada', team: 'compilers', gatewaySessionId: 'gws_1', billingMode: 'api_key', cacheScope: 'scope-1', project: 'p1' });
+    expect(sent[0]?.metadata).toMatchObject({
+      user: 'ada',
+      team: 'compilers',
+      gatewaySessionId: 'gws_1',
+      billingMode: 'api_key',
+      cacheScope: 'scope-1',
+      project: 'p1',
+    });
     expect(sent[0]?.metadata).not.toHaveProperty('tenant');
   });
 
@@ -96,21 +164,63 @@ describe('pre-call hook: what the gateway takes from the optimizer', () => {
     await coord.setValue('pins:gws_1', '[{"kind":"old"}]', 60_000);
     const shorter = { ...chatBody, messages: [{ role: 'user', content: 'hi' }] };
     const pins = [{ kind: 'new' }] as OptimizeResponse['pins'];
-    for (const features of [{ persistentTranscriptPolicyV1: true, agentContinuationV1: false }, { persistentTranscriptPolicyV1: true }]) {
-      const refused = fakeOptimizer(() => answer({ features, request: shorter, estimatedTokensSaved: 40, pins, evidenceClass: 'toolless' } as Partial<OptimizeResponse>));
+    for (const features of [
+      { persistentTranscriptPolicyV1: true, agentContinuationV1: false },
+      { persistentTranscriptPolicyV1: true },
+    ]) {
+      const refused = fakeOptimizer(() =>
+        answer({
+          features,
+          request: shorter,
+          estimatedTokensSaved: 40,
+          pins,
+          evidenceClass: 'toolless',
+        } as Partial<OptimizeResponse>),
+      );
       const optimization = await hook(refused.client, { agentContinuation: true, retrievalDiscovery: 'none' }, coord);
       expect(refused.sent[0]?.capabilities).toMatchObject({ agentContinuation: true });
-      expect(optimization).toMatchObject({ status: 'skipped', reason: 'continuation_unavailable', body: chatBody, changed: false, tokensSaved: 0, evidenceClass: 'toolless' });
+      expect(optimization).toMatchObject({
+        status: 'skipped',
+        reason: 'continuation_unavailable',
+        body: chatBody,
+        changed: false,
+        tokensSaved: 0,
+        evidenceClass: 'toolless',
+      });
       expect(await coord.getValue('pins:gws_1')).toBe('[{"kind":"old"}]');
     }
-    const served = fakeOptimizer(() => answer({ features: { persistentTranscriptPolicyV1: true, agentContinuationV1: true }, request: shorter, estimatedTokensSaved: 40, pins }));
-    expect(await hook(served.client, { agentContinuation: true }, coord)).toMatchObject({ status: 'applied', body: shorter, changed: true });
+    const served = fakeOptimizer(() =>
+      answer({
+        features: { persistentTranscriptPolicyV1: true, agentContinuationV1: true },
+        request: shorter,
+        estimatedTokensSaved: 40,
+        pins,
+      }),
+    );
+    expect(await hook(served.client, { agentContinuation: true }, coord)).toMatchObject({
+      status: 'applied',
+      body: shorter,
+      changed: true,
+    });
     expect(await coord.getValue('pins:gws_1')).toBe('[{"kind":"new"}]');
   });
 });
 
 describe('pre-call hook: the circuit breaker', () => {
-  const input: HookInput = { endpoint: '/v1/chat/completions', body: chatBody, model: 'gpt-4.1', family: 'openai', user: 'ada', team: 'compilers', gatewaySessionId: null, clientCanRetrieve: false, billingMode: 'api_key', metadata: {}, canShortCircuit: true, cache: { scope: 'scope-1', serve: true, store: true, maxAgeSeconds: null } };
+  const input: HookInput = {
+    endpoint: '/v1/chat/completions',
+    body: chatBody,
+    model: 'gpt-4.1',
+    family: 'openai',
+    user: 'ada',
+    team: 'compilers',
+    gatewaySessionId: null,
+    clientCanRetrieve: false,
+    billingMode: 'api_key',
+    metadata: {},
+    canShortCircuit: true,
+    cache: { scope: 'scope-1', serve: true, store: true, maxAgeSeconds: null },
+  };
   const failing = (error: OptimizerCallError) => {
     let calls = 0;
     const client = {
@@ -121,7 +231,11 @@ describe('pre-call hook: the circuit breaker', () => {
     } as unknown as OptimizerClient;
     return { client, calls: () => calls };
   };
-  const run = (client: OptimizerClient, breaker: CircuitBreaker) => runPreCallHook({ optimizer: client, breaker, pins: new SessionPins(new MemoryCoord()), now: () => 0, logger }, input);
+  const run = (client: OptimizerClient, breaker: CircuitBreaker) =>
+    runPreCallHook(
+      { optimizer: client, breaker, pins: new SessionPins(new MemoryCoord()), now: () => 0, logger },
+      input,
+    );
 
   it.each([
     ['a timeout', new OptimizerCallError('timeout', null, 'timed out'), 'timeout', 'timeout'],
@@ -134,14 +248,21 @@ describe('pre-call hook: the circuit breaker', () => {
     const { client, calls } = failing(error);
     expect(await run(client, breaker)).toMatchObject({ status, reason });
     expect(await run(client, breaker)).toMatchObject({ status, reason });
-    expect(await run(client, breaker)).toMatchObject({ status: 'error', reason: 'circuit_open', latencyMs: null, body: chatBody, changed: false });
+    expect(await run(client, breaker)).toMatchObject({
+      status: 'error',
+      reason: 'circuit_open',
+      latencyMs: null,
+      body: chatBody,
+      changed: false,
+    });
     expect(calls()).toBe(2);
   });
 
   it('does not count a refusal (401, 403, 402) against the optimizer: it answered', async () => {
     const breaker = new CircuitBreaker({ failureThreshold: 2, coolOffMs: 1_000, now: () => 0 });
     const { client, calls } = failing(new OptimizerCallError('status', 401, 'answered 401'));
-    for (let call = 0; call < 4; call += 1) expect(await run(client, breaker)).toMatchObject({ status: 'error', reason: 'http_401' });
+    for (let call = 0; call < 4; call += 1)
+      expect(await run(client, breaker)).toMatchObject({ status: 'error', reason: 'http_401' });
     expect(calls()).toBe(4);
     expect(breaker.state).toBe('closed');
   });

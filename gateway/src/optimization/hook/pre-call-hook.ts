@@ -24,7 +24,14 @@ export interface Optimization {
   decisions: Array<{ kind: string; estimatedTokensSaved: number }>;
   optimizationId: string | null;
   /** `scope`: the partition the key was minted for; a write-back must name the same one. */
-  cache: { hit: Record<string, unknown> | null; key: string | null; eligible: boolean; ttlSeconds: number | null; shadowOnly: boolean; scope: string | null };
+  cache: {
+    hit: Record<string, unknown> | null;
+    key: string | null;
+    eligible: boolean;
+    ttlSeconds: number | null;
+    shadowOnly: boolean;
+    scope: string | null;
+  };
   cohort: { cohort: string; cohortKind: string | null } | null;
   /** The optimizer's verdict on retrieval for this request (recorded on the spend row); null when it gave none. */
   evidenceClass: EvidenceClass | null;
@@ -72,7 +79,12 @@ function countsAgainstOptimizer(error: OptimizerCallError): boolean {
   return error.reason !== 'status' || error.status === null || error.status >= 500 || error.status === 429;
 }
 
-export const untouched = (body: Record<string, unknown>, status: OptimizationStatus, reason: string | null, latencyMs: number | null): Optimization => ({
+export const untouched = (
+  body: Record<string, unknown>,
+  status: OptimizationStatus,
+  reason: string | null,
+  latencyMs: number | null,
+): Optimization => ({
   status,
   reason,
   latencyMs,
@@ -128,10 +140,14 @@ const nonNegative = (value: unknown) => Math.max(0, Math.round(Number(value ?? 0
  */
 function interpret(response: OptimizeResponse, input: HookInput, latencyMs: number): Optimization {
   const body = input.body;
-  const decisions = response.decisions.map((decision) => ({ kind: String(decision.kind), estimatedTokensSaved: nonNegative(decision.estimatedTokensSaved) }));
+  const decisions = response.decisions.map((decision) => ({
+    kind: String(decision.kind),
+    estimatedTokensSaved: nonNegative(decision.estimatedTokensSaved),
+  }));
   const tokensSaved = nonNegative(response.estimatedTokensSaved);
   const cached = response.cacheHit === true ? response.cachedResponse : null;
-  const hit = cached && input.canShortCircuit && input.cache.serve && answersEndpoint(cached, input.endpoint) ? cached : null;
+  const hit =
+    cached && input.canShortCircuit && input.cache.serve && answersEndpoint(cached, input.endpoint) ? cached : null;
   const ttlSeconds = typeof response.cacheTtlSeconds === 'number' ? response.cacheTtlSeconds : null;
   const changed = tokensSaved > 0;
   return {
@@ -147,11 +163,17 @@ function interpret(response: OptimizeResponse, input: HookInput, latencyMs: numb
       hit,
       key: typeof response.cacheKey === 'string' ? response.cacheKey : null,
       eligible: response.cacheEligible === true && input.cache.store,
-      ttlSeconds: input.cache.maxAgeSeconds === null ? ttlSeconds : Math.min(ttlSeconds ?? input.cache.maxAgeSeconds, input.cache.maxAgeSeconds),
+      ttlSeconds:
+        input.cache.maxAgeSeconds === null
+          ? ttlSeconds
+          : Math.min(ttlSeconds ?? input.cache.maxAgeSeconds, input.cache.maxAgeSeconds),
       shadowOnly: response.cacheShadowOnly === true,
       scope: input.cache.scope,
     },
-    cohort: typeof response.cohort === 'string' ? { cohort: response.cohort, cohortKind: typeof response.cohortKind === 'string' ? response.cohortKind : null } : null,
+    cohort:
+      typeof response.cohort === 'string'
+        ? { cohort: response.cohort, cohortKind: typeof response.cohortKind === 'string' ? response.cohortKind : null }
+        : null,
     evidenceClass: response.evidenceClass ?? null,
   };
 }
@@ -182,7 +204,12 @@ export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<
     if (error instanceof OptimizerCallError) {
       if (countsAgainstOptimizer(error)) breaker?.failed();
       else breaker?.succeeded();
-      return untouched(input.body, error.reason === 'timeout' ? 'timeout' : 'error', error.reason === 'status' ? `http_${error.status}` : error.reason, latencyMs);
+      return untouched(
+        input.body,
+        error.reason === 'timeout' ? 'timeout' : 'error',
+        error.reason === 'status' ? `http_${error.status}` : error.reason,
+        latencyMs,
+      );
     }
     breaker?.failed();
     deps.logger.warn({ err: error }, 'optimizer hook failed');
@@ -191,19 +218,30 @@ export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<
   breaker?.succeeded();
   // A continuation request the optimizer did not serve on the continuation path fails open: nothing of its answer is
   // forwarded or stored, so the session's bytes stay as the client sent them (the caller then holds the session).
-  if (input.agentContinuation && response.features.agentContinuationV1 !== true) return { ...untouched(input.body, 'skipped', continuationUnavailable, deps.now() - started), evidenceClass: response.evidenceClass ?? null };
+  if (input.agentContinuation && response.features.agentContinuationV1 !== true)
+    return {
+      ...untouched(input.body, 'skipped', continuationUnavailable, deps.now() - started),
+      evidenceClass: response.evidenceClass ?? null,
+    };
   // Only a list the optimizer answered for the pins it was sent replaces the stored one.
   if (input.gatewaySessionId && pins && response.pins) await deps.pins.replace(input.gatewaySessionId, response.pins);
   const latencyMs = deps.now() - started;
   if (nonNegative(response.estimatedTokensSaved) > 0 && !preservesRequest(input.body, response.request)) {
-    deps.logger.warn({ endpoint: input.endpoint }, 'optimizer rewrite changed what the request asks for; forwarding the client body');
+    deps.logger.warn(
+      { endpoint: input.endpoint },
+      'optimizer rewrite changed what the request asks for; forwarding the client body',
+    );
     return untouched(input.body, 'error', 'malformed_request', latencyMs);
   }
   return interpret(response, input, latencyMs);
 }
 
 /** `savingsUsd`: tokens saved priced at the model's input price. */
-export function savingsUsd(tokensSaved: number, model: string, modelFacts?: Readonly<Record<string, ModelFacts>>): number {
+export function savingsUsd(
+  tokensSaved: number,
+  model: string,
+  modelFacts?: Readonly<Record<string, ModelFacts>>,
+): number {
   const facts = lookupModel(model, modelFacts);
   return facts ? Math.round(tokensSaved * facts.inputPerMTok * 10_000) / 10_000_000_000 : 0;
 }

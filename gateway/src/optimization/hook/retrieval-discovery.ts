@@ -3,7 +3,8 @@ import type { LeaseStanding } from '../retrieval/lease.store.js';
 
 type Json = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `https://gw.example.com/prefix/mcp/` and `https://GW.example.com/prefix/mcp` are the same endpoint. */
 function normalised(url: string): string | null {
@@ -18,8 +19,12 @@ function normalised(url: string): string | null {
 /** The connector URLs a body names: Messages `mcp_servers[].url`, Responses `tools[]` of `type: mcp` by `server_url`. */
 function connectorUrls(body: Json): string[] {
   const urls: string[] = [];
-  if (Array.isArray(body.mcp_servers)) for (const server of body.mcp_servers) if (isRecord(server) && typeof server.url === 'string') urls.push(server.url);
-  if (Array.isArray(body.tools)) for (const tool of body.tools) if (isRecord(tool) && tool.type === 'mcp' && typeof tool.server_url === 'string') urls.push(tool.server_url);
+  if (Array.isArray(body.mcp_servers))
+    for (const server of body.mcp_servers)
+      if (isRecord(server) && typeof server.url === 'string') urls.push(server.url);
+  if (Array.isArray(body.tools))
+    for (const tool of body.tools)
+      if (isRecord(tool) && tool.type === 'mcp' && typeof tool.server_url === 'string') urls.push(tool.server_url);
   return urls;
 }
 
@@ -30,7 +35,11 @@ function connectorUrls(body: Json): string[] {
  * came in on. The organization hub (`/mcp/org`) serves no retrieval and does not count.
  */
 export function carriesGatewayConnector(body: Json, gatewayOrigins: readonly string[]): boolean {
-  const endpoints = new Set(gatewayOrigins.map((origin) => normalised(`${origin.replace(/\/+$/, '')}/mcp`)).filter((url): url is string => url !== null));
+  const endpoints = new Set(
+    gatewayOrigins
+      .map((origin) => normalised(`${origin.replace(/\/+$/, '')}/mcp`))
+      .filter((url): url is string => url !== null),
+  );
   return connectorUrls(body).some((url) => {
     const candidate = normalised(url);
     return candidate !== null && endpoints.has(candidate);

@@ -20,7 +20,10 @@ function definitionsFor(format: 'chat-completions' | 'messages'): Json[] {
   return retrievalTools.map((tool) =>
     format === 'messages'
       ? { name: tool.name, description: tool.description, input_schema: tool.inputSchema }
-      : { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } },
+      : {
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+        },
   );
 }
 
@@ -36,7 +39,13 @@ export const handleMarker = /(?<![A-Za-z0-9_-])ctx_[A-Za-z0-9_-]{24,}(?![A-Za-z0
  * the gateway's `/mcp` connected and can execute the calls), and never when the client already declares the tools
  * (an MCP client exposes them under its own prefix, e.g. `mcp__gw__gw_retrieve`).
  */
-export async function forwardRetrievalTools(input: { coord: Coord; sessionId: string | null; body: Json; format: 'chat-completions' | 'messages'; clientCanRetrieve: boolean }): Promise<Json | null> {
+export async function forwardRetrievalTools(input: {
+  coord: Coord;
+  sessionId: string | null;
+  body: Json;
+  format: 'chat-completions' | 'messages';
+  clientCanRetrieve: boolean;
+}): Promise<Json | null> {
   if (!input.clientCanRetrieve || !input.sessionId) return null;
   const names = declaredNames(input.body.tools);
   if (names.some((name) => name.endsWith('gw_retrieve') || name.endsWith('gw_recall'))) return null;

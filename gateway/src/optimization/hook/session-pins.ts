@@ -33,7 +33,10 @@ export class SessionPins {
   async replace(sessionId: string, pins: readonly DecisionPin[]): Promise<void> {
     const serialised = JSON.stringify(pins);
     const key = `pins:${sessionId}`;
-    const write = Buffer.byteLength(serialised) > maxPinBytes ? this.coord.delete(key) : this.coord.setValue(key, serialised, pinTtlMs);
+    const write =
+      Buffer.byteLength(serialised) > maxPinBytes
+        ? this.coord.delete(key)
+        : this.coord.setValue(key, serialised, pinTtlMs);
     await write.catch(() => undefined);
   }
 }

@@ -51,9 +51,22 @@ export class ChatStreamReassembler {
 
   result(): Json | null {
     if (!this.base) return null;
-    const toolCalls = [...this.toolCalls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
-    const message: Json = { role: 'assistant', content: this.content.length > 0 ? this.content : null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
-    return { id: this.base.id, object: 'chat.completion', created: this.base.created, model: this.base.model, choices: [{ index: 0, message, finish_reason: this.finishReason }], ...(this.usage ? { usage: this.usage } : {}) };
+    const toolCalls = [...this.toolCalls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+    const message: Json = {
+      role: 'assistant',
+      content: this.content.length > 0 ? this.content : null,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    };
+    return {
+      id: this.base.id,
+      object: 'chat.completion',
+      created: this.base.created,
+      model: this.base.model,
+      choices: [{ index: 0, message, finish_reason: this.finishReason }],
+      ...(this.usage ? { usage: this.usage } : {}),
+    };
   }
 }
 
@@ -86,7 +99,8 @@ export class MessagesStreamReassembler {
     if (delta.type === 'text_delta') block.text = text(block.text) + text(delta.text);
     else if (delta.type === 'thinking_delta') block.thinking = text(block.thinking) + text(delta.thinking);
     else if (delta.type === 'signature_delta') block.signature = delta.signature;
-    else if (delta.type === 'input_json_delta') this.partialJson.set(index, (this.partialJson.get(index) ?? '') + text(delta.partial_json));
+    else if (delta.type === 'input_json_delta')
+      this.partialJson.set(index, (this.partialJson.get(index) ?? '') + text(delta.partial_json));
   }
 
   result(): Json | null {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveTrials, meanEstimate, newcombeDifference, ratioEstimate, relativeDifference, welchDifference, wilsonInterval, z95 } from './intervals.js';
+import {
+  effectiveTrials,
+  meanEstimate,
+  newcombeDifference,
+  ratioEstimate,
+  relativeDifference,
+  welchDifference,
+  wilsonInterval,
+  z95,
+} from './intervals.js';
 import { momentsOf, ratioMomentsOf } from './moments.js';
 
 // Student's sleep data (Cushny & Peebles), as in R's `t.test(extra ~ group, data = sleep)`:
@@ -43,7 +52,12 @@ describe('ratio of session sums (delta method)', () => {
 
   it('reduces to the plain mean and s²/n with one request per session', () => {
     const values = [4, 9, 1, 7, 3];
-    const ratio = ratioEstimate(ratioMomentsOf(values, values.map(() => 1)));
+    const ratio = ratioEstimate(
+      ratioMomentsOf(
+        values,
+        values.map(() => 1),
+      ),
+    );
     const mean = meanEstimate(momentsOf(values));
     expect(ratio?.value).toBeCloseTo(mean?.value ?? Number.NaN, 14);
     expect(ratio?.variance).toBeCloseTo(mean?.variance ?? Number.NaN, 14);

@@ -34,8 +34,13 @@ export function meanEstimate(moments: Moments): Estimate | null {
 export function ratioEstimate(moments: RatioMoments): Estimate | null {
   if (moments.n < 2 || !(moments.denominatorMean > 0)) return null;
   const ratio = moments.numeratorMean / moments.denominatorMean;
-  const spread = moments.numeratorVariance - 2 * ratio * moments.covariance + ratio * ratio * moments.denominatorVariance;
-  return { value: ratio, variance: Math.max(spread, 0) / (moments.n * moments.denominatorMean ** 2), df: moments.n - 1 };
+  const spread =
+    moments.numeratorVariance - 2 * ratio * moments.covariance + ratio * ratio * moments.denominatorVariance;
+  return {
+    value: ratio,
+    variance: Math.max(spread, 0) / (moments.n * moments.denominatorMean ** 2),
+    df: moments.n - 1,
+  };
 }
 
 /** Welch–Satterthwaite degrees of freedom of a sum of independent variance components. */
@@ -87,7 +92,11 @@ export function wilsonInterval(successes: number, trials: number, z = z95): Inte
  * Newcombe's hybrid score interval for p₁ − p₂ (Newcombe, Stat Med 1998;17:873–890, method 10): combines the two
  * Wilson intervals, stays inside [−1, 1] and behaves at zero counts where the Wald interval collapses.
  */
-export function newcombeDifference(first: { successes: number; trials: number }, second: { successes: number; trials: number }, z = z95): Interval {
+export function newcombeDifference(
+  first: { successes: number; trials: number },
+  second: { successes: number; trials: number },
+  z = z95,
+): Interval {
   const one = wilsonInterval(first.successes, first.trials, z);
   const two = wilsonInterval(second.successes, second.trials, z);
   const point = one.point - two.point;

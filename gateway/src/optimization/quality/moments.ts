@@ -45,7 +45,8 @@ export interface ArmSummary {
   cost: Moments;
 }
 
-const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
+const mean = (values: readonly number[]) =>
+  values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 
 function covariance(left: readonly number[], right: readonly number[]): number {
   if (left.length < 2) return 0;

@@ -3,11 +3,21 @@ import { summarizeSessions, type ArmSummary } from './moments.js';
 import { assessQualityParity } from './quality-parity.js';
 import { baseShape, syntheticSessions, type ArmShape } from './synthetic-sessions.js';
 
-const arm = (changes: Partial<ArmShape>, seed: number): ArmSummary => summarizeSessions(syntheticSessions({ ...baseShape, ...changes, seed }));
+const arm = (changes: Partial<ArmShape>, seed: number): ArmSummary =>
+  summarizeSessions(syntheticSessions({ ...baseShape, ...changes, seed }));
 
 /** Holdout at the base shape; treated with the given known effect; the configured share matches the arm sizes. */
-function assess(treated: Partial<ArmShape>, holdout: Partial<ArmShape> = {}, expectedHoldoutShare: number | null = 0.5) {
-  return assessQualityParity({ holdout: arm(holdout, 1), treated: arm(treated, 2), attributable: true, expectedHoldoutShare });
+function assess(
+  treated: Partial<ArmShape>,
+  holdout: Partial<ArmShape> = {},
+  expectedHoldoutShare: number | null = 0.5,
+) {
+  return assessQualityParity({
+    holdout: arm(holdout, 1),
+    treated: arm(treated, 2),
+    attributable: true,
+    expectedHoldoutShare,
+  });
 }
 
 describe('quality parity verdicts on synthetic arms with known effects', () => {
@@ -33,7 +43,12 @@ describe('quality parity verdicts on synthetic arms with known effects', () => {
   });
 
   it('keeps parity when an increase is real (interval above zero) but not above 10%', () => {
-    const result = assessQualityParity({ holdout: arm({ sessions: 4000 }, 1), treated: arm({ sessions: 4000, turns: 10.5 }, 2), attributable: true, expectedHoldoutShare: 0.5 });
+    const result = assessQualityParity({
+      holdout: arm({ sessions: 4000 }, 1),
+      treated: arm({ sessions: 4000, turns: 10.5 }, 2),
+      attributable: true,
+      expectedHoldoutShare: 0.5,
+    });
     expect(result.proxies.turnsPerSession.deltaCiLow).toBeGreaterThan(0);
     expect(result.proxies.turnsPerSession.relativeDelta).toBeLessThan(0.1);
     expect(result.proxies.turnsPerSession.verdict).toBe('parity');
@@ -92,14 +107,26 @@ describe('quality parity verdicts on synthetic arms with known effects', () => {
     expect(skewed.verdict).toBe('imbalanced');
     expect(skewed.sampleRatio).toMatchObject({ expectedHoldoutShare: 0.5, observedHoldoutShare: 0.2, mismatch: true });
     expect(skewed.grossCostObjective.verdict).toBe('target_not_proven');
-    expect(assessQualityParity({ holdout, treated, attributable: true, expectedHoldoutShare: 0.2 }).verdict).toBe('parity');
+    expect(assessQualityParity({ holdout, treated, attributable: true, expectedHoldoutShare: 0.2 }).verdict).toBe(
+      'parity',
+    );
   });
 
   it('answers holdout_off when no row is attributable', () => {
     const empty = summarizeSessions([]);
-    const result = assessQualityParity({ holdout: empty, treated: empty, attributable: false, expectedHoldoutShare: null });
+    const result = assessQualityParity({
+      holdout: empty,
+      treated: empty,
+      attributable: false,
+      expectedHoldoutShare: null,
+    });
     expect(result.verdict).toBe('holdout_off');
-    expect(result.grossCostObjective).toMatchObject({ verdict: 'holdout_off', reductionPoint: null, reductionCiLow: null, objective: 0.3 });
+    expect(result.grossCostObjective).toMatchObject({
+      verdict: 'holdout_off',
+      reductionPoint: null,
+      reductionCiLow: null,
+      objective: 0.3,
+    });
   });
 });
 
@@ -137,7 +164,12 @@ describe('calibration', () => {
     const replications = 200;
     let alarms = 0;
     for (let index = 0; index < replications; index += 1) {
-      const result = assessQualityParity({ holdout: arm({}, 1_000 + index), treated: arm({}, 5_000 + index), attributable: true, expectedHoldoutShare: 0.5 });
+      const result = assessQualityParity({
+        holdout: arm({}, 1_000 + index),
+        treated: arm({}, 5_000 + index),
+        attributable: true,
+        expectedHoldoutShare: 0.5,
+      });
       if (result.verdict !== 'parity') alarms += 1;
     }
     expect(alarms / replications).toBeLessThan(0.06);
@@ -145,7 +177,14 @@ describe('calibration', () => {
 
   it('detects a 30% turns regression in every replication at 300 sessions per arm', () => {
     for (let index = 0; index < 50; index += 1) {
-      expect(assessQualityParity({ holdout: arm({}, 9_000 + index), treated: arm({ turns: 13 }, 7_000 + index), attributable: true, expectedHoldoutShare: 0.5 }).verdict).toBe('regression');
+      expect(
+        assessQualityParity({
+          holdout: arm({}, 9_000 + index),
+          treated: arm({ turns: 13 }, 7_000 + index),
+          attributable: true,
+          expectedHoldoutShare: 0.5,
+        }).verdict,
+      ).toBe('regression');
     }
   });
 });

@@ -51,10 +51,15 @@ const drivingProxies: readonly ProxyName[] = ['turnsPerSession', 'outputTokensPe
  * `insufficient`; a damaging proxy → `regression`; a proxy without an estimate → `insufficient`; else `parity`.
  * Latency never drives a verdict.
  */
-export function overallVerdict(input: QualityParityInput, sampleRatio: SampleRatio, proxies: Record<ProxyName, ProxyComparison>): QualityVerdict {
+export function overallVerdict(
+  input: QualityParityInput,
+  sampleRatio: SampleRatio,
+  proxies: Record<ProxyName, ProxyComparison>,
+): QualityVerdict {
   if (!input.attributable) return 'holdout_off';
   if (sampleRatio.mismatch) return 'imbalanced';
-  if (input.holdout.sessions < minimumSessionsPerArm || input.treated.sessions < minimumSessionsPerArm) return 'insufficient';
+  if (input.holdout.sessions < minimumSessionsPerArm || input.treated.sessions < minimumSessionsPerArm)
+    return 'insufficient';
   const verdicts = drivingProxies.map((name) => proxies[name].verdict);
   if (verdicts.includes('regression')) return 'regression';
   if (verdicts.includes('insufficient')) return 'insufficient';
@@ -66,11 +71,16 @@ export function overallVerdict(input: QualityParityInput, sampleRatio: SampleRat
  * parity and the 95% interval's lower bound of the reduction at or above 30%; a point estimate alone is
  * `target_not_proven`.
  */
-export function grossCostObjective(verdict: QualityVerdict, treated: ArmSummary, holdout: ArmSummary): GrossCostObjective {
+export function grossCostObjective(
+  verdict: QualityVerdict,
+  treated: ArmSummary,
+  holdout: ArmSummary,
+): GrossCostObjective {
   const treatedCost = meanEstimate(treated.cost);
   const holdoutCost = meanEstimate(holdout.cost);
   const relative = treatedCost && holdoutCost ? relativeDifference(treatedCost, holdoutCost) : null;
-  const reductionPoint = treatedCost && holdoutCost && holdoutCost.value > 0 ? 1 - treatedCost.value / holdoutCost.value : null;
+  const reductionPoint =
+    treatedCost && holdoutCost && holdoutCost.value > 0 ? 1 - treatedCost.value / holdoutCost.value : null;
   const reductionCiLow = relative ? -relative.high : null;
   const reductionCiHigh = relative ? -relative.low : null;
   const costVerdict = (): CostVerdict => {

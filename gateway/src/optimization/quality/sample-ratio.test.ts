@@ -35,8 +35,13 @@ describe('expected holdout share from the holdout config', () => {
   });
 
   it('is fraction/K against 1 − fraction treated for one of K per-strategy arms', () => {
-    expect(expectedHoldoutShare({ fraction: 0.1, kinds: ['log_fold', 'json_minify'] }, 'log_fold')).toBeCloseTo(0.05 / 0.95, 14);
-    expect(expectedHoldoutShare({ fraction: 0.2, kinds: ['log_fold', 'log_fold', 'json_minify'] }, 'log_fold')).toBeCloseTo((0.4 / 3) / (0.4 / 3 + 0.8), 14);
+    expect(expectedHoldoutShare({ fraction: 0.1, kinds: ['log_fold', 'json_minify'] }, 'log_fold')).toBeCloseTo(
+      0.05 / 0.95,
+      14,
+    );
+    expect(
+      expectedHoldoutShare({ fraction: 0.2, kinds: ['log_fold', 'log_fold', 'json_minify'] }, 'log_fold'),
+    ).toBeCloseTo(0.4 / 3 / (0.4 / 3 + 0.8), 14);
   });
 
   it('is unknown when the config cannot produce the requested arm', () => {

@@ -18,7 +18,11 @@ export interface SampleRatio {
   mismatch: boolean;
 }
 
-export function sampleRatioTest(holdoutSessions: number, treatedSessions: number, expectedHoldoutShare: number | null): SampleRatio {
+export function sampleRatioTest(
+  holdoutSessions: number,
+  treatedSessions: number,
+  expectedHoldoutShare: number | null,
+): SampleRatio {
   const total = holdoutSessions + treatedSessions;
   const observedHoldoutShare = total > 0 ? holdoutSessions / total : null;
   const untested = { expectedHoldoutShare, observedHoldoutShare, chiSquare: null, pValue: null, mismatch: false };
@@ -26,7 +30,9 @@ export function sampleRatioTest(holdoutSessions: number, treatedSessions: number
   const expectedHoldout = total * expectedHoldoutShare;
   const expectedTreated = total - expectedHoldout;
   if (expectedHoldout < minimumExpectedCount || expectedTreated < minimumExpectedCount) return untested;
-  const chiSquare = (holdoutSessions - expectedHoldout) ** 2 / expectedHoldout + (treatedSessions - expectedTreated) ** 2 / expectedTreated;
+  const chiSquare =
+    (holdoutSessions - expectedHoldout) ** 2 / expectedHoldout +
+    (treatedSessions - expectedTreated) ** 2 / expectedTreated;
   const pValue = chiSquareSurvival(chiSquare, 1);
   return { expectedHoldoutShare, observedHoldoutShare, chiSquare, pValue, mismatch: pValue < sampleRatioAlpha };
 }
@@ -36,7 +42,10 @@ export function sampleRatioTest(holdoutSessions: number, treatedSessions: number
  * of sessions go to control; with `kinds`, each control session withholds one kind picked uniformly, so one kind's arm
  * expects fraction/K against 1 − fraction treated. Null when the config does not produce the requested arm.
  */
-export function expectedHoldoutShare(config: { fraction: number; kinds?: readonly string[] } | null, cohortKind: string | null): number | null {
+export function expectedHoldoutShare(
+  config: { fraction: number; kinds?: readonly string[] } | null,
+  cohortKind: string | null,
+): number | null {
   if (!config) return null;
   const kinds = config.kinds ?? [];
   if (cohortKind === null) return kinds.length === 0 ? config.fraction : null;

@@ -12,7 +12,14 @@ export interface ArmShape {
   seed: number;
 }
 
-export const baseShape: Omit<ArmShape, 'seed'> = { sessions: 300, turns: 10, errorRate: 0.03, outputTokens: 400, latencyMs: 1_500, costPerRequest: 0.02 };
+export const baseShape: Omit<ArmShape, 'seed'> = {
+  sessions: 300,
+  turns: 10,
+  errorRate: 0.03,
+  outputTokens: 400,
+  latencyMs: 1_500,
+  costPerRequest: 0.02,
+};
 
 /** mulberry32: a tiny seeded generator, so every synthetic arm is the same on every run. */
 function generator(seed: number): () => number {
@@ -32,7 +39,14 @@ export function syntheticSessions(shape: ArmShape): SessionTotals[] {
   const spread = (mean: number) => mean * (0.5 + random());
   const sessions: SessionTotals[] = [];
   for (let index = 0; index < shape.sessions; index += 1) {
-    const session: SessionTotals = { requests: Math.max(1, Math.round(spread(shape.turns))), successes: 0, errors: 0, outputTokens: 0, latencyMs: 0, costUsd: 0 };
+    const session: SessionTotals = {
+      requests: Math.max(1, Math.round(spread(shape.turns))),
+      successes: 0,
+      errors: 0,
+      outputTokens: 0,
+      latencyMs: 0,
+      costUsd: 0,
+    };
     for (let turn = 0; turn < session.requests; turn += 1) {
       if (random() < shape.errorRate) {
         session.errors += 1;

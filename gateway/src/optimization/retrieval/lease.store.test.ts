@@ -37,7 +37,10 @@ describe('RetrievalLeaseStore', () => {
   it('answers "not leased" when Coord is down, and lets renewal failures surface', async () => {
     const clock = new ManualClock(0);
     const down = new Proxy(new MemoryCoord({ clock }), {
-      get: (target, property) => (property === 'getValue' || property === 'setValue' ? () => Promise.reject(new Error('redis down')) : Reflect.get(target, property)),
+      get: (target, property) =>
+        property === 'getValue' || property === 'setValue'
+          ? () => Promise.reject(new Error('redis down'))
+          : Reflect.get(target, property),
     }) as Coord;
     const lease = new RetrievalLeaseStore(down, clock);
     expect(await lease.isLeased('key_a')).toBe(false);

@@ -12,8 +12,22 @@ export class RetrievalMetrics {
 
   constructor(registry: Registry) {
     // One registry may back several app instances (replica tests): reuse a counter that already exists.
-    this.calls = existing(registry, 'gw_retrieval_calls_total') ?? new Counter({ name: 'gw_retrieval_calls_total', help: 'Retrieval tool calls (gw_retrieve, gw_recall) by surface, operation and outcome.', labelNames: ['surface', 'operation', 'outcome'], registers: [registry] });
-    this.ageBuckets = existing(registry, 'gw_retrieval_age_bucket_total') ?? new Counter({ name: 'gw_retrieval_age_bucket_total', help: 'Age of stashed originals at retrieval, by age bucket.', labelNames: ['bucket'], registers: [registry] });
+    this.calls =
+      existing(registry, 'gw_retrieval_calls_total') ??
+      new Counter({
+        name: 'gw_retrieval_calls_total',
+        help: 'Retrieval tool calls (gw_retrieve, gw_recall) by surface, operation and outcome.',
+        labelNames: ['surface', 'operation', 'outcome'],
+        registers: [registry],
+      });
+    this.ageBuckets =
+      existing(registry, 'gw_retrieval_age_bucket_total') ??
+      new Counter({
+        name: 'gw_retrieval_age_bucket_total',
+        help: 'Age of stashed originals at retrieval, by age bucket.',
+        labelNames: ['bucket'],
+        registers: [registry],
+      });
   }
 }
 

@@ -45,14 +45,24 @@ export interface RetrievalServiceDeps {
 export class RetrievalService {
   constructor(private readonly deps: RetrievalServiceDeps) {}
 
-  async retrieve(identity: Identity, request: RetrieveArguments, caller: RetrievalCaller, surface: RetrievalSurface): Promise<RetrieveOutcome> {
+  async retrieve(
+    identity: Identity,
+    request: RetrieveArguments,
+    caller: RetrievalCaller,
+    surface: RetrievalSurface,
+  ): Promise<RetrieveOutcome> {
     const outcome = await this.callRetrieve(identity, request, caller);
     this.deps.metrics.calls.inc({ surface, operation: 'retrieve', outcome: outcome.status });
     return outcome;
   }
 
   /** Ranked matches from the caller's own stash. Fails open: any problem is no matches. */
-  async recall(identity: Identity, query: string, k: number | undefined, surface: RetrievalSurface): Promise<RecallMatch[]> {
+  async recall(
+    identity: Identity,
+    query: string,
+    k: number | undefined,
+    surface: RetrievalSurface,
+  ): Promise<RecallMatch[]> {
     const optimizer = this.deps.optimizer;
     let matches: RecallMatch[] = [];
     let outcome = 'ok';
@@ -60,9 +70,19 @@ export class RetrievalService {
       outcome = 'unavailable';
     } else if (query.trim() !== '') {
       try {
-        const answer = await optimizer.recall({ query, ...(k === undefined ? {} : { k }), metadata: attribution(identity) });
+        const answer = await optimizer.recall({
+          query,
+          ...(k === undefined ? {} : { k }),
+          metadata: attribution(identity),
+        });
         // Picked field by field: the protocol is open to additive fields that must not reach the client.
-        matches = answer.matches.map(({ handle, score, preview, startLine, endLine }) => ({ handle, score, preview, ...(startLine === undefined ? {} : { startLine }), ...(endLine === undefined ? {} : { endLine }) }));
+        matches = answer.matches.map(({ handle, score, preview, startLine, endLine }) => ({
+          handle,
+          score,
+          preview,
+          ...(startLine === undefined ? {} : { startLine }),
+          ...(endLine === undefined ? {} : { endLine }),
+        }));
       } catch (error) {
         outcome = 'unavailable';
         this.deps.logger.warn({ err: error }, 'recall failed; answering no matches');
@@ -72,7 +92,11 @@ export class RetrievalService {
     return matches;
   }
 
-  private async callRetrieve(identity: Identity, request: RetrieveArguments, caller: RetrievalCaller): Promise<RetrieveOutcome> {
+  private async callRetrieve(
+    identity: Identity,
+    request: RetrieveArguments,
+    caller: RetrievalCaller,
+  ): Promise<RetrieveOutcome> {
     const optimizer = this.deps.optimizer;
     if (!optimizer) return { status: 'unavailable' };
     const body: RetrieveRequest = {
@@ -110,7 +134,13 @@ export function classifyFailure(error: unknown, sliced: boolean): RetrieveFailur
 }
 
 function pickOriginal(answer: RetrieveResponse): RetrievedOriginal {
-  const original: RetrievedOriginal = { handle: answer.handle, content: answer.content, totalLines: answer.totalLines, totalChars: answer.totalChars, partial: answer.partial };
+  const original: RetrievedOriginal = {
+    handle: answer.handle,
+    content: answer.content,
+    totalLines: answer.totalLines,
+    totalChars: answer.totalChars,
+    partial: answer.partial,
+  };
   if (answer.partial) {
     if (answer.startLine !== undefined) original.startLine = answer.startLine;
     if (answer.endLine !== undefined) original.endLine = answer.endLine;

@@ -39,7 +39,12 @@ export const gwRetrieveTool: RetrievalToolDefinition = {
       handle: { type: 'string', description: 'The handle from the elision marker, for example "ctx_3f9a…".' },
       startLine: { type: 'integer', minimum: 1, description: 'First line to return (1-based, inclusive). Optional.' },
       endLine: { type: 'integer', minimum: 1, description: 'Last line to return (1-based, inclusive). Optional.' },
-      grep: { type: 'string', minLength: 1, maxLength: grepMaxChars, description: 'Case-insensitive literal text to search for within the range. Optional.' },
+      grep: {
+        type: 'string',
+        minLength: 1,
+        maxLength: grepMaxChars,
+        description: 'Case-insensitive literal text to search for within the range. Optional.',
+      },
     },
     required: ['handle'],
     additionalProperties: false,
@@ -59,7 +64,11 @@ export const gwRecallTool: RetrievalToolDefinition = {
   inputSchema: {
     type: 'object',
     properties: {
-      query: { type: 'string', minLength: 1, description: 'What to look for: words, identifiers, file names or error text.' },
+      query: {
+        type: 'string',
+        minLength: 1,
+        description: 'What to look for: words, identifiers, file names or error text.',
+      },
     },
     required: ['query'],
     additionalProperties: false,
@@ -73,8 +82,15 @@ export const retrievalTools: readonly RetrievalToolDefinition[] = [gwRetrieveToo
 // Models sometimes send line numbers as strings; accept "12" as 12 rather than failing the call.
 const lineArgument = z.union([lineSchema, z.string().trim().regex(/^\d+$/).transform(Number)]).optional();
 
-export const gwRetrieveArguments = z.object({ handle: handleSchema, startLine: lineArgument, endLine: lineArgument, grep: grepSchema.optional() });
+export const gwRetrieveArguments = z.object({
+  handle: handleSchema,
+  startLine: lineArgument,
+  endLine: lineArgument,
+  grep: grepSchema.optional(),
+});
 export type GwRetrieveArguments = z.infer<typeof gwRetrieveArguments>;
 
-export const gwRecallArguments = z.object({ query: recallQuerySchema.refine((value) => value.trim() !== '', 'query must contain a non-whitespace character') });
+export const gwRecallArguments = z.object({
+  query: recallQuerySchema.refine((value) => value.trim() !== '', 'query must contain a non-whitespace character'),
+});
 export type GwRecallArguments = z.infer<typeof gwRecallArguments>;

@@ -1,6 +1,11 @@
 import { gatewayError } from '../../errors.js';
 import { findCredential } from '../credential-shape.js';
-import { desktopPolicyLimits, desktopPolicyPutBody, desktopPolicyResponse, type DesktopPolicySettings } from '../desktop-policy.schema.js';
+import {
+  desktopPolicyLimits,
+  desktopPolicyPutBody,
+  desktopPolicyResponse,
+  type DesktopPolicySettings,
+} from '../desktop-policy.schema.js';
 import type { DesktopPolicyStore } from '../desktop-policy.store.js';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 
@@ -16,8 +21,10 @@ function depthOf(value: unknown): number {
  * at any depth, free-text keys included. The error names the path and the kind of secret, never the value.
  */
 export function assertServablePolicy(settings: DesktopPolicySettings): void {
-  if (Buffer.byteLength(JSON.stringify(settings)) > desktopPolicyLimits.maxBytes) throw gatewayError('invalid_request', `body.settings is larger than ${desktopPolicyLimits.maxBytes} bytes`);
-  if (depthOf(settings) > desktopPolicyLimits.maxDepth) throw gatewayError('invalid_request', `body.settings nests deeper than ${desktopPolicyLimits.maxDepth} levels`);
+  if (Buffer.byteLength(JSON.stringify(settings)) > desktopPolicyLimits.maxBytes)
+    throw gatewayError('invalid_request', `body.settings is larger than ${desktopPolicyLimits.maxBytes} bytes`);
+  if (depthOf(settings) > desktopPolicyLimits.maxDepth)
+    throw gatewayError('invalid_request', `body.settings nests deeper than ${desktopPolicyLimits.maxDepth} levels`);
   const finding = findCredential(settings, 'settings');
   if (finding) {
     throw gatewayError(
@@ -43,7 +50,8 @@ export function desktopPolicyOperations({ policies }: { policies: DesktopPolicyS
     }),
     defineOperation({
       id: 'desktopPolicy.put',
-      summary: 'Replace the desktop-client policy; 400 policy_carries_credential on any credential-shaped value, 409 on a stale expectedRevision',
+      summary:
+        'Replace the desktop-client policy; 400 policy_carries_credential on any credential-shaped value, 409 on a stale expectedRevision',
       method: 'PUT',
       capability: 'desktopconfig:write',
       legacy: [{ path: '/admin/claude-desktop-policy' }],
@@ -53,7 +61,11 @@ export function desktopPolicyOperations({ policies }: { policies: DesktopPolicyS
       response: desktopPolicyResponse,
       handler: async ({ body, principal }) => {
         assertServablePolicy(body.settings);
-        return policies.replace({ enabled: body.enabled, settings: body.settings }, body.expectedRevision, principal.actor);
+        return policies.replace(
+          { enabled: body.enabled, settings: body.settings },
+          body.expectedRevision,
+          principal.actor,
+        );
       },
     }),
   ];

@@ -15,25 +15,37 @@ export interface DesktopProfileOperationDeps {
 
 // A profile pinning a bootstrap endpoint that answers 404 would leave every managed Mac without a policy.
 const policyDisabled = () =>
-  new AppError({ status: 409, code: 'desktop_policy_disabled', message: 'The desktop policy is disabled, so its bootstrap endpoint answers 404; enable it (PUT /admin/v1/policies/claude-desktop) before downloading the profile.' });
+  new AppError({
+    status: 409,
+    code: 'desktop_policy_disabled',
+    message:
+      'The desktop policy is disabled, so its bootstrap endpoint answers 404; enable it (PUT /admin/v1/policies/claude-desktop) before downloading the profile.',
+  });
 
 /** `GET /admin/claude-desktop-policy/mobileconfig` and `/admin/v1/policies/claude-desktop/mobileconfig`: one handler. */
 export function desktopProfileOperations(deps: DesktopProfileOperationDeps): AdminOperation[] {
   return [
     defineOperation({
       id: 'desktopPolicy.mobileconfig',
-      summary: 'Download the macOS configuration profile (application/x-apple-aspen-config) pinning the bootstrap endpoint and the headers-helper path; embeds no key; 409 desktop_policy_disabled while the policy is off',
+      summary:
+        'Download the macOS configuration profile (application/x-apple-aspen-config) pinning the bootstrap endpoint and the headers-helper path; embeds no key; 409 desktop_policy_disabled while the policy is off',
       method: 'GET',
       capability: 'config:read',
       legacy: [{ path: '/admin/claude-desktop-policy/mobileconfig' }],
       v1: { path: '/admin/v1/policies/claude-desktop/mobileconfig' },
       xScope: 'deployment',
-      response: z.string().describe('An XML property list (Apple configuration profile), served as application/x-apple-aspen-config'),
+      response: z
+        .string()
+        .describe('An XML property list (Apple configuration profile), served as application/x-apple-aspen-config'),
       handler: async ({ request, reply }) => {
         const policy = await deps.policies.read();
         if (!policy.enabled) throw policyDisabled();
         const baseUrl = gatewayBaseUrl(deps.publicUrl, `${request.protocol}://${request.host}`);
-        const profile = buildDesktopProfile({ deployment: deps.deploymentId ?? baseUrl, baseUrl, revision: policy.revision });
+        const profile = buildDesktopProfile({
+          deployment: deps.deploymentId ?? baseUrl,
+          baseUrl,
+          revision: policy.revision,
+        });
         void reply
           .header('content-type', mobileconfigContentType)
           .header('content-disposition', 'attachment; filename="gw-claude-desktop.mobileconfig"')

@@ -1,12 +1,18 @@
 import { gatewayError } from '../../errors.js';
 import { findCredential } from '../credential-shape.js';
-import { teamPoliciesPutBody, teamPoliciesResponse, teamPolicyLimits, type TeamPoliciesView } from '../team-policy.schema.js';
+import {
+  teamPoliciesPutBody,
+  teamPoliciesResponse,
+  teamPolicyLimits,
+  type TeamPoliciesView,
+} from '../team-policy.schema.js';
 import type { TeamPolicyStore } from '../team-policy.store.js';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
 
 /** The write boundary: bounded size, and no credential-shaped value anywhere (skills are served to every developer). */
 function assertServableTeams(teams: TeamPoliciesView['teams']): void {
-  if (Buffer.byteLength(JSON.stringify(teams)) > teamPolicyLimits.maxBytes) throw gatewayError('invalid_request', `body.teams is larger than ${teamPolicyLimits.maxBytes} bytes`);
+  if (Buffer.byteLength(JSON.stringify(teams)) > teamPolicyLimits.maxBytes)
+    throw gatewayError('invalid_request', `body.teams is larger than ${teamPolicyLimits.maxBytes} bytes`);
   const finding = findCredential(teams, 'teams');
   if (finding) {
     throw gatewayError(
@@ -32,7 +38,8 @@ export function teamPolicyOperations({ policies }: { policies: TeamPolicyStore }
     }),
     defineOperation({
       id: 'teamPolicies.put',
-      summary: 'Replace every team’s skills and tool policy; 400 policy_carries_credential on a credential-shaped value, 409 on a stale expectedRevision',
+      summary:
+        'Replace every team’s skills and tool policy; 400 policy_carries_credential on a credential-shaped value, 409 on a stale expectedRevision',
       method: 'PUT',
       capability: 'desktopconfig:write',
       legacy: [{ path: '/admin/team-skills' }],

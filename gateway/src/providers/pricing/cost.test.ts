@@ -12,7 +12,13 @@ describe('costUsd', () => {
 
   it('prices cached input at the cached rate and reasoning as output (OpenAI)', () => {
     const facts = lookupModel('gpt-4.1-2025-04-14');
-    const usage = { inputTokens: 2_000, cacheReadTokens: 1_500, cacheWriteTokens: 0, outputTokens: 300, reasoningTokens: 200 };
+    const usage = {
+      inputTokens: 2_000,
+      cacheReadTokens: 1_500,
+      cacheWriteTokens: 0,
+      outputTokens: 300,
+      reasoningTokens: 200,
+    };
     expect(costUsd(usage, facts)).toBeCloseTo(500 * 2e-6 + 1_500 * 0.5e-6 + 300 * 8e-6, 12);
   });
 
@@ -28,7 +34,26 @@ describe('costUsd', () => {
   });
 
   it('matches dated ids of registered models, and a registration wins over the built-in table', () => {
-    const registered = { 'acme-large': { family: 'openai' as const, inputPerMTok: 1, outputPerMTok: 2, cacheReadPerMTok: 0.1, cacheWritePerMTok: 1.25, maxOutputTokens: 4_096, contextTokens: 32_000 }, 'gpt-4.1': { family: 'openai' as const, inputPerMTok: 9, outputPerMTok: 9, cacheReadPerMTok: 0.9, cacheWritePerMTok: 9, maxOutputTokens: 1_000, contextTokens: 8_000 } };
+    const registered = {
+      'acme-large': {
+        family: 'openai' as const,
+        inputPerMTok: 1,
+        outputPerMTok: 2,
+        cacheReadPerMTok: 0.1,
+        cacheWritePerMTok: 1.25,
+        maxOutputTokens: 4_096,
+        contextTokens: 32_000,
+      },
+      'gpt-4.1': {
+        family: 'openai' as const,
+        inputPerMTok: 9,
+        outputPerMTok: 9,
+        cacheReadPerMTok: 0.9,
+        cacheWritePerMTok: 9,
+        maxOutputTokens: 1_000,
+        contextTokens: 8_000,
+      },
+    };
     expect(lookupModel('acme-large-2026-01-15', registered)?.inputPerMTok).toBe(1);
     expect(lookupModel('gpt-4.1-2025-04-14', registered)?.inputPerMTok).toBe(9);
     expect(lookupModel('acme-large-v2', registered)).toBeUndefined();

@@ -19,7 +19,13 @@ export interface ModelFacts {
   defaultOutputTokens?: number;
 }
 
-const openai = (input: number, cachedInput: number, output: number, contextTokens: number, maxOutputTokens?: number): ModelFacts => ({
+const openai = (
+  input: number,
+  cachedInput: number,
+  output: number,
+  contextTokens: number,
+  maxOutputTokens?: number,
+): ModelFacts => ({
   family: 'openai',
   inputPerMTok: input,
   outputPerMTok: output,
@@ -74,7 +80,10 @@ const noOverrides: Readonly<Record<string, ModelFacts>> = Object.freeze({});
  * call (routing, clamping, governance, pricing), so it is two map reads: the id, then the id without its snapshot
  * suffix (at most one of the suffix forms can end an id).
  */
-export function lookupModel(model: string, overrides: Readonly<Record<string, ModelFacts>> = noOverrides): ModelFacts | undefined {
+export function lookupModel(
+  model: string,
+  overrides: Readonly<Record<string, ModelFacts>> = noOverrides,
+): ModelFacts | undefined {
   const id = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
   const exact = ownValue(overrides, id) ?? ownValue(knownModels, id);
   if (exact) return exact;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerAsStream } from './answer-as-stream.js';
 
-const decoded = (frames: ReturnType<typeof answerAsStream>) => frames.map((frame) => (frame.data === '[DONE]' ? '[DONE]' : (JSON.parse(frame.data) as Record<string, unknown>)));
+const decoded = (frames: ReturnType<typeof answerAsStream>) =>
+  frames.map((frame) => (frame.data === '[DONE]' ? '[DONE]' : (JSON.parse(frame.data) as Record<string, unknown>)));
 
 describe('answerAsStream', () => {
   it('tells each choice in its own chunks, and the usage chunk only when the client asked for it', () => {
@@ -19,8 +20,15 @@ describe('answerAsStream', () => {
     const without = decoded(answerAsStream('chat-completions', completion, { includeUsage: false }));
     expect(without.at(-1)).toBe('[DONE]');
     expect(without.filter((chunk) => typeof chunk === 'object' && 'usage' in chunk)).toEqual([]);
-    const finishes = without.flatMap((chunk) => (typeof chunk === 'object' ? (chunk.choices as Array<{ index: number; finish_reason: string | null }>) : [])).filter((choice) => choice.finish_reason !== null);
-    expect(finishes).toEqual([expect.objectContaining({ index: 0, finish_reason: 'stop' }), expect.objectContaining({ index: 1, finish_reason: 'length' })]);
+    const finishes = without
+      .flatMap((chunk) =>
+        typeof chunk === 'object' ? (chunk.choices as Array<{ index: number; finish_reason: string | null }>) : [],
+      )
+      .filter((choice) => choice.finish_reason !== null);
+    expect(finishes).toEqual([
+      expect.objectContaining({ index: 0, finish_reason: 'stop' }),
+      expect.objectContaining({ index: 1, finish_reason: 'length' }),
+    ]);
     const withUsage = decoded(answerAsStream('chat-completions', completion, { includeUsage: true }));
     expect(withUsage.at(-2)).toMatchObject({ object: 'chat.completion.chunk', choices: [], usage: completion.usage });
   });
@@ -59,7 +67,9 @@ describe('answerAsStream', () => {
       'message_stop',
     ]);
     const events = decoded(frames) as Array<Record<string, unknown>>;
-    expect(events[0]).toMatchObject({ message: { content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 0 } } });
+    expect(events[0]).toMatchObject({
+      message: { content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 0 } },
+    });
     expect(events[3]).toMatchObject({ delta: { type: 'signature_delta', signature: 'sig==' } });
     expect(events[5]).toMatchObject({ content_block: { type: 'redacted_thinking', data: 'opaque' } });
     expect(events[10]).toMatchObject({ delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } });

@@ -7,7 +7,11 @@ import type { SseFrame } from './sse.js';
  * end silently with nothing. Re-telling it keeps the contract: the client asked for a stream, it gets one, with the
  * same content, tool calls, finish reason and usage, in the events its SDK assembles.
  */
-export function answerAsStream(clientFormat: 'chat-completions' | 'messages', answer: Record<string, unknown>, options: { includeUsage: boolean }): SseFrame[] {
+export function answerAsStream(
+  clientFormat: 'chat-completions' | 'messages',
+  answer: Record<string, unknown>,
+  options: { includeUsage: boolean },
+): SseFrame[] {
   return clientFormat === 'messages' ? messageAsEvents(answer) : completionAsChunks(answer, options.includeUsage);
 }
 
@@ -32,14 +36,23 @@ function completionAsChunks(completion: Json, includeUsage: boolean): SseFrame[]
     const message = isPlainObject(choice.message) ? choice.message : {};
     const delta = (fields: Json) => chunk([{ index, delta: fields, logprobs: null, finish_reason: null }]);
     frames.push(delta({ role: 'assistant', content: '' }));
-    if (typeof message.reasoning_content === 'string' && message.reasoning_content.length > 0) frames.push(delta({ reasoning_content: message.reasoning_content }));
-    if (typeof message.content === 'string' && message.content.length > 0) frames.push(delta({ content: message.content }));
-    if (typeof message.refusal === 'string' && message.refusal.length > 0) frames.push(delta({ refusal: message.refusal }));
+    if (typeof message.reasoning_content === 'string' && message.reasoning_content.length > 0)
+      frames.push(delta({ reasoning_content: message.reasoning_content }));
+    if (typeof message.content === 'string' && message.content.length > 0)
+      frames.push(delta({ content: message.content }));
+    if (typeof message.refusal === 'string' && message.refusal.length > 0)
+      frames.push(delta({ refusal: message.refusal }));
     const calls = Array.isArray(message.tool_calls) ? message.tool_calls.filter(isPlainObject) : [];
-    for (const [callIndex, call] of calls.entries()) frames.push(delta({ tool_calls: [{ index: callIndex, id: call.id, type: call.type ?? 'function', function: call.function }] }));
+    for (const [callIndex, call] of calls.entries())
+      frames.push(
+        delta({
+          tool_calls: [{ index: callIndex, id: call.id, type: call.type ?? 'function', function: call.function }],
+        }),
+      );
     frames.push(chunk([{ index, delta: {}, logprobs: null, finish_reason: choice.finish_reason ?? 'stop' }]));
   }
-  if (includeUsage && isPlainObject(completion.usage)) frames.push(data({ ...envelope, choices: [], usage: completion.usage }));
+  if (includeUsage && isPlainObject(completion.usage))
+    frames.push(data({ ...envelope, choices: [], usage: completion.usage }));
   frames.push({ data: '[DONE]' });
   return frames;
 }
@@ -50,7 +63,11 @@ const event = (type: string, fields: Json): SseFrame => ({ event: type, data: JS
 function messageAsEvents(message: Json): SseFrame[] {
   const usage = isPlainObject(message.usage) ? message.usage : {};
   const { content, stop_reason: stopReason, stop_sequence: stopSequence, ...rest } = message;
-  const frames: SseFrame[] = [event('message_start', { message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 0 } } })];
+  const frames: SseFrame[] = [
+    event('message_start', {
+      message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 0 } },
+    }),
+  ];
   const blocks = Array.isArray(content) ? content.filter(isPlainObject) : [];
   for (const [index, block] of blocks.entries()) {
     const [start, deltas] = splitBlock(block);
@@ -59,7 +76,12 @@ function messageAsEvents(message: Json): SseFrame[] {
     frames.push(event('content_block_stop', { index }));
   }
   // The API's message_delta carries the cumulative usage; the SDKs take output tokens (and input, when present) from it.
-  frames.push(event('message_delta', { delta: { stop_reason: stopReason ?? 'end_turn', stop_sequence: stopSequence ?? null }, usage }));
+  frames.push(
+    event('message_delta', {
+      delta: { stop_reason: stopReason ?? 'end_turn', stop_sequence: stopSequence ?? null },
+      usage,
+    }),
+  );
   frames.push(event('message_stop', {}));
   return frames;
 }
@@ -68,7 +90,10 @@ function messageAsEvents(message: Json): SseFrame[] {
 function splitBlock(block: Json): [start: Json, deltas: Json[]] {
   switch (block.type) {
     case 'text':
-      return [{ ...block, text: '' }, typeof block.text === 'string' && block.text.length > 0 ? [{ type: 'text_delta', text: block.text }] : []];
+      return [
+        { ...block, text: '' },
+        typeof block.text === 'string' && block.text.length > 0 ? [{ type: 'text_delta', text: block.text }] : [],
+      ];
     case 'tool_use':
     case 'server_tool_use':
       return [{ ...block, input: {} }, [{ type: 'input_json_delta', partial_json: JSON.stringify(block.input ?? {}) }]];

@@ -61,7 +61,9 @@ export class OpenAiStreamUsageTracker implements StreamUsageTracker {
     if (!isPlainObject(chunk)) return;
     // A chat chunk carries `usage` itself; a Responses stream's `response.completed` (or `.incomplete`, `.failed`)
     // event carries it on the response it wraps.
-    const usage = usageFromOpenAiUsage(chunk.usage) ?? (isPlainObject(chunk.response) ? usageFromOpenAiUsage(chunk.response.usage) : undefined);
+    const usage =
+      usageFromOpenAiUsage(chunk.usage) ??
+      (isPlainObject(chunk.response) ? usageFromOpenAiUsage(chunk.response.usage) : undefined);
     if (usage) this.#usage = usage;
   }
 

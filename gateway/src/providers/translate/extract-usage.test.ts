@@ -16,7 +16,13 @@ describe('OpenAI-family usage (passthrough lane)', () => {
         completion_tokens_details: { reasoning_tokens: 192 },
       },
     });
-    expect(usage).toStrictEqual({ inputTokens: 2006, outputTokens: 300, cacheReadTokens: 1920, cacheWriteTokens: 0, reasoningTokens: 192 });
+    expect(usage).toStrictEqual({
+      inputTokens: 2006,
+      outputTokens: 300,
+      cacheReadTokens: 1920,
+      cacheWriteTokens: 0,
+      reasoningTokens: 192,
+    });
     expect(totalTokens(usage!)).toBe(2306);
     expect(uncachedInputTokens(usage!)).toBe(86);
   });
@@ -34,9 +40,21 @@ describe('OpenAI-family usage (passthrough lane)', () => {
     expect(
       extractOpenAiUsage({
         object: 'response',
-        usage: { input_tokens: 328, input_tokens_details: { cached_tokens: 128 }, output_tokens: 52, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 380 },
+        usage: {
+          input_tokens: 328,
+          input_tokens_details: { cached_tokens: 128 },
+          output_tokens: 52,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 380,
+        },
       }),
-    ).toStrictEqual({ inputTokens: 328, outputTokens: 52, cacheReadTokens: 128, cacheWriteTokens: 0, reasoningTokens: 0 });
+    ).toStrictEqual({
+      inputTokens: 328,
+      outputTokens: 52,
+      cacheReadTokens: 128,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it('reports nothing for a body without usage, and treats null or junk counts as zero', () => {
@@ -59,7 +77,12 @@ describe('OpenAI-family usage (passthrough lane)', () => {
     );
     expect(tracker.usage()).toBeUndefined();
     for (const frame of frames) tracker.observe(frame);
-    expect(tracker.usage()).toStrictEqual({ inputTokens: 12, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(tracker.usage()).toStrictEqual({
+      inputTokens: 12,
+      outputTokens: 3,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
   });
 });
 
@@ -69,7 +92,12 @@ describe('Anthropic-family usage (passthrough lane)', () => {
       id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
       usage: { input_tokens: 12, cache_creation_input_tokens: 1840, cache_read_input_tokens: 20480, output_tokens: 95 },
     });
-    expect(usage).toStrictEqual({ inputTokens: 22332, outputTokens: 95, cacheReadTokens: 20480, cacheWriteTokens: 1840 });
+    expect(usage).toStrictEqual({
+      inputTokens: 22332,
+      outputTokens: 95,
+      cacheReadTokens: 20480,
+      cacheWriteTokens: 1840,
+    });
     expect(uncachedInputTokens(usage!)).toBe(12);
   });
 
@@ -82,12 +110,19 @@ describe('Anthropic-family usage (passthrough lane)', () => {
         'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"input_tokens":480,"output_tokens":71,"cache_read_input_tokens":null}}\n\n',
     );
     for (const frame of frames) tracker.observe(frame);
-    expect(tracker.usage()).toStrictEqual({ inputTokens: 1683, outputTokens: 71, cacheReadTokens: 0, cacheWriteTokens: 1203 });
+    expect(tracker.usage()).toStrictEqual({
+      inputTokens: 1683,
+      outputTokens: 71,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 1203,
+    });
   });
 
   it('recognises usage events in a stream whose frames carry no event names', () => {
     const tracker = new AnthropicStreamUsageTracker();
-    for (const frame of parseSse('data: {"type":"message_start","message":{"usage":{"input_tokens":5,"output_tokens":1}}}\n\ndata: {"type":"message_delta","usage":{"output_tokens":9}}\n\n')) {
+    for (const frame of parseSse(
+      'data: {"type":"message_start","message":{"usage":{"input_tokens":5,"output_tokens":1}}}\n\ndata: {"type":"message_delta","usage":{"output_tokens":9}}\n\n',
+    )) {
       tracker.observe(frame);
     }
     expect(tracker.usage()).toStrictEqual({ inputTokens: 5, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 0 });

@@ -63,7 +63,11 @@ export function runRecordedStream(translator: StreamTranslator, recorded: string
 }
 
 /** The same, with the recorded bytes delivered in chunks cut at the given offsets, as a socket does. */
-export function runRecordedStreamInChunks(translator: StreamTranslator, recorded: string, cuts: readonly number[]): string {
+export function runRecordedStreamInChunks(
+  translator: StreamTranslator,
+  recorded: string,
+  cuts: readonly number[],
+): string {
   const bytes = new TextEncoder().encode(recorded);
   const parser = new SseParser();
   const frames: SseFrame[] = [];

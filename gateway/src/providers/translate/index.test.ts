@@ -17,10 +17,20 @@ describe('pickTranslator', () => {
     const lane = pickTranslator('chat-completions', 'anthropic');
     if (lane.kind !== 'translate') throw new Error('expected a translating lane');
     const { body, context } = lane.translateRequest(
-      { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } },
+      {
+        model: 'claude-sonnet-4-5',
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      },
       { defaultMaxTokens: 1024 },
     );
-    expect(body).toStrictEqual({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 1024, stream: true });
+    expect(body).toStrictEqual({
+      model: 'claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'Hi' }],
+      max_tokens: 1024,
+      stream: true,
+    });
     const stream = lane.createStreamTranslator(context, { clock });
     const upstream = parseSse(
       'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_01","model":"claude-sonnet-4-5-20250929","usage":{"input_tokens":8,"output_tokens":1}}}\n\n' +
@@ -40,12 +50,20 @@ describe('pickTranslator', () => {
   it('relays a provider error in the client’s envelope, type unchanged', () => {
     const toMessagesClient = pickTranslator('messages', 'openai');
     const toChatClient = pickTranslator('chat-completions', 'anthropic');
-    if (toMessagesClient.kind !== 'translate' || toChatClient.kind !== 'translate') throw new Error('expected translating lanes');
-    expect(toMessagesClient.translateError({ error: { message: 'Bad model', type: 'invalid_request_error', code: 'model_not_found' } }, 404)).toStrictEqual({
+    if (toMessagesClient.kind !== 'translate' || toChatClient.kind !== 'translate')
+      throw new Error('expected translating lanes');
+    expect(
+      toMessagesClient.translateError(
+        { error: { message: 'Bad model', type: 'invalid_request_error', code: 'model_not_found' } },
+        404,
+      ),
+    ).toStrictEqual({
       type: 'error',
       error: { type: 'invalid_request_error', message: 'Bad model' },
     });
-    expect(toChatClient.translateError({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 529)).toStrictEqual({
+    expect(
+      toChatClient.translateError({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 529),
+    ).toStrictEqual({
       error: { message: 'Overloaded', type: 'overloaded_error', param: null, code: null },
     });
   });
@@ -53,14 +71,19 @@ describe('pickTranslator', () => {
   it('meters same-family traffic from the untouched body and stream', () => {
     const lane = pickTranslator('messages', 'anthropic');
     if (lane.kind !== 'passthrough') throw new Error('expected a passthrough lane');
-    expect(lane.extractUsage({ usage: { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 10 } })).toStrictEqual({
+    expect(
+      lane.extractUsage({ usage: { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 10 } }),
+    ).toStrictEqual({
       inputTokens: 13,
       outputTokens: 4,
       cacheReadTokens: 10,
       cacheWriteTokens: 0,
     });
     const tracker = lane.createStreamUsageTracker();
-    tracker.observe({ event: 'message_start', data: '{"type":"message_start","message":{"usage":{"input_tokens":3,"output_tokens":1}}}' });
+    tracker.observe({
+      event: 'message_start',
+      data: '{"type":"message_start","message":{"usage":{"input_tokens":3,"output_tokens":1}}}',
+    });
     tracker.observe({ event: 'message_delta', data: '{"type":"message_delta","usage":{"output_tokens":7}}' });
     expect(tracker.usage()).toStrictEqual({ inputTokens: 3, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });

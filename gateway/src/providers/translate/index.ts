@@ -59,7 +59,13 @@ export function pickTranslator(clientFormat: ClientFormat, backendFamily: Backen
   return lanes[clientFormat][backendFamily];
 }
 
-export type { CrossingLane, Lane, PassthroughLane, RequestTranslationOptions, ResponseTranslationOptions } from './lane.js';
+export type {
+  CrossingLane,
+  Lane,
+  PassthroughLane,
+  RequestTranslationOptions,
+  ResponseTranslationOptions,
+} from './lane.js';
 export type {
   BackendFamily,
   ClientFormat,
@@ -73,11 +79,23 @@ export type {
 export { totalTokens, uncachedInputTokens, type Usage } from './usage.js';
 export { TranslationError, type TranslationErrorCode } from './translation-error.js';
 export { parseSse, serializeSseFrame, serializeSseFrames, SseParser, type SseFrame } from './sse.js';
-export { AnthropicStreamUsageTracker, extractAnthropicUsage, usageFromAnthropicUsage } from './extract-anthropic-usage.js';
+export {
+  AnthropicStreamUsageTracker,
+  extractAnthropicUsage,
+  usageFromAnthropicUsage,
+} from './extract-anthropic-usage.js';
 export { extractOpenAiUsage, OpenAiStreamUsageTracker, usageFromOpenAiUsage } from './extract-openai-usage.js';
-export { defaultMaxTokens, translateChatRequestToMessages, type ChatToMessagesRequestOptions } from './chat-to-messages/request.js';
+export {
+  defaultMaxTokens,
+  translateChatRequestToMessages,
+  type ChatToMessagesRequestOptions,
+} from './chat-to-messages/request.js';
 export { translateMessagesResponseToChat } from './chat-to-messages/response.js';
-export { createChatToMessagesStreamTranslator, MessagesEventsToChatChunks, type ChatStreamOutput } from './chat-to-messages/stream.js';
+export {
+  createChatToMessagesStreamTranslator,
+  MessagesEventsToChatChunks,
+  type ChatStreamOutput,
+} from './chat-to-messages/stream.js';
 export { chatErrorFromMessagesError } from './chat-to-messages/error.js';
 export { translateMessagesRequestToChat, type MessagesToChatRequestOptions } from './messages-to-chat/request.js';
 export { translateChatResponseToMessages } from './messages-to-chat/response.js';

@@ -26,7 +26,11 @@ export interface CrossingLane {
   readonly backendFamily: BackendFamily;
   translateRequest(body: unknown, options?: RequestTranslationOptions): TranslatedRequest<object>;
   /** A successful (2xx) JSON response body, parsed. */
-  translateResponse(body: unknown, context: TranslationContext, options: ResponseTranslationOptions): TranslatedResponse<object>;
+  translateResponse(
+    body: unknown,
+    context: TranslationContext,
+    options: ResponseTranslationOptions,
+  ): TranslatedResponse<object>;
   createStreamTranslator(context: TranslationContext, options: ResponseTranslationOptions): StreamTranslator;
   /** An upstream error body (parsed JSON, or raw text) → the client's error envelope. */
   translateError(body: unknown, status: number): object;

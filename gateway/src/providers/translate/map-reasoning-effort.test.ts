@@ -29,7 +29,9 @@ describe('thinkingForEffort', () => {
 describe('effortForThinking', () => {
   it('maps each forward budget of low, medium and high back to itself', () => {
     for (const effort of ['low', 'medium', 'high'] as const) {
-      expect(effortForThinking({ type: 'enabled', budget_tokens: thinkingBudgetByEffort[effort] }, undefined)).toBe(effort);
+      expect(effortForThinking({ type: 'enabled', budget_tokens: thinkingBudgetByEffort[effort] }, undefined)).toBe(
+        effort,
+      );
     }
   });
 

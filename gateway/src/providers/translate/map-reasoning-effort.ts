@@ -41,7 +41,10 @@ export const minimumThinkingBudget = 1024;
  * Thinking for an effort. `clientMaxTokens` is the limit the client set, undefined when the translator's
  * default applies (the caller then raises that default by the budget). Undefined result: send no thinking.
  */
-export function thinkingForEffort(effort: ReasoningEffort, clientMaxTokens: number | undefined): MessagesThinkingOut | undefined {
+export function thinkingForEffort(
+  effort: ReasoningEffort,
+  clientMaxTokens: number | undefined,
+): MessagesThinkingOut | undefined {
   if (effort === 'none') return { type: 'disabled' };
   const wanted = thinkingBudgetByEffort[effort];
   if (clientMaxTokens === undefined) return { type: 'enabled', budget_tokens: wanted };

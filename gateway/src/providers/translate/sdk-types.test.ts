@@ -12,8 +12,13 @@ const toOpenAi = (body: ChatCompletionRequestOut): ChatCompletionCreateParamsBas
 
 describe('translated requests', () => {
   it('type-check as official SDK request parameters', () => {
-    const messages = toAnthropic(translateChatRequestToMessages({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Hi' }] }).body);
-    const chat = toOpenAi(translateMessagesRequestToChat({ model: 'gpt-4.1', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] }).body);
+    const messages = toAnthropic(
+      translateChatRequestToMessages({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Hi' }] }).body,
+    );
+    const chat = toOpenAi(
+      translateMessagesRequestToChat({ model: 'gpt-4.1', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+        .body,
+    );
     expect(messages.max_tokens).toBe(4096);
     expect(chat.messages).toHaveLength(1);
   });

@@ -30,7 +30,11 @@ describe('SseParser', () => {
   });
 
   it('accepts CRLF and lone CR line endings', () => {
-    expect(parseSse('data: a\r\n\r\ndata: b\r\rdata: c\n\n')).toStrictEqual([{ data: 'a' }, { data: 'b' }, { data: 'c' }]);
+    expect(parseSse('data: a\r\n\r\ndata: b\r\rdata: c\n\n')).toStrictEqual([
+      { data: 'a' },
+      { data: 'b' },
+      { data: 'c' },
+    ]);
   });
 
   it('ignores comments, unknown fields and frames without data', () => {
@@ -79,7 +83,9 @@ describe('SseParser', () => {
 
 describe('serializeSseFrame', () => {
   it('writes event, id, retry and one data line per line of data, ending with a blank line', () => {
-    expect(serializeSseFrame({ event: 'message_delta', id: '3', retry: 10, data: 'a\nb' })).toBe('event: message_delta\nid: 3\nretry: 10\ndata: a\ndata: b\n\n');
+    expect(serializeSseFrame({ event: 'message_delta', id: '3', retry: 10, data: 'a\nb' })).toBe(
+      'event: message_delta\nid: 3\nretry: 10\ndata: a\ndata: b\n\n',
+    );
     expect(serializeSseFrame({ data: '[DONE]' })).toBe('data: [DONE]\n\n');
   });
 
@@ -94,7 +100,9 @@ describe('serializeSseFrame', () => {
     });
     fc.assert(
       fc.property(fc.array(frameArbitrary, { maxLength: 8 }), (frames) => {
-        const normalized = frames.map((frame) => (frame.event === undefined ? { data: frame.data } : { event: frame.event, data: frame.data }));
+        const normalized = frames.map((frame) =>
+          frame.event === undefined ? { data: frame.data } : { event: frame.event, data: frame.data },
+        );
         expect(parseSse(serializeSseFrames(normalized))).toStrictEqual(normalized);
       }),
     );

@@ -23,7 +23,10 @@ function samples(direction: string, kind: GoldenKind): unknown[] {
   return loadGoldenCases(direction)
     .filter((testCase) => testCase.kind === kind)
     .map((testCase) => {
-      if (kind === 'stream') return parseSse(testCase.text('input.sse') ?? '').map(({ data }) => (data === '[DONE]' ? data : (JSON.parse(data) as unknown)));
+      if (kind === 'stream')
+        return parseSse(testCase.text('input.sse') ?? '').map(({ data }) =>
+          data === '[DONE]' ? data : (JSON.parse(data) as unknown),
+        );
       const input = testCase.json('input.json');
       return kind === 'error' ? (input as { body: unknown }).body : input;
     });
@@ -33,7 +36,9 @@ function toFrames(events: unknown, named: boolean): SseFrame[] {
   return (events as unknown[]).map((event) => {
     if (event === '[DONE]') return { data: '[DONE]' };
     const type = (event as { type?: unknown }).type;
-    return named && typeof type === 'string' ? { event: type, data: JSON.stringify(event) } : { data: JSON.stringify(event) };
+    return named && typeof type === 'string'
+      ? { event: type, data: JSON.stringify(event) }
+      : { data: JSON.stringify(event) };
   });
 }
 
@@ -47,24 +52,57 @@ function tracked(tracker: StreamUsageTracker, frames: SseFrame[]): unknown {
 }
 
 const subjects: ConformanceSubject[] = [
-  { name: 'chat-to-messages request', samples: samples('chat-to-messages', 'request'), translate: (input) => translateChatRequestToMessages(input) },
-  { name: 'chat-to-messages response', samples: samples('chat-to-messages', 'response'), translate: (input) => translateMessagesResponseToChat(input, toClaude, { clock }) },
+  {
+    name: 'chat-to-messages request',
+    samples: samples('chat-to-messages', 'request'),
+    translate: (input) => translateChatRequestToMessages(input),
+  },
+  {
+    name: 'chat-to-messages response',
+    samples: samples('chat-to-messages', 'response'),
+    translate: (input) => translateMessagesResponseToChat(input, toClaude, { clock }),
+  },
   {
     name: 'chat-to-messages stream',
     samples: samples('chat-to-messages', 'stream'),
-    translate: (events) => streamOutput(createChatToMessagesStreamTranslator(toClaude, { clock }), toFrames(events, true)),
+    translate: (events) =>
+      streamOutput(createChatToMessagesStreamTranslator(toClaude, { clock }), toFrames(events, true)),
   },
-  { name: 'chat-to-messages error', samples: samples('chat-to-messages', 'error'), translate: (body) => chatErrorFromMessagesError(body, 500) },
-  { name: 'messages-to-chat request', samples: samples('messages-to-chat', 'request'), translate: (input) => translateMessagesRequestToChat(input) },
-  { name: 'messages-to-chat response', samples: samples('messages-to-chat', 'response'), translate: (input) => translateChatResponseToMessages(input, toGpt) },
+  {
+    name: 'chat-to-messages error',
+    samples: samples('chat-to-messages', 'error'),
+    translate: (body) => chatErrorFromMessagesError(body, 500),
+  },
+  {
+    name: 'messages-to-chat request',
+    samples: samples('messages-to-chat', 'request'),
+    translate: (input) => translateMessagesRequestToChat(input),
+  },
+  {
+    name: 'messages-to-chat response',
+    samples: samples('messages-to-chat', 'response'),
+    translate: (input) => translateChatResponseToMessages(input, toGpt),
+  },
   {
     name: 'messages-to-chat stream',
     samples: samples('messages-to-chat', 'stream'),
     translate: (events) => streamOutput(createMessagesToChatStreamTranslator(toGpt), toFrames(events, false)),
   },
-  { name: 'messages-to-chat error', samples: samples('messages-to-chat', 'error'), translate: (body) => messagesErrorFromChatError(body, 500) },
-  { name: 'passthrough OpenAI JSON usage', samples: samples('messages-to-chat', 'response'), translate: extractOpenAiUsage },
-  { name: 'passthrough Anthropic JSON usage', samples: samples('chat-to-messages', 'response'), translate: extractAnthropicUsage },
+  {
+    name: 'messages-to-chat error',
+    samples: samples('messages-to-chat', 'error'),
+    translate: (body) => messagesErrorFromChatError(body, 500),
+  },
+  {
+    name: 'passthrough OpenAI JSON usage',
+    samples: samples('messages-to-chat', 'response'),
+    translate: extractOpenAiUsage,
+  },
+  {
+    name: 'passthrough Anthropic JSON usage',
+    samples: samples('chat-to-messages', 'response'),
+    translate: extractAnthropicUsage,
+  },
   {
     name: 'passthrough OpenAI stream usage',
     samples: samples('messages-to-chat', 'stream'),
@@ -96,7 +134,11 @@ describe('translator conformance', () => {
           return null;
         },
       }),
-      ...checkTranslatorConformance({ name: 'clockless', samples: [{ a: 1 }], translate: () => ({ created: (calls += 1) }) }),
+      ...checkTranslatorConformance({
+        name: 'clockless',
+        samples: [{ a: 1 }],
+        translate: () => ({ created: (calls += 1) }),
+      }),
       ...checkTranslatorConformance({
         name: 'strict',
         samples: [{ a: 1 }],

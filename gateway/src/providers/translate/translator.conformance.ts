@@ -37,10 +37,12 @@ export function checkTranslatorConformance(subject: ConformanceSubject): string[
     if (!onFrozen.ok) violations.push(`${label}: writes to its input (${onFrozen.error})`);
     else if (!isDeepStrictEqual(frozen, pristine)) violations.push(`${label}: changed its input`);
     const again = attempt(() => subject.translate(structuredClone(sample)));
-    if (!again.ok || JSON.stringify(again.value) !== JSON.stringify(baseline.value)) violations.push(`${label}: output is not deterministic`);
+    if (!again.ok || JSON.stringify(again.value) !== JSON.stringify(baseline.value))
+      violations.push(`${label}: output is not deterministic`);
     const topLevel = attempt(() => subject.translate(withUnknownField(structuredClone(sample), false)));
     if (!topLevel.ok) violations.push(`${label}: fails on an unknown top-level field (${topLevel.error})`);
-    else if (JSON.stringify(topLevel.value) !== JSON.stringify(baseline.value)) violations.push(`${label}: an unknown top-level field changed the output`);
+    else if (JSON.stringify(topLevel.value) !== JSON.stringify(baseline.value))
+      violations.push(`${label}: an unknown top-level field changed the output`);
     const everywhere = attempt(() => subject.translate(withUnknownField(structuredClone(sample), true)));
     if (!everywhere.ok) violations.push(`${label}: fails on unknown fields in nested objects (${everywhere.error})`);
   });

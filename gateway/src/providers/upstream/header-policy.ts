@@ -6,7 +6,12 @@ const forwardedClientHeaders = ['anthropic-version', 'anthropic-beta', 'openai-b
 
 export const defaultAnthropicVersion = '2023-06-01';
 
-export function upstreamHeaders(client: IncomingHttpHeaders, family: 'openai' | 'anthropic', credential: Record<string, string>, crossing: boolean): Record<string, string> {
+export function upstreamHeaders(
+  client: IncomingHttpHeaders,
+  family: 'openai' | 'anthropic',
+  credential: Record<string, string>,
+  crossing: boolean,
+): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'accept-encoding': 'identity' };
   for (const name of forwardedClientHeaders) {
     const value = client[name];
@@ -44,7 +49,10 @@ const relayedResponseHeaders = [
 export const maxRetryAfterSeconds = 60;
 
 /** The named headers the upstream sent, as single values. */
-export function pickHeaders(upstream: Record<string, string | string[] | undefined>, names: readonly string[]): Record<string, string> {
+export function pickHeaders(
+  upstream: Record<string, string | string[] | undefined>,
+  names: readonly string[],
+): Record<string, string> {
   const picked: Record<string, string> = {};
   for (const name of names) {
     const value = upstream[name];
@@ -58,7 +66,9 @@ export function relayHeaders(upstream: Record<string, string | string[] | undefi
   if (relayed['retry-after'] !== undefined) relayed['retry-after'] = capRetryAfter(relayed['retry-after']);
   if (relayed['retry-after-ms'] !== undefined) {
     const ms = Number(relayed['retry-after-ms']);
-    relayed['retry-after-ms'] = Number.isFinite(ms) ? String(Math.min(Math.max(ms, 0), maxRetryAfterSeconds * 1000)) : String(maxRetryAfterSeconds * 1000);
+    relayed['retry-after-ms'] = Number.isFinite(ms)
+      ? String(Math.min(Math.max(ms, 0), maxRetryAfterSeconds * 1000))
+      : String(maxRetryAfterSeconds * 1000);
   }
   return relayed;
 }
@@ -72,5 +82,9 @@ export function capRetryAfter(value: string, now = Date.now()): string {
 
 /** An error that came from the provider says so, naming the provider and its status when known. */
 export function upstreamSourceHeaders(slug?: string, status?: number): Record<string, string> {
-  return { 'x-gw-error-source': 'upstream', ...(slug ? { 'x-gw-upstream-provider': slug } : {}), ...(status === undefined ? {} : { 'x-gw-upstream-status': String(status) }) };
+  return {
+    'x-gw-error-source': 'upstream',
+    ...(slug ? { 'x-gw-upstream-provider': slug } : {}),
+    ...(status === undefined ? {} : { 'x-gw-upstream-status': String(status) }),
+  };
 }

@@ -27,7 +27,11 @@ export class DailyTotals {
     return total;
   }
 
-  addUsage(day: string, model: string | null | undefined, usage: { requests?: number | undefined; inputTokens: number; outputTokens: number; cachedInputTokens: number }): void {
+  addUsage(
+    day: string,
+    model: string | null | undefined,
+    usage: { requests?: number | undefined; inputTokens: number; outputTokens: number; cachedInputTokens: number },
+  ): void {
     const total = this.at(day, model || unattributedModel);
     if (!total) return;
     if (usage.requests !== undefined) total.requests = (total.requests ?? 0) + usage.requests;
@@ -42,6 +46,8 @@ export class DailyTotals {
   }
 
   list(): DailyModelTotal[] {
-    return [...this.totals.values()].sort((left, right) => left.day.localeCompare(right.day) || left.model.localeCompare(right.model));
+    return [...this.totals.values()].sort(
+      (left, right) => left.day.localeCompare(right.day) || left.model.localeCompare(right.model),
+    );
   }
 }

@@ -16,7 +16,12 @@ export interface PageLimits {
   timeoutMs: number;
 }
 
-export const defaultPageLimits: PageLimits = { maxPages: 40, maxRateLimitRetries: 3, maxRetryAfterMs: 30_000, timeoutMs: 15_000 };
+export const defaultPageLimits: PageLimits = {
+  maxPages: 40,
+  maxRateLimitRetries: 3,
+  maxRetryAfterMs: 30_000,
+  timeoutMs: 15_000,
+};
 
 interface Page<Item> {
   data: Item[];
@@ -41,11 +46,20 @@ function retryAfterMs(header: string | null, now: number): number {
   return Number.isNaN(date) ? 1000 : Math.max(0, date - now);
 }
 
-async function fetchPage<Item>(report: PagedReport<Item>, url: URL, http: ReportHttp, limits: PageLimits): Promise<Page<Item>> {
+async function fetchPage<Item>(
+  report: PagedReport<Item>,
+  url: URL,
+  http: ReportHttp,
+  limits: PageLimits,
+): Promise<Page<Item>> {
   for (let attempt = 0; ; attempt += 1) {
     let response: Response;
     try {
-      response = await http.fetch(url, { headers: report.headers, redirect: 'error', signal: AbortSignal.timeout(limits.timeoutMs) });
+      response = await http.fetch(url, {
+        headers: report.headers,
+        redirect: 'error',
+        signal: AbortSignal.timeout(limits.timeoutMs),
+      });
     } catch {
       throw new UsageReportError('vendor_unreachable', `${report.vendorName} did not answer the usage report request.`);
     }
@@ -53,21 +67,34 @@ async function fetchPage<Item>(report: PagedReport<Item>, url: URL, http: Report
       await response.body?.cancel();
       const wait = retryAfterMs(response.headers.get('retry-after'), Date.now());
       if (attempt >= limits.maxRateLimitRetries || wait > limits.maxRetryAfterMs) {
-        throw new UsageReportError('rate_limited', `${report.vendorName} rate-limited the usage report (retry-after ${Math.ceil(wait / 1000)}s after ${attempt + 1} ${attempt === 0 ? 'attempt' : 'attempts'}); nothing was stored, sync again later.`);
+        throw new UsageReportError(
+          'rate_limited',
+          `${report.vendorName} rate-limited the usage report (retry-after ${Math.ceil(wait / 1000)}s after ${attempt + 1} ${attempt === 0 ? 'attempt' : 'attempts'}); nothing was stored, sync again later.`,
+        );
       }
       await http.sleep(wait);
       continue;
     }
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel();
-      throw new UsageReportError('credentials_rejected', `${report.vendorName} refused the admin key (HTTP ${response.status}); set an organisation admin key with usage access.`);
+      throw new UsageReportError(
+        'credentials_rejected',
+        `${report.vendorName} refused the admin key (HTTP ${response.status}); set an organisation admin key with usage access.`,
+      );
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new UsageReportError('vendor_error', `${report.vendorName} answered the usage report with HTTP ${response.status}.`);
+      throw new UsageReportError(
+        'vendor_error',
+        `${report.vendorName} answered the usage report with HTTP ${response.status}.`,
+      );
     }
     const parsed = report.page.safeParse(await response.json().catch(() => undefined));
-    if (!parsed.success) throw new UsageReportError('invalid_response', `${report.vendorName} answered the usage report with a body gw does not understand.`);
+    if (!parsed.success)
+      throw new UsageReportError(
+        'invalid_response',
+        `${report.vendorName} answered the usage report with a body gw does not understand.`,
+      );
     return parsed.data;
   }
 }
@@ -76,7 +103,11 @@ async function fetchPage<Item>(report: PagedReport<Item>, url: URL, http: Report
  * Every page of a vendor report, following `next_page` while `has_more`, bounded: a vendor that keeps paging (or
  * repeats a cursor) is refused with `pagination_unbounded` rather than read forever.
  */
-export async function fetchReportPages<Item>(report: PagedReport<Item>, http: ReportHttp, limits: PageLimits = defaultPageLimits): Promise<Item[]> {
+export async function fetchReportPages<Item>(
+  report: PagedReport<Item>,
+  http: ReportHttp,
+  limits: PageLimits = defaultPageLimits,
+): Promise<Item[]> {
   const items: Item[] = [];
   const seenCursors = new Set<string>();
   let url = report.url;
@@ -85,9 +116,16 @@ export async function fetchReportPages<Item>(report: PagedReport<Item>, http: Re
     items.push(...page.data);
     if (!page.has_more) return items;
     const cursor = page.next_page;
-    if (!cursor) throw new UsageReportError('invalid_response', `${report.vendorName} said more pages follow but gave no next_page cursor.`);
+    if (!cursor)
+      throw new UsageReportError(
+        'invalid_response',
+        `${report.vendorName} said more pages follow but gave no next_page cursor.`,
+      );
     if (pages >= limits.maxPages || seenCursors.has(cursor)) {
-      throw new UsageReportError('pagination_unbounded', `${report.vendorName} kept paginating past ${pages} pages; nothing was stored. Sync fewer days or retry later.`);
+      throw new UsageReportError(
+        'pagination_unbounded',
+        `${report.vendorName} kept paginating past ${pages} pages; nothing was stored. Sync fewer days or retry later.`,
+      );
     }
     seenCursors.add(cursor);
     url = new URL(report.url);

@@ -4,8 +4,10 @@ import { fetchReportPages, reportUrl, type PageLimits, type ReportHttp } from '.
 import type { DailyModelTotal, UsageReportRequest } from './usage-report.types.js';
 
 // Only the fields gw reads (CONVENTIONS.md: minimal wire schemas); the vendor adds others freely.
-const bucket = <Result extends z.ZodType>(result: Result) => z.object({ start_time: z.number(), results: z.array(result) });
-const page = <Result extends z.ZodType>(result: Result) => z.object({ data: z.array(bucket(result)), has_more: z.boolean(), next_page: z.string().nullish() });
+const bucket = <Result extends z.ZodType>(result: Result) =>
+  z.object({ start_time: z.number(), results: z.array(result) });
+const page = <Result extends z.ZodType>(result: Result) =>
+  z.object({ data: z.array(bucket(result)), has_more: z.boolean(), next_page: z.string().nullish() });
 
 const completionsResult = z.object({
   model: z.string().nullish(),
@@ -31,23 +33,52 @@ function modelOfLineItem(lineItem: string | null | undefined): string | null {
  * tokens and requests, `GET /v1/organization/costs` grouped by line item for dollars; daily buckets, both paged with
  * `page`/`next_page`.
  */
-export async function fetchOpenAiDailyTotals(request: UsageReportRequest, http: ReportHttp, limits?: PageLimits): Promise<DailyModelTotal[]> {
+export async function fetchOpenAiDailyTotals(
+  request: UsageReportRequest,
+  http: ReportHttp,
+  limits?: PageLimits,
+): Promise<DailyModelTotal[]> {
   const headers = { authorization: `Bearer ${request.adminKey}`, accept: 'application/json' };
-  const range = { start_time: String(dayStartMs(request.window.startDay) / 1000), end_time: String(dayStartMs(request.window.endDay) / 1000), bucket_width: '1d', limit: bucketsPerPage };
+  const range = {
+    start_time: String(dayStartMs(request.window.startDay) / 1000),
+    end_time: String(dayStartMs(request.window.endDay) / 1000),
+    bucket_width: '1d',
+    limit: bucketsPerPage,
+  };
   const totals = new DailyTotals(request.window);
   const usage = await fetchReportPages(
-    { vendorName: 'OpenAI', url: reportUrl(request.baseUrl, '/v1/organization/usage/completions', { ...range, group_by: 'model' }), headers, page: page(completionsResult) },
+    {
+      vendorName: 'OpenAI',
+      url: reportUrl(request.baseUrl, '/v1/organization/usage/completions', { ...range, group_by: 'model' }),
+      headers,
+      page: page(completionsResult),
+    },
     http,
     limits,
   );
   for (const day of usage) {
     for (const result of day.results) {
-      totals.addUsage(dayOf(day.start_time * 1000), result.model, { requests: result.num_model_requests, inputTokens: result.input_tokens, outputTokens: result.output_tokens, cachedInputTokens: result.input_cached_tokens });
+      totals.addUsage(dayOf(day.start_time * 1000), result.model, {
+        requests: result.num_model_requests,
+        inputTokens: result.input_tokens,
+        outputTokens: result.output_tokens,
+        cachedInputTokens: result.input_cached_tokens,
+      });
     }
   }
-  const costs = await fetchReportPages({ vendorName: 'OpenAI', url: reportUrl(request.baseUrl, '/v1/organization/costs', { ...range, group_by: 'line_item' }), headers, page: page(costsResult) }, http, limits);
+  const costs = await fetchReportPages(
+    {
+      vendorName: 'OpenAI',
+      url: reportUrl(request.baseUrl, '/v1/organization/costs', { ...range, group_by: 'line_item' }),
+      headers,
+      page: page(costsResult),
+    },
+    http,
+    limits,
+  );
   for (const day of costs) {
-    for (const result of day.results) totals.addCost(dayOf(day.start_time * 1000), modelOfLineItem(result.line_item), result.amount.value);
+    for (const result of day.results)
+      totals.addCost(dayOf(day.start_time * 1000), modelOfLineItem(result.line_item), result.amount.value);
   }
   return totals.list();
 }

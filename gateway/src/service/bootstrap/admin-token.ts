@@ -11,6 +11,11 @@ export interface AdminTokenSource {
 /** With no GW_ADMIN_TOKEN the embedded quick start still needs an owner credential (README quick start). */
 export async function resolveAdminToken(configured: string | undefined, dataDir: string): Promise<AdminTokenSource> {
   if (configured) return { token: configured, origin: 'env' };
-  const secret = await readOrCreateSecret(dataDir, 'admin-token', () => `gwadm_${randomToken(32)}`, (value) => value.length >= 16);
+  const secret = await readOrCreateSecret(
+    dataDir,
+    'admin-token',
+    () => `gwadm_${randomToken(32)}`,
+    (value) => value.length >= 16,
+  );
   return { token: secret.value, origin: secret.origin, path: secret.path };
 }

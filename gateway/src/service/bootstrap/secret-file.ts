@@ -12,7 +12,12 @@ export interface GeneratedSecret {
  * A secret the embedded quick start needs without configuration: read from `GW_DATA_DIR/<name>` or generated once,
  * written with mode 0600 (exclusive create, so two processes starting together agree on one value).
  */
-export async function readOrCreateSecret(dataDir: string, name: string, generate: () => string, isValid: (value: string) => boolean): Promise<GeneratedSecret> {
+export async function readOrCreateSecret(
+  dataDir: string,
+  name: string,
+  generate: () => string,
+  isValid: (value: string) => boolean,
+): Promise<GeneratedSecret> {
   const path = join(dataDir, name);
   try {
     const stored = (await readFile(path, 'utf8')).trim();

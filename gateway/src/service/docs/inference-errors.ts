@@ -14,8 +14,8 @@ type Json = Record<string, unknown>;
 // What each status means on `/v1/*`; a status without a summary (499, which only the spend row reads) is not published.
 const statusSummaries: Readonly<Record<number, string>> = {
   400: 'Malformed or unserviceable request',
-  402: 'Governance ceiling (terminal; `x-should-retry: false`), or the deployment\'s entitlement lease expired',
-  403: 'The deployment\'s subscription is suspended, or a guardrail denied the request',
+  402: "Governance ceiling (terminal; `x-should-retry: false`), or the deployment's entitlement lease expired",
+  403: "The deployment's subscription is suspended, or a guardrail denied the request",
   413: 'Body (or decompressed body) over the limit',
   426: 'A WebSocket endpoint (`/v1/realtime`) asked for without an upgrade',
   415: 'Content-Encoding the gateway cannot decode, or a body that is not JSON on a route that reads JSON',
@@ -25,12 +25,15 @@ const statusSummaries: Readonly<Record<number, string>> = {
   503: 'A dependency is unreachable (`key_store_unavailable` arrives in the key-failure envelope), or the replica is shutting down and stopped a call the provider had not answered by its drain deadline (`gateway_draining`: `retry-after: 1`, `x-should-retry: true`; a stream already under way ends with an SSE error event of that code instead)',
 };
 
-const inferenceCodes = [...codesByStatus(gatewayErrorCatalog, carriedBy('inference'))].filter(([status]) => statusSummaries[status] !== undefined);
+const inferenceCodes = [...codesByStatus(gatewayErrorCatalog, carriedBy('inference'))].filter(
+  ([status]) => statusSummaries[status] !== undefined,
+);
 
 const envelopes: Json = {
   InferenceError: {
     type: 'object',
-    description: 'Chat completions, completions, embeddings and passthrough errors. Provider errors keep the provider body; a provider 5xx gains a sentence naming the provider in `error.message`.',
+    description:
+      'Chat completions, completions, embeddings and passthrough errors. Provider errors keep the provider body; a provider 5xx gains a sentence naming the provider in `error.message`.',
     required: ['error'],
     properties: {
       error: {
@@ -46,7 +49,11 @@ const envelopes: Json = {
     required: ['type', 'error'],
     properties: {
       type: { const: 'error' },
-      error: { type: 'object', required: ['type', 'message'], properties: { type: { type: 'string' }, message: { type: 'string' } } },
+      error: {
+        type: 'object',
+        required: ['type', 'message'],
+        properties: { type: { type: 'string' }, message: { type: 'string' } },
+      },
     },
   },
   KeyFailure: {
@@ -67,10 +74,16 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 function errorResponses(messagesLane: boolean): Json {
   const envelope = messagesLane ? ref('MessagesError') : ref('InferenceError');
   const responses: Json = {
-    '401': { description: 'Missing, malformed, unknown, expired, revoked or deactivated client key', content: { 'application/json': { schema: ref('KeyFailure') } } },
+    '401': {
+      description: 'Missing, malformed, unknown, expired, revoked or deactivated client key',
+      content: { 'application/json': { schema: ref('KeyFailure') } },
+    },
   };
   for (const [status, codes] of inferenceCodes) {
-    responses[String(status)] = { description: `${statusSummaries[status]}. Codes: ${listCodes(codes)}.`, content: { 'application/json': { schema: envelope } } };
+    responses[String(status)] = {
+      description: `${statusSummaries[status]}. Codes: ${listCodes(codes)}.`,
+      content: { 'application/json': { schema: envelope } },
+    };
   }
   return responses;
 }
@@ -84,7 +97,12 @@ export function withInferenceErrors<Document extends Json>(document: Document): 
     if (!path.startsWith('/v1/')) continue;
     const responses = errorResponses(path.startsWith('/v1/messages'));
     paths[path] = Object.fromEntries(
-      Object.entries(item).map(([method, operation]) => [method, typeof operation === 'object' && operation !== null && 'responses' in operation ? { ...operation, responses: { ...responses, ...(operation.responses as Json) } } : operation]),
+      Object.entries(item).map(([method, operation]) => [
+        method,
+        typeof operation === 'object' && operation !== null && 'responses' in operation
+          ? { ...operation, responses: { ...responses, ...(operation.responses as Json) } }
+          : operation,
+      ]),
     );
   }
   return { ...document, components: { ...components, schemas }, paths };

@@ -8,9 +8,26 @@ export interface SpendConnectors {
   sync: SpendConnectorSync;
 }
 
-export const realReportHttp: ReportHttp = { fetch: (input, init) => fetch(input, init), sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)) };
+export const realReportHttp: ReportHttp = {
+  fetch: (input, init) => fetch(input, init),
+  sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
+};
 
-export function composeSpendConnectors(input: { db: Db; keyring: Keyring; clock: Clock; logger: Logger; http?: ReportHttp }): SpendConnectors {
+export function composeSpendConnectors(input: {
+  db: Db;
+  keyring: Keyring;
+  clock: Clock;
+  logger: Logger;
+  http?: ReportHttp;
+}): SpendConnectors {
   const store = new SpendConnectorStore(input.db, input.keyring, input.clock);
-  return { store, sync: new SpendConnectorSync({ store, http: input.http ?? realReportHttp, clock: input.clock, logger: input.logger }) };
+  return {
+    store,
+    sync: new SpendConnectorSync({
+      store,
+      http: input.http ?? realReportHttp,
+      clock: input.clock,
+      logger: input.logger,
+    }),
+  };
 }

@@ -45,7 +45,10 @@ const gatewaySpendSql = `
    GROUP BY 1, 2, 3`;
 
 /** Vendor-reported daily per-model totals beside gw's own, joined on day, vendor and model. */
-export async function compareExternalSpend(db: Queryable, window: { startDay: string; endDay: string }): Promise<ComparedDay[]> {
+export async function compareExternalSpend(
+  db: Queryable,
+  window: { startDay: string; endDay: string },
+): Promise<ComparedDay[]> {
   const { rows } = await db.query<ComparedRow>(
     `WITH gw AS (${gatewaySpendSql}),
           vendor AS (SELECT to_char(day, 'YYYY-MM-DD') AS day, vendor, model, requests, input_tokens, output_tokens, cost_usd FROM gw_external_spend WHERE day >= $1::date AND day < $2::date)
@@ -57,8 +60,29 @@ export async function compareExternalSpend(db: Queryable, window: { startDay: st
     [window.startDay, window.endDay],
   );
   return rows.map((row) => {
-    const vendorReport = row.vendor_present ? { requests: row.vendor_requests === null ? null : num(row.vendor_requests), inputTokens: num(row.vendor_input), outputTokens: num(row.vendor_output), costUsd: usd(row.vendor_cost) } : null;
-    const gateway = row.gw_present ? { requests: num(row.gw_requests), inputTokens: num(row.gw_input), outputTokens: num(row.gw_output), costUsd: usd(row.gw_cost) } : null;
-    return { day: row.day, vendor: row.vendor, model: row.model, vendorReport, gateway, differenceUsd: usd((vendorReport?.costUsd ?? 0) - (gateway?.costUsd ?? 0)) };
+    const vendorReport = row.vendor_present
+      ? {
+          requests: row.vendor_requests === null ? null : num(row.vendor_requests),
+          inputTokens: num(row.vendor_input),
+          outputTokens: num(row.vendor_output),
+          costUsd: usd(row.vendor_cost),
+        }
+      : null;
+    const gateway = row.gw_present
+      ? {
+          requests: num(row.gw_requests),
+          inputTokens: num(row.gw_input),
+          outputTokens: num(row.gw_output),
+          costUsd: usd(row.gw_cost),
+        }
+      : null;
+    return {
+      day: row.day,
+      vendor: row.vendor,
+      model: row.model,
+      vendorReport,
+      gateway,
+      differenceUsd: usd((vendorReport?.costUsd ?? 0) - (gateway?.costUsd ?? 0)),
+    };
   });
 }

@@ -4,11 +4,21 @@ import { addDays, dayOf } from '../../../providers/usage-reports/daily-totals.js
 import type { PageLimits, ReportHttp } from '../../../providers/usage-reports/fetch-report-pages.js';
 import { fetchOpenAiDailyTotals } from '../../../providers/usage-reports/openai-usage-report.js';
 import { UsageReportError } from '../../../providers/usage-reports/usage-report-error.js';
-import type { DailyModelTotal, ReportWindow, UsageReportRequest, UsageReportVendor } from '../../../providers/usage-reports/usage-report.types.js';
+import type {
+  DailyModelTotal,
+  ReportWindow,
+  UsageReportRequest,
+  UsageReportVendor,
+} from '../../../providers/usage-reports/usage-report.types.js';
 import type { SyncResult } from './spend-connector.schema.js';
 import type { ConnectorCredentials, SpendConnectorStore } from './spend-connector.store.js';
 
-const readers: Readonly<Record<UsageReportVendor, (request: UsageReportRequest, http: ReportHttp, limits?: PageLimits) => Promise<DailyModelTotal[]>>> = {
+const readers: Readonly<
+  Record<
+    UsageReportVendor,
+    (request: UsageReportRequest, http: ReportHttp, limits?: PageLimits) => Promise<DailyModelTotal[]>
+  >
+> = {
   openai: fetchOpenAiDailyTotals,
   anthropic: fetchAnthropicDailyTotals,
 };
@@ -56,13 +66,18 @@ export class SpendConnectorSync {
     const range = { from: window.startDay, to: addDays(window.endDay, -1) };
     let totals: DailyModelTotal[];
     try {
-      totals = await readers[vendor]({ baseUrl: credentials.baseUrl, adminKey: credentials.adminKey, window }, this.deps.http, this.deps.limits);
+      totals = await readers[vendor](
+        { baseUrl: credentials.baseUrl, adminKey: credentials.adminKey, window },
+        this.deps.http,
+        this.deps.limits,
+      );
     } catch (error) {
       if (!(error instanceof UsageReportError)) throw error;
       await this.deps.store.recordFailure(vendor, error.message);
       return { vendor, outcome: 'failed', ...range, error: { code: error.code, message: error.message } };
     }
-    if (!(await this.deps.store.replaceTotals(vendor, window, totals))) return { vendor, outcome: 'skipped', reason: 'connector removed during the sync' };
+    if (!(await this.deps.store.replaceTotals(vendor, window, totals)))
+      return { vendor, outcome: 'skipped', reason: 'connector removed during the sync' };
     return { vendor, outcome: 'synced', ...range, rows: totals.length };
   }
 }

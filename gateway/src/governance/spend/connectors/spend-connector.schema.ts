@@ -7,17 +7,39 @@ export const vendorSchema = z.enum(usageReportVendors);
 // the connector at a proxy or a simulator (null returns to the vendor's own API).
 const connectorChange = z
   .strictObject({
-    adminKey: z.string().trim().min(8).max(500).optional().describe('The organisation admin key with usage access; write-only, never returned'),
-    baseUrl: z.string().max(2048).nullable().optional().describe('Another origin for the vendor API (a proxy); default the vendor'),
+    adminKey: z
+      .string()
+      .trim()
+      .min(8)
+      .max(500)
+      .optional()
+      .describe('The organisation admin key with usage access; write-only, never returned'),
+    baseUrl: z
+      .string()
+      .max(2048)
+      .nullable()
+      .optional()
+      .describe('Another origin for the vendor API (a proxy); default the vendor'),
   })
   .nullable();
 export type ConnectorChange = z.infer<typeof connectorChange>;
 
 /** PUT partially sets, rotates or removes write-only credentials: omitted vendors are unchanged. */
-export const spendConnectorsPut = z.strictObject({ openai: connectorChange.optional(), anthropic: connectorChange.optional() });
+export const spendConnectorsPut = z.strictObject({
+  openai: connectorChange.optional(),
+  anthropic: connectorChange.optional(),
+});
 export type SpendConnectorsPut = z.infer<typeof spendConnectorsPut>;
 
-const syncFailureCode = z.enum(['credentials_rejected', 'rate_limited', 'pagination_unbounded', 'vendor_error', 'vendor_unreachable', 'invalid_response', 'credentials_unreadable']);
+const syncFailureCode = z.enum([
+  'credentials_rejected',
+  'rate_limited',
+  'pagination_unbounded',
+  'vendor_error',
+  'vendor_unreachable',
+  'invalid_response',
+  'credentials_unreadable',
+]);
 
 export const connectorView = z.object({
   vendor: vendorSchema,
@@ -26,13 +48,22 @@ export const connectorView = z.object({
   baseUrl: z.string(),
   updatedAt: z.string().nullable(),
   updatedBy: z.string().nullable(),
-  lastSync: z.object({ at: z.string(), outcome: z.enum(['synced', 'failed']), rows: z.number().int().nullable(), error: z.string().nullable() }).nullable(),
+  lastSync: z
+    .object({
+      at: z.string(),
+      outcome: z.enum(['synced', 'failed']),
+      rows: z.number().int().nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type ConnectorView = z.infer<typeof connectorView>;
 export const connectorsResponse = z.object({ connectors: z.array(connectorView) });
 
 export const syncBody = z
-  .strictObject({ days: z.number().int().min(1).max(90).optional().describe('UTC days to pull, ending today; default 30') })
+  .strictObject({
+    days: z.number().int().min(1).max(90).optional().describe('UTC days to pull, ending today; default 30'),
+  })
   // A POST without a body arrives as null.
   .nullish();
 
@@ -48,14 +79,30 @@ export const syncResult = z.object({
 export type SyncResult = z.infer<typeof syncResult>;
 export const syncResponse = z.object({ connectors: z.array(syncResult) });
 
-export const externalUsageQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(90).default(30).describe('UTC days ending today, 1..90') });
+export const externalUsageQuery = z.strictObject({
+  days: z.coerce.number().int().min(1).max(90).default(30).describe('UTC days ending today, 1..90'),
+});
 
-const side = z.object({ requests: z.number().nullable(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number() });
+const side = z.object({
+  requests: z.number().nullable(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  costUsd: z.number(),
+});
 export const externalUsageResponse = z.object({
   days: z.number().int(),
   from: z.string(),
   to: z.string(),
-  vendors: z.array(z.object({ vendor: vendorSchema, configured: z.boolean(), lastSyncAt: z.string().nullable(), vendorUsd: z.number(), gatewayUsd: z.number(), differenceUsd: z.number() })),
+  vendors: z.array(
+    z.object({
+      vendor: vendorSchema,
+      configured: z.boolean(),
+      lastSyncAt: z.string().nullable(),
+      vendorUsd: z.number(),
+      gatewayUsd: z.number(),
+      differenceUsd: z.number(),
+    }),
+  ),
   rows: z.array(
     z.object({
       day: z.string(),

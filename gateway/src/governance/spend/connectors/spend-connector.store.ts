@@ -1,6 +1,10 @@
 import type { Clock, Db, Keyring, Queryable } from '@gw/platform';
 import { isoOrNull } from '@gw/platform';
-import type { DailyModelTotal, ReportWindow, UsageReportVendor } from '../../../providers/usage-reports/usage-report.types.js';
+import type {
+  DailyModelTotal,
+  ReportWindow,
+  UsageReportVendor,
+} from '../../../providers/usage-reports/usage-report.types.js';
 import type { ConnectorView, SpendConnectorsPut } from './spend-connector.schema.js';
 
 interface ConnectorRow {
@@ -16,7 +20,10 @@ interface ConnectorRow {
   last_sync_error: string | null;
 }
 
-export const vendorDefaultBaseUrl: Readonly<Record<UsageReportVendor, string>> = { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com' };
+export const vendorDefaultBaseUrl: Readonly<Record<UsageReportVendor, string>> = {
+  openai: 'https://api.openai.com',
+  anthropic: 'https://api.anthropic.com',
+};
 const vendors: readonly UsageReportVendor[] = ['openai', 'anthropic'];
 const sealContext = (vendor: UsageReportVendor) => `spend-connector:${vendor}`;
 
@@ -51,7 +58,15 @@ export class SpendConnectorStore {
         baseUrl: row?.base_url ?? vendorDefaultBaseUrl[vendor],
         updatedAt: row ? isoOrNull(row.updated_at) : null,
         updatedBy: row?.updated_by ?? null,
-        lastSync: row?.last_sync_at && row.last_sync_outcome ? { at: isoOrNull(row.last_sync_at) as string, outcome: row.last_sync_outcome, rows: row.last_sync_rows, error: row.last_sync_error } : null,
+        lastSync:
+          row?.last_sync_at && row.last_sync_outcome
+            ? {
+                at: isoOrNull(row.last_sync_at) as string,
+                outcome: row.last_sync_outcome,
+                rows: row.last_sync_rows,
+                error: row.last_sync_error,
+              }
+            : null,
       };
     });
   }
@@ -70,7 +85,10 @@ export class SpendConnectorStore {
         }
         const existing = current.get(vendor);
         const baseUrl = change.baseUrl === undefined ? (existing?.base_url ?? null) : change.baseUrl;
-        const sealed = change.adminKey === undefined ? (existing?.admin_key_sealed as string) : this.keyring.encrypt(change.adminKey, sealContext(vendor));
+        const sealed =
+          change.adminKey === undefined
+            ? (existing?.admin_key_sealed as string)
+            : this.keyring.encrypt(change.adminKey, sealContext(vendor));
         const hint = change.adminKey === undefined ? (existing?.key_hint as string) : `…${change.adminKey.slice(-4)}`;
         await tx.query(
           `INSERT INTO gw_spend_connectors (vendor, admin_key_sealed, key_hint, base_url, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
@@ -89,34 +107,62 @@ export class SpendConnectorStore {
   async credentials(vendor: UsageReportVendor): Promise<ConnectorCredentials | null> {
     const row = (await this.rows()).get(vendor);
     if (!row) return null;
-    return { vendor, adminKey: this.keyring.decryptString(row.admin_key_sealed, sealContext(vendor)), baseUrl: row.base_url ?? vendorDefaultBaseUrl[vendor] };
+    return {
+      vendor,
+      adminKey: this.keyring.decryptString(row.admin_key_sealed, sealContext(vendor)),
+      baseUrl: row.base_url ?? vendorDefaultBaseUrl[vendor],
+    };
   }
 
   /**
    * One transaction: the window's totals replace what an earlier sync stored for it, or nothing changes. False when
    * the connector was removed while its reports were read (nothing is stored for a removed connector).
    */
-  async replaceTotals(vendor: UsageReportVendor, window: ReportWindow, totals: readonly DailyModelTotal[]): Promise<boolean> {
+  async replaceTotals(
+    vendor: UsageReportVendor,
+    window: ReportWindow,
+    totals: readonly DailyModelTotal[],
+  ): Promise<boolean> {
     const now = new Date(this.clock.now());
     return this.db.transaction(async (tx) => {
       // Two syncs of one vendor (two administrators, two replicas) take turns on the connector's row instead of
       // interleaving their deletes and inserts.
       const { rows } = await tx.query('SELECT vendor FROM gw_spend_connectors WHERE vendor = $1 FOR UPDATE', [vendor]);
       if (rows.length === 0) return false;
-      await tx.query('DELETE FROM gw_external_spend WHERE vendor = $1 AND day >= $2::date AND day < $3::date', [vendor, window.startDay, window.endDay]);
+      await tx.query('DELETE FROM gw_external_spend WHERE vendor = $1 AND day >= $2::date AND day < $3::date', [
+        vendor,
+        window.startDay,
+        window.endDay,
+      ]);
       for (const total of totals) {
         await tx.query(
           `INSERT INTO gw_external_spend (vendor, day, model, requests, input_tokens, output_tokens, cached_input_tokens, cost_usd, synced_at) VALUES ($1, $2::date, $3, $4, $5, $6, $7, $8::numeric / 1000000, $9)`,
-          [vendor, total.day, total.model, total.requests, total.inputTokens, total.outputTokens, total.cachedInputTokens, total.costMicros, now],
+          [
+            vendor,
+            total.day,
+            total.model,
+            total.requests,
+            total.inputTokens,
+            total.outputTokens,
+            total.cachedInputTokens,
+            total.costMicros,
+            now,
+          ],
         );
       }
-      await tx.query('UPDATE gw_spend_connectors SET last_sync_at = $2, last_sync_outcome = $3, last_sync_rows = $4, last_sync_error = NULL WHERE vendor = $1', [vendor, now, 'synced', totals.length]);
+      await tx.query(
+        'UPDATE gw_spend_connectors SET last_sync_at = $2, last_sync_outcome = $3, last_sync_rows = $4, last_sync_error = NULL WHERE vendor = $1',
+        [vendor, now, 'synced', totals.length],
+      );
       return true;
     });
   }
 
   /** A failed sync leaves the stored totals as they were and says why on the connector. */
   async recordFailure(vendor: UsageReportVendor, message: string): Promise<void> {
-    await this.db.query('UPDATE gw_spend_connectors SET last_sync_at = $2, last_sync_outcome = $3, last_sync_rows = NULL, last_sync_error = $4 WHERE vendor = $1', [vendor, new Date(this.clock.now()), 'failed', message]);
+    await this.db.query(
+      'UPDATE gw_spend_connectors SET last_sync_at = $2, last_sync_outcome = $3, last_sync_rows = NULL, last_sync_error = $4 WHERE vendor = $1',
+      [vendor, new Date(this.clock.now()), 'failed', message],
+    );
   }
 }

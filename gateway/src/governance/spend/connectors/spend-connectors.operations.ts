@@ -3,7 +3,15 @@ import { defineOperation, type AdminOperation } from '../../../admin/operation.j
 import { assertSafeUpstreamUrl } from '../../../providers/ssrf-guard.js';
 import { addDays } from '../../../providers/usage-reports/daily-totals.js';
 import { compareExternalSpend } from './external-spend.query.js';
-import { connectorsResponse, externalUsageQuery, externalUsageResponse, spendConnectorsPut, syncBody, syncResponse, type SpendConnectorsPut } from './spend-connector.schema.js';
+import {
+  connectorsResponse,
+  externalUsageQuery,
+  externalUsageResponse,
+  spendConnectorsPut,
+  syncBody,
+  syncResponse,
+  type SpendConnectorsPut,
+} from './spend-connector.schema.js';
 import type { SpendConnectorStore } from './spend-connector.store.js';
 import type { SpendConnectorSync } from './spend-connector-sync.js';
 
@@ -23,7 +31,12 @@ async function assertSafeBaseUrls(changes: SpendConnectorsPut, allowPrivate: boo
 }
 
 /** Spend connectors: the providers' own usage reports beside gw's spend (src/governance/spend/connectors/README.md). */
-export function spendConnectorOperations({ db, store, sync, allowPrivate }: SpendConnectorOperationDeps): AdminOperation[] {
+export function spendConnectorOperations({
+  db,
+  store,
+  sync,
+  allowPrivate,
+}: SpendConnectorOperationDeps): AdminOperation[] {
   return [
     defineOperation({
       id: 'spendConnectors.get',
@@ -54,7 +67,8 @@ export function spendConnectorOperations({ db, store, sync, allowPrivate }: Spen
     }),
     defineOperation({
       id: 'spendConnectors.sync',
-      summary: "Pull each configured vendor's usage and cost reports now: per-connector counts, or skipped or failed with the reason",
+      summary:
+        "Pull each configured vendor's usage and cost reports now: per-connector counts, or skipped or failed with the reason",
       method: 'POST',
       capability: 'providerkeys:manage',
       legacy: [{ path: '/admin/spend-connectors/sync' }],
@@ -83,7 +97,14 @@ export function spendConnectorOperations({ db, store, sync, allowPrivate }: Spen
           const vendorUsd = mine.reduce((sum, row) => sum + (row.vendorReport?.costUsd ?? 0), 0);
           const gatewayUsd = mine.reduce((sum, row) => sum + (row.gateway?.costUsd ?? 0), 0);
           const round = (value: number) => Math.round(value * 1e6) / 1e6;
-          return { vendor: view.vendor, configured: view.configured, lastSyncAt: view.lastSync?.at ?? null, vendorUsd: round(vendorUsd), gatewayUsd: round(gatewayUsd), differenceUsd: round(vendorUsd - gatewayUsd) };
+          return {
+            vendor: view.vendor,
+            configured: view.configured,
+            lastSyncAt: view.lastSync?.at ?? null,
+            vendorUsd: round(vendorUsd),
+            gatewayUsd: round(gatewayUsd),
+            differenceUsd: round(vendorUsd - gatewayUsd),
+          };
         });
         return { days: query.days, from: window.startDay, to: addDays(window.endDay, -1), vendors, rows };
       },

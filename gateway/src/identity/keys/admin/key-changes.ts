@@ -12,9 +12,14 @@ import type { z } from 'zod';
 export function keyChangesFor(record: KeyRecord, body: z.infer<typeof keyPatchBody>): KeyChanges {
   if (record.type === 'client') {
     const field = serviceKeyOnlyFields.find((name) => body[name] !== undefined);
-    if (field) throw gatewayError('invalid_request', `body.${field}: only a service key has ${field}; key ${record.id} is a client key`);
+    if (field)
+      throw gatewayError(
+        'invalid_request',
+        `body.${field}: only a service key has ${field}; key ${record.id} is a client key`,
+      );
   }
-  if (record.status === 'revoked') throw gatewayError('conflict', `the key ${record.id} is revoked; a revoked key cannot be changed`);
+  if (record.status === 'revoked')
+    throw gatewayError('conflict', `the key ${record.id} is revoked; a revoked key cannot be changed`);
   const { monthlyBudgetUsd, expiresAt, ...rest } = body;
   return {
     ...rest,

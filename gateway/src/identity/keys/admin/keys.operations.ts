@@ -1,7 +1,17 @@
 import type { Clock } from '@gw/platform';
 import { gatewayError, gatewayErrors } from '../../../errors.js';
 import type { KeyStore } from '../key.store.js';
-import { keyCreateBody, keyIdParams, keyListQuery, keyListResponse, keyPatchBody, keyRecord, mintedKeyResponse, okResponse, serviceKeyCreateBody } from '../key.schema.js';
+import {
+  keyCreateBody,
+  keyIdParams,
+  keyListQuery,
+  keyListResponse,
+  keyPatchBody,
+  keyRecord,
+  mintedKeyResponse,
+  okResponse,
+  serviceKeyCreateBody,
+} from '../key.schema.js';
 import { defineOperation, type AdminOperation } from '../../../admin/operation.js';
 import { keyChangesFor } from './key-changes.js';
 import { keyReachOf } from './key-reach.js';
@@ -38,7 +48,15 @@ export function keyOperations({ keys, clock, fleetMode }: KeyOperationDeps): Adm
       body: serviceKeyCreateBody,
       response: mintedKeyResponse,
       handler: async ({ body, principal }) =>
-        keys.create({ type: 'service', source: 'service', name: body.name, team: body.team, monthlyBudgetUsd: body.monthlyBudgetUsd ?? null, tenant: principal.tenant, createdBy: principal.actor }),
+        keys.create({
+          type: 'service',
+          source: 'service',
+          name: body.name,
+          team: body.team,
+          monthlyBudgetUsd: body.monthlyBudgetUsd ?? null,
+          tenant: principal.tenant,
+          createdBy: principal.actor,
+        }),
     }),
     defineOperation({
       id: 'keys.create',
@@ -55,10 +73,25 @@ export function keyOperations({ keys, clock, fleetMode }: KeyOperationDeps): Adm
         // A key belongs to its minter's tenant (null for deployment principals), like an admin API key.
         const owner = { tenant: principal.tenant, createdBy: principal.actor };
         if (body.type === 'service') {
-          return keys.create({ type: 'service', source: 'service', name: body.name, team: body.team, monthlyBudgetUsd: body.monthlyBudgetUsd ?? null, ...owner });
+          return keys.create({
+            type: 'service',
+            source: 'service',
+            name: body.name,
+            team: body.team,
+            monthlyBudgetUsd: body.monthlyBudgetUsd ?? null,
+            ...owner,
+          });
         }
         const expiresAt = body.expiresInDays ? new Date(clock.now() + body.expiresInDays * dayMs) : null;
-        return keys.create({ type: 'client', source: 'admin', user: body.user, team: body.team, label: body.label ?? null, expiresAt, ...owner });
+        return keys.create({
+          type: 'client',
+          source: 'admin',
+          user: body.user,
+          team: body.team,
+          label: body.label ?? null,
+          expiresAt,
+          ...owner,
+        });
       },
     }),
     defineOperation({
@@ -89,7 +122,8 @@ export function keyOperations({ keys, clock, fleetMode }: KeyOperationDeps): Adm
     }),
     defineOperation({
       id: 'keys.update',
-      summary: 'Change a key’s label, team or expiry, or a service key’s name or budget (omitted kept, null clears); 409 on a revoked key',
+      summary:
+        'Change a key’s label, team or expiry, or a service key’s name or budget (omitted kept, null clears); 409 on a revoked key',
       method: 'PATCH',
       capability: 'clientkeys:manage',
       v1: { path: '/admin/v1/keys/{id}' },
@@ -103,7 +137,8 @@ export function keyOperations({ keys, clock, fleetMode }: KeyOperationDeps): Adm
         const changes = keyChangesFor(record, body);
         // Also covers a revocation that lands between the read and the write.
         const updated = await keys.update(params.id, changes, reach);
-        if (!updated) throw gatewayError('conflict', `the key ${params.id} is revoked; a revoked key cannot be changed`);
+        if (!updated)
+          throw gatewayError('conflict', `the key ${params.id} is revoked; a revoked key cannot be changed`);
         return updated;
       },
     }),

@@ -43,9 +43,12 @@ export function project(resource: Resource, schema: ResourceSchema, projection: 
   let result: Resource = resource;
   if (projection.attributes !== null) {
     result = {};
-    for (const attribute of schema.attributes.filter((definition) => definition.returned === 'always')) copyWhole(resource, result, attribute.name);
+    for (const attribute of schema.attributes.filter((definition) => definition.returned === 'always'))
+      copyWhole(resource, result, attribute.name);
     // Whole attributes first, so a sub-attribute named as well does not narrow one that is asked for whole.
-    const ordered = [...projection.attributes].sort((left, right) => Number(left.subAttribute !== null) - Number(right.subAttribute !== null));
+    const ordered = [...projection.attributes].sort(
+      (left, right) => Number(left.subAttribute !== null) - Number(right.subAttribute !== null),
+    );
     for (const selection of ordered) include(resource, result, selection);
   }
   if (projection.excluded.length > 0) {
@@ -59,8 +62,12 @@ function listOf(raw: unknown, name: string): string[] | null {
   if (raw === undefined) return null;
   const parts = (Array.isArray(raw) ? (raw as unknown[]) : [raw]).map((part) => (typeof part === 'string' ? part : ''));
   const text = parts.join(',');
-  if (text.length > maxListLength) throw badRequest(`${name} is longer than ${maxListLength} characters.`, 'invalidValue');
-  return text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if (text.length > maxListLength)
+    throw badRequest(`${name} is longer than ${maxListLength} characters.`, 'invalidValue');
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function selectionsOf(names: readonly string[], schema: ResourceSchema): Selection[] {
@@ -68,7 +75,11 @@ function selectionsOf(names: readonly string[], schema: ResourceSchema): Selecti
     const lowered = name.toLowerCase();
     if (schema.extensions.has(lowered)) return [{ extension: lowered, attribute: null, subAttribute: null }];
     const path = parseFilterPath(name);
-    if (!path) throw badRequest(`"${name}" is not an attribute path (attribute, attribute.subAttribute, optionally after its schema URN).`, 'invalidValue');
+    if (!path)
+      throw badRequest(
+        `"${name}" is not an attribute path (attribute, attribute.subAttribute, optionally after its schema URN).`,
+        'invalidValue',
+      );
     const extension = path.schema === null || path.schema === schema.core ? null : path.schema;
     const attributes = extension === null ? schema.attributes : schema.extensions.get(extension);
     const attribute = attributes ? findAttribute(attributes, path.attribute) : undefined;
@@ -126,7 +137,9 @@ function include(source: Resource, target: Resource, selection: Selection): void
 function pickSub(value: unknown, already: unknown, sub: string): unknown {
   if (Array.isArray(value)) {
     const previous = Array.isArray(already) ? (already as unknown[]) : [];
-    return (value as unknown[]).map((element, index) => pickSub(element, previous[index], sub) ?? previous[index] ?? {});
+    return (value as unknown[]).map(
+      (element, index) => pickSub(element, previous[index], sub) ?? previous[index] ?? {},
+    );
   }
   if (!isRecord(value)) return undefined;
   const key = keyOf(value, sub);

@@ -4,7 +4,8 @@
  * an attribute the gateway drops (`title pr`) is valid and matches nothing; a name in no schema is `invalidFilter`.
  * Only the properties the filter and projection need are described: type, plurality, case exactness and "returned".
  */
-export type AttributeType = 'string' | 'boolean' | 'dateTime' | 'reference' | 'complex' | 'integer' | 'decimal' | 'binary';
+export type AttributeType =
+  'string' | 'boolean' | 'dateTime' | 'reference' | 'complex' | 'integer' | 'decimal' | 'binary';
 
 export interface AttributeDefinition {
   /** As RFC 7643 spells it; names compare without case. */
@@ -26,14 +27,37 @@ export interface ResourceSchema {
 
 type Options = Partial<Omit<AttributeDefinition, 'name'>>;
 
-const simple = (name: string, options: Options = {}): AttributeDefinition => ({ name, type: 'string', multiValued: false, caseExact: false, returned: 'default', ...options });
-const complex = (name: string, subAttributes: readonly AttributeDefinition[], options: Options = {}): AttributeDefinition => simple(name, { type: 'complex', subAttributes, ...options });
+const simple = (name: string, options: Options = {}): AttributeDefinition => ({
+  name,
+  type: 'string',
+  multiValued: false,
+  caseExact: false,
+  returned: 'default',
+  ...options,
+});
+const complex = (
+  name: string,
+  subAttributes: readonly AttributeDefinition[],
+  options: Options = {},
+): AttributeDefinition => simple(name, { type: 'complex', subAttributes, ...options });
 const exact = { caseExact: true } as const;
 
 /** The sub-attributes RFC 7643 gives its multi-valued attributes (emails, phoneNumbers, ims, roles, ...). */
-const multiValuedParts = [simple('value'), simple('display'), simple('type'), simple('primary', { type: 'boolean' }), simple('$ref', { type: 'reference', ...exact })];
-const plural = (name: string, parts: readonly AttributeDefinition[] = multiValuedParts) => complex(name, parts, { multiValued: true });
-const reference = (name: string) => [simple('value', exact), simple('$ref', { type: 'reference', ...exact }), simple(name), simple('type')];
+const multiValuedParts = [
+  simple('value'),
+  simple('display'),
+  simple('type'),
+  simple('primary', { type: 'boolean' }),
+  simple('$ref', { type: 'reference', ...exact }),
+];
+const plural = (name: string, parts: readonly AttributeDefinition[] = multiValuedParts) =>
+  complex(name, parts, { multiValued: true });
+const reference = (name: string) => [
+  simple('value', exact),
+  simple('$ref', { type: 'reference', ...exact }),
+  simple(name),
+  simple('type'),
+];
 
 /** Common attributes (RFC 7643 "common attributes"): on every resource. */
 const common = [
@@ -49,17 +73,25 @@ const common = [
   ]),
 ];
 
-const nameParts = ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'].map((name) => simple(name));
-const addressParts = ['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'].map((name) => simple(name));
+const nameParts = ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'].map(
+  (name) => simple(name),
+);
+const addressParts = ['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'].map((name) =>
+  simple(name),
+);
 
 const userAttributes = [
   ...common,
   simple('userName'),
   complex('name', nameParts),
-  ...['displayName', 'nickName', 'profileUrl', 'title', 'userType', 'preferredLanguage', 'locale', 'timezone'].map((name) => simple(name)),
+  ...['displayName', 'nickName', 'profileUrl', 'title', 'userType', 'preferredLanguage', 'locale', 'timezone'].map(
+    (name) => simple(name),
+  ),
   simple('active', { type: 'boolean' }),
   simple('password', { returned: 'never' }),
-  ...['emails', 'phoneNumbers', 'ims', 'photos', 'entitlements', 'roles', 'x509Certificates'].map((name) => plural(name)),
+  ...['emails', 'phoneNumbers', 'ims', 'photos', 'entitlements', 'roles', 'x509Certificates'].map((name) =>
+    plural(name),
+  ),
   plural('addresses', [...addressParts, simple('primary', { type: 'boolean' })]),
   plural('groups', reference('display')),
 ];
@@ -90,7 +122,10 @@ export const groupResourceSchema: ResourceSchema = {
   extensions: new Map(),
 };
 
-export function findAttribute(attributes: readonly AttributeDefinition[], name: string): AttributeDefinition | undefined {
+export function findAttribute(
+  attributes: readonly AttributeDefinition[],
+  name: string,
+): AttributeDefinition | undefined {
   const lowered = name.toLowerCase();
   return attributes.find((attribute) => attribute.name.toLowerCase() === lowered);
 }

@@ -65,7 +65,9 @@ function checked(emails: ScimEmail[]): ScimEmail[] {
   return emails;
 }
 
-const sameEmail = (left: ScimEmail, right: ScimEmail) => left.value.toLowerCase() === right.value.toLowerCase() && (left.type ?? '').toLowerCase() === (right.type ?? '').toLowerCase();
+const sameEmail = (left: ScimEmail, right: ScimEmail) =>
+  left.value.toLowerCase() === right.value.toLowerCase() &&
+  (left.type ?? '').toLowerCase() === (right.type ?? '').toLowerCase();
 
 /** A new primary value takes the flag from the others (RFC 7644: the server clears the previous primary). */
 function withPrimary(kept: readonly ScimEmail[], added: readonly ScimEmail[]): ScimEmail[] {
@@ -83,7 +85,13 @@ export function applyEmailsPatch(current: readonly ScimEmail[], target: PatchTar
   const { op, path } = target;
   if (path.filter === null && path.subAttribute === null) {
     if (op === 'replace') return emailsOf(target.value);
-    if (op === 'add') return checked(withPrimary(current, emailsOf(target.value).filter((email) => !current.some((present) => sameEmail(present, email)))));
+    if (op === 'add')
+      return checked(
+        withPrimary(
+          current,
+          emailsOf(target.value).filter((email) => !current.some((present) => sameEmail(present, email))),
+        ),
+      );
     if (target.value === undefined || target.value === null) return [];
     const removed = emailsOf(target.value);
     return current.filter((email) => !removed.some((gone) => sameEmail(gone, email)));
@@ -97,10 +105,20 @@ export function applyEmailsPatch(current: readonly ScimEmail[], target: PatchTar
     return current.map((email) => (selected(email) ? unset(email, part) : email));
   }
   if (part === null) {
-    if (op === 'add') throw new ScimError(400, `Add to emails without a filter; "${path.text}" selects existing values.`, 'invalidPath');
+    if (op === 'add')
+      throw new ScimError(
+        400,
+        `Add to emails without a filter; "${path.text}" selects existing values.`,
+        'invalidPath',
+      );
     const replacement = emailsOf(target.value);
     if (!current.some(selected)) throw new ScimError(400, `No value of emails matches "${path.text}".`, 'noTarget');
-    return checked(withPrimary(current.filter((email) => !selected(email)), replacement));
+    return checked(
+      withPrimary(
+        current.filter((email) => !selected(email)),
+        replacement,
+      ),
+    );
   }
   return setPart(current, part, partOf(part, target.value), selected, filter, path.text);
 }
@@ -122,20 +140,39 @@ function unset(email: ScimEmail, part: Part): ScimEmail {
   return part === 'primary' ? { ...email, primary: false } : { ...email, [part]: null };
 }
 
-function setPart(current: readonly ScimEmail[], part: Part, value: string | boolean | null, selected: (email: ScimEmail) => boolean, filter: ScimFilter | null, text: string): ScimEmail[] {
-  if (part === 'value' && (value === null || value === '')) throw invalid('emails.value cannot be emptied; remove the value instead.');
+function setPart(
+  current: readonly ScimEmail[],
+  part: Part,
+  value: string | boolean | null,
+  selected: (email: ScimEmail) => boolean,
+  filter: ScimFilter | null,
+  text: string,
+): ScimEmail[] {
+  if (part === 'value' && (value === null || value === ''))
+    throw invalid('emails.value cannot be emptied; remove the value instead.');
   if (!current.some(selected)) {
     const type = filter === null ? null : typeOfSelection(filter);
-    if (part !== 'value' || (filter !== null && type === undefined)) throw new ScimError(400, `No value of emails matches "${text}".`, 'noTarget');
+    if (part !== 'value' || (filter !== null && type === undefined))
+      throw new ScimError(400, `No value of emails matches "${text}".`, 'noTarget');
     return checked([...current, { value: String(value), type: type ?? null, primary: false, display: null }]);
   }
   const next = current.map((email) => (selected(email) ? { ...email, [part]: value } : email));
   // Setting primary on the selection takes it from every other value.
-  return checked(part === 'primary' && value === true ? next.map((email) => (selected(email) ? email : { ...email, primary: false })) : next);
+  return checked(
+    part === 'primary' && value === true
+      ? next.map((email) => (selected(email) ? email : { ...email, primary: false }))
+      : next,
+  );
 }
 
 /** The type a `type eq "work"` selection names; undefined for any other filter. */
 function typeOfSelection(filter: ScimFilter): string | undefined {
-  if (filter.kind === 'compare' && filter.operator === 'eq' && filter.path.attribute === 'type' && typeof filter.value === 'string') return filter.value;
+  if (
+    filter.kind === 'compare' &&
+    filter.operator === 'eq' &&
+    filter.path.attribute === 'type' &&
+    typeof filter.value === 'string'
+  )
+    return filter.value;
   return undefined;
 }

@@ -9,15 +9,40 @@ const user = (userName: string, extra: Record<string, unknown>): ScimResource =>
   id: `id-${userName}`,
   userName,
   active: true,
-  meta: { resourceType: 'User', created: '2011-05-13T04:42:34.000Z', lastModified: '2011-05-13T04:42:34.000Z', version: 'W/"1"' },
+  meta: {
+    resourceType: 'User',
+    created: '2011-05-13T04:42:34.000Z',
+    lastModified: '2011-05-13T04:42:34.000Z',
+    version: 'W/"1"',
+  },
   'urn:gw:params:scim:schemas:extension:gateway:2.0:User': { team: null, admin: false },
   ...extra,
 });
 
 const users = [
-  user('bjensen', { name: { familyName: "O'Malley", givenName: 'Barbara' }, userType: 'Employee', title: 'Tour Guide', emails: [{ value: 'bjensen@example.com', type: 'work', primary: true }, { value: 'babs@home.example.org', type: 'home' }] }),
-  user('jsmith', { userType: 'Intern', emails: [{ value: 'jsmith@example.org', type: 'work' }], meta: { created: '2011-05-13T04:42:34Z', lastModified: '2011-05-13T04:42:35Z' } }),
-  user('Jane', { userType: 'Employee', active: false, emails: [{ value: 'jane@other.test', type: 'home' }, { value: 'jane@example.com', type: 'other' }], meta: { lastModified: '2011-05-13T04:42:33.999Z' } }),
+  user('bjensen', {
+    name: { familyName: "O'Malley", givenName: 'Barbara' },
+    userType: 'Employee',
+    title: 'Tour Guide',
+    emails: [
+      { value: 'bjensen@example.com', type: 'work', primary: true },
+      { value: 'babs@home.example.org', type: 'home' },
+    ],
+  }),
+  user('jsmith', {
+    userType: 'Intern',
+    emails: [{ value: 'jsmith@example.org', type: 'work' }],
+    meta: { created: '2011-05-13T04:42:34Z', lastModified: '2011-05-13T04:42:35Z' },
+  }),
+  user('Jane', {
+    userType: 'Employee',
+    active: false,
+    emails: [
+      { value: 'jane@other.test', type: 'home' },
+      { value: 'jane@example.com', type: 'other' },
+    ],
+    meta: { lastModified: '2011-05-13T04:42:33.999Z' },
+  }),
   user('kim', { 'urn:gw:params:scim:schemas:extension:gateway:2.0:User': { team: 'platform', admin: true } }),
 ];
 
@@ -77,7 +102,12 @@ describe('compileFilter: comparison rules', () => {
   });
 
   it('matches group members by value and name', () => {
-    const group = { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], id: 'g1', displayName: 'Engineering', members: [{ value: 'u1', display: 'ada@example.com' }] };
+    const group = {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      id: 'g1',
+      displayName: 'Engineering',
+      members: [{ value: 'u1', display: 'ada@example.com' }],
+    };
     const matches = (filter: string) => compileFilter(parseScimFilter(filter), groupResourceSchema)(group);
     expect(matches('members[value eq "u1"]')).toBe(true);
     expect(matches('members eq "U1"')).toBe(false);

@@ -65,17 +65,27 @@ function compileValuePath(path: FilterPath, inner: ScimFilter, scope: Scope): Re
   return (resource) => elementsOf(resource, target).some((element) => isRecord(element) && matches(element));
 }
 
-function compileComparison(target: Target, operator: ComparisonOperator, value: FilterValue, path: FilterPath): ResourceMatcher {
+function compileComparison(
+  target: Target,
+  operator: ComparisonOperator,
+  value: FilterValue,
+  path: FilterPath,
+): ResourceMatcher {
   const compared = target.subAttribute ?? target.attribute;
   if (compared.type === 'complex') throw invalidFilter(`"${path.text}" is complex; compare one of its sub-attributes.`);
-  if (compared.type === 'boolean' && (operator !== 'eq' && operator !== 'ne')) throw invalidFilter(`"${path.text}" is a boolean: compare it with eq or ne.`);
-  if (compared.type === 'boolean' && typeof value !== 'boolean' && value !== null) throw invalidFilter(`"${path.text}" is a boolean: compare it with true or false.`);
+  if (compared.type === 'boolean' && operator !== 'eq' && operator !== 'ne')
+    throw invalidFilter(`"${path.text}" is a boolean: compare it with eq or ne.`);
+  if (compared.type === 'boolean' && typeof value !== 'boolean' && value !== null)
+    throw invalidFilter(`"${path.text}" is a boolean: compare it with true or false.`);
   if (value === null) {
     // Null stands for "unassigned" (RFC 7643): eq null matches a resource without the attribute.
-    return operator === 'eq' ? (resource) => valuesOf(resource, target).length === 0 : (resource) => valuesOf(resource, target).length > 0;
+    return operator === 'eq'
+      ? (resource) => valuesOf(resource, target).length === 0
+      : (resource) => valuesOf(resource, target).length > 0;
   }
   const test = (actual: unknown) => compareValue(actual, operator, value, compared);
-  if (operator === 'ne') return (resource) => !valuesOf(resource, target).some((actual) => compareValue(actual, 'eq', value, compared));
+  if (operator === 'ne')
+    return (resource) => !valuesOf(resource, target).some((actual) => compareValue(actual, 'eq', value, compared));
   return (resource) => valuesOf(resource, target).some(test);
 }
 
@@ -83,7 +93,8 @@ function resolve(path: FilterPath, scope: Scope, complexAllowed: boolean): Targe
   let attributes: readonly AttributeDefinition[];
   let extension: string | null = null;
   if (scope.kind === 'value') {
-    if (path.schema !== null || path.subAttribute !== null) throw invalidFilter(`Inside a value filter name a sub-attribute of the value, not "${path.text}".`);
+    if (path.schema !== null || path.subAttribute !== null)
+      throw invalidFilter(`Inside a value filter name a sub-attribute of the value, not "${path.text}".`);
     attributes = scope.attribute.subAttributes ?? [];
   } else if (path.schema === null || path.schema === scope.schema.core) {
     attributes = scope.schema.attributes;
@@ -97,10 +108,14 @@ function resolve(path: FilterPath, scope: Scope, complexAllowed: boolean): Targe
   if (!attribute) throw invalidFilter(`"${path.text}" is not an attribute of this resource type.`);
   if (path.subAttribute !== null) {
     const subAttribute = findAttribute(attribute.subAttributes ?? [], path.subAttribute);
-    if (!subAttribute) throw invalidFilter(`"${path.text}": ${attribute.name} has no sub-attribute "${path.subAttribute}".`);
+    if (!subAttribute)
+      throw invalidFilter(`"${path.text}": ${attribute.name} has no sub-attribute "${path.subAttribute}".`);
     return { extension, attribute, subAttribute };
   }
-  const implicitValue = attribute.type === 'complex' && attribute.multiValued && !complexAllowed ? (findAttribute(attribute.subAttributes ?? [], 'value') ?? null) : null;
+  const implicitValue =
+    attribute.type === 'complex' && attribute.multiValued && !complexAllowed
+      ? (findAttribute(attribute.subAttributes ?? [], 'value') ?? null)
+      : null;
   return { extension, attribute, subAttribute: implicitValue };
 }
 
@@ -116,7 +131,10 @@ function elementsOf(resource: ScimResource, target: Target): unknown[] {
 
 function valuesOf(resource: ScimResource, target: Target): unknown[] {
   const elements = elementsOf(resource, target);
-  const values = target.subAttribute === null ? elements : elements.map((element) => (isRecord(element) ? valueAt(element, target.subAttribute?.name ?? '') : undefined));
+  const values =
+    target.subAttribute === null
+      ? elements
+      : elements.map((element) => (isRecord(element) ? valueAt(element, target.subAttribute?.name ?? '') : undefined));
   return values.filter((value) => value !== undefined && value !== null);
 }
 
@@ -142,13 +160,19 @@ function isPresent(value: unknown): boolean {
   return true;
 }
 
-function compareValue(actual: unknown, operator: ComparisonOperator, expected: string | number | boolean, attribute: AttributeDefinition): boolean {
+function compareValue(
+  actual: unknown,
+  operator: ComparisonOperator,
+  expected: string | number | boolean,
+  attribute: AttributeDefinition,
+): boolean {
   if (typeof actual === 'boolean' || typeof expected === 'boolean') return operator === 'eq' && actual === expected;
   if (typeof actual === 'number' && typeof expected === 'number') return ordered(actual - expected, operator);
   if (typeof actual !== 'string' || typeof expected !== 'string') return false;
   if (attribute.type === 'dateTime') {
     const [left, right] = [Date.parse(actual), Date.parse(expected)];
-    if (Number.isFinite(left) && Number.isFinite(right) && !['co', 'sw', 'ew'].includes(operator)) return ordered(left - right, operator);
+    if (Number.isFinite(left) && Number.isFinite(right) && !['co', 'sw', 'ew'].includes(operator))
+      return ordered(left - right, operator);
   }
   const [left, right] = attribute.caseExact ? [actual, expected] : [actual.toLowerCase(), expected.toLowerCase()];
   if (operator === 'co') return left.includes(right);

@@ -50,7 +50,10 @@ export function tokenize(text: string): FilterToken[] {
 
 function stringToken(text: string, at: number, spaced: boolean): FilterToken {
   jsonString.lastIndex = at;
-  if (!jsonString.test(text)) throw invalidFilter(`The string starting at character ${at + 1} is not terminated or holds a raw control character.`);
+  if (!jsonString.test(text))
+    throw invalidFilter(
+      `The string starting at character ${at + 1} is not terminated or holds a raw control character.`,
+    );
   const literal = text.slice(at, jsonString.lastIndex);
   try {
     return { kind: 'string', value: JSON.parse(literal) as string, text: literal, at, spaced };

@@ -3,9 +3,19 @@ import type { ScimFilter } from './filter-ast.js';
 import { maxFilterDepth, maxFilterLength, parseScimFilter } from './filter.js';
 import { thrownBy } from './scim-test-support.js';
 
-const path = (text: string, attribute: string, subAttribute: string | null = null, schema: string | null = null) => ({ text, schema, attribute, subAttribute });
-const compare = (attribute: string, operator: string, value: unknown, text = attribute, subAttribute: string | null = null): ScimFilter =>
-  ({ kind: 'compare', path: path(text, attribute, subAttribute), operator, value }) as ScimFilter;
+const path = (text: string, attribute: string, subAttribute: string | null = null, schema: string | null = null) => ({
+  text,
+  schema,
+  attribute,
+  subAttribute,
+});
+const compare = (
+  attribute: string,
+  operator: string,
+  value: unknown,
+  text = attribute,
+  subAttribute: string | null = null,
+): ScimFilter => ({ kind: 'compare', path: path(text, attribute, subAttribute), operator, value }) as ScimFilter;
 
 describe('parseScimFilter: the example filters of RFC 7644 (filtering section), verbatim', () => {
   // Each example as the RFC prints it after "filter=", the two that wrap in the RFC joined by one space.
@@ -32,15 +42,28 @@ describe('parseScimFilter: the example filters of RFC 7644 (filtering section), 
   });
 
   it('builds the tree the grammar gives: not over and, and over or, brackets over both', () => {
-    expect(parseScimFilter('userType ne "Employee" and not (emails co "example.com" or emails.value co "example.org")')).toEqual({
+    expect(
+      parseScimFilter('userType ne "Employee" and not (emails co "example.com" or emails.value co "example.org")'),
+    ).toEqual({
       kind: 'and',
       left: compare('usertype', 'ne', 'Employee', 'userType'),
-      right: { kind: 'not', filter: { kind: 'or', left: compare('emails', 'co', 'example.com'), right: compare('emails', 'co', 'example.org', 'emails.value', 'value') } },
+      right: {
+        kind: 'not',
+        filter: {
+          kind: 'or',
+          left: compare('emails', 'co', 'example.com'),
+          right: compare('emails', 'co', 'example.org', 'emails.value', 'value'),
+        },
+      },
     });
     expect(parseScimFilter('title pr or userType eq "Intern" and active eq true')).toEqual({
       kind: 'or',
       left: { kind: 'present', path: path('title', 'title') },
-      right: { kind: 'and', left: compare('usertype', 'eq', 'Intern', 'userType'), right: compare('active', 'eq', true) },
+      right: {
+        kind: 'and',
+        left: compare('usertype', 'eq', 'Intern', 'userType'),
+        right: compare('active', 'eq', true),
+      },
     });
     expect(parseScimFilter('emails[type eq "work" and value co "@example.com"]')).toEqual({
       kind: 'valuePath',
@@ -54,7 +77,10 @@ describe('parseScimFilter: the example filters of RFC 7644 (filtering section), 
       path: { schema: 'urn:ietf:params:scim:schemas:core:2.0:user', attribute: 'name', subAttribute: 'familyname' },
       operator: 'eq',
     });
-    expect(parseScimFilter('USERNAME Sw "J" AND Not (Active Eq FALSE)')).toMatchObject({ kind: 'and', right: { kind: 'not', filter: { value: false } } });
+    expect(parseScimFilter('USERNAME Sw "J" AND Not (Active Eq FALSE)')).toMatchObject({
+      kind: 'and',
+      right: { kind: 'not', filter: { value: false } },
+    });
   });
 
   it.each([
@@ -138,7 +164,9 @@ describe('parseScimFilter refuses what is not a filter with 400 invalidFilter', 
   });
 
   it('says where the filter went wrong', () => {
-    expect(thrownBy(() => parseScimFilter('userName lw "ada"')).message).toBe('"lw" is not a filter operator; use eq, ne, co, sw, ew, gt, ge, lt, le or pr.');
+    expect(thrownBy(() => parseScimFilter('userName lw "ada"')).message).toBe(
+      '"lw" is not a filter operator; use eq, ne, co, sw, ew, gt, ge, lt, le or pr.',
+    );
     expect(thrownBy(() => parseScimFilter('userName eq "a" active eq true')).message).toContain('character 17');
   });
 });

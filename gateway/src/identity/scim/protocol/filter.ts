@@ -1,4 +1,11 @@
-import { comparisonOperators, parseFilterPath, type ComparisonOperator, type FilterPath, type FilterValue, type ScimFilter } from './filter-ast.js';
+import {
+  comparisonOperators,
+  parseFilterPath,
+  type ComparisonOperator,
+  type FilterPath,
+  type FilterValue,
+  type ScimFilter,
+} from './filter-ast.js';
 import { invalidFilter, tokenize, type FilterToken } from './filter-tokens.js';
 
 export type { ScimFilter } from './filter-ast.js';
@@ -45,7 +52,10 @@ class FilterParser {
 
   expectEnd(): void {
     const extra = this.peek();
-    if (extra) throw invalidFilter(`Unexpected "${extra.text}" at character ${extra.at + 1}; combine expressions with and / or.`);
+    if (extra)
+      throw invalidFilter(
+        `Unexpected "${extra.text}" at character ${extra.at + 1}; combine expressions with and / or.`,
+      );
   }
 
   /** `inValue`: inside `[...]`, where paths are sub-attributes of the value and value paths cannot nest. */
@@ -65,14 +75,16 @@ class FilterParser {
   private unary(depth: number, inValue: boolean): ScimFilter {
     const token = this.next('an expression');
     if (token.kind === 'word' && token.text.toLowerCase() === 'not') {
-      if (this.peek()?.kind !== '(') throw invalidFilter(`"not" must be followed by a parenthesised expression, at character ${token.at + 1}.`);
+      if (this.peek()?.kind !== '(')
+        throw invalidFilter(`"not" must be followed by a parenthesised expression, at character ${token.at + 1}.`);
       return { kind: 'not', filter: this.group(depth, inValue) };
     }
     if (token.kind === '(') {
       this.position -= 1;
       return this.group(depth, inValue);
     }
-    if (token.kind !== 'word') throw invalidFilter(`Expected an attribute at character ${token.at + 1}, found "${token.text}".`);
+    if (token.kind !== 'word')
+      throw invalidFilter(`Expected an attribute at character ${token.at + 1}, found "${token.text}".`);
     const path = pathOf(token);
     if (this.peek()?.kind === '[') return this.valuePath(path, depth, inValue);
     return this.attributeExpression(path);
@@ -87,7 +99,10 @@ class FilterParser {
 
   private valuePath(path: FilterPath, depth: number, inValue: boolean): ScimFilter {
     if (inValue) throw invalidFilter(`A value filter cannot hold another one ("${path.text}[").`);
-    if (path.subAttribute !== null) throw invalidFilter(`The value filter must follow a multi-valued attribute, not the sub-attribute "${path.text}".`);
+    if (path.subAttribute !== null)
+      throw invalidFilter(
+        `The value filter must follow a multi-valued attribute, not the sub-attribute "${path.text}".`,
+      );
     this.expect('[');
     const inner = this.filter(depth + 1, true);
     const close = this.expect(']');
@@ -96,10 +111,16 @@ class FilterParser {
     if (following?.kind === 'word' && !following.spaced && following.text.startsWith('.')) {
       this.position += 1;
       const subPath = pathOf({ ...following, text: following.text.slice(1) });
-      if (subPath.schema !== null || subPath.subAttribute !== null) throw invalidFilter(`"${following.text}" after "${path.text}[…]" must name one sub-attribute.`);
-      return { kind: 'valuePath', path, filter: { kind: 'and', left: inner, right: this.attributeExpression(subPath) } };
+      if (subPath.schema !== null || subPath.subAttribute !== null)
+        throw invalidFilter(`"${following.text}" after "${path.text}[…]" must name one sub-attribute.`);
+      return {
+        kind: 'valuePath',
+        path,
+        filter: { kind: 'and', left: inner, right: this.attributeExpression(subPath) },
+      };
     }
-    if (following && !following.spaced && following.kind !== ')' && following.kind !== ']') throw invalidFilter(`Unexpected "${following.text}" right after "]" at character ${close.at + 1}.`);
+    if (following && !following.spaced && following.kind !== ')' && following.kind !== ']')
+      throw invalidFilter(`Unexpected "${following.text}" right after "]" at character ${close.at + 1}.`);
     return { kind: 'valuePath', path, filter: inner };
   }
 
@@ -108,7 +129,10 @@ class FilterParser {
     const operator = operatorToken.kind === 'word' ? operatorToken.text.toLowerCase() : '';
     if (!operatorToken.spaced) throw invalidFilter(`Put a space between "${path.text}" and its operator.`);
     if (operator === 'pr') return { kind: 'present', path };
-    if (!isComparison(operator)) throw invalidFilter(`"${operatorToken.text}" is not a filter operator; use eq, ne, co, sw, ew, gt, ge, lt, le or pr.`);
+    if (!isComparison(operator))
+      throw invalidFilter(
+        `"${operatorToken.text}" is not a filter operator; use eq, ne, co, sw, ew, gt, ge, lt, le or pr.`,
+      );
     const valueToken = this.next(`a value after "${path.text} ${operator}"`);
     if (!valueToken.spaced) throw invalidFilter(`Put a space between "${operator}" and its value.`);
     const value = literalOf(valueToken);
@@ -137,7 +161,8 @@ class FilterParser {
 
   private expect(kind: '(' | ')' | '[' | ']'): FilterToken {
     const token = this.next(`"${kind}"`);
-    if (token.kind !== kind) throw invalidFilter(`Expected "${kind}" at character ${token.at + 1}, found "${token.text}".`);
+    if (token.kind !== kind)
+      throw invalidFilter(`Expected "${kind}" at character ${token.at + 1}, found "${token.text}".`);
     return token;
   }
 }
@@ -168,7 +193,10 @@ function checkOperands(path: FilterPath, operator: ComparisonOperator, value: Fi
   if ((operator === 'co' || operator === 'sw' || operator === 'ew') && typeof value !== 'string') {
     throw invalidFilter(`"${path.text} ${operator}" compares with a string.`);
   }
-  if ((operator === 'gt' || operator === 'ge' || operator === 'lt' || operator === 'le') && (typeof value === 'boolean' || value === null)) {
+  if (
+    (operator === 'gt' || operator === 'ge' || operator === 'lt' || operator === 'le') &&
+    (typeof value === 'boolean' || value === null)
+  ) {
     throw invalidFilter(`"${path.text} ${operator}" cannot order by ${String(value)}.`);
   }
 }

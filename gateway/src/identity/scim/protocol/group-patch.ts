@@ -30,10 +30,15 @@ interface WorkingGroup {
  * value array, and Okta renames with a path-less `{id, displayName}`.
  */
 export function applyGroupPatch(current: ScimGroupAttributes, body: unknown): ScimGroupAttributes {
-  const start: WorkingGroup = { displayName: current.displayName, externalId: current.externalId, members: new Set(current.memberIds) };
+  const start: WorkingGroup = {
+    displayName: current.displayName,
+    externalId: current.externalId,
+    members: new Set(current.memberIds),
+  };
   const group = parsePatchTargets(body, groupSchema).reduce(applyTarget, start);
   // A server limit on the resource, not a filter result, so RFC 7644 §3.12's `tooMany` (filters only) does not fit.
-  if (group.members.size > maxGroupMembers) throw new ScimError(400, `A group may have at most ${maxGroupMembers} members.`, 'invalidValue');
+  if (group.members.size > maxGroupMembers)
+    throw new ScimError(400, `A group may have at most ${maxGroupMembers} members.`, 'invalidValue');
   return { displayName: group.displayName, externalId: group.externalId, memberIds: [...group.members] };
 }
 
@@ -47,17 +52,24 @@ function applyTarget(group: WorkingGroup, target: PatchTarget): WorkingGroup {
     if (target.pathless) return group;
     throw new ScimError(400, `${path.text} is read-only.`, 'mutability');
   }
-  if (path.filter !== null || path.subAttribute !== null) throw new ScimError(400, `The path "${path.text}" is not supported on groups.`, 'invalidPath');
+  if (path.filter !== null || path.subAttribute !== null)
+    throw new ScimError(400, `The path "${path.text}" is not supported on groups.`, 'invalidPath');
   if (path.attribute === 'displayname') return { ...group, displayName: displayNameOf(target) };
   if (path.attribute === 'externalid') return { ...group, externalId: externalIdOf(target) };
-  throw new ScimError(400, `The attribute "${path.text}" is not supported on groups; displayName, externalId and members are.`, 'invalidPath');
+  throw new ScimError(
+    400,
+    `The attribute "${path.text}" is not supported on groups; displayName, externalId and members are.`,
+    'invalidPath',
+  );
 }
 
 function applyMembers(members: ReadonlySet<string>, target: PatchTarget): ReadonlySet<string> {
   const { path, op } = target;
-  if (path.subAttribute !== null) throw new ScimError(400, `The path "${path.text}" is not supported; use members.`, 'invalidPath');
+  if (path.subAttribute !== null)
+    throw new ScimError(400, `The path "${path.text}" is not supported; use members.`, 'invalidPath');
   if (path.filter !== null) {
-    if (op !== 'remove') throw new ScimError(400, `A members value filter is supported with remove only, not ${op}.`, 'invalidPath');
+    if (op !== 'remove')
+      throw new ScimError(400, `A members value filter is supported with remove only, not ${op}.`, 'invalidPath');
     return without(members, memberIdsOfFilter(path.filter));
   }
   if (op === 'replace') return new Set(memberIdsOf(target.value));
@@ -81,10 +93,21 @@ function without(members: ReadonlySet<string>, ids: readonly string[]): Readonly
 function memberIdsOfFilter(text: string): string[] {
   const idsOf = (filter: ScimFilter): string[] => {
     if (filter.kind === 'or') return [...idsOf(filter.left), ...idsOf(filter.right)];
-    if (filter.kind === 'compare' && filter.operator === 'eq' && filter.path.attribute === 'value' && filter.path.schema === null && filter.path.subAttribute === null && typeof filter.value === 'string') {
+    if (
+      filter.kind === 'compare' &&
+      filter.operator === 'eq' &&
+      filter.path.attribute === 'value' &&
+      filter.path.schema === null &&
+      filter.path.subAttribute === null &&
+      typeof filter.value === 'string'
+    ) {
       return [memberIdOf(filter.value)];
     }
-    throw new ScimError(400, `The members filter "${text}" is not supported; use members[value eq "<user id>"], optionally joined with or.`, 'invalidFilter');
+    throw new ScimError(
+      400,
+      `The members filter "${text}" is not supported; use members[value eq "<user id>"], optionally joined with or.`,
+      'invalidFilter',
+    );
   };
   return idsOf(parseScimFilter(text));
 }
@@ -102,16 +125,19 @@ function memberIdsOf(value: unknown): string[] {
 function memberIdOf(value: unknown): string {
   const id = typeof value === 'string' ? value.trim() : '';
   if (id === '') throw new ScimError(400, 'A member value must be a non-empty user id.', 'invalidValue');
-  if (id.length > maxMemberIdLength) throw new ScimError(400, `A member value is longer than ${maxMemberIdLength} characters.`, 'invalidValue');
+  if (id.length > maxMemberIdLength)
+    throw new ScimError(400, `A member value is longer than ${maxMemberIdLength} characters.`, 'invalidValue');
   return id;
 }
 
 function displayNameOf(target: PatchTarget): string {
   // RFC 7643 §4.2 requires displayName; RFC 7644 §3.5.2.2 makes removing a required attribute `mutability`.
-  if (target.op === 'remove' || target.value === null) throw new ScimError(400, 'displayName is required and cannot be removed; replace it instead.', 'mutability');
+  if (target.op === 'remove' || target.value === null)
+    throw new ScimError(400, 'displayName is required and cannot be removed; replace it instead.', 'mutability');
   const displayName = typeof target.value === 'string' ? target.value.trim() : '';
   if (displayName === '') throw new ScimError(400, 'displayName must be a non-empty string.', 'invalidValue');
-  if (displayName.length > maxGroupAttributeLength) throw new ScimError(400, `displayName is longer than ${maxGroupAttributeLength} characters.`, 'invalidValue');
+  if (displayName.length > maxGroupAttributeLength)
+    throw new ScimError(400, `displayName is longer than ${maxGroupAttributeLength} characters.`, 'invalidValue');
   return displayName;
 }
 
@@ -119,6 +145,7 @@ function externalIdOf(target: PatchTarget): string | null {
   if (target.op === 'remove' || target.value === null) return null;
   if (typeof target.value !== 'string') throw new ScimError(400, 'externalId must be a string.', 'invalidValue');
   const externalId = target.value.trim();
-  if (externalId.length > maxGroupAttributeLength) throw new ScimError(400, `externalId is longer than ${maxGroupAttributeLength} characters.`, 'invalidValue');
+  if (externalId.length > maxGroupAttributeLength)
+    throw new ScimError(400, `externalId is longer than ${maxGroupAttributeLength} characters.`, 'invalidValue');
   return externalId;
 }

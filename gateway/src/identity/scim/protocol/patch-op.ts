@@ -31,7 +31,10 @@ export interface PatchTarget {
 // RFC 7643 Attribute names are case-insensitive, so `operations` or `OP` name the same members.
 const canonicalKeys = (names: readonly string[]) => (value: unknown) => {
   if (!isObject(value)) return value;
-  const entries = Object.entries(value).map(([key, entry]) => [names.find((name) => name.toLowerCase() === key.toLowerCase()) ?? key, entry]);
+  const entries = Object.entries(value).map(([key, entry]) => [
+    names.find((name) => name.toLowerCase() === key.toLowerCase()) ?? key,
+    entry,
+  ]);
   return Object.fromEntries(entries) as unknown;
 };
 
@@ -44,7 +47,10 @@ const operationSchema = z.preprocess(
         .string({ error: 'op must be a string' })
         .transform((op) => op.toLowerCase())
         .pipe(z.enum(['add', 'remove', 'replace'], { error: 'op must be add, remove or replace' })),
-      path: z.string({ error: 'path must be a string' }).max(maxPathLength, `path is longer than ${maxPathLength} characters`).nullish(),
+      path: z
+        .string({ error: 'path must be a string' })
+        .max(maxPathLength, `path is longer than ${maxPathLength} characters`)
+        .nullish(),
       value: z.unknown().optional(),
     },
     { error: 'each operation must be an object' },
@@ -57,7 +63,10 @@ const patchSchema = z.preprocess(
     {
       schemas: z
         .array(z.string(), { error: `schemas must be an array holding "${patchOpSchema}"` })
-        .refine((schemas) => schemas.some((schema) => schema.toLowerCase() === patchOpSchema.toLowerCase()), `schemas must hold "${patchOpSchema}"`),
+        .refine(
+          (schemas) => schemas.some((schema) => schema.toLowerCase() === patchOpSchema.toLowerCase()),
+          `schemas must hold "${patchOpSchema}"`,
+        ),
       Operations: z
         .array(operationSchema, { error: 'Operations must be an array' })
         .min(1, 'Operations must hold at least one operation')
@@ -75,13 +84,24 @@ export function parsePatchTargets(body: unknown, coreSchema: string): PatchTarge
   const parsed = patchSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '');
-    throw new ScimError(400, `The PatchOp body is not valid: ${where ? `${where}: ` : ''}${issue?.message ?? 'invalid'}.`, 'invalidSyntax');
+    const where = issue?.path
+      .map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))
+      .join('')
+      .replace(/^\./, '');
+    throw new ScimError(
+      400,
+      `The PatchOp body is not valid: ${where ? `${where}: ` : ''}${issue?.message ?? 'invalid'}.`,
+      'invalidSyntax',
+    );
   }
   return parsed.data.Operations.flatMap((operation, index) => targetsOf(operation, index, coreSchema));
 }
 
-function targetsOf(operation: { op: PatchTarget['op']; path?: string | null; value?: unknown }, index: number, coreSchema: string): PatchTarget[] {
+function targetsOf(
+  operation: { op: PatchTarget['op']; path?: string | null; value?: unknown },
+  index: number,
+  coreSchema: string,
+): PatchTarget[] {
   const { op, value } = operation;
   const path = operation.path ?? undefined;
   const where = `Operations[${index}] (${op})`;
@@ -90,8 +110,14 @@ function targetsOf(operation: { op: PatchTarget['op']; path?: string | null; val
   // RFC 7644 A remove without a path has no target.
   if (op === 'remove') throw new ScimError(400, `${where} has no path.`, 'noTarget');
   // RFC 7644 Without a path the value is a set of attributes of the resource itself.
-  if (!isObject(value)) throw new ScimError(400, `${where} has no path, so its value must be an object of attributes.`, 'invalidValue');
-  return Object.entries(value).map(([key, entry]) => ({ op, path: parseAttributePath(key, coreSchema), value: entry, pathless: true }));
+  if (!isObject(value))
+    throw new ScimError(400, `${where} has no path, so its value must be an object of attributes.`, 'invalidValue');
+  return Object.entries(value).map(([key, entry]) => ({
+    op,
+    path: parseAttributePath(key, coreSchema),
+    value: entry,
+    pathless: true,
+  }));
 }
 
 const corePathPattern = /^([a-z][\w$-]*)(?:\[(.*)\])?(?:\.([a-z][\w$-]*))?$/i;
@@ -102,13 +128,21 @@ export function parseAttributePath(text: string, coreSchema: string): AttributeP
   const corePrefix = `${coreSchema.toLowerCase()}:`;
   const lowered = trimmed.toLowerCase();
   if (lowered.startsWith('urn:') && !lowered.startsWith(corePrefix)) {
-    if (lowered === coreSchema.toLowerCase()) throw new ScimError(400, `The path "${text}" names a schema, not an attribute.`, 'invalidPath');
+    if (lowered === coreSchema.toLowerCase())
+      throw new ScimError(400, `The path "${text}" names a schema, not an attribute.`, 'invalidPath');
     return { text, attribute: lowered, filter: null, subAttribute: null, extension: true };
   }
   const relative = lowered.startsWith(corePrefix) ? trimmed.slice(corePrefix.length) : trimmed;
   const [, attribute, filter, subAttribute] = corePathPattern.exec(relative) ?? [];
-  if (attribute === undefined) throw new ScimError(400, `The path "${text}" is not a valid attribute path.`, 'invalidPath');
-  return { text, attribute: attribute.toLowerCase(), filter: filter ?? null, subAttribute: subAttribute?.toLowerCase() ?? null, extension: false };
+  if (attribute === undefined)
+    throw new ScimError(400, `The path "${text}" is not a valid attribute path.`, 'invalidPath');
+  return {
+    text,
+    attribute: attribute.toLowerCase(),
+    filter: filter ?? null,
+    subAttribute: subAttribute?.toLowerCase() ?? null,
+    extension: false,
+  };
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -15,7 +15,10 @@ describe('scimBoolean', () => {
     expect(scimBoolean(value)).toBe(expected);
   });
 
-  it.each([['yes'], ['1'], ['0'], [''], [' true'], [1], [0], [null], [undefined], [{}], [['true']]])('does not guess at %j', (value) => {
-    expect(scimBoolean(value)).toBeUndefined();
-  });
+  it.each([['yes'], ['1'], ['0'], [''], [' true'], [1], [0], [null], [undefined], [{}], [['true']]])(
+    'does not guess at %j',
+    (value) => {
+      expect(scimBoolean(value)).toBeUndefined();
+    },
+  );
 });

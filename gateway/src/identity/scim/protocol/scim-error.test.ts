@@ -4,7 +4,12 @@ import { badRequest, notFound, ScimError, scimErrorBody, scimErrorSchema, unique
 describe('SCIM error body', () => {
   it('renders the RFC 7644 §3.12 body with the status as a string and the scimType', () => {
     const body = scimErrorBody(new ScimError(400, 'The filter is empty.', 'invalidFilter'));
-    expect(body).toEqual({ schemas: [scimErrorSchema], status: '400', detail: 'The filter is empty.', scimType: 'invalidFilter' });
+    expect(body).toEqual({
+      schemas: [scimErrorSchema],
+      status: '400',
+      detail: 'The filter is empty.',
+      scimType: 'invalidFilter',
+    });
     expect(scimErrorSchema).toBe('urn:ietf:params:scim:api:messages:2.0:Error');
   });
 

@@ -29,15 +29,34 @@ export const maxAttributeLength = 256;
 
 type OptionalField = 'externalId' | 'displayName' | 'givenName' | 'familyName' | 'userType';
 // Maps, not object literals: a path such as `constructor` must not find Object.prototype's members.
-const optionalFields: ReadonlyMap<string, OptionalField> = new Map([['externalid', 'externalId'], ['displayname', 'displayName'], ['usertype', 'userType']]);
-const nameFields: ReadonlyMap<string, OptionalField> = new Map([['givenname', 'givenName'], ['familyname', 'familyName']]);
+const optionalFields: ReadonlyMap<string, OptionalField> = new Map([
+  ['externalid', 'externalId'],
+  ['displayname', 'displayName'],
+  ['usertype', 'userType'],
+]);
+const nameFields: ReadonlyMap<string, OptionalField> = new Map([
+  ['givenname', 'givenName'],
+  ['familyname', 'familyName'],
+]);
 
 // Attributes identity providers map by default (Entra ID: title, phoneNumbers, addresses, …; Okta: locale, password on
 // password sync) that gw does not keep. Failing on them would stop provisioning, so they are accepted and dropped.
 // Emails are kept (emails.ts) but never re-key the user: the identity provider renames a user by changing userName.
 const ignoredAttributes = new Set([
-  'phonenumbers', 'addresses', 'title', 'nickname', 'profileurl', 'locale', 'preferredlanguage', 'timezone',
-  'password', 'ims', 'photos', 'roles', 'entitlements', 'x509certificates',
+  'phonenumbers',
+  'addresses',
+  'title',
+  'nickname',
+  'profileurl',
+  'locale',
+  'preferredlanguage',
+  'timezone',
+  'password',
+  'ims',
+  'photos',
+  'roles',
+  'entitlements',
+  'x509certificates',
 ]);
 const ignoredNameParts = new Set(['formatted', 'middlename', 'honorificprefix', 'honorificsuffix']);
 // RFC 7643 Id, meta and groups are readOnly (schemas is the message's own). Clients echo them in path-less
@@ -60,9 +79,15 @@ function applyTarget(user: ScimUserAttributes, target: PatchTarget): ScimUserAtt
     throw new ScimError(400, `${path.text} is read-only.`, 'mutability');
   }
   if (path.attribute === 'emails') return { ...user, emails: applyEmailsPatch(user.emails, target) };
-  if (path.filter !== null) throw new ScimError(400, `The path "${path.text}" filters a single-valued attribute; value filters are supported on emails only.`, 'invalidPath');
+  if (path.filter !== null)
+    throw new ScimError(
+      400,
+      `The path "${path.text}" filters a single-valued attribute; value filters are supported on emails only.`,
+      'invalidPath',
+    );
   if (path.attribute === 'name') return applyName(user, target);
-  if (path.subAttribute !== null) throw new ScimError(400, `${path.attribute} has no sub-attribute "${path.subAttribute}".`, 'invalidPath');
+  if (path.subAttribute !== null)
+    throw new ScimError(400, `${path.attribute} has no sub-attribute "${path.subAttribute}".`, 'invalidPath');
   if (path.attribute === 'username') return { ...user, userName: userNameOf(target) };
   if (path.attribute === 'active') return { ...user, active: activeOf(target) };
   const field = optionalFields.get(path.attribute);
@@ -93,7 +118,8 @@ function userNameOf(target: PatchTarget): string {
   const value = requiredValue(target, 'userName');
   const userName = typeof value === 'string' ? value.trim() : '';
   if (userName === '') throw new ScimError(400, 'userName must be a non-empty string.', 'invalidValue');
-  if (userName.length > maxUserNameLength) throw new ScimError(400, `userName is longer than ${maxUserNameLength} characters.`, 'invalidValue');
+  if (userName.length > maxUserNameLength)
+    throw new ScimError(400, `userName is longer than ${maxUserNameLength} characters.`, 'invalidValue');
   return userName;
 }
 
@@ -109,7 +135,8 @@ function activeOf(target: PatchTarget): boolean {
  * decide whether the user may call the gateway.
  */
 function requiredValue(target: PatchTarget, name: string): unknown {
-  if (target.op === 'remove' || target.value === null) throw new ScimError(400, `${name} is required and cannot be removed; replace it instead.`, 'mutability');
+  if (target.op === 'remove' || target.value === null)
+    throw new ScimError(400, `${name} is required and cannot be removed; replace it instead.`, 'mutability');
   return target.value;
 }
 
@@ -117,6 +144,7 @@ function optionalTextOf(target: PatchTarget, name: string): string | null {
   if (target.op === 'remove' || target.value === null) return null;
   if (typeof target.value !== 'string') throw new ScimError(400, `${name} must be a string.`, 'invalidValue');
   const text = target.value.trim();
-  if (text.length > maxAttributeLength) throw new ScimError(400, `${name} is longer than ${maxAttributeLength} characters.`, 'invalidValue');
+  if (text.length > maxAttributeLength)
+    throw new ScimError(400, `${name} is longer than ${maxAttributeLength} characters.`, 'invalidValue');
   return text;
 }

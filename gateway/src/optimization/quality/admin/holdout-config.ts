@@ -12,7 +12,9 @@ export type HoldoutConfigSource = () => Promise<HoldoutConfig | null>;
 
 const settingsView = z.looseObject({
   config: z.looseObject({
-    holdout: z.looseObject({ enabled: z.boolean(), fraction: z.number().min(0).max(1), kinds: z.array(z.string()).optional() }).optional(),
+    holdout: z
+      .looseObject({ enabled: z.boolean(), fraction: z.number().min(0).max(1), kinds: z.array(z.string()).optional() })
+      .optional(),
   }),
 });
 
@@ -25,19 +27,29 @@ export interface OptimizerSettingsReader {
  * the shared admin token. Any failure makes the fraction unknown, which only skips the sample-ratio test: the
  * quality-parity report never fails because the optimizer is down.
  */
-export function optimizerHoldoutConfig(optimizer: OptimizerSettingsReader | null, adminToken: string | undefined, logger: Logger): HoldoutConfigSource {
+export function optimizerHoldoutConfig(
+  optimizer: OptimizerSettingsReader | null,
+  adminToken: string | undefined,
+  logger: Logger,
+): HoldoutConfigSource {
   return async () => {
     if (!optimizer || !adminToken) return null;
     try {
       const response = await optimizer.raw('GET', '/admin/optimizer/settings', adminToken);
       const parsed = response.status === 200 ? settingsView.safeParse(response.body) : null;
       if (!parsed?.success) {
-        logger.warn({ status: response.status }, 'optimizer settings unreadable: holdout fraction unknown, sample-ratio test skipped');
+        logger.warn(
+          { status: response.status },
+          'optimizer settings unreadable: holdout fraction unknown, sample-ratio test skipped',
+        );
         return null;
       }
       return parsed.data.config.holdout ?? { enabled: false, fraction: 0 };
     } catch (error) {
-      logger.warn({ errName: error instanceof Error ? error.name : 'unknown' }, 'optimizer unreachable: holdout fraction unknown, sample-ratio test skipped');
+      logger.warn(
+        { errName: error instanceof Error ? error.name : 'unknown' },
+        'optimizer unreachable: holdout fraction unknown, sample-ratio test skipped',
+      );
       return null;
     }
   };

@@ -19,7 +19,8 @@ const finite = (value: number | null): number | null => (value !== null && Numbe
 function finiteDeep<T>(value: T): T {
   if (typeof value === 'number') return finite(value) as T;
   if (Array.isArray(value)) return value.map(finiteDeep) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, finiteDeep(entry)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, finiteDeep(entry)])) as T;
   return value;
 }
 
@@ -32,7 +33,8 @@ export function qualityParityOperations(deps: QualityParityDeps): AdminOperation
   return [
     defineOperation({
       id: 'spend.qualityParity',
-      summary: 'Audited holdout: quality proxies of treated vs holdout sessions with 95% intervals, verdict, gross cost objective',
+      summary:
+        'Audited holdout: quality proxies of treated vs holdout sessions with 95% intervals, verdict, gross cost objective',
       method: 'GET',
       capability: 'config:read',
       legacy: [{ path: '/admin/spend/quality-parity' }],
@@ -43,8 +45,14 @@ export function qualityParityOperations(deps: QualityParityDeps): AdminOperation
       handler: async ({ query }): Promise<QualityParityResponse> => {
         const range = windowRange(query.window, deps.clock.now());
         const cohortKind = query.cohortKind ?? null;
-        const [arms, holdoutConfig] = await Promise.all([readQualityArms(deps.db, range, cohortKind), deps.holdoutConfig()]);
-        const assessment = assessQualityParity({ ...arms, expectedHoldoutShare: expectedHoldoutShare(holdoutConfig, cohortKind) });
+        const [arms, holdoutConfig] = await Promise.all([
+          readQualityArms(deps.db, range, cohortKind),
+          deps.holdoutConfig(),
+        ]);
+        const assessment = assessQualityParity({
+          ...arms,
+          expectedHoldoutShare: expectedHoldoutShare(holdoutConfig, cohortKind),
+        });
         return finiteDeep({
           window: query.window,
           period: { start: new Date(range.start).toISOString(), end: new Date(range.end).toISOString() },

@@ -61,10 +61,21 @@ SELECT cohort, count(*) AS sessions, sum(turns) AS requests,
 
 const value = (cell: Cell): number => (cell === null || cell === undefined ? 0 : Number(cell));
 
-const moments = (n: number, mean: Cell, variance: Cell): Moments => ({ n, mean: value(mean), variance: value(variance) });
+const moments = (n: number, mean: Cell, variance: Cell): Moments => ({
+  n,
+  mean: value(mean),
+  variance: value(variance),
+});
 
 function ratio(n: number, numerator: [Cell, Cell], denominator: [Cell, Cell], covariance: Cell): RatioMoments {
-  return { n, numeratorMean: value(numerator[0]), numeratorVariance: value(numerator[1]), denominatorMean: value(denominator[0]), denominatorVariance: value(denominator[1]), covariance: value(covariance) };
+  return {
+    n,
+    numeratorMean: value(numerator[0]),
+    numeratorVariance: value(numerator[1]),
+    denominatorMean: value(denominator[0]),
+    denominatorVariance: value(denominator[1]),
+    covariance: value(covariance),
+  };
 }
 
 /** An arm's session-level moments from its aggregate row (var_samp and covar_samp are null below two sessions). */

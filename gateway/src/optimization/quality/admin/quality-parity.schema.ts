@@ -17,7 +17,9 @@ export const qualityParityQuery = z.strictObject({
 const nullableNumber = z.number().nullable();
 
 const proxy = z.object({
-  direction: z.enum(['higher_is_worse', 'two_sided', 'display_only']).describe('Which change is damaging; display_only never drives a verdict'),
+  direction: z
+    .enum(['higher_is_worse', 'two_sided', 'display_only'])
+    .describe('Which change is damaging; display_only never drives a verdict'),
   holdout: nullableNumber.describe('Holdout (control) arm mean'),
   treated: nullableNumber.describe('Treated arm mean'),
   delta: nullableNumber.describe('treated − holdout'),
@@ -44,7 +46,9 @@ export const qualityParityResponse = z.object({
   arms: z.object({ holdout: armCounts, treated: armCounts }),
   sampleRatio: z
     .object({
-      expectedHoldoutShare: nullableNumber.describe("Holdout share the optimizer's holdout config implies; null when unknown"),
+      expectedHoldoutShare: nullableNumber.describe(
+        "Holdout share the optimizer's holdout config implies; null when unknown",
+      ),
       observedHoldoutShare: nullableNumber,
       chiSquare: nullableNumber,
       pValue: nullableNumber.describe('Chi-square (1 df) p-value; null when not tested'),
@@ -62,7 +66,9 @@ export const qualityParityResponse = z.object({
     holdoutCostPerSession: nullableNumber.describe('List-price USD per observed holdout session'),
     treatedCostPerSession: nullableNumber.describe('List-price USD per observed treated session'),
     reductionPoint: nullableNumber.describe('1 − treated / holdout'),
-    reductionCiLow: nullableNumber.describe('95% interval of the reduction, low end; target_met needs it at or above the objective'),
+    reductionCiLow: nullableNumber.describe(
+      '95% interval of the reduction, low end; target_met needs it at or above the objective',
+    ),
     reductionCiHigh: nullableNumber,
     objective: z.number().describe('0.30'),
   }),

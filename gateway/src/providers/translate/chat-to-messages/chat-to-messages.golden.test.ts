@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadGoldenCases, runRecordedStream, runRecordedStreamInChunks, wire, type GoldenCase } from '../golden-cases.js';
+import {
+  loadGoldenCases,
+  runRecordedStream,
+  runRecordedStreamInChunks,
+  wire,
+  type GoldenCase,
+} from '../golden-cases.js';
 import type { TranslationContext } from '../translator.js';
 import { chatErrorFromMessagesError } from './error.js';
 import { translateChatRequestToMessages } from './request.js';
@@ -19,12 +25,17 @@ describe('chat-completions client → Messages provider, golden files', () => {
     it(testCase.name, () => {
       switch (testCase.kind) {
         case 'request': {
-          const { body } = translateChatRequestToMessages(testCase.json('input.json'), testCase.json('options.json') ?? {});
+          const { body } = translateChatRequestToMessages(
+            testCase.json('input.json'),
+            testCase.json('options.json') ?? {},
+          );
           expect(wire(body)).toStrictEqual(testCase.json('expected.json'));
           break;
         }
         case 'response': {
-          const { body, usage } = translateMessagesResponseToChat(testCase.json('input.json'), contextOf(testCase), { clock });
+          const { body, usage } = translateMessagesResponseToChat(testCase.json('input.json'), contextOf(testCase), {
+            clock,
+          });
           expect(wire(body)).toStrictEqual(testCase.json('expected.json'));
           expect(usage).toStrictEqual(testCase.json('usage.json'));
           break;
@@ -50,7 +61,13 @@ describe('chat-completions client → Messages provider, golden files', () => {
       const expected = testCase.text('expected.sse');
       fc.assert(
         fc.property(fc.array(fc.nat({ max: recorded.length * 2 }), { maxLength: 30 }), (cuts) => {
-          expect(runRecordedStreamInChunks(createChatToMessagesStreamTranslator(contextOf(testCase), { clock }), recorded, cuts)).toBe(expected);
+          expect(
+            runRecordedStreamInChunks(
+              createChatToMessagesStreamTranslator(contextOf(testCase), { clock }),
+              recorded,
+              cuts,
+            ),
+          ).toBe(expected);
         }),
         { numRuns: 50 },
       );

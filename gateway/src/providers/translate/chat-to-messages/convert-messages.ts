@@ -24,7 +24,10 @@ export function convertMessages(messages: readonly ChatMessage[]): ConvertedConv
         instructions.push(message.content);
         break;
       case 'user':
-        appendTurn(turns, { role: 'user', content: typeof message.content === 'string' ? message.content : convertUserParts(message.content) });
+        appendTurn(turns, {
+          role: 'user',
+          content: typeof message.content === 'string' ? message.content : convertUserParts(message.content),
+        });
         break;
       case 'assistant':
         appendTurn(turns, { role: 'assistant', content: assistantContent(message) });
@@ -32,7 +35,13 @@ export function convertMessages(messages: readonly ChatMessage[]): ConvertedConv
       case 'tool':
         appendTurn(turns, {
           role: 'user',
-          content: [{ type: 'tool_result', tool_use_id: toolUseId(message.tool_call_id), content: toolResultContent(message.content) }],
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: toolUseId(message.tool_call_id),
+              content: toolResultContent(message.content),
+            },
+          ],
         });
         break;
     }
@@ -50,7 +59,9 @@ export function toolUseId(id: string): string {
   return safe === '' ? '_' : safe;
 }
 
-function convertSystem(instructions: readonly (string | ChatTextPart[])[]): string | MessagesTextBlockOut[] | undefined {
+function convertSystem(
+  instructions: readonly (string | ChatTextPart[])[],
+): string | MessagesTextBlockOut[] | undefined {
   if (instructions.length === 0) return undefined;
   const [only] = instructions;
   if (instructions.length === 1 && typeof only === 'string') return only;
@@ -80,7 +91,12 @@ function assistantContent(message: ChatAssistantMessage): string | MessagesBlock
     blocks.push({ type: 'text', text: message.refusal });
   }
   for (const call of toolCalls) {
-    blocks.push({ type: 'tool_use', id: toolUseId(call.id), name: call.function.name, input: parseToolArguments(call.function.arguments) });
+    blocks.push({
+      type: 'tool_use',
+      id: toolUseId(call.id),
+      name: call.function.name,
+      input: parseToolArguments(call.function.arguments),
+    });
   }
   return blocks;
 }

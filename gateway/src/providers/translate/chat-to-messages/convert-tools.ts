@@ -35,7 +35,10 @@ export function convertToolChoice(
   return { ...converted, disable_parallel_tool_use: true };
 }
 
-function baseChoice(choice: ChatToolChoice | null | undefined, disableParallel: boolean): MessagesToolChoiceOut | undefined {
+function baseChoice(
+  choice: ChatToolChoice | null | undefined,
+  disableParallel: boolean,
+): MessagesToolChoiceOut | undefined {
   switch (choice) {
     case null:
     case undefined:

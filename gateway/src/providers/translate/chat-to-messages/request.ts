@@ -25,11 +25,18 @@ export function translateChatRequestToMessages(
 ): TranslatedRequest<MessagesRequestOut> {
   const request = parseWire(chatCompletionRequestSchema, body, 'invalid_request', 'The chat completion request');
   if (typeof request.n === 'number' && request.n > 1) {
-    throw new TranslationError('unsupported_feature', 'n > 1 cannot be sent to an Anthropic-family provider; send one request per choice.');
+    throw new TranslationError(
+      'unsupported_feature',
+      'n > 1 cannot be sent to an Anthropic-family provider; send one request per choice.',
+    );
   }
   const { system, turns } = convertMessages(request.messages);
   const clientLimit = request.max_completion_tokens ?? request.max_tokens ?? undefined;
-  const out: MessagesRequestOut = { model: request.model, messages: turns, max_tokens: clientLimit ?? options.defaultMaxTokens ?? defaultMaxTokens };
+  const out: MessagesRequestOut = {
+    model: request.model,
+    messages: turns,
+    max_tokens: clientLimit ?? options.defaultMaxTokens ?? defaultMaxTokens,
+  };
   if (system !== undefined) out.system = system;
   applyTools(out, request);
   const jsonResponse = applyResponseFormat(out, request);
@@ -40,7 +47,12 @@ export function translateChatRequestToMessages(
   if (request.stream === true) out.stream = true;
   return {
     body: out,
-    context: { stream: request.stream === true, includeUsage: request.stream_options?.include_usage === true, requestModel: request.model, ...(jsonResponse ? { jsonResponse } : {}) },
+    context: {
+      stream: request.stream === true,
+      includeUsage: request.stream_options?.include_usage === true,
+      requestModel: request.model,
+      ...(jsonResponse ? { jsonResponse } : {}),
+    },
   };
 }
 
@@ -52,7 +64,9 @@ function applySampling(out: MessagesRequestOut, request: ChatCompletionRequest):
     if (typeof request.top_p === 'number') out.top_p = request.top_p;
   }
   // Messages rejects whitespace-only stop sequences, which OpenAI clients commonly send ("\n").
-  const stops = (typeof request.stop === 'string' ? [request.stop] : (request.stop ?? [])).filter((stop) => stop.trim() !== '');
+  const stops = (typeof request.stop === 'string' ? [request.stop] : (request.stop ?? [])).filter(
+    (stop) => stop.trim() !== '',
+  );
   if (stops.length > 0) out.stop_sequences = stops;
 }
 
@@ -82,7 +96,11 @@ function applyResponseFormat(out: MessagesRequestOut, request: ChatCompletionReq
  * history carries no signatures, so a conversation whose last assistant turn called tools goes without
  * thinking; the next turn that answers in text gets it back.
  */
-function applyReasoning(out: MessagesRequestOut, request: ChatCompletionRequest, clientLimit: number | undefined): void {
+function applyReasoning(
+  out: MessagesRequestOut,
+  request: ChatCompletionRequest,
+  clientLimit: number | undefined,
+): void {
   const effort = request.reasoning_effort;
   if (!effort) return;
   if (effort !== 'none' && isForcedToolChoice(out.tool_choice)) return;

@@ -22,13 +22,18 @@ export interface JsonResponseForcing {
 export function jsonResponseForcing(responseFormat: unknown, clientTools: number): JsonResponseForcing | null {
   if (!isPlainObject(responseFormat) || clientTools > 0) return null;
   let schema: Record<string, unknown>;
-  let description = 'Give the answer as this tool\'s input: a JSON object.';
+  let description = "Give the answer as this tool's input: a JSON object.";
   if (responseFormat.type === 'json_object') schema = { type: 'object' };
-  else if (responseFormat.type === 'json_schema' && isPlainObject(responseFormat.json_schema) && isPlainObject(responseFormat.json_schema.schema)) {
+  else if (
+    responseFormat.type === 'json_schema' &&
+    isPlainObject(responseFormat.json_schema) &&
+    isPlainObject(responseFormat.json_schema.schema)
+  ) {
     schema = responseFormat.json_schema.schema;
     // A tool's input is an object: a root that is not plainly one (an array, a union) is left to the prompt.
     if (schema.type !== 'object') return null;
-    if (typeof responseFormat.json_schema.description === 'string') description = `${description} ${responseFormat.json_schema.description}`;
+    if (typeof responseFormat.json_schema.description === 'string')
+      description = `${description} ${responseFormat.json_schema.description}`;
   } else return null;
   return {
     tool: { name: jsonResponseTool, description, input_schema: { ...schema, type: 'object' } },

@@ -3,7 +3,12 @@ import { mapAnthropicStopReason } from '../map-anthropic-stop-reason.js';
 import { stringifyToolInput } from '../parse-tool-arguments.js';
 import { parseWire } from '../parse-wire.js';
 import type { ChatCompletionOut, ChatToolCallOut } from '../schemas/chat-completions.types.js';
-import { messagesResponseSchema, messagesThinkingBlockSchema, messagesTextBlockSchema, messagesToolUseBlockSchema } from '../schemas/messages.schema.js';
+import {
+  messagesResponseSchema,
+  messagesThinkingBlockSchema,
+  messagesTextBlockSchema,
+  messagesToolUseBlockSchema,
+} from '../schemas/messages.schema.js';
 import type { TranslatedResponse, TranslationContext, TranslatorClock } from '../translator.js';
 import { chatUsageFromUsage } from './chat-usage.js';
 import { jsonResponseTool } from './response-format.js';
@@ -37,12 +42,23 @@ export function translateMessagesResponseToChat(
       const toolUse = parseWire(messagesToolUseBlockSchema, block, 'invalid_upstream_response', 'A tool_use block');
       // The forced response-format tool's input is the JSON answer the client asked for, as content.
       if (context.jsonResponse && toolUse.name === jsonResponseTool) jsonAnswer ??= stringifyToolInput(toolUse.input);
-      else toolCalls.push({ id: toolUse.id, type: 'function', function: { name: toolUse.name, arguments: stringifyToolInput(toolUse.input) } });
+      else
+        toolCalls.push({
+          id: toolUse.id,
+          type: 'function',
+          function: { name: toolUse.name, arguments: stringifyToolInput(toolUse.input) },
+        });
     } else if (block.type === 'thinking') {
-      reasoning = (reasoning ?? '') + parseWire(messagesThinkingBlockSchema, block, 'invalid_upstream_response', 'A thinking block').thinking;
+      reasoning =
+        (reasoning ?? '') +
+        parseWire(messagesThinkingBlockSchema, block, 'invalid_upstream_response', 'A thinking block').thinking;
     }
   }
-  const message: ChatCompletionOut['choices'][0]['message'] = { role: 'assistant', content: jsonAnswer ?? text ?? null, refusal: null };
+  const message: ChatCompletionOut['choices'][0]['message'] = {
+    role: 'assistant',
+    content: jsonAnswer ?? text ?? null,
+    refusal: null,
+  };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   const usage = usageFromAnthropicUsage(response.usage);
@@ -51,7 +67,17 @@ export function translateMessagesResponseToChat(
     object: 'chat.completion',
     created: Math.floor(options.clock.now() / 1000),
     model: response.model ?? context.requestModel,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: toolCalls.length === 0 && response.stop_reason === 'tool_use' ? 'stop' : mapAnthropicStopReason(response.stop_reason) }],
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: null,
+        finish_reason:
+          toolCalls.length === 0 && response.stop_reason === 'tool_use'
+            ? 'stop'
+            : mapAnthropicStopReason(response.stop_reason),
+      },
+    ],
   };
   if (usage) out.usage = chatUsageFromUsage(usage);
   return { body: out, usage };

@@ -108,7 +108,8 @@ export class MessagesEventsToChatChunks {
     if (!parsed.success) return [];
     const block = parsed.data.content_block;
     // In JSON mode only the forced tool's input is content: text around it would break the JSON.
-    if (block.type === 'text' && typeof block.text === 'string' && block.text !== '' && !this.#jsonResponse) return [this.#chunk({ content: block.text })];
+    if (block.type === 'text' && typeof block.text === 'string' && block.text !== '' && !this.#jsonResponse)
+      return [this.#chunk({ content: block.text })];
     if (block.type !== 'tool_use' || typeof block.id !== 'string' || typeof block.name !== 'string') return [];
     if (this.#jsonResponse && block.name === jsonResponseTool) {
       // The first call is the answer; a second one is dropped rather than glued onto it.
@@ -118,7 +119,13 @@ export class MessagesEventsToChatChunks {
     const toolIndex = this.#toolIndexByBlock.size;
     this.#toolIndexByBlock.set(parsed.data.index, toolIndex);
     this.#toolBlocksWithoutArguments.add(parsed.data.index);
-    return [this.#chunk({ tool_calls: [{ index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } }] })];
+    return [
+      this.#chunk({
+        tool_calls: [
+          { index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } },
+        ],
+      }),
+    ];
   }
 
   #blockDelta(event: Record<string, unknown>): ChatStreamOutput[] {
@@ -149,8 +156,12 @@ export class MessagesEventsToChatChunks {
     // A block the provider never closed still ends here, before the finish chunk.
     const unclosed = this.#closeToolArguments([...this.#toolBlocksWithoutArguments]);
     // The forced response-format tool ends the answer like text does; only calls the client sees are `tool_calls`.
-    const answeredInJson = this.#jsonBlock !== null && this.#toolIndexByBlock.size === 0 && parsed.data.delta.stop_reason === 'tool_use';
-    return [...unclosed, this.#chunk({}, answeredInJson ? 'stop' : (mapAnthropicStopReason(parsed.data.delta.stop_reason) ?? 'stop'))];
+    const answeredInJson =
+      this.#jsonBlock !== null && this.#toolIndexByBlock.size === 0 && parsed.data.delta.stop_reason === 'tool_use';
+    return [
+      ...unclosed,
+      this.#chunk({}, answeredInJson ? 'stop' : (mapAnthropicStopReason(parsed.data.delta.stop_reason) ?? 'stop')),
+    ];
   }
 
   /** Tool calls among `blocks` that end with no argument text get `"{}"`. */
@@ -168,7 +179,10 @@ export class MessagesEventsToChatChunks {
     this.#finished = true;
     const usage = this.#usage.usage();
     if (!this.#includeUsage || !usage) return [{ kind: 'done' }];
-    return [{ kind: 'chunk', chunk: { ...this.#envelope(), choices: [], usage: chatUsageFromUsage(usage) } }, { kind: 'done' }];
+    return [
+      { kind: 'chunk', chunk: { ...this.#envelope(), choices: [], usage: chatUsageFromUsage(usage) } },
+      { kind: 'done' },
+    ];
   }
 
   #fail(error: ChatErrorBodyOut): ChatStreamOutput[] {
@@ -181,7 +195,10 @@ export class MessagesEventsToChatChunks {
   }
 
   #chunk(delta: Delta, finishReason: ChatFinishReason | null = null): ChatStreamOutput {
-    return { kind: 'chunk', chunk: { ...this.#envelope(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] } };
+    return {
+      kind: 'chunk',
+      chunk: { ...this.#envelope(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] },
+    };
   }
 }
 
@@ -205,14 +222,23 @@ function streamError(message: string): ChatErrorBodyOut {
  * ending with `data: [DONE]` after a complete message. After an error frame the stream
  * just ends: no `[DONE]`, so a client cannot mistake it for a complete answer.
  */
-export function createChatToMessagesStreamTranslator(context: TranslationContext, options: ChatToMessagesStreamOptions): StreamTranslator {
+export function createChatToMessagesStreamTranslator(
+  context: TranslationContext,
+  options: ChatToMessagesStreamOptions,
+): StreamTranslator {
   const converter = new MessagesEventsToChatChunks(context, options);
   const render = (outputs: ChatStreamOutput[]): SseFrame[] => outputs.map(renderChatStreamOutput);
   return {
     push(frame) {
       if (converter.finished) return [];
       const event = parseJson(frame.data);
-      if (event === undefined) return render(converter.push({ type: 'error', error: { type: 'server_error', message: 'The provider sent an event that is not JSON.' } }));
+      if (event === undefined)
+        return render(
+          converter.push({
+            type: 'error',
+            error: { type: 'server_error', message: 'The provider sent an event that is not JSON.' },
+          }),
+        );
       return render(converter.push(event));
     },
     end: () => render(converter.end()),

@@ -9,9 +9,15 @@ import { TranslationError } from '../translation-error.js';
 export function convertTools(tools: readonly MessagesTool[]): ChatToolOut[] {
   return tools.map((tool) => {
     if (tool.type && tool.type !== 'custom') {
-      throw new TranslationError('unsupported_feature', `Tool type "${tool.type}" is specific to Anthropic-family providers and cannot be sent to an OpenAI-family provider.`);
+      throw new TranslationError(
+        'unsupported_feature',
+        `Tool type "${tool.type}" is specific to Anthropic-family providers and cannot be sent to an OpenAI-family provider.`,
+      );
     }
-    const definition: ChatToolOut['function'] = { name: tool.name, parameters: tool.input_schema ?? { type: 'object', properties: {} } };
+    const definition: ChatToolOut['function'] = {
+      name: tool.name,
+      parameters: tool.input_schema ?? { type: 'object', properties: {} },
+    };
     if (tool.description) definition.description = tool.description;
     if (tool.strict === true) definition.strict = true;
     return { type: 'function', function: definition };
@@ -19,9 +25,15 @@ export function convertTools(tools: readonly MessagesTool[]): ChatToolOut[] {
 }
 
 /** Messages `any` is OpenAI `required`; `disable_parallel_tool_use` is the inverse of `parallel_tool_calls`. */
-export function convertToolChoice(choice: MessagesToolChoice | null | undefined): { toolChoice?: ChatToolChoiceOut; parallelToolCalls?: false } {
+export function convertToolChoice(choice: MessagesToolChoice | null | undefined): {
+  toolChoice?: ChatToolChoiceOut;
+  parallelToolCalls?: false;
+} {
   if (!choice) return {};
-  const parallel = 'disable_parallel_tool_use' in choice && choice.disable_parallel_tool_use === true ? { parallelToolCalls: false as const } : {};
+  const parallel =
+    'disable_parallel_tool_use' in choice && choice.disable_parallel_tool_use === true
+      ? { parallelToolCalls: false as const }
+      : {};
   switch (choice.type) {
     case 'auto':
       return { toolChoice: 'auto', ...parallel };

@@ -42,10 +42,15 @@ function assistantMessage(content: MessagesTurn['content']): ChatMessageOut {
   let text = '';
   const toolCalls: ChatToolCallOut[] = [];
   for (const block of content) {
-    if (block.type === 'text') text += parseWire(messagesTextBlockSchema, block, 'invalid_request', 'A text block').text;
+    if (block.type === 'text')
+      text += parseWire(messagesTextBlockSchema, block, 'invalid_request', 'A text block').text;
     else if (block.type === 'tool_use') {
       const toolUse = parseWire(messagesToolUseBlockSchema, block, 'invalid_request', 'A tool_use block');
-      toolCalls.push({ id: toolUse.id, type: 'function', function: { name: toolUse.name, arguments: stringifyToolInput(toolUse.input) } });
+      toolCalls.push({
+        id: toolUse.id,
+        type: 'function',
+        function: { name: toolUse.name, arguments: stringifyToolInput(toolUse.input) },
+      });
     } else if (!droppedBlockTypes.has(block.type)) throw unsupportedBlock(block);
   }
   if (toolCalls.length === 0) return { role: 'assistant', content: text };
@@ -61,7 +66,11 @@ function userMessages(content: MessagesTurn['content']): ChatMessageOut[] {
     if (block.type === 'tool_result') {
       const result = parseWire(messagesToolResultBlockSchema, block, 'invalid_request', 'A tool_result block');
       const { text, images } = toolResultContent(result.content);
-      toolMessages.push({ role: 'tool', tool_call_id: result.tool_use_id, content: result.is_error === true ? failedToolText(text) : text });
+      toolMessages.push({
+        role: 'tool',
+        tool_call_id: result.tool_use_id,
+        content: result.is_error === true ? failedToolText(text) : text,
+      });
       carriedParts.push(...images);
     } else if (!droppedBlockTypes.has(block.type)) {
       parts.push(userPart(block));
@@ -82,7 +91,10 @@ function failedToolText(text: string): string {
   return text === '' ? 'Error' : `Error: ${text}`;
 }
 
-function toolResultContent(content: string | MessagesAnyBlock[] | null | undefined): { text: string; images: ChatUserPartOut[] } {
+function toolResultContent(content: string | MessagesAnyBlock[] | null | undefined): {
+  text: string;
+  images: ChatUserPartOut[];
+} {
   if (content === null || content === undefined) return { text: '', images: [] };
   if (typeof content === 'string') return { text: content, images: [] };
   const texts: string[] = [];
@@ -101,7 +113,10 @@ function userPart(block: MessagesAnyBlock): ChatUserPartOut {
       return { type: 'text', text: parseWire(messagesTextBlockSchema, block, 'invalid_request', 'A text block').text };
     case 'image': {
       const { source } = parseWire(messagesImageBlockSchema, block, 'invalid_request', 'An image block');
-      return { type: 'image_url', image_url: { url: source.type === 'url' ? source.url : `data:${source.media_type};base64,${source.data}` } };
+      return {
+        type: 'image_url',
+        image_url: { url: source.type === 'url' ? source.url : `data:${source.media_type};base64,${source.data}` },
+      };
     }
     case 'document':
       return documentPart(block);
@@ -118,9 +133,15 @@ function documentPart(block: MessagesAnyBlock): ChatUserPartOut {
     const filename = document.title ?? (source.media_type === 'application/pdf' ? 'document.pdf' : 'document');
     return { type: 'file', file: { filename, file_data: `data:${source.media_type};base64,${source.data}` } };
   }
-  throw new TranslationError('unsupported_feature', 'Document URLs cannot be sent to an OpenAI-family provider; send the document as base64.');
+  throw new TranslationError(
+    'unsupported_feature',
+    'Document URLs cannot be sent to an OpenAI-family provider; send the document as base64.',
+  );
 }
 
 function unsupportedBlock(block: MessagesAnyBlock): TranslationError {
-  return new TranslationError('unsupported_feature', `Content block type "${block.type}" cannot be sent to an OpenAI-family provider.`);
+  return new TranslationError(
+    'unsupported_feature',
+    `Content block type "${block.type}" cannot be sent to an OpenAI-family provider.`,
+  );
 }

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadGoldenCases, runRecordedStream, runRecordedStreamInChunks, wire, type GoldenCase } from '../golden-cases.js';
+import {
+  loadGoldenCases,
+  runRecordedStream,
+  runRecordedStreamInChunks,
+  wire,
+  type GoldenCase,
+} from '../golden-cases.js';
 import type { TranslationContext } from '../translator.js';
 import { messagesErrorFromChatError } from './error.js';
 import { translateMessagesRequestToChat } from './request.js';
@@ -18,7 +24,10 @@ describe('Messages client → chat-completions provider, golden files', () => {
     it(testCase.name, () => {
       switch (testCase.kind) {
         case 'request': {
-          const { body } = translateMessagesRequestToChat(testCase.json('input.json'), testCase.json('options.json') ?? {});
+          const { body } = translateMessagesRequestToChat(
+            testCase.json('input.json'),
+            testCase.json('options.json') ?? {},
+          );
           expect(wire(body)).toStrictEqual(testCase.json('expected.json'));
           break;
         }
@@ -49,7 +58,9 @@ describe('Messages client → chat-completions provider, golden files', () => {
       const expected = testCase.text('expected.sse');
       fc.assert(
         fc.property(fc.array(fc.nat({ max: recorded.length * 2 }), { maxLength: 30 }), (cuts) => {
-          expect(runRecordedStreamInChunks(createMessagesToChatStreamTranslator(contextOf(testCase)), recorded, cuts)).toBe(expected);
+          expect(
+            runRecordedStreamInChunks(createMessagesToChatStreamTranslator(contextOf(testCase)), recorded, cuts),
+          ).toBe(expected);
         }),
         { numRuns: 50 },
       );

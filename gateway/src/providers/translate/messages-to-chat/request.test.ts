@@ -26,14 +26,35 @@ describe('Messages request → chat-completions request', () => {
   });
 
   it.each([
-    ['a provider-hosted tool', { ...base, tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] }, 'web_search_20250305'],
+    [
+      'a provider-hosted tool',
+      { ...base, tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] },
+      'web_search_20250305',
+    ],
     ['a provider-defined client tool', { ...base, tools: [{ type: 'bash_20250124', name: 'bash' }] }, 'bash_20250124'],
     [
       'a server tool block in the history',
-      { ...base, messages: [{ role: 'assistant', content: [{ type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: {} }] }] },
+      {
+        ...base,
+        messages: [
+          {
+            role: 'assistant',
+            content: [{ type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: {} }],
+          },
+        ],
+      },
       'server_tool_use',
     ],
-    ['a document by URL', { ...base, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } }] }] }, 'Document URLs'],
+    [
+      'a document by URL',
+      {
+        ...base,
+        messages: [
+          { role: 'user', content: [{ type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } }] },
+        ],
+      },
+      'Document URLs',
+    ],
   ])('refuses %s with a 400 that says what cannot cross', (_label, body, fragment) => {
     const error = failure(body);
     expect(error).toMatchObject({ code: 'unsupported_feature', status: 400 });
@@ -41,7 +62,10 @@ describe('Messages request → chat-completions request', () => {
   });
 
   it('rejects a block that lacks its required fields, naming it', () => {
-    const error = failure({ ...base, messages: [{ role: 'assistant', content: [{ type: 'tool_use', name: 'get_weather', input: {} }] }] });
+    const error = failure({
+      ...base,
+      messages: [{ role: 'assistant', content: [{ type: 'tool_use', name: 'get_weather', input: {} }] }],
+    });
     expect(error).toMatchObject({ code: 'invalid_request' });
     expect(error.message).toContain('tool_use');
   });
@@ -55,7 +79,10 @@ describe('Messages request → chat-completions request', () => {
   });
 
   it('marks a failed tool result that carries no text as an error too', () => {
-    const { body } = translateMessagesRequestToChat({ ...base, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', is_error: true }] }] });
+    const { body } = translateMessagesRequestToChat({
+      ...base,
+      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', is_error: true }] }],
+    });
     expect(body.messages).toStrictEqual([{ role: 'tool', tool_call_id: 'toolu_01', content: 'Error' }]);
   });
 });

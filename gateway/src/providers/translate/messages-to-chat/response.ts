@@ -13,7 +13,10 @@ import { messagesUsageFromUsage } from './messages-usage.js';
  * tool calls as `tool_use` blocks with parsed input (invalid JSON arguments become `{}`), usage with the
  * cached prompt tokens split out as `cache_read_input_tokens`.
  */
-export function translateChatResponseToMessages(body: unknown, context: TranslationContext): TranslatedResponse<MessagesResponseOut> {
+export function translateChatResponseToMessages(
+  body: unknown,
+  context: TranslationContext,
+): TranslatedResponse<MessagesResponseOut> {
   const response = parseWire(chatCompletionSchema, body, 'invalid_upstream_response', 'The provider response');
   const [choice] = response.choices;
   if (!choice) throw new TranslationError('invalid_upstream_response', 'The provider response has no choices.');
@@ -22,7 +25,12 @@ export function translateChatResponseToMessages(body: unknown, context: Translat
   if (text !== '') content.push({ type: 'text', text });
   const toolCalls = choice.message.tool_calls ?? [];
   for (const call of toolCalls) {
-    content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseToolArguments(call.function.arguments) });
+    content.push({
+      type: 'tool_use',
+      id: call.id,
+      name: call.function.name,
+      input: parseToolArguments(call.function.arguments),
+    });
   }
   const usage = usageFromOpenAiUsage(response.usage);
   return {

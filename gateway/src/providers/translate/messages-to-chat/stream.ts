@@ -83,11 +83,16 @@ export class ChatChunksToMessagesEvents {
   /** `data: [DONE]`: the message is complete. */
   done(): MessagesStreamEventOut[] {
     if (this.#finished) return [];
-    if (!this.#sawFinishReason) return this.#fail(streamError('The provider stream ended before the message was complete.'));
+    if (!this.#sawFinishReason)
+      return this.#fail(streamError('The provider stream ended before the message was complete.'));
     this.#finished = true;
     return [
       ...this.#closeOpen(),
-      { type: 'message_delta', delta: { stop_reason: this.#stopReason, stop_sequence: null }, usage: messagesUsageFromUsage(this.#usage) },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: this.#stopReason, stop_sequence: null },
+        usage: messagesUsageFromUsage(this.#usage),
+      },
       { type: 'message_stop' },
     ];
   }
@@ -141,10 +146,15 @@ export class ChatChunksToMessagesEvents {
       this.#open = { kind: 'tool', index, toolIndex: toolCall.index };
       // A provider that omits the id gets a stable one; the client echoes it back in tool_result.
       const id = toolCall.id ?? `toolu_gw_${toolCall.index}`;
-      events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: toolCall.function?.name ?? '', input: {} } });
+      events.push({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id, name: toolCall.function?.name ?? '', input: {} },
+      });
     }
     const fragment = toolCall.function?.arguments ?? '';
-    if (fragment !== '') events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } });
+    if (fragment !== '')
+      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } });
     return events;
   }
 
@@ -171,14 +181,20 @@ export function renderMessagesStreamEvent(event: MessagesStreamEventOut): SseFra
 }
 
 /** The frame-level translator the proxy drives: chat-completions SSE frames in, Messages SSE frames out. */
-export function createMessagesToChatStreamTranslator(context: TranslationContext, options?: MessagesToChatStreamOptions): StreamTranslator {
+export function createMessagesToChatStreamTranslator(
+  context: TranslationContext,
+  options?: MessagesToChatStreamOptions,
+): StreamTranslator {
   const converter = new ChatChunksToMessagesEvents(context, options);
   return {
     push(frame) {
       if (converter.finished) return [];
       if (frame.data === '[DONE]') return converter.done().map(renderMessagesStreamEvent);
       const chunk = parseJson(frame.data);
-      const events = chunk === undefined ? converter.push({ error: { type: 'api_error', message: 'The provider sent an event that is not JSON.' } }) : converter.push(chunk);
+      const events =
+        chunk === undefined
+          ? converter.push({ error: { type: 'api_error', message: 'The provider sent an event that is not JSON.' } })
+          : converter.push(chunk);
       return events.map(renderMessagesStreamEvent);
     },
     end: () => converter.end().map(renderMessagesStreamEvent),

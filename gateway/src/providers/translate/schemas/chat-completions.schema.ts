@@ -11,7 +11,10 @@ const jsonObject = z.record(z.string(), z.unknown());
  * Anthropic prompt-caching hint some OpenAI-format clients attach (LiteLLM, OpenRouter conventions);
  * carried over when crossing to a Messages provider. A malformed hint is dropped, not an error.
  */
-const cacheControlSchema = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() }).optional().catch(undefined);
+const cacheControlSchema = z
+  .object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() })
+  .optional()
+  .catch(undefined);
 
 export const chatTextPartSchema = z.looseObject({
   type: z.literal('text'),
@@ -64,7 +67,9 @@ const chatUserMessageSchema = z.looseObject({
 
 const chatAssistantMessageSchema = z.looseObject({
   role: z.literal('assistant'),
-  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [chatTextPartSchema, refusalPartSchema]))]).nullish(),
+  content: z
+    .union([z.string(), z.array(z.discriminatedUnion('type', [chatTextPartSchema, refusalPartSchema]))])
+    .nullish(),
   refusal: z.string().nullish(),
   tool_calls: z.array(chatToolCallSchema).nullish(),
 });
@@ -128,7 +133,9 @@ export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 const usageSchema = z.looseObject({
   prompt_tokens: z.number().nullish(),
   completion_tokens: z.number().nullish(),
-  prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish(), cache_write_tokens: z.number().nullish() }).nullish(),
+  prompt_tokens_details: z
+    .looseObject({ cached_tokens: z.number().nullish(), cache_write_tokens: z.number().nullish() })
+    .nullish(),
   completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish(),
 });
 export const chatUsageSchema = usageSchema;
