@@ -307,6 +307,7 @@ describe('the operator drives a real gateway', () => {
     expect((await admin('GET', '/admin/v1/routing')).body).toEqual({
       defaultProvider: 'openai',
       defaultModel: null,
+      cache: null,
       config: {
         mode: 'fallback',
         onStatusCodes: [429, 500, 502, 503, 504],
@@ -490,6 +491,7 @@ describe('the operator drives a real gateway', () => {
     expect((await admin('GET', '/admin/v1/routing')).body).toEqual({
       defaultProvider: null,
       defaultModel: null,
+      cache: null,
       config: null,
     });
     expect((await admin('GET', '/admin/v1/routing/aliases')).body.aliases).toEqual({});
