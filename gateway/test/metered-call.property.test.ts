@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, startOpenAiSimulator, type Behaviour, type SimulatorHandle } from '@gw/testkit';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+import { recordedSpend } from './spend-signals.js';
 
 // Every lane, every way a call can end: exactly one spend row (and one trace) per call, with the status the call
 // ended with and the provider's usage, or the gateway's estimate when the call was cut after the provider had the
@@ -173,23 +174,15 @@ describe('one metered call, whatever the lane and however it ends', () => {
   /** The rows and traces of one tagged call, once its row is in the store. */
   async function recorded(tag: string) {
     const query = "SELECT * FROM gw_spend WHERE attribution->'metadata'->>'case' = $1";
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      await gateway.deps.spendWriter.drain();
-      const { rows } = await gateway.deps.db.query<Record<string, unknown>>(query, [tag]);
-      if (rows.length > 0) {
-        // The row is recorded once the lane has settled; anything recorded twice would be here by now too.
-        await gateway.deps.spendWriter.drain();
-        await gateway.deps.traceWriter.drain();
-        const again = await gateway.deps.db.query<Record<string, unknown>>(query, [tag]);
-        const traces = await gateway.deps.db.query<Record<string, unknown>>(
-          'SELECT * FROM gw_traces WHERE id = ANY($1)',
-          [again.rows.map((row) => row.id)],
-        );
-        return { rows: again.rows, traces: traces.rows };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no spend row for ${tag}`);
+    // The metering stage records the call once its lane has settled; anything recorded twice would be in by then too.
+    await recordedSpend(gateway, (record) => record.attribution.metadata?.case === tag);
+    await gateway.deps.spendWriter.drain();
+    await gateway.deps.traceWriter.drain();
+    const { rows } = await gateway.deps.db.query<Record<string, unknown>>(query, [tag]);
+    const traces = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_traces WHERE id = ANY($1)', [
+      rows.map((row) => row.id),
+    ]);
+    return { rows, traces: traces.rows };
   }
 
   /** Resolves once the gateway's side of the tagged call has seen its client leave. */
