@@ -53,6 +53,9 @@ import { mdmServerOperations } from './fleet/admin/mdm-servers.operations.js';
 import { retiredServerLaneOperations } from './fleet/admin/retired-server-lane.operations.js';
 import { meteringOperations } from './billing/metering.operations.js';
 import { updatesOperations } from './service/updates.operations.js';
+import { setupOperations } from './service/setup/setup.operations.js';
+import { consoleSsoPlugin } from './identity/sso/console-sso.plugin.js';
+import { idpConfigOperations } from './identity/sso/idp-config.operations.js';
 import { environmentVariableSet } from './config.js';
 import { interfaceVersion } from './service/docs/openapi.plugin.js';
 import { addressMatcher } from './chain/edge/address-matcher.js';
@@ -177,7 +180,36 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     logger: deps.logger,
   });
 
+  // Console sign-in with the organisation's identity provider (docs/adr/0026-console-sessions.md).
+  const sso = deps.consoleSso;
+  await app.register(consoleSsoPlugin, {
+    db: deps.db,
+    configs: sso.configs,
+    flow: sso.flow,
+    sessions: sso.sessions,
+    store: sso.store,
+    maxAgeMs: sso.maxAgeMs,
+    idleMs: sso.idleMs,
+    publicUrl: deps.config.GW_PUBLIC_URL,
+    audit: sso.audit,
+    now: () => deps.clock.now(),
+  });
+
   const operations = [
+    ...idpConfigOperations({
+      configs: sso.configs,
+      sessions: sso.store,
+      discovery: sso.discovery,
+      discover: sso.discover,
+      publicUrl: deps.config.GW_PUBLIC_URL,
+    }),
+    ...setupOperations({
+      db: deps.db,
+      clock: deps.clock,
+      providers: deps.providers,
+      routing: deps.routing,
+      idpConfigs: sso.configs,
+    }),
     ...providerOperations({ providers: deps.providers, config: deps.config }),
     ...routingOperations({ routing: deps.routing }),
     ...governanceOperations({

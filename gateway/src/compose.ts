@@ -15,6 +15,8 @@ import type { GatewayConfig } from './config.js';
 import type { GatewayDeps } from './deps.js';
 import { KeyStore } from './identity/keys/key.store.js';
 import { composeAdmin } from './admin-stores.js';
+import { safeAuditRecorder } from './admin/audit/audit.store.js';
+import { composeConsoleSso } from './identity/sso/compose-console-sso.js';
 import { composeScim } from './identity/scim/scim-deps.js';
 import { composeSeats } from './developer/seats/seat-deps.js';
 import { composeEndpoint } from './fleet/endpoint-deps.js';
@@ -133,6 +135,18 @@ export async function composeGateway(
     return Promise.all([providers.stop(), routing.stop(), desktopPolicy.stop()]).then(() => undefined);
   });
   const admin = await composeAdmin({ db, coord, clock, logger, lifecycle });
+  const consoleSso = composeConsoleSso({
+    db,
+    coord,
+    clock,
+    keyring,
+    audit: safeAuditRecorder(admin.audit, logger),
+    allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS,
+    publicUrl: config.GW_PUBLIC_URL,
+    deploymentId: config.GW_DEPLOYMENT_ID,
+    idleMinutes: config.GW_CONSOLE_SESSION_IDLE_MINUTES,
+    maxHours: config.GW_CONSOLE_SESSION_MAX_HOURS,
+  });
   const contentRetention = new ContentRetention({
     db,
     clock,
@@ -247,6 +261,8 @@ export async function composeGateway(
   };
   return {
     ...admin,
+    adminSessionResolver: consoleSso.sessions.resolver(),
+    consoleSso,
     leaseStatus: entitlement.lease,
     entitlement,
     config,

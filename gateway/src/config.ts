@@ -103,6 +103,8 @@ const schema = z
     GW_LEASE_VERIFY_KEY: leaseVerifyKeySetting.optional(),
     GW_DEVICE_CA_KEY: deviceCaKeySetting.optional(),
     GW_PUBLIC_URL: env.url(['https', 'http']).optional(),
+    GW_CONSOLE_SESSION_IDLE_MINUTES: env.positiveInt(30).pipe(z.number().min(1, 'must be at least 1')),
+    GW_CONSOLE_SESSION_MAX_HOURS: env.positiveInt(8).pipe(z.number().min(1, 'must be at least 1').max(24 * 7)),
     GW_ORG_HUB_ISSUER: env.url(['https', 'http']).optional(),
     GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
     GW_ORG_HUB_ORG_CLAIM: z
@@ -225,6 +227,10 @@ export const configHelp = `gw gateway — environment variables
   GW_PUBLIC_URL                  the gateway's public URL (scheme, host, optional path prefix); the organization
                                  hub's resource is <GW_PUBLIC_URL>/mcp/org, exactly; a hosted tool connector aimed at
                                  <GW_PUBLIC_URL>/mcp counts as retrieval declared by the request
+  GW_CONSOLE_SESSION_IDLE_MINUTES  a console sign-in session unused for this long ends (default 30)
+  GW_CONSOLE_SESSION_MAX_HOURS   a console sign-in session ends this long after sign-in, used or not (default 8,
+                                 at most 168); sign-in is OpenID Connect with the identity provider set at
+                                 PUT /admin/v1/sso, its redirect URI <GW_PUBLIC_URL>/admin/sso/callback
   GW_ORG_HUB_ISSUER              the managed authorization issuer whose RS256 access tokens /mcp/org accepts; set, the
                                  organization hub runs (needs GW_PUBLIC_URL and GW_BILLING_URL)
   GW_ORG_HUB_JWKS_URL            the issuer's key set (default: jwks_uri from <issuer>/.well-known/openid-configuration)

@@ -29,6 +29,7 @@ import type { McpHubMirror } from './mcp/hub/mcp-hub-mirror.js';
 import type { McpConnectors } from './mcp/oauth/compose-connectors.js';
 import type { EnrollmentLinkStore } from './identity/enrollment/enrollment-link.store.js';
 import type { EntitlementDeps } from './billing/entitlement-deps.js';
+import type { ConsoleSso } from './identity/sso/compose-console-sso.js';
 import type { SpendConnectors } from './governance/spend/connectors/compose-spend-connectors.js';
 
 /** Everything the gateway app needs, built by the composition root (main.ts) or by tests. */
@@ -86,6 +87,8 @@ export interface GatewayDeps extends AdminDeps {
   enrollmentLinks: EnrollmentLinkStore;
   /** The metering lane and entitlement gate; inert when unmetered. */
   entitlement: EntitlementDeps;
+  /** Console sign-in: the identity provider, the OIDC flow and console sessions. */
+  consoleSso: ConsoleSso;
   /** The providers' own organisation usage reports, pulled with write-only admin keys, beside gw's spend. */
   spendConnectors: SpendConnectors;
 }

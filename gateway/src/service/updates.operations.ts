@@ -5,6 +5,7 @@ import type { BillingClient } from '../billing/billing-client.js';
 import type { SettingsStore } from '../admin/settings/settings.store.js';
 import { updatesPutBody } from '../admin/settings/settings.schema.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
+import { gatewayError } from '../errors.js';
 
 export interface UpdatesDeps {
   billing: BillingClient | null;
@@ -120,6 +121,24 @@ export function updatesOperations(deps: UpdatesDeps): AdminOperation[] {
       handler: async ({ body, principal }) => {
         await deps.settings.update({ autoSoftUpdates: body.autoSoftUpdates }, principal.actor);
         return status();
+      },
+    }),
+    defineOperation({
+      id: 'console.auth.update',
+      summary:
+        'Console pre-check before applying an update: 200 only for the deployment owner when the pending update is soft, else 403; applies nothing',
+      method: 'GET',
+      capability: 'update:run',
+      legacy: [{ path: '/admin/auth/update' }],
+      // A console session route: not re-served under /admin/v1 and not deprecated.
+      deprecatedLegacy: false,
+      xScope: 'deployment',
+      response: updateStatus,
+      handler: async ({ principal }) => {
+        if (!principal.deploymentOwner) throw gatewayError('deployment_scope_required');
+        const current = await status();
+        if (current.updateClass !== 'soft') throw gatewayError('update_not_soft');
+        return current;
       },
     }),
   ];

@@ -154,7 +154,7 @@ export const failedCallErrors = defineErrorCatalog({
   },
   identity_provider_unavailable: {
     status: 503,
-    envelope: 'mcp',
+    envelope: ['mcp', 'admin'],
     message: 'The identity provider’s keys could not be fetched; retry shortly.',
     retryable: true,
     headers: { 'retry-after': '5' },

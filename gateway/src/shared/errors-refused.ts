@@ -77,7 +77,22 @@ export const refusedRequestErrors = defineErrorCatalog({
     envelope: 'inference',
     message: 'A guardrail refused the request as malformed.',
   },
+  idp_config_invalid: {
+    status: 400,
+    envelope: 'admin',
+    message: 'The identity provider did not validate: its OpenID discovery document could not be used. Nothing was saved.',
+  },
+  sso_callback_invalid: {
+    status: 400,
+    envelope: 'admin',
+    message: 'This sign-in link is not valid: it was already used, has expired, or was started in another browser. Sign in again.',
+  },
   // 401
+  sso_token_invalid: {
+    status: 401,
+    envelope: 'admin',
+    message: 'The identity provider’s answer was refused; sign in again.',
+  },
   missing_key: { status: 401, envelope: ['key-failure', 'mcp'], message: 'A valid client key is required.' },
   key_unknown: { status: 401, envelope: ['key-failure', 'mcp'], message: 'A valid client key is required.' },
   key_expired: { status: 401, envelope: 'key-failure', message: 'A valid client key is required.' },
@@ -198,6 +213,22 @@ export const refusedRequestErrors = defineErrorCatalog({
     message: 'The organization does not admit this member to the hub.',
   },
   member_revoked: { status: 403, envelope: 'mcp', message: 'The organization does not admit this member to the hub.' },
+  sso_not_admin: {
+    status: 403,
+    envelope: 'admin',
+    message:
+      'You signed in, but you hold no console role: ask an administrator to add you to the administrator group (or a group mapped to a role).',
+  },
+  csrf_failed: {
+    status: 403,
+    envelope: 'admin',
+    message: 'A console change needs the session’s CSRF token in x-gw-csrf-token, sent from the console’s own origin.',
+  },
+  update_not_soft: {
+    status: 403,
+    envelope: 'admin',
+    message: 'No soft update is pending: the available release needs an operator (or there is none).',
+  },
   // 404
   not_found: { status: 404, envelope: ['admin', 'connect'], message: 'Not found.' },
   handle_not_found: { status: 404, envelope: 'connect', message: 'The handle is unknown or has expired.' },
@@ -223,6 +254,11 @@ export const refusedRequestErrors = defineErrorCatalog({
     envelope: 'cli-login',
     message:
       'CLI login needs the billing service, which this gateway is not connected to; ask an administrator for an enrollment link instead.',
+  },
+  sso_not_configured: {
+    status: 404,
+    envelope: 'admin',
+    message: 'Console sign-in is not configured: set the identity provider with PUT /admin/v1/sso.',
   },
   cli_login_not_found: {
     status: 404,
