@@ -37,7 +37,10 @@ export {
   type AccessTokenClaims,
   type IdentityProviderHandle,
   type IdentityProviderOptions,
+  type IdTokenTampering,
   type MintOptions,
+  type OidcClient,
+  type SignedInUser,
 } from './idp/identity-provider.js';
 export {
   startSimulatedHost,

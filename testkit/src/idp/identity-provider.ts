@@ -1,5 +1,14 @@
 import { createHmac, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { listen } from '../core/http-server.js';
+import {
+  authorizationServer,
+  type AuthorizationServer,
+  type IdTokenTampering,
+  type OidcClient,
+  type SignedInUser,
+} from './authorization-server.js';
+
+export type { IdTokenTampering, OidcClient, SignedInUser } from './authorization-server.js';
 
 export interface IdentityProviderOptions {
   host?: string;
@@ -38,6 +47,14 @@ export interface IdentityProviderHandle {
   rotateKey(): void;
   /** While on, discovery and the JWKS answer 503 (a key-discovery outage). */
   failKeyDiscovery(on: boolean): void;
+  /** Register a relying party (console sign-in): its secret and exact redirect URIs. */
+  registerClient(client: OidcClient): void;
+  /** The user the authorization endpoint signs in (a browser already signed in at the provider); null refuses. */
+  signInAs(user: SignedInUser | null): void;
+  /** Make the next ID token the token endpoint issues wrong in one way (a verifier must refuse it). */
+  tamperNextIdToken(tampering: IdTokenTampering): void;
+  /** Code exchanges the token endpoint answered, successful or not. */
+  readonly tokenRequests: number;
   /** How many times the JWKS was fetched. */
   readonly jwksFetches: number;
   close(): Promise<void>;
@@ -77,6 +94,11 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
   let discoveryDown = false;
   let jwksFetches = 0;
   let issuer = '';
+  // The authorization and token endpoints sign ID tokens with the current key, as a real provider does.
+  const oidc: AuthorizationServer = authorizationServer({
+    issuer: () => issuer,
+    signIdToken: (claims) => mint(claims, {}, 'JWT'),
+  });
 
   const server = await listen(
     async (request, response) => {
@@ -92,9 +114,15 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
           jwks_uri: `${issuer}/.well-known/jwks.json`,
           authorization_endpoint: `${issuer}/authorize`,
           token_endpoint: `${issuer}/token`,
+          response_types_supported: ['code'],
+          subject_types_supported: ['public'],
+          scopes_supported: ['openid', 'email', 'profile'],
+          code_challenge_methods_supported: ['S256'],
+          token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
           id_token_signing_alg_values_supported: ['RS256'],
         });
       }
+      if (await oidc.handle(request, response)) return;
       if (request.path === '/.well-known/jwks.json') return send(200, { keys: published.map((key) => key.publicJwk) });
       return send(404, { error: 'not_found' });
     },
@@ -102,7 +130,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
   );
   issuer = server.url;
 
-  const mint = (claims: AccessTokenClaims, mintOptions: MintOptions = {}): string => {
+  const mint = (claims: AccessTokenClaims, mintOptions: MintOptions = {}, typ = 'at+jwt'): string => {
     const algorithm = mintOptions.algorithm ?? 'RS256';
     const key =
       algorithm === 'ES256' ? published[1] : mintOptions.untrustedKey ? { ...untrusted, kid: current.kid } : current;
@@ -118,7 +146,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
     };
     const header = {
       alg: algorithm,
-      typ: 'at+jwt',
+      typ,
       ...(algorithm === 'HS256' || algorithm === 'none' ? {} : { kid: key.kid }),
     };
     const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
@@ -143,6 +171,12 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
     },
     failKeyDiscovery: (on) => {
       discoveryDown = on;
+    },
+    registerClient: (client) => oidc.registerClient(client),
+    signInAs: (user) => oidc.signInAs(user),
+    tamperNextIdToken: (tampering) => oidc.tamperNext(tampering),
+    get tokenRequests() {
+      return oidc.tokenRequests;
     },
     get jwksFetches() {
       return jwksFetches;
