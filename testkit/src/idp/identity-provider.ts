@@ -55,6 +55,8 @@ export interface IdentityProviderHandle {
   tamperNextIdToken(tampering: IdTokenTampering): void;
   /** Code exchanges the token endpoint answered, successful or not. */
   readonly tokenRequests: number;
+  /** How many times the discovery document was asked for. */
+  readonly discoveryFetches: number;
   /** How many times the JWKS was fetched. */
   readonly jwksFetches: number;
   close(): Promise<void>;
@@ -93,6 +95,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
   const sharedSecret = randomBytes(32);
   let discoveryDown = false;
   let jwksFetches = 0;
+  let discoveryFetches = 0;
   let issuer = '';
   // The authorization and token endpoints sign ID tokens with the current key, as a real provider does.
   const oidc: AuthorizationServer = authorizationServer({
@@ -107,6 +110,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
         response.end(JSON.stringify(body));
       };
       if (request.path === '/.well-known/jwks.json') jwksFetches += 1;
+      if (request.path === '/.well-known/openid-configuration') discoveryFetches += 1;
       if (discoveryDown) return send(503, { error: 'temporarily_unavailable' });
       if (request.path === '/.well-known/openid-configuration') {
         return send(200, {
@@ -177,6 +181,9 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
     tamperNextIdToken: (tampering) => oidc.tamperNext(tampering),
     get tokenRequests() {
       return oidc.tokenRequests;
+    },
+    get discoveryFetches() {
+      return discoveryFetches;
     },
     get jwksFetches() {
       return jwksFetches;
