@@ -3,6 +3,7 @@ import { interfaceVersion } from '../src/service/docs/openapi.plugin.js';
 import { isNewer } from '../src/service/updates.operations.js';
 import { adminHeaders, startTestGateway } from './helpers.js';
 import { startBilledGateway } from './billing-fixture.js';
+import { mintAdminKey } from './admin-support.js';
 
 const next = interfaceVersion.replace(/\d+$/, (patch) => String(Number(patch) + 7));
 
@@ -101,6 +102,38 @@ describe('update status and policy', () => {
       })
     ).json();
     expect(audit.data.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers the console update pre-check with 200 only while a soft update is pending, and applies nothing', async () => {
+    const { gateway, billing, clock } = await setup();
+    const check = (headers: Record<string, string> = adminHeaders) =>
+      gateway.app.inject({ method: 'GET', url: '/admin/auth/update', headers });
+    billing.setLatestRelease({
+      version: next,
+      releasedAt: '2026-11-25T00:00:00.000Z',
+      updateClass: 'soft',
+      requirements: { env: [], notes: [] },
+    });
+    const soft = await check();
+    expect(soft.statusCode).toBe(200);
+    expect(soft.headers.deprecation).toBeUndefined();
+    expect(soft.json()).toMatchObject({ available: next, updateClass: 'soft', running: interfaceVersion });
+    const viewer = await mintAdminKey(gateway.app, { caps: ['config:read'] });
+    expect((await check({ authorization: `Bearer ${viewer.key}` })).statusCode).toBe(403);
+    clock.advance(16 * 60_000);
+    billing.setLatestRelease({
+      version: next,
+      releasedAt: '2026-11-25T00:00:00.000Z',
+      updateClass: 'hard',
+      requirements: { env: [], notes: [] },
+    });
+    const hard = await check();
+    expect(hard.statusCode).toBe(403);
+    expect(hard.json()).toMatchObject({ error: { code: 'update_not_soft' } });
+    // A console session route: not re-served under /admin/v1.
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: '/admin/v1/auth/update', headers: adminHeaders })).statusCode,
+    ).toBe(404);
   });
 
   it('knows nothing newer without billing', async () => {
