@@ -104,7 +104,12 @@ const schema = z
     GW_DEVICE_CA_KEY: deviceCaKeySetting.optional(),
     GW_PUBLIC_URL: env.url(['https', 'http']).optional(),
     GW_CONSOLE_SESSION_IDLE_MINUTES: env.positiveInt(30).pipe(z.number().min(1, 'must be at least 1')),
-    GW_CONSOLE_SESSION_MAX_HOURS: env.positiveInt(8).pipe(z.number().min(1, 'must be at least 1').max(24 * 7)),
+    GW_CONSOLE_SESSION_MAX_HOURS: env.positiveInt(8).pipe(
+      z
+        .number()
+        .min(1, 'must be at least 1')
+        .max(24 * 7),
+    ),
     GW_ORG_HUB_ISSUER: env.url(['https', 'http']).optional(),
     GW_ORG_HUB_JWKS_URL: env.url(['https', 'http']).optional(),
     GW_ORG_HUB_ORG_CLAIM: z

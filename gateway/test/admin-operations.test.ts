@@ -28,6 +28,9 @@ for (const scope of scopeCatalog)
 const concrete = (path: string) => path.replace(/:([A-Za-z0-9_]+)|\{([A-Za-z0-9_]+)\}/g, 'x');
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 const denied = (status: number) => status === 401 || status === 403;
+// Past its gate, this operation's answer is a verdict: 403 update_not_soft when no soft update is pending.
+const answersVerdict = (operation: AdminOperation, body: string) =>
+  operation.id === 'console.auth.update' && body.includes('update_not_soft');
 
 describe('the admin operation table', () => {
   let gateway: TestGateway;
@@ -89,7 +92,10 @@ describe('the admin operation table', () => {
         if (operation.capability) {
           expect(nobody.statusCode, label).toBe(403);
           const holder = await call(operation, mount.path, sessionHeaders(`cap-${operation.capability}`));
-          expect(denied(holder.statusCode), `${label} with ${operation.capability}: ${holder.body}`).toBe(false);
+          expect(
+            denied(holder.statusCode) && !answersVerdict(operation, holder.body),
+            `${label} with ${operation.capability}: ${holder.body}`,
+          ).toBe(false);
         } else {
           expect(denied(nobody.statusCode), label).toBe(false);
         }

@@ -63,7 +63,7 @@ export function cookiesOf(response: LightMyRequestResponse): { values: Map<strin
   const raw = Array.isArray(header) ? header : header ? [header] : [];
   const values = new Map<string, string>();
   for (const line of raw) {
-    const pair = line.split(';')[0] as string;
+    const pair = line.split(';')[0];
     const at = pair.indexOf('=');
     values.set(pair.slice(0, at), pair.slice(at + 1));
   }

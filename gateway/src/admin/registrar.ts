@@ -81,7 +81,7 @@ export async function registerOperations(
 function routeSchema(operation: AdminOperation, extensions: Record<string, unknown>): FastifySchema {
   return {
     summary: operation.summary,
-    security: [{ adminBearer: [] }],
+    security: [{ adminBearer: [] }, { consoleSession: [] }],
     ...(operation.body ? { body: operation.body } : {}),
     ...(operation.query ? { querystring: operation.query } : {}),
     ...(operation.params ? { params: operation.params } : {}),

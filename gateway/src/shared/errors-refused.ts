@@ -80,12 +80,14 @@ export const refusedRequestErrors = defineErrorCatalog({
   idp_config_invalid: {
     status: 400,
     envelope: 'admin',
-    message: 'The identity provider did not validate: its OpenID discovery document could not be used. Nothing was saved.',
+    message:
+      'The identity provider did not validate: its OpenID discovery document could not be used. Nothing was saved.',
   },
   sso_callback_invalid: {
     status: 400,
     envelope: 'admin',
-    message: 'This sign-in link is not valid: it was already used, has expired, or was started in another browser. Sign in again.',
+    message:
+      'This sign-in link is not valid: it was already used, has expired, or was started in another browser. Sign in again.',
   },
   // 401
   sso_token_invalid: {

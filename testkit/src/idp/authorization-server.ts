@@ -88,7 +88,7 @@ export function authorizationServer(options: {
       response.end('<h1>Invalid client or redirect URI</h1>');
       return;
     }
-    const back = new URL(query.redirect_uri as string);
+    const back = new URL(query.redirect_uri);
     const state = query.state;
     if (state !== undefined) back.searchParams.set('state', state);
     back.searchParams.set('iss', options.issuer());
@@ -104,7 +104,7 @@ export function authorizationServer(options: {
     const code = randomBytes(24).toString('base64url');
     codes.set(code, {
       clientId: client.clientId,
-      redirectUri: query.redirect_uri as string,
+      redirectUri: query.redirect_uri,
       challenge: query.code_challenge,
       nonce: query.nonce ?? null,
       user,

@@ -71,7 +71,7 @@ export class ConsoleSessionStore {
         [randomToken(32), new Date(this.clock.now())],
       );
       const { rows } = await this.db.query<{ secret: string }>('SELECT secret FROM gw_console_binding WHERE id = 1');
-      return (rows[0] as { secret: string }).secret;
+      return rows[0].secret;
     })().catch((error: unknown) => {
       this.binding = null;
       throw error;

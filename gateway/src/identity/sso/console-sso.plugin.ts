@@ -42,6 +42,8 @@ export interface ConsoleSsoPluginOptions {
 }
 
 const tags = ['console session'];
+const open = { tags, security: [] };
+const signedIn = { tags, security: [{ consoleSession: [] }] };
 const errors = { 400: consoleErrorResponse, 401: consoleErrorResponse, 403: consoleErrorResponse };
 
 /** The gateway's base URL as browsers reach it: GW_PUBLIC_URL, else the request's own origin. */
@@ -66,7 +68,7 @@ export async function consoleSsoPlugin(app: FastifyInstance, options: ConsoleSso
     '/admin/auth',
     {
       schema: {
-        tags,
+        ...open,
         summary: 'Pre-session auth-mode probe: whether console sign-in goes through SSO',
         response: { 200: authProbeResponse },
       },
@@ -89,7 +91,7 @@ export async function consoleSsoPlugin(app: FastifyInstance, options: ConsoleSso
     '/admin/sso/start',
     {
       schema: {
-        tags,
+        ...open,
         summary:
           'Start console sign-in: redirects to the identity provider (authorization code with PKCE, state, nonce)',
         querystring: signInQuery,
@@ -132,7 +134,7 @@ export async function consoleSsoPlugin(app: FastifyInstance, options: ConsoleSso
     '/admin/sso/callback',
     {
       schema: {
-        tags,
+        ...open,
         summary: 'The identity provider returns here: the code is exchanged, the ID token verified and a session set',
         querystring: callbackQuery,
         response: {
@@ -202,7 +204,7 @@ export async function consoleSsoPlugin(app: FastifyInstance, options: ConsoleSso
     '/admin/sso/session',
     {
       schema: {
-        tags,
+        ...signedIn,
         summary: 'The browser’s console session: user, role, capabilities and when it ends',
         response: { 200: sessionInfo, 401: consoleErrorResponse },
       },
@@ -234,7 +236,7 @@ export async function consoleSsoPlugin(app: FastifyInstance, options: ConsoleSso
     '/admin/sso/logout',
     {
       schema: {
-        tags,
+        ...signedIn,
         summary: 'Sign out: the session is revoked on every replica and the cookies cleared (needs x-gw-csrf-token)',
         response: { 200: signOutResponse, 403: consoleErrorResponse },
       },

@@ -40,7 +40,7 @@ interface DiscoveryDocument {
 }
 
 const strings = (value: unknown): string[] | null =>
-  Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? (value as string[]) : null;
+  Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? value : null;
 
 async function guarded(url: string, field: string, allowPrivate: boolean): Promise<string> {
   try {

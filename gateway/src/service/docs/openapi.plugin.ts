@@ -17,7 +17,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'gw gateway',
         version: interfaceVersion,
         description:
-          'Inference (/v1/*), admin (/admin/*), Management API v1 (/admin/v1/*), inbound SCIM v2 (/scim/v2/*), the connect API (/connect/*), CLI login (/sso/cli/*), the device page (/device) and health routes of the gw gateway.',
+          'Inference (/v1/*), admin (/admin/*), Management API v1 (/admin/v1/*), inbound SCIM v2 (/scim/v2/*), the connect API (/connect/*), CLI login (/sso/cli/*), console sign-in (/admin/auth, /admin/sso/*), the device page (/device) and health routes of the gw gateway.',
       },
       components: {
         securitySchemes: {
@@ -27,6 +27,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             description: 'Client key ark_… or service key ark_svc_… (also x-gw-api-key or x-api-key)',
           },
           adminBearer: { type: 'http', scheme: 'bearer', description: 'GW_ADMIN_TOKEN or an admin API key aak_…' },
+          consoleSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'gw_console',
+            description:
+              'A console sign-in session (__Host-gw_console behind TLS), set by GET /admin/sso/callback; every state-changing call also sends x-gw-csrf-token from the console’s own origin',
+          },
           scimBearer: {
             type: 'http',
             scheme: 'bearer',
