@@ -184,6 +184,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const sso = deps.consoleSso;
   await app.register(consoleSsoPlugin, {
     db: deps.db,
+    coord: deps.coord,
     configs: sso.configs,
     flow: sso.flow,
     sessions: sso.sessions,

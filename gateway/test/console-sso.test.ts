@@ -92,9 +92,22 @@ describe('console sign-in with the identity provider', () => {
     const other = await startSignIn(app());
     const elsewhere = await finishSignIn(app(), other, 'gw_sso_flow=someone-elses-binder');
     expect(elsewhere.statusCode).toBe(400);
+    // A code sent back naming another issuer (a mix-up between providers) is refused too.
+    const mixedUp = await startSignIn(app());
+    const url = new URL(mixedUp.callbackUrl);
+    url.searchParams.set('iss', 'https://another-provider.example');
+    expect((await finishSignIn(app(), { ...mixedUp, callbackUrl: url.href })).statusCode).toBe(400);
     const reasons = (await authEntries(app())).map((entry) => entry.details.reason);
-    expect(reasons).toContain('state_replayed');
-    expect(reasons).toContain('browser_mismatch');
+    expect(reasons).toEqual(expect.arrayContaining(['state_replayed', 'browser_mismatch', 'issuer_mismatch']));
+  });
+
+  it('limits how many sign-ins one address may start a minute', async () => {
+    for (let started = 0; started < 30; started += 1)
+      expect((await app().inject({ method: 'GET', url: '/admin/sso/start' })).statusCode).toBe(302);
+    const limited = await app().inject({ method: 'GET', url: '/admin/sso/start' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.json()).toMatchObject({ error: { code: 'rate_limited' } });
   });
 
   it.each([
@@ -248,6 +261,35 @@ describe('a console cookie from another deployment', () => {
     } finally {
       await sameStore.close();
       await elsewhere.close();
+      await world.close();
+    }
+  });
+});
+
+describe('console sign-in behind TLS', () => {
+  it('sets Secure __Host- cookies when the public URL is https', async () => {
+    const world = await startConsoleWorld({ GW_PUBLIC_URL: 'https://gw.example.com' });
+    try {
+      const app = world.gateway.app;
+      const started = await app.inject({ method: 'GET', url: '/admin/sso/start' });
+      const flowLine = cookiesOf(started).raw.find((line) => line.startsWith('__Host-gw_sso_flow=')) as string;
+      expect(flowLine).toMatch(/; Path=\/; .*HttpOnly; Secure/);
+      const atProvider = await fetch(started.headers.location as string, { redirect: 'manual' });
+      const callback = new URL(atProvider.headers.get('location') as string);
+      expect(callback.origin).toBe('https://gw.example.com');
+      const finished = await app.inject({
+        method: 'GET',
+        url: `${callback.pathname}${callback.search}`,
+        headers: { cookie: flowLine.split(';')[0] as string },
+      });
+      expect(finished.statusCode).toBe(303);
+      const { raw, values } = cookiesOf(finished);
+      expect(raw.find((line) => line.startsWith('__Host-gw_console='))).toMatch(/HttpOnly; Secure/);
+      expect(raw.find((line) => line.startsWith('__Host-gw_console_csrf='))).toMatch(/Secure/);
+      const cookie = `__Host-gw_console=${values.get('__Host-gw_console')}`;
+      const me = await app.inject({ method: 'GET', url: '/admin/v1/me', headers: { cookie } });
+      expect(me.json()).toMatchObject({ actor: `sso:${ada}` });
+    } finally {
       await world.close();
     }
   });

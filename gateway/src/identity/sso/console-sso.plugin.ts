@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Db, ZodTypeProvider } from '@gw/platform';
+import type { Coord, Db, ZodTypeProvider } from '@gw/platform';
+import { gatewayError } from '../../errors.js';
 import { classifyAdminError, legacyErrorBody } from '../../admin/error-envelope.js';
 import { roleCapabilities } from '../../admin/roles.js';
 import { consoleAuthEntry, type AuditRecorder } from './console-auth-events.js';
@@ -30,6 +31,7 @@ import { signInFlowTtlMs, type SignInFlow } from './sign-in-flow.js';
 
 export interface ConsoleSsoPluginOptions {
   db: Db;
+  coord: Coord;
   configs: IdpConfigStore;
   flow: SignInFlow;
   sessions: ConsoleSessions;
@@ -42,6 +44,8 @@ export interface ConsoleSsoPluginOptions {
 }
 
 const tags = ['console session'];
+// Each start keeps a pending flow for ten minutes: an address may open this many a minute.
+const startsPerMinute = 30;
 const open = { tags, security: [] };
 const signedIn = { tags, security: [{ consoleSession: [] }] };
 const errors = { 400: consoleErrorResponse, 401: consoleErrorResponse, 403: consoleErrorResponse };
@@ -99,11 +103,17 @@ export async function consoleSsoPlugin(app: FastifyInstance, options: ConsoleSso
           302: z.null().describe('To the identity provider’s authorization endpoint'),
           ...errors,
           404: consoleErrorResponse,
+          429: consoleErrorResponse,
           503: consoleErrorResponse,
         },
       },
     },
     async (request, reply) => {
+      const decision = await options.coord.rateLimit(`console-sso-start:${request.ip}`, startsPerMinute, 60_000);
+      if (!decision.allowed)
+        throw gatewayError('rate_limited', 'Too many sign-ins started from this address; wait a minute.', {
+          headers: { 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) },
+        });
       try {
         const started = await flow.start({
           redirectUri: `${consoleBaseUrl(request, options.publicUrl)}/admin/sso/callback`,
@@ -153,6 +163,7 @@ export async function consoleSsoPlugin(app: FastifyInstance, options: ConsoleSso
           state: request.query.state,
           code: request.query.code,
           error: request.query.error,
+          issuer: request.query.iss,
           binder: readConsoleCookie(request, 'flow'),
         });
         user = verified.userName;

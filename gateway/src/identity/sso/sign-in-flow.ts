@@ -60,17 +60,16 @@ export class SignInFlow {
     if (!config) throw signInErrors.notConfigured();
     const provider = await this.provider(config);
     const state = randomToken(32);
+    const binder = randomToken(32);
     const flow: PendingFlow = {
       nonce: randomToken(32),
       verifier: randomToken(48),
-      binderHash: '',
+      binderHash: sha256Hex(binder),
       redirectUri: input.redirectUri,
       returnTo: input.returnTo,
       issuer: config.issuer,
       clientId: config.clientId,
     };
-    const binder = randomToken(32);
-    flow.binderHash = sha256Hex(binder);
     await this.deps.coord.setValue(flowKey(state), JSON.stringify(flow), signInFlowTtlMs);
     const url = new URL(provider.authorizationEndpoint);
     for (const [name, value] of Object.entries({
@@ -91,6 +90,8 @@ export class SignInFlow {
     state: string | undefined;
     code: string | undefined;
     error: string | undefined;
+    /** The `iss` the provider added to the redirect (RFC 9207), when it adds one. */
+    issuer: string | undefined;
     binder: string | null;
   }): Promise<VerifiedSignIn> {
     if (!input.state) throw signInErrors.callback('state_missing');
@@ -103,6 +104,8 @@ export class SignInFlow {
     const flow = JSON.parse(stored) as PendingFlow;
     if (!input.binder || !timingSafeEqualString(sha256Hex(input.binder), flow.binderHash))
       throw signInErrors.callback('browser_mismatch');
+    // A mix-up attack sends the code of one provider to the callback of another: the answer names who issued it.
+    if (input.issuer !== undefined && input.issuer !== flow.issuer) throw signInErrors.callback('issuer_mismatch');
     if (input.error) throw signInErrors.token('provider_refused', 'The identity provider did not sign you in.');
     if (!input.code) throw signInErrors.callback('code_missing');
     const config = await this.deps.configs.read();
