@@ -280,7 +280,7 @@ describe('console sign-in behind TLS', () => {
       const finished = await app.inject({
         method: 'GET',
         url: `${callback.pathname}${callback.search}`,
-        headers: { cookie: flowLine.split(';')[0] as string },
+        headers: { cookie: flowLine.split(';')[0] },
       });
       expect(finished.statusCode).toBe(303);
       const { raw, values } = cookiesOf(finished);
