@@ -34,10 +34,12 @@ export interface InstallerUploadDeps {
   clock: Clock;
 }
 
+// The rest of the body is not read: the connection closes after the answer instead of draining it.
 const tooLarge = (maxBytes: number) =>
   gatewayError(
     'installer_too_large',
     `The installer is larger than ${maxBytes} bytes (GW_FLEET_INSTALLER_MAX_BYTES); nothing was stored.`,
+    { headers: { connection: 'close' } },
   );
 
 /**
@@ -64,7 +66,10 @@ export async function receiveInstaller(deps: InstallerUploadDeps, upload: Instal
   let total = 0;
   const checkHead = () => {
     const problem = magicProblem(kind, chunk.subarray(0, filled));
-    if (problem) throw gatewayError('installer_not_a_package', `${problem} Nothing was stored.`);
+    if (problem)
+      throw gatewayError('installer_not_a_package', `${problem} Nothing was stored.`, {
+        headers: { connection: 'close' },
+      });
   };
   const flush = async () => {
     if (seq === 0) checkHead();
@@ -74,7 +79,8 @@ export async function receiveInstaller(deps: InstallerUploadDeps, upload: Instal
     filled = 0;
   };
   try {
-    for await (const piece of upload.body as AsyncIterable<Buffer>) {
+    // Stopping early must not destroy the request: that would cut the socket before the client reads why (413, 400).
+    for await (const piece of upload.body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       total += piece.length;
       if (total > upload.maxBytes) throw tooLarge(upload.maxBytes);
       hash.update(piece);
