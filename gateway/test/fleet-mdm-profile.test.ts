@@ -1,4 +1,4 @@
-import { parse, type PlistObject, type PlistValue } from 'plist';
+import { parse, type PlistValue } from 'plist';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintAdminKey } from './admin-support.js';
 import { evidenceToken, startEvidence, type TestEvidence } from './evidence-fixture.js';
@@ -8,10 +8,17 @@ const legacyPath = '/admin/endpoint-fleet/mdm-profile';
 const v1Path = '/admin/v1/fleet/mdm-profile';
 const uuidPattern = /^[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/;
 
+type PlistObject = Record<string, PlistValue>;
 function asDict(value: PlistValue | undefined): PlistObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date)
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    value instanceof Date ||
+    value instanceof Uint8Array
+  )
     throw new Error('expected a plist dictionary');
-  return value as PlistObject;
+  return value;
 }
 
 describe('the endpoint agent’s macOS enrollment profile', () => {

@@ -33,6 +33,8 @@ export interface AdminOperation<
 > {
   id: string;
   summary: string;
+  /** Longer text for the OpenAPI document and the API reference: headers, error codes, limits. */
+  description?: string;
   method: HttpMethod;
   /** Legacy capability; `null` = authenticated but ungated. */
   capability: Capability | null;

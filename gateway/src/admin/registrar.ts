@@ -88,7 +88,8 @@ function responses(operation: AdminOperation): Record<number, unknown> {
   const content = Object.fromEntries(produced.map((type) => [type, { schema: binary }]));
   const extra = Object.entries(operation.media?.statuses ?? {}).map(([status, description]) => [
     status,
-    { description, ...(Number(status) === 304 ? {} : { content }) },
+    // A 304 has no body: `type: null` is how the OpenAPI generator writes a response without content.
+    Number(status) === 304 ? { type: 'null', description } : { description, content },
   ]);
   return { [success]: { description: operation.response.description ?? 'OK', content }, ...Object.fromEntries(extra) };
 }
@@ -97,6 +98,7 @@ function routeSchema(operation: AdminOperation, extensions: Record<string, unkno
   const streamed = operation.media?.request;
   return {
     summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
     security: [{ adminBearer: [] }],
     ...(operation.body ? { body: operation.body } : {}),
     ...(streamed ? { body: binary, consumes: [...streamed] } : {}),

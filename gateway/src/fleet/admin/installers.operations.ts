@@ -83,6 +83,8 @@ export function installerOperations(deps: InstallerOperationDeps): AdminOperatio
       id: 'fleet.installers.download',
       summary:
         'Download the OS’s agent installer, streamed with Content-Length; ETag and Repr-Digest carry its SHA-256; one byte Range is served as 206',
+      description:
+        'Headers: `Content-Length`, `Content-Type` of the kind, `ETag` (the quoted hex SHA-256), `Repr-Digest: sha-256=:<base64>:` and `Digest: sha-256=<base64>` (the whole package), `Accept-Ranges: bytes`. One `Range: bytes=a-b`, `a-` or `-n` is served as 206 with `Content-Range`; a range past the end answers 416 `range_not_satisfiable`; a matching `If-None-Match` 304. 404 `installer_not_found` until one is uploaded.',
       method: 'GET',
       capability: 'enrollment:manage',
       legacy: [{ path: '/admin/endpoint-fleet/installers/:os' }],
@@ -109,6 +111,8 @@ export function installerOperations(deps: InstallerOperationDeps): AdminOperatio
       id: 'fleet.installers.upload',
       summary:
         'Upload (or replace) the OS’s agent installer as the raw request body: checked for its media type, leading bytes and size (413 over GW_FLEET_INSTALLER_MAX_BYTES); the previous one stays until the new one is complete',
+      description:
+        'The body is the package itself, streamed (never JSON). macos takes a pkg (xar, starting 78617221), windows an msi (OLE compound file, D0CF11E0A1B11AE1), linux-deb a deb (an ar archive whose first member is debian-binary), linux-rpm an rpm (EDABEEDB). 415 `installer_media_type` when the Content-Type names another kind (application/octet-stream always passes); 400 `installer_not_a_package` when the leading bytes are not the kind’s; 413 `installer_too_large` over GW_FLEET_INSTALLER_MAX_BYTES (default 256 MiB), announced by Content-Length or counted; 400 `installer_incomplete` when the body ends short of its Content-Length. Each refusal, and a client that goes away, stores nothing and leaves the previous package current. Audited with the OS and the SHA-256.',
       method: 'PUT',
       capability: 'provisioning:manage',
       legacy: [{ path: '/admin/endpoint-fleet/installers/:os' }],

@@ -25,6 +25,8 @@ export function mdmProfileOperations(deps: MdmProfileOperationDeps): AdminOperat
       id: 'fleet.mdmProfile.download',
       summary:
         'Download the macOS enrollment profile for the endpoint agent (application/x-apple-aspen-config) carrying the live enroll secret; does not rotate it; 409 enroll_secret_unavailable until one was rotated through the gateway',
+      description:
+        'An Apple configuration profile (XML plist) with one `com.fleetdm.fleetd.config` payload: `EnrollSecret` (the organization’s live enroll secret) and `FleetURL` (GW_ENDPOINT_AGENT_URL, else GW_PUBLIC_URL, else this origin), for an agent package built to read its settings from the system. The payload UUIDs derive from GW_DEPLOYMENT_ID (else the base URL) and the organization, so an MDM replaces an installed profile. No request body. `Cache-Control: no-store`; the audit records who minted it, never the body. 404 without an evidence service (GW_ENDPOINT_CONTROL_URL); 409 `enroll_secret_unavailable` until the secret was rotated through the gateway (POST /admin/v1/fleet/enroll-secret/rotate), or after it was rotated or revoked at the service directly; 502 when the service does not answer.',
       method: 'POST',
       capability: 'enrollment:manage',
       legacy: [{ path: '/admin/endpoint-fleet/mdm-profile' }],
