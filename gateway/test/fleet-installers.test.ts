@@ -24,7 +24,7 @@ const contentTypeOf: Record<string, string> = {
   'linux-rpm': 'application/x-rpm',
 };
 const packageFor = (os: string, size = 2.5 * mib) =>
-  Buffer.concat([magicOf[os] as Buffer, randomBytes(size - (magicOf[os] as Buffer).length)]);
+  Buffer.concat([magicOf[os], randomBytes(size - magicOf[os].length)]);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe.each(testStores)('agent installers on %s', (_name, open) => {
@@ -60,7 +60,7 @@ describe.each(testStores)('agent installers on %s', (_name, open) => {
   it('round-trips a package of every kind byte for byte, its SHA-256 on the download and in the list', async () => {
     for (const os of ['macos', 'windows', 'linux-deb', 'linux-rpm']) {
       const bytes = packageFor(os);
-      const uploaded = await upload(os, bytes, { 'content-type': contentTypeOf[os] as string });
+      const uploaded = await upload(os, bytes, { 'content-type': contentTypeOf[os] });
       expect(uploaded.statusCode).toBe(200);
       expect(uploaded.json()).toMatchObject({ os, sizeBytes: bytes.length, sha256: sha256(bytes) });
 
@@ -105,7 +105,9 @@ describe.each(testStores)('agent installers on %s', (_name, open) => {
     expect(audit.filter((event: { action: string }) => event.action === 'fleet.installers.upload')).toHaveLength(4);
     expect(audit.map((event: { target: string }) => event.target)).toEqual(
       expect.arrayContaining(
-        ['macos', 'windows', 'linux-deb', 'linux-rpm'].map((os) => expect.stringMatching(new RegExp(`^${os} sha256:[0-9a-f]{64}$`))),
+        ['macos', 'windows', 'linux-deb', 'linux-rpm'].map((os) =>
+          expect.stringMatching(new RegExp(`^${os} sha256:[0-9a-f]{64}$`)),
+        ),
       ),
     );
   });
@@ -138,7 +140,11 @@ describe.each(testStores)('agent installers on %s', (_name, open) => {
     const announced = await upload('windows', packageFor('windows', maxBytes + 1));
     expect(announced.statusCode).toBe(413);
     expect(announced.json()).toEqual({
-      error: { code: 'installer_too_large', message: expect.stringContaining(String(maxBytes)), request_id: expect.any(String) },
+      error: {
+        code: 'installer_too_large',
+        message: expect.stringContaining(String(maxBytes)),
+        request_id: expect.any(String),
+      },
     });
     // Chunked, no Content-Length: the running count stops it once it passes the limit.
     const counted = await upload('windows', Readable.from([packageFor('windows', 2 * mib), randomBytes(2 * mib)]));
@@ -199,10 +205,10 @@ describe.each(testStores)('agent installers on %s', (_name, open) => {
     client.on('error', () => undefined);
     client.write(replacement.subarray(0, 1.5 * mib));
     // Once the gateway has staged the replacement's first chunk, the client goes away mid-body.
-    await vi.waitFor(
-      async () => expect((await chunkRows()).some((row) => !current.has(row.upload_id))).toBe(true),
-      { timeout: 30_000, interval: 20 },
-    );
+    await vi.waitFor(async () => expect((await chunkRows()).some((row) => !current.has(row.upload_id))).toBe(true), {
+      timeout: 30_000,
+      interval: 20,
+    });
     client.destroy();
     await vi.waitFor(async () => expect((await chunkRows()).every((row) => current.has(row.upload_id))).toBe(true), {
       timeout: 30_000,
@@ -259,8 +265,13 @@ describe.each(testStores)('agent installers on %s', (_name, open) => {
     });
     expect(legacyUpload.statusCode).toBe(403);
     expect(
-      (await gateway.app.inject({ method: 'GET', url: '/admin/endpoint-fleet/installers/macos', headers: as(viewer.key) }))
-        .statusCode,
+      (
+        await gateway.app.inject({
+          method: 'GET',
+          url: '/admin/endpoint-fleet/installers/macos',
+          headers: as(viewer.key),
+        })
+      ).statusCode,
     ).toBe(200);
     expect((await download('/admin/v1/fleet/installers/macos', { authorization: 'Bearer nope' })).statusCode).toBe(401);
   });
@@ -281,7 +292,11 @@ describe('an OS without an installer', () => {
     });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.code).toBe('installer_not_found');
-    const listed = await gateway.app.inject({ method: 'GET', url: '/admin/v1/fleet/installers', headers: adminHeaders });
+    const listed = await gateway.app.inject({
+      method: 'GET',
+      url: '/admin/v1/fleet/installers',
+      headers: adminHeaders,
+    });
     expect(listed.json()).toMatchObject({ installers: [], maxBytes: 256 * mib });
   });
 });

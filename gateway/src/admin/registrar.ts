@@ -86,12 +86,13 @@ function responses(operation: AdminOperation): Record<number, unknown> {
   const produced = operation.media?.response;
   if (!produced) return { [success]: operation.response };
   const content = Object.fromEntries(produced.map((type) => [type, { schema: binary }]));
-  const extra = Object.entries(operation.media?.statuses ?? {}).map(([status, description]) => [
-    status,
+  const documented: Record<number, unknown> = {
+    [success]: { description: operation.response.description ?? 'OK', content },
+  };
+  for (const [status, description] of Object.entries(operation.media?.statuses ?? {}))
     // A 304 has no body: `type: null` is how the OpenAPI generator writes a response without content.
-    Number(status) === 304 ? { type: 'null', description } : { description, content },
-  ]);
-  return { [success]: { description: operation.response.description ?? 'OK', content }, ...Object.fromEntries(extra) };
+    documented[Number(status)] = Number(status) === 304 ? { type: 'null', description } : { description, content };
+  return documented;
 }
 
 function routeSchema(operation: AdminOperation, extensions: Record<string, unknown>): FastifySchema {

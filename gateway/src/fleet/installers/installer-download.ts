@@ -71,7 +71,9 @@ export function sendInstaller(
   }
   const range = byteRangeOf(headers.range, record.sizeBytes);
   if (range === 'unsatisfiable')
-    throw gatewayError('range_not_satisfiable', undefined, { headers: { 'content-range': `bytes */${record.sizeBytes}` } });
+    throw gatewayError('range_not_satisfiable', undefined, {
+      headers: { 'content-range': `bytes */${record.sizeBytes}` },
+    });
   void reply
     .header('content-type', record.contentType)
     .header('content-disposition', `attachment; filename="gw-agent-${record.os}.${record.kind}"`);

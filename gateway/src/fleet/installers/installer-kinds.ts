@@ -87,8 +87,7 @@ export function magicProblem(kind: InstallerKind, head: Buffer): string | null {
   const rule = kindRules[kind];
   const matches =
     head.subarray(0, rule.magic.length).equals(rule.magic) &&
-    (!rule.then ||
-      head.subarray(rule.then.offset, rule.then.offset + rule.then.bytes.length).equals(rule.then.bytes));
+    (!rule.then || head.subarray(rule.then.offset, rule.then.offset + rule.then.bytes.length).equals(rule.then.bytes));
   return matches ? null : `The upload is not ${rule.describe}.`;
 }
 
