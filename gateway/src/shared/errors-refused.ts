@@ -77,6 +77,16 @@ export const refusedRequestErrors = defineErrorCatalog({
     envelope: 'inference',
     message: 'A guardrail refused the request as malformed.',
   },
+  installer_not_a_package: {
+    status: 400,
+    envelope: 'admin',
+    message: 'The upload does not start like a package of the kind this OS installs; nothing was stored.',
+  },
+  installer_incomplete: {
+    status: 400,
+    envelope: 'admin',
+    message: 'The upload ended before the length its Content-Length announced; nothing was stored.',
+  },
   // 401
   missing_key: { status: 401, envelope: ['key-failure', 'mcp'], message: 'A valid client key is required.' },
   key_unknown: { status: 401, envelope: ['key-failure', 'mcp'], message: 'A valid client key is required.' },
@@ -228,5 +238,10 @@ export const refusedRequestErrors = defineErrorCatalog({
     status: 404,
     envelope: 'cli-login',
     message: 'No such CLI login session, or it has expired or finished; run the login again.',
+  },
+  installer_not_found: {
+    status: 404,
+    envelope: 'admin',
+    message: 'No installer has been uploaded for this OS yet (PUT /admin/v1/fleet/installers/{os}).',
   },
 });
