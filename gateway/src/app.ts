@@ -50,6 +50,8 @@ import { provisioningTokenOperations } from './identity/provisioning/provisionin
 import { enrollmentOperations } from './identity/enrollment/enrollment.operations.js';
 import { playgroundOperations } from './inference/playground/playground.operations.js';
 import { mdmServerOperations } from './fleet/admin/mdm-servers.operations.js';
+import { mdmProfileOperations } from './fleet/admin/mdm-profile.operations.js';
+import { installerOperations } from './fleet/admin/installers.operations.js';
 import { retiredServerLaneOperations } from './fleet/admin/retired-server-lane.operations.js';
 import { meteringOperations } from './billing/metering.operations.js';
 import { updatesOperations } from './service/updates.operations.js';
@@ -263,6 +265,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...agentLaneOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
     ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
+    ...mdmProfileOperations({
+      endpoint: deps.endpoint,
+      fleetMode: deps.config.GW_MULTI_TENANT,
+      publicUrl: deps.config.GW_PUBLIC_URL,
+      deploymentId: deps.config.GW_DEPLOYMENT_ID,
+    }),
+    ...installerOperations({ db: deps.db, clock: deps.clock, maxBytes: deps.config.GW_FLEET_INSTALLER_MAX_BYTES }),
     ...retiredServerLaneOperations(),
     ...meteringOperations({ entitlement: deps.entitlement, settings: deps.settings }),
     ...updatesOperations({

@@ -80,6 +80,7 @@ const schema = z
     GW_ENDPOINT_CONTROL_ADMIN_TOKEN: env.secret(16).optional(),
     GW_ENDPOINT_AGENT_URL: env.url(['https', 'http']).optional(),
     GW_FLEET_WEBHOOK_CONFIG: z.string().min(1).optional(),
+    GW_FLEET_INSTALLER_MAX_BYTES: env.positiveInt(256 * 1024 * 1024),
     GW_ALLOW_PRIVATE_UPSTREAMS: env.boolean(false),
     GW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GW_BODY_LIMIT_BYTES: env.positiveInt(32 * 1024 * 1024),
@@ -196,6 +197,8 @@ export const configHelp = `gw gateway — environment variables
   GW_FLEET_WEBHOOK_CONFIG        path of the JSON file configuring POST /connect/fleet-policy-webhook (its secret,
                                  policy-to-check map and per-host cooldown; gateway/src/fleet/README.md); unset or
                                  unreadable, the webhook answers 503
+  GW_FLEET_INSTALLER_MAX_BYTES   largest agent installer package PUT /admin/v1/fleet/installers/{os} accepts; a
+                                 larger one answers 413 and stores nothing (default 268435456, 256 MiB)
   GW_ALLOW_PRIVATE_UPSTREAMS     allow http and private addresses for provider base URLs (default false)
   GW_LOG_LEVEL                   fatal|error|warn|info|debug|trace|silent (default info)
   GW_BODY_LIMIT_BYTES            largest accepted request body (default 33554432)

@@ -29,7 +29,7 @@ export type { BillingRequestRecord } from './billing/billing-router.js';
 export type { BillingAccountChange } from './billing/billing-account.js';
 export type { CliDenialReason, CliDirectoryEntry, CliLoginIdentity } from './billing/cli-identity.js';
 export type { CliSession } from './billing/cli-sessions.js';
-export type { ReceivedSupportBundle } from './billing/support-bundle.routes.js';
+export type { ReceivedSupportBundle } from './billing/billing-context.js';
 export type { OrgHubDirectory, OrgHubMember } from './billing/org-hub-directory.js';
 export { SimulatedDevice, type DeviceKeyAlgorithm, type ProofOptions } from './device/simulated-device.js';
 export {

@@ -33,6 +33,8 @@ export interface AdminOperation<
 > {
   id: string;
   summary: string;
+  /** Longer text for the OpenAPI document and the API reference: headers, error codes, limits. */
+  description?: string;
   method: HttpMethod;
   /** Legacy capability; `null` = authenticated but ungated. */
   capability: Capability | null;
@@ -52,6 +54,8 @@ export interface AdminOperation<
   auditCategory?: string;
   /** Audit target and subject of a successful call when the defaults (path params, the created record's id and user) would be wrong. */
   auditSubjects?(input: AuditSubjectInput): { target: string | null; subject: string | null };
+  /** Bodies that are bytes, not JSON; published in the OpenAPI document as binary. */
+  media?: OperationMedia;
   body?: BodySchema;
   query?: QuerySchema;
   params?: ParamsSchema;
@@ -59,6 +63,17 @@ export interface AdminOperation<
   handler(
     context: OperationContext<z.infer<BodySchema>, z.infer<QuerySchema>, z.infer<ParamsSchema>>,
   ): Promise<unknown>;
+}
+
+/**
+ * `request`: the media types of a body the handler streams itself from `request.raw` (the registrar leaves every
+ * body of the route unparsed, so nothing buffers it). `response`: the media types of a success answer that is bytes
+ * (a Buffer or a stream); `statuses` documents further success statuses a handler may set with `reply.code` (206).
+ */
+export interface OperationMedia {
+  request?: readonly string[];
+  response?: readonly string[];
+  statuses?: Readonly<Record<number, string>>;
 }
 
 export interface AuditSubjectInput {

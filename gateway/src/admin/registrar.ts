@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import { markConnectionAuthenticated, type RateDecision } from '@gw/platform';
 import type { AuditEntryInput } from './audit/audit.store.js';
 import { auditEntryFor, isAudited } from './audit-entry.js';
@@ -78,16 +78,49 @@ export async function registerOperations(
   });
 }
 
+const binary = { type: 'string', format: 'binary' } as const;
+
+/** Success responses: the JSON schema, or for a bytes answer each media type as binary, plus further statuses. */
+function responses(operation: AdminOperation): Record<number, unknown> {
+  const success = operation.successStatus ?? 200;
+  const produced = operation.media?.response;
+  if (!produced) return { [success]: operation.response };
+  const content = Object.fromEntries(produced.map((type) => [type, { schema: binary }]));
+  const documented: Record<number, unknown> = {
+    [success]: { description: operation.response.description ?? 'OK', content },
+  };
+  for (const [status, description] of Object.entries(operation.media?.statuses ?? {}))
+    // A 304 has no body: `type: null` is how the OpenAPI generator writes a response without content.
+    documented[Number(status)] = Number(status) === 304 ? { type: 'null', description } : { description, content };
+  return documented;
+}
+
 function routeSchema(operation: AdminOperation, extensions: Record<string, unknown>): FastifySchema {
+  const streamed = operation.media?.request;
   return {
     summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
     security: [{ adminBearer: [] }, { consoleSession: [] }],
     ...(operation.body ? { body: operation.body } : {}),
+    ...(streamed ? { body: binary, consumes: [...streamed] } : {}),
     ...(operation.query ? { querystring: operation.query } : {}),
     ...(operation.params ? { params: operation.params } : {}),
-    response: { [operation.successStatus ?? 200]: operation.response },
+    response: responses(operation),
     ...extensions,
   };
+}
+
+/** Mounts a route; one whose body the handler streams gets a scope of its own that leaves every body unparsed. */
+function addRoute(app: FastifyInstance, operation: AdminOperation, route: RouteOptions): void {
+  if (!operation.media?.request) {
+    app.route(route);
+    return;
+  }
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    scope.route(route);
+  });
 }
 
 async function authenticate(
@@ -128,7 +161,8 @@ async function run(
     request,
     reply,
   });
-  const status = operation.successStatus ?? 200;
+  // A handler may answer another success status itself (206 partial content, 304 not modified).
+  const status = reply.statusCode === 200 ? (operation.successStatus ?? 200) : reply.statusCode;
   return { result, status };
 }
 
@@ -161,7 +195,7 @@ async function auditFailure(request: FastifyRequest, status: number, deps: Regis
 function mountLegacy(app: FastifyInstance, operation: AdminOperation, mount: LegacyMount, deps: RegistrarDeps): void {
   const successor = operation.successor ?? operation.v1?.path;
   const deprecated = operation.deprecatedLegacy !== false && successor !== undefined;
-  app.route({
+  addRoute(app, operation, {
     method: operation.method,
     url: mount.path,
     schema: routeSchema(operation, {
@@ -185,7 +219,7 @@ function mountLegacy(app: FastifyInstance, operation: AdminOperation, mount: Leg
 function mountV1(app: FastifyInstance, operation: AdminOperation, deps: RegistrarDeps): void {
   const v1 = operation.v1 as { path: string };
   const scope = v1ScopeOf(operation);
-  app.route({
+  addRoute(app, operation, {
     method: operation.method,
     url: toFastifyPath(v1.path),
     schema: routeSchema(operation, {

@@ -14,7 +14,7 @@ import { UpstreamUnreachable, type UpstreamResponse } from '../providers/upstrea
 import type { InferenceDeps } from './inference-deps.js';
 import { prepareUpstreamBody, type PreparedBody } from './prepare-body.js';
 import { abortCauseOf, abortedCallError } from './call-signal.js';
-import type { InferenceCall } from './run-inference.js';
+import type { InferenceCall } from './inference-call.js';
 
 /** What one try produced: an upstream answer to relay, or why there is none. */
 export type AttemptResult =

@@ -11,7 +11,8 @@ import {
   modelListResponse,
 } from './inference.schemas.js';
 import { describeModel, listModels } from './models.js';
-import { runInference, type InferenceCall } from './run-inference.js';
+import { runInference } from './run-inference.js';
+import type { InferenceCall } from './inference-call.js';
 import { runPassthrough } from './run-passthrough.js';
 import { batchRoutes } from './batches/batch.routes.js';
 import { meteredLane } from './metered-lane.js';

@@ -11,7 +11,7 @@ import { retrievalStandingOf } from './retrieval-standing.js';
 import type { ProviderFamily } from '../providers/provider-types.js';
 import type { InferenceDeps } from './inference-deps.js';
 import type { CachePolicy } from './cache-policy.js';
-import type { InferenceCall } from './run-inference.js';
+import type { InferenceCall } from './inference-call.js';
 
 /**
  * Stage 5's optimizer step: run the fail-open pre-call hook on the client's body and return the call to forward

@@ -3,7 +3,7 @@ import type { TranslationContext } from '../providers/translate/translator.js';
 import type { Selection } from '../routing/resolve-route.js';
 import type { ModelFacts } from '../providers/pricing/known-models.js';
 import { clampMaxTokens } from './clamp-max-tokens.js';
-import type { InferenceCall } from './run-inference.js';
+import type { InferenceCall } from './inference-call.js';
 
 export interface PreparedBody {
   body: Buffer | string;

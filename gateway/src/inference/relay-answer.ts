@@ -14,7 +14,7 @@ import { logStreamEnd, openEventStream } from './event-stream-response.js';
 import type { InferenceDeps } from './inference-deps.js';
 import type { Relayed } from './lane-report.js';
 import { relayStream } from './relay-stream.js';
-import type { ClientFormat, InferenceCall } from './run-inference.js';
+import type { ClientFormat, InferenceCall } from './inference-call.js';
 import { readBounded } from './upstream-body.js';
 import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
 

@@ -5,7 +5,7 @@ import { firstTarget, selectionFor, type ResolvedRoute } from '../routing/resolv
 import { decideCachePolicy, type CachePolicy } from './cache-policy.js';
 import type { Optimization } from '../optimization/hook/pre-call-hook.js';
 import type { InferenceDeps } from './inference-deps.js';
-import type { InferenceCall } from './run-inference.js';
+import type { InferenceCall } from './inference-call.js';
 
 /** The response cache rule of one organisation-key call, from its headers, its route and the stored routing. */
 export function requestCachePolicy(

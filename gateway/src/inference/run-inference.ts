@@ -1,6 +1,5 @@
 import { firstHeader } from '../shared/first-header.js';
 import { AppError } from '@gw/platform';
-import type { UpstreamOperation } from '../providers/provider-types.js';
 import { conversationKey } from '../routing/conversation-key.js';
 import { executePlan } from '../routing/execute-plan.js';
 import type { RoutingNode } from '../routing/routing-config.js';
@@ -12,24 +11,7 @@ import type { InferenceDeps } from './inference-deps.js';
 import type { LaneReport, LaneScope, Sent } from './lane-report.js';
 import { relayAnswer } from './relay-answer.js';
 import { requestCachePolicy, writableBy } from './request-cache-policy.js';
-
-export type ClientFormat = 'chat-completions' | 'messages';
-
-/** What a route hands to the pipeline. */
-export interface InferenceCall {
-  /** Stored endpoint name (`/v1/chat/completions`). */
-  endpoint: string;
-  operation: UpstreamOperation;
-  /** Lane selection: chat and Messages translate across families; other operations require a matching family. */
-  clientFormat: ClientFormat;
-  /** Operations only an OpenAI-family provider serves (completions, embeddings). */
-  requiresFamily?: 'openai';
-  body: Record<string, unknown> | undefined;
-  /** The client's bytes for same-family forwarding; null when the route rewrote the body (seat lane envelopes). */
-  rawBody?: Buffer | null;
-  /** A subscription seat, for metering and the optimizer lane. */
-  seat?: boolean;
-}
+import type { InferenceCall } from './inference-call.js';
 
 // A retry waits at most this long server-side, whatever the provider asks.
 const maxRetryWaitMs = 30_000;

@@ -6,7 +6,7 @@ import { lookupModel } from '../providers/pricing/known-models.js';
 import type { InferenceDeps } from './inference-deps.js';
 import { optimizeCall } from './optimize-call.js';
 import type { LaneReport, LaneScope } from './lane-report.js';
-import type { InferenceCall } from './run-inference.js';
+import type { InferenceCall } from './inference-call.js';
 
 // Exactly `{request: object}`; anything else (including client-authored usage or cost) is a 400.
 export const vscodeOptimizeBody = z.strictObject({ request: z.record(z.string(), z.unknown()) });

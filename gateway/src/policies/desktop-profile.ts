@@ -40,7 +40,7 @@ export interface DesktopProfileInput {
 }
 
 /** A reverse-DNS-safe label of the deployment for PayloadIdentifier. */
-function identifierLabel(deployment: string): string {
+export function identifierLabel(deployment: string): string {
   return createHash('sha256').update(deployment, 'utf8').digest('hex').slice(0, 16);
 }
 

@@ -16,7 +16,7 @@ export const conflictAndLimitErrors = defineErrorCatalog({
   },
   enroll_secret_unavailable: {
     status: 409,
-    envelope: 'connect',
+    envelope: ['connect', 'admin'],
     message:
       'No agent enroll secret is available yet: an administrator rotates one at POST /admin/v1/fleet/enroll-secret/rotate.',
   },
@@ -28,6 +28,21 @@ export const conflictAndLimitErrors = defineErrorCatalog({
   // 413, 415
   body_too_large: { status: 413, envelope: 'inference', message: 'The request body is too large.' },
   payload_too_large: { status: 413, envelope: 'admin', message: 'The payload is too large.' },
+  installer_too_large: {
+    status: 413,
+    envelope: 'admin',
+    message: 'The installer is larger than GW_FLEET_INSTALLER_MAX_BYTES allows; nothing was stored.',
+  },
+  installer_media_type: {
+    status: 415,
+    envelope: 'admin',
+    message: 'The Content-Type does not name a package of the kind this OS installs (or application/octet-stream).',
+  },
+  range_not_satisfiable: {
+    status: 416,
+    envelope: 'admin',
+    message: 'The requested byte range is not within the installer.',
+  },
   unsupported_content_encoding: {
     status: 415,
     envelope: 'inference',

@@ -89,6 +89,16 @@ export const refusedRequestErrors = defineErrorCatalog({
     message:
       'This sign-in link is not valid: it was already used, has expired, or was started in another browser. Sign in again.',
   },
+  installer_not_a_package: {
+    status: 400,
+    envelope: 'admin',
+    message: 'The upload does not start like a package of the kind this OS installs; nothing was stored.',
+  },
+  installer_incomplete: {
+    status: 400,
+    envelope: 'admin',
+    message: 'The upload ended before the length its Content-Length announced; nothing was stored.',
+  },
   // 401
   sso_token_invalid: {
     status: 401,
@@ -266,5 +276,10 @@ export const refusedRequestErrors = defineErrorCatalog({
     status: 404,
     envelope: 'cli-login',
     message: 'No such CLI login session, or it has expired or finished; run the login again.',
+  },
+  installer_not_found: {
+    status: 404,
+    envelope: 'admin',
+    message: 'No installer has been uploaded for this OS yet (PUT /admin/v1/fleet/installers/{os}).',
   },
 });

@@ -1,4 +1,4 @@
-import type { ReleaseManifest } from '@gw/contracts';
+import type { ReleaseManifest, SupportBundleUpload } from '@gw/contracts';
 import type { CliDirectory } from './cli-directory.js';
 import type { CliSessions } from './cli-sessions.js';
 import type { DeploymentThrottle } from './deployment-throttle.js';
@@ -6,7 +6,13 @@ import type { DeviceCertificateAuthority } from './device-ca.js';
 import type { LeaseIssuer } from './lease-issuer.js';
 import type { MeterLedger } from './meter-ledger.js';
 import type { OrgHubDirectory } from './org-hub-directory.js';
-import type { ReceivedSupportBundle } from './support-bundle.routes.js';
+
+/** A bundle billing took, as support sees it. */
+export interface ReceivedSupportBundle {
+  receiptId: string;
+  receivedAt: string;
+  upload: SupportBundleUpload;
+}
 
 /** What the routes share: the one deployment billing knows, its clock, and the state the routes read and write. */
 export interface BillingContext {

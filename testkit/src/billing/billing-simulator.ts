@@ -21,7 +21,7 @@ import { createLeaseIssuer } from './lease-issuer.js';
 import { MAX_METER_BODY_BYTES } from './meter.routes.js';
 import { MeterLedger } from './meter-ledger.js';
 import { OrgHubDirectory } from './org-hub-directory.js';
-import type { ReceivedSupportBundle } from './support-bundle.routes.js';
+import type { ReceivedSupportBundle } from './billing-context.js';
 
 export interface BillingSimulatorOptions {
   /** What `GET /v1/releases/latest` answers (default null: no manifest for the line). */

@@ -1,22 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import {
-  supportBundleMaxBytes,
-  supportBundleUpload,
-  type SupportBundleReceipt,
-  type SupportBundleUpload,
-} from '@gw/contracts';
+import { supportBundleMaxBytes, supportBundleUpload, type SupportBundleReceipt } from '@gw/contracts';
 import type { BillingContext } from './billing-context.js';
 import { errorReply, okReply, type BillingReply } from './billing-reply.js';
 import type { BillingRequest } from './billing-server.js';
 import { authenticateDeployment } from './deployment-auth.js';
 import { describeIssue, parseJson } from './json-body.js';
-
-/** A bundle billing took, as support sees it. */
-export interface ReceivedSupportBundle {
-  receiptId: string;
-  receivedAt: string;
-  upload: SupportBundleUpload;
-}
 
 /** The intake holds at most 1,000,000 bytes and one bundle per deployment per minute. */
 export function supportBundleRoute(request: BillingRequest, context: BillingContext): BillingReply {

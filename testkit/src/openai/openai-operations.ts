@@ -1,28 +1,15 @@
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { buildReply } from '../core/reply.js';
-import type { RecordedRequest } from '../core/request-log.js';
-import { sendBody, sendEvents, type Turn } from '../core/responder.js';
-import type { SimulatorContext } from '../core/simulator.js';
+import { sendBody, sendEvents } from '../core/responder.js';
 import { chatCompletionEvents, chatCompletionJson, summarizeChatRequest } from './chat-completions.js';
 import { completionEvents, completionJson, summarizeCompletionRequest } from './completions.js';
 import { embeddingDimensions, embeddingInputs, embeddingsJson } from './embeddings.js';
 import { renderOpenAiError } from './openai-errors.js';
+import type { OperationCall } from './operation-call.js';
 import { runResponses } from './responses.js';
 
 export type Operation = 'chat' | 'completions' | 'embeddings' | 'responses';
 
 type Json = Record<string, unknown>;
-
-export interface OperationCall {
-  request: RecordedRequest;
-  response: ServerResponse;
-  context: SimulatorContext;
-  turn: Turn;
-  headers: OutgoingHttpHeaders;
-  body: Json;
-  model: string;
-  embeddingDimensions: number | undefined;
-}
 
 // OpenAI renders a mid-stream failure as a data-only event carrying the error envelope.
 const renderStreamError = (spec: Parameters<typeof renderOpenAiError>[1]): string =>

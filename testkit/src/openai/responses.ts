@@ -2,7 +2,7 @@ import type { ErrorSpec } from '../core/behaviour.js';
 import type { IdSource } from '../core/ids.js';
 import { buildReply, splitIntoDeltas, splitIntoFragments, type Reply, type Usage } from '../core/reply.js';
 import { sendBody, sendEvents } from '../core/responder.js';
-import type { OperationCall } from './openai-operations.js';
+import type { OperationCall } from './operation-call.js';
 import { openAiError, renderOpenAiError } from './openai-errors.js';
 import { responsesRequestError, summarizeResponsesRequest } from './responses-request.js';
 

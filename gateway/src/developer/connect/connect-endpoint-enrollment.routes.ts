@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AuditStore } from '../../admin/audit/audit.store.js';
 import { identityOf } from '../../chain/identity/identity-of.js';
-import { endpointControlUnreachable } from '../../fleet/endpoint-control.client.js';
 import type { EndpointDeps } from '../../fleet/endpoint-deps.js';
+import { liveEnrollSecret } from '../../fleet/live-enroll-secret.js';
 import { connectErrorResponse } from './connect.schema.js';
 import { gatewayError } from '../../errors.js';
 
@@ -23,7 +23,6 @@ const enrollmentResponse = z.object({
 });
 
 const notConfigured = () => gatewayError('endpoint_control_not_configured');
-const noSecret = () => gatewayError('enroll_secret_unavailable');
 
 /**
  * `POST /connect/endpoint-enrollment`: the organization's endpoint-control URL and agent enroll secret,
@@ -59,17 +58,7 @@ export async function connectEndpointEnrollmentRoutes(
       const { endpoint } = options;
       if (!endpoint) throw notConfigured();
       const orgId = endpoint.orgs.orgIdOf(options.fleetMode ? identity.key.tenant : null);
-      // Hand out only the secret the service holds now: one rotated or revoked there since would enroll nothing.
-      const status = await endpoint.client.request('GET', `/admin/orgs/${orgId}/enroll-secret`);
-      const serviceCreatedAt =
-        status.status === 200 ? ((status.body as { createdAt?: unknown } | null)?.createdAt ?? null) : null;
-      if (status.status !== 200 && status.status !== 404) throw endpointControlUnreachable();
-      if (
-        !(await endpoint.enrollSecrets.isCurrent(orgId, typeof serviceCreatedAt === 'string' ? serviceCreatedAt : null))
-      )
-        throw noSecret();
-      const enrollSecret = await endpoint.enrollSecrets.read(orgId);
-      if (enrollSecret === null) throw noSecret();
+      const enrollSecret = await liveEnrollSecret(endpoint, orgId);
       await options.audit.record({
         category: 'fleet',
         action: 'endpoint.enrollment.fetched',

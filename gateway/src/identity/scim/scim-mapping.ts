@@ -1,5 +1,5 @@
 import type { Queryable } from '@gw/platform';
-import type { ScimSettings } from './scim-settings.store.js';
+import type { ScimSettings } from './scim-settings.schema.js';
 
 export interface UserMapping {
   team: string | null;

@@ -36,3 +36,11 @@ export const scimSettingsResponse = z.object({
 
 export type ScimSettingsPut = z.infer<typeof scimSettingsPutBody>;
 export type ScimSettingsView = z.infer<typeof scimSettingsResponse>;
+
+/** What the SCIM surface needs on each request, and what team and admin mapping derive from. */
+export interface ScimSettings {
+  bearerHash: string | null;
+  adminGroup: string | null;
+  groupTeamMap: Readonly<Record<string, string>>;
+  updatedAt: string | null;
+}

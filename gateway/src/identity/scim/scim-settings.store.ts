@@ -1,14 +1,6 @@
 import { sha256Hex, type Clock, type Db, type Queryable } from '@gw/platform';
-import type { ScimSettingsPut, ScimSettingsView } from './scim-settings.schema.js';
+import type { ScimSettings, ScimSettingsPut, ScimSettingsView } from './scim-settings.schema.js';
 import { recomputeMappings } from './scim-mapping.js';
-
-/** What the SCIM surface needs on each request, and what team and admin mapping derive from. */
-export interface ScimSettings {
-  bearerHash: string | null;
-  adminGroup: string | null;
-  groupTeamMap: Readonly<Record<string, string>>;
-  updatedAt: string | null;
-}
 
 interface SettingsRow {
   bearer_hash: string | null;

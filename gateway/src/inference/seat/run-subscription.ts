@@ -8,7 +8,7 @@ import { pickTranslator } from '../../providers/translate/index.js';
 import { attemptTarget, passThrottle, sendThroughThrottle, type AttemptResult } from '../attempt-target.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import { prepareUpstreamBody } from '../prepare-body.js';
-import type { InferenceCall } from '../run-inference.js';
+import type { InferenceCall } from '../inference-call.js';
 import { relayAnswer } from '../relay-answer.js';
 import type { LaneReport, LaneScope, Sent } from '../lane-report.js';
 import type { Selection } from '../../routing/resolve-route.js';
