@@ -75,6 +75,14 @@ describe('console sign-in with the identity provider', () => {
     });
     const [entry] = await authEntries(app());
     expect(entry).toMatchObject({ action: 'console_sign_in', subject: ada, outcome: 'success' });
+    const legacyFeed = await app().inject({
+      method: 'GET',
+      url: `/admin/auth-events?user=${ada}`,
+      headers: adminHeaders,
+    });
+    expect(legacyFeed.json<{ events: Array<{ code: string; user: string }> }>().events).toEqual([
+      expect.objectContaining({ code: 'console_sign_in', user: ada, status: 303 }),
+    ]);
     // The store holds the session's hash only.
     const { rows } = await world.gateway.deps.db.query<{ id_hash: string }>('SELECT id_hash FROM gw_console_sessions');
     expect(rows).toHaveLength(1);
