@@ -129,7 +129,15 @@ export class SignInFlow {
 
   /** The code for tokens at the token endpoint, with the PKCE verifier and the client's secret. */
   private async exchange(provider: OidcProvider, config: IdpConfig, flow: PendingFlow, code: string): Promise<string> {
-    const secret = this.deps.configs.clientSecret(config);
+    let secret: string;
+    try {
+      secret = this.deps.configs.clientSecret(config);
+    } catch {
+      // Sealed under a GW_KEYSTORE_KEY this process no longer holds: an operator must set the secret again.
+      throw signInErrors.unavailable(
+        'The stored client secret does not open under the current GW_KEYSTORE_KEY; set it again with PUT /admin/v1/sso.',
+      );
+    }
     const form = new URLSearchParams({
       grant_type: 'authorization_code',
       code,
