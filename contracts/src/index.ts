@@ -6,3 +6,4 @@ export * from './agent-protocol.js';
 export * from './optimizer-admin.js';
 export * from './device-identity.js';
 export * from './optimizer-settings.js';
+export * from './enrollment-identities.js';
