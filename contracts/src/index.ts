@@ -7,3 +7,4 @@ export * from './optimizer-admin.js';
 export * from './device-identity.js';
 export * from './optimizer-settings.js';
 export * from './enrollment-identities.js';
+export * from './delivered-checks.js';

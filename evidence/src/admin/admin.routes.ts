@@ -11,6 +11,8 @@ import type { OrgStore } from '../orgs/org.store.js';
 import type { OutputVault } from '../remediation/output-vault.js';
 import type { RemediationStore } from '../remediation/remediation.store.js';
 import { fleetRollup, fleetRollupResponse } from '../rollup/fleet-rollup.js';
+import type { DeliveredCheckRouteOptions } from './delivered-checks.routes.js';
+import { deliveredCheckRoutes } from './delivered-checks.routes.js';
 import { enrollSecretRoutes } from './enroll-secret.routes.js';
 import { remediationRoutes } from './remediation.routes.js';
 
@@ -23,6 +25,7 @@ export interface AdminRouteOptions {
   remediations: RemediationStore;
   vault: OutputVault | null;
   clock: Clock;
+  delivered: Pick<DeliveredCheckRouteOptions, 'store' | 'catalog' | 'trust'>;
 }
 
 const security = [{ adminBearer: [] }];
@@ -377,5 +380,12 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminRouteOpt
   );
   // Registered inside this scope, so the admin bearer check above guards them too.
   await app.register(enrollSecretRoutes, { orgs, secrets: options.secrets });
-  await app.register(remediationRoutes, { orgs, hosts, remediations: options.remediations, vault: options.vault });
+  await app.register(remediationRoutes, {
+    orgs,
+    hosts,
+    remediations: options.remediations,
+    vault: options.vault,
+    catalog: options.delivered.catalog,
+  });
+  await app.register(deliveredCheckRoutes, { orgs, remediations: options.remediations, ...options.delivered });
 }
