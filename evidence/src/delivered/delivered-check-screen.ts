@@ -1,4 +1,4 @@
-import { remediationScripts, type DeliveredCheckPayload } from '@gw/contracts';
+import { deliveredCheckPayload, remediationScripts, type DeliveredCheckPayload } from '@gw/contracts';
 import { openDeliveredCheck, type DeliveredCheckTrust } from '@gw/platform';
 
 export type ScreenRefusal =
@@ -11,8 +11,9 @@ export type Screened =
   | { ok: true; payload: DeliveredCheckPayload }
   | { ok: false; code: ScreenRefusal; detail: string; checkId: string | null };
 
-/** A field whose name says it carries something to run. */
-const scriptField = /script|remediat|command|exec|run/i;
+/** A field outside the schema whose name says it carries something to run. */
+const scriptField = /script|remediat|command|exec|shell|interpreter|^run/i;
+const knownFields = new Set(Object.keys(deliveredCheckPayload.shape));
 /** A file name an interpreter runs. */
 const scriptFileName = /[\w.-]+\.(sh|bash|zsh|command|ps1|psm1|bat|cmd|vbs|py|rb|pl)\b/i;
 const imageScriptNames = remediationScripts.map((script) => script.name.toLowerCase());
@@ -50,7 +51,7 @@ export function screenDeliveredCheck(envelope: unknown, trust: DeliveredCheckTru
 /** Why the signed JSON carries or names a script, or null when it does not. */
 function scriptNamed(decoded: Record<string, unknown>): string | null {
   for (const [field, value] of Object.entries(decoded)) {
-    if (scriptField.test(field))
+    if (!knownFields.has(field) && scriptField.test(field))
       return `the check has a "${field.slice(0, 40)}" field: delivered checks carry no script`;
     if (typeof value !== 'string') continue;
     const lower = value.toLowerCase();
