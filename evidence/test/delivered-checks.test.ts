@@ -209,7 +209,7 @@ describe.each(evidenceStores)('vendor-delivered checks on %s', (_name, open) => 
       policyName: 'macos-firewall',
     });
     expect(remediated.statusCode).toBe(202);
-    const actions = (await auditOf(app, orgId)).map((event) => `${event.actor}:${event.action}`);
+    const actions = (await auditOf(app, orgId)).map((event) => `${String(event.actor)}:${String(event.action)}`);
     expect(actions).toEqual([
       'gw-policy-push:refused',
       'admin:withdrawn',
