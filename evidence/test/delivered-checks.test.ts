@@ -160,6 +160,14 @@ describe.each(evidenceStores)('vendor-delivered checks on %s', (_name, open) => 
     const delivered = await deliver(app, orgId, sign(firewallReplacement()));
     expect(delivered.json().checks[0]).toMatchObject({ name: 'macos-firewall', replaces: 'macos-firewall' });
 
+    const listed = (await admin(app, 'GET', `/admin/orgs/${orgId}/policies`)).json().policies as Array<{
+      name: string;
+      remediationSuspended: boolean;
+    }>;
+    expect(listed.filter((policy) => policy.remediationSuspended).map((policy) => policy.name)).toEqual([
+      'macos-firewall',
+    ]);
+
     const remediate = (policyName?: string) =>
       admin(app, 'POST', `/admin/orgs/${orgId}/hosts/${hostId}/remediate`, policyName ? { policyName } : undefined);
     const named = await remediate('macos-firewall');
@@ -230,5 +238,28 @@ describe.each(evidenceStores)('vendor-delivered checks on %s', (_name, open) => 
     expect((await deliver(app, orgId, sign(check({ revision: 3 })))).statusCode).toBe(200);
     const newer = await deliver(app, orgId, sign(check({ revision: 4, query: 'SELECT 1 FROM gatekeeper;' })));
     expect(newer.json().checks).toEqual([expect.objectContaining({ revision: 4, query: 'SELECT 1 FROM gatekeeper;' })]);
+  });
+
+  it('never serves a delivered check whose stored envelope no longer verifies (a row edited in the store)', async () => {
+    const { app, store } = service();
+    const { orgId, token } = await provisionOrg(app);
+    await deliver(app, orgId, sign(firewallReplacement()));
+    const forged = Buffer.from(
+      JSON.stringify(firewallReplacement({ query: 'SELECT 1 FROM alf WHERE global_state >= 0;' })),
+    ).toString('base64url');
+    await store.db.query('UPDATE ev_delivered_checks SET payload = $1', [forged]);
+    expect((await admin(app, 'GET', `/admin/orgs/${orgId}/delivered-checks`)).json().checks).toEqual([
+      expect.objectContaining({ id: 'vendor-macos-firewall', verified: false, query: null, replaces: null }),
+    ]);
+    const catalog = await app.inject({
+      method: 'GET',
+      url: '/api/v1/evidence/policies',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    // The image's own firewall check is served, with its script; the forged query is not.
+    expect(catalog.json().policies).toContainEqual(
+      expect.objectContaining({ name: 'macos-firewall', query: 'SELECT 1 FROM alf WHERE global_state >= 1;' }),
+    );
+    expect(JSON.stringify(catalog.json())).not.toContain('global_state >= 0');
   });
 });

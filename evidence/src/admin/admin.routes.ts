@@ -228,6 +228,9 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminRouteOpt
                 script: z.string().optional(),
                 enabled: z.boolean(),
                 autoRemediate: z.boolean(),
+                remediationSuspended: z
+                  .boolean()
+                  .describe('A vendor-delivered check replaces this one: its remediation is suspended meanwhile'),
               }),
             ),
           }),
@@ -238,7 +241,11 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminRouteOpt
     async (request) => {
       const { orgId } = request.params;
       await existingOrg(orgId);
-      const [disabled, automated] = await Promise.all([orgs.disabledPolicies(orgId), orgs.autoRemediated(orgId)]);
+      const [disabled, automated, { suspended }] = await Promise.all([
+        orgs.disabledPolicies(orgId),
+        orgs.autoRemediated(orgId),
+        options.delivered.catalog.view(orgId),
+      ]);
       return {
         packVersion,
         policies: policyPack.map((policy) => ({
@@ -246,6 +253,7 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminRouteOpt
           query: renderQuery(policy.query),
           enabled: !disabled.has(policy.name),
           autoRemediate: automated.has(policy.name),
+          remediationSuspended: suspended.has(policy.name),
         })),
       };
     },
