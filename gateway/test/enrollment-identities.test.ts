@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, ManualClock, sha256Hex, testDbUrl, type TestDb } from '@gw/platform';
+import { createIsolatedPgDb, createMemoryPgliteDb, ManualClock, sha256Hex, testDbUrl, type TestDb } from '@gw/platform';
 import { startBillingSimulator, type BillingSimulatorHandle } from '@gw/testkit';
 import { billingEnv } from './billing-fixture.js';
 import { BillingClient } from '../src/billing/billing-client.js';
@@ -157,6 +157,32 @@ describe('SCIM reflection to billing (PUT /v1/enrollment-identities)', () => {
     expect(billing.enrollmentBatches).toHaveLength(1);
     for (const secret of ['ada@example.com', 'Ada', 'Lovelace', 'never-stored-1', 'okta-00u1abcd', 'scim-bearer'])
       expect(sent).not.toContain(secret);
+  });
+});
+
+describe('SCIM reflection on the embedded store (PGlite)', () => {
+  it('reports a user, keeps a refused report and sends it after the backoff', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
+    const billing = await startBillingSimulator({ now: () => clock.now() });
+    const store = await createMemoryPgliteDb();
+    const gateway = await startTestGateway({ db: store.db, clock, env: billingEnv(billing) });
+    try {
+      await configureScim(gateway.app);
+      billing.failNext(1, 503, '/v1/enrollment-identities');
+      await scim(gateway.app, 'POST', '/Users', oktaUser('ada@example.com'));
+      await gateway.deps.entitlement.identities?.runOnce();
+      expect(billing.enrollmentIdentities.size).toBe(0);
+      clock.advance(29_000);
+      await gateway.deps.entitlement.identities?.runOnce();
+      expect(billing.enrollmentIdentities.size).toBe(0);
+      clock.advance(1_000);
+      await gateway.deps.entitlement.identities?.runOnce();
+      expect(billing.enrollmentIdentities.get(hashOf('ada@example.com'))).toMatchObject({ status: 'active' });
+    } finally {
+      await gateway.close();
+      await billing.close();
+      await store.dispose();
+    }
   });
 });
 

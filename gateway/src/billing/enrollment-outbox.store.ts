@@ -96,13 +96,4 @@ export class EnrollmentOutboxStore {
       [addresses, new Date(now), code, firstRetrySeconds, maxRetrySeconds],
     );
   }
-
-  /** Rows not yet delivered, and how many of them failed at least once. */
-  async backlog(): Promise<{ pending: number; failing: number }> {
-    const { rows } = await this.db.query<{ pending: string | number; failing: string | number }>(
-      `SELECT count(*) AS pending, count(*) FILTER (WHERE attempts > 0) AS failing
-         FROM gw_enrollment_identity_outbox WHERE delivered_revision < revision`,
-    );
-    return { pending: Number(rows[0]?.pending ?? 0), failing: Number(rows[0]?.failing ?? 0) };
-  }
 }
