@@ -3,7 +3,7 @@ import { createIsolatedPgDb, createMemoryPgliteDb, ManualClock, sha256Hex, testD
 import { startBillingSimulator, type BillingSimulatorHandle } from '@gw/testkit';
 import { billingEnv } from './billing-fixture.js';
 import { BillingClient } from '../src/billing/billing-client.js';
-import { startTestGateway, type TestGateway } from './helpers.js';
+import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
 import { configureScim, groupSchema, oktaUser, patch, scim } from './scim-support.js';
 
 const hashOf = (address: string) => sha256Hex(address.toLowerCase());
@@ -147,6 +147,25 @@ describe('SCIM reflection to billing (PUT /v1/enrollment-identities)', () => {
     const sent = billing.enrollmentBatches.flat().map((identity) => identity.identityHash);
     expect(sent).toHaveLength(150);
     expect(new Set(sent).size).toBe(150);
+  });
+
+  it('a GDPR erase forgets the address and tells billing the identity is removed, by its hash alone', async () => {
+    await scim(gateway.app, 'POST', '/Users', oktaUser('ada@example.com'));
+    await reflect();
+    const erased = await gateway.app.inject({
+      method: 'DELETE',
+      url: `/admin/gdpr/users/${encodeURIComponent('ada@example.com')}/data`,
+      headers: adminHeaders,
+    });
+    expect(erased.statusCode).toBe(200);
+    const { rows } = await store.db.query('SELECT address FROM gw_enrollment_identity_outbox');
+    expect(rows).toEqual([{ address: null }]);
+    await reflect();
+    expect(billing.enrollmentIdentities.get(hashOf('ada@example.com'))).toMatchObject({
+      status: 'removed',
+      externalIdHash: null,
+      revision: 2,
+    });
   });
 
   it('never sends an address, a name, a password, the SCIM bearer or the external id in the clear', async () => {

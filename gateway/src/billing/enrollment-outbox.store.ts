@@ -8,7 +8,8 @@ const firstRetrySeconds = 30;
 const maxRetrySeconds = 3600;
 
 interface SnapshotRow {
-  address: string;
+  identity_hash: string;
+  address: string | null;
   revision: string | number;
   changed_at: Date | string;
   external_id: string | null;
@@ -18,9 +19,9 @@ interface SnapshotRow {
   deleted: boolean | null;
 }
 
-/** A claimed row: the address it is kept under (never sent) and what billing receives for it. */
+/** A claimed row: the key it is kept under and what billing receives for it. */
 export interface ClaimedIdentity {
-  address: string;
+  identityHash: string;
   identity: EnrollmentIdentity;
 }
 
@@ -33,7 +34,7 @@ export function identityOf(row: SnapshotRow): EnrollmentIdentity {
   return {
     source: 'scim',
     type: row.user_type !== null && serviceUserType.test(row.user_type.trim()) ? 'service' : 'human',
-    identityHash: sha256Hex(row.address.trim().toLowerCase()),
+    identityHash: row.identity_hash,
     externalIdHash: row.external_id === null ? null : sha256Hex(row.external_id),
     status: !present ? 'removed' : row.active ? 'active' : 'inactive',
     role: present && row.admin ? 'admin' : 'member',
@@ -52,26 +53,26 @@ export class EnrollmentOutboxStore {
 
   /** Claim up to `limit` due rows and read each address's current state, in one consistent snapshot. */
   async claim(now: number, limit: number): Promise<ClaimedIdentity[]> {
-    const claimed = await this.db.query<{ address: string }>(
+    const claimed = await this.db.query<{ identity_hash: string }>(
       `UPDATE gw_enrollment_identity_outbox SET claimed_until = $2
-        WHERE address IN (
-          SELECT address FROM gw_enrollment_identity_outbox
+        WHERE identity_hash IN (
+          SELECT identity_hash FROM gw_enrollment_identity_outbox
            WHERE delivered_revision < revision AND (attempts = 0 OR next_attempt_at <= $1)
              AND (claimed_until IS NULL OR claimed_until <= $1)
-           ORDER BY changed_at, address LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING address`,
+           ORDER BY changed_at, identity_hash LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING identity_hash`,
       [new Date(now), new Date(now + claimMs), limit],
     );
     if (claimed.rows.length === 0) return [];
     const { rows } = await this.db.query<SnapshotRow>(
-      `SELECT o.address, o.revision, o.changed_at, u.external_id, u.user_type, u.active, u.admin, u.deleted
+      `SELECT o.identity_hash, o.address, o.revision, o.changed_at, u.external_id, u.user_type, u.active, u.admin, u.deleted
          FROM gw_enrollment_identity_outbox o
          LEFT JOIN gw_scim_users u ON lower(u.user_name) = o.address
-        WHERE o.address = ANY($1::text[])
-        ORDER BY o.changed_at, o.address`,
-      [claimed.rows.map((row) => row.address)],
+        WHERE o.identity_hash = ANY($1::text[])
+        ORDER BY o.changed_at, o.identity_hash`,
+      [claimed.rows.map((row) => row.identity_hash)],
     );
-    return rows.map((row) => ({ address: row.address, identity: identityOf(row) }));
+    return rows.map((row) => ({ identityHash: row.identity_hash, identity: identityOf(row) }));
   }
 
   /** Billing took these revisions: each row is done unless a later change raised its revision meanwhile. */
@@ -80,20 +81,20 @@ export class EnrollmentOutboxStore {
       `UPDATE gw_enrollment_identity_outbox o
           SET delivered_revision = GREATEST(o.delivered_revision, sent.revision), claimed_until = NULL, last_error = NULL,
               attempts = 0
-         FROM unnest($1::text[], $2::bigint[]) AS sent(address, revision)
-        WHERE o.address = sent.address`,
-      [sent.map((row) => row.address), sent.map((row) => row.identity.revision)],
+         FROM unnest($1::text[], $2::bigint[]) AS sent(identity_hash, revision)
+        WHERE o.identity_hash = sent.identity_hash`,
+      [sent.map((row) => row.identityHash), sent.map((row) => row.identity.revision)],
     );
   }
 
   /** Billing did not take them: release the claim and try again later, longer after each failure. */
-  async failed(addresses: readonly string[], now: number, code: string): Promise<void> {
+  async failed(identityHashes: readonly string[], now: number, code: string): Promise<void> {
     await this.db.query(
       `UPDATE gw_enrollment_identity_outbox
           SET attempts = attempts + 1, claimed_until = NULL, last_error = $3,
               next_attempt_at = $2::timestamptz + make_interval(secs => LEAST($4 * power(2, attempts), $5))
-        WHERE address = ANY($1::text[])`,
-      [addresses, new Date(now), code, firstRetrySeconds, maxRetrySeconds],
+        WHERE identity_hash = ANY($1::text[])`,
+      [identityHashes, new Date(now), code, firstRetrySeconds, maxRetrySeconds],
     );
   }
 }

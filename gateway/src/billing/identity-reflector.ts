@@ -75,7 +75,7 @@ export class IdentityReflector {
         this.options.logger.warn({ code, identities: claimed.length }, 'billing did not take the enrolled identities');
         await outbox
           .failed(
-            claimed.map((row) => row.address),
+            claimed.map((row) => row.identityHash),
             clock.now(),
             code,
           )
