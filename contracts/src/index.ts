@@ -6,3 +6,5 @@ export * from './agent-protocol.js';
 export * from './optimizer-admin.js';
 export * from './device-identity.js';
 export * from './optimizer-settings.js';
+export * from './enrollment-identities.js';
+export * from './delivered-checks.js';

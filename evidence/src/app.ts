@@ -10,12 +10,16 @@ import {
   systemClock,
   zodOpenApiTransform,
   type Clock,
+  deliveredCheckTrust,
   type Db,
   type Lifecycle,
 } from '@gw/platform';
 import { adminRoutes } from './admin/admin.routes.js';
 import { AgentHostStore } from './agent/agent-host.store.js';
 import { AgentPolicies } from './agent/agent-policies.js';
+import { DeliveredCheckStore } from './delivered/delivered-check.store.js';
+import { OrgCatalog } from './delivered/org-catalog.js';
+import { pinnedDeliveredCheckKeys } from './delivered/pinned-check-keys.js';
 import { EnrollSecretStore } from './agent/enroll-secret.store.js';
 import { orbitRoutes } from './agent/orbit.routes.js';
 import { osqueryRoutes } from './agent/osquery.routes.js';
@@ -43,6 +47,11 @@ export interface EvidenceAppDeps {
   outputVault?: OutputVault | null;
   clock?: Clock;
   lifecycle?: Lifecycle;
+  /**
+   * Tests only: the delivered-check keys to trust instead of those pinned in the image (`delivered/pinned-check-keys.ts`).
+   * `main.ts` never passes it and no environment variable sets it, so a running service trusts the pinned keys alone.
+   */
+  deliveredCheckKeys?: Readonly<Record<string, string>>;
 }
 
 // "Evidence service JSON bodies generally: 512 KiB" (the report route narrows it to 64 KiB).
@@ -99,17 +108,30 @@ export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> 
   const agentHosts = new AgentHostStore(deps.db, clock);
   const remediations = new RemediationStore(deps.db, clock);
   const vault = deps.outputVault ?? null;
+  const deliveredTrust = deliveredCheckTrust(deps.deliveredCheckKeys ?? pinnedDeliveredCheckKeys);
+  const delivered = new DeliveredCheckStore(deps.db, clock);
+  const catalog = new OrgCatalog(delivered, deliveredTrust);
   await app.register(healthRoutes, { db: deps.db, lifecycle: deps.lifecycle });
-  await app.register(reportRoutes, { connectors, orgs, hosts, clock });
+  await app.register(reportRoutes, { connectors, orgs, hosts, clock, catalog });
   await app.register(osqueryRoutes, {
     secrets,
     hosts: agentHosts,
-    policies: new AgentPolicies(orgs, agentHosts),
-    autoRemediation: new AutoRemediation(orgs, remediations),
+    policies: new AgentPolicies(orgs, agentHosts, catalog),
+    autoRemediation: new AutoRemediation(orgs, remediations, catalog),
   });
   await app.register(orbitRoutes, { secrets, hosts: agentHosts, remediations, vault });
   const { adminToken } = deps;
   if (adminToken)
-    await app.register(adminRoutes, { adminToken, orgs, connectors, hosts, secrets, remediations, vault, clock });
+    await app.register(adminRoutes, {
+      adminToken,
+      orgs,
+      connectors,
+      hosts,
+      secrets,
+      remediations,
+      vault,
+      clock,
+      delivered: { store: delivered, catalog, trust: deliveredTrust },
+    });
   return app;
 }

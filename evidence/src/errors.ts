@@ -39,6 +39,46 @@ export const evidenceErrorCatalog = defineErrorCatalog({
     envelope: 'error',
     message: 'No failing check on this host has a remediation script.',
   },
+  remediation_suspended: {
+    status: 409,
+    envelope: 'error',
+    message: 'A vendor-delivered check replaces this check: its remediation is suspended while it does.',
+  },
+  delivered_check_unverified: {
+    status: 400,
+    envelope: 'error',
+    message: 'The delivered check does not verify against a key pinned in the image.',
+  },
+  delivered_check_names_script: {
+    status: 400,
+    envelope: 'error',
+    message: 'A delivered check can never carry or name a script.',
+  },
+  delivered_check_not_read_only: {
+    status: 400,
+    envelope: 'error',
+    message: 'A delivered check’s query must be one read-only SELECT.',
+  },
+  delivered_check_invalid: {
+    status: 400,
+    envelope: 'error',
+    message: 'The delivered check is not a monitor-only, non-critical check of the known shape.',
+  },
+  delivered_check_stale: {
+    status: 409,
+    envelope: 'error',
+    message: 'The service holds a later revision of this delivered check.',
+  },
+  delivered_check_name_taken: {
+    status: 409,
+    envelope: 'error',
+    message: 'Another delivered check already uses this name.',
+  },
+  delivered_checks_off: {
+    status: 409,
+    envelope: 'error',
+    message: 'The policy-push lane is switched off for this organization: delivered checks are refused.',
+  },
   body_too_large: { status: 413, envelope: 'error', message: 'The body is larger than the limit.' },
   unsupported_media_type: { status: 415, envelope: 'error', message: 'Send application/json.' },
   internal_error: { status: 500, envelope: 'error', message: 'The evidence service failed to answer.' },

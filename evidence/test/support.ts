@@ -29,7 +29,7 @@ export interface TestEvidence {
 /** A fresh store and evidence service for each test of the enclosing `describe`. */
 export function evidencePerTest(
   open: () => Promise<TestDb> = evidenceStores[0][1],
-  options: { outputVault?: OutputVault } = {},
+  options: { outputVault?: OutputVault; deliveredCheckKeys?: Readonly<Record<string, string>> } = {},
 ): () => TestEvidence {
   let current: TestEvidence | undefined;
   beforeEach(async () => {
@@ -42,6 +42,7 @@ export function evidencePerTest(
       adminToken,
       clock,
       outputVault: options.outputVault ?? null,
+      ...(options.deliveredCheckKeys ? { deliveredCheckKeys: options.deliveredCheckKeys } : {}),
     });
     await app.ready();
     current = { app, clock, store };

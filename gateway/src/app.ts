@@ -44,6 +44,7 @@ import { AuthFailureGuard } from './chain/edge/auth-failure-guard.js';
 import { teamPolicyOperations } from './policies/admin/team-policy.operations.js';
 import { agentLaneOperations } from './fleet/admin/agent-lane.operations.js';
 import { endpointOperations } from './fleet/admin/endpoint.operations.js';
+import { policyPushOperations } from './fleet/admin/policy-push.operations.js';
 import { fleetStatusOperations } from './fleet/admin/fleet-status.operations.js';
 import { supportBundleOperations } from './service/support-bundle.operations.js';
 import { provisioningTokenOperations } from './identity/provisioning/provisioning-tokens.operations.js';
@@ -263,6 +264,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     ...teamPolicyOperations({ policies: deps.teamPolicies }),
     ...endpointOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
     ...agentLaneOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT }),
+    ...policyPushOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, audit: deps.audit }),
     ...fleetStatusOperations({ endpoint: deps.endpoint, fleetMode: deps.config.GW_MULTI_TENANT, clock: deps.clock }),
     ...mdmServerOperations({ db: deps.db, clock: deps.clock }),
     ...mdmProfileOperations({

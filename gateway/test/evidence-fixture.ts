@@ -13,7 +13,9 @@ export interface TestEvidence {
 }
 
 /** The real evidence service on an ephemeral port, as the gateway reaches it in a deployment. */
-export async function startEvidence(options: { contentKey?: string } = {}): Promise<TestEvidence> {
+export async function startEvidence(
+  options: { contentKey?: string; deliveredCheckKeys?: Readonly<Record<string, string>> } = {},
+): Promise<TestEvidence> {
   const store = await createMemoryPgliteDb();
   await migrateEvidence(store.db);
   const app = await buildEvidence({
@@ -21,6 +23,8 @@ export async function startEvidence(options: { contentKey?: string } = {}): Prom
     logger: createLogger({ name: 'evidence-test', level: 'silent' }),
     adminToken: evidenceToken,
     outputVault: options.contentKey ? new OutputVault(options.contentKey) : null,
+    // Tests only: the vendor key of the test's policy-push signer instead of the keys pinned in the image.
+    ...(options.deliveredCheckKeys ? { deliveredCheckKeys: options.deliveredCheckKeys } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -14,3 +14,4 @@ export * from './time/iso-or-null.js';
 export * from './entitlement/index.js';
 export * from './openapi/index.js';
 export * from './device-identity/index.js';
+export * from './signing/delivered-check-signature.js';

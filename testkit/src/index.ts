@@ -75,3 +75,4 @@ export {
 } from './openai/realtime-simulator.js';
 export { startTlsTerminator, type TlsTerminatorHandle } from './tls/tls-terminator.js';
 export { localhostCertificate } from './tls/localhost-certificate.js';
+export { createPolicyPushSigner, type PolicyPushSigner } from './vendor/policy-push-signer.js';

@@ -11,6 +11,8 @@ import type { OrgStore } from '../orgs/org.store.js';
 import type { OutputVault } from '../remediation/output-vault.js';
 import type { RemediationStore } from '../remediation/remediation.store.js';
 import { fleetRollup, fleetRollupResponse } from '../rollup/fleet-rollup.js';
+import type { DeliveredCheckRouteOptions } from './delivered-checks.routes.js';
+import { deliveredCheckRoutes } from './delivered-checks.routes.js';
 import { enrollSecretRoutes } from './enroll-secret.routes.js';
 import { remediationRoutes } from './remediation.routes.js';
 
@@ -23,6 +25,7 @@ export interface AdminRouteOptions {
   remediations: RemediationStore;
   vault: OutputVault | null;
   clock: Clock;
+  delivered: Pick<DeliveredCheckRouteOptions, 'store' | 'catalog' | 'trust'>;
 }
 
 const security = [{ adminBearer: [] }];
@@ -225,6 +228,9 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminRouteOpt
                 script: z.string().optional(),
                 enabled: z.boolean(),
                 autoRemediate: z.boolean(),
+                remediationSuspended: z
+                  .boolean()
+                  .describe('A vendor-delivered check replaces this one: its remediation is suspended meanwhile'),
               }),
             ),
           }),
@@ -235,7 +241,11 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminRouteOpt
     async (request) => {
       const { orgId } = request.params;
       await existingOrg(orgId);
-      const [disabled, automated] = await Promise.all([orgs.disabledPolicies(orgId), orgs.autoRemediated(orgId)]);
+      const [disabled, automated, { suspended }] = await Promise.all([
+        orgs.disabledPolicies(orgId),
+        orgs.autoRemediated(orgId),
+        options.delivered.catalog.view(orgId),
+      ]);
       return {
         packVersion,
         policies: policyPack.map((policy) => ({
@@ -243,6 +253,7 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminRouteOpt
           query: renderQuery(policy.query),
           enabled: !disabled.has(policy.name),
           autoRemediate: automated.has(policy.name),
+          remediationSuspended: suspended.has(policy.name),
         })),
       };
     },
@@ -377,5 +388,12 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminRouteOpt
   );
   // Registered inside this scope, so the admin bearer check above guards them too.
   await app.register(enrollSecretRoutes, { orgs, secrets: options.secrets });
-  await app.register(remediationRoutes, { orgs, hosts, remediations: options.remediations, vault: options.vault });
+  await app.register(remediationRoutes, {
+    orgs,
+    hosts,
+    remediations: options.remediations,
+    vault: options.vault,
+    catalog: options.delivered.catalog,
+  });
+  await app.register(deliveredCheckRoutes, { orgs, remediations: options.remediations, ...options.delivered });
 }

@@ -6,6 +6,7 @@ import { packPolicy, policyPack } from '../catalog/policy-pack.js';
 import { remediationScripts, scriptOf } from '../catalog/remediation-scripts.js';
 import { evidenceError, evidenceErrorResponses, evidenceErrors } from '../errors.js';
 import type { HostStore, HostWithResults } from '../hosts/host.store.js';
+import type { OrgCatalog } from '../delivered/org-catalog.js';
 import type { OrgStore } from '../orgs/org.store.js';
 import type { OutputVault } from '../remediation/output-vault.js';
 import { remediation } from '../remediation/remediation-row.js';
@@ -16,6 +17,7 @@ export interface RemediationRouteOptions {
   hosts: HostStore;
   remediations: RemediationStore;
   vault: OutputVault | null;
+  catalog: OrgCatalog;
 }
 
 const security = [{ adminBearer: [] }];
@@ -38,9 +40,19 @@ interface RemediableCheck {
 }
 
 /** A named check that may be remediated on this platform, or the 404/409 that says why not. */
-function remediableCheck(policyName: string, platform: string, disabled: ReadonlySet<string>): RemediableCheck {
+function remediableCheck(
+  policyName: string,
+  platform: string,
+  disabled: ReadonlySet<string>,
+  suspended: ReadonlySet<string>,
+): RemediableCheck {
   const policy = packPolicy(policyName);
   if (!policy) throw evidenceErrors.notFound(`Policy ${policyName}`);
+  if (suspended.has(policyName))
+    throw evidenceError(
+      'remediation_suspended',
+      `A vendor-delivered check replaces ${policyName}: its remediation is suspended while it does.`,
+    );
   const script = scriptOf(policy);
   if (!script)
     throw evidenceError('no_remediation', `Policy ${policyName} has no remediation script: it is monitor-only.`);
@@ -54,11 +66,16 @@ function remediableCheck(policyName: string, platform: string, disabled: Readonl
   return { policyName, scriptName: script.name };
 }
 
-/** Every check failing on the host that is enabled, of its platform and has a script. */
-function failingRemediable(host: HostWithResults, disabled: ReadonlySet<string>): RemediableCheck[] {
+/** Every check failing on the host that is enabled, not replaced by a delivered check, of its platform and has a script. */
+function failingRemediable(
+  host: HostWithResults,
+  disabled: ReadonlySet<string>,
+  suspended: ReadonlySet<string>,
+): RemediableCheck[] {
   return host.results.flatMap((result) => {
-    const policy =
-      result.response === 'fail' && !disabled.has(result.policyName) ? packPolicy(result.policyName) : undefined;
+    const runnable =
+      result.response === 'fail' && !disabled.has(result.policyName) && !suspended.has(result.policyName);
+    const policy = runnable ? packPolicy(result.policyName) : undefined;
     const script = policy && policy.platform === host.platform ? scriptOf(policy) : undefined;
     return script ? [{ policyName: result.policyName, scriptName: script.name }] : [];
   });
@@ -129,6 +146,7 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
             'policy_disabled',
             'platform_mismatch',
             'nothing_to_remediate',
+            'remediation_suspended',
           ]),
         },
       },
@@ -139,9 +157,12 @@ export async function remediationRoutes(plain: FastifyInstance, options: Remedia
       if (!host) throw evidenceErrors.notFound('The host');
       if (host.source !== builtInAgentSource) throw evidenceError('monitor_only');
       const disabled = await orgs.disabledPolicies(orgId);
+      const { suspended } = await options.catalog.view(orgId);
       const named = request.body?.policyName;
       const targets =
-        named === undefined ? failingRemediable(host, disabled) : [remediableCheck(named, host.platform, disabled)];
+        named === undefined
+          ? failingRemediable(host, disabled, suspended)
+          : [remediableCheck(named, host.platform, disabled, suspended)];
       if (targets.length === 0)
         throw evidenceError('nothing_to_remediate', 'No failing check on this host has a remediation script.');
       const queued = [];

@@ -2,6 +2,7 @@ import type { AgentHost } from '../agent/agent-host.store.js';
 import type { AnsweredPolicy } from '../agent/policy-results.js';
 import { packPolicy } from '../catalog/policy-pack.js';
 import { scriptOf } from '../catalog/remediation-scripts.js';
+import type { OrgCatalog } from '../delivered/org-catalog.js';
 import type { OrgStore } from '../orgs/org.store.js';
 import type { RemediationStore } from './remediation.store.js';
 
@@ -16,6 +17,7 @@ export class AutoRemediation {
   constructor(
     private readonly orgs: OrgStore,
     private readonly remediations: RemediationStore,
+    private readonly catalog: OrgCatalog,
     private readonly cooldownMs = autoRemediationCooldownMs,
   ) {}
 
@@ -23,9 +25,11 @@ export class AutoRemediation {
     const failing = answered.filter((result) => result.passing === false);
     if (failing.length === 0) return 0;
     const automated = await this.orgs.autoRemediated(host.orgId);
+    // A check a delivered check replaces runs no script meanwhile.
+    const { suspended } = await this.catalog.view(host.orgId);
     let queued = 0;
     for (const { policyName } of failing) {
-      const policy = automated.has(policyName) ? packPolicy(policyName) : undefined;
+      const policy = automated.has(policyName) && !suspended.has(policyName) ? packPolicy(policyName) : undefined;
       const script = policy && policy.platform === host.platform ? scriptOf(policy) : undefined;
       if (!script) continue;
       if (

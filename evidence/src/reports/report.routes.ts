@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock, ZodTypeProvider } from '@gw/platform';
-import { packPolicy, packVersion, policyPack, renderQuery } from '../catalog/policy-pack.js';
+import { packPolicy, packVersion, renderQuery } from '../catalog/policy-pack.js';
+import type { OrgCatalog } from '../delivered/org-catalog.js';
 import { evidenceError, evidenceErrorResponses } from '../errors.js';
 import type { HostStore } from '../hosts/host.store.js';
 import { bearerOf } from '../http/bearer.js';
@@ -19,6 +20,7 @@ export interface ReportRouteOptions {
   orgs: OrgStore;
   hosts: HostStore;
   clock: Clock;
+  catalog: OrgCatalog;
 }
 
 const security = [{ connectorBearer: [] }];
@@ -37,8 +39,11 @@ export async function reportRoutes(plain: FastifyInstance, options: ReportRouteO
     return caller;
   };
   const enabledPolicies = async (orgId: string) => {
-    const disabled = await options.orgs.disabledPolicies(orgId);
-    return policyPack.filter((policy) => !disabled.has(policy.name));
+    const [disabled, { checks }] = await Promise.all([
+      options.orgs.disabledPolicies(orgId),
+      options.catalog.view(orgId),
+    ]);
+    return checks.filter((policy) => !disabled.has(policy.name));
   };
 
   app.get(

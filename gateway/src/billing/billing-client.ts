@@ -18,6 +18,11 @@ import {
   type SignedLease,
   type SupportBundleReceipt,
   type SupportBundleUpload,
+  enrollmentIdentitiesResponse,
+  tenantContextResponse,
+  type EnrollmentIdentitiesRequest,
+  type EnrollmentIdentitiesResponse,
+  type TenantContext,
 } from '@gw/contracts';
 
 /** Why a call to billing did not produce a lease; recorded on the report row and shown on the metering lane. */
@@ -42,7 +47,7 @@ export interface BillingClientOptions {
 }
 
 /**
- * The gateway's side of the billing machine API: `POST /v1/meter` and `GET /v1/entitlement`, with
+ * The gateway's side of the billing machine API (`POST /v1/meter`, `GET /v1/entitlement` and the rest below), with
  * the deployment bearer (`adt_`). Only content-free rollups leave; nothing billing answers is trusted before the
  * lease verifies (the caller's job).
  */
@@ -143,7 +148,43 @@ export class BillingClient {
     return parsed.data;
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {
+  /** Report a batch of enrolled identities (hashes only); billing keeps the highest revision of each. */
+  async putEnrollmentIdentities(request: EnrollmentIdentitiesRequest): Promise<EnrollmentIdentitiesResponse> {
+    const parsed = enrollmentIdentitiesResponse.safeParse(
+      await this.call('PUT', '/v1/enrollment-identities', JSON.stringify(request)),
+    );
+    if (!parsed.success)
+      throw new BillingCallFailed(
+        'invalid_billing_response',
+        200,
+        'billing answered the enrolled identities with a body that is not a receipt',
+      );
+    return parsed.data;
+  }
+
+  /**
+   * Fleet mode: the tenant a client key belongs to, by the key's SHA-256 hex (the key never leaves). Null when billing
+   * knows no such key; a deployment billing does not run as a fleet fails with `fleet_mode_disabled`.
+   */
+  async tenantContext(clientKeyHash: string): Promise<TenantContext | null> {
+    let answer: unknown;
+    try {
+      answer = await this.call('GET', `/v1/tenant-context?clientKeyHash=${encodeURIComponent(clientKeyHash)}`);
+    } catch (error) {
+      if (error instanceof BillingCallFailed && error.code === 'unknown_client_key') return null;
+      throw error;
+    }
+    const parsed = tenantContextResponse.safeParse(answer);
+    if (!parsed.success)
+      throw new BillingCallFailed(
+        'invalid_billing_response',
+        200,
+        'billing answered the tenant lookup with a body that is not a tenant context',
+      );
+    return parsed.data;
+  }
+
+  private async call(method: 'GET' | 'POST' | 'PUT', path: string, body?: string): Promise<unknown> {
     let response: Response;
     try {
       response = await this.fetch(new URL(path, this.options.baseUrl), {

@@ -10,6 +10,11 @@ import { EntitlementGate } from './entitlement-gate.js';
 import { MeteringLane } from './metering-lane.js';
 import { MeteringReportStore } from './metering-reports.store.js';
 import { fleetRollupSource } from './fleet-rollup-source.js';
+import { EnrollmentOutboxStore } from './enrollment-outbox.store.js';
+import { IdentityReflector } from './identity-reflector.js';
+
+/** How often a replica reports SCIM changes to billing's roster of enrolled identities. */
+const identityReflectIntervalMs = 10_000;
 
 /** The metering lane and the entitlement gate; both null on an unmetered gateway (no `GW_BILLING_URL`). */
 export interface EntitlementDeps {
@@ -18,6 +23,8 @@ export interface EntitlementDeps {
   reports: MeteringReportStore;
   /** The billing machine API client (metering, CLI login); null without `GW_BILLING_URL`. */
   billing: BillingClient | null;
+  /** SCIM reflection to billing's roster of enrolled identities; null without `GW_BILLING_URL`. */
+  identities: IdentityReflector | null;
   leaseTrust: 'pinned' | 'configured';
   /** `/admin/health` lease fields. */
   lease: () => LeaseFields;
@@ -47,6 +54,7 @@ export async function composeEntitlement(input: EntitlementInput): Promise<Entit
       lane: null,
       reports,
       billing: null,
+      identities: null,
       leaseTrust,
       lease: () => unmeteredLease,
       holdsNoLease: () => false,
@@ -80,11 +88,22 @@ export async function composeEntitlement(input: EntitlementInput): Promise<Entit
   });
   lane.start();
   lifecycle.onShutdown(() => lane.stop());
+  const identities = new IdentityReflector({
+    outbox: new EnrollmentOutboxStore(db),
+    billing,
+    clock,
+    logger,
+    deploymentId: config.GW_DEPLOYMENT_ID,
+    intervalMs: identityReflectIntervalMs,
+  });
+  identities.start();
+  lifecycle.onShutdown(() => identities.stop());
   return {
     gate,
     lane,
     reports,
     billing,
+    identities,
     leaseTrust,
     lease: () => ({
       leaseStatus: gate.verdict().state,

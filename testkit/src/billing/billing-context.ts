@@ -3,6 +3,7 @@ import type { CliDirectory } from './cli-directory.js';
 import type { CliSessions } from './cli-sessions.js';
 import type { DeploymentThrottle } from './deployment-throttle.js';
 import type { DeviceCertificateAuthority } from './device-ca.js';
+import type { EnrollmentRoster, TenantDirectory } from './enrollment-identities.routes.js';
 import type { LeaseIssuer } from './lease-issuer.js';
 import type { MeterLedger } from './meter-ledger.js';
 import type { OrgHubDirectory } from './org-hub-directory.js';
@@ -36,4 +37,8 @@ export interface BillingContext {
   readonly orgHub: OrgHubDirectory;
   /** Device certificates: the test CA that signs them for `/v1/cert/renew`. */
   readonly deviceCa: DeviceCertificateAuthority;
+  /** What `PUT /v1/enrollment-identities` recorded. */
+  readonly roster: EnrollmentRoster;
+  /** What `GET /v1/tenant-context` resolves (fleet mode only). */
+  readonly tenants: TenantDirectory;
 }

@@ -31,6 +31,8 @@ export type BillingErrorCode =
   | 'invalid_proof'
   | 'proof_replayed'
   | 'developer_revoked'
+  | 'fleet_mode_disabled'
+  | 'unknown_client_key'
   | OrgHubRefusal;
 
 /** Billing's machine API shares the gateway's envelope (`billingError` in contracts). */

@@ -5,6 +5,7 @@ import { CLI_CALLBACK_PATH, cliActivateRoute, cliAuthorizeRoute, cliCallbackRout
 import { certRenewRoute } from './cert-renew.routes.js';
 import { cliSsoPollRoute, cliSsoStartRoute } from './cli-sso.routes.js';
 import { entitlementRoute } from './entitlement.routes.js';
+import { enrollmentIdentitiesRoute, tenantContextRoute } from './enrollment-identities.routes.js';
 import type { FailureQueue } from './fail-next.js';
 import { meterRoute } from './meter.routes.js';
 import { orgHubIdentityRoute } from './org-hub.routes.js';
@@ -33,6 +34,8 @@ const ROUTES: ReadonlyMap<string, Route> = new Map([
   ['/v1/releases/latest', { method: 'GET', handle: latestReleaseRoute }],
   ['/v1/cert/renew', { method: 'POST', handle: certRenewRoute }],
   ['/v1/org-hub/identity', { method: 'POST', handle: orgHubIdentityRoute }],
+  ['/v1/enrollment-identities', { method: 'PUT', handle: enrollmentIdentitiesRoute }],
+  ['/v1/tenant-context', { method: 'GET', handle: tenantContextRoute }],
   ['/sso/cli/activate/:id', { method: 'GET', handle: cliActivateRoute }],
   ['/sso/cli/authorize', { method: 'POST', handle: cliAuthorizeRoute }],
   [CLI_CALLBACK_PATH, { method: 'GET', handle: cliCallbackRoute }],

@@ -312,7 +312,7 @@ describe('the billing simulator', () => {
 
   it('answers an unknown path with 404 and a wrong method with 405', async () => {
     await start();
-    const missing = await fetch(`${simulator.url}/v1/tenant-context`);
+    const missing = await fetch(`${simulator.url}/v1/no-such-route`);
     const wrongMethod = await fetch(`${simulator.url}/v1/meter`, {
       headers: { authorization: `Bearer ${simulator.deploymentToken}` },
     });

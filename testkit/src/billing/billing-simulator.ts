@@ -7,6 +7,8 @@ import {
   releaseManifest,
   type MeterReport,
   type ReleaseManifest,
+  type EnrollmentIdentity,
+  type TenantContext,
 } from '@gw/contracts';
 import { BillingAccount, positiveMs, type BillingAccountChange } from './billing-account.js';
 import { createBillingRouter, type BillingRequestRecord } from './billing-router.js';
@@ -15,6 +17,7 @@ import { CliDirectory } from './cli-directory.js';
 import { verifiedAnswer, type CliDenialReason, type CliDirectoryEntry, type CliLoginIdentity } from './cli-identity.js';
 import { CliSessions, type CliSession } from './cli-sessions.js';
 import { DeploymentThrottle } from './deployment-throttle.js';
+import { EnrollmentRoster, type TenantDirectory } from './enrollment-identities.routes.js';
 import { FailureQueue } from './fail-next.js';
 import { createDeviceCertificateAuthority } from './device-ca.js';
 import { createLeaseIssuer } from './lease-issuer.js';
@@ -44,6 +47,8 @@ export interface BillingSimulatorOptions {
   now?: () => number;
   /** Lifetime of a device certificate from issue or renewal (default 30 days). */
   deviceCertificateTtlMs?: number;
+  /** A fleet deployment (`GET /v1/tenant-context` answers); default false, which answers 404 `fleet_mode_disabled`. */
+  fleetMode?: boolean;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0 (an ephemeral port). */
@@ -88,6 +93,12 @@ export interface BillingSimulatorHandle {
   removeDirectoryEntry(email: string): void;
   /** The organization hub's directory (`POST /v1/org-hub/identity`): confirm, members, allowed domains, lookups seen. */
   orgHub: OrgHubDirectory;
+  /** The roster `PUT /v1/enrollment-identities` built, by identity hash (the highest revision of each). */
+  enrollmentIdentities: ReadonlyMap<string, EnrollmentIdentity>;
+  /** Each accepted `PUT /v1/enrollment-identities` request's identities, in arrival order. */
+  enrollmentBatches: readonly EnrollmentIdentity[][];
+  /** What `GET /v1/tenant-context` answers for the client key whose SHA-256 hex is `clientKeyHash` (fleet mode). */
+  setTenantContext(clientKeyHash: string, tenant: Omit<TenantContext, 'deploymentId'>): void;
   /** Change the subscription; every lease signed afterwards carries it. */
   setAccount(change: BillingAccountChange): void;
   /**
@@ -102,7 +113,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The billing service's gateway-facing machine API: `/v1/meter`, `/v1/entitlement`, and the identity
- * half of CLI login (`/v1/cli-sso/*` with its browser pages under `/sso/cli/`).
+ * half of CLI login (`/v1/cli-sso/*` with its browser pages under `/sso/cli/`), the enrolled-identity roster
+ * (`PUT /v1/enrollment-identities`) and the fleet tenant lookup (`GET /v1/tenant-context`).
  */
 export async function startBillingSimulator(options: BillingSimulatorOptions = {}): Promise<BillingSimulatorHandle> {
   const deploymentId = entitlementLeasePayload.shape.deploymentId.parse(options.deploymentId ?? 'dep_sim');
@@ -130,7 +142,11 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
     'sim-device-ca-1',
     positiveMs(options.deviceCertificateTtlMs ?? 30 * DAY_MS, 'deviceCertificateTtlMs'),
   );
+  const roster = new EnrollmentRoster();
+  const tenants: TenantDirectory = { fleetMode: options.fleetMode ?? false, byKeyHash: new Map() };
   const context = {
+    roster,
+    tenants,
     deviceCa,
     deploymentId,
     deploymentToken,
@@ -180,6 +196,11 @@ export async function startBillingSimulator(options: BillingSimulatorOptions = {
       directory.remove(email);
     },
     setAccount: (change) => account.change(change),
+    enrollmentIdentities: roster.identities,
+    enrollmentBatches: roster.batches,
+    setTenantContext: (clientKeyHash, tenant) => {
+      tenants.byKeyHash.set(clientKeyHash, tenant);
+    },
     orgHub,
     failNext: (count, status = 503, path) => failures.add(count, status, path),
     close: () => server.close(),

@@ -178,6 +178,7 @@ export class ScimGroupStore implements ListSource<ScimGroupRecord> {
         tx,
         await readScimSettings(tx),
         rows.map((row) => row.user_id),
+        new Date(this.clock.now()),
       );
       return true;
     });
@@ -237,6 +238,11 @@ export class ScimGroupStore implements ListSource<ScimGroupRecord> {
         groupId,
         memberIds,
       ]);
-    await recomputeMappings(tx, await readScimSettings(tx), [...new Set([...memberIds, ...previous])]);
+    await recomputeMappings(
+      tx,
+      await readScimSettings(tx),
+      [...new Set([...memberIds, ...previous])],
+      new Date(this.clock.now()),
+    );
   }
 }

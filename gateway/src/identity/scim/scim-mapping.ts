@@ -1,4 +1,5 @@
 import type { Queryable } from '@gw/platform';
+import { markEnrollmentChanged } from './enrollment-outbox.js';
 import type { ScimSettings } from './scim-settings.schema.js';
 
 export interface UserMapping {
@@ -32,6 +33,7 @@ export function mappingOf(groupNames: readonly string[], settings: MappingSettin
 
 interface MembershipRow {
   id: string;
+  user_name: string;
   team: string | null;
   admin: boolean;
   groups: string[] | null;
@@ -45,20 +47,25 @@ export async function recomputeMappings(
   db: Queryable,
   settings: MappingSettings,
   userIds: readonly string[] | null,
+  at: Date,
 ): Promise<void> {
   if (userIds !== null && userIds.length === 0) return;
   const { rows } = await db.query<MembershipRow>(
-    `SELECT u.id, u.team, u.admin, array_remove(array_agg(g.display_name), NULL) AS groups
+    `SELECT u.id, u.user_name, u.team, u.admin, array_remove(array_agg(g.display_name), NULL) AS groups
        FROM gw_scim_users u
        LEFT JOIN gw_scim_members m ON m.user_id = u.id
        LEFT JOIN gw_scim_groups g ON g.id = m.group_id
       WHERE NOT u.deleted ${userIds === null ? '' : 'AND u.id = ANY($1::text[])'}
-      GROUP BY u.id, u.team, u.admin`,
+      GROUP BY u.id, u.user_name, u.team, u.admin`,
     userIds === null ? [] : [userIds],
   );
+  // Billing's roster carries the role, not the team: only a changed role is reported.
+  const roleChanged: string[] = [];
   for (const row of rows) {
     const next = mappingOf(row.groups ?? [], settings);
     if (next.team === row.team && next.admin === row.admin) continue;
     await db.query('UPDATE gw_scim_users SET team = $2, admin = $3 WHERE id = $1', [row.id, next.team, next.admin]);
+    if (next.admin !== row.admin) roleChanged.push(row.user_name);
   }
+  await markEnrollmentChanged(db, roleChanged, at);
 }

@@ -69,7 +69,7 @@ export class ScimSettingsStore {
            group_team_map = EXCLUDED.group_team_map, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
         [deploymentTenant, next.bearerHash, next.adminGroup, JSON.stringify(next.groupTeamMap), actor, next.updatedAt],
       );
-      await recomputeMappings(tx, next, null);
+      await recomputeMappings(tx, next, null, new Date(this.clock.now()));
       return next;
     });
   }

@@ -1,9 +1,10 @@
 import type { UserDataSource } from '../users/user-data.js';
+import { forgetEnrollmentAddress } from './enrollment-outbox.js';
 
 /**
  * What the identity provider provisioned about a developer, for GDPR export and erase. Erase removes
  * the SCIM user and its memberships; the developer's keys are revoked by the keys source in the same transaction, so
- * losing the SCIM deactivation cannot let anyone back in.
+ * losing the SCIM deactivation cannot let anyone back in. The enrolled-identity outbox forgets the address too.
  */
 export const scimUserDataSource: UserDataSource = {
   name: 'scim',
@@ -21,6 +22,7 @@ export const scimUserDataSource: UserDataSource = {
     return rows[0] ?? null;
   },
   async erase(db, user) {
+    await forgetEnrollmentAddress(db, user);
     return (await db.query('DELETE FROM gw_scim_users WHERE lower(user_name) = lower($1)', [user])).rowCount;
   },
 };

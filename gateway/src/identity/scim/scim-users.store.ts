@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, Db, Queryable } from '@gw/platform';
 import { refreshUserActive } from '../users/user-active.js';
+import { markEnrollmentChanged } from './enrollment-outbox.js';
 import type { ScimEmail } from './protocol/emails.js';
 import { uniquenessConflict } from './protocol/scim-error.js';
 import type { ScimUserAttributes } from './protocol/user-patch.js';
@@ -174,6 +175,7 @@ export class ScimUserStore implements ListSource<ScimUserRecord> {
         );
       }
       await refreshUserActive(tx, attributes.userName, at);
+      await markEnrollmentChanged(tx, [attributes.userName], at);
       return (await this.get(id, tx)) as ScimUserRecord;
     };
     return db ? work(db) : this.db.transaction(work);
@@ -211,8 +213,9 @@ export class ScimUserStore implements ListSource<ScimUserRecord> {
           JSON.stringify(attributes.emails),
         ],
       );
-      for (const address of new Set([attributes.userName, current.userName, ...(rows[0]?.former_user_names ?? [])]))
-        await refreshUserActive(tx, address, at);
+      const addresses = new Set([attributes.userName, current.userName, ...(rows[0]?.former_user_names ?? [])]);
+      for (const address of addresses) await refreshUserActive(tx, address, at);
+      await markEnrollmentChanged(tx, [attributes.userName, current.userName], at);
       return this.get(id, tx);
     });
   }
@@ -233,6 +236,7 @@ export class ScimUserStore implements ListSource<ScimUserRecord> {
       );
       for (const address of new Set([row.user_name, ...row.former_user_names]))
         await refreshUserActive(tx, address, at);
+      await markEnrollmentChanged(tx, [row.user_name], at);
       return { userName: row.user_name, groupIds: left.rows.map((member) => member.group_id) };
     });
   }
