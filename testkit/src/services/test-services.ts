@@ -1,4 +1,4 @@
-import { testDbUrl, testRedisUrl } from '@gw/platform';
+import { testDbUrl, testRedisUrl } from '@gw/platform/test-urls';
 import { answersAt } from './answers-at.js';
 import { containerSettingsFrom, type ServiceContainer } from './container-settings.js';
 
