@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Settles where Postgres and Redis are (the variables, the local servers, or containers) before any test runs.
+    globalSetup: ['./testkit/src/services/vitest-global-setup.ts'],
   },
 });

@@ -8,14 +8,14 @@
 #   localhost/gw-node-base:<node version>-<suite>    what the images ship on (no npm)
 #   localhost/gw-node-build:<node version>-<suite>   the same plus npm, for the build stage
 #
-# Both are kept in a tar under ~/.cache/gw-images, keyed by this script, the Node version and the npm version, so a
-# CI machine whose container storage was wiped loads them instead of bootstrapping Debian again.
+# Both are kept in a tar under ~/.cache/gw-images, keyed by this script, the Node version and the npm version
+# (images/debian-image.sh), so a CI machine whose container storage was wiped loads them instead of bootstrapping
+# Debian again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CONTAINERS_CONF="${CONTAINERS_CONF:-$PWD/images/containers.conf}"
+# shellcheck source=images/debian-image.sh
+source images/debian-image.sh
 
-suite="${GW_BASE_SUITE:-bookworm}"
-mirror="${GW_BASE_MIRROR:-http://deb.debian.org/debian}"
 node_bin="$(readlink -f node_modules/node/bin/node)"
 [ -x "$node_bin" ] || { echo "node_modules/node/bin/node is missing: run npm ci first" >&2; exit 1; }
 node_version="$("$node_bin" --version | sed 's/^v//')"
@@ -26,31 +26,18 @@ npm_version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$npm_dir/package.json")
 base_tag="localhost/gw-node-base:${node_version}-${suite}"
 build_tag="localhost/gw-node-build:${node_version}-${suite}"
 
-key="$( (cat "$0"; echo "$suite $mirror $node_version $npm_version") | sha256sum | cut -c1-16)"
-cache_dir="${GW_IMAGE_CACHE:-$HOME/.cache/gw-images}"
-cached="$cache_dir/node-base-$key.tar"
-current() { [ "$(podman image inspect --format '{{index .Labels "dev.gw.base-key"}}' "$1" 2>/dev/null)" = "$key" ]; }
-if current "$base_tag" && current "$build_tag"; then
-  printf '%s\n%s\n' "$base_tag" "$build_tag"; exit 0
-fi
-if [ -f "$cached" ] && podman load --quiet --input "$cached" >/dev/null && current "$base_tag" && current "$build_tag"; then
+key="$(image_key "$node_version" "$npm_version")"
+if load_cached_images node-base "$key" "$base_tag" "$build_tag"; then
   printf '%s\n%s\n' "$base_tag" "$build_tag"; exit 0
 fi
 
-command -v mmdebstrap >/dev/null || { echo "mmdebstrap is not installed (apt-get install -y mmdebstrap)" >&2; exit 1; }
+require_mmdebstrap
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 install -m 0755 "$node_bin" "$work/node"
 if command -v strip >/dev/null; then strip --strip-all "$work/node"; fi
-# Merged /usr through mmdebstrap's hook rather than the usrmerge package (which drags in all of Perl); no docs,
-# man pages, translations or iconv modules (Node carries ICU), as slim images do.
-mmdebstrap --quiet --variant=minbase --include=ca-certificates \
-  --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
-  --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
-  --dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-exclude=/usr/share/locale/*' \
-  --dpkgopt='path-exclude=/usr/share/info/*' --dpkgopt='path-exclude=/usr/lib/x86_64-linux-gnu/gconv/*' \
-  --dpkgopt='path-exclude=/usr/lib/aarch64-linux-gnu/gconv/*' \
-  --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/* "$1"/var/log/*.log' \
+# Node carries ICU, so the slim options' missing iconv modules and locales cost it nothing.
+mmdebstrap "${slim_debian_options[@]}" --include=ca-certificates \
   --customize-hook="install -D -m 0755 '$work/node' \"\$1/usr/local/bin/node\"" \
   "$suite" "$work/rootfs.tar" "$mirror" 2>"$work/mmdebstrap.log" || { cat "$work/mmdebstrap.log" >&2; exit 1; }
 podman import --quiet \
@@ -66,7 +53,5 @@ FROM $base_tag
 COPY npm /usr/local/lib/node_modules/npm
 RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx
 CONTAINERFILE
-mkdir -p "$cache_dir"
-rm -f "$cache_dir"/node-base-*.tar
-podman save --quiet --multi-image-archive --output "$cached" "$base_tag" "$build_tag"
+save_cached_images node-base "$key" "$base_tag" "$build_tag"
 printf '%s\n%s\n' "$base_tag" "$build_tag"

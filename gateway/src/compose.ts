@@ -51,7 +51,6 @@ import { GuardrailStore } from './governance/guardrails/guardrail.store.js';
 import { Guardrails } from './governance/guardrails/guardrails.js';
 import { composeEntitlement } from './billing/entitlement-deps.js';
 import { createMetricsRegistry } from './metering/metrics/metrics.js';
-import { OtlpSpanExport } from './metering/traces/otlp-export.js';
 import { otlpSettingsOf } from './metering/traces/otlp-settings.js';
 import { ContentRetention } from './metering/traces/content-retention.js';
 
@@ -102,6 +101,9 @@ export async function composeGateway(
   spend.onRecord((record) => inferenceMetrics.observe(record));
   const otlp = otlpSettingsOf(config);
   if (otlp) {
+    // Loaded only when configured: the OpenTelemetry SDK is a few hundred modules a gateway without a collector
+    // would load on every start for nothing (start time, README "Container images").
+    const { OtlpSpanExport } = await import('./metering/traces/otlp-export.js');
     const spans = new OtlpSpanExport(otlp, logger);
     spend.onRecord((record) => spans.export(record));
     lifecycle.onShutdown(() => spans.shutdown());

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoord, createIsolatedPgDb, testDbUrl, type Coord, type TestDb } from '@gw/platform';
+import { createCoord, createIsolatedPgDb, testDbUrl, testRedisUrl, type Coord, type TestDb } from '@gw/platform';
 import { startAnthropicSimulator, startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { anthropicServerKey, openAiServerKey, spendRowOf, type InferenceFixture } from './inference-helpers.js';
 import { mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
@@ -125,8 +125,8 @@ describe('limits and counters across replicas (Redis)', () => {
     isolated = await createIsolatedPgDb(testDbUrl(process.env));
     const prefix = `gwtest-${randomBytes(6).toString('hex')}`;
     coords = [
-      createCoord({ redisUrl: 'redis://127.0.0.1:6379', prefix }),
-      createCoord({ redisUrl: 'redis://127.0.0.1:6379', prefix }),
+      createCoord({ redisUrl: testRedisUrl(process.env), prefix }),
+      createCoord({ redisUrl: testRedisUrl(process.env), prefix }),
     ];
     openai = await startOpenAiSimulator({ apiKey: openAiServerKey });
     anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });

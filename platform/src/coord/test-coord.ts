@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisCoord, type RedisCoordOptions } from './redis-coord.js';
 
-/** Redis URL for integration tests: `GW_TEST_REDIS_URL`, else the local server. */
-export const testRedisUrl = (environment: Record<string, string | undefined>) =>
-  environment.GW_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { testRedisUrl } from '../test-urls.js';
 
 export interface IsolatedRedisCoords {
   /** Fresh random prefix shared by every replica of this fixture. */

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from './db.js';
+import { readEmbeddedTemplate } from './embedded-template.js';
 import { PgDb } from './pg-db.js';
 import { PgliteDb } from './pglite-db.js';
 
@@ -19,5 +20,5 @@ export async function createDb(options: CreateDbOptions): Promise<Db> {
   }
   const directory = join(options.dataDir, options.embeddedName ?? 'store');
   await mkdir(directory, { recursive: true, mode: 0o700 });
-  return PgliteDb.open(directory);
+  return PgliteDb.open(directory, await readEmbeddedTemplate());
 }

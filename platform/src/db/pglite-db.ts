@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult } from './db.js';
 
@@ -10,10 +12,14 @@ export class PgliteDb implements Db {
 
   private constructor(private readonly database: PGlite) {}
 
-  /** `dataDir` undefined keeps everything in memory (tests). */
-  static async open(dataDir?: string): Promise<PgliteDb> {
-    const database = dataDir ? await PGlite.create({ dataDir }) : await PGlite.create();
-    return new PgliteDb(database);
+  /**
+   * `dataDir` undefined keeps everything in memory (tests). `template`, a tarball of an initialised database, fills
+   * a data directory that holds none yet instead of running initdb (embedded-template.ts).
+   */
+  static async open(dataDir?: string, template?: Blob): Promise<PgliteDb> {
+    if (!dataDir) return new PgliteDb(await PGlite.create());
+    const loadDataDir = template && !existsSync(join(dataDir, 'PG_VERSION')) ? template : undefined;
+    return new PgliteDb(await PGlite.create({ dataDir, ...(loadDataDir ? { loadDataDir } : {}) }));
   }
 
   async query<Row extends object = Record<string, unknown>>(

@@ -9,9 +9,7 @@ export interface TestDb {
   dispose(): Promise<void>;
 }
 
-/** Postgres URL for integration tests: `GW_TEST_DB_URL`, else the local trust-auth server's `test` database. */
-export const testDbUrl = (environment: Record<string, string | undefined>) =>
-  environment.GW_TEST_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { testDbUrl } from '../test-urls.js';
 
 /** A real Postgres connection isolated in a fresh schema, so tests never see each other's rows. */
 export async function createIsolatedPgDb(url: string): Promise<TestDb & { schema: string; url: string }> {

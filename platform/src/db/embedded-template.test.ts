@@ -1,0 +1,58 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readEmbeddedTemplate, writeEmbeddedTemplate } from './embedded-template.js';
+import { PgliteDb } from './pglite-db.js';
+
+describe('embedded store template', () => {
+  const folders: string[] = [];
+  const folder = async () => {
+    const path = await mkdtemp(join(tmpdir(), 'gw-template-'));
+    folders.push(path);
+    return path;
+  };
+  afterAll(async () => {
+    await Promise.all(folders.map((path) => rm(path, { recursive: true, force: true })));
+  });
+
+  it('is absent outside an image, so a store is initialised as before', async () => {
+    expect(await readEmbeddedTemplate(join(await folder(), 'none.tar.gz'))).toBeUndefined();
+  });
+
+  it('fills an empty data directory, and is ignored once the directory holds a database', async () => {
+    // A template that carries a mark, to see that the store came from it and not from initdb.
+    const marked = await PGlite.create();
+    await marked.exec('CREATE TABLE kept (note text); INSERT INTO kept VALUES ($$from the template$$)');
+    const template = await marked.dumpDataDir('gzip');
+    await marked.close();
+
+    const dataDir = await folder();
+    const first = await PgliteDb.open(dataDir, template);
+    expect((await first.query('SELECT note FROM kept')).rows).toEqual([{ note: 'from the template' }]);
+    await first.exec('INSERT INTO kept VALUES ($$written after$$)');
+    await first.close();
+
+    const reopened = await PgliteDb.open(dataDir, template);
+    try {
+      expect((await reopened.query('SELECT note FROM kept ORDER BY note')).rows).toEqual([
+        { note: 'from the template' },
+        { note: 'written after' },
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  }, 120_000);
+
+  it('is written by the image build as a database a store opens', async () => {
+    const templatePath = join(await folder(), 'template.tar.gz');
+    await writeEmbeddedTemplate(templatePath);
+    const store = await PgliteDb.open(await folder(), await readEmbeddedTemplate(templatePath));
+    try {
+      expect(await store.ping()).toBe(true);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
