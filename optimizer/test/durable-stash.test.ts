@@ -230,10 +230,10 @@ describe('retrieval-store states', () => {
     const queries: Promise<unknown>[] = [];
     const slow: Db = {
       kind: 'pg',
-      query: async (sql, params) => {
+      query: async <Row extends object>(sql: string, params?: readonly unknown[]) => {
         const run = (async () => {
           await hold;
-          return store.db.query(sql, params);
+          return store.db.query<Row>(sql, params);
         })();
         queries.push(run.catch(() => undefined));
         return run;
