@@ -104,7 +104,8 @@ async function fixture(env: Record<string, string>): Promise<Fixture> {
       GW_HOST: '127.0.0.1',
       GW_ADMIN_TOKEN: e2eAdminToken,
       GW_ALLOW_PRIVATE_UPSTREAMS: 'true',
-      GW_LOG_LEVEL: 'error',
+      // Info: the tests wait on the spend writer's own lines (a failed write, a replayed journal).
+      GW_LOG_LEVEL: 'info',
       ...env,
     },
   };
