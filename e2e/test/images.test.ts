@@ -47,6 +47,9 @@ describe('container images', () => {
     running.push(container);
     const url = `http://127.0.0.1:${port}`;
     try {
+      // The one bounded retry left: the service logs when it listens inside the container, but the host port that
+      // the container runtime forwards to it says nothing when it starts forwarding, so the readiness probe the
+      // image declares (what Kubernetes would call) is asked until it answers.
       await expect
         .poll(() => probe(`${url}${components[component].probes.readiness}`), { timeout: 30_000, interval: 100 })
         .toBe(200);

@@ -11,6 +11,7 @@ import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { freePort } from './containers.js';
 import { startGatewayStack, type GatewayStack } from './gateway-stack.js';
 import { repoRoot } from './process.js';
+import { startScrapeRelay, type ScrapeRelay } from './scrape-relay.js';
 
 // The gw-operator chart's stack alerts and Grafana dashboard, checked where they run: promtool checks the rules, a
 // real Prometheus (Debian's package) loads them and scrapes a real gateway, every rule and panel query is run there,
@@ -49,6 +50,7 @@ describe('stack alerts and dashboard', () => {
   let dashboard: Dashboard;
   let promtool: string;
   let dashboardLabels: Record<string, string>;
+  let relay: ScrapeRelay | undefined;
   let database: Awaited<ReturnType<typeof createIsolatedPgDb>>;
 
   beforeAll(async () => {
@@ -112,7 +114,8 @@ describe('stack alerts and dashboard', () => {
 
     workDir = await mkdtemp(join(tmpdir(), 'gw-monitoring-'));
     await writeFile(join(workDir, 'rules.yml'), stringify({ groups }));
-    const target = new URL(stack.gateway.url).host;
+    relay = await startScrapeRelay(stack.gateway.url);
+    const target = relay.target;
     await writeFile(
       join(workDir, 'prometheus.yml'),
       `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files: ['${join(workDir, 'rules.yml')}']\nscrape_configs:\n  - job_name: gw-gateway\n    static_configs:\n      - targets: ['${target}']\n`,
@@ -128,16 +131,14 @@ describe('stack alerts and dashboard', () => {
       ],
       { stdio: 'ignore' },
     );
-    // Up once it answers a query about the gateway's first scrape.
-    const deadline = Date.now() + 60_000;
-    while ((await query(prometheusUrl, 'gw_requests_total').catch(() => ({ status: 'down' }))).status !== 'success') {
-      if (Date.now() > deadline) throw new Error('Prometheus did not start');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    // The second scrape's start means Prometheus is up and the first scrape's samples are committed.
+    await relay.scrapes(2);
+    expect((await query(prometheusUrl, 'gw_requests_total')).status).toBe('success');
   }, 360_000);
 
   afterAll(async () => {
     prometheus?.kill('SIGTERM');
+    await relay?.close();
     await stack?.close();
     await provider?.close();
     await database?.dispose();
@@ -163,6 +164,8 @@ describe('stack alerts and dashboard', () => {
         group.rules.map((rule) => `${rule.name}:${rule.health}${rule.lastError ? ` ${rule.lastError}` : ''}`),
       );
     };
+    // Prometheus evaluates rules on its own timer and tells no one: its rules API is the only signal, so this
+    // reads it (bounded) until every rule has had its first evaluation.
     await expect
       .poll(health, { timeout: 30_000 })
       .toEqual([

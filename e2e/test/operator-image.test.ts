@@ -93,6 +93,8 @@ describe('the operator image', () => {
     });
     const running = operator;
     try {
+      // A container starting: the host port the runtime forwards says nothing when it starts forwarding, so the
+      // operator's own health probe is asked (bounded) until it answers, as the kubelet would.
       await expect
         .poll(() => probe(`http://127.0.0.1:${metricsPort}/healthz`), { timeout: 30_000, interval: 100 })
         .toBe(200);

@@ -7,6 +7,11 @@ export interface RunningService {
   child: ChildProcess;
   url: string;
   output: () => string;
+  /**
+   * The first match of `pattern` in what the service printed from offset `from` on (default: everything), the moment
+   * it prints it: a test waits on the service's own log line instead of polling it.
+   */
+  logged(pattern: RegExp, from?: number, timeoutMs?: number): Promise<RegExpExecArray>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -42,10 +47,32 @@ export async function startService(
       reject(new Error(`service exited with ${code}:\n${output}`));
     });
   });
+  const logged = (pattern: RegExp, from = 0, timeoutMs = 60_000) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(output.slice(from));
+        if (!match) return false;
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+        resolve(match);
+        return true;
+      };
+      const onData = () => void check();
+      const timer = setTimeout(() => {
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+        reject(new Error(`no ${pattern} in the output in time:\n${output.slice(from)}`));
+      }, timeoutMs);
+      if (check()) return;
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+    });
   return {
     child,
     url,
     output: () => output,
+    logged,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { startGatewayStack, type GatewayStack } from './gateway-stack.js';
 import { repoRoot } from './process.js';
+import { startScrapeRelay, type ScrapeRelay } from './scrape-relay.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,6 +38,7 @@ describe('Prometheus scrapes the gateway', () => {
   let prometheus: ChildProcess;
   let prometheusUrl: string;
   let dataDir: string;
+  let relay: ScrapeRelay | undefined;
 
   beforeAll(async () => {
     const binary = execFileSync('bash', [join(repoRoot, 'e2e/scripts/prometheus.sh')], {
@@ -62,7 +64,8 @@ describe('Prometheus scrapes the gateway', () => {
       });
     }
     dataDir = await mkdtemp(join(tmpdir(), 'gw-prometheus-'));
-    const target = new URL(stack.gateway.url).host;
+    relay = await startScrapeRelay(stack.gateway.url);
+    const target = relay.target;
     await writeFile(
       join(dataDir, 'prometheus.yml'),
       `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: gw-gateway\n    static_configs:\n      - targets: ['${target}']\n`,
@@ -82,17 +85,16 @@ describe('Prometheus scrapes the gateway', () => {
 
   afterAll(async () => {
     prometheus?.kill('SIGTERM');
+    await relay?.close();
     await stack?.close();
     await provider?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('collects the request, token, latency and spend-queue series', async () => {
-    let requests: Awaited<ReturnType<typeof query>> = [];
-    for (let attempt = 0; attempt < 60 && requests.length === 0; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      requests = await query(prometheusUrl, 'gw_requests_total{endpoint="/v1/chat/completions"}').catch(() => []);
-    }
+    // The second scrape's start means the first one's samples are committed and queryable.
+    await relay?.scrapes(2);
+    const requests = await query(prometheusUrl, 'gw_requests_total{endpoint="/v1/chat/completions"}');
     expect(requests.length).toBeGreaterThan(0);
     expect(requests[0]?.metric).toMatchObject({
       job: 'gw-gateway',

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createIsolatedPgDb, createIsolatedRedisCoords, loadMigrations, testDbUrl, testRedisUrl } from '@gw/platform';
 import { gatewayMigrationsDir } from '../src/compose.js';
 import { mintAdminKey } from './admin-support.js';
@@ -153,10 +153,9 @@ describe('settings across replicas', () => {
         payload: { seatOverflow: true },
       });
       expect(response.statusCode).toBe(200);
-      await vi.waitFor(() => expect(second.deps.settings.get().seatOverflow).toBe(true), {
-        timeout: 5000,
-        interval: 20,
-      });
+      // The second replica reloads when the first one's invalidation reaches it over Redis.
+      await second.deps.settings.reached((settings) => settings.seatOverflow);
+      expect(second.deps.settings.get().seatOverflow).toBe(true);
     } finally {
       await first.close();
       await second.close();

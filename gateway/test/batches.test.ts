@@ -2,8 +2,9 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costUsd } from '../src/providers/pricing/cost.js';
 import { lookupModel } from '../src/providers/pricing/known-models.js';
-import { mintClientKey, startTestGateway } from './helpers.js';
+import { mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 import { listenWithSdks, spendRows, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
+import { recordedSpends } from './spend-signals.js';
 
 type Row = Record<string, unknown>;
 
@@ -59,6 +60,12 @@ describe('batches through the gateway', () => {
 
   const download = (batchId: string, key = fixture.clientKey) =>
     fetch(`${baseUrl}/v1/batches/${batchId}/output`, { headers: { authorization: `Bearer ${key}` } });
+  /**
+   * Waits for `count` downloads of the batch's output to be metered on `gateway`. A download bills its lines before
+   * its own record is made, so once its record exists the lines it billed are recorded too.
+   */
+  const downloadsMetered = (batchId: string, count: number, gateway: TestGateway = fixture.gateway) =>
+    recordedSpends(gateway, (record) => record.endpoint === `/v1/batches/${batchId}/output`, count);
   const lineRows = async (batchId: string): Promise<Row[]> =>
     (await spendRows(fixture.gateway)).filter(
       (row) => (row.attribution as { properties?: { batch_id?: string } }).properties?.batch_id === batchId,
@@ -82,8 +89,9 @@ describe('batches through the gateway', () => {
     expect(lines.map((line) => line.custom_id)).toEqual(['req-alpha', 'req-beta', 'req-gamma']);
 
     // The lines are billed just after the last byte reached the client.
-    await expect.poll(async () => (await lineRows(batch.id)).length).toBe(3);
+    await downloadsMetered(batch.id, 1);
     const rows = await lineRows(batch.id);
+    expect(rows).toHaveLength(3);
     const { rows: keys } = await fixture.gateway.deps.db.query<{ id: string }>(
       "SELECT id FROM gw_keys WHERE user_id = 'ada@example.com'",
     );
@@ -119,11 +127,6 @@ describe('batches through the gateway', () => {
     }
 
     // The download's own row carries no tokens: the lines are the cost.
-    await expect
-      .poll(async () =>
-        (await spendRows(fixture.gateway)).some((row) => row.endpoint === `/v1/batches/${batch.id}/output`),
-      )
-      .toBe(true);
     const all = await spendRows(fixture.gateway);
     const downloadRow = all.find((row) => row.endpoint === `/v1/batches/${batch.id}/output`);
     expect(downloadRow).toMatchObject({ status: 200, prompt_tokens: 0, completion_tokens: 0 });
@@ -132,12 +135,7 @@ describe('batches through the gateway', () => {
     const second = await download(batch.id);
     expect(Buffer.from(await second.arrayBuffer()).equals(body)).toBe(true);
     // The second download's own row is written after its lines were (not) billed: wait for it, then count again.
-    await expect
-      .poll(
-        async () =>
-          (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length,
-      )
-      .toBe(2);
+    await downloadsMetered(batch.id, 2);
     expect(await lineRows(batch.id)).toHaveLength(3);
   });
 
@@ -146,14 +144,8 @@ describe('batches through the gateway', () => {
     const answers = await Promise.all([download(batch.id), download(batch.id)]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     await Promise.all(answers.map((answer) => answer.arrayBuffer()));
-    await expect.poll(async () => (await lineRows(batch.id)).length).toBe(3);
-    // Both downloads have their own row, so both finished billing: still one row per line.
-    await expect
-      .poll(
-        async () =>
-          (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`).length,
-      )
-      .toBe(2);
+    // Both downloads are metered, so both finished billing: still one row per line.
+    await downloadsMetered(batch.id, 2);
     expect(await lineRows(batch.id)).toHaveLength(3);
   });
 
@@ -168,12 +160,9 @@ describe('batches through the gateway', () => {
       ]);
       expect([here.status, there.status]).toEqual([200, 200]);
       expect(await there.text()).toBe(await here.text());
-      const downloads = async () => {
-        await replica.deps.spendWriter.drain();
-        return (await spendRows(fixture.gateway)).filter((row) => row.endpoint === `/v1/batches/${batch.id}/output`)
-          .length;
-      };
-      await expect.poll(downloads).toBe(2);
+      // One download on each replica, each metered (and its lines billed) by the replica that served it.
+      await Promise.all([downloadsMetered(batch.id, 1), downloadsMetered(batch.id, 1, replica)]);
+      await replica.deps.spendWriter.drain();
       expect(await lineRows(batch.id)).toHaveLength(3);
     } finally {
       await replica.close();
@@ -195,11 +184,13 @@ describe('batches through the gateway', () => {
     const wholeLinesBeforeCut = whole.slice(0, Math.floor(whole.length / 2)).split('\n').length - 1;
     expect(wholeLinesBeforeCut).toBeGreaterThan(0);
     expect(wholeLinesBeforeCut).toBeLessThan(3);
-    await expect.poll(async () => (await lineRows(batch.id)).length).toBe(wholeLinesBeforeCut);
+    await downloadsMetered(batch.id, 1);
+    expect(await lineRows(batch.id)).toHaveLength(wholeLinesBeforeCut);
 
     const again = await download(batch.id);
     expect(await again.text()).toBe(whole);
-    await expect.poll(async () => (await lineRows(batch.id)).length).toBe(3);
+    await downloadsMetered(batch.id, 2);
+    expect(await lineRows(batch.id)).toHaveLength(3);
   });
 
   it('answers another key’s batch and its files as unknown: 404 on retrieve, cancel, output and file content, and bills nothing', async () => {

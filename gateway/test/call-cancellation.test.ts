@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenWithSdks, spendRows, startInferenceFixture, type InferenceFixture } from './inference-helpers.js';
+import { recordedSpend } from './spend-signals.js';
 
 // A client that leaves cancels its provider call, and the spend row says the client left: 499 `client_closed`, not a
 // provider failure nor a gateway one, whether it left before the provider answered or in the middle of a stream.
@@ -15,15 +16,13 @@ describe('call cancellation', () => {
     await fixture.close();
   });
 
-  const rowFor = async (user: string) => {
-    for (let attempt = 0; attempt < 50; attempt += 1) {
-      const row = (await spendRows(fixture.gateway)).find(
-        (candidate) => (candidate.attribution as { metadata?: { case?: string } } | null)?.metadata?.case === user,
-      );
-      if (row) return row;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no spend row for ${user}`);
+  /** The stored row of the call labelled `label`, once the metering stage has recorded it and the writer has written it. */
+  const rowFor = async (label: string) => {
+    const record = await recordedSpend(fixture.gateway, (candidate) => candidate.attribution.metadata?.case === label);
+    expect(await fixture.gateway.deps.spendWriter.drain()).toBe(0);
+    const row = (await spendRows(fixture.gateway)).find((candidate) => candidate.trace_id === record.traceId);
+    if (!row) throw new Error(`no spend row for ${label}`);
+    return row;
   };
 
   const call = (label: string, body: Record<string, unknown>, signal: AbortSignal) =>

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
@@ -64,7 +65,9 @@ describe('drain deadline with clients that stopped reading', () => {
           : `POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
       await provider.waitForRequests(1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The gateway has started relaying the answer once its first bytes reach the client's socket (which nobody
+      // reads, so the relay stalls behind it): the drain then finds a call mid-relay.
+      await once(socket, 'readable');
 
       await gateway.deps.lifecycle.shutdown(gateway.app, gateway.deps.logger, { timeoutMs: 300, settleMs: 500 });
       await gateway.deps.coord.close();

@@ -255,7 +255,8 @@ describe('per-user caps', () => {
       kind: 'tokens',
       thresholdPercent: 100,
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Metering awaits each alert's delivery, so after `metered` every alert the calls crossed has reached the sink.
+    await metered(fixture.gateway);
     expect(sink.requests).toHaveLength(2);
   });
 });

@@ -4,6 +4,7 @@ import { createCoord, createIsolatedPgDb, testDbUrl, testRedisUrl, type Coord, t
 import { startAnthropicSimulator, startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { anthropicServerKey, openAiServerKey, spendRowOf, type InferenceFixture } from './inference-helpers.js';
 import { mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
+import { recordedSpend } from './spend-signals.js';
 import {
   admin,
   answerAlways,
@@ -92,12 +93,12 @@ describe('rate and concurrency limits', () => {
 
       abort.abort();
       await reader.cancel().catch(() => undefined);
-      const deadline = Date.now() + 3_000;
-      let after = await chat(app(), fixture.clientKey);
-      while (after.statusCode === 429 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        after = await chat(app(), fixture.clientKey);
-      }
+      // The gateway saw the client leave once the stream's spend record exists (the slot is given back on that same
+      // 'close'); `metered` then waits for the give-back itself.
+      const traceId = stream.headers.get('x-gw-trace-id');
+      await recordedSpend(fixture.gateway, (record) => record.traceId === traceId);
+      await metered(fixture.gateway);
+      const after = await chat(app(), fixture.clientKey);
       expect(after.statusCode).toBe(200);
     } finally {
       stop();
@@ -149,14 +150,10 @@ describe('limits and counters across replicas (Redis)', () => {
     try {
       await admin(a.app, 'PUT', '/admin/rate-limits', { defaults: { requestsPerMinute: 2 } });
       await admin(a.app, 'PATCH', '/admin/user-caps/replicated@example.com', { monthlyTokens: 50 });
-      const deadline = Date.now() + 3_000;
-      while (
-        (!b.deps.governance.deps.caps.get('replicated@example.com') ||
-          b.deps.governance.deps.limits.effective('x', null).requestsPerMinute !== 2) &&
-        Date.now() < deadline
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      // Replica B reloads both documents when A's invalidations reach it over Redis.
+      const { caps, limits } = b.deps.governance.deps;
+      await caps.reached(() => caps.get('replicated@example.com') !== undefined);
+      await limits.reached(() => limits.effective('x', null).requestsPerMinute === 2);
       expect((await chat(a.app, key)).statusCode).toBe(200);
       await metered(a);
       // 40 of 50 tokens used on replica A: replica B still admits, and sees the usage.
@@ -171,12 +168,7 @@ describe('limits and counters across replicas (Redis)', () => {
       const third = await chat(a.app, key);
       expect(third.statusCode).toBe(429);
       await admin(a.app, 'PUT', '/admin/rate-limits', {});
-      const deadlineLimits = Date.now() + 3_000;
-      while (
-        b.deps.governance.deps.limits.effective('x', null).requestsPerMinute !== null &&
-        Date.now() < deadlineLimits
-      )
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await limits.reached(() => limits.effective('x', null).requestsPerMinute === null);
       const capped = await chat(b.app, key);
       expect(capped.statusCode).toBe(402);
       expect(capped.json().error.code).toBe('user_token_cap_exceeded');

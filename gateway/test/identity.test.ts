@@ -139,22 +139,15 @@ describe('identity mode and auth events', () => {
     });
     expect(bad.json().code).toBe('key_unknown');
 
-    // Rejections are recorded off the response path: poll the feed briefly.
-    let feed = '';
-    for (
-      let attempt = 0;
-      attempt < 50 && !(feed.includes('missing_key') && feed.includes('key_unknown'));
-      attempt += 1
-    ) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      const events = await gateway.app.inject({
-        method: 'GET',
-        url: '/admin/v1/audit/auth-events',
-        headers: adminHeaders,
-      });
-      expect(events.statusCode).toBe(200);
-      feed = events.body;
-    }
+    // Rejections are recorded off the response path: wait for those writes, then read the feed once.
+    await gateway.deps.audit.written();
+    const events = await gateway.app.inject({
+      method: 'GET',
+      url: '/admin/v1/audit/auth-events',
+      headers: adminHeaders,
+    });
+    expect(events.statusCode).toBe(200);
+    const feed = events.body;
     expect(feed).toContain('missing_key');
     expect(feed).toContain('key_unknown');
   });

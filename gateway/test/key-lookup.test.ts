@@ -74,4 +74,36 @@ describe.each(testStores)('per-request key lookup on %s', (_name, open) => {
     expect(found[0]).toMatchObject({ record: { id: first.id }, userActive: false });
     expect(found.slice(1).every((lookup) => lookup === null)).toBe(true);
   });
+
+  // On the embedded store, reads are answered from memory while nothing changed the store: every change must still be
+  // seen by the very next lookup (on Postgres every lookup reads the store anyway).
+  it('sees a revocation, a deactivated holder and a newly minted key on the next lookup after repeated reads', async () => {
+    const [first, second] = await mint(2);
+    const unknown = 'gw_minted_later_0000000000000000000000';
+    for (let read = 0; read < 3; read += 1) {
+      expect((await keys.lookup(first.key))?.record.status).toBe('active');
+      expect((await keys.lookup(second.key))?.userActive).toBe(true);
+      expect(await keys.lookup(unknown)).toBeNull();
+    }
+    await store.db.query('UPDATE gw_keys SET revoked_at = now() WHERE id = $1', [first.id]);
+    expect((await keys.lookup(first.key))?.record.status).toBe('revoked');
+    await store.db.transaction(async (tx) => {
+      await tx.query('INSERT INTO gw_users (user_id, active, updated_at) VALUES ($1, false, now())', [
+        'dev1@example.com',
+      ]);
+    });
+    expect((await keys.lookup(second.key))?.userActive).toBe(false);
+    const minted = await keys.create({
+      type: 'client',
+      source: 'admin',
+      user: 'late@example.com',
+      team: 'platform',
+      createdBy: 'test',
+    });
+    expect(await keys.lookup(unknown)).toBeNull();
+    expect((await keys.lookup(minted.key))?.record.id).toBe(minted.record.id);
+    // A spend row written in between changes nothing a lookup reads, and the next lookup still answers right.
+    await store.db.query("INSERT INTO gw_traces (id) SELECT 'x' WHERE false");
+    expect((await keys.lookup(first.key))?.record.status).toBe('revoked');
+  });
 });

@@ -89,7 +89,7 @@ describe('desktop-client policy', () => {
     });
     expect((await get()).json()).toMatchObject({ enabled: true, settings: realisticSettings, revision: 1 });
     expect(gateway.deps.desktopPolicy.current()).toMatchObject({ enabled: true, settings: realisticSettings });
-    await expect.poll(() => replica.deps.desktopPolicy.current().revision).toBe(1);
+    await replica.deps.desktopPolicy.reached((view) => view.revision === 1);
     expect(replica.deps.desktopPolicy.current().settings).toEqual(realisticSettings);
 
     const feed = (

@@ -6,24 +6,40 @@ import type { TestGateway } from './helpers.js';
  * the metering stage records it: a test waits on the record itself, never on a clock. Rejects after `timeoutMs`
  * (a safety net for a broken build, not a wait).
  */
-export function recordedSpend(
+export async function recordedSpend(
   gateway: Pick<TestGateway, 'deps'>,
   match: (record: SpendRecord) => boolean,
   timeoutMs = 10_000,
 ): Promise<SpendRecord> {
+  const [record] = await recordedSpends(gateway, match, 1, timeoutMs);
+  return record;
+}
+
+/**
+ * The first `count` spend records matching `match`, counting those already in the recorder's ring, resolved the
+ * moment the metering stage records the last of them. Rejects after `timeoutMs` (a safety net, not a wait).
+ */
+export function recordedSpends(
+  gateway: Pick<TestGateway, 'deps'>,
+  match: (record: SpendRecord) => boolean,
+  count: number,
+  timeoutMs = 10_000,
+): Promise<SpendRecord[]> {
   const spend = gateway.deps.spend;
-  const seen = spend.ring.snapshot().find(match);
-  if (seen) return Promise.resolve(seen);
+  const seen = spend.ring.snapshot().filter(match);
+  if (seen.length >= count) return Promise.resolve(seen.slice(0, count));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       unsubscribe();
-      reject(new Error('no matching spend record was recorded'));
+      reject(new Error(`expected ${count} matching spend records, ${seen.length} were recorded`));
     }, timeoutMs);
     const unsubscribe = spend.onRecord((record) => {
       if (!match(record)) return;
+      seen.push(record);
+      if (seen.length < count) return;
       clearTimeout(timer);
       unsubscribe();
-      resolve(record);
+      resolve(seen);
     });
   });
 }

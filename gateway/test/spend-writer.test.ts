@@ -52,13 +52,22 @@ function record(index: number): SpendRecord {
 
 function counting() {
   const counts = { spilled: 0, replayed: 0, dropped: 0, failures: 0, depth: 0 };
+  let failed: () => void = () => undefined;
+  /** Resolves at the writer's first failed write: the moment it reports it, not after a while. */
+  const firstFailure = new Promise<void>((resolve) => {
+    failed = resolve;
+  });
   return {
     counts,
+    firstFailure,
     hooks: {
       onSpilled: (count: number) => void (counts.spilled += count),
       onReplayed: (count: number) => void (counts.replayed += count),
       onDropped: (count: number) => void (counts.dropped += count),
-      onWriteFailure: () => void (counts.failures += 1),
+      onWriteFailure: () => {
+        counts.failures += 1;
+        failed();
+      },
       onDepth: (depth: number) => void (counts.depth = depth),
     },
   };
@@ -151,12 +160,12 @@ describe('spend writer: nothing lost across a store outage or a restart', () => 
   });
 
   it('retries a failed batch without writing it twice, and drops only when there is no spill file', async () => {
-    const { counts, hooks } = counting();
+    const { counts, firstFailure, hooks } = counting();
     const writer = new SpendWriter(db, logger, { ...hooks, maxBuffered: 2, flushIntervalMs: 10 });
     db.down = true;
     for (let index = 0; index < 3; index += 1) writer.enqueue(record(index));
     expect(counts.dropped).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await firstFailure;
     expect(counts.failures).toBeGreaterThan(0);
     db.down = false;
     writer.enqueue(record(0));

@@ -224,12 +224,19 @@ describe('retrieval-store states', () => {
   it('enters a five-minute cooldown after a write misses its bound, keeping the bytes', async () => {
     const store = await createMemoryPgliteDb();
     await migrateOptimizer(store.db);
-    let delayMs = 0;
+    // While `hold` is set, a query waits for it to resolve: a write that outlasts the stash's bound, for as long as
+    // the test needs, and every query is kept so the test can wait for the held one to finish before closing.
+    let hold: Promise<void> | null = null;
+    const queries: Promise<unknown>[] = [];
     const slow: Db = {
       kind: 'pg',
-      query: async (sql, params) => {
-        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-        return store.db.query(sql, params);
+      query: async <Row extends object>(sql: string, params?: readonly unknown[]) => {
+        const run = (async () => {
+          await hold;
+          return store.db.query<Row>(sql, params);
+        })();
+        queries.push(run.catch(() => undefined));
+        return run;
       },
       transaction: (work) => store.db.transaction(work),
       ping: () => store.db.ping(),
@@ -240,10 +247,14 @@ describe('retrieval-store states', () => {
     const outcomes: string[] = [];
     const stash = new Stash({ clock, writeTimeoutMs: 20, onWrite: (outcome) => outcomes.push(outcome) });
     stash.configure({ db: slow, contentKey, contentMode: 'full' });
-    delayMs = 200;
+    let release: () => void = () => undefined;
+    hold = new Promise((resolve) => {
+      release = resolve;
+    });
     expect(await stash.put(ada, 'slow write')).toBeNull();
     expect(stash.state()).toBe('cooldown');
-    delayMs = 0;
+    release();
+    hold = null;
     expect(await stash.put(ada, 'during cooldown')).toBeNull();
     clock.advance(5 * 60_000 - 1);
     expect(stash.state()).toBe('cooldown');
@@ -251,7 +262,7 @@ describe('retrieval-store states', () => {
     expect(stash.state()).toBe('ready');
     expect(await stash.put(ada, 'after cooldown')).toMatch(/^ctx_/);
     expect(outcomes).toEqual(['failed', 'refused', 'stored']);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await Promise.all(queries);
     await store.dispose();
   });
 });

@@ -1,6 +1,7 @@
-import type { Clock, Coord, Logger } from '@gw/platform';
+import type { Clock, Coord, Logger, SlotLease } from '@gw/platform';
 import type { GovernanceMetrics } from '../metering/governance-metrics.js';
 import type { SpendRecord } from '../metering/spend-record.js';
+import { PendingWork } from '../shared/pending-work.js';
 import type { ModelFacts } from '../providers/pricing/known-models.js';
 import type { CapAlerts } from './cap-alerts.js';
 import type { LimitsStore } from './limits.store.js';
@@ -53,6 +54,7 @@ const orphanReservationMs = 5_000;
 export class Governance {
   private readonly held = new Map<string, Reservation[]>();
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly releasing = new PendingWork();
   private readonly keyBudgets = new Map<string, number>();
   private readonly lastFailOpenLog = new Map<string, number>();
   /** Records waiting for the end of this event-loop turn, metered together (`meter-batch.ts`). */
@@ -85,9 +87,15 @@ export class Governance {
     return batch;
   }
 
-  /** Resolves once every record seen so far is counted (tests, shutdown). */
+  /** Resolves once every record seen so far is counted and every slot given back so far is free (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    await this.releasing.settled();
+  }
+
+  /** Give a concurrency slot back after the response ended; `idle()` waits for it. Never throws. */
+  releaseSlot(slot: SlotLease): void {
+    void this.releasing.track(slot.release()).catch(() => undefined);
   }
 
   /** Strict reservations of a request, settled by its spend record. */

@@ -104,4 +104,9 @@ export class LimitsStore {
   current(): StoredLimits {
     return this.snapshot.current;
   }
+
+  /** The cached limits once `condition` holds: resolves at the reload that brings the change (tests, replicas). */
+  reached(condition: (stored: StoredLimits) => boolean): Promise<StoredLimits> {
+    return this.snapshot.reached(condition);
+  }
 }

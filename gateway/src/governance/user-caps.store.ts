@@ -146,6 +146,11 @@ export class UserCapStore {
     return this.snapshot.current;
   }
 
+  /** The cached caps once `condition` holds: resolves at the reload that brings the change (tests, replicas). */
+  reached(condition: (state: CapsState) => boolean): Promise<CapsState> {
+    return this.snapshot.reached(condition);
+  }
+
   async read(db: Queryable = this.db): Promise<CapsState> {
     const [caps, documents] = await Promise.all([
       db.query<CapRow>(`SELECT ${capColumns} FROM gw_user_caps ORDER BY user_id`),

@@ -290,6 +290,15 @@ export class SpendWriter {
     return this.replaying;
   }
 
+  /**
+   * One write attempt now, after any attempt already in flight: what the timer would do next, without waiting for it
+   * (tests observe a failed write's journaling this way instead of waiting for the flush interval).
+   */
+  async flush(): Promise<void> {
+    await this.flushing;
+    await this.flushNow();
+  }
+
   /** Write everything buffered and spilled (shutdown, tests). Gives up after `timeoutMs`; returns what stayed in memory. */
   async drain(timeoutMs = 10_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;

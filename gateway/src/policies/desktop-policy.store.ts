@@ -44,6 +44,11 @@ export class DesktopPolicyStore {
     return this.snapshot.current;
   }
 
+  /** The cached policy once `condition` holds: resolves at the reload that brings the change (tests, replicas). */
+  reached(condition: (view: DesktopPolicyView) => boolean): Promise<DesktopPolicyView> {
+    return this.snapshot.reached(condition);
+  }
+
   /** Fresh from the store. */
   async read(): Promise<DesktopPolicyView> {
     const row = await readPolicyDocument(this.db, policyName);

@@ -10,6 +10,7 @@ export class ReplicatedSnapshot<T> {
   private loadedAt = Number.NEGATIVE_INFINITY;
   private unsubscribe: (() => Promise<void>) | null = null;
   private reloading: Promise<void> | null = null;
+  private readonly reloadListeners = new Set<(value: T) => void>();
 
   constructor(
     private readonly options: {
@@ -44,6 +45,23 @@ export class ReplicatedSnapshot<T> {
   async reload(): Promise<void> {
     this.value = await this.options.load();
     this.loadedAt = this.options.clock.now();
+    for (const listener of [...this.reloadListeners]) listener(this.value);
+  }
+
+  /**
+   * The snapshot once it satisfies `condition`: at once when it already does, else at the reload that makes it so
+   * (a write here or an invalidation from another replica). Waiting for a change to arrive never polls.
+   */
+  reached(condition: (value: T) => boolean): Promise<T> {
+    if (condition(this.value)) return Promise.resolve(this.value);
+    return new Promise((resolve) => {
+      const listener = (value: T) => {
+        if (!condition(value)) return;
+        this.reloadListeners.delete(listener);
+        resolve(value);
+      };
+      this.reloadListeners.add(listener);
+    });
   }
 
   /** Reload here and tell every other replica to reload. */

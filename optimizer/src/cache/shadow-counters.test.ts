@@ -56,13 +56,20 @@ describe('ShadowCounters', () => {
     const counters = new ShadowCounters(clock);
     counters.lookup(true);
     counters.lookup(false);
+    // The first write is held until the second flush has arrived, so the two overlap whatever the machine's speed.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const slow = {
       query: async (...args: Parameters<Db['query']>) => {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await held;
         return store.db.query(...args);
       },
     } as unknown as Db;
-    const results = await Promise.all([counters.flush(slow), counters.flush(slow)]);
+    const flushes = [counters.flush(slow), counters.flush(slow)];
+    release();
+    const results = await Promise.all(flushes);
     expect(results).toEqual([true, false]);
     const { rows } = await store.db.query<{ lookups: number }>(
       'SELECT sum(lookups)::bigint AS lookups FROM optimizer_cache_shadow',

@@ -100,7 +100,9 @@ describe('StoredLeaseReader', () => {
     clock.advance(refreshMs);
     await issuer.store(testDb.db, clock);
     await vi.advanceTimersByTimeAsync(refreshMs);
-    await vi.waitFor(() => expect(reader.current().state).toBe('valid'));
+    // The timer started a read; wait for that read to land, then the new lease is the verdict.
+    await reader.settled();
+    expect(reader.current().state).toBe('valid');
   });
 
   it('treats a lease signed by a key it does not trust as unverifiable', async () => {

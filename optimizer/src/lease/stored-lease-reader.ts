@@ -37,7 +37,7 @@ type LastRead = { check: LeaseCheck | null } | null;
 export class StoredLeaseReader implements LeaseReader {
   private last: LastRead = null;
   private loggedState: LeaseVerdict['state'] | null = null;
-  private reading = false;
+  private reading: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: StoredLeaseReaderOptions) {}
@@ -60,11 +60,24 @@ export class StoredLeaseReader implements LeaseReader {
     return { state: optimizerState(leaseVerdictOf(this.last.check, this.options.clock.now()).state) };
   }
 
-  /** Re-read and re-verify; a failed read keeps the last result. Never rejects. */
-  async refresh(): Promise<void> {
-    // A store slower than the refresh period must not pile up reads, nor let an older answer overwrite a newer one.
-    if (this.reading) return;
-    this.reading = true;
+  /**
+   * Re-read and re-verify; a failed read keeps the last result. Never rejects. A call while a read is out joins that
+   * read: a store slower than the refresh period must not pile up reads, nor let an older answer overwrite a newer
+   * one.
+   */
+  refresh(): Promise<void> {
+    this.reading ??= this.readAndVerify().finally(() => {
+      this.reading = null;
+    });
+    return this.reading;
+  }
+
+  /** The read in progress (the timer's or anyone's), or none: lets a caller wait for exactly that read to land. */
+  settled(): Promise<void> {
+    return this.reading ?? Promise.resolve();
+  }
+
+  private async readAndVerify(): Promise<void> {
     try {
       this.last = { check: await this.read() };
     } catch (error) {
@@ -74,8 +87,6 @@ export class StoredLeaseReader implements LeaseReader {
         { err: error, sqlState: sqlStateOf(error) },
         `entitlement lease read failed; ${keeping}`,
       );
-    } finally {
-      this.reading = false;
     }
     this.logTransition();
   }

@@ -58,6 +58,16 @@ export class RedisCoord implements Coord {
     }, options.logger);
   }
 
+  /**
+   * Resolves once both connections are up and the subscriptions are restored, after an outage included (waits for
+   * ioredis's own reconnection, never polls).
+   */
+  async ready(): Promise<void> {
+    const redis = this.redis;
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    await this.subscriber.ready();
+  }
+
   async incrementBy(key: string, delta: number, ttlMs?: number): Promise<number> {
     this.ensureOpen();
     checkDelta(delta);

@@ -45,6 +45,17 @@ export class RedisSubscriber {
     };
   }
 
+  /**
+   * Resolves once the subscriber connection is up and every subscription it had is restored: ioredis resubscribes
+   * right after `ready`, and a PING answered on the same connection comes back after those SUBSCRIBE replies.
+   */
+  async ready(): Promise<void> {
+    const connection = this.connection;
+    if (connection === undefined) return;
+    if (connection.status !== 'ready') await new Promise((resolve) => connection.once('ready', resolve));
+    await connection.ping();
+  }
+
   async close(): Promise<void> {
     this.registry.clear();
     this.subscribed.clear();

@@ -23,5 +23,12 @@ export interface Db extends Queryable {
   readonly kind: 'pg' | 'pglite';
   /** True when the store answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Only on a store whose every writer is this process (the embedded store): a counter that moves before and after
+   * every statement that may change stored data. A value read while it stays unchanged is still what the store holds,
+   * so an in-process cache keyed on it is exact (docs/adr/0030-embedded-store-key-reads.md). Absent on a shared
+   * server, where other processes write.
+   */
+  readonly changes?: number;
   close(): Promise<void>;
 }

@@ -7,8 +7,16 @@ import type { Db, Queryable, QueryResult } from './db.js';
  * `Db` over PGlite (Postgres compiled to WASM, in-process): the zero-configuration embedded store. It runs the same
  * SQL as production. PGlite has one connection, so it serialises queries itself; transactions hold it exclusively.
  */
+/**
+ * Statements that cannot change what a cache keyed on `changes` holds: reads, and the hot path's append-only
+ * ledgers (spend rows and traces, which no other table follows by trigger or cascade).
+ */
+const unchanging = /^\s*(?:SELECT\b|INSERT INTO gw_(?:spend|traces)\b)/i;
+
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
+  /** See `Db.changes`: every other statement, script and transaction moves it, before it runs and after. */
+  changes = 0;
 
   private constructor(private readonly database: PGlite) {}
 
@@ -26,24 +34,45 @@ export class PgliteDb implements Db {
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<QueryResult<Row>> {
-    const result = await this.database.query<Row>(sql, params as unknown[]);
-    return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    if (unchanging.test(sql)) {
+      const result = await this.database.query<Row>(sql, params as unknown[]);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    }
+    return this.changing(async () => {
+      const result = await this.database.query<Row>(sql, params as unknown[]);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    });
   }
 
   async exec(sql: string): Promise<void> {
-    await this.database.exec(sql);
+    await this.changing(() => this.database.exec(sql));
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.database.transaction(async (transaction) => {
-      const tx: Queryable = {
-        query: async <Row extends object>(sql: string, params: readonly unknown[] = []) => {
-          const result = await transaction.query<Row>(sql, params as unknown[]);
-          return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-        },
-      };
-      return work(tx);
-    });
+    return this.changing(() =>
+      this.database.transaction(async (transaction) => {
+        const tx: Queryable = {
+          query: async <Row extends object>(sql: string, params: readonly unknown[] = []) => {
+            const result = await transaction.query<Row>(sql, params as unknown[]);
+            return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+          },
+        };
+        return work(tx);
+      }),
+    );
+  }
+
+  /**
+   * Moves `changes` before the work (a read answered after this point may already see it) and after it, whatever
+   * the outcome (a read that overtook it and was answered before it landed must not outlive it).
+   */
+  private async changing<T>(work: () => Promise<T>): Promise<T> {
+    this.changes += 1;
+    try {
+      return await work();
+    } finally {
+      this.changes += 1;
+    }
   }
 
   async ping(): Promise<boolean> {

@@ -1,6 +1,7 @@
 import type { Clock, Db, Logger, Queryable } from '@gw/platform';
 import { randomToken } from '@gw/platform';
 import { afterCursor, decodeCursor, pageOf } from '../paging.js';
+import { PendingWork } from '../../shared/pending-work.js';
 import type { AuditEvent, AuthEvent } from './audit.schema.js';
 
 export interface AuditEntryInput {
@@ -66,6 +67,8 @@ const stringOrNull = (value: unknown): string | null => (typeof value === 'strin
  * (created_at, id) keyset cursor exact.
  */
 export class AuditStore {
+  private readonly offPath = new PendingWork();
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -95,18 +98,26 @@ export class AuditStore {
   }
 
   /** For the identity and admission stages: one reason-coded rejection, content-free. */
-  async recordAuthRejection(input: AuthRejectionInput): Promise<void> {
-    await this.record({
-      category: authCategory,
-      action: input.code,
-      actor: input.keyId ? `key:${input.keyId}` : 'anonymous',
-      target: input.keyId ?? null,
-      subject: input.user ?? null,
-      requestId: input.requestId ?? null,
-      outcome: 'failure',
-      status: input.status,
-      details: { endpoint: input.endpoint ?? null, hint: input.hint ?? null },
-    });
+  recordAuthRejection(input: AuthRejectionInput): Promise<void> {
+    // Callers do not wait for it (it is off the response path): tracked so `written()` can.
+    return this.offPath.track(
+      this.record({
+        category: authCategory,
+        action: input.code,
+        actor: input.keyId ? `key:${input.keyId}` : 'anonymous',
+        target: input.keyId ?? null,
+        subject: input.user ?? null,
+        requestId: input.requestId ?? null,
+        outcome: 'failure',
+        status: input.status,
+        details: { endpoint: input.endpoint ?? null, hint: input.hint ?? null },
+      }),
+    );
+  }
+
+  /** Resolves once every auth rejection recorded so far is written (or failed). */
+  written(): Promise<void> {
+    return this.offPath.settled();
   }
 
   /** Newest first; `cursor` is the `next_cursor` of the previous page. */

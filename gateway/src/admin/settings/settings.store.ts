@@ -52,6 +52,11 @@ export class SettingsStore {
     return this.snapshot.current.settings;
   }
 
+  /** The cached settings once `condition` holds: resolves at the reload that brings the change (tests, replicas). */
+  async reached(condition: (settings: RuntimeSettings) => boolean): Promise<RuntimeSettings> {
+    return (await this.snapshot.reached((stored) => condition(stored.settings))).settings;
+  }
+
   /** Fresh from the store (admin reads). */
   async read(): Promise<StoredSettings> {
     const { rows } = await this.db.query<SettingsRow>(

@@ -82,7 +82,7 @@ function hold(governance: Governance, request: FastifyRequest, reply: FastifyRep
     if (ended) return;
     ended = true;
     if (renewal) clearInterval(renewal);
-    void slot?.release().catch(() => undefined);
+    if (slot) governance.releaseSlot(slot);
     governance.releaseLater(request.traceId);
   };
   reply.raw.once('finish', end);

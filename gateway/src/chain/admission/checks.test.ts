@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unlimited } from './admission-fixtures.js';
+import { unlimited } from '../../../test/admission-inputs.js';
 import type { AdmissionInput } from './admission-input.js';
 import { firstDenial } from './checks.js';
 

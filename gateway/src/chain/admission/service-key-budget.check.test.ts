@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetInput, unlimited } from './admission-fixtures.js';
+import { budgetInput, unlimited } from '../../../test/admission-inputs.js';
 import { serviceKeyBudgetCheck } from './service-key-budget.check.js';
 
 describe('serviceKeyBudgetCheck', () => {

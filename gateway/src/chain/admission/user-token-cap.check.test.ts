@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capInput } from './admission-fixtures.js';
+import { capInput } from '../../../test/admission-inputs.js';
 import { userTokenCapCheck } from './user-token-cap.check.js';
 
 describe('userTokenCapCheck', () => {

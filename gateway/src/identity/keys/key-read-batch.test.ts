@@ -48,3 +48,31 @@ describe('KeyReadBatch', () => {
     expect(await Promise.all(reads)).toEqual(['connection refused', 'connection refused']);
   });
 });
+
+describe('KeyReadBatch while a query is in flight', () => {
+  it('holds the reads of later turns until the query settles, then sends them as one query', async () => {
+    const queries: string[][] = [];
+    const answers: Array<() => void> = [];
+    const batch = new KeyReadBatch<string>(
+      (hashes) =>
+        new Promise((resolve) => {
+          queries.push(hashes);
+          answers.push(() => resolve(new Map(hashes.map((hash) => [hash, `row ${hash}`]))));
+        }),
+    );
+    const first = batch.read('a');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(queries).toEqual([['a']]);
+    // Two more turns pass while the first query is out: their reads wait and then share one query.
+    const second = batch.read('b');
+    await new Promise((resolve) => setImmediate(resolve));
+    const third = batch.read('c');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(queries).toEqual([['a']]);
+    answers[0]?.();
+    expect(await first).toBe('row a');
+    expect(queries).toEqual([['a'], ['b', 'c']]);
+    answers[1]?.();
+    expect(await Promise.all([second, third])).toEqual(['row b', 'row c']);
+  });
+});

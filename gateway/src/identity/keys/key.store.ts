@@ -102,6 +102,9 @@ export function lookupStatement(hashes: readonly string[]): { sql: string; param
 }
 
 export class KeyStore {
+  /** Embedded store only: rows by key hash, each valid while the store's change counter is what it was read at. */
+  private readonly embeddedRows = new Map<string, { row: LookupRow | undefined; changes: number }>();
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -194,7 +197,8 @@ export class KeyStore {
 
   /**
    * The per-request reads of one event-loop turn share a query (see `KeyReadBatch`): one indexed read that also
-   * fetches the holder's active flag. A fresh read per request, never a cache (docs/adr/0001-per-request-key-lookup.md).
+   * fetches the holder's active flag. On a shared server a fresh read per request, never a cache
+   * (docs/adr/0001-per-request-key-lookup.md); on the embedded store, see `readRow`.
    */
   private readonly lookups = new KeyReadBatch<LookupRow>(
     async (hashes) => {
@@ -207,9 +211,30 @@ export class KeyStore {
 
   /** Per-request lookup by raw key (hashed here). Throws when the store is unreachable: callers fail closed. */
   async lookup(rawKey: string): Promise<KeyLookup | null> {
-    const row = await this.lookups.read(hashKey(rawKey));
+    const row = await this.readRow(hashKey(rawKey));
     if (!row) return null;
+    // Status (expiry included) is worked out from the row on every request, cached or not.
     return { record: this.toRecord(row), userActive: row.user_active !== false };
+  }
+
+  /**
+   * On the embedded store, whose every writer is this process, the row read while nothing changed the store is the
+   * row it still holds: it is answered from memory until any statement that may change data runs (a key minted,
+   * revoked or rotated, a user deactivated, anything else), which invalidates every entry at once. A read that
+   * overlapped a change is not kept. docs/adr/0030-embedded-store-key-reads.md.
+   */
+  private async readRow(hash: string): Promise<LookupRow | undefined> {
+    const changes = this.db.changes;
+    if (changes === undefined) return this.lookups.read(hash);
+    const kept = this.embeddedRows.get(hash);
+    if (kept && kept.changes === changes) return kept.row;
+    const row = await this.lookups.read(hash);
+    if (this.db.changes === changes) {
+      // Bounded against a caller presenting endless unknown keys (their misses are kept too).
+      if (this.embeddedRows.size >= 10_000) this.embeddedRows.clear();
+      this.embeddedRows.set(hash, { row, changes });
+    }
+    return row;
   }
 
   /** Apply changes to a live key in reach; null when there is none (absent, out of reach, or revoked). */

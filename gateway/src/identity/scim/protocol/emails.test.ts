@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emailsOf, maxEmails, type ScimEmail } from './emails.js';
 import type { ScimErrorType } from './scim-error.js';
-import { patch, thrownBy } from './scim-test-support.js';
+import { patch, thrownBy } from '../../../../test/scim-patch-support.js';
 import { applyUserPatch, type ScimUserAttributes } from './user-patch.js';
 
 const email = (value: string, type: string | null, primary = false): ScimEmail => ({

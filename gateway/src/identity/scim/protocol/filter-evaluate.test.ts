@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { groupResourceSchema, userResourceSchema } from './attribute-schema.js';
 import { compileFilter, type ScimResource } from './filter-evaluate.js';
 import { parseScimFilter } from './filter.js';
-import { thrownBy } from './scim-test-support.js';
+import { thrownBy } from '../../../../test/scim-patch-support.js';
 
 const user = (userName: string, extra: Record<string, unknown>): ScimResource => ({
   schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', 'urn:gw:params:scim:schemas:extension:gateway:2.0:User'],

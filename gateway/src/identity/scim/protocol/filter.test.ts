@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScimFilter } from './filter-ast.js';
 import { maxFilterDepth, maxFilterLength, parseScimFilter } from './filter.js';
-import { thrownBy } from './scim-test-support.js';
+import { thrownBy } from '../../../../test/scim-patch-support.js';
 
 const path = (text: string, attribute: string, subAttribute: string | null = null, schema: string | null = null) => ({
   text,

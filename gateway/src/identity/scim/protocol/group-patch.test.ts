@@ -8,7 +8,7 @@ import {
 } from './group-patch.js';
 import { patchOpSchema } from './patch-op.js';
 import { ScimError, type ScimErrorType } from './scim-error.js';
-import { patch, thrownBy } from './scim-test-support.js';
+import { patch, thrownBy } from '../../../../test/scim-patch-support.js';
 
 const engineers: ScimGroupAttributes = Object.freeze({
   displayName: 'Test SCIMv2',

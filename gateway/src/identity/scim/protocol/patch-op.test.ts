@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maxPatchOperations, parseAttributePath, parsePatchTargets, patchOpSchema } from './patch-op.js';
-import { patch, thrownBy } from './scim-test-support.js';
+import { patch, thrownBy } from '../../../../test/scim-patch-support.js';
 
 const userSchema = 'urn:ietf:params:scim:schemas:core:2.0:User';
 

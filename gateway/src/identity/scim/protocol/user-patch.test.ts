@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { patchOpSchema } from './patch-op.js';
 import { ScimError, type ScimErrorType } from './scim-error.js';
 import { applyUserPatch, maxAttributeLength, maxUserNameLength, type ScimUserAttributes } from './user-patch.js';
-import { patch, thrownBy } from './scim-test-support.js';
+import { patch, thrownBy } from '../../../../test/scim-patch-support.js';
 
 const ada: ScimUserAttributes = Object.freeze({
   userName: 'ada@example.com',

@@ -1,4 +1,4 @@
-import type { AdmissionInput } from './admission-input.js';
+import type { AdmissionInput } from '../src/chain/admission/admission-input.js';
 
 /** Test inputs: nothing limited, then each test sets the part its check reads. */
 export const unlimited: AdmissionInput = { rate: null, concurrency: null, userCap: null, serviceKeyBudget: null };

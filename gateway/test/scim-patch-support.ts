@@ -1,7 +1,7 @@
-import { patchOpSchema } from './patch-op.js';
-import { ScimError } from './scim-error.js';
+import { patchOpSchema } from '../src/identity/scim/protocol/patch-op.js';
+import { ScimError } from '../src/identity/scim/protocol/scim-error.js';
 
-/** Test support for this folder's unit tests: a PatchOp body of these operations. */
+/** Test support for the SCIM protocol's unit tests (`src/identity/scim/protocol/`): a PatchOp body of these operations. */
 export const patch = (...operations: unknown[]) => ({ schemas: [patchOpSchema], Operations: operations });
 
 /** The ScimError `run` throws; fails the test when it throws nothing or something else. */
