@@ -9,6 +9,8 @@ export * from './db/index.js';
 export * from './http/index.js';
 export * from './coord/index.js';
 export * from './signing/request-signature.js';
+export * from './signing/pinned-keys.js';
+export * from './signing/detached-signature.js';
 export * from './time/parse-instant.js';
 export * from './time/iso-or-null.js';
 export * from './entitlement/index.js';

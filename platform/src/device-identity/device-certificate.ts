@@ -6,8 +6,15 @@ import {
   type DeviceCertificatePayload,
   type SignedDeviceCertificate,
 } from '@gw/contracts';
-import { ed25519Sign, ed25519Verify, sha256Hex } from '../crypto.js';
-import type { LeaseTrustStore } from '../entitlement/lease-signature.js';
+import { sha256Hex } from '../crypto.js';
+import { signDetached, verifyDetached, type SignedKind } from '../signing/detached-signature.js';
+import type { TrustedKeys } from '../signing/pinned-keys.js';
+
+const certificateKind: SignedKind<DeviceCertificatePayload> = {
+  envelope: signedDeviceCertificate,
+  payload: deviceCertificatePayload,
+  context: deviceCertificateSigningContext,
+};
 
 /** Sign a device certificate (billing's side; the testkit simulator uses it, so signer and verifier cannot drift). */
 export function signDeviceCertificate(
@@ -15,8 +22,7 @@ export function signDeviceCertificate(
   caPrivateKey: KeyObject,
   keyId: string,
 ): SignedDeviceCertificate {
-  const encoded = Buffer.from(JSON.stringify(deviceCertificatePayload.parse(payload))).toString('base64url');
-  return { payload: encoded, signature: ed25519Sign(caPrivateKey, deviceCertificateSigningContext + encoded), keyId };
+  return signDetached(certificateKind, payload, caPrivateKey, keyId);
 }
 
 /** What a proof names its certificate by, and what the gateway stores instead of the certificate. */
@@ -35,26 +41,15 @@ export type DeviceCertificateCheck =
  */
 export function verifyDeviceCertificate(
   value: unknown,
-  trust: LeaseTrustStore,
+  trust: TrustedKeys,
   deploymentId: string,
   nowMs: number,
 ): DeviceCertificateCheck {
-  const envelope = signedDeviceCertificate.safeParse(value);
-  if (!envelope.success) return { ok: false, reason: 'malformed' };
-  const key = trust.get(envelope.data.keyId);
-  if (!key) return { ok: false, reason: 'unknown_key' };
-  if (!ed25519Verify(key, deviceCertificateSigningContext + envelope.data.payload, envelope.data.signature))
-    return { ok: false, reason: 'bad_signature' };
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(envelope.data.payload, 'base64url').toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  const payload = deviceCertificatePayload.safeParse(decoded);
-  if (!payload.success) return { ok: false, reason: 'malformed' };
-  if (payload.data.deploymentId !== deploymentId) return { ok: false, reason: 'wrong_deployment' };
-  if (Date.parse(payload.data.issuedAt) > nowMs) return { ok: false, reason: 'not_yet_valid' };
-  if (Date.parse(payload.data.expiresAt) <= nowMs) return { ok: false, reason: 'expired' };
-  return { ok: true, payload: payload.data, sha256: deviceCertificateSha256(envelope.data) };
+  const check = verifyDetached(certificateKind, value, trust);
+  if (!check.ok) return check;
+  const payload = check.payload;
+  if (payload.deploymentId !== deploymentId) return { ok: false, reason: 'wrong_deployment' };
+  if (Date.parse(payload.issuedAt) > nowMs) return { ok: false, reason: 'not_yet_valid' };
+  if (Date.parse(payload.expiresAt) <= nowMs) return { ok: false, reason: 'expired' };
+  return { ok: true, payload, sha256: deviceCertificateSha256(check.envelope) };
 }

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ed25519PrivateKey, generateEd25519KeyPair, sha256Hex } from '../crypto.js';
-import { leaseTrustStore } from '../entitlement/lease-signature.js';
+import { trustedKeysOf } from '../signing/pinned-keys.js';
 import { deviceCaKeySetting, trustedDeviceCaKeys } from './device-ca-keys.js';
 import { deviceCertificateSha256, signDeviceCertificate, verifyDeviceCertificate } from './device-certificate.js';
 import { devicePublicJwkOf } from './device-key.js';
@@ -9,7 +9,7 @@ import { deviceProofWindow, signDeviceProof, verifyDeviceProof } from './device-
 
 const now = Date.UTC(2026, 10, 27, 12);
 const ca = generateEd25519KeyPair();
-const trust = leaseTrustStore({ 'ca-1': ca.publicKey });
+const trust = trustedKeysOf({ 'ca-1': ca.publicKey });
 
 function certify(
   deviceKey: ReturnType<typeof devicePublicJwkOf>,

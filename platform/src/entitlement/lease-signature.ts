@@ -6,20 +6,23 @@ import {
   type EntitlementLeasePayload,
   type SignedLease,
 } from '@gw/contracts';
-import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../crypto.js';
+import { signDetached, verifyDetached, type SignedKind } from '../signing/detached-signature.js';
+import { trustedKeysOf, type TrustedKeys } from '../signing/pinned-keys.js';
+
+const leaseKind: SignedKind<EntitlementLeasePayload> = {
+  envelope: signedLease,
+  payload: entitlementLeasePayload,
+  context: leaseSigningContext,
+};
 
 /** Sign a lease (billing's side; the testkit simulator uses it, so signer and verifier cannot drift). */
 export function signLease(payload: EntitlementLeasePayload, privateKey: KeyObject, keyId: string): SignedLease {
-  const encoded = Buffer.from(JSON.stringify(entitlementLeasePayload.parse(payload))).toString('base64url');
-  return { payload: encoded, signature: ed25519Sign(privateKey, leaseSigningContext + encoded), keyId };
+  return signDetached(leaseKind, payload, privateKey, keyId);
 }
 
-/** Public keys a verifier trusts, by key id (raw Ed25519, base64url). */
-export type LeaseTrustStore = ReadonlyMap<string, KeyObject>;
-
-export function leaseTrustStore(keys: Readonly<Record<string, string>>): LeaseTrustStore {
-  return new Map(Object.entries(keys).map(([keyId, raw]) => [keyId, ed25519PublicKey(raw)]));
-}
+/** Public keys a lease verifier trusts, by key id (raw Ed25519, base64url). */
+export type LeaseTrustStore = TrustedKeys;
+export const leaseTrustStore = trustedKeysOf;
 
 export type LeaseCheck =
   | { ok: true; payload: EntitlementLeasePayload }
@@ -31,20 +34,8 @@ export type LeaseCheck =
  * it says "expired", not "unverifiable").
  */
 export function verifyLease(value: unknown, trust: LeaseTrustStore, deploymentId: string): LeaseCheck {
-  const envelope = signedLease.safeParse(value);
-  if (!envelope.success) return { ok: false, reason: 'malformed' };
-  const key = trust.get(envelope.data.keyId);
-  if (!key) return { ok: false, reason: 'unknown_key' };
-  if (!ed25519Verify(key, leaseSigningContext + envelope.data.payload, envelope.data.signature))
-    return { ok: false, reason: 'bad_signature' };
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(envelope.data.payload, 'base64url').toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  const payload = entitlementLeasePayload.safeParse(decoded);
-  if (!payload.success) return { ok: false, reason: 'malformed' };
-  if (payload.data.deploymentId !== deploymentId) return { ok: false, reason: 'wrong_deployment' };
-  return { ok: true, payload: payload.data };
+  const check = verifyDetached(leaseKind, value, trust);
+  if (!check.ok) return check;
+  if (check.payload.deploymentId !== deploymentId) return { ok: false, reason: 'wrong_deployment' };
+  return { ok: true, payload: check.payload };
 }

@@ -4,10 +4,10 @@ import {
   ed25519PrivateKey,
   ed25519PublicKeyOf,
   generateEd25519KeyPair,
-  leaseTrustStore,
-  parseLeaseVerifyKey,
+  parseConfiguredKey,
   signDeviceCertificate,
-  type LeaseTrustStore,
+  trustedKeysOf,
+  type TrustedKeys,
 } from '@gw/platform';
 
 /** Billing's device-certificate authority: a test CA key per simulator, the certificates' lifetime, revoked developers. */
@@ -18,7 +18,7 @@ export interface DeviceCertificateAuthority {
   /** `<keyId>:<publicKey>`, the form the gateway's `GW_DEVICE_CA_KEY` takes. */
   readonly verifyKey: string;
   /** Only this simulator's CA key: billing renews only what it signed. */
-  readonly trust: LeaseTrustStore;
+  readonly trust: TrustedKeys;
   /** Developers (lowercase addresses) whose certificates billing no longer renews. */
   readonly revokedSubjects: Set<string>;
   /** Proofs already spent at `/v1/cert/renew`, by replay key, with when they may be forgotten. */
@@ -35,12 +35,12 @@ export function createDeviceCertificateAuthority(
   const privateKey = ed25519PrivateKey(rawPrivateKey);
   const publicKey = ed25519PublicKeyOf(rawPrivateKey);
   const verifyKey = `${keyId}:${publicKey}`;
-  parseLeaseVerifyKey(verifyKey);
+  parseConfiguredKey(verifyKey);
   return {
     keyId,
     publicKey,
     verifyKey,
-    trust: leaseTrustStore({ [keyId]: publicKey }),
+    trust: trustedKeysOf({ [keyId]: publicKey }),
     revokedSubjects: new Set(),
     spentProofs: new Map(),
     issue(subject, deviceKey, nowMs) {

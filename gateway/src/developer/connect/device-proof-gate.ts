@@ -7,14 +7,14 @@ import {
   verifyDeviceProof,
   type Clock,
   type Coord,
-  type LeaseTrustStore,
+  type TrustedKeys,
 } from '@gw/platform';
 import { identityOf } from '../../chain/identity/identity-of.js';
 import { connectErrors } from './connect-errors.js';
 
 export interface DeviceProofGateOptions {
   /** Billing's device-certificate CA keys: pinned in the image plus `GW_DEVICE_CA_KEY`. */
-  trust: LeaseTrustStore;
+  trust: TrustedKeys;
   /** The deployment a certificate must be issued to; unset, the gate refuses every request with 503. */
   deploymentId: string | undefined;
   coord: Coord;
