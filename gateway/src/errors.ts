@@ -66,3 +66,18 @@ export const gatewayErrors = {
   tooManyAuthFailures: (retryAfterSeconds: number) =>
     gatewayError('auth_failures_throttled', undefined, { headers: { 'retry-after': String(retryAfterSeconds) } }),
 };
+
+/**
+ * An error whose code another party chose, relayed with its status: the optimizer's or the evidence service's own
+ * verdict on a request (their catalogs and OpenAPI documents list those codes), or a provider's HTTP status as
+ * `upstream_<status>`. The gateway owns none of these codes, so none is a catalog entry; this is the one place such an
+ * error is built.
+ */
+export function relayedError(input: {
+  status: number;
+  code: string;
+  message: string;
+  headers?: Record<string, string>;
+}): AppError {
+  return new AppError({ ...input, retryable: false });
+}

@@ -102,3 +102,19 @@ export function errorResponseSchemas<Catalog extends ErrorCatalog, Envelope exte
   }
   return responses;
 }
+
+/**
+ * What every service answers alike before its own catalog is reached: requests the HTTP framework or a recursive walk
+ * refused. Their code is each catalog's `invalid_request`; a framework refusal keeps the framework's status (almost
+ * always 400; a URL the router cannot decode is another 4xx), which no catalog entry could fix in advance.
+ */
+export const frameworkErrors = {
+  refused: (status: number, message: string) => new AppError({ status, code: 'invalid_request', message }),
+  nestedTooDeeply: (cause: unknown) =>
+    new AppError({
+      status: 400,
+      code: 'invalid_request',
+      message: 'The request body is nested too deeply to process.',
+      cause,
+    }),
+};

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, installEnvelopeErrorHandler, type RequestFailure } from '@gw/platform';
+import { frameworkErrors, installEnvelopeErrorHandler, type AppError, type RequestFailure } from '@gw/platform';
 import { evidenceError, evidenceErrors } from '../errors.js';
 
 /** One error handler for the whole service: `{error: {code, message}}` with a stable code, never a stack. */
@@ -28,6 +28,6 @@ function fromFailure(failure: RequestFailure, bodyLimit: number): AppError {
     case 'internal':
       return evidenceError('internal_error');
     default:
-      return new AppError({ status: failure.status, code: 'invalid_request', message: failure.message });
+      return frameworkErrors.refused(failure.status, failure.message);
   }
 }

@@ -1,6 +1,5 @@
-import { AppError } from '@gw/platform';
 import { endpointControlUnreachable, type EndpointAnswer } from './endpoint-control.client.js';
-import { gatewayError } from '../errors.js';
+import { gatewayError, relayedError } from '../errors.js';
 
 const relayedStatuses = new Set([400, 404, 409]);
 
@@ -13,7 +12,7 @@ export function relayEndpointAnswer(answer: EndpointAnswer): unknown {
   if (answer.status >= 200 && answer.status < 300) return answer.body;
   const error = (answer.body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   if (relayedStatuses.has(answer.status) && typeof error?.code === 'string' && typeof error.message === 'string') {
-    throw new AppError({ status: answer.status, code: error.code, message: error.message });
+    throw relayedError({ status: answer.status, code: error.code, message: error.message });
   }
   if (answer.status === 401 || answer.status === 403) {
     throw gatewayError('endpoint_control_refused');

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@gw/platform';
 import { failureOf } from '../chain/metering/metering.stage.js';
 import { TranslationError } from '../providers/translate/translation-error.js';
 import { isPlainObject } from '../providers/translate/parse-wire.js';
@@ -10,6 +9,7 @@ import { usageOfCutStream } from './cut-stream-usage.js';
 import type { InferenceDeps } from './inference-deps.js';
 import type { Lane, LaneReport } from './lane-report.js';
 import { buildSpendRecord, type SettledCall } from './spend-from-call.js';
+import { gatewayError } from '../errors.js';
 
 /**
  * What a failed call answers. A call the client or the drain deadline cut short says so, whatever the cut looked like
@@ -20,12 +20,7 @@ export function renderedFailure(thrown: unknown, signal: AbortSignal): unknown {
   const cause = abortCauseOf(signal);
   if (cause) return abortedCallError(cause);
   if (thrown instanceof TranslationError)
-    return new AppError({
-      status: thrown.status,
-      code: thrown.code,
-      message: thrown.message,
-      ...(thrown.status >= 500 ? { headers: upstreamSourceHeaders() } : {}),
-    });
+    return gatewayError(thrown.code, thrown.message, thrown.status >= 500 ? { headers: upstreamSourceHeaders() } : {});
   return thrown;
 }
 

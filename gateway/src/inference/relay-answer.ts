@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@gw/platform';
 import { isPlainObject, parseJson } from '../providers/translate/parse-wire.js';
 import { serializeSseFrame, type SseFrame } from '../providers/translate/sse.js';
 import { answerAsStream } from '../providers/translate/answer-as-stream.js';
@@ -17,6 +16,7 @@ import { relayStream } from './relay-stream.js';
 import type { ClientFormat, InferenceCall } from './inference-call.js';
 import { readBounded } from './upstream-body.js';
 import { readingUpstream, relayUpstreamError, upstreamUnreachableError } from './upstream-error.js';
+import { gatewayError } from '../errors.js';
 
 type Answered = Extract<AttemptResult, { kind: 'response' }>;
 
@@ -56,13 +56,13 @@ export async function relayAnswer(options: RelayOptions): Promise<Relayed> {
   if (result.kind === 'unreachable') throw upstreamUnreachableError(slug);
   if (result.kind === 'throttled') {
     const seconds = Math.min(Math.ceil(result.retryAfterMs / 1000), maxRetryAfterSeconds);
-    throw new AppError({
-      status: 429,
-      code: 'upstream_throttled',
-      message: `Provider "${slug}" is rate limiting this seat; retry after ${seconds} s.`,
-      retryable: true,
-      headers: { 'retry-after': String(seconds), 'x-gw-upstream-provider': slug },
-    });
+    throw gatewayError(
+      'upstream_throttled',
+      `Provider "${slug}" is rate limiting this seat; retry after ${seconds} s.`,
+      {
+        headers: { 'retry-after': String(seconds), 'x-gw-upstream-provider': slug },
+      },
+    );
   }
   const headersAfterMs = deps.clock.now() - result.sentAt;
   const { response } = result;
@@ -146,10 +146,7 @@ async function relayJson(options: RelayOptions, result: Answered): Promise<Relay
   const postCall = postCallInput(options);
   if (lane.kind === 'translate') {
     if (parsed === undefined)
-      throw new AppError({
-        status: 502,
-        code: 'invalid_upstream_response',
-        message: 'The provider answered with a body that is not JSON.',
+      throw gatewayError('invalid_upstream_response', 'The provider answered with a body that is not JSON.', {
         headers: upstreamSourceHeaders(),
       });
     const translated = lane.translateResponse(parsed, result.prepared.context, { clock: deps.clock });
@@ -166,12 +163,11 @@ async function relayJson(options: RelayOptions, result: Answered): Promise<Relay
   const usage = parsed === undefined ? undefined : lane.extractUsage(parsed);
   // A stream the provider answered with something that is not an answer (HTML, `{}`) cannot be re-told as one.
   if (streamAsked && response.status < 300 && !isAnswerOf(call.clientFormat, parsed)) {
-    throw new AppError({
-      status: 502,
-      code: 'invalid_upstream_response',
-      message: 'The provider answered a stream request with a body that is neither a stream nor an answer.',
-      headers: upstreamSourceHeaders(slug, response.status),
-    });
+    throw gatewayError(
+      'invalid_upstream_response',
+      'The provider answered a stream request with a body that is neither a stream nor an answer.',
+      { headers: upstreamSourceHeaders(slug, response.status) },
+    );
   }
   const answered = isPlainObject(parsed) && response.status < 300;
   const rewritten = answered ? await runPostCall(deps.optimizer, deps.logger, { ...postCall, response: parsed }) : null;

@@ -1,5 +1,4 @@
 import { firstHeader } from '../shared/first-header.js';
-import { AppError } from '@gw/platform';
 import { conversationKey } from '../routing/conversation-key.js';
 import { executePlan } from '../routing/execute-plan.js';
 import type { RoutingNode } from '../routing/routing-config.js';
@@ -12,6 +11,7 @@ import type { LaneReport, LaneScope, Sent } from './lane-report.js';
 import { relayAnswer } from './relay-answer.js';
 import { requestCachePolicy, writableBy } from './request-cache-policy.js';
 import type { InferenceCall } from './inference-call.js';
+import { gatewayError } from '../errors.js';
 
 // A retry waits at most this long server-side, whatever the provider asks.
 const maxRetryWaitMs = 30_000;
@@ -46,11 +46,7 @@ export async function runInference(deps: InferenceDeps, call: InferenceCall, sco
   try {
     const model = call.body?.model;
     if (typeof model !== 'string' || model.length === 0)
-      throw new AppError({
-        status: 400,
-        code: 'invalid_request',
-        message: 'body.model: a model id or alias is required',
-      });
+      throw gatewayError('invalid_request', 'body.model: a model id or alias is required');
     const route = resolveRoute(
       {
         headerProvider: firstHeader(request, 'x-gw-provider'),

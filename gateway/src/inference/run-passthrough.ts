@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '@gw/platform';
 import { adapters } from '../providers/adapters.js';
 import { selectSingle } from '../routing/select-single.js';
 import { isPlainObject, parseJson } from '../providers/translate/parse-wire.js';
@@ -10,6 +9,7 @@ import type { LaneReport, LaneScope, Relayed, Sent } from './lane-report.js';
 import type { Selection } from '../routing/resolve-route.js';
 import type { Optimization } from '../optimization/hook/pre-call-hook.js';
 import { optimizeContinuation } from './optimize-continuation.js';
+import { gatewayError } from '../errors.js';
 
 const hopByHop = new Set([
   'connection',
@@ -115,11 +115,10 @@ export async function runPassthrough(
     const { slug } = chosen.provider;
     reply.header('x-gw-provider', slug);
     if (options.requiresFamily && chosen.provider.family !== options.requiresFamily) {
-      throw new AppError({
-        status: 400,
-        code: 'unsupported_by_provider',
-        message: `Provider "${slug}" (${chosen.provider.type}) does not serve ${endpoint}; files and batches pass through to OpenAI-family providers only.`,
-      });
+      throw gatewayError(
+        'unsupported_by_provider',
+        `Provider "${slug}" (${chosen.provider.type}) does not serve ${endpoint}; files and batches pass through to OpenAI-family providers only.`,
+      );
     }
     const target = adapters[chosen.provider.type].target(chosen.provider, operation, chosen.model);
     // A Responses continuation transcript is offered to the optimizer; everything else goes out byte for byte.

@@ -25,6 +25,23 @@ export const conflictAndLimitErrors = defineErrorCatalog({
     envelope: 'admin',
     message: 'Sharing needs the billing service (GW_BILLING_URL); download the bundle and send it to support yourself.',
   },
+  desktop_policy_disabled_for_profile: {
+    status: 409,
+    code: 'desktop_policy_disabled',
+    envelope: 'admin',
+    message:
+      'The desktop policy is disabled, so its bootstrap endpoint answers 404; enable it (PUT /admin/v1/policies/claude-desktop) before downloading the profile.',
+  },
+  provider_not_configured: {
+    status: 409,
+    envelope: 'inference',
+    message: 'The provider that ran this batch is no longer configured.',
+  },
+  batch_output_not_ready: {
+    status: 409,
+    envelope: 'inference',
+    message: 'The batch has no output yet; download it once the batch has completed.',
+  },
   // 413, 415
   body_too_large: { status: 413, envelope: 'inference', message: 'The request body is too large.' },
   payload_too_large: { status: 413, envelope: 'admin', message: 'The payload is too large.' },

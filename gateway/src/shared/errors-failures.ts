@@ -95,7 +95,7 @@ export const failedCallErrors = defineErrorCatalog({
   },
   key_store_unavailable: {
     status: 503,
-    envelope: 'key-failure',
+    envelope: ['key-failure', 'connect'],
     message: 'The key store is unavailable; a valid client key cannot be verified right now.',
     retryable: true,
   },
@@ -106,6 +106,31 @@ export const failedCallErrors = defineErrorCatalog({
     retryable: true,
   },
   unavailable: { status: 503, envelope: 'admin', message: 'A dependency is unavailable.' },
+  provisioning_token_store_unavailable: {
+    status: 503,
+    envelope: 'admin',
+    message: 'The provisioning token store is unavailable; the token cannot be verified right now.',
+    retryable: true,
+  },
+  device_identity_unavailable: {
+    status: 503,
+    envelope: 'connect',
+    message:
+      'This gateway verifies no device certificates: it needs GW_DEPLOYMENT_ID and a device CA key (pinned or GW_DEVICE_CA_KEY).',
+  },
+  proof_store_unavailable: {
+    status: 503,
+    envelope: 'connect',
+    message: 'Proofs of possession cannot be checked for replay right now; retry shortly.',
+    retryable: true,
+  },
+  fleet_webhook_unavailable: {
+    status: 503,
+    envelope: 'connect',
+    message:
+      'The failing-policies webhook is not configured on this gateway, or its configuration cannot be read; nothing was remediated.',
+    retryable: true,
+  },
   optimizer_not_configured: {
     status: 503,
     envelope: 'admin',

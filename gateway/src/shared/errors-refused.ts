@@ -105,6 +105,27 @@ export const refusedRequestErrors = defineErrorCatalog({
     envelope: 'admin',
     message: 'The identity provider’s answer was refused; sign in again.',
   },
+  invalid_device_certificate: {
+    status: 401,
+    envelope: 'connect',
+    message: 'The device certificate does not verify.',
+  },
+  invalid_proof: { status: 401, envelope: 'connect', message: 'The proof of possession does not verify.' },
+  stale_proof: {
+    status: 401,
+    envelope: 'connect',
+    message: 'The proof of possession is too old or dated in the future; sign a fresh one.',
+  },
+  proof_replayed: {
+    status: 401,
+    envelope: 'connect',
+    message: 'This proof of possession was already used; sign a fresh one.',
+  },
+  fleet_webhook_unauthorized: {
+    status: 401,
+    envelope: 'connect',
+    message: 'The webhook secret is missing or wrong: send it as the bearer token or as ?token=.',
+  },
   missing_key: { status: 401, envelope: ['key-failure', 'mcp'], message: 'A valid client key is required.' },
   key_unknown: { status: 401, envelope: ['key-failure', 'mcp'], message: 'A valid client key is required.' },
   key_expired: { status: 401, envelope: 'key-failure', message: 'A valid client key is required.' },
@@ -159,6 +180,11 @@ export const refusedRequestErrors = defineErrorCatalog({
     envelope: ['inference', 'connect'],
     message:
       "This deployment's subscription is suspended; requests are refused until billing restores it. Contact your administrator.",
+  },
+  device_certificate_mismatch: {
+    status: 403,
+    envelope: 'connect',
+    message: 'The device certificate belongs to another developer than this key.',
   },
   guardrail_denied: { status: 403, envelope: 'inference', message: 'A guardrail denied the request.' },
   forbidden: {
@@ -242,7 +268,12 @@ export const refusedRequestErrors = defineErrorCatalog({
     message: 'No soft update is pending: the available release needs an operator (or there is none).',
   },
   // 404
-  not_found: { status: 404, envelope: ['admin', 'connect'], message: 'Not found.' },
+  not_found: { status: 404, envelope: ['inference', 'admin', 'connect'], message: 'Not found.' },
+  desktop_policy_disabled: {
+    status: 404,
+    envelope: 'connect',
+    message: 'No desktop policy is served: an administrator has not enabled it.',
+  },
   handle_not_found: { status: 404, envelope: 'connect', message: 'The handle is unknown or has expired.' },
   directive_not_found: { status: 404, envelope: 'connect', message: 'No such directive for this seat.' },
   connector_not_found: {

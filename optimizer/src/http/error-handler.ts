@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, installEnvelopeErrorHandler, type RequestFailure } from '@gw/platform';
+import { frameworkErrors, installEnvelopeErrorHandler, type AppError, type RequestFailure } from '@gw/platform';
 import { optimizerError } from '../errors.js';
 
 /**
@@ -33,6 +33,6 @@ function fromFailure(failure: RequestFailure, maxBodyBytes: number): AppError {
       return optimizerError('internal');
     default:
       // The catalog has no finer code for a request the framework refused (a failed schema, a bad URL).
-      return new AppError({ status: failure.status, code: 'invalid_request', message: failure.message });
+      return frameworkErrors.refused(failure.status, failure.message);
   }
 }

@@ -1,4 +1,5 @@
 import { isDataRejection, isStoreUnavailable } from '../db/store-errors.js';
+import { frameworkErrors } from '../error-catalog.js';
 import { AppError } from '../errors.js';
 import { RequestValidationError } from './zod-schemas.js';
 
@@ -127,12 +128,7 @@ function failure(
  */
 function asCodedError(error: unknown): unknown {
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
-    return new AppError({
-      status: 400,
-      code: 'invalid_request',
-      message: 'The request body is nested too deeply to process.',
-      cause: error,
-    });
+    return frameworkErrors.nestedTooDeeply(error);
   }
   return error;
 }

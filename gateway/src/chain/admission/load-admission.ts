@@ -1,4 +1,4 @@
-import { AppError, type Clock, type Coord, type SlotLease } from '@gw/platform';
+import { type Clock, type Coord, type SlotLease } from '@gw/platform';
 import { estimateCall, type CallEstimate } from '../../governance/estimate-call.js';
 import type { Governance } from '../../governance/governance.js';
 import { monthPeriod, periodOf } from '../../governance/period.js';
@@ -7,6 +7,7 @@ import { counterKey, type Subject } from '../../governance/usage-counters.js';
 import type { UserCap } from '../../governance/user-caps.store.js';
 import type { Identity } from '../../identity/caller.js';
 import type { AdmissionInput, Consumption } from './admission-input.js';
+import { gatewayError } from '../../errors.js';
 
 export interface AdmissionLoaderDeps {
   coord: Coord;
@@ -87,15 +88,7 @@ export function planOf(governance: Governance, identity: Identity, now: number, 
 }
 
 /** Strict reservations fail closed: the promise of strict mode is "never over", which an outage cannot keep. */
-const reservationUnavailable = (cause: unknown) =>
-  new AppError({
-    status: 503,
-    code: 'governance_unavailable',
-    message: 'Strict budget enforcement cannot reach its counters right now; retry shortly.',
-    retryable: true,
-    headers: { 'retry-after': '1' },
-    cause,
-  });
+const reservationUnavailable = (cause: unknown) => gatewayError('governance_unavailable', undefined, { cause });
 
 /**
  * Fetch what the checks need: the rate decision, a concurrency slot and the usage counters in one parallel round

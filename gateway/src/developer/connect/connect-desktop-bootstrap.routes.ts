@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '@gw/platform';
 import type { AuthFailureGuard } from '../../chain/edge/auth-failure-guard.js';
-import { KeyFailure } from '../../errors.js';
+import { KeyFailure, gatewayError } from '../../errors.js';
 import { resolveIdentity } from '../../identity/caller.js';
 import type { KeyStore } from '../../identity/keys/key.store.js';
 import { extractClientKey } from '../../identity/keys/extract-key.js';
@@ -26,12 +25,7 @@ export interface ConnectDesktopBootstrapOptions {
   authFailureGuard: AuthFailureGuard;
 }
 
-const policyNotServed = () =>
-  new AppError({
-    status: 404,
-    code: 'desktop_policy_disabled',
-    message: 'No desktop policy is served: an administrator has not enabled it.',
-  });
+const policyNotServed = () => gatewayError('desktop_policy_disabled');
 
 /**
  * `GET /connect/claude-desktop/bootstrap`: the secret-free desktop policy for one operating system. The desktop

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, normalizeRequestError } from '@gw/platform';
+import { normalizeRequestError } from '@gw/platform';
 import type { DeviceCertificateFailure, DeviceProofFailure } from '@gw/platform';
 import { gatewayError, KeyFailure } from '../../errors.js';
 
@@ -25,24 +25,16 @@ export const connectErrors = {
   enrollmentIdentityTaken: () => gatewayError('enrollment_identity_taken'),
   enrollmentUserRequired: () =>
     gatewayError('invalid_request', 'body.user: this enrollment link names no developer; send your e-mail address.'),
-  deviceIdentityUnavailable: () =>
-    new AppError({
-      status: 503,
-      code: 'device_identity_unavailable',
-      message:
-        'This gateway verifies no device certificates: it needs GW_DEPLOYMENT_ID and a device CA key (pinned or GW_DEVICE_CA_KEY).',
-    }),
+  deviceIdentityUnavailable: () => gatewayError('device_identity_unavailable'),
   apiKeyHeaderRequired: () =>
-    new AppError({
-      status: 400,
-      code: 'invalid_request',
-      message: 'Send the current client key in x-gw-api-key: the proof of possession is bound to it.',
-    }),
+    gatewayError(
+      'invalid_request',
+      'Send the current client key in x-gw-api-key: the proof of possession is bound to it.',
+    ),
   invalidDeviceCertificate: (reason: DeviceCertificateFailure) =>
-    new AppError({
-      status: 401,
-      code: 'invalid_device_certificate',
-      message: {
+    gatewayError(
+      'invalid_device_certificate',
+      {
         malformed: 'The device certificate is not a signed certificate of the known shape.',
         unknown_key: 'The device certificate is signed by a key this gateway does not trust.',
         bad_signature: 'The device certificate’s signature does not verify.',
@@ -50,54 +42,30 @@ export const connectErrors = {
         expired: 'The device certificate has expired; renew it at billing.',
         not_yet_valid: 'The device certificate is not valid yet.',
       }[reason],
-    }),
-  deviceCertificateMismatch: () =>
-    new AppError({
-      status: 403,
-      code: 'device_certificate_mismatch',
-      message: 'The device certificate belongs to another developer than this key.',
-    }),
+    ),
+  deviceCertificateMismatch: () => gatewayError('device_certificate_mismatch'),
   invalidProof: (reason: Exclude<DeviceProofFailure, 'stale' | 'future'>) =>
-    new AppError({
-      status: 401,
-      code: 'invalid_proof',
-      message: {
+    gatewayError(
+      'invalid_proof',
+      {
         malformed: 'The proof of possession is not a signed proof of the known shape.',
         bad_signature: 'The proof of possession is not signed by the certificate’s key.',
         wrong_purpose: 'The proof of possession was made for another purpose.',
         wrong_certificate: 'The proof of possession was made for another certificate.',
         wrong_key: 'The proof of possession was made for another client key.',
       }[reason],
-    }),
+    ),
   staleProof: (reason: 'stale' | 'future') =>
-    new AppError({
-      status: 401,
-      code: 'stale_proof',
-      message:
-        reason === 'stale'
-          ? 'The proof of possession is too old; sign a fresh one.'
-          : 'The proof of possession is dated in the future; check the device clock.',
-    }),
-  proofReplayed: () =>
-    new AppError({
-      status: 401,
-      code: 'proof_replayed',
-      message: 'This proof of possession was already used; sign a fresh one.',
-    }),
-  proofStoreUnavailable: () =>
-    new AppError({
-      status: 503,
-      code: 'proof_store_unavailable',
-      message: 'Proofs of possession cannot be checked for replay right now; retry shortly.',
-      retryable: true,
-    }),
+    gatewayError(
+      'stale_proof',
+      reason === 'stale'
+        ? 'The proof of possession is too old; sign a fresh one.'
+        : 'The proof of possession is dated in the future; check the device clock.',
+    ),
+  proofReplayed: () => gatewayError('proof_replayed'),
+  proofStoreUnavailable: () => gatewayError('proof_store_unavailable'),
   keyHeartbeatUnavailable: () =>
-    new AppError({
-      status: 503,
-      code: 'key_store_unavailable',
-      message: 'The key store is unavailable; the key was not extended. Retry shortly.',
-      retryable: true,
-    }),
+    gatewayError('key_store_unavailable', 'The key store is unavailable; the key was not extended. Retry shortly.'),
   serviceKeyNotAllowed: () => gatewayError('service_key_not_allowed'),
   unsupportedMediaType: () =>
     gatewayError('unsupported_media_type', 'Connect routes read JSON: send content-type application/json.'),

@@ -1,7 +1,8 @@
-import { AppError, sha256Hex, timingSafeEqualString, type Coord, type Logger } from '@gw/platform';
+import { sha256Hex, timingSafeEqualString, type Coord, type Logger } from '@gw/platform';
 import type { EndpointDeps } from '../endpoint-deps.js';
 import type { FailingPoliciesPayload, WebhookCounts } from './failing-policies.schema.js';
 import { readWebhookConfig, type WebhookConfig } from './webhook-config.js';
+import { gatewayError } from '../../errors.js';
 
 export interface PolicyWebhookDeps {
   /** `GW_FLEET_WEBHOOK_CONFIG`. */
@@ -15,20 +16,8 @@ export interface PolicyWebhookDeps {
 
 export const policyWebhookErrors = {
   // One static answer whatever is missing: the caller is a server, not the operator who can fix the file.
-  unavailable: () =>
-    new AppError({
-      status: 503,
-      code: 'fleet_webhook_unavailable',
-      message:
-        'The failing-policies webhook is not configured on this gateway, or its configuration cannot be read; nothing was remediated.',
-      retryable: true,
-    }),
-  unauthorized: () =>
-    new AppError({
-      status: 401,
-      code: 'fleet_webhook_unauthorized',
-      message: 'The webhook secret is missing or wrong: send it as the bearer token or as ?token=.',
-    }),
+  unavailable: () => gatewayError('fleet_webhook_unavailable'),
+  unauthorized: () => gatewayError('fleet_webhook_unauthorized'),
 };
 
 /** What a delivery may act with, once configuration and secret checked out. */

@@ -1,15 +1,7 @@
-import { AppError } from '@gw/platform';
+import { gatewayError } from '../../errors.js';
 import { bearerOf, type Principal, type PrincipalResolver } from '../../admin/principal.js';
 import type { ProvisioningTokenRecord } from './provisioning-token.schema.js';
 import { looksLikeProvisioningToken, refusalMessage, type ProvisioningTokenStore } from './provisioning-token.store.js';
-
-const storeUnavailable = () =>
-  new AppError({
-    status: 503,
-    code: 'provisioning_token_store_unavailable',
-    message: 'The provisioning token store is unavailable; the token cannot be verified right now.',
-    retryable: true,
-  });
 
 /**
  * On the admin plane a provisioning token reaches enrollment links through `/admin/v1` only, and only with the
@@ -38,10 +30,9 @@ export function provisioningTokenResolver(tokens: ProvisioningTokenStore): Princ
         match = await tokens.match(bearer);
       } catch (error) {
         request.log.warn({ err: error }, 'provisioning token store unavailable');
-        throw storeUnavailable();
+        throw gatewayError('provisioning_token_store_unavailable');
       }
-      if (match.outcome !== 'accepted')
-        throw new AppError({ status: 401, code: 'unauthenticated', message: refusalMessage(match) });
+      if (match.outcome !== 'accepted') throw gatewayError('unauthenticated', refusalMessage(match));
       return principalOfProvisioningToken(match.record);
     },
   };

@@ -1,5 +1,6 @@
 import type { Db } from '@gw/platform';
-import { AppError } from '@gw/platform';
+import type { AppError } from '@gw/platform';
+import { gatewayError } from '../../errors.js';
 
 /** Who created a batch through the gateway: its output is billed to them, and only their key may reach it. */
 export interface BatchOwner {
@@ -106,7 +107,7 @@ export class BatchStore {
 
 /** An unknown batch and another key's batch are the same answer: the caller learns nothing of batches not theirs. */
 export function batchNotFound(batchId: string): AppError {
-  return new AppError({ status: 404, code: 'not_found', message: `No batch found with id '${batchId}'.` });
+  return gatewayError('not_found', `No batch found with id '${batchId}'.`);
 }
 
 /** The batch's owner when `keyId` created it; otherwise the 404 of an unknown batch. */

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '@gw/platform';
 import { isPlainObject, parseJson } from '../../providers/translate/parse-wire.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import { meteredLane } from '../metered-lane.js';
 import { runPassthrough } from '../run-passthrough.js';
 import { refusedReport } from './refused-report.js';
+import { gatewayError } from '../../errors.js';
 
 const security = [{ clientKey: [] }];
 const schema = {
@@ -14,8 +14,7 @@ const schema = {
   security,
 };
 
-const fileNotFound = (fileId: string) =>
-  new AppError({ status: 404, code: 'not_found', message: `No such File object: ${fileId}` });
+const fileNotFound = (fileId: string) => gatewayError('not_found', `No such File object: ${fileId}`);
 
 /**
  * The Files API, passed through to OpenAI-family providers only. The provider's account is the organization's, so

@@ -1,4 +1,3 @@
-import { AppError } from '@gw/platform';
 import { adapters } from '../../providers/adapters.js';
 import type { ProviderInstance } from '../../providers/provider-types.js';
 import { isPlainObject, parseJson } from '../../providers/translate/parse-wire.js';
@@ -13,13 +12,13 @@ import { upstreamUnreachableError } from '../upstream-error.js';
 import { billOutputLines } from './bill-output-lines.js';
 import { batchNotFound, ownedBatch } from './batch.store.js';
 import { OutputLineReader } from './output-lines.js';
+import { gatewayError, relayedError } from '../../errors.js';
 
 const unsupported = (provider: ProviderInstance, endpoint: string) =>
-  new AppError({
-    status: 400,
-    code: 'unsupported_by_provider',
-    message: `Provider "${provider.slug}" (${provider.type}) does not serve ${endpoint}; batches pass through to OpenAI-family providers only.`,
-  });
+  gatewayError(
+    'unsupported_by_provider',
+    `Provider "${provider.slug}" (${provider.type}) does not serve ${endpoint}; batches pass through to OpenAI-family providers only.`,
+  );
 
 /**
  * `GET /v1/batches/{id}/output`: the output file of a batch this key created, fetched from the provider that ran it
@@ -45,11 +44,10 @@ export async function runBatchOutput(deps: InferenceDeps, scope: LaneScope, batc
     const owner = await ownedBatch(deps.batches, batchId, request.gw.identity?.keyId);
     const provider = deps.providers.get(owner.provider);
     if (!provider)
-      throw new AppError({
-        status: 409,
-        code: 'provider_not_configured',
-        message: `Provider "${owner.provider}", which ran batch ${batchId}, is no longer configured.`,
-      });
+      throw gatewayError(
+        'provider_not_configured',
+        `Provider "${owner.provider}", which ran batch ${batchId}, is no longer configured.`,
+      );
     const chosen: Selection = { provider, model: '' };
     selection = chosen;
     reply.header('x-gw-provider', provider.slug);
@@ -109,7 +107,7 @@ async function outputFileOf(
   const raw = await readBounded(response.body);
   if (response.status === 404) throw batchNotFound(batchId);
   if (response.status >= 400) {
-    throw new AppError({
+    throw relayedError({
       status: response.status >= 500 ? response.status : 502,
       code: `upstream_${response.status}`,
       message: `Provider "${provider.slug}" answered HTTP ${response.status} when asked for batch ${batchId}. This is not a gateway failure.`,
@@ -120,9 +118,8 @@ async function outputFileOf(
   const outputFileId = isPlainObject(batch) ? batch.output_file_id : undefined;
   if (typeof outputFileId === 'string' && outputFileId.length > 0) return outputFileId;
   const status = isPlainObject(batch) && typeof batch.status === 'string' ? batch.status : 'unknown';
-  throw new AppError({
-    status: 409,
-    code: 'batch_output_not_ready',
-    message: `Batch ${batchId} has no output yet (status "${status}"); download it once the batch has completed.`,
-  });
+  throw gatewayError(
+    'batch_output_not_ready',
+    `Batch ${batchId} has no output yet (status "${status}"); download it once the batch has completed.`,
+  );
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, sha256Hex } from '@gw/platform';
+import { sha256Hex } from '@gw/platform';
 import type { Attempt } from '../../routing/execute-plan.js';
 import { singleTarget } from '../../routing/routing-config.js';
 import type { ProviderInstance } from '../../providers/provider-types.js';
@@ -18,6 +18,7 @@ import { conversationKey } from '../../routing/conversation-key.js';
 import { gatewaySessionIdOf } from '../../optimization/hook/pre-call-hook.js';
 import { subscriptionUpstreamHeaders } from './subscription-headers.js';
 import { organizationProvider, seatUpstream } from './seat-upstream.js';
+import { gatewayError } from '../../errors.js';
 
 const hourMs = 3_600_000;
 
@@ -112,7 +113,7 @@ export async function runSubscription(
   try {
     const model = call.body?.model;
     if (typeof model !== 'string' || model.length === 0)
-      throw new AppError({ status: 400, code: 'invalid_request', message: 'body.model: a model id is required' });
+      throw gatewayError('invalid_request', 'body.model: a model id is required');
     const customHost =
       typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;
     const provider = await seatUpstream(deps.providers, customHost, deps.customHosts);

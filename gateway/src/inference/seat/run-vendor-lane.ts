@@ -1,10 +1,10 @@
-import { AppError } from '@gw/platform';
 import { forwardOpaque } from '../relay-opaque.js';
 import type { InferenceDeps } from '../inference-deps.js';
 import type { LaneReport, LaneScope, Sent } from '../lane-report.js';
 import type { Selection } from '../../routing/resolve-route.js';
 import { subscriptionCredential, subscriptionUpstreamHeaders } from './subscription-headers.js';
 import { seatUpstream } from './seat-upstream.js';
+import { gatewayError } from '../../errors.js';
 
 /**
  * `/v1/vendor/:plan/:seat/*`: the seat carrier lane of a coding assistant. The developer's seat token
@@ -29,12 +29,7 @@ export async function runVendorLane(deps: InferenceDeps, scope: LaneScope): Prom
   try {
     const credential = subscriptionCredential(request.headers);
     if (!credential || !request.headers['x-gw-api-key']) {
-      throw new AppError({
-        status: 400,
-        code: 'seat_token_required',
-        message:
-          'The vendor lane forwards your own seat token: send it in Authorization (or x-api-key) and your gw key in x-gw-api-key.',
-      });
+      throw gatewayError('seat_token_required');
     }
     const customHost =
       typeof request.headers['x-gw-custom-host'] === 'string' ? request.headers['x-gw-custom-host'] : undefined;

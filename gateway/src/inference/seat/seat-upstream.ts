@@ -1,7 +1,7 @@
-import { AppError } from '@gw/platform';
 import type { ProviderInstance } from '../../providers/provider-types.js';
 import type { ProviderStore } from '../../providers/provider.store.js';
 import { assertSafeUpstreamUrl, customHostAllowed } from '../../providers/ssrf-guard.js';
+import { gatewayError } from '../../errors.js';
 
 export const anthropicPublicBaseUrl = 'https://api.anthropic.com/v1';
 
@@ -27,11 +27,7 @@ export async function seatUpstream(
   if (customHost) {
     const url = await assertSafeUpstreamUrl(customHost, { allowPrivate: policy.allowPrivate });
     if (!customHostAllowed(url, policy.allowlist))
-      throw new AppError({
-        status: 400,
-        code: 'custom_host_not_allowed',
-        message: `x-gw-custom-host ${url.host} is not in GW_CUSTOM_HOST_ALLOWLIST.`,
-      });
+      throw gatewayError('custom_host_not_allowed', `x-gw-custom-host ${url.host} is not in GW_CUSTOM_HOST_ALLOWLIST.`);
     baseUrl = url.toString().replace(/\/+$/, '');
     if (!/\/v\d+$/.test(baseUrl)) baseUrl = `${baseUrl}/v1`;
   }

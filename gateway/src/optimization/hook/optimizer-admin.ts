@@ -1,5 +1,5 @@
-import { AppError } from '@gw/platform';
-import { gatewayError } from '../../errors.js';
+import type { AppError } from '@gw/platform';
+import { gatewayError, relayedError } from '../../errors.js';
 import type { OptimizerClient } from './optimizer-client.js';
 
 /**
@@ -44,7 +44,7 @@ function relayedFailure(status: number, body: unknown): AppError {
   if (status === 401 || status === 403) return gatewayError('optimizer_admin_refused');
   const error = optimizerError(body);
   if (status >= 400 && status < 500 && error)
-    return new AppError({ status, code: error.code, message: `optimizer: ${error.message}` });
+    return relayedError({ status, code: error.code, message: `optimizer: ${error.message}` });
   return gatewayError(
     'optimizer_unavailable',
     error ? `optimizer: ${error.message}` : `The optimizer answered ${status}.`,

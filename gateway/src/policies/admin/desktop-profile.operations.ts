@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { AppError } from '@gw/platform';
 import { gatewayBaseUrl } from '../desktop-bootstrap.js';
 import { buildDesktopProfile, mobileconfigContentType } from '../desktop-profile.js';
 import type { DesktopPolicyStore } from '../desktop-policy.store.js';
 import { defineOperation, type AdminOperation } from '../../admin/operation.js';
+import { gatewayError } from '../../errors.js';
 
 export interface DesktopProfileOperationDeps {
   policies: DesktopPolicyStore;
@@ -14,13 +14,7 @@ export interface DesktopProfileOperationDeps {
 }
 
 // A profile pinning a bootstrap endpoint that answers 404 would leave every managed Mac without a policy.
-const policyDisabled = () =>
-  new AppError({
-    status: 409,
-    code: 'desktop_policy_disabled',
-    message:
-      'The desktop policy is disabled, so its bootstrap endpoint answers 404; enable it (PUT /admin/v1/policies/claude-desktop) before downloading the profile.',
-  });
+const policyDisabled = () => gatewayError('desktop_policy_disabled_for_profile');
 
 /** `GET /admin/claude-desktop-policy/mobileconfig` and `/admin/v1/policies/claude-desktop/mobileconfig`: one handler. */
 export function desktopProfileOperations(deps: DesktopProfileOperationDeps): AdminOperation[] {

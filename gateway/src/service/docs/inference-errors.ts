@@ -16,6 +16,8 @@ const statusSummaries: Readonly<Record<number, string>> = {
   400: 'Malformed or unserviceable request',
   402: "Governance ceiling (terminal; `x-should-retry: false`), or the deployment's entitlement lease expired",
   403: "The deployment's subscription is suspended, or a guardrail denied the request",
+  404: 'A batch or file this key did not create, or that does not exist (the answer the provider gives for an unknown id)',
+  409: 'A batch whose output is not ready yet, or whose provider is no longer configured',
   413: 'Body (or decompressed body) over the limit',
   426: 'A WebSocket endpoint (`/v1/realtime`) asked for without an upgrade',
   415: 'Content-Encoding the gateway cannot decode, or a body that is not JSON on a route that reads JSON',
