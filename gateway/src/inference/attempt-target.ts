@@ -30,7 +30,7 @@ export type AttemptResult =
   | { kind: 'throttled'; selection: Selection; retryAfterMs: number };
 
 export interface AttemptScope {
-  deps: InferenceDeps;
+  deps: Pick<InferenceDeps, 'clock' | 'providers' | 'routing' | 'sleep' | 'throttle' | 'upstream'>;
   call: InferenceCall;
   route: ResolvedRoute;
   request: FastifyRequest;
@@ -87,7 +87,7 @@ export async function attemptTarget(scope: AttemptScope, target: TargetNode): Pr
  * (`wait: false`: a seat with overflow on). Null means go ahead.
  */
 export async function passThrottle(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'sleep' | 'throttle'>,
   seat: string,
   selection: Selection,
   record: (status: number | null) => void,
@@ -130,7 +130,7 @@ export interface PreparedSend {
  * once, for a caller that overflows elsewhere.
  */
 export async function sendThroughThrottle(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'clock' | 'sleep' | 'throttle' | 'upstream'>,
   input: PreparedSend,
   options: { wait: boolean } = { wait: true },
 ): Promise<Attempt<AttemptResult>> {
@@ -143,7 +143,10 @@ export async function sendThroughThrottle(
 }
 
 /** Send one prepared body and classify the answer; a provider 429 pauses the seat on every replica. */
-export async function sendPrepared(deps: InferenceDeps, input: PreparedSend): Promise<Attempt<AttemptResult>> {
+export async function sendPrepared(
+  deps: Pick<InferenceDeps, 'clock' | 'throttle' | 'upstream'>,
+  input: PreparedSend,
+): Promise<Attempt<AttemptResult>> {
   const { selection, lane, prepared } = input;
   // A call the client left (or the drain deadline ended) while it waited is not sent: the provider never sees it.
   const cause = abortCauseOf(input.signal);

@@ -51,11 +51,14 @@ export function settle(report: LaneReport, signal: AbortSignal): { settled: Sett
   };
 }
 
+/** What wraps a lane into one metered call: the clock, the metering stage, the model table, the drain signal. */
+export type MeteredLaneDeps = Pick<InferenceDeps, 'clock' | 'meter' | 'routing' | 'shutdown'>;
+
 /**
  * The one way a lane is served: the call's signal made once, the lane run to its report, the report handed to the
  * metering stage as the call's one spend row and trace, and a failure rethrown for the error envelope.
  */
-export function meteredLane(deps: InferenceDeps, lane: Lane) {
+export function meteredLane(deps: MeteredLaneDeps, lane: Lane) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const signal = callSignal(reply, deps.shutdown);
     const report = await lane({ request, reply, signal });

@@ -18,7 +18,7 @@ import type { InferenceCall } from './inference-call.js';
  * (the optimizer's body when applied; raw bytes are then no longer the client's) with the outcome for the spend row.
  */
 export async function optimizeCall(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'clock' | 'coord' | 'logger' | 'optimizer' | 'optimizerBreaker' | 'pins' | 'routing'>,
   call: InferenceCall,
   request: FastifyRequest,
   target: { model: string; family: ProviderFamily; subscription: boolean; cache?: CachePolicy },

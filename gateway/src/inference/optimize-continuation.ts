@@ -31,7 +31,7 @@ const responsesEndpoint = '/v1/responses';
  * open with the client's bytes and the session is held on the passthrough for the cooldown.
  */
 export async function optimizeContinuation(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'clock' | 'coord' | 'logger' | 'optimizer' | 'pins' | 'routing'>,
   request: FastifyRequest,
   body: Record<string, unknown> | undefined,
   selection: Selection,

@@ -22,7 +22,7 @@ type Answered = Extract<AttemptResult, { kind: 'response' }>;
 
 /** Everything `relayAnswer` needs, by name. */
 export interface RelayOptions {
-  deps: InferenceDeps;
+  deps: Pick<InferenceDeps, 'clock' | 'logger' | 'meter' | 'optimizer'>;
   /** The call as sent (after the optimizer). */
   call: InferenceCall;
   /** The final attempt of the routing plan. */

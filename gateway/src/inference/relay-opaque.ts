@@ -62,7 +62,7 @@ export interface OpaqueForward {
  * cancelled when the client leaves or the gateway's drain deadline passes; the value says what went out.
  */
 export async function forwardOpaque(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'clock' | 'sleep' | 'throttle' | 'upstream'>,
   reply: FastifyReply,
   forward: OpaqueForward,
 ): Promise<Relayed> {

@@ -9,7 +9,7 @@ import type { InferenceCall } from './inference-call.js';
 
 /** The response cache rule of one organisation-key call, from its headers, its route and the stored routing. */
 export function requestCachePolicy(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'providers' | 'routing'>,
   call: InferenceCall,
   request: FastifyRequest,
   route: ResolvedRoute,
@@ -31,7 +31,7 @@ export function requestCachePolicy(
 }
 
 /** The stored routing's cache settings, with the `cache` block of the stored default config under them. */
-function storedSettingsOf(deps: InferenceDeps): CacheSettings | null {
+function storedSettingsOf(deps: Pick<InferenceDeps, 'routing'>): CacheSettings | null {
   const stored = deps.routing.documents.default;
   const fromConfig = cacheBlockOf(stored.config);
   if (!fromConfig) return stored.cache ?? null;

@@ -19,7 +19,7 @@ export interface RetrievalStanding {
  * outage reads as no lease: without proof the client can retrieve, nothing reversible may be assumed.
  */
 export async function retrievalStandingOf(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'optimizer' | 'publicUrl' | 'retrievalLease'>,
   request: FastifyRequest,
   body: Record<string, unknown>,
 ): Promise<RetrievalStanding> {

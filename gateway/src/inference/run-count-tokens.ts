@@ -18,7 +18,7 @@ import { gatewayError } from '../errors.js';
  * something the client would take for a count.
  */
 export async function runCountTokens(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'providers' | 'routing' | 'upstream'>,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<unknown> {

@@ -19,12 +19,35 @@ function balances(node: RoutingNode): boolean {
   return node.kind === 'group' && (node.mode === 'loadbalance' || node.targets.some(balances));
 }
 
+/** What the JSON and SSE lane uses: routing and retries, the optimizer hook, throttling, the metering stage. */
+export type InferenceLaneDeps = Pick<
+  InferenceDeps,
+  | 'attemptMetrics'
+  | 'clock'
+  | 'coord'
+  | 'logger'
+  | 'optimizer'
+  | 'optimizerBreaker'
+  | 'pins'
+  | 'providers'
+  | 'random'
+  | 'routing'
+  | 'sleep'
+  | 'throttle'
+  | 'upstream'
+  | 'meter'
+>;
+
 /**
  * The handler stage for named inference operations: resolve the route, run its plan (fallback,
  * sticky load balancing, per-target retry), relay the final answer (same family byte-faithful, crossing translated)
  * and report what happened, naming the target that answered; the metering stage records it.
  */
-export async function runInference(deps: InferenceDeps, call: InferenceCall, scope: LaneScope): Promise<LaneReport> {
+export async function runInference(
+  deps: InferenceLaneDeps,
+  call: InferenceCall,
+  scope: LaneScope,
+): Promise<LaneReport> {
   const { request, reply, signal } = scope;
   let sent = call;
   let optimization: Optimization | undefined;

@@ -78,13 +78,19 @@ export interface PassthroughOptions {
   beforeRelay?: (raw: Buffer, selection: Selection) => Promise<Buffer | undefined>;
 }
 
+/** What the opaque passthrough lane uses: the provider and routing tables, the optimizer hook for Responses continuations, the upstream. */
+export type PassthroughLaneDeps = Pick<
+  InferenceDeps,
+  'clock' | 'coord' | 'logger' | 'optimizer' | 'pins' | 'providers' | 'routing' | 'sleep' | 'throttle' | 'upstream'
+>;
+
 /**
  * `/v1/*` paths the gateway does not name are proxied upstream as inference requests (files,
  * batches, audio, images…) with the server-held credential. An upstream 404 means the path exists nowhere, which the
  * spec answers with 500 rather than 404.
  */
 export async function runPassthrough(
-  deps: InferenceDeps,
+  deps: PassthroughLaneDeps,
   scope: LaneScope,
   options: PassthroughOptions = {},
 ): Promise<LaneReport> {

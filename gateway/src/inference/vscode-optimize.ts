@@ -61,7 +61,10 @@ function optimizationObject(optimization: Optimization) {
  * `POST /v1/extensions/vscode/optimize`: the editor extension asks for an optimized request and forwards it itself.
  * Fail-open, no provider call, and a zero-token spend row that records the savings.
  */
-export async function runVscodeOptimize(deps: InferenceDeps, scope: LaneScope): Promise<LaneReport> {
+export async function runVscodeOptimize(
+  deps: Pick<InferenceDeps, 'clock' | 'coord' | 'logger' | 'optimizer' | 'optimizerBreaker' | 'pins' | 'routing'>,
+  scope: LaneScope,
+): Promise<LaneReport> {
   const { request, reply } = scope;
   const body = (request.body as z.infer<typeof vscodeOptimizeBody>).request;
   // The optimizer reads either wire format from the body itself; the client format only matters for forwarding.

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { isPlainObject, parseJson } from '../../providers/translate/parse-wire.js';
 import type { InferenceDeps } from '../inference-deps.js';
-import { fileRoutes } from './file.routes.js';
+import { fileRoutes, type FileRoutesDeps } from './file.routes.js';
 import { refusedReport } from './refused-report.js';
 import { meteredLane } from '../metered-lane.js';
 import { runPassthrough } from '../run-passthrough.js';
 import { ownedBatch, type BatchOwner } from './batch.store.js';
-import { runBatchOutput } from './run-batch-output.js';
+import { runBatchOutput, type BatchOutputLaneDeps } from './run-batch-output.js';
 
 const security = [{ clientKey: [] }];
 const tags = ['inference'];
@@ -16,7 +16,7 @@ const tags = ['inference'];
  * batch's creator remembered so only their key reaches it and its output is billed to them per line
  * (`run-batch-output.ts`). Registered before the `/v1/*` catch-all, which would otherwise take these paths.
  */
-export function batchRoutes(app: FastifyInstance, deps: InferenceDeps): void {
+export function batchRoutes(app: FastifyInstance, deps: FileRoutesDeps & BatchOutputLaneDeps): void {
   fileRoutes(app, deps);
 
   app.get(
@@ -127,7 +127,7 @@ export function batchRoutes(app: FastifyInstance, deps: InferenceDeps): void {
  * provider's paging cursors are kept, so a page may hold fewer batches than asked for while `has_more` goes on.
  */
 async function onlyOwnBatches(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'batches'>,
   raw: Buffer,
   keyId: string | undefined,
 ): Promise<Buffer | undefined> {

@@ -77,7 +77,7 @@ function lineRecord(
  * leaves the lines unbilled and unclaimed, so the next download bills them; the relayed download is not undone.
  */
 export async function billOutputLines(input: {
-  deps: InferenceDeps;
+  deps: Pick<InferenceDeps, 'batches' | 'clock' | 'logger' | 'meter' | 'routing'>;
   owner: BatchOwner;
   lines: readonly OutputLine[];
   request: FastifyRequest;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { isPlainObject, parseJson } from '../../providers/translate/parse-wire.js';
 import type { InferenceDeps } from '../inference-deps.js';
-import { meteredLane } from '../metered-lane.js';
-import { runPassthrough } from '../run-passthrough.js';
+import { meteredLane, type MeteredLaneDeps } from '../metered-lane.js';
+import { runPassthrough, type PassthroughLaneDeps } from '../run-passthrough.js';
 import { refusedReport } from './refused-report.js';
 import { gatewayError } from '../../errors.js';
 
@@ -16,12 +16,15 @@ const schema = {
 
 const fileNotFound = (fileId: string) => gatewayError('not_found', `No such File object: ${fileId}`);
 
+/** What the Files routes use: the metered passthrough lane, and the batch store for who owns which file. */
+export type FileRoutesDeps = MeteredLaneDeps & PassthroughLaneDeps & Pick<InferenceDeps, 'batches'>;
+
 /**
  * The Files API, passed through to OpenAI-family providers only. The provider's account is the organization's, so
  * the gateway keeps which key owns a file it saw (an upload through it, a batch's output and error files) and answers
  * another key as the provider answers for a file that does not exist; files it never saw pass through as before.
  */
-export function fileRoutes(app: FastifyInstance, deps: InferenceDeps): void {
+export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
   app.route({
     method: ['GET', 'POST'],
     url: '/v1/files',

@@ -20,6 +20,12 @@ const unsupported = (provider: ProviderInstance, endpoint: string) =>
     `Provider "${provider.slug}" (${provider.type}) does not serve ${endpoint}; batches pass through to OpenAI-family providers only.`,
   );
 
+/** What the batch output download uses: the batch store, the provider that ran the batch, the upstream, the metering stage. */
+export type BatchOutputLaneDeps = Pick<
+  InferenceDeps,
+  'batches' | 'clock' | 'logger' | 'meter' | 'providers' | 'routing' | 'sleep' | 'throttle' | 'upstream'
+>;
+
 /**
  * `GET /v1/batches/{id}/output`: the output file of a batch this key created, fetched from the provider that ran it
  * (the batch's `output_file_id`, then that file's content) and relayed byte for byte as it streams, while each JSONL
@@ -27,7 +33,11 @@ const unsupported = (provider: ProviderInstance, endpoint: string) =>
  * download, here or on another replica, bills nothing more. The download itself is the call's own row, with no
  * tokens, so the lines are not counted twice.
  */
-export async function runBatchOutput(deps: InferenceDeps, scope: LaneScope, batchId: string): Promise<LaneReport> {
+export async function runBatchOutput(
+  deps: BatchOutputLaneDeps,
+  scope: LaneScope,
+  batchId: string,
+): Promise<LaneReport> {
   const { request, reply, signal } = scope;
   const endpoint = new URL(request.url, 'http://gateway.invalid').pathname;
   let selection: Selection | null = null;
@@ -82,7 +92,7 @@ export async function runBatchOutput(deps: InferenceDeps, scope: LaneScope, batc
 
 /** The batch's `output_file_id` from the provider; a batch with no output yet is a clear 409, not a relay. */
 async function outputFileOf(
-  deps: InferenceDeps,
+  deps: Pick<InferenceDeps, 'upstream'>,
   provider: ProviderInstance,
   batchId: string,
   signal: AbortSignal,

@@ -13,7 +13,7 @@ import { RealtimeSession, realtimeCloseCodes } from './realtime-session.js';
 import { realtimeEndpoint, recordRealtimeResponse } from './realtime-spend.js';
 
 export interface RealtimeRouteOptions {
-  inference: InferenceDeps;
+  inference: Pick<InferenceDeps, 'clock' | 'meter' | 'providers' | 'routing' | 'shutdown'>;
   standing: { coord: Coord; governance: Governance };
   /** Largest client message; a larger one closes the session with 1009. */
   maxMessageBytes: number;

@@ -38,7 +38,10 @@ interface SeatAttempt {
 }
 
 /** One try on the developer's own seat: their token, the kept header families, the seat's throttle pause. */
-async function attemptSeat(deps: InferenceDeps, options: SeatAttempt): Promise<Attempt<AttemptResult>> {
+async function attemptSeat(
+  deps: Pick<InferenceDeps, 'attemptMetrics' | 'clock' | 'sleep' | 'throttle' | 'upstream'>,
+  options: SeatAttempt,
+): Promise<Attempt<AttemptResult>> {
   const { call, request, provider, credential, seat, signal, onSend } = options;
   const wait = options.wait ?? true;
   const model = String(call.body?.model);
@@ -64,12 +67,15 @@ async function attemptSeat(deps: InferenceDeps, options: SeatAttempt): Promise<A
 }
 
 /** Overflow is on and could be used (before its hourly cap is consulted): then a throttled seat is not waited for. */
-function overflowPossible(deps: InferenceDeps, customHost: boolean): boolean {
+function overflowPossible(deps: Pick<InferenceDeps, 'providers' | 'seatPolicy'>, customHost: boolean): boolean {
   return deps.seatPolicy().seatOverflow && !customHost && organizationProvider(deps.providers) !== null;
 }
 
 /** Overflow onto the organization key, off by default, never with a custom host, capped per hour. */
-async function overflowAllowed(deps: InferenceDeps, customHost: boolean): Promise<ProviderInstance | null> {
+async function overflowAllowed(
+  deps: Pick<InferenceDeps, 'clock' | 'coord' | 'providers' | 'seatPolicy'>,
+  customHost: boolean,
+): Promise<ProviderInstance | null> {
   const policy = deps.seatPolicy();
   if (!policy.seatOverflow || customHost) return null;
   const organization = organizationProvider(deps.providers);
@@ -79,13 +85,33 @@ async function overflowAllowed(deps: InferenceDeps, customHost: boolean): Promis
   return used <= policy.seatOverflowHourlyMaxRequests ? organization : null;
 }
 
+/** What the subscription lane uses: the seat upstream and its overflow onto the organization key, the optimizer hook, throttling, the metering stage. */
+export type SubscriptionLaneDeps = Pick<
+  InferenceDeps,
+  | 'attemptMetrics'
+  | 'clock'
+  | 'coord'
+  | 'customHosts'
+  | 'logger'
+  | 'optimizer'
+  | 'optimizerBreaker'
+  | 'pins'
+  | 'providers'
+  | 'routing'
+  | 'seatPolicy'
+  | 'sleep'
+  | 'throttle'
+  | 'upstream'
+  | 'meter'
+>;
+
 /**
  * Subscription passthrough on the Messages lane: the developer's own subscription token goes to the
  * provider with only the kept client header families; routing and fallback are skipped; the body is still the
  * gateway's (optimized) body. The token is never logged or stored (the logger redacts both credential headers).
  */
 export async function runSubscription(
-  deps: InferenceDeps,
+  deps: SubscriptionLaneDeps,
   original: InferenceCall,
   scope: LaneScope,
   credential: { header: 'authorization' | 'x-api-key'; value: string },

@@ -10,7 +10,10 @@ import { gatewayError } from '../../errors.js';
  * `/v1/vendor/:plan/:seat/*`: the seat carrier lane of a coding assistant. The developer's seat token
  * is forwarded so the vendor bills its plan; the gateway key travels in `x-gw-api-key`. Opaque: no schema, metered.
  */
-export async function runVendorLane(deps: InferenceDeps, scope: LaneScope): Promise<LaneReport> {
+export async function runVendorLane(
+  deps: Pick<InferenceDeps, 'clock' | 'customHosts' | 'providers' | 'sleep' | 'throttle' | 'upstream'>,
+  scope: LaneScope,
+): Promise<LaneReport> {
   const { request, reply, signal } = scope;
   const url = new URL(request.url, 'http://gateway.invalid');
   const rest = url.pathname.split('/').slice(5).join('/');
