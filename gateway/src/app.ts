@@ -124,7 +124,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       ensureProviderHeader(reply);
       done(null, payload);
     });
-    await inference.register(meRoutes, { governance: deps.governance, db: deps.db });
+    await inference.register(meRoutes, { governance: deps.governance, db: deps.db, clock: deps.clock });
     await inference.register(realtimeRoutes, {
       inference: deps.inference,
       standing: { coord: deps.coord, governance: deps.governance },

@@ -41,6 +41,7 @@ export async function registerRetrievalSurfaces(app: FastifyInstance, deps: Gate
     account: {
       governance: deps.governance,
       db: deps.db,
+      clock: deps.clock,
       routing: deps.routing,
       seats: deps.seats.store,
       hookSavings: deps.seats.hookSavings,

@@ -106,7 +106,7 @@ describe('the address fold migration', () => {
     expect(JSON.stringify(audit.json())).toContain('userCaps.addressConflict');
     expect(gateway.logs.join('')).toContain('cap rows name one address in more than one spelling');
     // Until an administrator decides, the lower-case row applies.
-    expect(gateway.deps.governance.deps.caps.get('TWIN@example.com')).toMatchObject({
+    expect(gateway.deps.governance.capOf('TWIN@example.com')).toMatchObject({
       user: 'twin@example.com',
       maxUsd: 5,
       monthlyTokens: null,

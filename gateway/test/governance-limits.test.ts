@@ -151,7 +151,7 @@ describe('limits and counters across replicas (Redis)', () => {
       await admin(a.app, 'PUT', '/admin/rate-limits', { defaults: { requestsPerMinute: 2 } });
       await admin(a.app, 'PATCH', '/admin/user-caps/replicated@example.com', { monthlyTokens: 50 });
       // Replica B reloads both documents when A's invalidations reach it over Redis.
-      const { caps, limits } = b.deps.governance.deps;
+      const { caps, limits } = b.deps.governance.stores;
       await caps.reached(() => caps.get('replicated@example.com') !== undefined);
       await limits.reached(() => limits.effective('x', null).requestsPerMinute === 2);
       expect((await chat(a.app, key)).statusCode).toBe(200);

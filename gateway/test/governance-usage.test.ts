@@ -104,12 +104,12 @@ describe('metering: usage counters, self-service and exact streamed cost', () =>
       await coord.delete(counterKey(subject, month, field));
     expect((await me('/v1/me/usage', service.key)).json()).toMatchObject({ requests: 0, tokens: 0 });
 
-    expect(await governance.deps.reconciler.runOnce()).toBeGreaterThanOrEqual(3);
+    expect(await governance.stores.reconciler.runOnce()).toBeGreaterThanOrEqual(3);
     expect((await me('/v1/me/usage', service.key)).json()).toMatchObject({ requests: 3, tokens: 600, costUsd: 0.003 });
     expect(await metricsText(app())).toMatch(/gw_usage_counter_corrections_total [1-9]/);
 
     await coord.incrementBy(counterKey(subject, month, 'requests'), 5);
-    await governance.deps.reconciler.runOnce();
+    await governance.stores.reconciler.runOnce();
     expect((await me('/v1/me/usage', service.key)).json().requests).toBe(8);
   });
 

@@ -11,11 +11,11 @@ export function governanceOperations(deps: {
   db: Db;
   coord: Coord;
   clock: Clock;
-  governance: Governance;
+  governance: Pick<Governance, 'stores'>;
   ring: SpendRing;
   allowPrivateWebhooks: boolean;
 }): AdminOperation[] {
-  const { caps, limits, reconciler } = deps.governance.deps;
+  const { caps, limits, reconciler } = deps.governance.stores;
   return [
     ...capOperations({
       caps,

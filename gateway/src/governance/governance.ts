@@ -4,12 +4,15 @@ import type { SpendRecord } from '../metering/spend-record.js';
 import { PendingWork } from '../shared/pending-work.js';
 import type { ModelFacts } from '../providers/pricing/known-models.js';
 import type { CapAlerts } from './cap-alerts.js';
+import type { EffectiveLimits } from './limits.schema.js';
 import type { LimitsStore } from './limits.store.js';
+import { capUsages } from './cap-views.js';
+import type { Period } from './period.js';
 import { meterBatch, type MeterBatchDeps } from './meter-batch.js';
 import type { CounterReconciler } from './reconcile-counters.js';
 import type { Reservation, Reservations } from './reservations.js';
-import type { UserCapStore } from './user-caps.store.js';
-import type { UsageCounters } from './usage-counters.js';
+import type { UserCap, UserCapStore } from './user-caps.store.js';
+import type { Subject, UsageCounters, UsageTotals } from './usage-counters.js';
 
 /** Where 402 cap rejections go for `/admin/auth-events` (the audit store's writer). */
 export interface AuthRejectionSink {
@@ -61,7 +64,11 @@ export class Governance {
   private pending: SpendRecord[] = [];
   private readonly batchDeps: MeterBatchDeps;
 
-  constructor(readonly deps: GovernanceDeps) {
+  /** The stores its admin operations write (caps, limits, the counter reconciler). */
+  readonly stores: Pick<GovernanceDeps, 'caps' | 'limits' | 'reconciler'>;
+
+  constructor(private readonly deps: GovernanceDeps) {
+    this.stores = { caps: deps.caps, limits: deps.limits, reconciler: deps.reconciler };
     this.batchDeps = {
       counters: deps.counters,
       alerts: deps.alerts,
@@ -127,6 +134,50 @@ export class Governance {
     if (now - (this.lastFailOpenLog.get(check) ?? Number.NEGATIVE_INFINITY) < 10_000) return;
     this.lastFailOpenLog.set(check, now);
     this.deps.logger.warn({ err: error, check }, 'admission check failed open: Coord unreachable, request let through');
+  }
+
+  /** A developer's cap, from the in-memory copy (no round trip). */
+  capOf(user: string): UserCap | undefined {
+    return this.deps.caps.get(user);
+  }
+
+  /** The limits that apply to a key and its user (key overrides user overrides deployment). */
+  effectiveLimits(keyId: string, user: string | null): EffectiveLimits {
+    return this.deps.limits.effective(keyId, user);
+  }
+
+  /** Model facts after alias resolution, with the deployment's pricing overrides (strict estimates). */
+  modelFacts(model: string): ModelFacts | undefined {
+    return this.deps.modelFacts(model);
+  }
+
+  /** The output a strict reservation assumes when neither request nor model says. */
+  get defaultOutputTokens(): number | undefined {
+    return this.deps.defaultOutputTokens;
+  }
+
+  /** Month-to-date totals of a user or service key, from the live counters (throws when Coord is down). */
+  usageTotals(subject: Subject, period: Period): Promise<UsageTotals> {
+    return this.deps.counters.read(subject, period);
+  }
+
+  /** The caps' usage this period, from the live counters; null when Coord is down. */
+  capUsages(caps: readonly UserCap[], now: number): ReturnType<typeof capUsages> {
+    return capUsages(this.deps.coord, caps, now);
+  }
+
+  /** A strict reservation against a subject's counters, given back when the call's spend record is counted. */
+  reserve(subject: Subject, amounts: { tokens: number; costMicros: number }, now: number): Promise<Reservation> {
+    return this.deps.reservations.reserve(subject, amounts, now);
+  }
+
+  setBudgetRemaining(keyId: string, remainingUsd: number): void {
+    this.deps.metrics.setBudgetRemaining(keyId, remainingUsd);
+  }
+
+  /** A 402 for `/admin/auth-events`. */
+  recordAuthRejection(input: Parameters<AuthRejectionSink['recordAuthRejection']>[0]): Promise<void> {
+    return this.deps.authEvents.recordAuthRejection(input);
   }
 
   /** Admission learns budgets from the key record; the gauge needs them when the record is metered. */

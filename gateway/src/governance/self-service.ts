@@ -1,6 +1,6 @@
 import type { Db } from '@gw/platform';
 import type { Identity } from '../identity/caller.js';
-import { capUsages, capViewOf } from './cap-views.js';
+import { capViewOf } from './cap-views.js';
 import type { Governance } from './governance.js';
 import { fromMicros, limitMicros } from './money.js';
 import { monthPeriod } from './period.js';
@@ -33,13 +33,17 @@ async function storedUsage(db: Db, subject: Subject, start: number, end: number)
 }
 
 /** `GET /v1/me/usage`: month-to-date tokens and savings from the live counters, or from `gw_spend` when Coord is down. */
-export async function usageFor(governance: Governance, db: Db, identity: Identity, now: number) {
+/** What the self-service reads use of governance. */
+export type UsageSource = Pick<Governance, 'usageTotals'>;
+export type LimitsSource = Pick<Governance, 'capOf' | 'capUsages' | 'effectiveLimits' | 'usageTotals'>;
+
+export async function usageFor(governance: UsageSource, db: Db, identity: Identity, now: number) {
   const subject = subjectOf(identity);
   const month = monthPeriod(now);
   let totals: UsageTotals;
   let source: 'counters' | 'store' = 'counters';
   try {
-    totals = await governance.deps.counters.read(subject, month);
+    totals = await governance.usageTotals(subject, month);
   } catch {
     source = 'store';
     totals = await storedUsage(db, subject, month.start, month.end as number);
@@ -61,18 +65,15 @@ export async function usageFor(governance: Governance, db: Db, identity: Identit
 }
 
 /** `GET /v1/me/limits`: the caps and budgets that would 402 this identity, and the limits that would 429 it. */
-export async function limitsFor(governance: Governance, identity: Identity, now: number) {
-  const { caps, limits, counters } = governance.deps;
-  const cap = identity.keyType === 'client' && identity.user ? caps.get(identity.user) : undefined;
-  const capView = cap
-    ? capViewOf(cap, (await capUsages(governance.deps.coord, [cap], now))?.get(cap.user) ?? null, now)
-    : null;
+export async function limitsFor(governance: LimitsSource, identity: Identity, now: number) {
+  const cap = identity.keyType === 'client' && identity.user ? governance.capOf(identity.user) : undefined;
+  const capView = cap ? capViewOf(cap, (await governance.capUsages([cap], now))?.get(cap.user) ?? null, now) : null;
   const budgetUsd = identity.keyType === 'service' ? (identity.key.monthlyBudgetUsd ?? 0) : 0;
-  const effective = limits.effective(identity.keyId, identity.user);
+  const effective = governance.effectiveLimits(identity.keyId, identity.user);
   let serviceKeyBudget = null;
   if (budgetUsd > 0) {
     const month = monthPeriod(now);
-    const spent = await counters.read({ kind: 'key', id: identity.keyId }, month).then(
+    const spent = await governance.usageTotals({ kind: 'key', id: identity.keyId }, month).then(
       (totals) => totals.costMicros,
       () => null,
     );

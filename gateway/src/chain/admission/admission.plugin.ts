@@ -7,12 +7,19 @@ import { checksAfterGuardrails, checksBeforeGuardrails, firstDenial } from './ch
 import type { Guardrails } from '../../governance/guardrails/guardrails.js';
 import type { Identity } from '../../identity/caller.js';
 import { denialError } from './denial-error.js';
-import { loadAdmission, releaseHeld, slotLeaseMs, type HeldResources } from './load-admission.js';
+import {
+  loadAdmission,
+  releaseHeld,
+  slotLeaseMs,
+  type AdmissionGovernance,
+  type HeldResources,
+} from './load-admission.js';
 
 export interface AdmissionStageDeps {
   coord: Coord;
   clock: Clock;
-  governance: Governance;
+  /** What admission reads, plus the reservations it holds for the request and the 402s it reports. */
+  governance: AdmissionGovernance & Pick<Governance, 'hold' | 'releaseLater' | 'recordAuthRejection'>;
   /** Operator-configured guardrail hooks, asked between the limits and the caps; null when the gateway has none. */
   guardrails?: Guardrails | null;
 }
@@ -71,7 +78,12 @@ async function guardrailDenial(
  * Keep the slot and reservations until the response ends, however it ends: `close` fires when the client goes away
  * too, so a disconnect never leaks a slot; the lease (renewed while the request lives) is the backstop for a crash.
  */
-function hold(governance: Governance, request: FastifyRequest, reply: FastifyReply, held: HeldResources): void {
+function hold(
+  governance: Pick<Governance, 'hold' | 'releaseLater'>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  held: HeldResources,
+): void {
   if (!held.slot && held.reservations.length === 0) return;
   governance.hold(request.traceId, held.reservations);
   const slot = held.slot;
@@ -103,7 +115,7 @@ function recordAuthEvent(deps: AdmissionStageDeps, request: FastifyRequest, deni
     .setIfAbsent(claim, '1', 60_000)
     .then((first) =>
       first
-        ? deps.governance.deps.authEvents.recordAuthRejection({
+        ? deps.governance.recordAuthRejection({
             code: denial.code,
             user: identity?.user ?? null,
             keyId: identity?.keyId ?? null,

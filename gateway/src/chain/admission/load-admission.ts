@@ -9,10 +9,23 @@ import type { Identity } from '../../identity/caller.js';
 import type { AdmissionInput, Consumption } from './admission-input.js';
 import { gatewayError } from '../../errors.js';
 
+/** What admission reads of governance: caps, limits and estimates, strict reservations, fail-open reports. */
+export type AdmissionGovernance = Pick<
+  Governance,
+  | 'capOf'
+  | 'effectiveLimits'
+  | 'modelFacts'
+  | 'defaultOutputTokens'
+  | 'reserve'
+  | 'setBudgetRemaining'
+  | 'rememberBudget'
+  | 'reportFailOpen'
+>;
+
 export interface AdmissionLoaderDeps {
   coord: Coord;
   clock: Clock;
-  governance: Governance;
+  governance: AdmissionGovernance;
 }
 
 /** What admission holds for the request's lifetime: a concurrency slot and strict reservations. */
@@ -29,7 +42,7 @@ const maxRetryAfterMs = 60_000;
 const jitter = (spreadMs: number) => Math.floor(Math.random() * spreadMs);
 
 /** A part whose source is down reads as absent: the check it feeds lets the request through. */
-function failOpen(governance: Governance, check: string, error: unknown): null {
+function failOpen(governance: AdmissionGovernance, check: string, error: unknown): null {
   governance.reportFailOpen(check, error);
   return null;
 }
@@ -53,8 +66,8 @@ interface Plan {
   } | null;
 }
 
-export function planOf(governance: Governance, identity: Identity, now: number, strictBudget: boolean): Plan {
-  const entry = identity.keyType === 'client' && identity.user ? governance.deps.caps.get(identity.user) : undefined;
+export function planOf(governance: AdmissionGovernance, identity: Identity, now: number, strictBudget: boolean): Plan {
+  const entry = identity.keyType === 'client' && identity.user ? governance.capOf(identity.user) : undefined;
   const capLimited = entry !== undefined && (entry.monthlyTokens !== null || entry.maxUsd !== null);
   const budgetUsd = identity.keyType === 'service' ? (identity.key.monthlyBudgetUsd ?? 0) : 0;
   governance.rememberBudget(identity.keyId, budgetUsd);
@@ -102,14 +115,14 @@ export async function loadAdmission(
 ): Promise<{ input: AdmissionInput; held: HeldResources }> {
   const { governance, coord } = deps;
   const now = deps.clock.now();
-  const limits = governance.deps.limits.effective(identity.keyId, identity.user);
+  const limits = governance.effectiveLimits(identity.keyId, identity.user);
   const plan = planOf(governance, identity, now, limits.strictBudget);
   const strict = plan.cap?.strict === true || plan.budget?.strict === true;
   const estimate: CallEstimate | null = strict
     ? estimateCall(
         body,
-        typeof body?.model === 'string' ? governance.deps.modelFacts(body.model) : undefined,
-        governance.deps.defaultOutputTokens,
+        typeof body?.model === 'string' ? governance.modelFacts(body.model) : undefined,
+        governance.defaultOutputTokens,
       )
     : null;
 
@@ -164,22 +177,22 @@ export function counterKeysOf(plan: Plan, now: number): string[] {
   ];
 }
 
-function reportBudget(governance: Governance, keyId: string, input: AdmissionInput): void {
+function reportBudget(governance: AdmissionGovernance, keyId: string, input: AdmissionInput): void {
   const budget = input.serviceKeyBudget;
   if (budget && budget.costMicros.spent !== null)
-    governance.deps.metrics.setBudgetRemaining(keyId, budget.monthlyBudgetUsd - budget.costMicros.spent / 1_000_000);
+    governance.setBudgetRemaining(keyId, budget.monthlyBudgetUsd - budget.costMicros.spent / 1_000_000);
 }
 
 async function reserve(
-  governance: Governance,
+  governance: AdmissionGovernance,
   plan: Plan,
   estimate: CallEstimate,
   now: number,
 ): Promise<Reservation[]> {
   const made = await Promise.allSettled([
-    plan.cap?.strict ? governance.deps.reservations.reserve(plan.cap.subject, estimate, now) : null,
+    plan.cap?.strict ? governance.reserve(plan.cap.subject, estimate, now) : null,
     plan.budget?.strict
-      ? governance.deps.reservations.reserve(plan.budget.subject, { tokens: 0, costMicros: estimate.costMicros }, now)
+      ? governance.reserve(plan.budget.subject, { tokens: 0, costMicros: estimate.costMicros }, now)
       : null,
   ]);
   const reservations = made.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []));

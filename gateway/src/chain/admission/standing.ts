@@ -10,7 +10,7 @@ import { buildInput, counterKeysOf, planOf, type AdmissionLoaderDeps } from './l
  */
 export async function standingDenial(deps: AdmissionLoaderDeps, identity: Identity): Promise<Denial | null> {
   const now = deps.clock.now();
-  const limits = deps.governance.deps.limits.effective(identity.keyId, identity.user);
+  const limits = deps.governance.effectiveLimits(identity.keyId, identity.user);
   const plan = planOf(deps.governance, identity, now, limits.strictBudget);
   const keys = counterKeysOf(plan, now);
   if (keys.length === 0) return null;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Db, ZodTypeProvider } from '@gw/platform';
+import type { Clock, Db, ZodTypeProvider } from '@gw/platform';
 import { identityOf } from '../../chain/identity/identity-of.js';
 import { extractClientKey } from '../../identity/keys/extract-key.js';
 import type { Identity } from '../../identity/caller.js';
@@ -8,10 +8,9 @@ import type { AuditStore } from '../../admin/audit/audit.store.js';
 import type { EnrollmentLinkStore, RedeemFailure } from '../../identity/enrollment/enrollment-link.store.js';
 import type { KeyStore } from '../../identity/keys/key.store.js';
 import { emailAddress } from '../../identity/users/email-address.js';
-import type { Governance } from '../../governance/governance.js';
 import { fromMicros } from '../../governance/money.js';
 import { monthPeriod } from '../../governance/period.js';
-import { usageFor } from '../../governance/self-service.js';
+import { usageFor, type UsageSource } from '../../governance/self-service.js';
 import { lookupModel } from '../../providers/pricing/known-models.js';
 import type { RoutingStore } from '../../routing/routing.store.js';
 import type { HookSavingsStore, HookSavingsTotals } from '../seats/hook-savings.store.js';
@@ -21,8 +20,9 @@ import { connectErrors } from './connect-errors.js';
 import { connectErrorResponse } from './connect.schema.js';
 
 export interface ConnectAccountOptions {
-  governance: Governance;
+  governance: UsageSource;
   db: Db;
+  clock: Clock;
   routing: RoutingStore;
   seats: SeatStore;
   hookSavings: HookSavingsStore;
@@ -264,7 +264,7 @@ export async function connectAccountRoutes(plain: FastifyInstance, options: Conn
     },
     async (request): Promise<z.infer<typeof savingsResponse>> => {
       const identity = identityOf(request);
-      const now = options.governance.deps.clock.now();
+      const now = options.clock.now();
       const ref = seatOf(identity);
       try {
         const [usage, month, allTime] = await Promise.all([

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '@gw/platform';
+import type { Clock, Db } from '@gw/platform';
 import { z } from 'zod';
 import { identityOf } from '../../chain/identity/identity-of.js';
-import type { Governance } from '../../governance/governance.js';
-import { limitsFor, usageFor } from '../../governance/self-service.js';
+import { limitsFor, usageFor, type LimitsSource } from '../../governance/self-service.js';
 import { meLimitsResponse, meUsageResponse } from './me.schema.js';
 
 const meResponse = z.object({
@@ -24,8 +23,9 @@ const meResponse = z.object({
 });
 
 export interface MeRouteOptions {
-  governance: Governance;
+  governance: LimitsSource;
   db: Db;
+  clock: Clock;
 }
 
 /** `GET /v1/me*`: identity, usage and limits, answered by the gateway with no provider; never the hash. */
@@ -42,8 +42,7 @@ export async function meRoutes(app: FastifyInstance, options: MeRouteOptions): P
         response: { 200: meUsageResponse },
       },
     },
-    async (request) =>
-      usageFor(options.governance, options.db, identityOf(request), options.governance.deps.clock.now()),
+    async (request) => usageFor(options.governance, options.db, identityOf(request), options.clock.now()),
   );
   app.get(
     '/v1/me/limits',
@@ -56,7 +55,7 @@ export async function meRoutes(app: FastifyInstance, options: MeRouteOptions): P
         response: { 200: meLimitsResponse },
       },
     },
-    async (request) => limitsFor(options.governance, identityOf(request), options.governance.deps.clock.now()),
+    async (request) => limitsFor(options.governance, identityOf(request), options.clock.now()),
   );
   app.get(
     '/v1/me',
