@@ -213,7 +213,11 @@ function regressionGuard(
  * store closes, so a replica going away leaves its counts in the fleet total) and the expired-row sweep, running
  * only while the app is up.
  */
-function installLifecycle(app: FastifyInstance, runtime: OptimizerRuntime, durable: DurableManager): void {
+function installLifecycle(
+  app: FastifyInstance,
+  runtime: Pick<OptimizerRuntime, 'cache' | 'logger' | 'settings' | 'stash'>,
+  durable: DurableManager,
+): void {
   const timers: NodeJS.Timeout[] = [];
   app.addHook('onReady', async () => {
     timers.push(setInterval(() => void runtime.settings.refresh(), settingsRefreshMs).unref());

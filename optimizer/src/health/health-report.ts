@@ -10,7 +10,20 @@ const minimumForeignCalls = 20;
  * GET /health blocks. `reporting` compares optimize calls made without a gateway (which should be
  * recorded through /v1/record) with the rows recorded since start; it is advisory and never refuses a request.
  */
-export function healthReport(runtime: OptimizerRuntime): OptimizerHealthReport {
+export function healthReport(
+  runtime: Pick<
+    OptimizerRuntime,
+    | 'clock'
+    | 'guard'
+    | 'lease'
+    | 'records'
+    | 'settings'
+    | 'signaturesEnforced'
+    | 'stash'
+    | 'supportsAgentContinuation'
+    | 'telemetry'
+  >,
+): OptimizerHealthReport {
   const { telemetry } = runtime;
   const config = runtime.settings.current();
   const lanes = runtime.guard.stateCounts(runtime.clock.now());
@@ -48,7 +61,7 @@ export function healthReport(runtime: OptimizerRuntime): OptimizerHealthReport {
   };
 }
 
-function reportingState(runtime: OptimizerRuntime): HealthReport['reporting']['state'] {
+function reportingState(runtime: Pick<OptimizerRuntime, 'records' | 'telemetry'>): HealthReport['reporting']['state'] {
   const { telemetry, records } = runtime;
   if (!records) return 'no_store';
   if (telemetry.gatewayCalls + telemetry.foreignCalls === 0) return 'not_optimizing';

@@ -29,7 +29,19 @@ const errors = optimizerErrorResponses(adminErrorKeys);
 
 /** Admin routes: GW_ADMIN_TOKEN bearer, never the optimizer token. */
 export function adminRoutes(
-  runtime: OptimizerRuntime,
+  runtime: Pick<
+    OptimizerRuntime,
+    | 'cache'
+    | 'cacheLint'
+    | 'clock'
+    | 'guard'
+    | 'holdout'
+    | 'logger'
+    | 'settings'
+    | 'stash'
+    | 'strategyKinds'
+    | 'telemetry'
+  >,
   durable: DurableManager,
   adminToken: string | undefined,
 ): FastifyPluginAsync {
@@ -138,7 +150,10 @@ export function adminRoutes(
 }
 
 /** Config plus the live telemetry blocks: per replica, except the shadow counters (fleet when durable). */
-async function settingsView(runtime: OptimizerRuntime, config: OptimizerConfig): Promise<SettingsResponse> {
+async function settingsView(
+  runtime: Pick<OptimizerRuntime, 'cache' | 'cacheLint' | 'clock' | 'guard' | 'holdout' | 'stash' | 'telemetry'>,
+  config: OptimizerConfig,
+): Promise<SettingsResponse> {
   const now = runtime.clock.now();
   const guard = guardSettingsOf(config);
   return {

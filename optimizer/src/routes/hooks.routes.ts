@@ -22,7 +22,9 @@ import type { OptimizerRuntime } from './runtime.js';
 const errors = optimizerErrorResponses([...hookGateErrors, 'cache_request_required']);
 
 /** The post-call and on-demand hooks other than optimize and retrieve. */
-export function hookRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
+export function hookRoutes(
+  runtime: Pick<OptimizerRuntime, 'cache' | 'clock' | 'recall' | 'records' | 'settings'>,
+): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
 

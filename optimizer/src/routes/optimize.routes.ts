@@ -34,7 +34,7 @@ const defaultCacheTtlSeconds = 3_600;
  * POST /v1/optimize: cache lookup, holdout arm, kill switches, then the pipeline. Fail-open:
  * a pipeline error answers the original request unchanged (the model path never sees an optimizer failure).
  */
-export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
+export function optimizeRoutes(runtime: OptimizeDeps & Pick<OptimizerRuntime, 'cacheLint'>): FastifyPluginAsync {
   return async (app) => {
     app.withTypeProvider<ZodTypeProvider>().post(
       '/v1/optimize',
@@ -68,7 +68,11 @@ export function optimizeRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
  * Cache lint (settings telemetry `cacheLint`) digests the whole prompt, so it runs after the answer is written, off
  * the optimize latency. It reads the client's request as received: the pipeline returns a new body and leaves it be.
  */
-function lintAfterReply(runtime: OptimizerRuntime, body: OptimizeRequest, tenantOverride: string | undefined): void {
+function lintAfterReply(
+  runtime: Pick<OptimizerRuntime, 'cacheLint' | 'clock' | 'logger'>,
+  body: OptimizeRequest,
+  tenantOverride: string | undefined,
+): void {
   const sessionKey = sessionKeyOf(withBearerTenant(body.metadata, tenantOverride));
   if (sessionKey === undefined) return;
   const now = runtime.clock.now();
@@ -81,8 +85,23 @@ function lintAfterReply(runtime: OptimizerRuntime, body: OptimizeRequest, tenant
   });
 }
 
+/** What one optimize call uses: the pipeline and its pins, the cache, the guard and holdout, telemetry. */
+type OptimizeDeps = OptimizeContext['runtime'] & Pick<OptimizerRuntime, 'cache' | 'holdout' | 'settings'>;
+
 interface OptimizeContext {
-  runtime: OptimizerRuntime;
+  runtime: Pick<
+    OptimizerRuntime,
+    | 'clock'
+    | 'guard'
+    | 'logger'
+    | 'metrics'
+    | 'pinKey'
+    | 'runPipeline'
+    | 'stash'
+    | 'strategyTimer'
+    | 'telemetry'
+    | 'turns'
+  >;
   body: OptimizeRequest;
   metadata: OptimizeRequest['metadata'];
   config: OptimizerConfig;
@@ -92,7 +111,7 @@ interface OptimizeContext {
 }
 
 async function optimize(
-  runtime: OptimizerRuntime,
+  runtime: OptimizeDeps,
   body: OptimizeRequest,
   tenantOverride: string | undefined,
   rawBody: Buffer | null,

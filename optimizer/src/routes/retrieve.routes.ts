@@ -16,7 +16,9 @@ import type { OptimizerRuntime } from './runtime.js';
  * expired handle or one that is not the named caller's (`mayRetrieve`), 503 when the durable store cannot answer or
  * the caller's row does not decrypt; each hit extends life.
  */
-export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
+export function retrieveRoutes(
+  runtime: Pick<OptimizerRuntime, 'clock' | 'guard' | 'metrics' | 'stash'>,
+): FastifyPluginAsync {
   return async (app) => {
     app.withTypeProvider<ZodTypeProvider>().post(
       '/v1/retrieve',
@@ -86,7 +88,11 @@ export function retrieveRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
  * The live entry this caller may have. Another caller's row is refused before it is decrypted, so its being
  * unreadable never shows either: a 503 is only ever about the caller's own row.
  */
-async function read(runtime: OptimizerRuntime, handle: string, mayRead: OwnerCheck): Promise<StashEntry | null> {
+async function read(
+  runtime: Pick<OptimizerRuntime, 'metrics' | 'stash'>,
+  handle: string,
+  mayRead: OwnerCheck,
+): Promise<StashEntry | null> {
   try {
     return await runtime.stash.read(handle, mayRead);
   } catch (error) {

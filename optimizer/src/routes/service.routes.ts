@@ -5,7 +5,21 @@ import type { ZodTypeProvider } from '@gw/platform';
 import type { OptimizerRuntime } from './runtime.js';
 
 /** Unauthenticated service routes: health and Prometheus metrics. */
-export function serviceRoutes(runtime: OptimizerRuntime): FastifyPluginAsync {
+export function serviceRoutes(
+  runtime: Pick<
+    OptimizerRuntime,
+    | 'clock'
+    | 'guard'
+    | 'lease'
+    | 'metrics'
+    | 'records'
+    | 'settings'
+    | 'signaturesEnforced'
+    | 'stash'
+    | 'supportsAgentContinuation'
+    | 'telemetry'
+  >,
+): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     app.get(
