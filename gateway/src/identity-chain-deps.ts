@@ -3,7 +3,9 @@ import { AuthFailureGuard } from './chain/edge/auth-failure-guard.js';
 import type { IdentityChainDeps } from './chain/index.js';
 
 /** The identity stage wired from the gateway's deps, shared by `/v1/*` and the client-key surfaces (`/mcp`, `/connect`). */
-export function identityChainDeps(deps: GatewayDeps): IdentityChainDeps {
+export function identityChainDeps(
+  deps: Pick<GatewayDeps, 'audit' | 'clock' | 'config' | 'coord' | 'keys' | 'settings'>,
+): IdentityChainDeps {
   return {
     keys: deps.keys,
     clock: deps.clock,

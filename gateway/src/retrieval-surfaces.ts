@@ -16,7 +16,32 @@ import { RetrievalService } from './optimization/retrieval/retrieval-service.js'
  * retrieval service and per-key lease (`deps.retrievalLease`) as `/mcp`, and the seat's own routes (doctor reports,
  * offboarding, device token, directives, and the device-proven key heartbeat and machine report).
  */
-export async function registerRetrievalSurfaces(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
+export async function registerRetrievalSurfaces(
+  app: FastifyInstance,
+  deps: Pick<
+    GatewayDeps,
+    | 'audit'
+    | 'clock'
+    | 'config'
+    | 'coord'
+    | 'db'
+    | 'endpoint'
+    | 'entitlement'
+    | 'enrollmentLinks'
+    | 'governance'
+    | 'keys'
+    | 'logger'
+    | 'mcpConnectors'
+    | 'mcpHub'
+    | 'metrics'
+    | 'optimizer'
+    | 'retrievalLease'
+    | 'routing'
+    | 'seats'
+    | 'settings'
+    | 'teamPolicies'
+  >,
+): Promise<void> {
   const chain = identityChainDeps(deps);
   const retrieval = new RetrievalService({
     optimizer: deps.optimizer,
