@@ -10,6 +10,7 @@ import {
 } from '@gw/contracts';
 import { sha256Hex } from '../crypto.js';
 import { deviceSign, deviceVerify } from './device-key.js';
+import { decodeSignedPayload } from '../signing/detached-signature.js';
 
 /**
  * How far a proof's `issuedAt` may lie behind the verifier's clock, and ahead of it (clock skew). The replay store
@@ -52,15 +53,8 @@ export function verifyDeviceProof(value: unknown, expected: DeviceProofExpectati
     )
   )
     return { ok: false, reason: 'bad_signature' };
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(envelope.data.payload, 'base64url').toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  const payload = deviceProofPayload.safeParse(decoded);
-  if (!payload.success) return { ok: false, reason: 'malformed' };
-  const proof = payload.data;
+  const proof = decodeSignedPayload(envelope.data.payload, deviceProofPayload);
+  if (proof === null) return { ok: false, reason: 'malformed' };
   if (proof.purpose !== expected.purpose) return { ok: false, reason: 'wrong_purpose' };
   if (proof.certificateSha256 !== expected.certificateSha256) return { ok: false, reason: 'wrong_certificate' };
   if (expected.keySha256 !== undefined && proof.keySha256 !== expected.keySha256)

@@ -50,13 +50,19 @@ export function verifyDetached<Payload>(
   if (!key) return { ok: false, reason: 'unknown_key' };
   if (!ed25519Verify(key, kind.context + envelope.data.payload, envelope.data.signature))
     return { ok: false, reason: 'bad_signature' };
+  const payload = decodeSignedPayload(envelope.data.payload, kind.payload);
+  if (payload === null) return { ok: false, reason: 'malformed' };
+  return { ok: true, payload, envelope: envelope.data };
+}
+
+/** A signed payload's JSON, read by its schema; null when it is not base64url JSON of that shape. */
+export function decodeSignedPayload<Payload>(encoded: string, schema: z.ZodType<Payload>): Payload | null {
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(envelope.data.payload, 'base64url').toString('utf8'));
+    decoded = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
   } catch {
-    return { ok: false, reason: 'malformed' };
+    return null;
   }
-  const payload = kind.payload.safeParse(decoded);
-  if (!payload.success) return { ok: false, reason: 'malformed' };
-  return { ok: true, payload: payload.data, envelope: envelope.data };
+  const payload = schema.safeParse(decoded);
+  return payload.success ? payload.data : null;
 }
