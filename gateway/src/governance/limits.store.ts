@@ -1,6 +1,6 @@
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
 import { gatewayError } from '../errors.js';
-import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
+import { SnapshotStore } from '../shared/replicated-snapshot.js';
 import {
   defaultLimits,
   effectiveLimits,
@@ -31,19 +31,16 @@ export function sameRevision(expected: unknown, current: number): boolean {
 }
 
 /** Rate and concurrency limits (our design for the contract's "values: not shown"); cached on every replica. */
-export class LimitsStore {
-  private readonly snapshot: ReplicatedSnapshot<StoredLimits>;
-
+export class LimitsStore extends SnapshotStore<StoredLimits> {
   constructor(
     private readonly db: Db,
     coord: Coord,
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({
+    super({
       channel: 'limits',
       initial: { limits: defaultLimits, revision: 0, updatedAt: null, updatedBy: null },
-      load: () => this.read(),
       coord,
       clock,
       logger,
@@ -51,12 +48,8 @@ export class LimitsStore {
     });
   }
 
-  start(): Promise<void> {
-    return this.snapshot.start();
-  }
-
-  stop(): Promise<void> {
-    return this.snapshot.stop();
+  protected loadSnapshot(): Promise<StoredLimits> {
+    return this.read();
   }
 
   /** Cached effective limits of one key; never a store round trip. */

@@ -1,7 +1,7 @@
 import type { Clock, Coord, Db, Keyring, Logger, Queryable } from '@gw/platform';
 import { gatewayError } from '../errors.js';
 import { addressKey } from '../identity/users/email-address.js';
-import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
+import { SnapshotStore } from '../shared/replicated-snapshot.js';
 import { sameRevision } from './limits.store.js';
 import type { CapReset } from './period.js';
 import type { CapEntryInput, CapPatch, CapsPut } from './user-caps.schema.js';
@@ -108,9 +108,7 @@ const isEmpty = (cap: UserCap) =>
  * Per-user caps. The request path reads the replica's cached map (`get`); writes run in one
  * transaction under the map row's lock, bump revisions, and invalidate every replica through Coord.
  */
-export class UserCapStore {
-  private readonly snapshot: ReplicatedSnapshot<CapsState>;
-
+export class UserCapStore extends SnapshotStore<CapsState> {
   constructor(
     private readonly db: Db,
     coord: Coord,
@@ -118,10 +116,9 @@ export class UserCapStore {
     private readonly logger: Logger,
     private readonly keyring: Keyring,
   ) {
-    this.snapshot = new ReplicatedSnapshot({
+    super({
       channel: 'user-caps',
       initial: emptyState,
-      load: () => this.read(),
       coord,
       clock,
       logger,
@@ -129,12 +126,8 @@ export class UserCapStore {
     });
   }
 
-  start(): Promise<void> {
-    return this.snapshot.start();
-  }
-
-  stop(): Promise<void> {
-    return this.snapshot.stop();
+  protected loadSnapshot(): Promise<CapsState> {
+    return this.read();
   }
 
   /** The cached entry of one user: the hot path never waits for the store. */

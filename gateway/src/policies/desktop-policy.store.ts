@@ -1,5 +1,5 @@
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
-import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
+import { SnapshotStore } from '../shared/replicated-snapshot.js';
 import { readPolicyDocument, replacePolicyDocument } from './policy-documents.js';
 import { desktopPolicySettings, type DesktopPolicySettings, type DesktopPolicyView } from './desktop-policy.schema.js';
 
@@ -12,31 +12,24 @@ const unset: DesktopPolicyView = { enabled: false, settings: {}, revision: 0, up
  * The desktop-client policy. `current()` is the replica's cached copy for client-facing reads; admin
  * reads go to the store; a write bumps the revision under a row lock and invalidates every replica through Coord.
  */
-export class DesktopPolicyStore {
-  private readonly snapshot: ReplicatedSnapshot<DesktopPolicyView>;
-
+export class DesktopPolicyStore extends SnapshotStore<DesktopPolicyView> {
   constructor(
     private readonly db: Db,
     coord: Coord,
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({
+    super({
       channel: 'desktop-policy',
       initial: unset,
-      load: () => this.read(),
       coord,
       clock,
       logger,
     });
   }
 
-  start(): Promise<void> {
-    return this.snapshot.start();
-  }
-
-  stop(): Promise<void> {
-    return this.snapshot.stop();
+  protected loadSnapshot(): Promise<DesktopPolicyView> {
+    return this.read();
   }
 
   /** The cached policy; never a store round trip. */

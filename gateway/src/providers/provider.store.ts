@@ -1,5 +1,5 @@
 import type { Clock, Coord, Db, Keyring, Logger } from '@gw/platform';
-import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
+import { SnapshotStore } from '../shared/replicated-snapshot.js';
 import { adapters } from './adapters.js';
 import { familyOf, type ProviderInstance, type ProviderType } from './provider-types.js';
 
@@ -38,9 +38,7 @@ export interface ProviderSummary {
  * Provider instances with encrypted credentials. Inference reads a replicated in-memory snapshot (no store read on the
  * hot path); writes go to the store and every replica reloads.
  */
-export class ProviderStore {
-  private readonly snapshot: ReplicatedSnapshot<ReadonlyMap<string, ProviderInstance>>;
-
+export class ProviderStore extends SnapshotStore<ReadonlyMap<string, ProviderInstance>> {
   constructor(
     private readonly db: Db,
     private readonly keyring: Keyring,
@@ -48,22 +46,17 @@ export class ProviderStore {
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot<ReadonlyMap<string, ProviderInstance>>({
+    super({
       channel: 'providers',
       initial: new Map(),
-      load: () => this.load(),
       coord,
       clock,
       logger,
     });
   }
 
-  start(): Promise<void> {
-    return this.snapshot.start();
-  }
-
-  stop(): Promise<void> {
-    return this.snapshot.stop();
+  protected loadSnapshot(): Promise<ReadonlyMap<string, ProviderInstance>> {
+    return this.load();
   }
 
   get(slug: string): ProviderInstance | undefined {

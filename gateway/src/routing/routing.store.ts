@@ -1,5 +1,5 @@
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
-import { ReplicatedSnapshot } from '../shared/replicated-snapshot.js';
+import { SnapshotStore } from '../shared/replicated-snapshot.js';
 
 import type { ModelFacts } from '../providers/pricing/known-models.js';
 import type { CacheSettings } from './cache-settings.js';
@@ -34,31 +34,24 @@ interface RoutingRow {
   revision: number;
 }
 
-export class RoutingStore {
-  private readonly snapshot: ReplicatedSnapshot<RoutingDocuments>;
-
+export class RoutingStore extends SnapshotStore<RoutingDocuments> {
   constructor(
     private readonly db: Db,
     coord: Coord,
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({
+    super({
       channel: 'routing',
       initial: empty,
-      load: () => this.load(),
       coord,
       clock,
       logger,
     });
   }
 
-  start(): Promise<void> {
-    return this.snapshot.start();
-  }
-
-  stop(): Promise<void> {
-    return this.snapshot.stop();
+  protected loadSnapshot(): Promise<RoutingDocuments> {
+    return this.load();
   }
 
   get documents(): RoutingDocuments {

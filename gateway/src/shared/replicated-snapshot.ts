@@ -86,3 +86,26 @@ export class ReplicatedSnapshot<T> {
       });
   }
 }
+
+/**
+ * A store whose hot-path reads come from a replicated snapshot: it names its channel and initial value, says how to
+ * load the state, and reads `this.snapshot`; starting and stopping the replication is this class's.
+ */
+export abstract class SnapshotStore<T> {
+  protected readonly snapshot: ReplicatedSnapshot<T>;
+
+  protected constructor(options: Omit<ConstructorParameters<typeof ReplicatedSnapshot<T>>[0], 'load'>) {
+    this.snapshot = new ReplicatedSnapshot<T>({ ...options, load: () => this.loadSnapshot() });
+  }
+
+  /** The state as the store holds it now (the snapshot's reload). */
+  protected abstract loadSnapshot(): Promise<T>;
+
+  start(): Promise<void> {
+    return this.snapshot.start();
+  }
+
+  stop(): Promise<void> {
+    return this.snapshot.stop();
+  }
+}

@@ -1,5 +1,5 @@
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
-import { ReplicatedSnapshot } from '../../shared/replicated-snapshot.js';
+import { SnapshotStore } from '../../shared/replicated-snapshot.js';
 import { parseSettingsDocument, type RuntimeSettings } from './settings.schema.js';
 
 export interface StoredSettings {
@@ -20,31 +20,24 @@ const documentName = 'runtime';
  * Runtime settings. `get()` is a synchronous read of the replica's cached copy, cheap enough for the
  * request path (routing reads `seatOverflow`); a write reloads here and invalidates every replica through Coord.
  */
-export class SettingsStore {
-  private readonly snapshot: ReplicatedSnapshot<StoredSettings>;
-
+export class SettingsStore extends SnapshotStore<StoredSettings> {
   constructor(
     private readonly db: Db,
     coord: Coord,
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({
+    super({
       channel: 'settings',
       initial: { settings: parseSettingsDocument({}), updatedAt: null, updatedBy: null },
-      load: () => this.read(),
       coord,
       clock,
       logger,
     });
   }
 
-  start(): Promise<void> {
-    return this.snapshot.start();
-  }
-
-  stop(): Promise<void> {
-    return this.snapshot.stop();
+  protected loadSnapshot(): Promise<StoredSettings> {
+    return this.read();
   }
 
   /** The cached settings; never a store round trip. */

@@ -1,5 +1,5 @@
 import type { Clock, Coord, Db, Keyring, Logger } from '@gw/platform';
-import { ReplicatedSnapshot } from '../../shared/replicated-snapshot.js';
+import { SnapshotStore } from '../../shared/replicated-snapshot.js';
 import type { GuardrailHookInput, StoredGuardrailHook } from './guardrail.schema.js';
 
 interface StoredGuardrails {
@@ -13,9 +13,7 @@ const documentName = 'guardrails';
  * The configured guardrail hooks: one settings document, read on the request path from each replica's cached copy,
  * written by an administrator and broadcast to every replica. Bearers are sealed under the keystore key.
  */
-export class GuardrailStore {
-  private readonly snapshot: ReplicatedSnapshot<StoredGuardrails>;
-
+export class GuardrailStore extends SnapshotStore<StoredGuardrails> {
   constructor(
     private readonly db: Db,
     coord: Coord,
@@ -23,22 +21,17 @@ export class GuardrailStore {
     private readonly keyring: Keyring,
     logger: Logger,
   ) {
-    this.snapshot = new ReplicatedSnapshot({
+    super({
       channel: 'guardrails',
       initial: { hooks: [], updatedAt: null },
-      load: () => this.read(),
       coord,
       clock,
       logger,
     });
   }
 
-  start(): Promise<void> {
-    return this.snapshot.start();
-  }
-
-  stop(): Promise<void> {
-    return this.snapshot.stop();
+  protected loadSnapshot(): Promise<StoredGuardrails> {
+    return this.read();
   }
 
   /** The cached hooks; never a store round trip. */
