@@ -6,24 +6,25 @@ import type { OptimizerHealthReport } from './health-report.schema.js';
 /** Below this many foreign optimize calls the record count says nothing yet. */
 const minimumForeignCalls = 20;
 
+/** What the health report reads of the runtime. */
+export type HealthSource = Pick<
+  OptimizerRuntime,
+  | 'clock'
+  | 'guard'
+  | 'lease'
+  | 'records'
+  | 'settings'
+  | 'signaturesEnforced'
+  | 'stash'
+  | 'supportsAgentContinuation'
+  | 'telemetry'
+>;
+
 /**
  * GET /health blocks. `reporting` compares optimize calls made without a gateway (which should be
  * recorded through /v1/record) with the rows recorded since start; it is advisory and never refuses a request.
  */
-export function healthReport(
-  runtime: Pick<
-    OptimizerRuntime,
-    | 'clock'
-    | 'guard'
-    | 'lease'
-    | 'records'
-    | 'settings'
-    | 'signaturesEnforced'
-    | 'stash'
-    | 'supportsAgentContinuation'
-    | 'telemetry'
-  >,
-): OptimizerHealthReport {
+export function healthReport(runtime: HealthSource): OptimizerHealthReport {
   const { telemetry } = runtime;
   const config = runtime.settings.current();
   const lanes = runtime.guard.stateCounts(runtime.clock.now());

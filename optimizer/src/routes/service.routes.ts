@@ -1,25 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { healthReport } from '../health/health-report.js';
+import { healthReport, type HealthSource } from '../health/health-report.js';
 import { optimizerHealthReportSchema } from '../health/health-report.schema.js';
 import type { ZodTypeProvider } from '@gw/platform';
 import type { OptimizerRuntime } from './runtime.js';
 
 /** Unauthenticated service routes: health and Prometheus metrics. */
-export function serviceRoutes(
-  runtime: Pick<
-    OptimizerRuntime,
-    | 'clock'
-    | 'guard'
-    | 'lease'
-    | 'metrics'
-    | 'records'
-    | 'settings'
-    | 'signaturesEnforced'
-    | 'stash'
-    | 'supportsAgentContinuation'
-    | 'telemetry'
-  >,
-): FastifyPluginAsync {
+export function serviceRoutes(runtime: HealthSource & Pick<OptimizerRuntime, 'metrics'>): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     app.get(
