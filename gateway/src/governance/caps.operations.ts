@@ -4,7 +4,7 @@ import { gatewayError, gatewayErrors } from '../errors.js';
 import { capsResponseOf, capUsages, capViewOf } from './cap-views.js';
 import type { CounterReconciler } from './reconcile-counters.js';
 import { capPatchBody, capsPutBody, capsResponse, capUserParams, capView, type CapsPut } from './user-caps.schema.js';
-import type { UserCap, UserCapStore } from './user-caps.store.js';
+import { blankCap, type UserCap, type UserCapStore } from './user-caps.store.js';
 import { assertSafeUpstreamUrl } from '../providers/ssrf-guard.js';
 import { defineOperation, type AdminOperation } from '../admin/operation.js';
 
@@ -128,18 +128,5 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
 
 /** The answer to a PATCH that cleared every limit: the entry is gone, shown empty. */
 function clearedCap(user: string, actor: string, now: number): UserCap {
-  return {
-    user,
-    monthlyTokens: null,
-    maxUsd: null,
-    softUsd: null,
-    reset: 'monthly',
-    strict: false,
-    alertThresholds: null,
-    webhookSealed: null,
-    webhookOwner: user,
-    revision: 0,
-    updatedAt: new Date(now).toISOString(),
-    updatedBy: actor,
-  };
+  return { ...blankCap(user), updatedAt: new Date(now).toISOString(), updatedBy: actor };
 }

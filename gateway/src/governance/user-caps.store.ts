@@ -323,7 +323,8 @@ export class UserCapStore extends SnapshotStore<CapsState> {
   }
 }
 
-function blankCap(user: string): UserCap {
+/** A user with no limits: the base a first write merges into, and what a PATCH that cleared every limit shows. */
+export function blankCap(user: string): UserCap {
   return {
     user,
     monthlyTokens: null,
