@@ -1,4 +1,5 @@
 import type { Clock, Coord, Logger, SlotLease } from '@gw/platform';
+import type { AuthRejectionInput } from '../admin/audit/audit.store.js';
 import type { GovernanceMetrics } from '../metering/governance-metrics.js';
 import type { SpendRecord } from '../metering/spend-record.js';
 import { PendingWork } from '../shared/pending-work.js';
@@ -16,15 +17,7 @@ import type { Subject, UsageCounters, UsageTotals } from './usage-counters.js';
 
 /** Where 402 cap rejections go for `/admin/auth-events` (the audit store's writer). */
 export interface AuthRejectionSink {
-  recordAuthRejection(input: {
-    code: string;
-    user?: string | null;
-    keyId?: string | null;
-    endpoint?: string | null;
-    status: number;
-    hint?: string | null;
-    requestId?: string | null;
-  }): Promise<void>;
+  recordAuthRejection(input: AuthRejectionInput): Promise<void>;
 }
 
 export interface GovernanceDeps {
@@ -176,7 +169,7 @@ export class Governance {
   }
 
   /** A 402 for `/admin/auth-events`. */
-  recordAuthRejection(input: Parameters<AuthRejectionSink['recordAuthRejection']>[0]): Promise<void> {
+  recordAuthRejection(input: AuthRejectionInput): Promise<void> {
     return this.deps.authEvents.recordAuthRejection(input);
   }
 
