@@ -19,7 +19,7 @@ export interface AdmissionStageDeps {
   coord: Coord;
   clock: Clock;
   /** What admission reads, plus the reservations it holds for the request and the 402s it reports. */
-  governance: AdmissionGovernance & Pick<Governance, 'hold' | 'releaseLater' | 'recordAuthRejection'>;
+  governance: AdmissionGovernance & Pick<Governance, 'hold' | 'releaseLater' | 'releaseSlot' | 'recordAuthRejection'>;
   /** Operator-configured guardrail hooks, asked between the limits and the caps; null when the gateway has none. */
   guardrails?: Guardrails | null;
 }
@@ -79,7 +79,7 @@ async function guardrailDenial(
  * too, so a disconnect never leaks a slot; the lease (renewed while the request lives) is the backstop for a crash.
  */
 function hold(
-  governance: Pick<Governance, 'hold' | 'releaseLater'>,
+  governance: Pick<Governance, 'hold' | 'releaseLater' | 'releaseSlot'>,
   request: FastifyRequest,
   reply: FastifyReply,
   held: HeldResources,
