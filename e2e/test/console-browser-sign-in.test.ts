@@ -80,6 +80,8 @@ describe('console sign-in in a headless browser', () => {
 
     // The console's script: a change needs the CSRF token it reads from its own readable cookie.
     const statuses = await page.evaluate(async () => {
+      // This runs in the page; the e2e project compiles without the DOM library, so the page's document is typed here.
+      const { document } = globalThis as unknown as { document: { cookie: string } };
       const csrf = /(?:^|; )gw_console_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? '';
       const change = (headers: Record<string, string>) =>
         fetch('/admin/v1/settings/setup', {
