@@ -3,7 +3,7 @@ import type { CliDirectory } from './cli-directory.js';
 import type { CliSessions } from './cli-sessions.js';
 import type { DeploymentThrottle } from './deployment-throttle.js';
 import type { DeviceCertificateAuthority } from './device-ca.js';
-import type { EnrollmentRoster, TenantDirectory } from './enrollment-identities.routes.js';
+import type { EnrollmentRoster, TenantDirectory } from './enrollment-roster.js';
 import type { LeaseIssuer } from './lease-issuer.js';
 import type { MeterLedger } from './meter-ledger.js';
 import type { OrgHubDirectory } from './org-hub-directory.js';

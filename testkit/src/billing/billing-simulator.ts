@@ -17,7 +17,7 @@ import { CliDirectory } from './cli-directory.js';
 import { verifiedAnswer, type CliDenialReason, type CliDirectoryEntry, type CliLoginIdentity } from './cli-identity.js';
 import { CliSessions, type CliSession } from './cli-sessions.js';
 import { DeploymentThrottle } from './deployment-throttle.js';
-import { EnrollmentRoster, type TenantDirectory } from './enrollment-identities.routes.js';
+import { EnrollmentRoster, type TenantDirectory } from './enrollment-roster.js';
 import { FailureQueue } from './fail-next.js';
 import { createDeviceCertificateAuthority } from './device-ca.js';
 import { createLeaseIssuer } from './lease-issuer.js';

@@ -2,7 +2,6 @@ import {
   enrollmentIdentitiesRequest,
   tenantContextQuery,
   type EnrollmentIdentitiesResponse,
-  type EnrollmentIdentity,
   type TenantContext,
 } from '@gw/contracts';
 import { authenticatedBody } from './authenticated-body.js';
@@ -11,26 +10,6 @@ import { errorReply, okReply, type BillingReply } from './billing-reply.js';
 import type { BillingRequest } from './billing-server.js';
 import { authenticateDeployment } from './deployment-auth.js';
 import { describeIssue } from './json-body.js';
-
-/** Billing's roster of one deployment's enrolled identities, by identity hash, and every batch it took. */
-export class EnrollmentRoster {
-  readonly identities = new Map<string, EnrollmentIdentity>();
-  /** Each accepted request's identities, in arrival order (a test counts batches and checks what crossed). */
-  readonly batches: EnrollmentIdentity[][] = [];
-
-  /** Keeps the highest revision of each identity; a replay or an older revision changes nothing. */
-  record(identities: readonly EnrollmentIdentity[]): { recorded: number; stale: number } {
-    let recorded = 0;
-    for (const identity of identities) {
-      const held = this.identities.get(identity.identityHash);
-      if (held && held.revision >= identity.revision) continue;
-      this.identities.set(identity.identityHash, identity);
-      recorded += 1;
-    }
-    this.batches.push([...identities]);
-    return { recorded, stale: identities.length - recorded };
-  }
-}
 
 /** PUT /v1/enrollment-identities: deployment bearer, a strict batch for this very deployment, idempotent. */
 export function enrollmentIdentitiesRoute(request: BillingRequest, context: BillingContext): BillingReply {
@@ -58,10 +37,4 @@ export function tenantContextRoute(request: BillingRequest, context: BillingCont
   if (!tenant) return errorReply(404, 'unknown_client_key', 'no tenant holds a client key with this hash');
   const answer: TenantContext = { ...tenant, deploymentId };
   return okReply(answer);
-}
-
-/** Fleet tenants as billing knows them, by the SHA-256 hex of each client key. */
-export interface TenantDirectory {
-  fleetMode: boolean;
-  readonly byKeyHash: Map<string, Omit<TenantContext, 'deploymentId'>>;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { RecordedRequest } from '../core/request-log.js';
-import type { AccessTokenClaims } from './identity-provider.js';
+import type { AccessTokenClaims } from './token-claims.js';
 
 /** A relying party registered at the provider. */
 export interface OidcClient {

@@ -7,6 +7,9 @@ import {
   type OidcClient,
   type SignedInUser,
 } from './authorization-server.js';
+import type { AccessTokenClaims } from './token-claims.js';
+
+export type { AccessTokenClaims } from './token-claims.js';
 
 export type { IdTokenTampering, OidcClient, SignedInUser } from './authorization-server.js';
 
@@ -14,21 +17,6 @@ export interface IdentityProviderOptions {
   host?: string;
   /** The claim that carries the organization id (default `org_id`). */
   organizationClaim?: string;
-}
-
-export interface AccessTokenClaims {
-  sub?: string;
-  /** One string, or a list (which the org hub refuses: `aud` must be exactly its URL). */
-  aud?: string | string[];
-  organizationId?: string;
-  /** Seconds; default now. */
-  issuedAt?: number;
-  /** Seconds after `issuedAt`; default 300. Negative makes an already expired token. */
-  expiresIn?: number;
-  /** Default this provider's issuer. */
-  issuer?: string;
-  /** Claims added as they are (e.g. `scope`). */
-  extra?: Record<string, unknown>;
 }
 
 export interface MintOptions {
