@@ -3,8 +3,8 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * Every inference response names the provider it was routed to; `none` when it never got that far (a
- * key failure, a cap, a malformed body). Applied by the inference scope's onSend hook; `takeOverResponse` applies the
- * same rule to the responses that bypass it.
+ * key failure, a cap, a malformed body). Applied by the inference scope's onSend hook, and by `openEventStream` for
+ * the streams that bypass it.
  */
 export function ensureProviderHeader(reply: FastifyReply): void {
   if (!reply.hasHeader('x-gw-provider')) reply.header('x-gw-provider', 'none');
