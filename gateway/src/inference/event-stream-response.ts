@@ -15,20 +15,16 @@ export function ensureProviderHeader(reply: FastifyReply): void {
  * download): the relay writes to the socket's response rather than piping a stream through `reply.send`, so the last
  * bytes and the end of the response leave in one write (a pipe ends the response a tick after its last chunk was
  * flushed, one more syscall per stream), with no intermediate stream per request. The headers are the reply's (trace
- * id, request id, provider, set by the chain and the route) plus `headers` (lower-case names); a hijacked reply skips
- * onSend hooks, so what they add is applied here. They go to `writeHead` as one object, as fastify's own send does:
- * copying them one `setHeader` at a time (each validated and stored) cost more per stream than the relay's scan.
- * Nothing leaves before the first write, so the head still travels with the first bytes of the body.
+ * id, request id, provider, set by the chain and the route) plus `headers`; a hijacked reply skips onSend hooks, so
+ * what they add is applied here.
  */
 export function takeOverResponse(reply: FastifyReply, status: number, headers: Record<string, string>): ServerResponse {
+  reply.code(status).headers(headers);
+  ensureProviderHeader(reply);
   reply.hijack();
   const out = reply.raw;
-  const all: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders()))
-    if (value !== undefined) all[name] = typeof value === 'number' ? String(value) : value;
-  Object.assign(all, headers);
-  all['x-gw-provider'] ??= 'none';
-  out.writeHead(status, all);
+  out.statusCode = status;
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) out.setHeader(name, value);
   return out;
 }
 
