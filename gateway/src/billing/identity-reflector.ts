@@ -2,6 +2,7 @@ import { enrollmentIdentitiesMaxBatch } from '@gw/contracts';
 import type { Clock, Logger } from '@gw/platform';
 import { BillingCallFailed, type BillingClient } from './billing-client.js';
 import type { EnrollmentOutboxStore } from './enrollment-outbox.store.js';
+import { Rounds } from '../shared/rounds.js';
 
 export interface IdentityReflectorOptions {
   outbox: EnrollmentOutboxStore;
@@ -23,35 +24,25 @@ export interface IdentityReflectorOptions {
  * at once (`SKIP LOCKED` claims).
  */
 export class IdentityReflector {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
+  private readonly rounds = new Rounds(
+    () => this.round(),
+    () => this.options.intervalMs,
+  );
   lastError: { code: string; at: string } | null = null;
 
   constructor(private readonly options: IdentityReflectorOptions) {}
 
   start(): void {
-    this.schedule();
+    this.rounds.schedule();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round (also what the timer runs); resolves when it is done, whatever happened. */
   runOnce(): Promise<void> {
-    this.running ??= this.round().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.runOnce().then(() => this.schedule()), this.options.intervalMs);
-    this.timer.unref();
+    return this.rounds.runOnce();
   }
 
   private async round(): Promise<void> {

@@ -7,6 +7,7 @@ import { holdLease } from './lease-holder.js';
 import type { LeaseRefresher } from './lease-refresher.js';
 import type { MeteringReportStore } from './metering-reports.store.js';
 import { usageRollup } from './usage-rollup.js';
+import { Rounds } from '../shared/rounds.js';
 
 /**
  * `pending`: no round finished since start; `ok`: this replica's last report was accepted; `failing`: it was not;
@@ -47,10 +48,15 @@ const firstRetryMs = 30_000;
  * window start. A failure keeps the last lease: the gate closes only when that lease runs out.
  */
 export class MeteringLane {
-  private timer: NodeJS.Timeout | null = null;
   private failures = 0;
-  private running: Promise<void> | null = null;
-  private stopped = false;
+  // One interval after a success, sooner after failures (30 s, doubling up to the interval).
+  private readonly rounds = new Rounds(
+    () => this.round(),
+    () =>
+      this.failures === 0
+        ? this.options.intervalMs
+        : Math.min(firstRetryMs * 2 ** (this.failures - 1), this.options.intervalMs),
+  );
   private readonly replicaId = randomUUID();
   state: MeteringState = 'pending';
   lastError: { code: string; httpStatus: number | null; at: string } | null = null;
@@ -59,34 +65,18 @@ export class MeteringLane {
 
   /** The first round starts at once (readiness waits on a lease); `firstRound` settles when it is done. */
   start(): void {
-    this.firstRound = this.runOnce().then(() => this.scheduleNext());
+    this.firstRound = this.rounds.runOnce().then(() => this.rounds.schedule());
   }
 
   firstRound: Promise<void> = Promise.resolve();
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One reporting round (also what the timer runs); resolves when it is done, whatever happened. */
   runOnce(): Promise<void> {
-    this.running ??= this.round().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  /** The next round: one interval after a success, sooner after failures (30 s, doubling up to the interval). */
-  private scheduleNext(): void {
-    if (this.stopped) return;
-    const delayMs =
-      this.failures === 0
-        ? this.options.intervalMs
-        : Math.min(firstRetryMs * 2 ** (this.failures - 1), this.options.intervalMs);
-    this.timer = setTimeout(() => void this.runOnce().then(() => this.scheduleNext()), delayMs);
-    this.timer.unref();
+    return this.rounds.runOnce();
   }
 
   private async round(): Promise<void> {
