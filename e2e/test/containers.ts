@@ -1,7 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot } from './process.js';
 
@@ -141,16 +140,7 @@ export function runContainer(spec: ContainerSpec): RunningContainer {
 }
 
 /** A port nobody listens on now, for a container on the host network (a port forward, in effect). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freeLoopbackPort as freePort } from '@gw/testkit';
 
 /** Status of a GET, or 0 while nothing answers. */
 export async function probe(url: string): Promise<number> {

@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,17 +7,7 @@ import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { startGatewayStack, type GatewayStack } from './gateway-stack.js';
 import { repoRoot } from './process.js';
 import { startScrapeRelay, type ScrapeRelay } from './scrape-relay.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+import { freeLoopbackPort as freePort } from '@gw/testkit';
 
 async function query(
   base: string,

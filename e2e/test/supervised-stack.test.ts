@@ -1,21 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { adminRequest } from './gateway-stack.js';
 import { repoRoot } from './process.js';
-
-/** A port free right now, for a service whose address another one must know in advance. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freeLoopbackPort as freePort } from '@gw/testkit';
 
 /** Resolves with the first match of `pattern` in the output at or after `from` characters, as it arrives. */
 function waitForOutput(

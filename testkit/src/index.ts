@@ -7,6 +7,7 @@ export {
   type AnthropicSimulatorOptions,
 } from './anthropic/anthropic-simulator.js';
 export { startFrozenServer, type FrozenServerHandle } from './core/frozen-server.js';
+export { freeLoopbackPort } from './core/free-port.js';
 export { startWebhookSink, type WebhookSinkHandle, type WebhookSinkOptions } from './webhook-sink.js';
 export type { SimulatorHandle, SimulatorOptions } from './core/simulator.js';
 export {

@@ -2,13 +2,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PgDb, testDbUrl, testRedisUrl } from '@gw/platform';
 import { provideTestServices, type TestServices } from '../src/services/test-services.js';
+import { freeLoopbackPort as unusedPort } from '../src/core/free-port.js';
 
 // The laptop path of `npm test`, on this machine's Podman: nothing answers at the defaults, so the suite's Postgres
 // and Redis come up in containers through testcontainers and Podman's Docker API, and go away afterwards.
@@ -21,18 +21,6 @@ function podman(args: string[]): { status: number | null; stdout: string } {
   const result = spawnSync('podman', args, { env: engineEnvironment, encoding: 'utf8' });
   if (result.error) throw new Error(`podman is not available (${result.error.message}): apt-get install podman runc`);
   return { status: result.status, stdout: result.stdout };
-}
-
-/** A loopback port nothing listens on: where the test's "default" servers are not. */
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once Podman's API answers `/_ping` on the socket (or rejects when the service exits). */

@@ -1,7 +1,7 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { PgDb } from '@gw/platform';
 import type { ContainerSettings, ServiceContainer } from './container-settings.js';
+import { freeLoopbackPort } from '../core/free-port.js';
 
 // Postgres and Redis as throwaway containers. Both images are used as the official ones behave (the Debian-built
 // ones of images/build-test-services.sh match them): `postgres` takes its port from PGPORT and accepts the postgres
@@ -87,15 +87,4 @@ async function createDatabase(adminUrl: string, name: string): Promise<void> {
   } finally {
     await admin.close();
   }
-}
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
