@@ -70,6 +70,7 @@ export async function healthDepsOf(deps: AdminPlaneDeps): Promise<HealthOperatio
     lease: deps.leaseStatus ?? (() => unmeteredLease),
     now: () => Math.round(performance.now()),
     optimizerCircuit: breaker ? () => breaker.snapshot() : undefined,
+    identityReflection: deps.identityReflection,
   };
 }
 

@@ -8,7 +8,7 @@ import { scimUserDataSource } from './identity/scim/scim-user-data.js';
 import { seatUserDataSource } from './developer/seats/seat-user-data.js';
 import { enrollmentUserDataSource } from './identity/enrollment/enrollment-user-data.js';
 import { AdminKeyStore } from './admin/admin-keys/admin-key.store.js';
-import type { LeaseFields } from './admin/settings/health.operations.js';
+import type { IdentityReflectionReport, LeaseFields } from './admin/settings/health.operations.js';
 import type { PrincipalResolver } from './admin/principal.js';
 
 /** What the admin plane adds to the gateway's dependencies (GatewayDeps extends this). */
@@ -24,6 +24,8 @@ export interface AdminDeps {
   adminSessionResolver?: PrincipalResolver;
   /** Entitlement lease fields for `/admin/health`; the metering issue provides them. */
   leaseStatus?: () => LeaseFields;
+  /** SCIM reflection to billing for `/admin/health`; absent without billing. */
+  identityReflection?: () => Promise<IdentityReflectionReport>;
 }
 
 /** Build the admin plane's stores; the settings cache loads now and follows Coord invalidations until shutdown. */

@@ -266,6 +266,9 @@ export async function composeGateway(
     adminSessionResolver: consoleSso.sessions.resolver(),
     consoleSso,
     leaseStatus: entitlement.lease,
+    ...(entitlement.identities
+      ? { identityReflection: entitlement.identities.report.bind(entitlement.identities) }
+      : {}),
     entitlement,
     config,
     logger,

@@ -197,6 +197,7 @@ describe('admin health', () => {
           schema: { applied: expected, expected, upToDate: true },
           coordination: { kind: 'in-process', reachable: true },
           optimizer: { configured: false },
+          identityReflection: { configured: false },
           leaseStatus: 'none',
           leaseSource: 'none',
           leaseTrust: 'none',

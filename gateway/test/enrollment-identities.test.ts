@@ -115,10 +115,22 @@ describe('SCIM reflection to billing (PUT /v1/enrollment-identities)', () => {
       'SELECT attempts, last_error FROM gw_enrollment_identity_outbox',
     );
     expect(rows).toEqual([{ attempts: 1, last_error: 'service_unavailable' }]);
+    // An administrator sees the change held back on /admin/health (the failure was the other replica's).
+    const held = await gateway.app.inject({ method: 'GET', url: '/admin/v1/settings/health', headers: adminHeaders });
+    expect(held.json().identityReflection).toMatchObject({ configured: true, waiting: 1, failing: 1, lastError: null });
+    expect(held.json().identityReflection.oldestWaitingSince).toEqual(expect.any(String));
 
     clock.advance(30_000);
     await reflect();
     expect(billing.enrollmentIdentities.get(hashOf('grace@example.com'))).toMatchObject({ status: 'active' });
+    const drained = await gateway.app.inject({ method: 'GET', url: '/admin/health', headers: adminHeaders });
+    expect(drained.json().identityReflection).toEqual({
+      configured: true,
+      waiting: 0,
+      failing: 0,
+      oldestWaitingSince: null,
+      lastError: null,
+    });
     expect(billing.requests.filter((request) => request.path === '/v1/enrollment-identities')).toEqual([
       { method: 'PUT', path: '/v1/enrollment-identities', status: 503 },
       { method: 'PUT', path: '/v1/enrollment-identities', status: 200 },

@@ -97,4 +97,22 @@ export class EnrollmentOutboxStore {
       [identityHashes, new Date(now), code, firstRetrySeconds, maxRetrySeconds],
     );
   }
+
+  /** What is waiting to reach billing, for `/admin/health`: changes not yet taken, and those a failure holds back. */
+  async backlog(): Promise<{ waiting: number; failing: number; oldestWaitingSince: string | null }> {
+    const { rows } = await this.db.query<{
+      waiting: string | number;
+      failing: string | number;
+      oldest: Date | string | null;
+    }>(
+      `SELECT count(*) AS waiting, count(*) FILTER (WHERE attempts > 0) AS failing, min(changed_at) AS oldest
+         FROM gw_enrollment_identity_outbox WHERE delivered_revision < revision`,
+    );
+    const row = rows[0];
+    return {
+      waiting: Number(row?.waiting ?? 0),
+      failing: Number(row?.failing ?? 0),
+      oldestWaitingSince: row?.oldest ? new Date(row.oldest).toISOString() : null,
+    };
+  }
 }

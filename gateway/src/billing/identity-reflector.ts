@@ -3,6 +3,7 @@ import type { Clock, Logger } from '@gw/platform';
 import { BillingCallFailed, type BillingClient } from './billing-client.js';
 import type { EnrollmentOutboxStore } from './enrollment-outbox.store.js';
 import { Rounds } from '../shared/rounds.js';
+import type { IdentityReflectionReport } from '../admin/settings/health.operations.js';
 
 export interface IdentityReflectorOptions {
   outbox: EnrollmentOutboxStore;
@@ -43,6 +44,11 @@ export class IdentityReflector {
   /** One round (also what the timer runs); resolves when it is done, whatever happened. */
   runOnce(): Promise<void> {
     return this.rounds.runOnce();
+  }
+
+  /** The backlog and this replica's last failure, for `/admin/health`. */
+  async report(): Promise<IdentityReflectionReport> {
+    return { configured: true, ...(await this.options.outbox.backlog()), lastError: this.lastError };
   }
 
   private async round(): Promise<void> {

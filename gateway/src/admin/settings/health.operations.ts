@@ -30,6 +30,8 @@ export interface HealthOperationDeps {
   now: () => number;
   /** The pre-call hook's circuit breaker, when an optimizer is configured. */
   optimizerCircuit?: (() => CircuitReport) | undefined;
+  /** SCIM reflection to billing's roster, when billing is configured. */
+  identityReflection?: (() => Promise<IdentityReflectionReport>) | undefined;
 }
 
 const circuitReport = z
@@ -54,6 +56,25 @@ const circuitReport = z
 
 /** What the optimizer's circuit breaker reports (its snapshot has this shape). */
 export type CircuitReport = z.infer<typeof circuitReport>;
+
+const identityReflectionReport = z
+  .union([
+    z.object({ configured: z.literal(false) }),
+    z.object({
+      configured: z.literal(true),
+      waiting: z.number().int().describe('Identity changes SCIM made that billing has not taken yet'),
+      failing: z.number().int().describe('Of those, the ones held back after billing refused or did not answer'),
+      oldestWaitingSince: z.string().nullable().describe('When the oldest waiting change was made; null when none'),
+      lastError: z
+        .object({ code: z.string(), at: z.string() })
+        .nullable()
+        .describe("This replica's last failed report to billing; null after a success"),
+    }),
+  ])
+  .describe("SCIM reflection to billing's roster of enrolled identities (hashes only)");
+
+/** What the reflection of enrolled identities to billing reports. */
+export type IdentityReflectionReport = z.infer<typeof identityReflectionReport>;
 
 const optimizerTimeoutMs = 1500;
 
@@ -81,6 +102,7 @@ const healthResponse = z.object({
     .describe(
       'Addresses whose caps are stored in more than one spelling, waiting for an administrator to set them once (PATCH /admin/user-caps/<address>); null when unknown',
     ),
+  identityReflection: identityReflectionReport,
   leaseStatus: z.string(),
   leaseSource: z.string(),
   leaseTrust: z.string(),
@@ -135,6 +157,12 @@ async function countAddressConflicts(db: Db): Promise<number | null> {
   }
 }
 
+/** The outbox is read only once the schema that holds it is there; a store that fails the read reports none. */
+async function reflectionOf(deps: HealthOperationDeps, schemaUpToDate: boolean): Promise<IdentityReflectionReport> {
+  if (!deps.identityReflection || !schemaUpToDate) return { configured: false };
+  return deps.identityReflection().catch((): IdentityReflectionReport => ({ configured: false }));
+}
+
 export type HealthReport = z.infer<typeof healthResponse>;
 
 /** The health report: store ping, schema applied vs expected, coordination, optimizer, lease (also in the support bundle). */
@@ -151,6 +179,7 @@ export async function healthReport(deps: HealthOperationDeps): Promise<HealthRep
     : { applied: null, expected: deps.expectedSchemaVersion, upToDate: false };
   const healthy = reachable && schema.upToDate && coordinationReachable;
   const addressConflicts = schema.upToDate ? await countAddressConflicts(deps.db) : null;
+  const identityReflection = await reflectionOf(deps, schema.upToDate);
   return {
     status: healthy ? 'ok' : 'degraded',
     live: true,
@@ -160,6 +189,7 @@ export async function healthReport(deps: HealthOperationDeps): Promise<HealthRep
     coordination: { kind: deps.coordinationKind, reachable: coordinationReachable },
     optimizer,
     addressConflicts,
+    identityReflection,
     ...deps.lease(),
   };
 }
