@@ -4,8 +4,9 @@ import { bearerOf, type Principal, type PrincipalResolver } from '../src/admin/p
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
 
 /**
- * Stand-in for console SSO sessions (a later issue): `Authorization: Bearer session-<name>` resolves to the named
- * principal through the same seam (`adminSessionResolver`) the SSO resolver will use.
+ * A principal of the test's choosing without an identity provider: `Authorization: Bearer session-<name>` resolves
+ * to the named principal through the seam console sessions use (`adminSessionResolver`); the sign-in itself is tested
+ * in console-sso.test.ts.
  */
 export function sessionResolver(sessions: Readonly<Record<string, Principal>>): PrincipalResolver {
   return {

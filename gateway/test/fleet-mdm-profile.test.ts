@@ -1,6 +1,7 @@
 import { parse, type PlistValue } from 'plist';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintAdminKey } from './admin-support.js';
+import { rolePrincipal } from '../src/admin/principal.js';
+import { mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
 import { evidenceToken, startEvidence, type TestEvidence } from './evidence-fixture.js';
 import { adminHeaders, adminToken, startTestGateway, type TestGateway } from './helpers.js';
 
@@ -173,6 +174,49 @@ describe('the enrollment profile without an evidence service', () => {
       const response = await gateway.app.inject({ method: 'POST', url, headers: adminHeaders });
       expect(response.statusCode).toBe(404);
       expect(response.json().error.code).toBe('not_found');
+    }
+  });
+});
+
+describe('the enrollment profile in fleet mode', () => {
+  it("carries each tenant's own enroll secret under identifiers of its own", async () => {
+    const evidence = await startEvidence();
+    const gateway = await startAdminGateway({
+      sessions: {
+        acme: rolePrincipal('owner', { email: 'owner@acme.example', tenant: 'acme' }),
+        beta: rolePrincipal('owner', { email: 'owner@beta.example', tenant: 'beta' }),
+      },
+      env: {
+        GW_MULTI_TENANT: 'true',
+        GW_ENDPOINT_CONTROL_URL: evidence.url,
+        GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken,
+        GW_ENDPOINT_AGENT_URL: evidence.url,
+      },
+    });
+    try {
+      const call = (url: string, tenant: string) =>
+        gateway.app.inject({ method: 'POST', url, headers: { ...sessionHeaders(tenant), host: 'gw.example.com' } });
+      const secrets = {
+        acme: (await call('/admin/v1/fleet/enroll-secret/rotate', 'acme')).json().enrollSecret as string,
+        beta: (await call('/admin/v1/fleet/enroll-secret/rotate', 'beta')).json().enrollSecret as string,
+      };
+      expect(secrets.acme).not.toBe(secrets.beta);
+      const profiles = {
+        acme: await call(v1Path, 'acme'),
+        beta: await call(v1Path, 'beta'),
+      };
+      expect(profiles.acme.statusCode).toBe(200);
+      expect(profiles.beta.statusCode).toBe(200);
+      const acme = asDict(parse(profiles.acme.body));
+      const beta = asDict(parse(profiles.beta.body));
+      const secretOf = (profile: PlistObject) => asDict((profile.PayloadContent as PlistValue[])[0]).EnrollSecret;
+      expect(secretOf(acme)).toBe(secrets.acme);
+      expect(secretOf(beta)).toBe(secrets.beta);
+      expect(acme.PayloadUUID).not.toBe(beta.PayloadUUID);
+      expect(profiles.acme.body).not.toContain(secrets.beta);
+    } finally {
+      await gateway.close();
+      await evidence.close();
     }
   });
 });
