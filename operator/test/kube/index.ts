@@ -4,3 +4,4 @@ export { installGwCrds } from './gw-crds.js';
 export { kubeRequest, type KubeResponse } from './kube-request.js';
 export { generateCertificates, type TestCertificates } from './certificates.js';
 export { ensureKubeTools } from './binaries.js';
+export { watchUntil, readyCondition, type WatchScope, type ObjectsByName } from './watch-until.js';
