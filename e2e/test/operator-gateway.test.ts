@@ -107,7 +107,7 @@ describe('the operator drives a real gateway', () => {
     ).toString();
   /** `status:reason` of the Ready condition, or `stale` until the status observes the object's generation. */
   const readiness = (object: KubeObject | undefined) => {
-    const status = (object as Conditioned | undefined)?.status;
+    const status = object?.status as Conditioned['status'];
     const condition = status?.conditions?.find((candidate) => candidate.type === 'Ready');
     return status?.observedGeneration === object?.metadata.generation
       ? `${condition?.status}:${condition?.reason}`
@@ -481,7 +481,11 @@ describe('the operator drives a real gateway', () => {
     const leader = replicas.find((replica) => replica.identity === leaderIdentity)!;
     const standby = replicas.find((replica) => replica.identity !== leaderIdentity)!;
     leader.api.partition();
-    await untilLease(`the Lease held by ${standby.identity}`, (spec) => spec.holderIdentity === standby.identity, signal);
+    await untilLease(
+      `the Lease held by ${standby.identity}`,
+      (spec) => spec.holderIdentity === standby.identity,
+      signal,
+    );
     await standby.log.logged('became leader', 1, signal);
     expect(await leading(standby.metrics)).toBe(1);
     await leader.log.logged('lost leadership', 1, signal);
