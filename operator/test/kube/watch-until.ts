@@ -1,4 +1,5 @@
 import type { KubeApi, KubeObject } from '../../src/kube/kube-api.js';
+import { stillWaiting } from '../support/change-signal.js';
 
 /** The objects of one kind in one namespace, as a watch on them sees them. */
 export interface WatchScope {
@@ -34,7 +35,7 @@ export function watchUntil(
       if (error) reject(error);
       else resolve();
     };
-    const abort = () => settle(new Error(`still waiting for ${what} when the test ended`));
+    const abort = () => settle(stillWaiting(signal, what));
     const watch = async () => {
       const listed = await api.list(scope.apiVersion, scope.kind, scope.namespace);
       const objects = new Map(listed.items.map((object) => [object.metadata.name, object]));

@@ -22,11 +22,23 @@ export class ChangeSignal {
       const check = () => {
         if (condition()) settle();
       };
-      const abort = () => settle(new Error(`still waiting for ${what} when the test ended`));
+      const abort = () => settle(stillWaiting(signal, what));
       if (signal?.aborted) return abort();
       this.listeners.add(check);
       signal?.addEventListener('abort', abort, { once: true });
       check();
     });
   }
+}
+
+/**
+ * The error a wait rejects with when the test's `signal` aborts first. Vitest reports its own timeout error then and
+ * drops the test's later rejections, so the wait's name is also added to that error (the signal's reason), which is
+ * what the report shows.
+ */
+export function stillWaiting(signal: AbortSignal | undefined, what: string): Error {
+  const message = `Still waiting for ${what} when the test ended.`;
+  if (signal?.reason instanceof Error && !signal.reason.message.includes(message))
+    signal.reason.message += ` ${message}`;
+  return new Error(message);
 }
