@@ -15,10 +15,13 @@ import {
 import {
   generateCertificates,
   installGwCrds,
+  recordingLogger,
   startKubeTestServer,
+  watchUntil,
   type KubeTestServer,
+  type ObjectsByName,
 } from '@gw/operator/kube-test-server';
-import { createIsolatedPgDb, createLogger, testDbUrl } from '@gw/platform';
+import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
 import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
 import { adminRequest } from './gateway-stack.js';
 import { freePort, images, requireImages } from './containers.js';
@@ -47,7 +50,6 @@ const lease = {
   renewDeadlineMs: 3_000,
   retryPeriodMs: 500,
 };
-const silent = createLogger({ name: 'operator-e2e', level: 'silent' });
 
 type Conditioned = KubeObject & {
   status?: {
@@ -68,7 +70,13 @@ describe('the operator drives a real gateway', () => {
   let workDir: string;
   let adminToken = '';
   const gatewayUrls = new Map<string, string>();
-  const replicas: { identity: string; operator: Operator; api: PartitionableKubeApi; metrics: OperatorMetrics }[] = [];
+  const replicas: {
+    identity: string;
+    operator: Operator;
+    api: PartitionableKubeApi;
+    metrics: OperatorMetrics;
+    log: ReturnType<typeof recordingLogger>;
+  }[] = [];
 
   const ref = (kind: string, name: string, apiVersion = api) => ({ apiVersion, kind, namespace, name });
   const get = async (kind: string, name: string, apiVersion = api): Promise<Conditioned | null> => {
@@ -97,21 +105,57 @@ describe('the operator drives a real gateway', () => {
       ((await kube.get(ref('Secret', name, 'v1')))?.data as Record<string, string>)[key] ?? '',
       'base64',
     ).toString();
-  const ready = async (kind: string, name: string) => {
-    const object = await get(kind, name);
-    const condition = object?.status?.conditions?.find((candidate) => candidate.type === 'Ready');
-    return object?.status?.observedGeneration === object?.metadata.generation
+  /** `status:reason` of the Ready condition, or `stale` until the status observes the object's generation. */
+  const readiness = (object: KubeObject | undefined) => {
+    const status = object?.status as Conditioned['status'];
+    const condition = status?.conditions?.find((candidate) => candidate.type === 'Ready');
+    return status?.observedGeneration === object?.metadata.generation
       ? `${condition?.status}:${condition?.reason}`
       : 'stale';
   };
-  const reasons = async (kind: string, name: string) =>
-    (await kube.list('v1', 'Event', namespace)).items
+  /** The reasons of the Events about one object, once per time each was recorded. */
+  const reasonsIn = (events: ObjectsByName, kind: string, name: string) =>
+    [...events.values()]
       .filter(
         (event) =>
           (event.involvedObject as { kind: string; name: string }).kind === kind &&
           (event.involvedObject as { name: string }).name === name,
       )
-      .map((event) => event.reason as string);
+      .flatMap((event) => Array<string>((event.count as number | undefined) ?? 1).fill(event.reason as string));
+  /** Resolves once a watch on the namespace's objects of `kind` sees `condition` hold. */
+  const watchFor = (
+    kind: string,
+    what: string,
+    condition: (objects: ObjectsByName) => boolean,
+    signal: AbortSignal,
+    apiVersion = api,
+  ) => watchUntil(kube, { apiVersion, kind, namespace }, what, condition, signal);
+  const untilReady = (kind: string, name: string, expected: string, signal: AbortSignal) =>
+    watchFor(kind, `${kind} ${name} ${expected}`, (objects) => readiness(objects.get(name)) === expected, signal);
+  const untilEvent = (kind: string, name: string, reason: string, times: number, signal: AbortSignal) =>
+    watchFor(
+      'Event',
+      `${times} ${reason} Event(s) on ${kind} ${name}`,
+      (events) => reasonsIn(events, kind, name).filter((candidate) => candidate === reason).length >= times,
+      signal,
+      'v1',
+    );
+  const reasons = async (kind: string, name: string) =>
+    reasonsIn(
+      new Map((await kube.list('v1', 'Event', namespace)).items.map((event) => [event.metadata.name, event])),
+      kind,
+      name,
+    );
+  const leaseSpec = (objects: ObjectsByName) =>
+    (objects.get(lease.name)?.spec ?? {}) as { holderIdentity?: string; renewTime?: string };
+  const untilLease = (what: string, condition: (spec: ReturnType<typeof leaseSpec>) => boolean, signal: AbortSignal) =>
+    watchUntil(
+      kube,
+      { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: lease.namespace },
+      what,
+      (objects) => condition(leaseSpec(objects)),
+      signal,
+    );
   const admin = (method: string, path: string, body?: unknown) =>
     adminRequest({ url: gateway?.url ?? '', token: adminToken }, method, path, body);
   const holder = async () =>
@@ -157,10 +201,11 @@ describe('the operator drives a real gateway', () => {
     for (const identity of ['operator-a', 'operator-b']) {
       const partitionable = new PartitionableKubeApi(new HttpKubeApi(server.kubeConfig));
       const metrics = new OperatorMetrics();
+      const log = recordingLogger(identity);
       const operator = new Operator({
         api: partitionable,
         timers: systemTimers,
-        logger: silent,
+        logger: log.logger,
         metrics,
         namespaces: [namespace],
         resyncMs,
@@ -169,7 +214,7 @@ describe('the operator drives a real gateway', () => {
         clientFactory: (baseUrl, bearer) =>
           new HttpManagementClient({ baseUrl: gatewayUrls.get(baseUrl) ?? baseUrl, bearer, timeoutMs: 5_000 }),
       });
-      replicas.push({ identity, operator, api: partitionable, metrics });
+      replicas.push({ identity, operator, api: partitionable, metrics, log });
       await operator.start();
     }
   }, 180_000);
@@ -184,15 +229,18 @@ describe('the operator drives a real gateway', () => {
     await rm(workDir, { recursive: true, force: true });
   }, 60_000);
 
-  it('elects exactly one of two replicas', async () => {
-    await expect.poll(holder, { timeout: 10_000 }).toMatch(/^operator-[ab]$/);
+  it('elects exactly one of two replicas', async ({ signal }) => {
+    await untilLease('a Lease holder', (spec) => /^operator-[ab]$/.test(spec.holderIdentity ?? ''), signal);
+    const holding = await holder();
+    expect(holding).toMatch(/^operator-[ab]$/);
+    await replicas.find((replica) => replica.identity === holding)!.log.logged('became leader', 1, signal);
     const leaders = await Promise.all(
       replicas.map(async ({ identity, metrics }) => [identity, await leading(metrics)] as const),
     );
     expect(leaders.filter(([, value]) => value === 1).map(([identity]) => identity)).toEqual([await holder()]);
   });
 
-  it('runs the Gateway and mints its own scoped admin key once the gateway serves', async () => {
+  it('runs the Gateway and mints its own scoped admin key once the gateway serves', async ({ signal }) => {
     await putSecret('gw-database', {
       url: `${database.url}?options=${encodeURIComponent(`-c search_path=${database.schema}`)}`,
     });
@@ -213,10 +261,8 @@ describe('the operator drives a real gateway', () => {
         evidence: { enabled: false },
       },
     });
-    await expect
-      .poll(async () => (await get('Deployment', 'gw-gateway', 'apps/v1')) !== null, { timeout: 15_000 })
-      .toBe(true);
-    await expect.poll(() => ready('Gateway', 'gw'), { timeout: 10_000 }).toBe('False:RollingOut');
+    await watchFor('Deployment', 'Deployment gw-gateway', (objects) => objects.has('gw-gateway'), signal, 'apps/v1');
+    await untilReady('Gateway', 'gw', 'False:RollingOut', signal);
 
     // The kubelet's part: run the container the Deployment declares (generated Secrets included).
     gateway = await runDeploymentContainer(kube, (await get('Deployment', 'gw-gateway', 'apps/v1'))!, {
@@ -226,7 +272,7 @@ describe('the operator drives a real gateway', () => {
     gatewayUrls.set(serviceUrl((await get('Gateway', 'gw'))!, 'gateway'), gateway.url);
     adminToken = await secretValue('gw-admin-token', 'token');
 
-    await expect.poll(() => ready('Gateway', 'gw'), { timeout: 30_000 }).toBe('True:Available');
+    await untilReady('Gateway', 'gw', 'True:Available', signal);
     const keySecret = await kube.get(ref('Secret', 'gw-operator-key', 'v1'));
     const adminKeys = await admin('GET', '/admin/v1/admin-keys');
     const record = (adminKeys.body.keys as { id: string; scopes: string[]; status: string }[]).find(
@@ -245,7 +291,9 @@ describe('the operator drives a real gateway', () => {
     expect(record?.scopes).not.toContain('admin-keys:write');
   });
 
-  it('applies the six resources: the gateway shows the provider key, routing, cap, service key and desktop policy', async () => {
+  it('applies the six resources: the gateway shows the provider key, routing, cap, service key and desktop policy', async ({
+    signal,
+  }) => {
     await putSecret('openai-key', { apiKey: 'sk-first-0123456789\n' });
     await putSecret('cap-alerts', { url: 'http://127.0.0.1:9/hooks/T000/B000/XXXX' });
     await create('ProviderKey', 'openai', {
@@ -292,7 +340,7 @@ describe('the operator drives a real gateway', () => {
       ['ServiceKey', 'ci-bot'],
       ['DesktopPolicy', 'desktop'],
     ] as const) {
-      await expect.poll(() => ready(kind, name), { timeout: 30_000 }).toBe('True:Applied');
+      await untilReady(kind, name, 'True:Applied', signal);
     }
 
     const providers = (await admin('GET', '/admin/v1/providers')).body.providers;
@@ -368,15 +416,14 @@ describe('the operator drives a real gateway', () => {
     expect((upstream?.json as { model: string }).model).toBe('gpt-4o-mini');
   });
 
-  it('re-applies the provider key when its Secret rotates', async () => {
+  it('re-applies the provider key when its Secret rotates', async ({ signal }) => {
     await putSecret('openai-key', { apiKey: 'sk-rotated-0123456789' });
-    await expect
-      .poll(
-        async () => ((await admin('GET', '/admin/v1/providers')).body.providers as { apiKey: string }[])[0]?.apiKey,
-        { timeout: 15_000 },
-      )
-      .toBe('sk-rotated-0123456789');
-    await expect.poll(() => reasons('ProviderKey', 'openai'), { timeout: 5_000 }).toContain('SecretRotated');
+    // The operator records the Event once the gateway took the rotated key.
+    await untilEvent('ProviderKey', 'openai', 'SecretRotated', 1, signal);
+    expect(((await admin('GET', '/admin/v1/providers')).body.providers as { apiKey: string }[])[0]?.apiKey).toBe(
+      'sk-rotated-0123456789',
+    );
+    expect(await reasons('ProviderKey', 'openai')).toContain('SecretRotated');
     const client = new OpenAI({
       apiKey: await secretValue('ci-bot-key', 'apiKey'),
       baseURL: `${gateway?.url ?? ''}/v1`,
@@ -386,7 +433,7 @@ describe('the operator drives a real gateway', () => {
     expect(provider.requests.at(-1)?.headers.authorization).toBe('Bearer sk-rotated-0123456789');
   });
 
-  it('corrects drift made through the admin API on the next resync', async () => {
+  it('corrects drift made through the admin API on the next resync', async ({ signal }) => {
     const keyId = (await get('ServiceKey', 'ci-bot'))?.status?.keyId ?? '';
     expect((await admin('PUT', '/admin/v1/routing', { defaultProvider: null, config: null })).status).toBe(200);
     expect((await admin('PUT', '/admin/v1/routing/aliases', { aliases: {} })).status).toBe(200);
@@ -402,24 +449,7 @@ describe('the operator drives a real gateway', () => {
         .status,
     ).toBe(200);
 
-    await expect
-      .poll(
-        async () => [
-          (await admin('GET', '/admin/v1/routing')).body.defaultProvider,
-          Object.keys((await admin('GET', '/admin/v1/routing/aliases')).body.aliases as object),
-          (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.maxUsd,
-          (
-            (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.alerts as {
-              webhookConfigured?: boolean;
-            } | null
-          )?.webhookConfigured,
-          (await admin('GET', `/admin/v1/keys/${keyId}`)).body.monthlyBudgetUsd,
-          (await admin('GET', '/admin/v1/policies/claude-desktop')).body.enabled,
-          ((await admin('GET', '/admin/v1/providers')).body.providers as { apiKey: string }[])[0]?.apiKey,
-        ],
-        { timeout: 4 * resyncMs + 5_000 },
-      )
-      .toEqual(['openai', ['fast'], 25, true, 50, true, 'sk-rotated-0123456789']);
+    // The operator records a DriftCorrected Event once its corrective write for the resource has landed.
     for (const [kind, name] of [
       ['RoutingConfig', 'routing'],
       ['UserCap', 'ada'],
@@ -427,46 +457,62 @@ describe('the operator drives a real gateway', () => {
       ['DesktopPolicy', 'desktop'],
       ['ProviderKey', 'openai'],
     ] as const) {
-      // The Event is recorded after the corrective write, so under load it can trail the state the poll above saw.
-      await expect.poll(() => reasons(kind, name), { timeout: 5_000, message: kind }).toContain('DriftCorrected');
+      await untilEvent(kind, name, 'DriftCorrected', 1, signal);
     }
+    expect([
+      (await admin('GET', '/admin/v1/routing')).body.defaultProvider,
+      Object.keys((await admin('GET', '/admin/v1/routing/aliases')).body.aliases as object),
+      (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.maxUsd,
+      (
+        (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.alerts as {
+          webhookConfigured?: boolean;
+        } | null
+      )?.webhookConfigured,
+      (await admin('GET', `/admin/v1/keys/${keyId}`)).body.monthlyBudgetUsd,
+      (await admin('GET', '/admin/v1/policies/claude-desktop')).body.enabled,
+      ((await admin('GET', '/admin/v1/providers')).body.providers as { apiKey: string }[])[0]?.apiKey,
+    ]).toEqual(['openai', ['fast'], 25, true, 50, true, 'sk-rotated-0123456789']);
   });
 
-  it('hands over to the standby when the leader is cut off from the API server, and the new leader acts', async () => {
+  it('hands over to the standby when the leader is cut off from the API server, and the new leader acts', async ({
+    signal,
+  }) => {
     const leaderIdentity = await holder();
     const leader = replicas.find((replica) => replica.identity === leaderIdentity)!;
     const standby = replicas.find((replica) => replica.identity !== leaderIdentity)!;
     leader.api.partition();
-    await expect.poll(holder, { timeout: lease.leaseDurationMs + 6_000 }).toBe(standby.identity);
+    await untilLease(
+      `the Lease held by ${standby.identity}`,
+      (spec) => spec.holderIdentity === standby.identity,
+      signal,
+    );
+    await standby.log.logged('became leader', 1, signal);
     expect(await leading(standby.metrics)).toBe(1);
-    await expect.poll(() => leading(leader.metrics), { timeout: lease.renewDeadlineMs + 2_000 }).toBe(0);
+    await leader.log.logged('lost leadership', 1, signal);
+    expect(await leading(leader.metrics)).toBe(0);
 
     // The new leader applies a change to the spec, and corrects drift, on its own.
     const cap = (await get('UserCap', 'ada'))!;
     await kube.replace({ ...cap, spec: { ...(cap.spec as object), maxUsd: '30.00' } });
-    await expect
-      .poll(async () => (await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.maxUsd, {
-        timeout: 15_000,
-      })
-      .toBe(30);
+    // The status observes the new generation once the gateway took it.
+    await untilReady('UserCap', 'ada', 'True:Applied', signal);
+    expect((await admin('GET', '/admin/v1/users/ada%40example.com/limits')).body.maxUsd).toBe(30);
+    const corrected = (await reasons('RoutingConfig', 'routing')).filter((reason) => reason === 'DriftCorrected');
     expect((await admin('PUT', '/admin/v1/routing', { defaultProvider: 'rogue', config: null })).status).toBe(200);
-    await expect
-      .poll(async () => (await admin('GET', '/admin/v1/routing')).body.defaultProvider, {
-        timeout: 4 * resyncMs + 5_000,
-      })
-      .toBe('openai');
+    await untilEvent('RoutingConfig', 'routing', 'DriftCorrected', corrected.length + 1, signal);
+    expect((await admin('GET', '/admin/v1/routing')).body.defaultProvider).toBe('openai');
 
     // Healed, the old leader stays a standby: the Lease is held and renewed (two renewals: it has tried meanwhile).
     leader.api.heal();
     for (let renewal = 0; renewal < 2; renewal += 1) {
       const renewed = await renewTime();
-      await expect.poll(renewTime, { timeout: 5_000 }).not.toBe(renewed);
+      await untilLease(`a Lease renewal after ${renewed}`, (spec) => (spec.renewTime ?? '') !== renewed, signal);
     }
     expect(await holder()).toBe(standby.identity);
     expect(await leading(leader.metrics)).toBe(0);
   });
 
-  it('revokes and clears the gateway state when the resources are deleted', async () => {
+  it('revokes and clears the gateway state when the resources are deleted', async ({ signal }) => {
     const keyId = (await get('ServiceKey', 'ci-bot'))?.status?.keyId ?? '';
     const serviceKey = await secretValue('ci-bot-key', 'apiKey');
     for (const [kind, name] of [
@@ -485,7 +531,8 @@ describe('the operator drives a real gateway', () => {
       ['ServiceKey', 'ci-bot'],
       ['DesktopPolicy', 'desktop'],
     ] as const) {
-      await expect.poll(() => get(kind, name), { timeout: 15_000 }).toBeNull();
+      await watchFor(kind, `${kind} ${name} gone`, (objects) => !objects.has(name), signal);
+      expect(await get(kind, name)).toBeNull();
     }
     expect((await admin('GET', '/admin/v1/providers')).body.providers).toEqual([]);
     expect((await admin('GET', '/admin/v1/routing')).body).toEqual({

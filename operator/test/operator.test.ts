@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpKubeApi } from '../src/kube/http-kube-api.js';
 import { FakeManagementClient } from './support/fake-management-client.js';
 import { Operator } from '../src/operator.js';
-import { silentLogger } from './support/reconciler-fixture.js';
+import { recordingLogger } from './support/recording-logger.js';
 import { OperatorMetrics } from '../src/runtime/metrics.js';
 import { systemTimers } from '../src/runtime/timers.js';
 import { installGwCrds } from './kube/gw-crds.js';
 import { kubeRequest } from './kube/kube-request.js';
+import { watchUntil } from './kube/watch-until.js';
 import { startKubeTestServer, type KubeTestServer } from './kube/kube-test-server.js';
 
 // Two operator replicas against the real API server: one leads, the Gateway becomes a stack, the operator mints
@@ -18,24 +19,25 @@ const namespace = 'gw';
 describe('operator replicas against the test API server', () => {
   let server: KubeTestServer;
   const gateway = new FakeManagementClient();
-  const replicas: { operator: Operator; metrics: OperatorMetrics }[] = [];
+  const replicas: { operator: Operator; metrics: OperatorMetrics; log: ReturnType<typeof recordingLogger> }[] = [];
 
   beforeAll(async () => {
     server = await startKubeTestServer();
     await installGwCrds(server.kubeConfig);
     for (const identity of ['operator-a', 'operator-b']) {
       const metrics = new OperatorMetrics();
+      const log = recordingLogger(identity);
       const operator = new Operator({
         api: new HttpKubeApi(server.kubeConfig),
         timers: systemTimers,
-        logger: silentLogger,
+        logger: log.logger,
         metrics,
         namespaces: [],
         resyncMs: 60_000,
         leaderElection: { namespace: 'gw-system', name: 'gw-operator-leader', identity },
         clientFactory: () => gateway,
       });
-      replicas.push({ operator, metrics });
+      replicas.push({ operator, metrics, log });
       await operator.start();
     }
   }, 15 * 60_000);
@@ -51,11 +53,12 @@ describe('operator replicas against the test API server', () => {
     );
   const post = (path: string, body: unknown) => kubeRequest(server.kubeConfig, 'POST', path, body);
 
-  it('elects exactly one leader', async () => {
-    await expect.poll(leaders, { timeout: 10_000 }).toBe(1);
+  it('elects exactly one leader', async ({ signal }) => {
+    await Promise.race(replicas.map(({ log }) => log.logged('became leader', 1, signal)));
+    expect(await leaders()).toBe(1);
   });
 
-  it('runs a Gateway, mints its key when the gateway serves, and applies a ProviderKey once', async () => {
+  it('runs a Gateway, mints its key when the gateway serves, and applies a ProviderKey once', async ({ signal }) => {
     await post(`/api/v1/namespaces/${namespace}/secrets`, {
       metadata: { name: 'db' },
       stringData: { url: 'postgres://db/gw' },
@@ -86,13 +89,16 @@ describe('operator replicas against the test API server', () => {
         secretRef: { name: 'openai-key', key: 'apiKey' },
       },
     });
-    await expect
-      .poll(
-        async () =>
-          (await kubeRequest(server.kubeConfig, 'GET', `/apis/apps/v1/namespaces/${namespace}/deployments`)).body,
-        { timeout: 10_000 },
-      )
-      .toMatchObject({ items: [{}, {}, {}] });
+    await watchUntil(
+      new HttpKubeApi(server.kubeConfig),
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace },
+      'three Deployments',
+      (deployments) => deployments.size === 3,
+      signal,
+    );
+    expect(
+      (await kubeRequest(server.kubeConfig, 'GET', `/apis/apps/v1/namespaces/${namespace}/deployments`)).body,
+    ).toMatchObject({ items: [{}, {}, {}] });
     expect(gateway.state.providers.size).toBe(0); // not before the gateway serves
     for (const component of ['gateway', 'optimizer', 'evidence']) {
       const response = await kubeRequest(
@@ -104,8 +110,13 @@ describe('operator replicas against the test API server', () => {
       );
       expect(response.status, response.text).toBe(200);
     }
-    await expect.poll(() => gateway.state.adminKeys.length, { timeout: 15_000 }).toBe(1);
-    await expect.poll(() => gateway.state.providers.get('openai')?.apiKey, { timeout: 20_000 }).toBe('sk-live');
+    await gateway.until('one admin key minted', (state) => state.adminKeys.length === 1, signal);
+    await gateway.until(
+      'provider openai with key sk-live',
+      (state) => state.providers.get('openai')?.apiKey === 'sk-live',
+      signal,
+    );
+    expect(gateway.state.adminKeys).toHaveLength(1);
     expect(gateway.calls.filter((call) => call === 'PUT provider openai')).toHaveLength(1);
     const { body } = await kubeRequest(
       server.kubeConfig,
@@ -117,14 +128,14 @@ describe('operator replicas against the test API server', () => {
     );
   });
 
-  it('hands over to the standby when the leader stops', async () => {
+  it('hands over to the standby when the leader stops', async ({ signal }) => {
     const leader = await Promise.all(
       replicas.map(async ({ metrics }) => (await metrics.leader.get()).values[0]?.value ?? 0),
     );
     const index = leader.indexOf(1);
     await replicas[index].operator.stop();
-    await expect
-      .poll(async () => (await replicas[1 - index].metrics.leader.get()).values[0]?.value, { timeout: 10_000 })
-      .toBe(1);
+    const standby = replicas[1 - index];
+    await standby.log.logged('became leader', 1, signal);
+    expect((await standby.metrics.leader.get()).values[0]?.value).toBe(1);
   });
 });

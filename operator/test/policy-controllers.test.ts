@@ -11,6 +11,7 @@ import { StatusWriter } from '../src/runtime/status-writer.js';
 import { systemTimers } from '../src/runtime/timers.js';
 import { installGwCrds } from './kube/gw-crds.js';
 import { kubeRequest } from './kube/kube-request.js';
+import { readyCondition, watchUntil, type ObjectsByName } from './kube/watch-until.js';
 import { startKubeTestServer, type KubeTestServer } from './kube/kube-test-server.js';
 
 // The policy controllers end to end against the real API server (watches, finalizers, status subresource, CRD
@@ -22,13 +23,14 @@ const base = `/apis/gw.dev/v1alpha1/namespaces/${namespace}`;
 describe('policy controllers against the test API server', () => {
   let server: KubeTestServer;
   let controllers: Controller[];
+  let api: HttpKubeApi;
   const gateway = new FakeManagementClient();
   const metrics = new OperatorMetrics();
 
   beforeAll(async () => {
     server = await startKubeTestServer();
     await installGwCrds(server.kubeConfig);
-    const api = new HttpKubeApi(server.kubeConfig);
+    api = new HttpKubeApi(server.kubeConfig);
     const deps = {
       api,
       timers: systemTimers,
@@ -66,14 +68,16 @@ describe('policy controllers against the test API server', () => {
     await server?.stop();
   });
 
-  const readyOf = async (plural: string, name: string) => {
-    const { body } = await kubeRequest(server.kubeConfig, 'GET', `${base}/${plural}/${name}`);
-    return (
-      body as { status?: { conditions?: { type: string; status: string; reason: string }[] } }
-    ).status?.conditions?.find((condition) => condition.type === 'Ready');
-  };
+  /** Resolves once the watch on the namespace's objects of `kind` sees `condition` hold. */
+  const watchFor = (
+    kind: string,
+    what: string,
+    condition: (objects: ObjectsByName) => boolean,
+    signal: AbortSignal,
+    apiVersion = 'gw.dev/v1alpha1',
+  ) => watchUntil(api, { apiVersion, kind, namespace }, what, condition, signal);
 
-  it('applies a ProviderKey, re-applies on Secret rotation and deletes on removal', async () => {
+  it('applies a ProviderKey, re-applies on Secret rotation and deletes on removal', async ({ signal }) => {
     const created = await kubeRequest(server.kubeConfig, 'POST', `${base}/providerkeys`, {
       apiVersion: 'gw.dev/v1alpha1',
       kind: 'ProviderKey',
@@ -86,10 +90,20 @@ describe('policy controllers against the test API server', () => {
       },
     });
     expect(created.status).toBe(201);
-    await expect.poll(() => gateway.state.providers.get('openai')?.apiKey, { timeout: 10_000 }).toBe('sk-first');
-    await expect
-      .poll(() => readyOf('providerkeys', 'openai'), { timeout: 10_000 })
-      .toMatchObject({ status: 'True', reason: 'Applied' });
+    await gateway.until(
+      'provider openai with key sk-first',
+      (state) => state.providers.get('openai')?.apiKey === 'sk-first',
+      signal,
+    );
+    await watchFor(
+      'ProviderKey',
+      'ProviderKey openai Ready True Applied',
+      (objects) => {
+        const ready = readyCondition(objects.get('openai'));
+        return ready?.status === 'True' && ready.reason === 'Applied';
+      },
+      signal,
+    );
 
     await kubeRequest(
       server.kubeConfig,
@@ -98,37 +112,37 @@ describe('policy controllers against the test API server', () => {
       { stringData: { apiKey: 'sk-rotated' } },
       'application/merge-patch+json',
     );
-    await expect.poll(() => gateway.state.providers.get('openai')?.apiKey, { timeout: 10_000 }).toBe('sk-rotated');
+    await gateway.until(
+      'provider openai with key sk-rotated',
+      (state) => state.providers.get('openai')?.apiKey === 'sk-rotated',
+      signal,
+    );
 
     await kubeRequest(server.kubeConfig, 'DELETE', `${base}/providerkeys/openai`);
-    await expect.poll(() => gateway.state.providers.has('openai'), { timeout: 10_000 }).toBe(false);
-    await expect
-      .poll(async () => (await kubeRequest(server.kubeConfig, 'GET', `${base}/providerkeys/openai`)).status, {
-        timeout: 10_000,
-      })
-      .toBe(404);
+    await gateway.until('provider openai removed', (state) => !state.providers.has('openai'), signal);
+    await watchFor('ProviderKey', 'ProviderKey openai gone', (objects) => !objects.has('openai'), signal);
+    expect((await kubeRequest(server.kubeConfig, 'GET', `${base}/providerkeys/openai`)).status).toBe(404);
   });
 
-  it('mints a ServiceKey into its Secret and revokes it when the resource is deleted', async () => {
+  it('mints a ServiceKey into its Secret and revokes it when the resource is deleted', async ({ signal }) => {
     await kubeRequest(server.kubeConfig, 'POST', `${base}/servicekeys`, {
       apiVersion: 'gw.dev/v1alpha1',
       kind: 'ServiceKey',
       metadata: { name: 'ci' },
       spec: { gatewayRef: { name: 'gw' }, name: 'ci', team: 'platform', secretName: 'ci-key' },
     });
-    await expect
-      .poll(
-        async () =>
-          (await kubeRequest(server.kubeConfig, 'GET', `/api/v1/namespaces/${namespace}/secrets/ci-key`)).status,
-        { timeout: 10_000 },
-      )
-      .toBe(200);
+    await watchFor('Secret', 'Secret ci-key', (objects) => objects.has('ci-key'), signal, 'v1');
     const { body } = await kubeRequest(server.kubeConfig, 'GET', `/api/v1/namespaces/${namespace}/secrets/ci-key`);
     expect(Buffer.from((body as { data: { apiKey: string } }).data.apiKey, 'base64').toString()).toMatch(/^ark_svc_/);
-    await expect.poll(() => readyOf('servicekeys', 'ci'), { timeout: 10_000 }).toMatchObject({ status: 'True' });
+    await watchFor(
+      'ServiceKey',
+      'ServiceKey ci Ready True',
+      (objects) => readyCondition(objects.get('ci'))?.status === 'True',
+      signal,
+    );
     const [key] = [...gateway.state.keys.values()];
     await kubeRequest(server.kubeConfig, 'DELETE', `${base}/servicekeys/ci`);
-    await expect.poll(() => gateway.state.keys.get(key.id)?.status, { timeout: 10_000 }).toBe('revoked');
+    await gateway.until(`key ${key.id} revoked`, (state) => state.keys.get(key.id)?.status === 'revoked', signal);
   });
 
   it('counts reconciles in the metrics', async () => {

@@ -4,3 +4,6 @@ export { installGwCrds } from './gw-crds.js';
 export { kubeRequest, type KubeResponse } from './kube-request.js';
 export { generateCertificates, type TestCertificates } from './certificates.js';
 export { ensureKubeTools } from './binaries.js';
+export { watchUntil, readyCondition, type WatchScope, type ObjectsByName } from './watch-until.js';
+// A logger whose lines a test can wait on (the operator's "became leader"), for the e2e suites' operator replicas.
+export { recordingLogger } from '../support/recording-logger.js';

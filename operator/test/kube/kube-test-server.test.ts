@@ -96,24 +96,26 @@ describe('kube test server', () => {
   });
 
   it('streams watch events for a built-in kind under its real apiVersion', async () => {
-    const events: { phase: string; apiVersion: string; name: string }[] = [];
+    // Settles on the watch's first event about the Lease `leader`, or with none if the watch ends first.
+    const { promise: leaderEvent, resolve } = Promise.withResolvers<
+      { phase: string; apiVersion: string; name: string } | undefined
+    >();
     const watch = new Watch(server.kubeConfig);
     const controller = await watch.watch(
       `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`,
       {},
       (phase, object: { apiVersion: string; metadata: { name: string } }) => {
-        events.push({ phase, apiVersion: object.apiVersion, name: object.metadata.name });
+        if (object.metadata.name === 'leader')
+          resolve({ phase, apiVersion: object.apiVersion, name: object.metadata.name });
       },
-      () => undefined,
+      () => resolve(undefined),
     );
     const leases = server.kubeConfig.makeApiClient(CoordinationV1Api);
     await leases.createNamespacedLease({
       namespace,
       body: { metadata: { name: 'leader' }, spec: { holderIdentity: 'a' } },
     });
-    await expect
-      .poll(() => events)
-      .toContainEqual({ phase: 'ADDED', apiVersion: 'coordination.k8s.io/v1', name: 'leader' });
+    expect(await leaderEvent).toEqual({ phase: 'ADDED', apiVersion: 'coordination.k8s.io/v1', name: 'leader' });
     controller.abort();
   });
 

@@ -14,6 +14,7 @@ import {
   type UserLimitsPatch,
   type UserLimitsView,
 } from '../../src/management/management-client.js';
+import { ChangeSignal } from './change-signal.js';
 
 /** A stored cap entry: the view plus the write-only webhook URL the gateway keeps sealed. */
 export interface FakeUserLimits extends Omit<UserLimitsView, 'alerts'> {
@@ -55,10 +56,21 @@ export class FakeManagementClient implements ManagementClient {
   /** When set, the next calls fail with it (retryable or not, as the error says). */
   failWith: ManagementError | null = null;
   private nextId = 1;
+  private readonly changes = new ChangeSignal();
 
   private record(call: string): void {
     this.calls.push(call);
+    // Every call records first and changes `state` in the same turn: the check runs once that change is made.
+    queueMicrotask(() => this.changes.notify());
     if (this.failWith) throw this.failWith;
+  }
+
+  /**
+   * Resolves once `condition` holds on `state`, checked now and after every call the client takes; rejects naming
+   * `what` when `signal` (the test's) aborts first.
+   */
+  until(what: string, condition: (state: FakeManagementClient['state']) => boolean, signal?: AbortSignal) {
+    return this.changes.until(what, () => condition(this.state), signal);
   }
 
   writes(): string[] {
