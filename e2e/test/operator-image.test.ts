@@ -2,8 +2,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpKubeApi, serviceUrl } from '@gw/operator';
-import { installGwCrds, startKubeTestServer, type KubeTestServer } from '@gw/operator/kube-test-server';
+import { HttpKubeApi, serviceUrl, type KubeObject } from '@gw/operator';
+import { installGwCrds, startKubeTestServer, watchUntil, type KubeTestServer } from '@gw/operator/kube-test-server';
 import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
 import { freePort, images, probe, requireImages, runContainer, type RunningContainer } from './containers.js';
 import { runDeploymentContainer, type DeploymentContainer } from './operator-support.js';
@@ -68,7 +68,9 @@ describe('the operator image', () => {
     await rm(workDir, { recursive: true, force: true });
   }, 60_000);
 
-  it('runs a Gateway from outside the cluster: Deployments from the image, its own admin key, Ready, and exits 0 on SIGTERM', async () => {
+  it('runs a Gateway from outside the cluster: Deployments from the image, its own admin key, Ready, and exits 0 on SIGTERM', async ({
+    signal,
+  }) => {
     const gatewayPort = await freePort();
     const metricsPort = await freePort();
     const inCluster = serviceUrl(
@@ -124,7 +126,13 @@ describe('the operator image', () => {
     });
     const deployment = async () =>
       kube.get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace, name: 'gw-gateway' });
-    await expect.poll(async () => (await deployment()) !== null, { timeout: 30_000 }).toBe(true);
+    await watchUntil(
+      kube,
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace },
+      'the gw-gateway Deployment',
+      (objects) => objects.has('gw-gateway'),
+      signal,
+    );
     expect(
       ((await deployment())?.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec
         .containers[0]?.image,
@@ -133,13 +141,18 @@ describe('the operator image', () => {
       listen: { variable: 'GW_PORT', port: gatewayPort },
     });
 
-    const ready = async () => {
-      const object = await kube.get({ apiVersion: 'gw.dev/v1alpha1', kind: 'Gateway', namespace, name: 'gw' });
+    const readyOf = (object: KubeObject | undefined) => {
       const status = object?.status as { conditions?: { type: string; status: string; reason: string }[] } | undefined;
       const condition = status?.conditions?.find((candidate) => candidate.type === 'Ready');
       return `${condition?.status}:${condition?.reason}`;
     };
-    await expect.poll(ready, { timeout: 60_000 }).toBe('True:Available');
+    await watchUntil(
+      kube,
+      { apiVersion: 'gw.dev/v1alpha1', kind: 'Gateway', namespace },
+      'the Gateway Ready and Available',
+      (objects) => readyOf(objects.get('gw')) === 'True:Available',
+      signal,
+    );
     const keySecret = await kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: 'gw-operator-key' });
     expect(keySecret?.metadata.annotations?.['gw.dev/admin-key-id']).toMatch(/.+/);
 
