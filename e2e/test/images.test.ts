@@ -112,7 +112,7 @@ describe('container images', () => {
     60_000,
   );
 
-  it('serves the official OpenAI SDK through the gateway container, writes the spend row to Postgres, and drains on SIGTERM', async () => {
+  it('serves the official OpenAI SDK through the gateway container, drains on SIGTERM, and every call has its spend row in Postgres', async () => {
     // No argument: the image runs the gateway by default.
     const { container, url } = await startComponent(
       'gateway',
@@ -148,24 +148,6 @@ describe('container images', () => {
     expect(completion.choices[0]?.message.content).toContain('Simulated reply');
     expect(provider.requests.at(-1)?.headers.authorization).toBe('Bearer sk-image-0123456789');
 
-    const spendRows = async () =>
-      (
-        await database.db.query<Record<string, unknown>>(
-          'SELECT endpoint, status, provider, model, user_id, team, prompt_tokens FROM gw_spend',
-        )
-      ).rows;
-    await expect.poll(spendRows, { timeout: 15_000 }).toEqual([
-      {
-        endpoint: '/v1/chat/completions',
-        status: 200,
-        provider: 'openai',
-        model: 'gpt-4o-mini',
-        user_id: 'ada@example.com',
-        team: 'platform',
-        prompt_tokens: completion.usage?.prompt_tokens,
-      },
-    ]);
-
     // A call the provider answers in ten seconds is still running when SIGTERM arrives: the drain deadline (two
     // seconds) answers it with a retryable 503 and the container exits 0 well before the provider would have.
     provider.script({ latencyMs: 10_000 });
@@ -180,5 +162,23 @@ describe('container images', () => {
     expect(((await unanswered.json()) as { error: { code: string } }).error.code).toBe('gateway_draining');
     expect(stopped.exitCode).toBe(0);
     expect(stopped.seconds).toBeLessThan(10);
+
+    // The drain writes every pending spend record before the process exits, so its exit is the signal: both calls
+    // are in Postgres, the answered one with the provider's usage and the one the drain cut with its 503.
+    const { rows } = await database.db.query<Record<string, unknown>>(
+      'SELECT endpoint, status, provider, model, user_id, team, prompt_tokens FROM gw_spend ORDER BY status',
+    );
+    expect(rows).toEqual([
+      {
+        endpoint: '/v1/chat/completions',
+        status: 200,
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        user_id: 'ada@example.com',
+        team: 'platform',
+        prompt_tokens: completion.usage?.prompt_tokens,
+      },
+      expect.objectContaining({ endpoint: '/v1/chat/completions', status: 503, user_id: 'ada@example.com' }),
+    ]);
   }, 90_000);
 });
