@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readEmbeddedTemplate, writeEmbeddedTemplate } from './embedded-template.js';
+import { migrate, type Migration } from './migrations.js';
 import { PgliteDb } from './pglite-db.js';
 
 describe('embedded store template', () => {
@@ -51,6 +52,35 @@ describe('embedded store template', () => {
     const store = await PgliteDb.open(await folder(), await readEmbeddedTemplate(templatePath));
     try {
       expect(await store.ping()).toBe(true);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+
+  it('carries the services’ migrations, so a store made from it has nothing left to apply', async () => {
+    const migrations = await folder();
+    const gateway = join(migrations, 'gateway');
+    await mkdir(gateway);
+    await writeFile(join(gateway, '001_notes.sql'), 'CREATE TABLE notes (note text);');
+    await writeFile(join(gateway, '002_more.sql'), 'ALTER TABLE notes ADD COLUMN at timestamptz;');
+    const templatePath = join(await folder(), 'template.tar.gz');
+    await writeEmbeddedTemplate(templatePath, [{ service: 'gateway', directory: gateway }]);
+
+    const store = await PgliteDb.open(await folder(), await readEmbeddedTemplate(templatePath));
+    try {
+      const shipped: Migration[] = [
+        { version: 1, name: 'notes', sql: 'CREATE TABLE notes (note text);' },
+        { version: 2, name: 'more', sql: 'ALTER TABLE notes ADD COLUMN at timestamptz;' },
+        { version: 3, name: 'later', sql: 'CREATE TABLE later (id int);' },
+      ];
+      // A later build's migration still runs; the two the template carries do not run again (they would fail).
+      expect(await migrate(store, 'gateway', shipped)).toEqual({
+        service: 'gateway',
+        applied: 3,
+        expected: 3,
+        upToDate: true,
+      });
+      expect((await store.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 0 }]);
     } finally {
       await store.close();
     }

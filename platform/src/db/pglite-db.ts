@@ -84,6 +84,11 @@ export class PgliteDb implements Db {
     }
   }
 
+  /** The whole database as a gzipped tarball, the form `open` takes as a template. */
+  async dumpDataDir(): Promise<Blob> {
+    return this.database.dumpDataDir('gzip');
+  }
+
   async close(): Promise<void> {
     await this.database.close();
   }
