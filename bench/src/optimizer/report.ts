@@ -34,6 +34,20 @@ export interface OptimizerBenchResult {
   lane: BenchLane;
   /** Needles recoverable only through a handle, each paid as one round trip (included in `costRatio`). */
   retrievalRoundTrips: number;
+  /** The same headline figures per corpus folder (`transcripts`, `swebench-trajs`), which the totals above mix. */
+  corpora: CorpusResult[];
+}
+
+/** One corpus folder's headline figures in the last line. */
+export interface CorpusResult {
+  label: string;
+  costRatio: number | null;
+  needleRetention: number | null;
+  replayStability: number | null;
+  errorLinesLost: number;
+  retrievalRoundTrips: number;
+  sessions: number;
+  requests: number;
 }
 
 const round = (value: number | null, digits = 4) => (value === null ? null : Number(value.toFixed(digits)));
@@ -43,8 +57,8 @@ export function toResult(run: OptimizerBenchRun): OptimizerBenchResult {
   const large = all.latencyBySize[all.latencyBySize.length - 1];
   return {
     costRatio: round(all.costRatio),
-    needleRetention: all.needles.total === 0 ? null : round((all.needles.total - all.needles.lost) / all.needles.total),
-    replayStability: all.replay.checked === 0 ? null : round(all.replay.stable / all.replay.checked),
+    needleRetention: retention(all),
+    replayStability: stability(all),
     p50Ms: round(all.latency.p50Ms, 2),
     p99Ms: round(all.latency.p99Ms, 2),
     sessions: all.sessions,
@@ -60,6 +74,25 @@ export function toResult(run: OptimizerBenchRun): OptimizerBenchResult {
     thinkSeconds: run.thinkMs / 1000,
     lane: run.lane,
     retrievalRoundTrips: all.retrievalRoundTrips,
+    corpora: run.corpora.map((corpus) => corpusResult(corpus.label, summarize(corpus.sessions))),
+  };
+}
+
+const retention = (totals: Totals) =>
+  totals.needles.total === 0 ? null : round((totals.needles.total - totals.needles.lost) / totals.needles.total);
+const stability = (totals: Totals) =>
+  totals.replay.checked === 0 ? null : round(totals.replay.stable / totals.replay.checked);
+
+function corpusResult(label: string, totals: Totals): CorpusResult {
+  return {
+    label,
+    costRatio: round(totals.costRatio),
+    needleRetention: retention(totals),
+    replayStability: stability(totals),
+    errorLinesLost: totals.errorLines.lost,
+    retrievalRoundTrips: totals.retrievalRoundTrips,
+    sessions: totals.sessions,
+    requests: totals.requests,
   };
 }
 
