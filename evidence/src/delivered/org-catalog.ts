@@ -1,8 +1,9 @@
 import type { DeliveredCheckPayload } from '@gw/contracts';
 import type { DeliveredCheckTrust } from '@gw/platform';
 import { policyPack, type PackPolicy } from '../catalog/policy-pack.js';
-import { screenDeliveredCheck } from './delivered-check-screen.js';
+import { screenDeliveredCheck, type Screened } from './delivered-check-screen.js';
 import type { DeliveredCheckStore, StoredDeliveredCheck } from './delivered-check.store.js';
+import type { SignedDeliveredCheck } from '@gw/contracts';
 
 /** One organization's catalog as agents, reports and remediation see it. */
 export interface OrgCatalogView {
@@ -26,19 +27,38 @@ const asPolicy = (payload: DeliveredCheckPayload): PackPolicy => ({
   query: payload.query,
 });
 
+// Screened envelopes remembered per process; far above any organization's delivered checks, so it never churns.
+const maxRemembered = 10_000;
+
 /**
- * The image pack joined with an organization's delivered checks. Every stored envelope is verified again against the
- * pinned keys on every read: a row edited or written into the store by hand is not a check.
+ * The image pack joined with an organization's delivered checks. Every stored envelope is verified against the
+ * pinned keys as it is read: a row edited or written into the store by hand is not a check. The verdict on one
+ * envelope's exact bytes never changes (the pinned keys are fixed for the process), so it is remembered by those bytes
+ * and an agent's check-in does not repeat the signature check of checks it has already seen; an edited row is other
+ * bytes and is screened afresh.
  */
 export class OrgCatalog {
+  private readonly screened = new Map<string, Screened>();
+
   constructor(
     private readonly store: DeliveredCheckStore,
     private readonly trust: DeliveredCheckTrust,
   ) {}
 
+  private screen(envelope: SignedDeliveredCheck): Screened {
+    const bytes = `${envelope.keyId}\n${envelope.payload}\n${envelope.signature}`;
+    let verdict = this.screened.get(bytes);
+    if (!verdict) {
+      if (this.screened.size >= maxRemembered) this.screened.clear();
+      verdict = screenDeliveredCheck(envelope, this.trust);
+      this.screened.set(bytes, verdict);
+    }
+    return verdict;
+  }
+
   async view(orgId: string): Promise<OrgCatalogView> {
     const delivered = (await this.store.list(orgId)).map((check) => {
-      const screened = screenDeliveredCheck(check.envelope, this.trust);
+      const screened = this.screen(check.envelope);
       const payload = screened.ok && screened.payload.id === check.checkId ? screened.payload : null;
       return { ...check, payload, replaces: payload && imageNames.has(payload.name) ? payload.name : null };
     });
