@@ -1,4 +1,5 @@
 import { parse, type PlistValue } from 'plist';
+import { asDict, nameBasedUuid } from './plist-support.js';
 import { describe, expect, it } from 'vitest';
 import { headersHelperPaths } from '../src/policies/desktop-bootstrap.js';
 import { mintAdminKey } from './admin-support.js';
@@ -28,23 +29,9 @@ const settings = {
   chatTabEnabled: true,
   coworkEgressAllowedHosts: ['api.github.com'],
 };
-const uuidPattern = /^[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/;
 const bootstrap = '/connect/claude-desktop/bootstrap';
 const profileLegacy = '/admin/claude-desktop-policy/mobileconfig';
 const profileV1 = '/admin/v1/policies/claude-desktop/mobileconfig';
-
-type Dict = Record<string, PlistValue>;
-const asDict = (value: PlistValue | undefined): Dict => {
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    Array.isArray(value) ||
-    value instanceof Date ||
-    value instanceof Uint8Array
-  )
-    throw new Error('not a dictionary');
-  return value;
-};
 
 describe('the desktop bootstrap and trust profile', () => {
   const gateway = gatewayPerTest();
@@ -187,7 +174,7 @@ describe('the desktop bootstrap and trust profile', () => {
       PayloadOrganization: 'gw',
     });
     expect(profile.PayloadIdentifier).toMatch(/^dev\.gw\.[0-9a-f]{16}\.claude-desktop$/);
-    expect(profile.PayloadUUID).toMatch(uuidPattern);
+    expect(profile.PayloadUUID).toMatch(nameBasedUuid);
     const content = profile.PayloadContent;
     expect(Array.isArray(content) && content.length).toBe(1);
     const payload = asDict((content as PlistValue[])[0]);
@@ -201,7 +188,7 @@ describe('the desktop bootstrap and trust profile', () => {
       bootstrapUrl: 'http://gw.example.com/connect/claude-desktop/bootstrap?os=macos',
       bootstrapHeadersHelper: headersHelperPaths.macos,
     });
-    expect(payload.PayloadUUID).toMatch(uuidPattern);
+    expect(payload.PayloadUUID).toMatch(nameBasedUuid);
     expect(payload.PayloadUUID).not.toBe(profile.PayloadUUID);
 
     // The same deployment downloads the same identifiers from either surface: an MDM replaces, never stacks.

@@ -1,4 +1,5 @@
 import { parse, type PlistValue } from 'plist';
+import { asDict, nameBasedUuid, type PlistDict } from './plist-support.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolePrincipal } from '../src/admin/principal.js';
 import { mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
@@ -7,20 +8,6 @@ import { adminHeaders, adminToken, startTestGateway, type TestGateway } from './
 
 const legacyPath = '/admin/endpoint-fleet/mdm-profile';
 const v1Path = '/admin/v1/fleet/mdm-profile';
-const uuidPattern = /^[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/;
-
-type PlistObject = Record<string, PlistValue>;
-function asDict(value: PlistValue | undefined): PlistObject {
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    Array.isArray(value) ||
-    value instanceof Date ||
-    value instanceof Uint8Array
-  )
-    throw new Error('expected a plist dictionary');
-  return value;
-}
 
 describe('the endpoint agent’s macOS enrollment profile', () => {
   let evidence: TestEvidence;
@@ -69,7 +56,7 @@ describe('the endpoint agent’s macOS enrollment profile', () => {
     expect(profile).toEqual({
       PayloadType: 'Configuration',
       PayloadIdentifier: expect.stringMatching(/^dev\.gw\.[0-9a-f]{16}\.endpoint-agent$/),
-      PayloadUUID: expect.stringMatching(uuidPattern),
+      PayloadUUID: expect.stringMatching(nameBasedUuid),
       PayloadVersion: 1,
       PayloadDisplayName: expect.any(String),
       PayloadDescription: expect.stringContaining(evidence.url),
@@ -82,7 +69,7 @@ describe('the endpoint agent’s macOS enrollment profile', () => {
     expect(payload).toEqual({
       PayloadType: 'com.fleetdm.fleetd.config',
       PayloadIdentifier: `${profile.PayloadIdentifier as string}.config`,
-      PayloadUUID: expect.stringMatching(uuidPattern),
+      PayloadUUID: expect.stringMatching(nameBasedUuid),
       PayloadVersion: 1,
       PayloadDisplayName: expect.any(String),
       PayloadDescription: expect.any(String),
@@ -157,7 +144,7 @@ describe('the endpoint agent’s macOS enrollment profile', () => {
     await gateway.app.inject({ method: 'POST', url: '/admin/v1/fleet/enroll-secret/rotate', headers: adminHeaders });
     const after = asDict(parse((await mint()).body));
     expect(after.PayloadUUID).toBe(before.PayloadUUID);
-    const secretOf = (profile: PlistObject) => asDict((profile.PayloadContent as PlistValue[])[0]).EnrollSecret;
+    const secretOf = (profile: PlistDict) => asDict((profile.PayloadContent as PlistValue[])[0]).EnrollSecret;
     expect(secretOf(after)).not.toBe(secretOf(before));
   });
 });
@@ -209,7 +196,7 @@ describe('the enrollment profile in fleet mode', () => {
       expect(profiles.beta.statusCode).toBe(200);
       const acme = asDict(parse(profiles.acme.body));
       const beta = asDict(parse(profiles.beta.body));
-      const secretOf = (profile: PlistObject) => asDict((profile.PayloadContent as PlistValue[])[0]).EnrollSecret;
+      const secretOf = (profile: PlistDict) => asDict((profile.PayloadContent as PlistValue[])[0]).EnrollSecret;
       expect(secretOf(acme)).toBe(secrets.acme);
       expect(secretOf(beta)).toBe(secrets.beta);
       expect(acme.PayloadUUID).not.toBe(beta.PayloadUUID);
