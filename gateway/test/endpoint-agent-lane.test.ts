@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintAdminKey } from './admin-support.js';
-import { evidenceToken, startEvidence, type TestEvidence } from './evidence-fixture.js';
+import { evidenceEnv, evidenceToken, startEvidence, type TestEvidence } from './evidence-fixture.js';
 import { adminHeaders, bearer, mintClientKey, mintServiceKey, startTestGateway, type TestGateway } from './helpers.js';
 
 const post = (url: string, body: unknown) =>
@@ -27,7 +27,7 @@ describe('the built-in agent lane through the gateway (the contract /connect/end
   beforeAll(async () => {
     evidence = await startEvidence({ contentKey: '7a'.repeat(32) });
     gateway = await startTestGateway({
-      env: { GW_ENDPOINT_CONTROL_URL: evidence.url, GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken },
+      env: evidenceEnv(evidence),
     });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolePrincipal } from '../src/admin/principal.js';
 import { sessionHeaders, startAdminGateway } from './admin-support.js';
-import { closedPort, evidenceToken, startEvidence } from './evidence-fixture.js';
+import { closedPort, evidenceEnv, evidenceToken, startEvidence } from './evidence-fixture.js';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
 
 describe('the endpoint evidence service re-served by the gateway', () => {
@@ -12,7 +12,7 @@ describe('the endpoint evidence service re-served by the gateway', () => {
   beforeAll(async () => {
     evidence = await startEvidence();
     gateway = await startTestGateway({
-      env: { GW_ENDPOINT_CONTROL_URL: evidence.url, GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken },
+      env: evidenceEnv(evidence),
     });
   });
   afterAll(async () => {
@@ -175,8 +175,7 @@ describe('endpoint control in fleet mode', () => {
       sessions,
       env: {
         GW_MULTI_TENANT: 'true',
-        GW_ENDPOINT_CONTROL_URL: evidence.url,
-        GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken,
+        ...evidenceEnv(evidence),
       },
     });
     try {

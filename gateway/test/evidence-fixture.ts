@@ -12,6 +12,12 @@ export interface TestEvidence {
   close(): Promise<void>;
 }
 
+/** What a gateway is given to reach the test's evidence service, as an operator would set it. */
+export const evidenceEnv = (evidence: Pick<TestEvidence, 'url'>) => ({
+  GW_ENDPOINT_CONTROL_URL: evidence.url,
+  GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken,
+});
+
 /** The real evidence service on an ephemeral port, as the gateway reaches it in a deployment. */
 export async function startEvidence(
   options: { contentKey?: string; deliveredCheckKeys?: Readonly<Record<string, string>> } = {},

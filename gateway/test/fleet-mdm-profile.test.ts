@@ -3,7 +3,7 @@ import { asDict, nameBasedUuid, type PlistDict } from './plist-support.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolePrincipal } from '../src/admin/principal.js';
 import { mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';
-import { evidenceToken, startEvidence, type TestEvidence } from './evidence-fixture.js';
+import { evidenceEnv, startEvidence, type TestEvidence } from './evidence-fixture.js';
 import { adminHeaders, adminToken, startTestGateway, type TestGateway } from './helpers.js';
 
 const legacyPath = '/admin/endpoint-fleet/mdm-profile';
@@ -19,8 +19,7 @@ describe('the endpoint agent’s macOS enrollment profile', () => {
     evidence = await startEvidence();
     gateway = await startTestGateway({
       env: {
-        GW_ENDPOINT_CONTROL_URL: evidence.url,
-        GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken,
+        ...evidenceEnv(evidence),
         GW_ENDPOINT_AGENT_URL: evidence.url,
       },
     });
@@ -175,8 +174,7 @@ describe('the enrollment profile in fleet mode', () => {
       },
       env: {
         GW_MULTI_TENANT: 'true',
-        GW_ENDPOINT_CONTROL_URL: evidence.url,
-        GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken,
+        ...evidenceEnv(evidence),
         GW_ENDPOINT_AGENT_URL: evidence.url,
       },
     });

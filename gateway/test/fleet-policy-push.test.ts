@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicyPushSigner } from '@gw/testkit';
 import { mintAdminKey } from './admin-support.js';
-import { evidenceToken, startEvidence, type TestEvidence } from './evidence-fixture.js';
+import { evidenceEnv, startEvidence, type TestEvidence } from './evidence-fixture.js';
 import { adminHeaders, bearer, startTestGateway, type TestGateway } from './helpers.js';
 
 const signer = createPolicyPushSigner();
@@ -25,7 +25,7 @@ describe('policy push through the gateway (/admin/v1/fleet/policy-push)', () => 
   beforeAll(async () => {
     evidence = await startEvidence({ deliveredCheckKeys: signer.trust });
     gateway = await startTestGateway({
-      env: { GW_ENDPOINT_CONTROL_URL: evidence.url, GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken },
+      env: evidenceEnv(evidence),
     });
   });
   afterAll(async () => {

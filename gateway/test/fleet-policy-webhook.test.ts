@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { evidenceToken, startEvidence, type TestEvidence } from './evidence-fixture.js';
+import { evidenceEnv, startEvidence, type TestEvidence } from './evidence-fixture.js';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
 
 // POST /connect/fleet-policy-webhook: a Fleet server's failing-policies webhook, received by a gateway whose
@@ -86,8 +86,7 @@ describe('the failing-policies webhook', () => {
     evidence = await startEvidence();
     gateway = await startTestGateway({
       env: {
-        GW_ENDPOINT_CONTROL_URL: evidence.url,
-        GW_ENDPOINT_CONTROL_ADMIN_TOKEN: evidenceToken,
+        ...evidenceEnv(evidence),
         GW_FLEET_WEBHOOK_CONFIG: configPath,
       },
     });
