@@ -26,7 +26,7 @@ describe('embedded store template', () => {
     // A template that carries a mark, to see that the store came from it and not from initdb.
     const marked = await PGlite.create();
     await marked.exec('CREATE TABLE kept (note text); INSERT INTO kept VALUES ($$from the template$$)');
-    const template = await marked.dumpDataDir('gzip');
+    const template = new Uint8Array(await (await marked.dumpDataDir('gzip')).arrayBuffer());
     await marked.close();
 
     const dataDir = await folder();
@@ -52,6 +52,10 @@ describe('embedded store template', () => {
     const store = await PgliteDb.open(await folder(), await readEmbeddedTemplate(templatePath));
     try {
       expect(await store.ping()).toBe(true);
+      // initdb's template databases are left out: only CREATE DATABASE reads them, and a first start writes less.
+      expect((await store.query('SELECT datname FROM pg_database ORDER BY datname')).rows).toEqual([
+        { datname: 'postgres' },
+      ]);
     } finally {
       await store.close();
     }

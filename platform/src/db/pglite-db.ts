@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult } from './db.js';
+import { unpackDataDir } from './unpack-data-dir.js';
 
 /**
  * `Db` over PGlite (Postgres compiled to WASM, in-process): the zero-configuration embedded store. It runs the same
@@ -24,10 +25,10 @@ export class PgliteDb implements Db {
    * `dataDir` undefined keeps everything in memory (tests). `template`, a tarball of an initialised database, fills
    * a data directory that holds none yet instead of running initdb (embedded-template.ts).
    */
-  static async open(dataDir?: string, template?: Blob): Promise<PgliteDb> {
+  static async open(dataDir?: string, template?: Uint8Array): Promise<PgliteDb> {
     if (!dataDir) return new PgliteDb(await PGlite.create());
-    const loadDataDir = template && !existsSync(join(dataDir, 'PG_VERSION')) ? template : undefined;
-    return new PgliteDb(await PGlite.create({ dataDir, ...(loadDataDir ? { loadDataDir } : {}) }));
+    if (template && !existsSync(join(dataDir, 'PG_VERSION'))) await unpackDataDir(template, dataDir);
+    return new PgliteDb(await PGlite.create({ dataDir }));
   }
 
   async query<Row extends object = Record<string, unknown>>(
