@@ -5,7 +5,7 @@ import {
   clientTimeoutOptions,
   installBaseHooks,
   installJsonBodyParser,
-  installZodCompilers,
+  zodSchemaController,
   QuietLogController,
   systemClock,
   zodOpenApiTransform,
@@ -62,13 +62,13 @@ export async function buildApp(deps: EvidenceAppDeps): Promise<FastifyInstance> 
   const clock = deps.clock ?? systemClock;
   // Agents report over the network: slow clients are cut (headers 10 s, whole request 30 s, idle 5 s).
   const app = Fastify({
+    schemaController: zodSchemaController,
     loggerInstance: deps.logger,
     bodyLimit: bodyLimitBytes,
     logController: new QuietLogController(),
     routerOptions: { maxParamLength: 256 },
     ...clientTimeoutOptions(),
   });
-  installZodCompilers(app);
   installJsonBodyParser(app);
   installBaseHooks(app);
   installErrorHandler(app);

@@ -5,7 +5,7 @@ import {
   clientTimeoutOptions,
   installBaseHooks,
   installJsonBodyParser,
-  installZodCompilers,
+  zodSchemaController,
 } from '@gw/platform';
 import type { GatewayDeps } from './deps.js';
 import { registerOpenApi } from './service/docs/openapi.plugin.js';
@@ -66,6 +66,7 @@ import { addressMatcher } from './chain/edge/address-matcher.js';
 /** Build the gateway (no listening, no side effects at import): surfaces registered in order. */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app = Fastify({
+    schemaController: zodSchemaController,
     // fastify bundles its own pino typings; ours is the same logger at runtime.
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     bodyLimit: deps.config.GW_BODY_LIMIT_BYTES,
@@ -92,7 +93,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     maxPerAddress: deps.config.GW_UNAUTHENTICATED_CONNECTIONS_PER_ADDRESS,
     exempt: trustedProxies,
   });
-  installZodCompilers(app);
   installJsonBodyParser(app);
   installBaseHooks(app);
   installFallbackErrors(app);

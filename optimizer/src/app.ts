@@ -8,7 +8,7 @@ import {
   type Clock,
   type Db,
   installBaseHooks,
-  installZodCompilers,
+  zodSchemaController,
   QuietLogController,
   systemClock,
   zodOpenApiTransform,
@@ -92,12 +92,12 @@ export async function buildApp(deps: OptimizerAppDeps): Promise<FastifyInstance>
   // Slow clients are cut (headers 10 s, whole request 30 s); idle connections stay longer than the gateway's pool keeps
   // them (30 s), so the gateway never reuses a socket the optimizer is closing.
   const app = Fastify({
+    schemaController: zodSchemaController,
     loggerInstance: deps.logger,
     bodyLimit: config.GW_OPTIMIZER_MAX_BODY_BYTES,
     logController: new QuietLogController(),
     ...clientTimeoutOptions({ ...defaultClientTimeouts, keepAliveTimeoutMs: 72_000 }),
   });
-  installZodCompilers(app);
   installBaseHooks(app);
   installRawJsonParser(app);
   installErrorHandler(app, config.GW_OPTIMIZER_MAX_BODY_BYTES);

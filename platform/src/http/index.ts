@@ -3,7 +3,7 @@ export { Lifecycle } from './lifecycle.js';
 export {
   RequestValidationError,
   describeIssues,
-  installZodCompilers,
+  zodSchemaController,
   zodOpenApiTransform,
   type ZodTypeProvider,
 } from './zod-schemas.js';

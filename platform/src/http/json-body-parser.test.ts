@@ -2,13 +2,12 @@ import Fastify from 'fastify';
 import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installJsonBodyParser } from './json-body-parser.js';
-import { installZodCompilers } from './zod-schemas.js';
+import { zodSchemaController } from './zod-schemas.js';
 
 const json = { 'content-type': 'application/json' };
 
 async function build() {
-  const app = Fastify();
-  installZodCompilers(app);
+  const app = Fastify({ schemaController: zodSchemaController });
   installJsonBodyParser(app);
   app.post('/actions/run', async (request) => ({ body: request.body ?? null }));
   app.delete('/things/:id', async (request) => ({ body: request.body ?? null }));
