@@ -147,6 +147,15 @@ describe('container images', () => {
     });
     expect(completion.choices[0]?.message.content).toContain('Simulated reply');
     expect(provider.requests.at(-1)?.headers.authorization).toBe('Bearer sk-image-0123456789');
+    // The local token estimate (an OpenAI-family provider does not count) loads the tokenizer the image trims and
+    // the gateway imports only after it listens: a file the trim took too many of fails here.
+    const counted = await fetch(`${url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${minted.body.key as string}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'how many tokens is this' }] }),
+    });
+    expect(counted.status).toBe(200);
+    expect(((await counted.json()) as { input_tokens: number }).input_tokens).toBeGreaterThan(5);
 
     // A call the provider answers in ten seconds is still running when SIGTERM arrives: the drain deadline (two
     // seconds) answers it with a retryable 503 and the container exits 0 well before the provider would have.

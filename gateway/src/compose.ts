@@ -1,15 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  Lifecycle,
-  createDb,
-  loadMigrations,
-  migrate,
-  systemClock,
-  type Clock,
-  type Db,
-  type Logger,
-} from '@gw/platform';
+import { Lifecycle, loadMigrations, migrate, systemClock, type Clock, type Db, type Logger } from '@gw/platform';
 import { Keyring, createCoord } from '@gw/platform';
 import type { GatewayConfig } from './config.js';
 import type { GatewayDeps } from './deps.js';
@@ -39,6 +30,7 @@ import { DurableBootstrap } from './optimization/hook/durable-bootstrap.js';
 import { SessionPins } from './optimization/hook/session-pins.js';
 import { createOptimizerBreaker } from './optimization/hook/optimizer-breaker.js';
 import { RetrievalLeaseStore } from './optimization/retrieval/lease.store.js';
+import { openGatewayStore } from './service/bootstrap/gateway-store.js';
 import { SpendRecorder, SpendRing } from './metering/spend-recorder.js';
 import { SpendWriter } from './metering/spend-writer.js';
 import { TraceWriter } from './metering/traces/trace-writer.js';
@@ -67,14 +59,7 @@ export async function composeGateway(
   overrides: Partial<Pick<GatewayDeps, 'db' | 'coord' | 'clock'>> = {},
 ): Promise<GatewayDeps> {
   const clock: Clock = overrides.clock ?? systemClock;
-  const db =
-    overrides.db ??
-    (await createDb({
-      url: config.GW_SPEND_DB_URL,
-      dataDir: config.GW_DATA_DIR,
-      embeddedName: 'gateway-store',
-      onError: (error) => logger.warn({ err: error }, 'store connection error'),
-    }));
+  const db = overrides.db ?? (await openGatewayStore(config, logger));
   await migrateGateway(db);
   const coord =
     overrides.coord ??

@@ -1,7 +1,6 @@
 import { ConfigError, createLogger } from '@gw/platform';
-import { buildApp } from './app.js';
 import { resolveAdminToken } from './service/bootstrap/admin-token.js';
-import { composeGateway } from './compose.js';
+import { openGatewayStore } from './service/bootstrap/gateway-store.js';
 import { configHelp, readConfig } from './config.js';
 
 // Composition root: config → logger → deps → app → listen. Nothing else reads the environment.
@@ -13,15 +12,27 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
 try {
   const parsed = readConfig(process.env);
   const logger = createLogger({ name: 'gw-gateway', level: parsed.GW_LOG_LEVEL });
+  // The store opens while the rest of the gateway's modules load: opening the embedded store (unpacking its template,
+  // compiling and starting PGlite) is the largest part of a first start, and its file writes, inflating and
+  // WebAssembly compilation run off this thread. A failure surfaces where it is awaited, below.
+  const store = openGatewayStore(parsed, logger);
+  store.catch(() => undefined);
+  const [{ composeGateway }, { buildApp }, { loadTokenizer }] = await Promise.all([
+    import('./compose.js'),
+    import('./app.js'),
+    import('./providers/pricing/count-tokens.js'),
+  ]);
   const adminToken = await resolveAdminToken(parsed.GW_ADMIN_TOKEN, parsed.GW_DATA_DIR);
   const config = Object.freeze({ ...parsed, GW_ADMIN_TOKEN: adminToken.token });
-  const deps = await composeGateway(config, logger);
+  const deps = await composeGateway(config, logger, { db: await store });
   const app = await buildApp(deps);
   deps.lifecycle.installSignalHandlers(app, logger, {
     delayMs: config.GW_DRAIN_DELAY_MS,
     timeoutMs: config.GW_DRAIN_TIMEOUT_MS,
   });
   const address = await app.listen({ port: config.GW_PORT, host: config.GW_HOST });
+  // Loaded after the listener is up, off the start's critical path (see loadTokenizer).
+  loadTokenizer().catch((error: unknown) => logger.error({ err: error }, 'the o200k tokenizer failed to load'));
   process.stdout.write(
     `gw gateway listening on ${address} (store: ${deps.db.kind}, coordination: ${config.GW_REDIS_URL ? 'redis' : 'in-process'})\n`,
   );

@@ -22,7 +22,7 @@ function outputAllowance(body: Json, facts: ModelFacts | undefined, defaultOutpu
   return Math.ceil(ceiling ? Math.min(allowance, ceiling) : allowance);
 }
 
-function promptTokens(body: Json): number {
+function promptTokens(body: Json): Promise<number> {
   const extra: unknown[] = [body.prompt, body.input, body.instructions].filter((value) => value !== undefined);
   return estimateInputTokens({
     system: body.system,
@@ -41,13 +41,13 @@ export interface CallEstimate {
  * at the model's dearest input rate (cache writes cost more than plain input) and its output rate. An estimate below
  * the actual cost is the only way a strict budget can be overshot: a request that names its bound cannot be.
  */
-export function estimateCall(
+export async function estimateCall(
   body: Json | undefined,
   facts: ModelFacts | undefined,
   defaultOutputTokens = defaultOutputEstimateTokens,
-): CallEstimate {
+): Promise<CallEstimate> {
   const source = body ?? {};
-  const input = promptTokens(source);
+  const input = await promptTokens(source);
   const output = outputAllowance(source, facts, defaultOutputTokens);
   if (!facts) return { tokens: input + output, costMicros: 0 };
   const inputRate = Math.max(facts.inputPerMTok, facts.cacheWritePerMTok);

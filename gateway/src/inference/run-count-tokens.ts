@@ -27,7 +27,7 @@ export async function runCountTokens(
   const slug = selection.provider.slug;
   reply.header('x-gw-provider', slug);
   assertServableModel(selection.provider, selection.model, deps.routing.documents.models);
-  if (selection.provider.family !== 'anthropic') return { input_tokens: estimateInputTokens(body) };
+  if (selection.provider.family !== 'anthropic') return { input_tokens: await estimateInputTokens(body) };
   const target = adapters[selection.provider.type].target(
     selection.provider,
     { kind: 'count_tokens' },

@@ -119,7 +119,7 @@ export async function loadAdmission(
   const plan = planOf(governance, identity, now, limits.strictBudget);
   const strict = plan.cap?.strict === true || plan.budget?.strict === true;
   const estimate: CallEstimate | null = strict
-    ? estimateCall(
+    ? await estimateCall(
         body,
         typeof body?.model === 'string' ? governance.modelFacts(body.model) : undefined,
         governance.defaultOutputTokens,
