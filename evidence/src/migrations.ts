@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
-import { loadMigrations, migrate, type Db, type MigrationStatus } from '@gw/platform';
+import { join } from 'node:path';
+import { loadMigrations, migrate, packageRoot, type Db, type MigrationStatus } from '@gw/platform';
 
-/** `evidence/migrations/`, from `src/` when run from sources and from `dist/` when built. */
-export const evidenceMigrationsDirectory = fileURLToPath(new URL('../migrations/', import.meta.url));
+/** `evidence/migrations/`, whether this runs from sources, from `dist/` or bundled (see `packageRoot`). */
+export const evidenceMigrationsDirectory = join(packageRoot(import.meta.url, '@gw/evidence'), 'migrations');
 
 /** Apply the evidence service's numbered SQL migrations (advisory-locked, once per database). */
 export async function migrateEvidence(db: Db): Promise<MigrationStatus> {

@@ -1,6 +1,14 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Lifecycle, loadMigrations, migrate, systemClock, type Clock, type Db, type Logger } from '@gw/platform';
+import {
+  Lifecycle,
+  loadMigrations,
+  migrate,
+  packageRoot,
+  systemClock,
+  type Clock,
+  type Db,
+  type Logger,
+} from '@gw/platform';
 import { Keyring, createCoord } from '@gw/platform';
 import type { GatewayConfig } from './config.js';
 import type { GatewayDeps } from './deps.js';
@@ -46,7 +54,8 @@ import { createMetricsRegistry } from './metering/metrics/metrics.js';
 import { otlpSettingsOf } from './metering/traces/otlp-settings.js';
 import { ContentRetention } from './metering/traces/content-retention.js';
 
-export const gatewayMigrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
+/** `gateway/migrations/`, whether this runs from sources, from `dist/` or bundled (see `packageRoot`). */
+export const gatewayMigrationsDir = join(packageRoot(import.meta.url, '@gw/gateway'), 'migrations');
 
 export async function migrateGateway(db: Db) {
   return migrate(db, 'gateway', await loadMigrations(gatewayMigrationsDir));

@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
-import { loadMigrations, migrate, type Db, type MigrationStatus } from '@gw/platform';
+import { join } from 'node:path';
+import { loadMigrations, migrate, packageRoot, type Db, type MigrationStatus } from '@gw/platform';
 
-/** `optimizer/migrations/`, from `src/stash/` when run from sources and from `dist/stash/` when built. */
-export const optimizerMigrationsDirectory = fileURLToPath(new URL('../../migrations/', import.meta.url));
+/** `optimizer/migrations/`, whether this runs from sources, from `dist/` or bundled (see `packageRoot`). */
+export const optimizerMigrationsDirectory = join(packageRoot(import.meta.url, '@gw/optimizer'), 'migrations');
 
 export const optimizerServiceName = 'optimizer';
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../package-root.js';
 import { loadMigrations, migrate } from './migrations.js';
 import { PgliteDb } from './pglite-db.js';
 
@@ -16,7 +17,10 @@ import { PgliteDb } from './pglite-db.js';
  * services: a service's embedded store carries the others' tables, empty, and its own ledger rows decide what it
  * migrates.
  */
-export const embeddedTemplatePath = fileURLToPath(new URL('../../embedded-store-template.tar.gz', import.meta.url));
+export const embeddedTemplatePath = join(
+  packageRoot(import.meta.url, '@gw/platform'),
+  'embedded-store-template.tar.gz',
+);
 
 /** The template's bytes when the image carries one. */
 export async function readEmbeddedTemplate(path = embeddedTemplatePath): Promise<Uint8Array | undefined> {

@@ -1,0 +1,16 @@
+// The image runs each service as one bundle (`<service>/bundle/main.js` and its lazily loaded chunks) instead of
+// hundreds of modules resolved and linked one by one: loading the gateway's modules was about a third of its start.
+// Made by the Containerfile's build stage from the compiled `dist/`:
+//   rolldown -c images/rolldown.config.mjs
+// Left outside the bundles, and shipped in node_modules: the packages that read files of their own at run time
+// (PGlite's WebAssembly and data files, the Swagger UI's static assets).
+// A bundle sits one folder below its package, as `dist/` does; what a service reads from its package (migrations) or
+// from the platform's (the embedded store's template) is found through Node's resolution (platform's packageRoot).
+const external = ['@electric-sql/pglite', /^@electric-sql\/pglite\//, '@fastify/swagger-ui'];
+
+export default ['gateway', 'optimizer', 'evidence'].map((service) => ({
+  input: `${service}/dist/main.js`,
+  platform: 'node',
+  external,
+  output: { dir: `${service}/bundle`, format: 'esm', sourcemap: false },
+}));
