@@ -125,10 +125,10 @@ describe('limits and counters across replicas (Redis)', () => {
   beforeAll(async () => {
     isolated = await createIsolatedPgDb(testDbUrl(process.env));
     const prefix = `gwtest-${randomBytes(6).toString('hex')}`;
-    coords = [
+    coords = await Promise.all([
       createCoord({ redisUrl: testRedisUrl(process.env), prefix }),
       createCoord({ redisUrl: testRedisUrl(process.env), prefix }),
-    ];
+    ]);
     openai = await startOpenAiSimulator({ apiKey: openAiServerKey });
     anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });
     const first = await startTestGateway({ db: isolated.db, coord: coords[0] });

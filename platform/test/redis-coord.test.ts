@@ -11,10 +11,10 @@ import {
   createCoord,
   createIsolatedRedisCoords,
   MemoryCoord,
-  RedisCoord,
   testRedisUrl,
   type IsolatedRedisCoords,
 } from '../src/coord/index.js';
+import { RedisCoord } from '../src/coord/redis-coord.js';
 
 const url = testRedisUrl(process.env);
 
@@ -158,8 +158,7 @@ describe('RedisCoord on a real server', () => {
 
   it('creates a Redis coord when given a URL and an in-process one otherwise', async () => {
     const prefix = `test-${randomUUID()}`;
-    const redisCoord = createCoord({ redisUrl: url, prefix });
-    const memoryCoord = createCoord({});
+    const [redisCoord, memoryCoord] = await Promise.all([createCoord({ redisUrl: url, prefix }), createCoord({})]);
     expect(redisCoord).toBeInstanceOf(RedisCoord);
     expect(memoryCoord).toBeInstanceOf(MemoryCoord);
     expect(await redisCoord.ping()).toBe(true);
