@@ -4,16 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createIsolatedRedisCoords, testRedisUrl, type IsolatedRedisCoords } from '@gw/testkit';
 import { createLogger } from '../src/logger.js';
 import { describeCoordSuite } from '../src/coord/coord.suite.js';
 import { LuaScript } from '../src/coord/lua-script.js';
-import {
-  createCoord,
-  createIsolatedRedisCoords,
-  MemoryCoord,
-  testRedisUrl,
-  type IsolatedRedisCoords,
-} from '../src/coord/index.js';
+import { createCoord, MemoryCoord } from '../src/coord/index.js';
 import { RedisCoord } from '../src/coord/redis-coord.js';
 
 const url = testRedisUrl(process.env);

@@ -4,4 +4,3 @@ export { MemoryCoord, type MemoryCoordOptions } from './memory-coord.js';
 // `RedisCoord` itself is the subpath `@gw/platform/redis`: `createCoord` loads it only for a Redis URL.
 export type { RedisCoordOptions } from './redis-coord.js';
 export { createCoord, type CreateCoordOptions } from './create-coord.js';
-export { createIsolatedRedisCoords, testRedisUrl, type IsolatedRedisCoords } from './test-coord.js';

@@ -11,5 +11,4 @@ export {
   type Migration,
   type MigrationStatus,
 } from './migrations.js';
-export { createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type TestDb } from './test-db.js';
 export { isDataRejection, isStoreFault, isStoreUnavailable, sqlStateOf } from './store-errors.js';
