@@ -1,8 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { components, type ComponentName } from '@gw/operator';
-import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
-import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
+import { startOpenAiSimulator, type SimulatorHandle, createIsolatedPgDb, testDbUrl } from '@gw/testkit';
 import {
   images,
   inspectImage,

@@ -21,8 +21,7 @@ import {
   type KubeTestServer,
   type ObjectsByName,
 } from '@gw/operator/kube-test-server';
-import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
-import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
+import { startOpenAiSimulator, type SimulatorHandle, createIsolatedPgDb, testDbUrl } from '@gw/testkit';
 import { adminRequest } from './gateway-stack.js';
 import { freePort, images, requireImages } from './containers.js';
 import {

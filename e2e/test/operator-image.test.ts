@@ -1,10 +1,10 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createIsolatedPgDb, testDbUrl } from '@gw/testkit';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpKubeApi, serviceUrl, type KubeObject } from '@gw/operator';
 import { installGwCrds, startKubeTestServer, watchUntil, type KubeTestServer } from '@gw/operator/kube-test-server';
-import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
 import { freePort, images, probe, requireImages, runContainer, type RunningContainer } from './containers.js';
 import { runDeploymentContainer, type DeploymentContainer } from './operator-support.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgliteDb } from '@gw/platform';
+import { PgliteDb } from '@gw/platform/pglite';
 import { adminRequest } from './gateway-stack.js';
 import { startService, type RunningService } from './process.js';
 

@@ -4,8 +4,9 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgliteDb, createDb, testDbUrl, type Db } from '@gw/platform';
-import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
+import { createDb, type Db } from '@gw/platform';
+import { PgliteDb } from '@gw/platform/pglite';
+import { startOpenAiSimulator, type SimulatorHandle, testDbUrl } from '@gw/testkit';
 import { adminRequest, e2eAdminToken } from './gateway-stack.js';
 import { startService, type RunningService } from './process.js';
 

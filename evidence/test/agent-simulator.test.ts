@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, createMemoryPgliteDb, ManualClock, type TestDb } from '@gw/platform';
-import { answersFor, SimulatedAgentError, startSimulatedHost } from '@gw/testkit';
+import { createLogger, ManualClock } from '@gw/platform';
+import { answersFor, SimulatedAgentError, startSimulatedHost, createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { buildApp } from '../src/app.js';
 import { migrateEvidence } from '../src/migrations.js';
 import { OutputVault } from '../src/remediation/output-vault.js';

@@ -1,11 +1,5 @@
-import {
-  ManualClock,
-  createIsolatedPgDb,
-  createLogger,
-  createMemoryPgliteDb,
-  testDbUrl,
-  type TestDb,
-} from '@gw/platform';
+import { ManualClock, createLogger } from '@gw/platform';
+import { createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type TestDb } from '@gw/testkit';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp } from '../src/app.js';

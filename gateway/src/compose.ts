@@ -70,9 +70,7 @@ export async function composeGateway(
   const clock: Clock = overrides.clock ?? systemClock;
   const db = overrides.db ?? (await openGatewayStore(config, logger));
   await migrateGateway(db);
-  const coord =
-    overrides.coord ??
-    createCoord({ ...(config.GW_REDIS_URL ? { redisUrl: config.GW_REDIS_URL } : {}), prefix: 'gw', clock, logger });
+  const coord = overrides.coord ?? (await createCoord({ redisUrl: config.GW_REDIS_URL, prefix: 'gw', clock, logger }));
   const lifecycle = new Lifecycle();
   // Shutdown runs these in reverse: flush spend and stop subscriptions first, then close the upstream pool, Coord and the store.
   lifecycle.onShutdown(() => db.close());

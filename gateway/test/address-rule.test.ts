@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, loadMigrations, migrate, testDbUrl, type TestDb } from '@gw/platform';
+import { loadMigrations, migrate } from '@gw/platform';
+import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { gatewayMigrationsDir } from '../src/compose.js';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 import type { InferenceFixture } from './inference-helpers.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, createIsolatedRedisCoords, testDbUrl, testRedisUrl } from '@gw/platform';
+import { createIsolatedPgDb, createIsolatedRedisCoords, testDbUrl, testRedisUrl } from '@gw/testkit';
 import type { Principal } from '../src/admin/principal.js';
 import { rolePrincipal } from '../src/admin/principal.js';
 import { mintAdminKey, sessionHeaders, startAdminGateway } from './admin-support.js';

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, createIsolatedRedisCoords, loadMigrations, testDbUrl, testRedisUrl } from '@gw/platform';
+import { loadMigrations } from '@gw/platform';
+import { createIsolatedPgDb, createIsolatedRedisCoords, testDbUrl, testRedisUrl } from '@gw/testkit';
 import { gatewayMigrationsDir } from '../src/compose.js';
 import { mintAdminKey } from './admin-support.js';
 import { adminHeaders, bearer, startTestGateway, SwitchableDb, type TestGateway } from './helpers.js';

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
-import { createIsolatedPgDb, testDbUrl, type Db, type TestDb } from '@gw/platform';
+import { startOpenAiSimulator, type SimulatorHandle, createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
+import { type Db } from '@gw/platform';
 import { adminHeaders, mintClientKey, startTestGateway } from './helpers.js';
 
 /** The store, kept open through the gateway's shutdown (which closes its own) so the rows can be read after it. */

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, createMemoryPgliteDb, ManualClock, sha256Hex, testDbUrl, type TestDb } from '@gw/platform';
-import { startBillingSimulator, type BillingSimulatorHandle } from '@gw/testkit';
+import { ManualClock, sha256Hex } from '@gw/platform';
+import {
+  startBillingSimulator,
+  type BillingSimulatorHandle,
+  createIsolatedPgDb,
+  createMemoryPgliteDb,
+  testDbUrl,
+  type TestDb,
+} from '@gw/testkit';
 import { billingEnv } from './billing-fixture.js';
 import { BillingClient } from '../src/billing/billing-client.js';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';

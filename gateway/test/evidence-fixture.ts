@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createLogger, createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { createLogger } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { buildApp as buildEvidence, migrateEvidence, OutputVault } from '@gw/evidence';
 
 export const evidenceToken = 'evidence-admin-token-for-the-gateway';

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { TestDb } from '@gw/testkit';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TestDb } from '@gw/platform';
 import { mintAdminKey } from './admin-support.js';
 import { adminHeaders, startTestGateway, testStores, type TestGateway } from './helpers.js';
 

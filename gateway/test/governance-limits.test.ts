@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoord, createIsolatedPgDb, testDbUrl, testRedisUrl, type Coord, type TestDb } from '@gw/platform';
-import { startAnthropicSimulator, startOpenAiSimulator, type SimulatorHandle } from '@gw/testkit';
+import { createCoord, type Coord } from '@gw/platform';
+import {
+  startAnthropicSimulator,
+  startOpenAiSimulator,
+  type SimulatorHandle,
+  createIsolatedPgDb,
+  testDbUrl,
+  testRedisUrl,
+  type TestDb,
+} from '@gw/testkit';
 import { anthropicServerKey, openAiServerKey, spendRowOf, type InferenceFixture } from './inference-helpers.js';
 import { mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 import { recordedSpend } from './spend-signals.js';
@@ -125,10 +133,10 @@ describe('limits and counters across replicas (Redis)', () => {
   beforeAll(async () => {
     isolated = await createIsolatedPgDb(testDbUrl(process.env));
     const prefix = `gwtest-${randomBytes(6).toString('hex')}`;
-    coords = [
+    coords = await Promise.all([
       createCoord({ redisUrl: testRedisUrl(process.env), prefix }),
       createCoord({ redisUrl: testRedisUrl(process.env), prefix }),
-    ];
+    ]);
     openai = await startOpenAiSimulator({ apiKey: openAiServerKey });
     anthropic = await startAnthropicSimulator({ apiKey: anthropicServerKey });
     const first = await startTestGateway({ db: isolated.db, coord: coords[0] });

@@ -5,18 +5,8 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import type { z } from 'zod';
-import {
-  ManualClock,
-  MemoryCoord,
-  createIsolatedPgDb,
-  createLogger,
-  createMemoryPgliteDb,
-  testDbUrl,
-  type Coord,
-  type Db,
-  type Queryable,
-  type TestDb,
-} from '@gw/platform';
+import { ManualClock, MemoryCoord, createLogger, type Coord, type Db, type Queryable } from '@gw/platform';
+import { createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { buildApp } from '../src/app.js';
 import { composeGateway } from '../src/compose.js';
 import { readConfig } from '../src/config.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock, type TestDb } from '@gw/platform';
+import { systemClock } from '@gw/platform';
+import type { TestDb } from '@gw/testkit';
 import { migrateGateway } from '../src/compose.js';
 import { KeyStore, lookupStatement } from '../src/identity/keys/key.store.js';
 import { testStores } from './helpers.js';

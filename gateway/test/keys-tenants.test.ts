@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TestDb } from '@gw/platform';
+import type { TestDb } from '@gw/testkit';
 import { rolePrincipal } from '../src/admin/principal.js';
 import { sessionHeaders, startAdminGateway } from './admin-support.js';
 import {

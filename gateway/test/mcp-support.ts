@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ManualClock, createIsolatedPgDb, createLogger, testDbUrl, type TestDb } from '@gw/platform';
+import { ManualClock, createLogger } from '@gw/platform';
+import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
 // Integration tests drive the real optimizer service in-process; production code never imports it.
 import { buildApp as buildOptimizer, migrateOptimizer, type RunPipeline } from '@gw/optimizer';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';

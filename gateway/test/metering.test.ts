@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock, MemoryCoord, createIsolatedPgDb, createMemoryPgliteDb, testDbUrl } from '@gw/platform';
-import { startBillingSimulator, type BillingSimulatorHandle } from '@gw/testkit';
+import { ManualClock, MemoryCoord } from '@gw/platform';
+import {
+  startBillingSimulator,
+  type BillingSimulatorHandle,
+  createIsolatedPgDb,
+  createMemoryPgliteDb,
+  testDbUrl,
+} from '@gw/testkit';
 import { readConfig } from '../src/config.js';
 import { adminHeaders, startTestGateway, type TestGateway } from './helpers.js';
 import { billingEnv } from './billing-fixture.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryCoord, createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/platform';
+import { MemoryCoord } from '@gw/platform';
+import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { mintAdminKey } from './admin-support.js';
 import { adminHeaders, bearer, startTestGateway, type TestGateway } from './helpers.js';
 

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PgliteDb, type Db } from '@gw/platform';
+import type { Db } from '@gw/platform';
+import { PgliteDb } from '@gw/platform/pglite';
 import { readQualityArms } from '../src/optimization/quality/admin/quality-parity.query.js';
 import { windowRange } from '../src/governance/spend/spend-window.js';
 import { migrateGateway } from '../src/compose.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, createIsolatedRedisCoords, testDbUrl, testRedisUrl } from '@gw/platform';
+import { createIsolatedPgDb, createIsolatedRedisCoords, testDbUrl, testRedisUrl } from '@gw/testkit';
 import { adminHeaders, mintClientKey, startTestGateway, type TestGateway } from './helpers.js';
 
 // Two gateway replicas sharing one Postgres schema and one Redis, as in a real deployment.

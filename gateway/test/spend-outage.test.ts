@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/platform';
+import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { SwitchableDb } from './helpers.js';
 import { recordedSpend } from './spend-signals.js';
 import type { InferenceFixture } from './inference-helpers.js';

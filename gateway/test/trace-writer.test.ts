@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Keyring, createIsolatedPgDb, createLogger, testDbUrl, type TestDb } from '@gw/platform';
+import { Keyring, createLogger } from '@gw/platform';
+import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { migrateGateway } from '../src/compose.js';
 import type { SpendRecord } from '../src/metering/spend-record.js';
 import { TraceWriter } from '../src/metering/traces/trace-writer.js';

@@ -35,7 +35,7 @@ const stashDb = await openDb(config.GW_SPEND_DB_URL);
 const traceUrl = config.GW_OBSERVABILITY_DB_URL ?? config.GW_SPEND_DB_URL;
 const traceDb = traceUrl === undefined ? null : traceUrl === config.GW_SPEND_DB_URL ? stashDb : await openDb(traceUrl);
 // Replicas share used signatures through Redis; one replica keeps them in process.
-const coord = config.GW_REDIS_URL ? createCoord({ redisUrl: config.GW_REDIS_URL, logger }) : null;
+const coord = config.GW_REDIS_URL ? await createCoord({ redisUrl: config.GW_REDIS_URL, logger }) : null;
 const replayStore = coord ? new CoordReplayStore(coord) : new MemoryReplayStore(systemClock);
 const durable = { db: stashDb, source: config.GW_SPEND_DB_URL ? ('env' as const) : ('embedded' as const) };
 // Rule 9: with a shared spend store, recorded calls also land in the gateway's spend table.

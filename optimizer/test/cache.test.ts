@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, testDbUrl } from '@gw/platform';
+import { createIsolatedPgDb, testDbUrl } from '@gw/testkit';
 import { adminAuth, auth, testApp, optimizerToken } from './support/test-app.js';
 
 type App = Awaited<ReturnType<typeof testApp>>['app'];

@@ -1,13 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  Keyring,
-  ManualClock,
-  createIsolatedPgDb,
-  createMemoryPgliteDb,
-  testDbUrl,
-  type Db,
-  type TestDb,
-} from '@gw/platform';
+import { Keyring, ManualClock, type Db } from '@gw/platform';
+import { createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { RowUnreadableError } from '../src/stash/durable-tier.js';
 import { migrateOptimizer } from '../src/stash/migrations.js';
 import { Stash } from '../src/stash/stash.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { settingsResponseSchema } from '@gw/contracts';
 import { runPipeline, strategyKinds } from '../src/pipeline/index.js';
 import { handlesOf, optimize, turn } from './guard-support.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { healthReportSchema, optimizeResponseResponseSchema, optimizeResponseSchema } from '@gw/contracts';
 import { runPipeline, strategyKinds } from '../src/pipeline/index.js';
 import { optimize, turn } from './guard-support.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { ManualClock } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { StoredLeaseReader } from '../src/lease/stored-lease-reader.js';
 import { deploymentId, entitlementLeaseDdl, leaseIssuer } from './support/stored-lease.js';
 import { auth, chatRequest, numberedLines, testApp, type TestApp } from './support/test-app.js';

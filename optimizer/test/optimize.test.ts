@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { optimizeResponseSchema } from '@gw/contracts';
 import type { RunPipeline } from '../src/routes/pipeline-port.js';
 import { adminAuth, auth, chatRequest, numberedLines, stashingPipeline, testApp } from './support/test-app.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/platform';
+import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { adminAuth, auth, chatRequest, numberedLines, testApp, type TestApp } from './support/test-app.js';
 
 let store: TestDb;

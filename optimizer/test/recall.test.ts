@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { recallResponseSchema } from '@gw/contracts';
 import { auth, chatRequest, testApp, type TestApp } from './support/test-app.js';
 

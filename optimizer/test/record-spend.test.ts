@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/platform';
 import { SqlSpendAppender } from '../src/record/spend-appender.js';
 
 // The gateway owns gw_spend; this test creates it from the gateway's migration file, as a shared database would have it.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Keyring, createMemoryPgliteDb, type Db, type TestDb } from '@gw/platform';
+import { Keyring, type Db } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { auth, chatRequest, contentKey, numberedLines, testApp, type TestApp } from './support/test-app.js';
 
 let store: TestDb;

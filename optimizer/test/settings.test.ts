@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMemoryPgliteDb, type Db, type TestDb } from '@gw/platform';
+import { type Db } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { settingsResponseSchema } from '@gw/contracts';
 import { migrateOptimizer } from '../src/stash/migrations.js';
 import { adminAuth, contentKey, testApp } from './support/test-app.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryPgliteDb, type TestDb } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { chatSession, messagesOf, plainLog } from '../src/pipeline/__fixtures__/conversations.js';
 import { runPipeline } from '../src/pipeline/index.js';
 import { auth, testApp, type TestApp } from './support/test-app.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createIsolatedPgDb, testDbUrl } from '@gw/testkit';
 import { describeDbSuite } from '../src/db/db.suite.js';
-import { createIsolatedPgDb, testDbUrl } from '../src/db/test-db.js';
 import { PgDb } from '../src/db/pg-db.js';
 
 describeDbSuite('Postgres (pg Pool)', () => createIsolatedPgDb(testDbUrl(process.env)));

@@ -4,17 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createIsolatedRedisCoords, testRedisUrl, type IsolatedRedisCoords } from '@gw/testkit';
 import { createLogger } from '../src/logger.js';
 import { describeCoordSuite } from '../src/coord/coord.suite.js';
 import { LuaScript } from '../src/coord/lua-script.js';
-import {
-  createCoord,
-  createIsolatedRedisCoords,
-  MemoryCoord,
-  RedisCoord,
-  testRedisUrl,
-  type IsolatedRedisCoords,
-} from '../src/coord/index.js';
+import { createCoord, MemoryCoord } from '../src/coord/index.js';
+import { RedisCoord } from '../src/coord/redis-coord.js';
 
 const url = testRedisUrl(process.env);
 
@@ -158,8 +153,7 @@ describe('RedisCoord on a real server', () => {
 
   it('creates a Redis coord when given a URL and an in-process one otherwise', async () => {
     const prefix = `test-${randomUUID()}`;
-    const redisCoord = createCoord({ redisUrl: url, prefix });
-    const memoryCoord = createCoord({});
+    const [redisCoord, memoryCoord] = await Promise.all([createCoord({ redisUrl: url, prefix }), createCoord({})]);
     expect(redisCoord).toBeInstanceOf(RedisCoord);
     expect(memoryCoord).toBeInstanceOf(MemoryCoord);
     expect(await redisCoord.ping()).toBe(true);

@@ -77,3 +77,6 @@ export {
 export { startTlsTerminator, type TlsTerminatorHandle } from './tls/tls-terminator.js';
 export { localhostCertificate } from './tls/localhost-certificate.js';
 export { createPolicyPushSigner, type PolicyPushSigner } from './vendor/policy-push-signer.js';
+export { createIsolatedPgDb, createMemoryPgliteDb, type TestDb } from './stores/isolated-pg-db.js';
+export { createIsolatedRedisCoords, type IsolatedRedisCoords } from './stores/isolated-redis-coords.js';
+export { testDbUrl, testRedisUrl } from '@gw/platform/test-urls';

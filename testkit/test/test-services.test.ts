@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PgDb, testDbUrl, testRedisUrl } from '@gw/platform';
+import { testDbUrl, testRedisUrl } from '@gw/platform/test-urls';
+import { PgDb } from '@gw/platform/postgres';
 import { provideTestServices, type TestServices } from '../src/services/test-services.js';
 import { freeLoopbackPort as unusedPort } from '../src/core/free-port.js';
 

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { OptimizeRequest, OptimizeResponse, RetrieveResponse } from '@gw/contracts';
-import { ManualClock, PgliteDb, createIsolatedPgDb, createLogger, type Db } from '@gw/platform';
+import { ManualClock, createLogger, type Db } from '@gw/platform';
+import { PgliteDb } from '@gw/platform/pglite';
+import { createIsolatedPgDb } from '@gw/testkit';
 import { buildApp, migrateOptimizer, runPipeline, strategyKinds, type RunPipeline } from '@gw/optimizer';
 
 export interface TimedOptimize {

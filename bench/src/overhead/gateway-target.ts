@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIsolatedPgDb } from '@gw/platform';
+import { createIsolatedPgDb } from '@gw/testkit';
 import { startProcess } from './child-process.js';
 import { SERVER_KEY, jsonHeaders, originOf, repoRoot, type Target } from './targets.js';
 

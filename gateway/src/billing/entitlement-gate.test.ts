@@ -3,14 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ManualClock,
   createLogger,
-  createMemoryPgliteDb,
   ed25519PrivateKey,
   generateEd25519KeyPair,
   leaseTrustStore,
   signLease,
   writeStoredLease,
-  type TestDb,
 } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import type { EntitlementLeasePayload } from '@gw/contracts';
 import { migrateGateway } from '../compose.js';
 import { EntitlementGate } from './entitlement-gate.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, createMemoryPgliteDb, type Db, type TestDb } from '@gw/platform';
+import { ManualClock, type Db } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { migrateOptimizer } from '../stash/migrations.js';
 import { ShadowCounters } from './shadow-counters.js';
 

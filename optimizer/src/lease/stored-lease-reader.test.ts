@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { ManualClock, createMemoryPgliteDb, type Queryable, type TestDb } from '@gw/platform';
+import { ManualClock, type Queryable } from '@gw/platform';
+import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
 import { deploymentId, entitlementLeaseDdl, hourMs, leaseIssuer } from '../../test/support/stored-lease.js';
 import { leaseRefusal } from './lease-reader.js';
 import { StoredLeaseReader } from './stored-lease-reader.js';

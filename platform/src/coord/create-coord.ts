@@ -2,7 +2,6 @@ import type { Clock } from '../clock.js';
 import type { Coord } from './coord.js';
 import type { CoordLogger } from './coord-logger.js';
 import { MemoryCoord } from './memory-coord.js';
-import { RedisCoord } from './redis-coord.js';
 
 export interface CreateCoordOptions {
   /** `GW_REDIS_URL`: when set, Redis shared by every replica; when unset, in-process for a single replica. */
@@ -14,8 +13,10 @@ export interface CreateCoordOptions {
   logger?: CoordLogger | undefined;
 }
 
-export function createCoord(options: CreateCoordOptions = {}): Coord {
+/** The Redis client is imported only when a Redis URL is given: a single replica never loads it. */
+export async function createCoord(options: CreateCoordOptions = {}): Promise<Coord> {
   if (options.redisUrl) {
+    const { RedisCoord } = await import('./redis-coord.js');
     return new RedisCoord({
       url: options.redisUrl,
       ...(options.prefix === undefined ? {} : { prefix: options.prefix }),

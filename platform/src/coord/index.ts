@@ -1,6 +1,6 @@
 export type { Coord, RateDecision, SlotLease } from './coord.js';
 export type { CoordLogger } from './coord-logger.js';
 export { MemoryCoord, type MemoryCoordOptions } from './memory-coord.js';
-export { RedisCoord, type RedisCoordOptions } from './redis-coord.js';
+// `RedisCoord` itself is the subpath `@gw/platform/redis`: `createCoord` loads it only for a Redis URL.
+export type { RedisCoordOptions } from './redis-coord.js';
 export { createCoord, type CreateCoordOptions } from './create-coord.js';
-export { createIsolatedRedisCoords, testRedisUrl, type IsolatedRedisCoords } from './test-coord.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestDb } from './test-db.js';
+import type { TestDb } from '@gw/testkit';
 import { migrate, migrationStatus, type Migration } from './migrations.js';
 
 const migrations: Migration[] = [

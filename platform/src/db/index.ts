@@ -1,6 +1,7 @@
 export type { Db, Queryable, QueryResult } from './db.js';
-export { PgDb, type PgDbOptions } from './pg-db.js';
-export { PgliteDb } from './pglite-db.js';
+// The drivers themselves are the subpaths `@gw/platform/postgres` and `@gw/platform/pglite`: `createDb` loads the
+// one it needs, so importing the platform loads neither.
+export type { PgDbOptions } from './pg-db.js';
 export { createDb, type CreateDbOptions } from './create-db.js';
 export {
   loadMigrations,
@@ -10,5 +11,4 @@ export {
   type Migration,
   type MigrationStatus,
 } from './migrations.js';
-export { createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type TestDb } from './test-db.js';
 export { isDataRejection, isStoreFault, isStoreUnavailable, sqlStateOf } from './store-errors.js';

@@ -1,4 +1,4 @@
-import { createMemoryPgliteDb } from './test-db.js';
+import { createMemoryPgliteDb } from '@gw/testkit';
 import { describeDbSuite } from './db.suite.js';
 
 describeDbSuite('PGlite (embedded)', createMemoryPgliteDb);

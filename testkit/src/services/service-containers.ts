@@ -1,5 +1,5 @@
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import { PgDb } from '@gw/platform';
+import { PgDb } from '@gw/platform/postgres';
 import type { ContainerSettings, ServiceContainer } from './container-settings.js';
 import { freeLoopbackPort } from '../core/free-port.js';
 

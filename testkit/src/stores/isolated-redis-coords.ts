@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RedisCoord, type RedisCoordOptions } from './redis-coord.js';
-
-export { testRedisUrl } from '../test-urls.js';
+import { RedisCoord, type RedisCoordOptions } from '@gw/platform/redis';
 
 export interface IsolatedRedisCoords {
   /** Fresh random prefix shared by every replica of this fixture. */

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from './db.js';
-import { PgDb } from './pg-db.js';
-import { PgliteDb } from './pglite-db.js';
+import type { Db } from '@gw/platform';
+import { PgliteDb } from '@gw/platform/pglite';
+import { PgDb } from '@gw/platform/postgres';
 
 export interface TestDb {
   db: Db;
   /** Drops the isolated schema (Postgres) and closes the store. */
   dispose(): Promise<void>;
 }
-
-export { testDbUrl } from '../test-urls.js';
 
 /** A real Postgres connection isolated in a fresh schema, so tests never see each other's rows. */
 export async function createIsolatedPgDb(url: string): Promise<TestDb & { schema: string; url: string }> {
@@ -31,6 +29,7 @@ export async function createIsolatedPgDb(url: string): Promise<TestDb & { schema
   };
 }
 
+/** The embedded store in memory: nothing on disk, nothing shared, gone when disposed. */
 export async function createMemoryPgliteDb(): Promise<TestDb> {
   const db = await PgliteDb.open();
   return { db, dispose: () => db.close() };
