@@ -26,5 +26,5 @@ export async function createDb(options: CreateDbOptions): Promise<Db> {
     import('./embedded-template.js'),
     mkdir(directory, { recursive: true, mode: 0o700 }),
   ]);
-  return PgliteDb.open(directory, await readEmbeddedTemplate());
+  return PgliteDb.open(directory, () => readEmbeddedTemplate());
 }

@@ -30,12 +30,12 @@ describe('embedded store template', () => {
     await marked.close();
 
     const dataDir = await folder();
-    const first = await PgliteDb.open(dataDir, template);
+    const first = await PgliteDb.open(dataDir, async () => template);
     expect((await first.query('SELECT note FROM kept')).rows).toEqual([{ note: 'from the template' }]);
     await first.exec('INSERT INTO kept VALUES ($$written after$$)');
     await first.close();
 
-    const reopened = await PgliteDb.open(dataDir, template);
+    const reopened = await PgliteDb.open(dataDir, async () => template);
     try {
       expect((await reopened.query('SELECT note FROM kept ORDER BY note')).rows).toEqual([
         { note: 'from the template' },
@@ -49,7 +49,7 @@ describe('embedded store template', () => {
   it('is written by the image build as a database a store opens', async () => {
     const templatePath = join(await folder(), 'template.tar.gz');
     await writeEmbeddedTemplate(templatePath);
-    const store = await PgliteDb.open(await folder(), await readEmbeddedTemplate(templatePath));
+    const store = await PgliteDb.open(await folder(), () => readEmbeddedTemplate(templatePath));
     try {
       expect(await store.ping()).toBe(true);
       // initdb's template databases are left out: only CREATE DATABASE reads them, and a first start writes less.
@@ -70,7 +70,7 @@ describe('embedded store template', () => {
     const templatePath = join(await folder(), 'template.tar.gz');
     await writeEmbeddedTemplate(templatePath, [{ service: 'gateway', directory: gateway }]);
 
-    const store = await PgliteDb.open(await folder(), await readEmbeddedTemplate(templatePath));
+    const store = await PgliteDb.open(await folder(), () => readEmbeddedTemplate(templatePath));
     try {
       const shipped: Migration[] = [
         { version: 1, name: 'notes', sql: 'CREATE TABLE notes (note text);' },

@@ -22,12 +22,16 @@ export class PgliteDb implements Db {
   private constructor(private readonly database: PGlite) {}
 
   /**
-   * `dataDir` undefined keeps everything in memory (tests). `template`, a tarball of an initialised database, fills
-   * a data directory that holds none yet instead of running initdb (embedded-template.ts).
+   * `dataDir` undefined keeps everything in memory (tests). `template` reads a tarball of an initialised database
+   * (embedded-template.ts), which fills a data directory that holds none yet instead of running initdb; it is only
+   * called then, so a restart does not read the template it would not use.
    */
-  static async open(dataDir?: string, template?: Uint8Array): Promise<PgliteDb> {
+  static async open(dataDir?: string, template?: () => Promise<Uint8Array | undefined>): Promise<PgliteDb> {
     if (!dataDir) return new PgliteDb(await PGlite.create());
-    if (template && !existsSync(join(dataDir, 'PG_VERSION'))) await unpackDataDir(template, dataDir);
+    if (template && !existsSync(join(dataDir, 'PG_VERSION'))) {
+      const archive = await template();
+      if (archive) await unpackDataDir(archive, dataDir);
+    }
     return new PgliteDb(await PGlite.create({ dataDir }));
   }
 

@@ -27,6 +27,13 @@ export async function unpackDataDir(archive: Uint8Array, dataDir: string): Promi
   const bytes = archive[0] === 0x1f && archive[1] === 0x8b ? await inflate(archive) : archive;
   let marker: Buffer | undefined;
   const writes: Promise<void>[] = [];
+  // Folders already made: most files share a folder, and each needs it only once.
+  const made = new Set<string>();
+  const makeFolder = (folder: string) => {
+    if (made.has(folder)) return;
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    made.add(folder);
+  };
   let refused: Error | undefined;
   const parser = new Parser({
     strict: true,
@@ -40,7 +47,7 @@ export async function unpackDataDir(archive: Uint8Array, dataDir: string): Promi
         return;
       }
       if (entry.type === 'Directory') {
-        mkdirSync(path, { recursive: true, mode: 0o700 });
+        makeFolder(path);
         entry.resume();
         return;
       }
@@ -57,7 +64,7 @@ export async function unpackDataDir(archive: Uint8Array, dataDir: string): Promi
           marker = content;
           return;
         }
-        mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+        makeFolder(join(path, '..'));
         writes.push(writeFile(path, content, { mode: 0o600 }));
       });
     },
