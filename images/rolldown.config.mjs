@@ -8,8 +8,10 @@
 // from the platform's (the embedded store's template) is found through Node's resolution (platform's packageRoot).
 const external = ['@electric-sql/pglite', /^@electric-sql\/pglite\//, '@fastify/swagger-ui'];
 
+// The embedded store runs PGlite on a worker thread whose module sits beside the one that starts it
+// (platform/src/db/pglite-db.ts): each bundle carries it as an entry of its own, `<service>/bundle/pglite-worker.js`.
 export default ['gateway', 'optimizer', 'evidence'].map((service) => ({
-  input: `${service}/dist/main.js`,
+  input: { main: `${service}/dist/main.js`, 'pglite-worker': 'platform/dist/db/pglite-worker.js' },
   platform: 'node',
   external,
   output: { dir: `${service}/bundle`, format: 'esm', sourcemap: false },

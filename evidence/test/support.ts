@@ -3,7 +3,7 @@ import { createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type TestDb } from
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { migrateEvidence } from '../src/migrations.js';
+import { evidenceMigrationsDirectory, migrateEvidence } from '../src/migrations.js';
 import type { OutputVault } from '../src/remediation/output-vault.js';
 
 export const adminToken = 'evidence-admin-token-0123456789';
@@ -11,7 +11,7 @@ export const adminHeaders = { authorization: `Bearer ${adminToken}` };
 
 export const evidenceStores: ReadonlyArray<readonly [name: string, open: () => Promise<TestDb>]> = [
   ['Postgres', () => createIsolatedPgDb(testDbUrl(process.env))],
-  ['PGlite', () => createMemoryPgliteDb()],
+  ['PGlite', () => createMemoryPgliteDb([{ service: 'evidence', directory: evidenceMigrationsDirectory }])],
 ];
 
 export interface TestEvidence {

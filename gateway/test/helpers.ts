@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { ManualClock, MemoryCoord, createLogger, type Coord, type Db, type Queryable } from '@gw/platform';
 import { createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { buildApp } from '../src/app.js';
-import { composeGateway } from '../src/compose.js';
+import { composeGateway, gatewayMigrationsDir } from '../src/compose.js';
 import { readConfig } from '../src/config.js';
 import type { GatewayDeps } from '../src/deps.js';
 import type { KeyRecord, clientKeyCreateBody, serviceKeyCreateBody } from '../src/identity/keys/key.schema.js';
@@ -20,7 +20,8 @@ export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 /** The two stores the gateway runs on: a store-facing test runs on each with `describe.each(testStores)`. */
 export const testStores: ReadonlyArray<readonly [name: string, open: () => Promise<TestDb>]> = [
   ['Postgres', () => createIsolatedPgDb(testDbUrl(process.env))],
-  ['PGlite', () => createMemoryPgliteDb()],
+  // Migrated as the image's template is: each test's gateway then has nothing left to apply on PGlite.
+  ['PGlite', () => createMemoryPgliteDb([{ service: 'gateway', directory: gatewayMigrationsDir }])],
 ];
 
 export interface TestGateway {

@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Keyring, ManualClock, type Db } from '@gw/platform';
 import { createIsolatedPgDb, createMemoryPgliteDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { RowUnreadableError } from '../src/stash/durable-tier.js';
-import { migrateOptimizer } from '../src/stash/migrations.js';
+import { migrateOptimizer, optimizerMigrationsDirectory, optimizerServiceName } from '../src/stash/migrations.js';
 import { Stash } from '../src/stash/stash.js';
 import { contentKey } from './support/test-app.js';
 
 const stores: Array<[string, () => Promise<TestDb>]> = [
   ['Postgres', () => createIsolatedPgDb(testDbUrl(process.env))],
-  ['PGlite', () => createMemoryPgliteDb()],
+  ['PGlite', () => createMemoryPgliteDb([{ service: optimizerServiceName, directory: optimizerMigrationsDirectory }])],
 ];
 
 const ada = { tenant: 'default', user: 'ada', team: 'core' };

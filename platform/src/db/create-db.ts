@@ -1,6 +1,7 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from './db.js';
+import { embeddedTemplatePath } from './embedded-template.js';
+import { PgliteDb } from './pglite-db.js';
 
 export interface CreateDbOptions {
   /** `GW_SPEND_DB_URL`: when set, Postgres; when unset, the embedded store under `dataDir`. */
@@ -12,19 +13,15 @@ export interface CreateDbOptions {
 }
 
 /**
- * Each driver is imported only on its own branch: a service runs on one store, and loading `pg` and PGlite (with
- * the template's tar reader) both at every start is start time spent on a driver that is never used.
+ * `pg` is imported only on its own branch: a service runs on one store, and loading a driver it never uses is start
+ * time spent for nothing. The embedded store's side is light on this thread (PGlite itself loads on the store's own
+ * worker thread), and it starts that thread before this function first awaits anything: a service that opens its
+ * store before loading the rest of its modules (the gateway's main.ts) has both under way at once.
  */
 export async function createDb(options: CreateDbOptions): Promise<Db> {
   if (options.url) {
     const { PgDb } = await import('./pg-db.js');
     return new PgDb({ connectionString: options.url, ...(options.onError ? { onError: options.onError } : {}) });
   }
-  const directory = join(options.dataDir, options.embeddedName ?? 'store');
-  const [{ PgliteDb }, { readEmbeddedTemplate }] = await Promise.all([
-    import('./pglite-db.js'),
-    import('./embedded-template.js'),
-    mkdir(directory, { recursive: true, mode: 0o700 }),
-  ]);
-  return PgliteDb.open(directory, () => readEmbeddedTemplate());
+  return PgliteDb.open(join(options.dataDir, options.embeddedName ?? 'store'), embeddedTemplatePath);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readEmbeddedTemplate, writeEmbeddedTemplate } from './embedded-template.js';
+import { writeEmbeddedTemplate } from './embedded-template.js';
 import { migrate, type Migration } from './migrations.js';
 import { PgliteDb } from './pglite-db.js';
 
@@ -19,23 +19,33 @@ describe('embedded store template', () => {
   });
 
   it('is absent outside an image, so a store is initialised as before', async () => {
-    expect(await readEmbeddedTemplate(join(await folder(), 'none.tar.gz'))).toBeUndefined();
-  });
+    const store = await PgliteDb.open(await folder(), join(await folder(), 'none.tar.gz'));
+    try {
+      expect((await store.query('SELECT datname FROM pg_database ORDER BY datname')).rows).toEqual([
+        { datname: 'postgres' },
+        { datname: 'template0' },
+        { datname: 'template1' },
+      ]);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
 
   it('fills an empty data directory, and is ignored once the directory holds a database', async () => {
     // A template that carries a mark, to see that the store came from it and not from initdb.
     const marked = await PGlite.create();
     await marked.exec('CREATE TABLE kept (note text); INSERT INTO kept VALUES ($$from the template$$)');
-    const template = new Uint8Array(await (await marked.dumpDataDir('gzip')).arrayBuffer());
+    const template = join(await folder(), 'marked.tar.gz');
+    await writeFile(template, new Uint8Array(await (await marked.dumpDataDir('gzip')).arrayBuffer()));
     await marked.close();
 
     const dataDir = await folder();
-    const first = await PgliteDb.open(dataDir, async () => template);
+    const first = await PgliteDb.open(dataDir, template);
     expect((await first.query('SELECT note FROM kept')).rows).toEqual([{ note: 'from the template' }]);
     await first.exec('INSERT INTO kept VALUES ($$written after$$)');
     await first.close();
 
-    const reopened = await PgliteDb.open(dataDir, async () => template);
+    const reopened = await PgliteDb.open(dataDir, template);
     try {
       expect((await reopened.query('SELECT note FROM kept ORDER BY note')).rows).toEqual([
         { note: 'from the template' },
@@ -49,7 +59,7 @@ describe('embedded store template', () => {
   it('is written by the image build as a database a store opens', async () => {
     const templatePath = join(await folder(), 'template.tar.gz');
     await writeEmbeddedTemplate(templatePath);
-    const store = await PgliteDb.open(await folder(), () => readEmbeddedTemplate(templatePath));
+    const store = await PgliteDb.open(await folder(), templatePath);
     try {
       expect(await store.ping()).toBe(true);
       // initdb's template databases are left out: only CREATE DATABASE reads them, and a first start writes less.
@@ -70,7 +80,7 @@ describe('embedded store template', () => {
     const templatePath = join(await folder(), 'template.tar.gz');
     await writeEmbeddedTemplate(templatePath, [{ service: 'gateway', directory: gateway }]);
 
-    const store = await PgliteDb.open(await folder(), () => readEmbeddedTemplate(templatePath));
+    const store = await PgliteDb.open(await folder(), templatePath);
     try {
       const shipped: Migration[] = [
         { version: 1, name: 'notes', sql: 'CREATE TABLE notes (note text);' },

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packageRoot } from '../package-root.js';
 import { loadMigrations, migrate } from './migrations.js';
@@ -21,11 +20,6 @@ export const embeddedTemplatePath = join(
   packageRoot(import.meta.url, '@gw/platform'),
   'embedded-store-template.tar.gz',
 );
-
-/** The template's bytes when the image carries one. */
-export async function readEmbeddedTemplate(path = embeddedTemplatePath): Promise<Uint8Array | undefined> {
-  return existsSync(path) ? readFile(path) : undefined;
-}
 
 /** A service and its `migrations/` folder, applied to the template in the order given. */
 export interface TemplateSchema {
@@ -51,8 +45,10 @@ export async function writeEmbeddedTemplate(
     await database.exec('DROP DATABASE template0');
     await database.exec('DROP DATABASE template1');
     for (const { service, directory } of schemas) await migrate(database, service, await loadMigrations(directory));
-    const archive = await database.dumpDataDir();
-    await writeFile(path, Buffer.from(await archive.arrayBuffer()));
+    // A checkpoint first: the archive is taken from a running database, so a store opened from it recovers from its
+    // last checkpoint, and without this one that would replay every migration's write-ahead log at each first start.
+    await database.exec('CHECKPOINT');
+    await writeFile(path, await database.dumpDataDir());
   } finally {
     await database.close();
   }

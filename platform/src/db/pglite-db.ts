@@ -1,70 +1,112 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryResult } from './db.js';
-import { unpackDataDir } from './unpack-data-dir.js';
+import {
+  fromFailure,
+  type PgliteReady,
+  type PgliteReply,
+  type PgliteRequest,
+  type PgliteWorkerOptions,
+} from './pglite-protocol.js';
 
 /**
- * `Db` over PGlite (Postgres compiled to WASM, in-process): the zero-configuration embedded store. It runs the same
- * SQL as production. PGlite has one connection, so it serialises queries itself; transactions hold it exclusively.
+ * The worker is this module's sibling in whatever form this module runs: `.js` in dist/ and beside the image's
+ * bundles (images/rolldown.config.mjs emits it as an entry of its own), `.ts` when tests run the sources.
  */
+const workerUrl = new URL(`./pglite-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
 /**
  * Statements that cannot change what a cache keyed on `changes` holds: reads, and the hot path's append-only
  * ledgers (spend rows and traces, which no other table follows by trigger or cascade).
  */
 const unchanging = /^\s*(?:SELECT\b|INSERT INTO gw_(?:spend|traces)\b)/i;
 
+/** Distributes a request's own fields over the union's members, so a request can be written without its id. */
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+/**
+ * `Db` over PGlite (Postgres compiled to WebAssembly): the zero-configuration embedded store. It runs the same SQL
+ * as production. PGlite runs on a worker thread of its own (pglite-worker.ts): WebAssembly executes on the thread
+ * that calls it, and on the service's thread its start and every statement would take turns with serving HTTP.
+ * PGlite has one connection, so it serialises statements itself; a transaction holds it exclusively.
+ * docs/adr/0033-embedded-store-worker-thread.md says why and what it costs.
+ */
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   /** See `Db.changes`: every other statement, script and transaction moves it, before it runs and after. */
   changes = 0;
 
-  private constructor(private readonly database: PGlite) {}
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  /** Why the worker stopped, once it has: every request after that fails with it. */
+  private stopped: Error | undefined;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: PgliteReply) => this.settle(reply));
+    worker.on('error', (error: Error) => this.stop(storeStopped(error.message)));
+    worker.on('exit', (code) => this.stop(storeStopped(`its thread exited with code ${code}`)));
+    // Only a request in flight keeps the process alive, as a socket with a query out would.
+    worker.unref();
+  }
 
   /**
-   * `dataDir` undefined keeps everything in memory (tests). `template` reads a tarball of an initialised database
-   * (embedded-template.ts), which fills a data directory that holds none yet instead of running initdb; it is only
-   * called then, so a restart does not read the template it would not use.
+   * `dataDir` undefined keeps everything in memory (tests). `templatePath` names a tarball of an initialised database
+   * (embedded-template.ts) that fills a data directory holding none yet, or the memory of a store without one,
+   * instead of running initdb; it is read only then, so a restart does not read the template it would not use.
    */
-  static async open(dataDir?: string, template?: () => Promise<Uint8Array | undefined>): Promise<PgliteDb> {
-    if (!dataDir) return new PgliteDb(await PGlite.create());
-    if (template && !existsSync(join(dataDir, 'PG_VERSION'))) {
-      const archive = await template();
-      if (archive) await unpackDataDir(archive, dataDir);
+  static async open(dataDir?: string, templatePath?: string): Promise<PgliteDb> {
+    const options: PgliteWorkerOptions = {
+      ...(dataDir ? { dataDir } : {}),
+      ...(templatePath ? { templatePath } : {}),
+    };
+    const worker = new Worker(workerUrl, { workerData: options });
+    let onMessage!: (ready: PgliteReady) => void;
+    let onError!: (error: Error) => void;
+    let onExit!: (code: number) => void;
+    const ready = await new Promise<PgliteReady>((resolve, reject) => {
+      onMessage = resolve;
+      onError = reject;
+      onExit = (code) => reject(storeStopped(`its thread exited with code ${code} while opening`));
+      worker.once('message', onMessage).once('error', onError).once('exit', onExit);
+    }).finally(() => worker.off('message', onMessage).off('error', onError).off('exit', onExit));
+    if (!ready.ready) {
+      await worker.terminate();
+      throw fromFailure(ready.error);
     }
-    return new PgliteDb(await PGlite.create({ dataDir }));
+    return new PgliteDb(worker);
   }
 
   async query<Row extends object = Record<string, unknown>>(
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<QueryResult<Row>> {
-    if (unchanging.test(sql)) {
-      const result = await this.database.query<Row>(sql, params as unknown[]);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    }
-    return this.changing(async () => {
-      const result = await this.database.query<Row>(sql, params as unknown[]);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    });
+    const run = () => this.request<QueryResult<Row>>({ op: 'query', sql, params });
+    return unchanging.test(sql) ? run() : this.changing(run);
   }
 
   async exec(sql: string): Promise<void> {
-    await this.changing(() => this.database.exec(sql));
+    await this.changing(() => this.request({ op: 'exec', sql }));
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.changing(() =>
-      this.database.transaction(async (transaction) => {
-        const tx: Queryable = {
-          query: async <Row extends object>(sql: string, params: readonly unknown[] = []) => {
-            const result = await transaction.query<Row>(sql, params as unknown[]);
-            return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-          },
-        };
-        return work(tx);
-      }),
-    );
+    return this.changing(async () => {
+      const begin = this.nextId++;
+      await this.request({ op: 'begin' }, begin);
+      const tx: Queryable = {
+        query: <Row extends object>(sql: string, params: readonly unknown[] = []) =>
+          this.request<QueryResult<Row>>({ op: 'query', sql, params, transaction: begin }),
+      };
+      let result: T;
+      try {
+        result = await work(tx);
+      } catch (error) {
+        await this.request({ op: 'end', transaction: begin, commit: false }).catch(() => undefined);
+        throw error;
+      }
+      await this.request({ op: 'end', transaction: begin, commit: true });
+      return result;
+    });
   }
 
   /**
@@ -82,7 +124,7 @@ export class PgliteDb implements Db {
 
   async ping(): Promise<boolean> {
     try {
-      await this.database.query('SELECT 1');
+      await this.request({ op: 'query', sql: 'SELECT 1', params: [] });
       return true;
     } catch {
       return false;
@@ -90,11 +132,59 @@ export class PgliteDb implements Db {
   }
 
   /** The whole database as a gzipped tarball, the form `open` takes as a template. */
-  async dumpDataDir(): Promise<Blob> {
-    return this.database.dumpDataDir('gzip');
+  async dumpDataDir(): Promise<Uint8Array> {
+    return this.request<Uint8Array>({ op: 'dump' });
   }
 
   async close(): Promise<void> {
-    await this.database.close();
+    if (this.stopped) return;
+    await this.request({ op: 'close' });
+    this.stop(storeStopped('it was closed'));
+    await this.worker.terminate();
   }
+
+  /** `id` is given for a `begin`, whose id then addresses the transaction. */
+  private request<T>(request: WithoutId<PgliteRequest>, id = this.nextId++): Promise<T> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) this.worker.ref();
+      try {
+        this.worker.postMessage({ ...request, id });
+      } catch (error) {
+        // A parameter that cannot cross threads (a function, a class instance with private state).
+        this.forget(id);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
+  private settle(reply: PgliteReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.forget(reply.id);
+    if (reply.ok) waiting.resolve(reply.value);
+    else waiting.reject(fromFailure(reply.error));
+  }
+
+  private forget(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker.unref();
+  }
+
+  private stop(reason: Error): void {
+    this.stopped ??= reason;
+    for (const [id, waiting] of this.pending) {
+      this.forget(id);
+      waiting.reject(this.stopped);
+    }
+  }
+}
+
+/**
+ * The store can no longer answer: SQLSTATE 57P01 (admin shutdown) with a FATAL severity, as a Postgres server that
+ * went away answers, so callers that tell an outage from a bug (store-errors.ts) see an outage.
+ */
+function storeStopped(why: string): Error {
+  return Object.assign(new Error(`the embedded store stopped: ${why}`), { code: '57P01', severity: 'FATAL' });
 }

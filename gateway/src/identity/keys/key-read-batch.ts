@@ -20,9 +20,10 @@ interface Batch<Row> {
  * it, so its query leaves in the same turn and latency does not grow.
  *
  * A lone read still waits for the end of the turn, on purpose: sending it at once when no query is in flight gained
- * nothing measurable on Postgres, and on the embedded store (PGlite, which runs each query on this thread and answers
- * it before the next socket is read) nothing is ever in flight, so every request paid a query of its own (measured:
- * 2,450 → 1,000 req/s, 440 → 1,000 µs CPU per request).
+ * nothing measurable on Postgres, and on the embedded store (then PGlite ran each query on this thread and answered it
+ * before the next socket was read; it has its own thread since docs/adr/0033-embedded-store-worker-thread.md) nothing
+ * was ever in flight, so every request paid a query of its own (measured: 2,450 → 1,000 req/s, 440 → 1,000 µs CPU per
+ * request).
  *
  * This is not a cache (docs/adr/0001-per-request-key-lookup.md): a batch is only ever joined before its query is
  * sent, so every read still starts after its request arrived and sees any revocation committed before that. A
