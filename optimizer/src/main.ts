@@ -8,13 +8,8 @@ import {
   systemClock,
   trustedLeaseKeys,
 } from '@gw/platform';
-import { buildApp } from './app.js';
 import { loadOptimizerConfig, optimizerHelp } from './config.js';
-import { StoredLeaseReader } from './lease/stored-lease-reader.js';
-import { runPipeline, strategyKinds } from './pipeline/index.js';
-import { CoordReplayStore, MemoryReplayStore } from './signing/replay-store.js';
 import { migrateOptimizer } from './stash/migrations.js';
-import { SqlSpendAppender } from './record/spend-appender.js';
 
 const config = configOrExit({ help: optimizerHelp, load: () => loadOptimizerConfig() });
 const logger = createLogger({ name: 'optimizer', level: config.GW_LOG_LEVEL });
@@ -31,7 +26,24 @@ const openDb = async (url: string | undefined) => {
   return db;
 };
 // No GW_SPEND_DB_URL: the embedded store under GW_DATA_DIR keeps handles working out of the box (ARCHITECTURE "State").
-const stashDb = await openDb(config.GW_SPEND_DB_URL);
+// It opens before the service's other modules load: the embedded store starts on a thread of its own
+// (docs/adr/0033-embedded-store-worker-thread.md), so the two run at once. A failure surfaces where it is awaited.
+const openingStash = openDb(config.GW_SPEND_DB_URL);
+openingStash.catch(() => undefined);
+const [
+  { buildApp },
+  { StoredLeaseReader },
+  { runPipeline, strategyKinds },
+  { CoordReplayStore, MemoryReplayStore },
+  { SqlSpendAppender },
+] = await Promise.all([
+  import('./app.js'),
+  import('./lease/stored-lease-reader.js'),
+  import('./pipeline/index.js'),
+  import('./signing/replay-store.js'),
+  import('./record/spend-appender.js'),
+]);
+const stashDb = await openingStash;
 const traceUrl = config.GW_OBSERVABILITY_DB_URL ?? config.GW_SPEND_DB_URL;
 const traceDb = traceUrl === undefined ? null : traceUrl === config.GW_SPEND_DB_URL ? stashDb : await openDb(traceUrl);
 // Replicas share used signatures through Redis; one replica keeps them in process.
