@@ -11,6 +11,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time, not Vitest's default of one less than the cores: most of a file's time here is spent
+    // waiting on other processes (services it starts, Postgres, containers, PGlite's thread), and on a 2-core CI
+    // machine one file at a time left a core idle for most of the run.
+    maxWorkers: 2,
     // Settles where Postgres and Redis are (the variables, the local servers, or containers) before any test runs.
     globalSetup: ['./testkit/src/services/vitest-global-setup.ts'],
   },
