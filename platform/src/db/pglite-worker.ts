@@ -48,6 +48,11 @@ interface OpenTransaction {
   end(commit: boolean, replyTo: number): void;
 }
 
+/** The answer to a statement or `end` naming a transaction that is not open (ended, or never begun). */
+function transactionEnded(id: number): PgliteReply {
+  return { id, ok: false, error: toFailure(new Error('the transaction has already ended')) };
+}
+
 function rowsOf(result: { rows: unknown[]; affectedRows?: number }): PgliteRows {
   return { rows: result.rows as Record<string, unknown>[], rowCount: result.affectedRows ?? result.rows.length };
 }
@@ -96,7 +101,7 @@ function serve(database: PGlite): void {
       case 'query': {
         const target = request.transaction === undefined ? database : transactions.get(request.transaction)?.tx;
         if (!target) {
-          reply({ id: request.id, ok: false, error: toFailure(new Error('the transaction has already ended')) });
+          reply(transactionEnded(request.id));
           return;
         }
         void answer(request.id, target.query(request.sql, request.params as unknown[]).then(rowsOf));
@@ -114,7 +119,7 @@ function serve(database: PGlite): void {
       case 'end': {
         const open = transactions.get(request.transaction);
         if (open) open.end(request.commit, request.id);
-        else reply({ id: request.id, ok: false, error: toFailure(new Error('the transaction has already ended')) });
+        else reply(transactionEnded(request.id));
         return;
       }
       case 'dump':

@@ -51,6 +51,7 @@ export async function createMemoryPgliteDb(schemas: readonly TemplateSchema[] = 
   return { db, dispose: () => db.close() };
 }
 
+/** Each set of schemas' template path, once per test process: its migration files are read and hashed only once. */
 const templates = new Map<string, Promise<string>>();
 
 /**
@@ -59,24 +60,26 @@ const templates = new Map<string, Promise<string>>();
  * migrations on PGlite takes seconds more, for every store-facing test. Written under a unique name and renamed into
  * place, so test processes that make it at once each see a whole file.
  */
-async function memoryTemplate(schemas: readonly TemplateSchema[]): Promise<string> {
+function memoryTemplate(schemas: readonly TemplateSchema[]): Promise<string> {
+  const key = schemas.map(({ service, directory }) => `${service}=${directory}`).join('\0');
+  let made = templates.get(key);
+  if (!made) {
+    made = makeTemplate(schemas);
+    templates.set(key, made);
+  }
+  return made;
+}
+
+async function makeTemplate(schemas: readonly TemplateSchema[]): Promise<string> {
   const hash = createHash('sha256').update(pgliteVersion());
   for (const { service, directory } of schemas) {
     hash.update(`\0${service}`);
     for (const { version, name, sql } of await loadMigrations(directory)) hash.update(`\0${version}\0${name}\0${sql}`);
   }
-  const key = hash.digest('hex').slice(0, 16);
-  let made = templates.get(key);
-  if (!made) {
-    made = (async () => {
-      const path = join(tmpdir(), `gw-test-pglite-template-${key}.tar.gz`);
-      if (existsSync(path)) return path;
-      const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-      await writeEmbeddedTemplate(partial, schemas);
-      await rename(partial, path);
-      return path;
-    })();
-    templates.set(key, made);
-  }
-  return made;
+  const path = join(tmpdir(), `gw-test-pglite-template-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  if (existsSync(path)) return path;
+  const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeEmbeddedTemplate(partial, schemas);
+  await rename(partial, path);
+  return path;
 }
