@@ -38,10 +38,18 @@ async function assertPutWebhooks(body: CapsPut, allowPrivate: boolean): Promise<
     await assertWebhook(entry.alerts?.webhookUrl, `body.caps.${user}.alerts.webhookUrl`, allowPrivate);
 }
 
-/** A cadence change starts a new counter: bring it up to the stored rows of the period (best effort, in the background). */
-function reconcileCadence(deps: CapOperationDeps, caps: readonly Pick<UserCap, 'user' | 'reset'>[]): void {
+/**
+ * A cadence change starts a new counter: bring it up to the stored rows of the period before answering, so the
+ * answer and the next call both count the period's earlier calls. Waited for because a reconciliation racing the next
+ * call's increment would find the counter already above the stored rows and leave it short. Best effort: a store
+ * failure here leaves the correction to the periodic reconciliation rather than failing the cap write.
+ */
+async function reconcileCadence(
+  deps: CapOperationDeps,
+  caps: readonly Pick<UserCap, 'user' | 'reset'>[],
+): Promise<void> {
   const cadenced = caps.filter((cap) => cap.reset !== 'monthly').map((cap) => ({ user: cap.user, reset: cap.reset }));
-  if (cadenced.length > 0) void deps.reconciler.reconcileUsers(cadenced).catch(() => undefined);
+  if (cadenced.length > 0) await deps.reconciler.reconcileUsers(cadenced).catch(() => undefined);
 }
 
 async function viewOf(deps: CapOperationDeps, cap: UserCap) {
@@ -78,7 +86,7 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
       handler: async ({ body, principal }) => {
         await assertPutWebhooks(body, deps.allowPrivateWebhooks);
         const state = await caps.replace(body, principal.actor);
-        reconcileCadence(deps, [...state.caps.values()]);
+        await reconcileCadence(deps, [...state.caps.values()]);
         return capsResponseOf(deps.coord, state, deps.clock.now());
       },
     }),
@@ -119,7 +127,7 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
             null,
             deps.clock.now(),
           );
-        reconcileCadence(deps, [cap]);
+        await reconcileCadence(deps, [cap]);
         return viewOf(deps, cap);
       },
     }),
