@@ -7,6 +7,13 @@ import { Parser, type ReadEntry } from 'tar';
 
 const inflate = promisify(gunzip);
 
+/**
+ * Inflated output is produced in chunks of this size, each one a round trip to libuv's thread pool: at zlib's default
+ * of 16 KB, the image's template (3 MB in, 27 MB out) took about 1,700 round trips and 210–270 ms to inflate, against
+ * 36–60 ms in chunks of 4 MB.
+ */
+const inflateChunkBytes = 4 << 20;
+
 /** The marker Postgres (and PGlite) read to decide a data directory holds a database: written last. */
 const completeMarker = 'PG_VERSION';
 
@@ -14,7 +21,7 @@ const completeMarker = 'PG_VERSION';
  * Writes a data directory archive (PGlite's `dumpDataDir`, gzipped or not) into `dataDir` with the file system's
  * own calls. PGlite can load the same archive itself (`loadDataDir`), but it writes every file through
  * Emscripten's file-system layer, one path lookup per component: about 1.1 s of a first start on the image's template,
- * against about 0.4 s here (`tar` parses the archive, the files are written as they arrive).
+ * against about 0.25 s here (`tar` parses the archive, the files are written as they arrive).
  *
  * The archive holds regular files and directories only, as PGlite writes them; anything else (a link, a device, a
  * path that leaves `dataDir`) is refused rather than followed. Files are owner-only, as Postgres wants its data
@@ -24,7 +31,8 @@ const completeMarker = 'PG_VERSION';
  * gateway's main.ts) does both at once.
  */
 export async function unpackDataDir(archive: Uint8Array, dataDir: string): Promise<void> {
-  const bytes = archive[0] === 0x1f && archive[1] === 0x8b ? await inflate(archive) : archive;
+  const bytes =
+    archive[0] === 0x1f && archive[1] === 0x8b ? await inflate(archive, { chunkSize: inflateChunkBytes }) : archive;
   let marker: Buffer | undefined;
   const writes: Promise<void>[] = [];
   // Folders already made: most files share a folder, and each needs it only once.
