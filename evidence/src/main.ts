@@ -1,5 +1,5 @@
 // Composition root: config → logger → store → buildApp → listen. `--help` lists the environment.
-import { Lifecycle, configOrExit, createDb, createLogger, systemClock } from '@gw/platform';
+import { Lifecycle, configOrExit, createDb, createLogger, preloadDocsUiModules, systemClock } from '@gw/platform';
 import { adminTokenOf, databaseUrlOf, evidenceHelp, loadEvidenceConfig } from './config.js';
 import { migrateEvidence } from './migrations.js';
 
@@ -21,6 +21,7 @@ const [{ buildApp }, { outputVaultOf }] = await Promise.all([
   import('./app.js'),
   import('./remediation/output-vault.js'),
 ]);
+preloadDocsUiModules(import.meta.url);
 const db = await opening;
 await migrateEvidence(db);
 const lifecycle = new Lifecycle();

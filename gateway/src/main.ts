@@ -1,4 +1,4 @@
-import { ConfigError, createLogger } from '@gw/platform';
+import { ConfigError, createLogger, preloadDocsUiModules } from '@gw/platform';
 import { resolveAdminToken } from './service/bootstrap/admin-token.js';
 import { openGatewayStore } from './service/bootstrap/gateway-store.js';
 import { configHelp, readConfig } from './config.js';
@@ -22,6 +22,8 @@ try {
     import('./app.js'),
     import('./providers/pricing/count-tokens.js'),
   ]);
+  // While the store is still opening (the comment above): the docs page's modules, otherwise loaded by buildApp.
+  preloadDocsUiModules(import.meta.url);
   const adminToken = await resolveAdminToken(parsed.GW_ADMIN_TOKEN, parsed.GW_DATA_DIR);
   const config = Object.freeze({ ...parsed, GW_ADMIN_TOKEN: adminToken.token });
   const deps = await composeGateway(config, logger, { db: await store });

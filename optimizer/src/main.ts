@@ -5,6 +5,7 @@ import {
   createCoord,
   createDb,
   createLogger,
+  preloadDocsUiModules,
   systemClock,
   trustedLeaseKeys,
 } from '@gw/platform';
@@ -43,6 +44,7 @@ const [
   import('./signing/replay-store.js'),
   import('./record/spend-appender.js'),
 ]);
+preloadDocsUiModules(import.meta.url);
 const stashDb = await openingStash;
 const traceUrl = config.GW_OBSERVABILITY_DB_URL ?? config.GW_SPEND_DB_URL;
 const traceDb = traceUrl === undefined ? null : traceUrl === config.GW_SPEND_DB_URL ? stashDb : await openDb(traceUrl);

@@ -1,2 +1,3 @@
 export * from './api-reference.js';
 export * from './api-reference-drift.js';
+export * from './docs-ui-modules.js';
