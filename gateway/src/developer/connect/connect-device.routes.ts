@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { deviceHeartbeatBody, deviceMachineBody } from '@gw/contracts';
-import type { Clock, Logger } from '@gw/platform';
+import type { Clock, Logger, ZodTypeProvider } from '@gw/platform';
 import type { KeyStore } from '../../identity/keys/key.store.js';
 import type { KeyRecord } from '../../identity/keys/key.schema.js';
 import { identityOf } from '../../chain/identity/identity-of.js';
@@ -57,7 +57,8 @@ function extendedExpiry(key: KeyRecord, nowMs: number): Date | null {
 }
 
 /** The connect routes gated by a device certificate and a proof of possession: the key heartbeat and the machine report. */
-export async function connectDeviceRoutes(app: FastifyInstance, options: ConnectDeviceOptions): Promise<void> {
+export async function connectDeviceRoutes(plain: FastifyInstance, options: ConnectDeviceOptions): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const { gate, keys, machines, clock, logger } = options;
 
   app.post(
@@ -73,8 +74,7 @@ export async function connectDeviceRoutes(app: FastifyInstance, options: Connect
       },
     },
     async (request) => {
-      const body = request.body as z.infer<typeof deviceHeartbeatBody>;
-      await gate.admit(request, body, 'key-heartbeat');
+      await gate.admit(request, request.body, 'key-heartbeat');
       const identity = identityOf(request);
       const next = extendedExpiry(identity.key, clock.now());
       if (next === null) return { status: 'ok' as const, extended: false, expiresAt: identity.key.expiresAt };
@@ -106,11 +106,10 @@ export async function connectDeviceRoutes(app: FastifyInstance, options: Connect
       },
     },
     async (request) => {
-      const body = request.body as z.infer<typeof deviceMachineBody>;
-      const admitted = await gate.admit(request, body, 'machine-report');
+      const admitted = await gate.admit(request, request.body, 'machine-report');
       const identity = identityOf(request);
       try {
-        await machines.record(seatOf(identity), body.machineUuid, admitted.certificateSha256, identity.keyId);
+        await machines.record(seatOf(identity), request.body.machineUuid, admitted.certificateSha256, identity.keyId);
         return { status: 'ok' as const, recorded: true };
       } catch (error) {
         logger.warn({ err: error }, 'machine report not recorded');

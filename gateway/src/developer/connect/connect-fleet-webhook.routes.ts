@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthFailureGuard } from '../../chain/edge/auth-failure-guard.js';
-import {
-  failingPoliciesPayload,
-  webhookCounts,
-  type FailingPoliciesPayload,
-} from '../../fleet/policy-webhook/failing-policies.schema.js';
+import type { ZodTypeProvider } from '@gw/platform';
+import { failingPoliciesPayload, webhookCounts } from '../../fleet/policy-webhook/failing-policies.schema.js';
 import type { PolicyWebhookReceiver, ReadyWebhook } from '../../fleet/policy-webhook/policy-webhook.js';
 import { connectErrorResponse } from './connect.schema.js';
 
@@ -38,9 +35,10 @@ function presentedSecret(request: FastifyRequest): string | null {
  * without the secret costs no parsing; then the whole body is validated before anything is queued.
  */
 export async function connectFleetWebhookRoutes(
-  app: FastifyInstance,
+  plain: FastifyInstance,
   options: ConnectFleetWebhookOptions,
 ): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const ready = new WeakMap<FastifyRequest, ReadyWebhook>();
   app.post(
     fleetWebhookPath,
@@ -74,7 +72,7 @@ export async function connectFleetWebhookRoutes(
     },
     async (request) => {
       const webhook = ready.get(request) as ReadyWebhook;
-      return options.receiver.deliver(webhook, request.body as FailingPoliciesPayload);
+      return options.receiver.deliver(webhook, request.body);
     },
   );
 }
