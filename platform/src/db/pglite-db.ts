@@ -26,6 +26,19 @@ const unchanging = /^\s*(?:SELECT\b|INSERT INTO gw_(?:spend|traces)\b)/i;
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 /**
+ * The store's thread runs with the process's Node options (a profiler, source maps, memory limits) except
+ * `--input-type`: that one only describes code given on the command line (`--eval`, `--print`, standard input), and a
+ * worker thread that inherits it refuses to load its module file, so a one-line `node --input-type=module -e …`
+ * script could not open an embedded store.
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  return execArgv.filter(
+    (argument, index) =>
+      !argument.startsWith('--input-type=') && argument !== '--input-type' && execArgv[index - 1] !== '--input-type',
+  );
+}
+
+/**
  * `Db` over PGlite (Postgres compiled to WebAssembly): the zero-configuration embedded store. It runs the same SQL
  * as production. PGlite runs on a worker thread of its own (pglite-worker.ts): WebAssembly executes on the thread
  * that calls it, and on the service's thread its start and every statement would take turns with serving HTTP.
@@ -60,7 +73,7 @@ export class PgliteDb implements Db {
       ...(dataDir ? { dataDir } : {}),
       ...(templatePath ? { templatePath } : {}),
     };
-    const worker = new Worker(workerUrl, { workerData: options });
+    const worker = new Worker(workerUrl, { workerData: options, execArgv: workerExecArgv(process.execArgv) });
     let onMessage!: (ready: PgliteReady) => void;
     let onError!: (error: Error) => void;
     let onExit!: (code: number) => void;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryPgliteDb, type TestDb } from '@gw/testkit';
-import type { PgliteDb } from './pglite-db.js';
+import { workerExecArgv, type PgliteDb } from './pglite-db.js';
 import { isDataRejection, isStoreUnavailable, sqlStateOf } from './store-errors.js';
 
 /** What crosses between a service's thread and the embedded store's own (pglite-worker.ts). */
@@ -74,22 +74,50 @@ describe('the embedded store on its own thread', () => {
     await expect.poll(() => outsideSaw).toBe(2);
   });
 
-  it('does not keep a process alive once nothing is asked of it', async () => {
-    // A script that opens a store, reads from it and never closes it: it must still end, with the read's answer.
-    const script = `
+  /** A script that opens a store, reads from it and never closes it, run by a Node of its own. */
+  const readingScript = `
       import { PgliteDb } from ${JSON.stringify(fileURLToPath(new URL('../../dist/db/pglite-db.js', import.meta.url)))};
       const store = await PgliteDb.open();
       const { rows } = await store.query('SELECT 41 + 1 AS answer');
       process.stdout.write(String(rows[0].answer));
     `;
-    const folder = await mkdtemp(join(tmpdir(), 'gw-pglite-exit-'));
-    const path = join(folder, 'script.mjs');
-    await writeFile(path, script);
-    const child = spawn(process.execPath, [path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const runNode = async (args: string[]) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const [code] = (await once(child, 'exit')) as [number];
+    return { code, output };
+  };
+
+  it('does not keep a process alive once nothing is asked of it', async () => {
+    // The store is never closed: the process must still end, with the read's answer.
+    const folder = await mkdtemp(join(tmpdir(), 'gw-pglite-exit-'));
+    const path = join(folder, 'script.mjs');
+    await writeFile(path, readingScript);
+    const ran = await runNode([path]);
     await rm(folder, { recursive: true, force: true });
-    expect({ code, output }).toEqual({ code: 0, output: '42' });
+    expect(ran).toEqual({ code: 0, output: '42' });
+  });
+
+  it('opens from a script given on the command line, whose --input-type its thread does not inherit', async () => {
+    expect(await runNode(['--input-type=module', '--eval', readingScript])).toEqual({ code: 0, output: '42' });
+    expect(await runNode(['--input-type', 'module', '--eval', readingScript])).toEqual({ code: 0, output: '42' });
+  });
+});
+
+describe('workerExecArgv', () => {
+  it.each([
+    [
+      ['--input-type=module', '-e', 'code'],
+      ['-e', 'code'],
+    ],
+    [['--input-type', 'module', '--enable-source-maps'], ['--enable-source-maps']],
+    [
+      ['--cpu-prof', '--cpu-prof-dir=/tmp/p', '--max-old-space-size=512'],
+      ['--cpu-prof', '--cpu-prof-dir=/tmp/p', '--max-old-space-size=512'],
+    ],
+    [[], []],
+  ])('keeps the options a worker can run with: %j → %j', (given, kept) => {
+    expect(workerExecArgv(given)).toEqual(kept);
   });
 });
