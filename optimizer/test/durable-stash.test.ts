@@ -238,7 +238,9 @@ describe('retrieval-store states', () => {
     };
     const clock = new ManualClock();
     const outcomes: string[] = [];
-    const stash = new Stash({ clock, writeTimeoutMs: 20, onWrite: (outcome) => outcomes.push(outcome) });
+    // The bound is real time. The held write misses it whatever its length; the last write must finish inside it on a
+    // loaded machine (two test files at once, each store on a thread of its own), which 20 ms did not always allow.
+    const stash = new Stash({ clock, writeTimeoutMs: 1_000, onWrite: (outcome) => outcomes.push(outcome) });
     stash.configure({ db: slow, contentKey, contentMode: 'full' });
     let release: () => void = () => undefined;
     hold = new Promise((resolve) => {
