@@ -1,5 +1,5 @@
 // Composition root: config → logger → store → buildApp → listen. `--help` lists the environment.
-import { Lifecycle, configOrExit, createDb, createLogger, preloadDocsUiModules, systemClock } from '@gw/platform';
+import { Lifecycle, configOrExit, createDb, createLogger, loadWhileStoreOpens, systemClock } from '@gw/platform';
 import { adminTokenOf, databaseUrlOf, evidenceHelp, loadEvidenceConfig } from './config.js';
 import { migrateEvidence } from './migrations.js';
 
@@ -8,21 +8,17 @@ const logger = createLogger({ name: 'evidence', level: config.GW_LOG_LEVEL });
 const adminToken = adminTokenOf(config);
 if (!adminToken)
   logger.warn('neither GW_ENDPOINT_CONTROL_ADMIN_TOKEN nor GW_ADMIN_TOKEN is set: the admin plane is off');
-// The store opens before the service's other modules load: the embedded store starts on a thread of its own
-// (docs/adr/0033-embedded-store-worker-thread.md), so the two run at once. A failure surfaces where it is awaited.
-const opening = createDb({
-  url: databaseUrlOf(config),
-  dataDir: config.GW_DATA_DIR,
-  embeddedName: 'evidence',
-  onError: (error) => logger.warn({ err: error }, 'database connection error'),
-});
-opening.catch(() => undefined);
-const [{ buildApp }, { outputVaultOf }] = await Promise.all([
-  import('./app.js'),
-  import('./remediation/output-vault.js'),
-]);
-preloadDocsUiModules(import.meta.url);
-const db = await opening;
+// The store opens while the service's other modules load (loadWhileStoreOpens).
+const [db, [{ buildApp }, { outputVaultOf }]] = await loadWhileStoreOpens(
+  import.meta.url,
+  createDb({
+    url: databaseUrlOf(config),
+    dataDir: config.GW_DATA_DIR,
+    embeddedName: 'evidence',
+    onError: (error) => logger.warn({ err: error }, 'database connection error'),
+  }),
+  Promise.all([import('./app.js'), import('./remediation/output-vault.js')]),
+);
 await migrateEvidence(db);
 const lifecycle = new Lifecycle();
 const app = await buildApp({

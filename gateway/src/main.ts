@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, preloadDocsUiModules } from '@gw/platform';
+import { ConfigError, createLogger, loadWhileStoreOpens } from '@gw/platform';
 import { resolveAdminToken } from './service/bootstrap/admin-token.js';
 import { openGatewayStore } from './service/bootstrap/gateway-store.js';
 import { configHelp, readConfig } from './config.js';
@@ -13,20 +13,19 @@ try {
   const parsed = readConfig(process.env);
   const logger = createLogger({ name: 'gw-gateway', level: parsed.GW_LOG_LEVEL });
   // The store opens while the rest of the gateway's modules load: opening the embedded store (unpacking its template,
-  // compiling and starting PGlite) is the largest part of a first start, and its file writes, inflating and
-  // WebAssembly compilation run off this thread. A failure surfaces where it is awaited, below.
-  const store = openGatewayStore(parsed, logger);
-  store.catch(() => undefined);
-  const [{ composeGateway }, { buildApp }, { loadTokenizer }] = await Promise.all([
-    import('./compose.js'),
-    import('./app.js'),
-    import('./providers/pricing/count-tokens.js'),
-  ]);
-  // While the store is still opening (the comment above): the docs page's modules, otherwise loaded by buildApp.
-  preloadDocsUiModules(import.meta.url);
-  const adminToken = await resolveAdminToken(parsed.GW_ADMIN_TOKEN, parsed.GW_DATA_DIR);
+  // compiling and starting PGlite) is the largest part of a first start, and it runs off this thread.
+  const [db, [{ composeGateway }, { buildApp }, { loadTokenizer }, adminToken]] = await loadWhileStoreOpens(
+    import.meta.url,
+    openGatewayStore(parsed, logger),
+    Promise.all([
+      import('./compose.js'),
+      import('./app.js'),
+      import('./providers/pricing/count-tokens.js'),
+      resolveAdminToken(parsed.GW_ADMIN_TOKEN, parsed.GW_DATA_DIR),
+    ]),
+  );
   const config = Object.freeze({ ...parsed, GW_ADMIN_TOKEN: adminToken.token });
-  const deps = await composeGateway(config, logger, { db: await store });
+  const deps = await composeGateway(config, logger, { db });
   const app = await buildApp(deps);
   deps.lifecycle.installSignalHandlers(app, logger, {
     delayMs: config.GW_DRAIN_DELAY_MS,

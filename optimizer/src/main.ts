@@ -5,7 +5,7 @@ import {
   createCoord,
   createDb,
   createLogger,
-  preloadDocsUiModules,
+  loadWhileStoreOpens,
   systemClock,
   trustedLeaseKeys,
 } from '@gw/platform';
@@ -27,25 +27,27 @@ const openDb = async (url: string | undefined) => {
   return db;
 };
 // No GW_SPEND_DB_URL: the embedded store under GW_DATA_DIR keeps handles working out of the box (ARCHITECTURE "State").
-// It opens before the service's other modules load: the embedded store starts on a thread of its own
-// (docs/adr/0033-embedded-store-worker-thread.md), so the two run at once. A failure surfaces where it is awaited.
-const openingStash = openDb(config.GW_SPEND_DB_URL);
-openingStash.catch(() => undefined);
+// It opens while the service's other modules load (loadWhileStoreOpens).
 const [
-  { buildApp },
-  { StoredLeaseReader },
-  { runPipeline, strategyKinds },
-  { CoordReplayStore, MemoryReplayStore },
-  { SqlSpendAppender },
-] = await Promise.all([
-  import('./app.js'),
-  import('./lease/stored-lease-reader.js'),
-  import('./pipeline/index.js'),
-  import('./signing/replay-store.js'),
-  import('./record/spend-appender.js'),
-]);
-preloadDocsUiModules(import.meta.url);
-const stashDb = await openingStash;
+  stashDb,
+  [
+    { buildApp },
+    { StoredLeaseReader },
+    { runPipeline, strategyKinds },
+    { CoordReplayStore, MemoryReplayStore },
+    { SqlSpendAppender },
+  ],
+] = await loadWhileStoreOpens(
+  import.meta.url,
+  openDb(config.GW_SPEND_DB_URL),
+  Promise.all([
+    import('./app.js'),
+    import('./lease/stored-lease-reader.js'),
+    import('./pipeline/index.js'),
+    import('./signing/replay-store.js'),
+    import('./record/spend-appender.js'),
+  ]),
+);
 const traceUrl = config.GW_OBSERVABILITY_DB_URL ?? config.GW_SPEND_DB_URL;
 const traceDb = traceUrl === undefined ? null : traceUrl === config.GW_SPEND_DB_URL ? stashDb : await openDb(traceUrl);
 // Replicas share used signatures through Redis; one replica keeps them in process.

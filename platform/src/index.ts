@@ -4,6 +4,7 @@ export * from './crypto.js';
 export * from './errors.js';
 export * from './error-catalog.js';
 export * from './own-value.js';
+export * from './service-start.js';
 export * from './package-root.js';
 export * from './logger.js';
 export * from './db/index.js';
