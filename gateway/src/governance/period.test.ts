@@ -30,6 +30,26 @@ describe('UTC periods of caps and budgets', () => {
     expect(counterTtlMs(monthPeriod(now), now)).toBe(3 * 86_400_000);
   });
 
+  it('answers each instant with its own month, whichever month was asked before', () => {
+    const instants = [
+      '2026-11-30T23:59:59.999Z',
+      '2026-12-01T00:00:00.000Z',
+      '2026-11-01T00:00:00.000Z',
+      '2026-10-31T23:59:59.999Z',
+    ];
+    const ids = [...instants, ...[...instants].reverse()].map((instant) => monthPeriod(at(instant)).id);
+    expect(ids).toEqual([
+      'm2026-11',
+      'm2026-12',
+      'm2026-11',
+      'm2026-10',
+      'm2026-10',
+      'm2026-11',
+      'm2026-12',
+      'm2026-11',
+    ]);
+  });
+
   it('knows the previous month across a year boundary', () => {
     expect(previousMonthPeriod(at('2026-01-10T00:00:00Z')).id).toBe('m2025-12');
   });

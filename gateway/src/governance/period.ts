@@ -5,24 +5,30 @@ export type { CapReset };
 
 /** One counting period: `id` names counters, `end` is when the next one starts (null for `never`). */
 export interface Period {
-  id: string;
-  start: number;
-  end: number | null;
+  readonly id: string;
+  readonly start: number;
+  readonly end: number | null;
 }
 
 const dayMs = 86_400_000;
 const pad = (value: number) => String(value).padStart(2, '0');
 const dayId = (at: Date) => `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())}`;
 
+// Every call asks for its month (admission, metering); the answer changes once a month, so the last one is kept.
+let latestMonth: Period | null = null;
+
 /** The UTC calendar month containing `at` (service-key budgets; the default cap cadence). */
 export function monthPeriod(at: number): Period {
+  if (latestMonth !== null && at >= latestMonth.start && at < (latestMonth.end as number)) return latestMonth;
   const date = new Date(at);
   const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-  return {
+  const month: Period = {
     id: `m${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}`,
     start,
     end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
   };
+  latestMonth = month;
+  return month;
 }
 
 /** The previous UTC calendar month. */

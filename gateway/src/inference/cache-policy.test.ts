@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { singleTarget } from '../routing/routing-config.js';
-import { decideCachePolicy, isDeterministic, type CachePolicyInput } from './cache-policy.js';
+import { cacheScopeOf, decideCachePolicy, isDeterministic, type CachePolicyInput } from './cache-policy.js';
 
 const base: CachePolicyInput = {
   endpoint: '/v1/chat/completions',
@@ -15,6 +15,7 @@ const base: CachePolicyInput = {
   caller: { user: 'ada@example.com', team: 'compilers', keyId: 'key-1' },
 };
 const policy = (overrides: Partial<CachePolicyInput> = {}) => decideCachePolicy({ ...base, ...overrides });
+const scopeOf = (overrides: Partial<CachePolicyInput> = {}) => cacheScopeOf(policy(overrides));
 
 describe('response cache policy', () => {
   it('treats temperature 0, an OpenAI-family seed and embeddings as deterministic, and nothing else', () => {
@@ -26,23 +27,23 @@ describe('response cache policy', () => {
   });
 
   it('partitions by billing lane, route, producer and caller', () => {
-    const scope = policy().scope;
-    expect(policy({ billingLane: 'subscription' }).scope).not.toBe(scope);
-    expect(policy({ producer: { provider: 'p2', model: 'gpt-4o', family: 'openai' } }).scope).not.toBe(scope);
-    expect(policy({ producer: { provider: 'openai', model: 'gpt-4o-mini', family: 'openai' } }).scope).not.toBe(scope);
-    expect(policy({ endpoint: '/v1/messages' }).scope).not.toBe(scope);
-    expect(policy({ caller: { user: 'grace@example.com', team: 'compilers', keyId: 'key-2' } }).scope).not.toBe(scope);
-    expect(policy({ body: { ...base.body, user: 'end-user' } }).scope).not.toBe(scope);
+    const scope = scopeOf();
+    expect(scopeOf({ billingLane: 'subscription' })).not.toBe(scope);
+    expect(scopeOf({ producer: { provider: 'p2', model: 'gpt-4o', family: 'openai' } })).not.toBe(scope);
+    expect(scopeOf({ producer: { provider: 'openai', model: 'gpt-4o-mini', family: 'openai' } })).not.toBe(scope);
+    expect(scopeOf({ endpoint: '/v1/messages' })).not.toBe(scope);
+    expect(scopeOf({ caller: { user: 'grace@example.com', team: 'compilers', keyId: 'key-2' } })).not.toBe(scope);
+    expect(scopeOf({ body: { ...base.body, user: 'end-user' } })).not.toBe(scope);
     // Sharing across the team comes from the stored routing only: a request config cannot widen its partition.
     const teamShared = { storedSettings: { share: 'team' as const } };
+    expect(scopeOf({ ...teamShared, caller: { user: 'grace@example.com', team: 'compilers', keyId: 'key-2' } })).toBe(
+      scopeOf(teamShared),
+    );
     expect(
-      policy({ ...teamShared, caller: { user: 'grace@example.com', team: 'compilers', keyId: 'key-2' } }).scope,
-    ).toBe(policy(teamShared).scope);
-    expect(
-      policy({
+      scopeOf({
         requestSettings: { share: 'team' } as never,
         caller: { user: 'grace@example.com', team: 'compilers', keyId: 'key-2' },
-      }).scope,
+      }),
     ).not.toBe(scope);
   });
 

@@ -16,8 +16,11 @@ export interface CachePolicy {
   reason: string | null;
   /** Whether any write, even a measurement-only one, may follow. */
   store: boolean;
-  /** The partition the gateway hands the optimizer: route, billing lane and sharer, as one digest. */
-  scope: string;
+  /**
+   * What the partition the gateway hands the optimizer is made of: endpoint, producer, plan, billing lane and sharer.
+   * Only a call that reaches an optimizer needs it as a digest (`cacheScopeOf`), so it is not hashed before then.
+   */
+  partition: readonly unknown[];
   /** The target whose answer an entry holds: a hit names it, and only its answer is written back. */
   producer: { provider: string; model: string };
   /** Seconds an entry written by this call lives (`max_age`), null: the optimizer's default. */
@@ -95,19 +98,15 @@ export function decideCachePolicy(input: CachePolicyInput): CachePolicy {
   const stored = input.storedSettings ?? {};
   const settings = { ...stored, ...(input.requestSettings ?? {}), share: stored.share };
   const producer = { provider: input.producer.provider, model: input.producer.model };
-  const scope = hash(
-    'sha256',
-    JSON.stringify([
-      input.endpoint,
-      producer.provider,
-      producer.model,
-      input.plan,
-      input.billingLane,
-      ...sharerOf(input, settings.share),
-    ]),
-    'base64url',
-  ).slice(0, 32);
-  const base = { scope, producer, maxAgeSeconds: settings.max_age ?? null };
+  const partition = [
+    input.endpoint,
+    producer.provider,
+    producer.model,
+    input.plan,
+    input.billingLane,
+    ...sharerOf(input, settings.share),
+  ];
+  const base = { partition, producer, maxAgeSeconds: settings.max_age ?? null };
   const directives = cacheControlDirectives(input.cacheControl);
   const modeHeader = input.modeHeader?.trim().toLowerCase();
   if (directives.has('no-store')) return { ...base, mode: 'bypass', reason: 'no_store', store: false };
@@ -128,4 +127,9 @@ export function decideCachePolicy(input: CachePolicyInput): CachePolicy {
       return { ...base, mode: 'refresh', reason: 'no_cache', store: true };
   }
   return { ...base, mode: 'use', reason: null, store: true };
+}
+
+/** The cache partition as the optimizer receives it: a digest of what the policy partitions by. */
+export function cacheScopeOf(policy: Pick<CachePolicy, 'partition'>): string {
+  return hash('sha256', JSON.stringify(policy.partition), 'base64url').slice(0, 32);
 }

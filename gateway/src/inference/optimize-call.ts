@@ -1,7 +1,7 @@
-import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import {
   gatewaySessionIdOf,
+  optimizerNotConfigured,
   runPreCallHook,
   type HookInput,
   type Optimization,
@@ -10,7 +10,7 @@ import { forwardRetrievalTools } from '../optimization/hook/retrieval-tool-forwa
 import { retrievalStandingOf } from './retrieval-standing.js';
 import type { ProviderFamily } from '../providers/provider-types.js';
 import type { InferenceDeps } from './inference-deps.js';
-import type { CachePolicy } from './cache-policy.js';
+import { cacheScopeOf, type CachePolicy } from './cache-policy.js';
 import type { InferenceCall } from './inference-call.js';
 
 /**
@@ -24,6 +24,8 @@ export async function optimizeCall(
   target: { model: string; family: ProviderFamily; subscription: boolean; cache?: CachePolicy },
   conversationKey: string | null,
 ): Promise<{ call: InferenceCall; optimization: Optimization; cacheStatus: 'hit' | 'miss' | 'bypass' }> {
+  // Without an optimizer there is nothing to rewrite and no cache to consult: skip the standing, the scope and the hook.
+  if (!deps.optimizer) return { call, optimization: optimizerNotConfigured(call.body ?? {}), cacheStatus: 'bypass' };
   const identity = request.gw.identity;
   const billingMode = call.seat || target.subscription ? 'subscription' : 'api_key';
   const policy = target.cache;
@@ -76,13 +78,13 @@ export async function optimizeCall(
 function hookCacheRule(policy: CachePolicy | undefined, laneAndCaller: string[]): HookInput['cache'] {
   if (policy)
     return {
-      scope: policy.scope,
+      scope: cacheScopeOf(policy),
       serve: policy.mode === 'use',
       store: policy.store,
       maxAgeSeconds: policy.maxAgeSeconds,
     };
   return {
-    scope: hash('sha256', JSON.stringify(['lane', ...laneAndCaller]), 'base64url').slice(0, 32),
+    scope: cacheScopeOf({ partition: ['lane', ...laneAndCaller] }),
     serve: false,
     store: true,
     maxAgeSeconds: null,

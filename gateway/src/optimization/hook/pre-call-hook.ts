@@ -98,6 +98,10 @@ export const untouched = (
   evidenceClass: null,
 });
 
+/** The outcome of every call on a gateway without an optimizer: forwarded as sent. */
+export const optimizerNotConfigured = (body: Record<string, unknown>): Optimization =>
+  untouched(body, 'disabled', 'optimizer_not_configured', null);
+
 /** A stable gateway session id derived from the sticky conversation key; never content. */
 export function gatewaySessionIdOf(conversationKey: string | null): string | null {
   return conversationKey ? `gws_${hash('sha256', conversationKey, 'base64url').slice(0, 24)}` : null;
@@ -184,7 +188,7 @@ function interpret(response: OptimizeResponse, input: HookInput, latencyMs: numb
  * 402, 403) or malformed optimizer leaves the request exactly as the client sent it, and says why.
  */
 export async function runPreCallHook(deps: HookDeps, input: HookInput): Promise<Optimization> {
-  if (!deps.optimizer) return untouched(input.body, 'disabled', 'optimizer_not_configured', null);
+  if (!deps.optimizer) return optimizerNotConfigured(input.body);
   const started = deps.now();
   const pins = input.gatewaySessionId ? await deps.pins.load(input.gatewaySessionId) : undefined;
   // Asked only now, right before the call, so every call let through reports its outcome below.
