@@ -49,7 +49,8 @@ const orphanReservationMs = 5_000;
  */
 export class Governance {
   private readonly held = new Map<string, Reservation[]>();
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Batches being metered (`idle()` waits for them). */
+  private readonly metering = new PendingWork();
   private readonly releasing = new PendingWork();
   private readonly keyBudgets = new Map<string, number>();
   private readonly lastFailOpenLog = new Map<string, number>();
@@ -74,11 +75,12 @@ export class Governance {
   /** The `SpendRecorder.onRecord` listener: never throws, never blocks the request. */
   readonly listener = (record: SpendRecord): void => {
     this.pending.push(record);
-    if (this.pending.length > 1) return;
-    const work = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.meter(this.takePending()))
-      .finally(() => this.inFlight.delete(work));
-    this.inFlight.add(work);
+    if (this.pending.length === 1) setImmediate(this.meterPending);
+  };
+
+  /** The end of the turn that queued records: meter them as one batch. */
+  private readonly meterPending = (): void => {
+    void this.metering.track(this.meter(this.takePending()));
   };
 
   private takePending(): SpendRecord[] {
@@ -89,7 +91,11 @@ export class Governance {
 
   /** Resolves once every record seen so far is counted and every slot given back so far is free (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    do {
+      // Records queued this turn are metered by an immediate already scheduled, which runs before this one.
+      if (this.pending.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      await this.metering.settled();
+    } while (this.pending.length > 0);
     await this.releasing.settled();
   }
 
@@ -192,7 +198,8 @@ export class Governance {
     } catch (error) {
       this.reportCounterFailure(records.length, error);
     } finally {
-      await Promise.all(records.map((record) => this.settle(record.traceId)));
+      // Only strict calls hold reservations; most batches have none to give back.
+      if (this.held.size > 0) await Promise.all(records.map((record) => this.settle(record.traceId)));
     }
   }
 
