@@ -131,12 +131,12 @@ export class CounterReconciler {
     for (let offset = 0; offset < expected.length; offset += 500) {
       const chunk = expected.slice(offset, offset + 500);
       const current = await this.deps.coord.getCounters(chunk.map((entry) => entry.key));
-      for (const [index, entry] of chunk.entries()) {
+      const raises = chunk.flatMap((entry, index) => {
         const missing = entry.value - (current[index] ?? 0);
-        if (missing <= 0) continue;
-        await this.deps.coord.incrementBy(entry.key, missing, counterTtlMs(entry.period, now));
-        corrections += 1;
-      }
+        return missing > 0 ? [{ key: entry.key, delta: missing, ttlMs: counterTtlMs(entry.period, now) }] : [];
+      });
+      if (raises.length > 0) await this.deps.coord.incrementMany(raises);
+      corrections += raises.length;
     }
     if (corrections > 0) {
       this.deps.onCorrection(corrections);

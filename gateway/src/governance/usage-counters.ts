@@ -63,10 +63,10 @@ export class UsageCounters {
     contribution: Partial<UsageTotals>,
     now: number,
   ): Promise<Partial<UsageTotals>> {
-    const ttl = counterTtlMs(period, now);
+    const ttlMs = counterTtlMs(period, now);
     const entries = usageFields.filter((field) => (contribution[field] ?? 0) !== 0);
-    const values = await Promise.all(
-      entries.map((field) => this.coord.incrementBy(counterKey(subject, period, field), contribution[field] ?? 0, ttl)),
+    const values = await this.coord.incrementMany(
+      entries.map((field) => ({ key: counterKey(subject, period, field), delta: contribution[field] ?? 0, ttlMs })),
     );
     return Object.fromEntries(entries.map((field, index) => [field, values[index] ?? 0]));
   }

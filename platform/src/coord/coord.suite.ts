@@ -68,6 +68,32 @@ export function describeCoordSuite(name: string, createFixture: () => Promise<Co
         expect(await coord.getCounter('forever')).toBe(0);
       });
 
+      it('adds several counters in one call as the same increments one by one would', async () => {
+        await coord.incrementBy('kept', 2, 300);
+        expect(
+          await coord.incrementMany([
+            { key: 'kept', delta: 1, ttlMs: 10_000 },
+            { key: 'fresh', delta: 0.5, ttlMs: 300 },
+            { key: 'endless', delta: 4 },
+            { key: 'fresh', delta: 1 },
+          ]),
+        ).toEqual([3, 0.5, 4, 1.5]);
+        expect(await coord.incrementMany([])).toEqual([]);
+        await fixture.elapse(370);
+        // "kept" keeps the expiry it was created with and "fresh" has its own; "endless" was given none.
+        expect(await coord.getCounters(['kept', 'fresh', 'endless'])).toEqual([0, 0, 4]);
+      });
+
+      it('refuses a batch with a bad delta before any counter moves', async () => {
+        await expect(
+          coord.incrementMany([
+            { key: 'first', delta: 1 },
+            { key: 'second', delta: Number.NaN },
+          ]),
+        ).rejects.toThrow(RangeError);
+        expect(await coord.getCounter('first')).toBe(0);
+      });
+
       it('deletes a counter', async () => {
         await coord.incrementBy('gone', 4);
         await coord.delete('gone');

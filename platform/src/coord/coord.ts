@@ -3,9 +3,21 @@
  * replay windows, throttle pauses). Two implementations: Redis (many replicas) and in-process (one replica).
  * Both pass the one shared conformance suite in `coord.suite.ts`.
  */
+/** One counter change of `Coord.incrementMany`, with the same meaning as `incrementBy`'s arguments. */
+export interface CounterIncrement {
+  key: string;
+  delta: number;
+  ttlMs?: number;
+}
+
 export interface Coord {
   /** Atomically add `delta` to a counter and return the new value. `ttlMs` sets expiry when the key is created (or has none). */
   incrementBy(key: string, delta: number, ttlMs?: number): Promise<number>;
+  /**
+   * Several `incrementBy`s in one round trip (metering a batch touches a handful of counters at once); the new
+   * values in the order given. A bad delta or TTL anywhere rejects the call before any counter moves.
+   */
+  incrementMany(increments: readonly CounterIncrement[]): Promise<number[]>;
   /** Current value of a counter (0 when absent or expired). */
   getCounter(key: string): Promise<number>;
   /** Several counters in one round trip, in the order asked. */

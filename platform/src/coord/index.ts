@@ -1,4 +1,4 @@
-export type { Coord, RateDecision, SlotLease } from './coord.js';
+export type { Coord, CounterIncrement, RateDecision, SlotLease } from './coord.js';
 export type { CoordLogger } from './coord-logger.js';
 export { MemoryCoord, type MemoryCoordOptions } from './memory-coord.js';
 // `RedisCoord` itself is the subpath `@gw/platform/redis`: `createCoord` loads it only for a Redis URL.

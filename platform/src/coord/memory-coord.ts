@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
-import type { Coord, RateDecision, SlotLease } from './coord.js';
+import type { Coord, CounterIncrement, RateDecision, SlotLease } from './coord.js';
 import { checkDelta, checkLimit, checkMilliseconds, counterValue, optionalMilliseconds } from './coord-arguments.js';
 import type { CoordLogger } from './coord-logger.js';
 import { ListenerRegistry } from './listener-registry.js';
@@ -52,8 +52,20 @@ export class MemoryCoord implements Coord {
 
   async incrementBy(key: string, delta: number, ttlMs?: number): Promise<number> {
     const now = this.begin();
-    checkDelta(delta);
-    const ttl = optionalMilliseconds('ttlMs', ttlMs);
+    return this.increment(key, checkDelta(delta), optionalMilliseconds('ttlMs', ttlMs), now);
+  }
+
+  async incrementMany(increments: readonly CounterIncrement[]): Promise<number[]> {
+    const now = this.begin();
+    const checked = increments.map(({ key, delta, ttlMs }) => ({
+      key,
+      delta: checkDelta(delta),
+      ttl: optionalMilliseconds('ttlMs', ttlMs),
+    }));
+    return checked.map(({ key, delta, ttl }) => this.increment(key, delta, ttl, now));
+  }
+
+  private increment(key: string, delta: number, ttl: number, now: number): number {
     const entry = this.live(key, now);
     const current = entry === undefined ? 0 : Number(entry.value);
     if (!Number.isFinite(current)) throw new Error(`coord: value at "${key}" is not a number`);

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Coord, RateDecision, SlotLease } from './coord.js';
+import type { Coord, CounterIncrement, RateDecision, SlotLease } from './coord.js';
 import { checkDelta, checkLimit, checkMilliseconds, counterValue, optionalMilliseconds } from './coord-arguments.js';
 import type { CoordLogger } from './coord-logger.js';
 import { closeConnection, superviseConnection } from './redis-connection.js';
-import { acquireSlotScript, incrementScript, rateLimitScript, renewSlotScript } from './redis-scripts.js';
+import {
+  acquireSlotScript,
+  incrementManyScript,
+  incrementScript,
+  rateLimitScript,
+  renewSlotScript,
+} from './redis-scripts.js';
 import { RedisSubscriber } from './redis-subscriber.js';
 
 export interface RedisCoordOptions {
@@ -74,6 +80,21 @@ export class RedisCoord implements Coord {
     const ttl = optionalMilliseconds('ttlMs', ttlMs);
     const value = await incrementScript.run(this.redis, [this.valueKey(key)], [String(delta), ttl]);
     return Number(value);
+  }
+
+  async incrementMany(increments: readonly CounterIncrement[]): Promise<number[]> {
+    this.ensureOpen();
+    const args = increments.flatMap(({ delta, ttlMs }) => [
+      String(checkDelta(delta)),
+      optionalMilliseconds('ttlMs', ttlMs),
+    ]);
+    if (increments.length === 0) return [];
+    const values = (await incrementManyScript.run(
+      this.redis,
+      increments.map(({ key }) => this.valueKey(key)),
+      args,
+    )) as string[];
+    return values.map(Number);
   }
 
   async getCounter(key: string): Promise<number> {

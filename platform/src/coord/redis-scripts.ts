@@ -18,6 +18,18 @@ if ttl > 0 and redis.call('PTTL', KEYS[1]) == -1 then
 end
 return value`);
 
+/** KEYS counters; ARGV delta and ttlMs for each in turn: `incrementScript` over several keys, the values in order. */
+export const incrementManyScript = new LuaScript(`
+local values = {}
+for index, key in ipairs(KEYS) do
+  values[index] = redis.call('INCRBYFLOAT', key, ARGV[index * 2 - 1])
+  local ttl = tonumber(ARGV[index * 2])
+  if ttl > 0 and redis.call('PTTL', key) == -1 then
+    redis.call('PEXPIRE', key, ttl)
+  end
+end
+return values`);
+
 /**
  * KEYS[1] sorted set of admissions scored by time; ARGV limit, windowMs, unique member.
  * Returns {allowed 0|1, count, retryAfterMs}. When denied, the admission at rank count - limit must leave before
