@@ -230,13 +230,16 @@ export async function composeGateway(
     contentAllowed: () => contentKeyring !== null && admin.settings.get().contentMode === 'full',
     clock,
   });
+  const throttle = new ThrottleGate(coord, clock, config.GW_ANTHROPIC_THROTTLE_WAIT_MS);
+  await throttle.start();
+  lifecycle.onShutdown(() => throttle.stop());
   const inference: InferenceDeps = {
     providers,
     routing,
     upstream,
     meter,
     metrics: inferenceMetrics,
-    throttle: new ThrottleGate(coord, clock, config.GW_ANTHROPIC_THROTTLE_WAIT_MS),
+    throttle,
     coord,
     seatPolicy: () => admin.settings.get(),
     customHosts: { allowlist: config.GW_CUSTOM_HOST_ALLOWLIST, allowPrivate: config.GW_ALLOW_PRIVATE_UPSTREAMS },

@@ -234,7 +234,7 @@ describe('one metered call, whatever the lane and however it ends', () => {
     };
     if (scenario === 'cancel before send') {
       // The seat is paused: the call waits before its send, and the client leaves meanwhile.
-      inference.throttle.check = async () => ({ kind: 'wait', waitMs: 1 });
+      inference.throttle.check = () => ({ kind: 'wait', waitMs: 1 });
       inference.sleep = async () => {
         abort.abort();
         await clientGone(tag);

@@ -93,7 +93,7 @@ export async function passThrottle(
   record: (status: number | null) => void,
   options: { wait: boolean } = { wait: true },
 ): Promise<Attempt<AttemptResult> | null> {
-  const gate = await deps.throttle.check(seat);
+  const gate = deps.throttle.check(seat);
   if (gate.kind === 'go') return null;
   const pauseMs = gate.kind === 'refuse' ? gate.retryAfterMs : gate.waitMs;
   if (gate.kind === 'refuse' || !options.wait) {

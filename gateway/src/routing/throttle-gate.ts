@@ -3,12 +3,25 @@ import type { Clock, Coord } from '@gw/platform';
 export type ThrottleDecision =
   { kind: 'go' } | { kind: 'wait'; waitMs: number } | { kind: 'refuse'; retryAfterMs: number };
 
+/** Where replicas tell each other about a pause, and how often a replica re-reads a seat's pause from Coord. */
+const pausesChannel = 'throttle:paused';
+const rereadMs = 1_000;
+
 /**
- * A provider 429 pauses that seat's requests on every replica (Coord). A later request waits out a
- * short pause server-side (up to `GW_ANTHROPIC_THROTTLE_WAIT_MS`; 0 = never wait) and is refused with Retry-After
- * when the pause is longer, instead of hammering a seat the provider already throttled.
+ * A provider 429 pauses that seat's requests on every replica. A later request waits out a short pause
+ * server-side (up to `GW_ANTHROPIC_THROTTLE_WAIT_MS`; 0 = never wait) and is refused with Retry-After when the pause
+ * is longer, instead of hammering a seat the provider already throttled.
+ *
+ * The check runs before every provider call, so it reads this replica's own view of the pauses rather than Coord:
+ * its own 429s, the pauses other replicas publish, and, at most once a second per seat and off the request's path,
+ * the pause stored in Coord (Redis pub/sub is at-most-once, and a replica started after a pause never heard it). A
+ * replica that has not learned of a pause yet sends one request the provider answers with the same 429, and pauses.
  */
 export class ThrottleGate {
+  private readonly pausedUntil = new Map<string, number>();
+  private readonly rereadAt = new Map<string, number>();
+  private unsubscribe: (() => Promise<void>) | null = null;
+
   constructor(
     private readonly coord: Coord,
     private readonly clock: Clock,
@@ -16,18 +29,20 @@ export class ThrottleGate {
     readonly maxWaitMs: number,
   ) {}
 
-  private key(seat: string): string {
-    return `throttle:${seat}`;
+  /** Hear the pauses other replicas record. */
+  async start(): Promise<void> {
+    this.unsubscribe = await this.coord.subscribe(pausesChannel, (message) => this.hear(message));
   }
 
-  async check(seat: string): Promise<ThrottleDecision> {
-    let until: number;
-    try {
-      until = Number((await this.coord.getValue(this.key(seat))) ?? 0);
-    } catch {
-      return { kind: 'go' }; // a coordination outage must not stop traffic
-    }
-    const remaining = until - this.clock.now();
+  async stop(): Promise<void> {
+    await this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  check(seat: string): ThrottleDecision {
+    const now = this.clock.now();
+    this.rereadInBackground(seat, now);
+    const remaining = (this.pausedUntil.get(seat) ?? 0) - now;
     if (!(remaining > 0)) return { kind: 'go' };
     return remaining <= this.maxWaitMs
       ? { kind: 'wait', waitMs: remaining }
@@ -38,9 +53,41 @@ export class ThrottleGate {
   async throttled(seat: string, retryAfterMs: number | null): Promise<void> {
     if (retryAfterMs === null || retryAfterMs <= 0) return;
     const until = this.clock.now() + retryAfterMs;
-    await this.coord.setValue(this.key(seat), String(until), retryAfterMs).catch(() => undefined);
+    this.pause(seat, until);
+    // A coordination outage must not stop traffic: the other replicas then learn of the pause from the provider.
+    await Promise.all([
+      this.coord.setValue(storedKey(seat), String(until), retryAfterMs),
+      this.coord.publish(pausesChannel, JSON.stringify({ seat, until })),
+    ]).catch(() => undefined);
+  }
+
+  private pause(seat: string, until: number): void {
+    if (until > (this.pausedUntil.get(seat) ?? 0)) this.pausedUntil.set(seat, until);
+  }
+
+  private hear(message: string): void {
+    try {
+      const { seat, until } = JSON.parse(message) as { seat?: unknown; until?: unknown };
+      if (typeof seat === 'string' && typeof until === 'number' && Number.isFinite(until)) this.pause(seat, until);
+    } catch {
+      // Not a pause this version publishes: ignored.
+    }
+  }
+
+  private rereadInBackground(seat: string, now: number): void {
+    if (now - (this.rereadAt.get(seat) ?? Number.NEGATIVE_INFINITY) < rereadMs) return;
+    this.rereadAt.set(seat, now);
+    this.coord.getValue(storedKey(seat)).then(
+      (stored) => {
+        const until = Number(stored ?? 0);
+        if (Number.isFinite(until)) this.pause(seat, until);
+      },
+      () => undefined,
+    );
   }
 }
+
+const storedKey = (seat: string) => `throttle:${seat}`;
 
 /** Retry-After (seconds or HTTP date) or retry-after-ms, in milliseconds; null when absent or unreadable. */
 export function retryAfterMsOf(headers: Record<string, string | string[] | undefined>, now: number): number | null {
