@@ -65,6 +65,7 @@ export class UsageCounters {
   ): Promise<Partial<UsageTotals>> {
     const ttlMs = counterTtlMs(period, now);
     const entries = usageFields.filter((field) => (contribution[field] ?? 0) !== 0);
+    if (entries.length === 0) return {};
     const values = await this.coord.incrementMany(
       entries.map((field) => ({ key: counterKey(subject, period, field), delta: contribution[field] ?? 0, ttlMs })),
     );

@@ -162,7 +162,7 @@ export async function sendPrepared(
       signal: input.signal,
     });
     const retryAfterMs = retryAfterMsOf(response.headers, deps.clock.now());
-    if (response.status === 429) await deps.throttle.throttled(input.seat, retryAfterMs);
+    if (response.status === 429) deps.throttle.throttled(input.seat, retryAfterMs);
     input.record(response.status);
     return {
       status: response.status,

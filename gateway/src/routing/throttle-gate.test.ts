@@ -45,7 +45,7 @@ describe('the throttle pause every replica keeps', () => {
   ])('answers %s', async (_case, retryHints, elapsedMs, decision) => {
     const clock = new ManualClock();
     const gate = await replica(new MemoryCoord({ clock }), clock);
-    for (const retryAfterMs of retryHints) await gate.throttled('openai', retryAfterMs);
+    for (const retryAfterMs of retryHints) gate.throttled('openai', retryAfterMs);
     clock.advance(elapsedMs);
     expect(gate.check('openai')).toEqual(decision);
     expect(gate.check('anthropic')).toEqual({ kind: 'go' });
@@ -55,10 +55,10 @@ describe('the throttle pause every replica keeps', () => {
     const clock = new ManualClock();
     const coord = new MemoryCoord({ clock });
     const [first, second] = [await replica(coord, clock), await replica(coord, clock)];
-    await second.throttled('seat-a', 10_000);
+    second.throttled('seat-a', 10_000);
     await settle();
     expect(first.check('seat-a')).toEqual({ kind: 'wait', waitMs: 10_000 });
-    await first.throttled('seat-a', 2_000);
+    first.throttled('seat-a', 2_000);
     await settle();
     expect(second.check('seat-a')).toEqual({ kind: 'wait', waitMs: 10_000 });
   });
@@ -94,9 +94,19 @@ describe('the throttle pause every replica keeps', () => {
     }) as Coord;
     const gate = await replica(down, clock);
     expect(gate.check('openai')).toEqual({ kind: 'go' });
-    await gate.throttled('openai', 3_000);
+    gate.throttled('openai', 3_000);
     await settle();
     expect(gate.check('openai')).toEqual({ kind: 'wait', waitMs: 3_000 });
+  });
+
+  it('ignores what it cannot read on the pause channel', async () => {
+    const clock = new ManualClock();
+    const coord = new MemoryCoord({ clock });
+    const gate = await replica(coord, clock);
+    for (const message of ['not json', 'null', '{"seat":"openai"}', '{"seat":"openai","retryAfterMs":"9"}'])
+      await coord.publish('throttle:paused', message);
+    await settle();
+    expect(gate.check('openai')).toEqual({ kind: 'go' });
   });
 
   it('no longer hears other replicas once stopped', async () => {
@@ -104,7 +114,7 @@ describe('the throttle pause every replica keeps', () => {
     const coord = new MemoryCoord({ clock });
     const [first, second] = [await replica(coord, clock), await replica(coord, clock)];
     await first.stop();
-    await second.throttled('seat-c', 10_000);
+    second.throttled('seat-c', 10_000);
     await settle();
     expect(first.check('seat-c')).toEqual({ kind: 'go' });
   });

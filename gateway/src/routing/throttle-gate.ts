@@ -6,6 +6,7 @@ export type ThrottleDecision =
 /** Where replicas tell each other about a pause, and how often a replica re-reads a seat's pause from Coord. */
 const pausesChannel = 'throttle:paused';
 const rereadMs = 1_000;
+const maxRemembered = 10_000;
 
 /**
  * A provider 429 pauses that seat's requests on every replica. A later request waits out a short pause
@@ -42,40 +43,52 @@ export class ThrottleGate {
   check(seat: string): ThrottleDecision {
     const now = this.clock.now();
     this.rereadInBackground(seat, now);
-    const remaining = (this.pausedUntil.get(seat) ?? 0) - now;
-    if (!(remaining > 0)) return { kind: 'go' };
+    const until = this.pausedUntil.get(seat);
+    if (until === undefined) return { kind: 'go' };
+    const remaining = until - now;
+    if (!(remaining > 0)) {
+      this.pausedUntil.delete(seat);
+      return { kind: 'go' };
+    }
     return remaining <= this.maxWaitMs
       ? { kind: 'wait', waitMs: remaining }
       : { kind: 'refuse', retryAfterMs: remaining };
   }
 
   /** Record a provider 429 with its retry hint; without a hint there is nothing to pause for. */
-  async throttled(seat: string, retryAfterMs: number | null): Promise<void> {
+  throttled(seat: string, retryAfterMs: number | null): void {
     if (retryAfterMs === null || retryAfterMs <= 0) return;
     const until = this.clock.now() + retryAfterMs;
     this.pause(seat, until);
-    // A coordination outage must not stop traffic: the other replicas then learn of the pause from the provider.
-    await Promise.all([
+    // The other replicas' copies follow without holding up this call's answer. A coordination outage must not stop
+    // traffic: they then learn of the pause from the provider. The message carries the pause's length, not its end,
+    // so a replica whose clock runs behind does not stretch it.
+    void Promise.all([
       this.coord.setValue(storedKey(seat), String(until), retryAfterMs),
-      this.coord.publish(pausesChannel, JSON.stringify({ seat, until })),
+      this.coord.publish(pausesChannel, JSON.stringify({ seat, retryAfterMs })),
     ]).catch(() => undefined);
   }
 
+  /** Keep the later end when two 429s overlap; an end already past is not a pause. */
   private pause(seat: string, until: number): void {
-    if (until > (this.pausedUntil.get(seat) ?? 0)) this.pausedUntil.set(seat, until);
+    if (until > this.clock.now() && until > (this.pausedUntil.get(seat) ?? 0)) this.pausedUntil.set(seat, until);
   }
 
   private hear(message: string): void {
     try {
-      const { seat, until } = JSON.parse(message) as { seat?: unknown; until?: unknown };
-      if (typeof seat === 'string' && typeof until === 'number' && Number.isFinite(until)) this.pause(seat, until);
+      const { seat, retryAfterMs } = JSON.parse(message) as { seat?: unknown; retryAfterMs?: unknown };
+      if (typeof seat === 'string' && typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs))
+        this.pause(seat, this.clock.now() + retryAfterMs);
     } catch {
       // Not a pause this version publishes: ignored.
     }
   }
 
   private rereadInBackground(seat: string, now: number): void {
-    if (now - (this.rereadAt.get(seat) ?? Number.NEGATIVE_INFINITY) < rereadMs) return;
+    const last = this.rereadAt.get(seat);
+    if (last !== undefined && now >= last && now - last < rereadMs) return;
+    // Seats are providers and subscription seats; a bound keeps made-up seat tokens from growing it without end.
+    if (this.rereadAt.size >= maxRemembered) this.rereadAt.clear();
     this.rereadAt.set(seat, now);
     this.coord.getValue(storedKey(seat)).then(
       (stored) => {
