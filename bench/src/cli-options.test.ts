@@ -10,9 +10,16 @@ describe('parseOverheadOptions', () => {
       rate: 200,
       portkey: true,
       pglite: true,
+      redisUrl: null,
       gatewayLogLevel: 'info',
       gatewayNodeArgs: [],
     });
+  });
+
+  it('coordinates the Postgres gateway through --redis-url when given', () => {
+    expect(parseOverheadOptions(['--redis-url', 'redis://127.0.0.1:6379/15'], {}).redisUrl).toBe(
+      'redis://127.0.0.1:6379/15',
+    );
   });
 
   it('shrinks to one bounded round without the optional rows for --tiny', () => {

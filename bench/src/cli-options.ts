@@ -13,6 +13,9 @@ export const USAGE = `usage: npm run bench -- overhead [options]
   --no-portkey           leave the Portkey peer out even when installed
   --no-pglite            leave the embedded-store (PGlite) gateway row out
   --pg-url URL           Postgres server for the gateway (default GW_TEST_DB_URL or postgres://postgres@127.0.0.1:5432/test)
+  --redis-url URL        the Postgres gateway coordinates through this Redis server (GW_REDIS_URL), as replicas do;
+                         its keys use the gateway's own names, so give it a database of its own (redis://host/15).
+                         Default: in-process coordination, as a single replica
   --gateway-log-level L  GW_LOG_LEVEL of the gateway processes (default info, as deployed)
   --profile-dir DIR      run the gateway processes with --cpu-prof, writing .cpuprofile files to DIR
   --tiny                 smoke run: 1 round, 200 requests per phase, no Portkey, no PGlite
@@ -38,6 +41,7 @@ export function parseOverheadOptions(
       'no-portkey': { type: 'boolean' },
       'no-pglite': { type: 'boolean' },
       'pg-url': { type: 'string' },
+      'redis-url': { type: 'string' },
       'gateway-log-level': { type: 'string' },
       'profile-dir': { type: 'string' },
       tiny: { type: 'boolean' },
@@ -62,6 +66,7 @@ export function parseOverheadOptions(
     portkey: !tiny && values['no-portkey'] !== true,
     pglite: !tiny && values['no-pglite'] !== true,
     pgUrl: values['pg-url'] ?? environment.GW_TEST_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    redisUrl: values['redis-url'] ?? null,
     gatewayLogLevel: values['gateway-log-level'] ?? 'info',
     gatewayNodeArgs: values['profile-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-dir']}`] : [],
   };

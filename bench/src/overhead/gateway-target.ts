@@ -12,6 +12,8 @@ export interface GatewayTargetOptions {
   upstream: string;
   /** Postgres server for the `postgres` store; the gateway gets a fresh schema in it, dropped afterwards. */
   pgUrl: string;
+  /** `GW_REDIS_URL`: coordination through Redis, as replicas run; null for in-process. */
+  redisUrl: string | null;
   logLevel: string;
   /** Extra Node flags for the gateway process (e.g. `--cpu-prof`). */
   nodeArgs: readonly string[];
@@ -45,6 +47,7 @@ export async function startGatewayTarget(options: GatewayTargetOptions): Promise
         GW_ALLOW_PRIVATE_UPSTREAMS: 'true',
         GW_LOG_LEVEL: options.logLevel,
         ...(isolated ? { GW_SPEND_DB_URL: withSearchPath(options.pgUrl, isolated.schema) } : {}),
+        ...(options.redisUrl ? { GW_REDIS_URL: options.redisUrl } : {}),
       },
       ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
       timeoutMs: 60_000,

@@ -43,7 +43,7 @@ export function formatReport(report: OverheadReport): string {
   const errors = (summary: (phase: PhaseId) => PhaseSummary, phases: PhaseId[]) =>
     String(phases.reduce((total, phase) => total + summary(phase).errors, 0));
   const lines = [
-    `gateway overhead: ${options.rounds} round(s), ${options.phaseMs} ms per loaded phase, ${options.serialRequests} one-at-a-time requests per round, targets ${report.targets.join(', ')}`,
+    `gateway overhead: ${options.rounds} round(s), ${options.phaseMs} ms per loaded phase, ${options.serialRequests} one-at-a-time requests per round, targets ${report.targets.join(', ')}${options.redisUrl ? '; the Postgres gateway coordinates through Redis' : ''}`,
     `machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}, load average ${report.machine.loadAverageBefore.join(' ')} before, ${report.machine.loadAverageAfter.join(' ')} after (other load skews absolute figures; the interleaved ratios hold up better)`,
     ...report.skipped.map((skip) => `skipped ${skip.id}: ${skip.reason}`),
     '',

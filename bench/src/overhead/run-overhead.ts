@@ -16,6 +16,8 @@ export interface OverheadOptions extends PhaseLimits {
   portkey: boolean;
   pglite: boolean;
   pgUrl: string;
+  /** Redis for the Postgres gateway's coordination (`GW_REDIS_URL`); null: in-process, as one replica. */
+  redisUrl: string | null;
   gatewayLogLevel: string;
   /** Extra Node flags for the gateway processes (profiling). */
   gatewayNodeArgs: readonly string[];
@@ -106,8 +108,9 @@ async function startTargets(
     logLevel: options.gatewayLogLevel,
     nodeArgs: options.gatewayNodeArgs,
   };
-  targets.push(await startGatewayTarget({ ...gatewayOptions, store: 'postgres' }));
-  if (options.pglite) targets.push(await startGatewayTarget({ ...gatewayOptions, store: 'pglite' }));
+  targets.push(await startGatewayTarget({ ...gatewayOptions, store: 'postgres', redisUrl: options.redisUrl }));
+  // The embedded store is one replica's: it keeps in-process coordination.
+  if (options.pglite) targets.push(await startGatewayTarget({ ...gatewayOptions, store: 'pglite', redisUrl: null }));
   if (!options.portkey) return;
   const portkeyDir = findPortkey(options.environment);
   if (!portkeyDir) {
