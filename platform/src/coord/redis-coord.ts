@@ -4,13 +4,7 @@ import type { Coord, CounterIncrement, RateDecision, SlotLease } from './coord.j
 import { checkDelta, checkLimit, checkMilliseconds, counterValue, optionalMilliseconds } from './coord-arguments.js';
 import type { CoordLogger } from './coord-logger.js';
 import { closeConnection, superviseConnection } from './redis-connection.js';
-import {
-  acquireSlotScript,
-  incrementManyScript,
-  incrementScript,
-  rateLimitScript,
-  renewSlotScript,
-} from './redis-scripts.js';
+import { acquireSlotScript, incrementScript, rateLimitScript, renewSlotScript } from './redis-scripts.js';
 import { RedisSubscriber } from './redis-subscriber.js';
 
 export interface RedisCoordOptions {
@@ -75,11 +69,8 @@ export class RedisCoord implements Coord {
   }
 
   async incrementBy(key: string, delta: number, ttlMs?: number): Promise<number> {
-    this.ensureOpen();
-    checkDelta(delta);
-    const ttl = optionalMilliseconds('ttlMs', ttlMs);
-    const value = await incrementScript.run(this.redis, [this.valueKey(key)], [String(delta), ttl]);
-    return Number(value);
+    const [value] = await this.incrementMany([{ key, delta, ttlMs }]);
+    return value;
   }
 
   async incrementMany(increments: readonly CounterIncrement[]): Promise<number[]> {
@@ -89,7 +80,7 @@ export class RedisCoord implements Coord {
       optionalMilliseconds('ttlMs', ttlMs),
     ]);
     if (increments.length === 0) return [];
-    const values = (await incrementManyScript.run(
+    const values = (await incrementScript.run(
       this.redis,
       increments.map(({ key }) => this.valueKey(key)),
       args,

@@ -9,17 +9,11 @@ import { LuaScript } from './lua-script.js';
 const serverNow = `local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)`;
 
-/** KEYS[1] counter; ARGV delta, ttlMs (0 = none). Expiry only when the key has none, so a window never slides. */
+/**
+ * KEYS counters; ARGV delta and ttlMs (0 = none) for each in turn; the new values in order. Expiry only when a key
+ * has none, so a window never slides.
+ */
 export const incrementScript = new LuaScript(`
-local value = redis.call('INCRBYFLOAT', KEYS[1], ARGV[1])
-local ttl = tonumber(ARGV[2])
-if ttl > 0 and redis.call('PTTL', KEYS[1]) == -1 then
-  redis.call('PEXPIRE', KEYS[1], ttl)
-end
-return value`);
-
-/** KEYS counters; ARGV delta and ttlMs for each in turn: `incrementScript` over several keys, the values in order. */
-export const incrementManyScript = new LuaScript(`
 local values = {}
 for index, key in ipairs(KEYS) do
   values[index] = redis.call('INCRBYFLOAT', key, ARGV[index * 2 - 1])
