@@ -79,4 +79,5 @@ export { localhostCertificate } from './tls/localhost-certificate.js';
 export { createPolicyPushSigner, type PolicyPushSigner } from './vendor/policy-push-signer.js';
 export { createIsolatedPgDb, createMemoryPgliteDb, type TestDb } from './stores/isolated-pg-db.js';
 export { createIsolatedRedisCoords, type IsolatedRedisCoords } from './stores/isolated-redis-coords.js';
+export { coordWith } from './stores/coord-with.js';
 export { testDbUrl, testRedisUrl } from '@gw/platform/test-urls';

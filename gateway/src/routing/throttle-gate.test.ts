@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock, MemoryCoord, type Coord } from '@gw/platform';
+import { coordWith } from '@gw/testkit';
 import { ThrottleGate, type ThrottleDecision } from './throttle-gate.js';
 
 const maxWaitMs = 60_000;
@@ -9,19 +10,11 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 /** A Coord that counts the reads the gates make, so a test can tell the request path never waits on one. */
 function countingReads(coord: Coord): { coord: Coord; reads: () => number } {
   let reads = 0;
-  const counted = new Proxy(coord, {
-    get(target, property, receiver) {
-      if (property === 'getValue') {
-        return (key: string) => {
-          reads += 1;
-          return target.getValue(key);
-        };
-      }
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { coord: counted, reads: () => reads };
+  const getValue = (key: string) => {
+    reads += 1;
+    return coord.getValue(key);
+  };
+  return { coord: coordWith(coord, { getValue }), reads: () => reads };
 }
 
 describe('the throttle pause every replica keeps', () => {
@@ -84,14 +77,12 @@ describe('the throttle pause every replica keeps', () => {
 
   it('lets traffic through when Coord is down, and still pauses on its own 429s', async () => {
     const clock = new ManualClock();
-    const down = new Proxy(new MemoryCoord({ clock }), {
-      get(target, property, receiver) {
-        if (property === 'getValue' || property === 'setValue' || property === 'publish')
-          return () => Promise.reject(new Error('coord unreachable'));
-        const value: unknown = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    }) as Coord;
+    const unreachable = () => Promise.reject(new Error('coord unreachable'));
+    const down = coordWith(new MemoryCoord({ clock }), {
+      getValue: unreachable,
+      setValue: unreachable,
+      publish: unreachable,
+    });
     const gate = await replica(down, clock);
     expect(gate.check('openai')).toEqual({ kind: 'go' });
     gate.throttled('openai', 3_000);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryCoord, ManualClock, type Coord } from '@gw/platform';
+import { MemoryCoord, ManualClock } from '@gw/platform';
+import { coordWith } from '@gw/testkit';
 import { ContinuationHolds, continuationHoldMs, isVerifiedContinuation } from './agent-continuation.js';
 
 const call = { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"cmd":"ls"}' };
@@ -70,10 +71,9 @@ describe('ContinuationHolds', () => {
   });
 
   it('reads an unreachable store as held, so the client’s bytes go out', async () => {
-    const down = new Proxy(new MemoryCoord({ clock: new ManualClock(0) }), {
-      get: (target, property) =>
-        property === 'getValue' ? () => Promise.reject(new Error('redis down')) : Reflect.get(target, property),
-    }) as Coord;
+    const down = coordWith(new MemoryCoord({ clock: new ManualClock(0) }), {
+      getValue: () => Promise.reject(new Error('redis down')),
+    });
     expect(await new ContinuationHolds(down).isHeld('gws_a')).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, MemoryCoord, type Coord } from '@gw/platform';
+import { ManualClock, MemoryCoord } from '@gw/platform';
+import { coordWith } from '@gw/testkit';
 import { RetrievalLeaseStore, lapsedLeaseMemoryMs, retrievalLeaseMs } from './lease.store.js';
 
 describe('RetrievalLeaseStore', () => {
@@ -36,12 +37,8 @@ describe('RetrievalLeaseStore', () => {
 
   it('answers "not leased" when Coord is down, and lets renewal failures surface', async () => {
     const clock = new ManualClock(0);
-    const down = new Proxy(new MemoryCoord({ clock }), {
-      get: (target, property) =>
-        property === 'getValue' || property === 'setValue'
-          ? () => Promise.reject(new Error('redis down'))
-          : Reflect.get(target, property),
-    }) as Coord;
+    const redisDown = () => Promise.reject(new Error('redis down'));
+    const down = coordWith(new MemoryCoord({ clock }), { getValue: redisDown, setValue: redisDown });
     const lease = new RetrievalLeaseStore(down, clock);
     expect(await lease.isLeased('key_a')).toBe(false);
     await expect(lease.renew('key_a')).rejects.toThrow('redis down');
