@@ -2,23 +2,50 @@
  * Byte-level view of a same-family SSE stream for the relay's hot path. The relay must see every frame that can end
  * the stream, report an error or carry usage, but those are a handful of a stream's frames: splitting every chunk into
  * decoded frames and testing each with several substring checks cost more than the rest of the relay. Here a chunk
- * stays a Buffer, its complete frames are searched once for all the markers below (one compiled regular expression
- * over a latin1 view, whose offsets are byte offsets), and only the frames containing a marker are decoded.
- * Everything else goes to the client as the provider's bytes.
+ * stays a Buffer; its lines are walked over a latin1 view (whose offsets are byte offsets), and only the frames that
+ * matter are decoded. Everything else goes to the client as the provider's bytes.
  *
- * Any frame the relay's textual checks (`relay-stream.ts`) can match contains one of these markers verbatim, so the
- * frames found here are a superset of the frames those checks would act on.
+ * A frame matters when one of its lines starts with a line marker (the stream's end, an error, an Anthropic event
+ * that carries usage) or it holds a `"usage"` object. Markers are checked where they can occur, not searched for
+ * anywhere: a regular expression over the whole chunk stopped at every quote of the JSON payloads, and a literal
+ * search per marker switches to Boyer-Moore on such text. Counted with callgrind on a 5.7 KB chat stream (21 frames):
+ * about 70,000 instructions per chunk for the expression, 13,000 for this walk, which finds the line breaks and the
+ * `u` of `usage"` with `memchr` and decides most lines by their first byte or two.
+ *
+ * Every frame the relay's textual checks (`relay-stream.ts`) act on, as the provider sends them, is found here; the
+ * scanner does not also flag a frame whose JSON text merely quotes a marker.
  */
-const markerPattern =
-  /data: (?:\[DONE\]|\{"error")|event: (?:message_stop|error|message_start|message_delta)|"usage": ?\{/g;
+const lineMarkers = ['data: [DONE]', 'data: {"error"', 'event: message_', 'event: error'] as const;
 
-const frameEnd = Buffer.from('\n\n', 'latin1');
+/** `"usage":{` or `"usage": {` (the text checks' usage markers), starting at or after `from`; -1 when none. */
+function nextUsageObject(text: string, from: number): number {
+  // Six characters: V8 searches a pattern this short with memchr on its first letter, never with Boyer-Moore.
+  for (let at = text.indexOf('usage"', from); at !== -1; at = text.indexOf('usage"', at + 6)) {
+    if (at > 0 && text.charCodeAt(at - 1) === 0x22 && (text.startsWith(':{', at + 6) || text.startsWith(': {', at + 6)))
+      return at - 1;
+  }
+  return -1;
+}
 
-/** The complete frames of what arrived so far, and the decoded frames in it that carry a marker. */
+/** Whether the line at `at` starts with a line marker: most lines are told apart by a byte or two before any compare. */
+function lineMatters(text: string, at: number): boolean {
+  switch (text.charCodeAt(at)) {
+    case 0x64: // d: `data: [DONE]` or `data: {"error"`, where a chat chunk reads `data: {"id"`
+      return text.charCodeAt(at + 6) === 0x5b
+        ? text.startsWith(lineMarkers[0], at)
+        : text.charCodeAt(at + 8) === 0x65 && text.startsWith(lineMarkers[1], at);
+    case 0x65: // e
+      return text.startsWith(lineMarkers[2], at) || text.startsWith(lineMarkers[3], at);
+    default:
+      return false;
+  }
+}
+
+/** The complete frames of what arrived so far, and the decoded frames in it that matter. */
 export interface ScannedRegion {
   /** Complete frames (each up to and including its blank line), as received. */
   bytes: Buffer;
-  /** Frames that contain a marker, in stream order: byte offsets into `bytes` and the decoded text. */
+  /** Frames that matter, in stream order: byte offsets into `bytes` and the decoded text. */
   marked: Array<{ start: number; end: number; raw: string }>;
 }
 
@@ -32,25 +59,15 @@ export class RawFrameScanner {
    */
   push(chunk: Buffer): ScannedRegion | null {
     const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
-    // One latin1 view for every search below: its offsets are byte offsets, and string searches are cheaper than
-    // Buffer ones for this size.
     const text = data.toString('latin1');
     if (text.includes('\r')) {
       this.pending = data;
       return null;
     }
-    // Three newlines in a row make "the last blank line" ambiguous; frame boundaries are then found front to back,
-    // exactly as the text splitter finds them.
-    const irregular = text.includes('\n\n\n');
-    const cut = irregular ? lastBoundaryFromStart(data) : endOfLastFrame(text);
-    if (cut <= 0) {
-      this.pending = data;
-      return { bytes: data.subarray(0, 0), marked: [] };
-    }
+    const { cut, marked } = walkFrames(data, text);
     // A copy: the held-back tail must not pin (or alias) the provider's chunk buffer.
     this.pending = cut < data.length ? Buffer.from(data.subarray(cut)) : null;
-    const bytes = data.subarray(0, cut);
-    return { bytes, marked: irregular ? markedFramesFromStart(bytes) : markedFrames(bytes, text) };
+    return { bytes: data.subarray(0, cut), marked };
   }
 
   takePending(): Buffer {
@@ -60,51 +77,25 @@ export class RawFrameScanner {
   }
 }
 
-/** `text` is the latin1 view of `bytes` and possibly of a partial frame after them, which is not searched. */
-function markedFrames(bytes: Buffer, text: string): ScannedRegion['marked'] {
+/**
+ * Frames front to back, as the text splitter cuts them: a frame ends at the first blank line after its start (so a
+ * run of three line breaks leaves the third to open the next frame). `cut` is the end of the last complete frame.
+ */
+function walkFrames(bytes: Buffer, text: string): { cut: number; marked: ScannedRegion['marked'] } {
   const marked: ScannedRegion['marked'] = [];
-  markerPattern.lastIndex = 0;
-  for (
-    let match = markerPattern.exec(text);
-    match !== null && match.index < bytes.length;
-    match = markerPattern.exec(text)
-  ) {
-    // No marker contains "\n\n", so the frame holding it starts after the last blank line before it.
-    const previous = match.index === 0 ? -1 : text.lastIndexOf('\n\n', match.index - 1);
-    const start = previous === -1 ? 0 : previous + 2;
-    const end = text.indexOf('\n\n', match.index) + 2;
-    marked.push({ start, end, raw: bytes.toString('utf8', start, end) });
-    // Resume after this frame: one decode per frame however many markers it holds.
-    markerPattern.lastIndex = end;
+  let usage = nextUsageObject(text, 0);
+  let frameStart = 0;
+  let matters = false;
+  for (let lineStart = 0, lineEnd = text.indexOf('\n'); lineEnd !== -1; lineEnd = text.indexOf('\n', lineStart)) {
+    if (lineEnd === lineStart && lineStart > frameStart) {
+      const end = lineEnd + 1;
+      if (usage !== -1 && usage < frameStart) usage = nextUsageObject(text, frameStart);
+      if (matters || (usage !== -1 && usage < end))
+        marked.push({ start: frameStart, end, raw: bytes.toString('utf8', frameStart, end) });
+      frameStart = end;
+      matters = false;
+    } else if (!matters) matters = lineMatters(text, lineStart);
+    lineStart = lineEnd + 1;
   }
-  return marked;
-}
-
-function endOfLastFrame(text: string): number {
-  const last = text.lastIndexOf('\n\n');
-  return last === -1 ? 0 : last + 2;
-}
-
-function* framesFromStart(bytes: Buffer): Generator<{ start: number; end: number }> {
-  let start = 0;
-  for (let at = bytes.indexOf(frameEnd); at !== -1; at = bytes.indexOf(frameEnd, start)) {
-    yield { start, end: at + frameEnd.length };
-    start = at + frameEnd.length;
-  }
-}
-
-function lastBoundaryFromStart(bytes: Buffer): number {
-  let cut = 0;
-  for (const frame of framesFromStart(bytes)) cut = frame.end;
-  return cut;
-}
-
-function markedFramesFromStart(bytes: Buffer): ScannedRegion['marked'] {
-  const marked: ScannedRegion['marked'] = [];
-  for (const { start, end } of framesFromStart(bytes)) {
-    markerPattern.lastIndex = 0;
-    if (markerPattern.test(bytes.toString('latin1', start, end)))
-      marked.push({ start, end, raw: bytes.toString('utf8', start, end) });
-  }
-  return marked;
+  return { cut: frameStart, marked };
 }
