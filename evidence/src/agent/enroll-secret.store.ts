@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex, type Clock, type Db } from '@gw/platform';
+import { randomToken, sha256Hex, type Clock, type Db, isoTimestamp } from '@gw/platform';
 
 const kind = 'enroll_secret';
 // ev_credentials keeps one credential per organization, kind and source; the agent lane has one source.
@@ -38,7 +38,7 @@ export class EnrollSecretStore {
       [orgId, kind],
     );
     return rows[0]
-      ? { hasSecret: true, createdAt: new Date(rows[0].created_at).toISOString() }
+      ? { hasSecret: true, createdAt: isoTimestamp(rows[0].created_at) }
       : { hasSecret: false, createdAt: null };
   }
 

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import { policyPushActor, type DeliveredCheckPayload, type SignedDeliveredCheck } from '@gw/contracts';
 import type { Clock, Db, Queryable } from '@gw/platform';
 
@@ -50,7 +51,7 @@ const toCheck = (row: CheckRow): StoredDeliveredCheck => ({
   name: row.name,
   envelope: { keyId: row.key_id, payload: row.payload, signature: row.signature },
   disabled: row.disabled,
-  deliveredAt: new Date(row.delivered_at).toISOString(),
+  deliveredAt: isoTimestamp(row.delivered_at),
 });
 
 /** The policy-push lane's state per organization: its switch, the delivered checks, and their audit. */
@@ -210,7 +211,7 @@ export class DeliveredCheckStore {
       reason: string | null;
     }>('SELECT * FROM ev_delivered_audit WHERE org_id = $1 ORDER BY id DESC LIMIT $2', [orgId, limit]);
     return rows.map((row) => ({
-      at: new Date(row.created_at).toISOString(),
+      at: isoTimestamp(row.created_at),
       actor: row.actor,
       action: row.action,
       checkId: row.check_id,

@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex, type Clock, type Db } from '@gw/platform';
+import { randomToken, sha256Hex, type Clock, type Db, isoTimestamp } from '@gw/platform';
 import type { EvidenceReport } from '../reports/report.schema.js';
 
 export type PolicyResponse = 'pass' | 'fail' | 'unknown';
@@ -31,8 +31,8 @@ const toHost = (row: HostRow): Host => ({
   hostname: row.hostname,
   platform: row.platform,
   source: row.source,
-  lastEvidenceAt: new Date(row.last_evidence_at).toISOString(),
-  createdAt: new Date(row.created_at).toISOString(),
+  lastEvidenceAt: isoTimestamp(row.last_evidence_at),
+  createdAt: isoTimestamp(row.created_at),
 });
 const toResponse = (passing: boolean | null): PolicyResponse =>
   passing === null ? 'unknown' : passing ? 'pass' : 'fail';
@@ -116,7 +116,7 @@ export class HostStore {
       results: results.rows.map((row) => ({
         policyName: row.policy_name,
         response: toResponse(row.passing),
-        updatedAt: new Date(row.updated_at).toISOString(),
+        updatedAt: isoTimestamp(row.updated_at),
       })),
     };
   }

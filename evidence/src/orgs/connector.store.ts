@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex, type Clock, type Db } from '@gw/platform';
+import { randomToken, sha256Hex, type Clock, type Db, isoTimestamp } from '@gw/platform';
 
 /** Evidence sources a connector can report as (customer-managed device-management platforms). */
 export const evidenceSources = ['jamf', 'intune', 'kandji', 'jumpcloud', 'workspace_one', 'fleet', 'custom'] as const;
@@ -55,7 +55,7 @@ export class ConnectorStore {
       'SELECT source, created_at FROM ev_credentials WHERE org_id = $1 AND kind = $2 ORDER BY source',
       [orgId, connectorKind],
     );
-    return rows.map((row) => ({ source: row.source, createdAt: new Date(row.created_at).toISOString() }));
+    return rows.map((row) => ({ source: row.source, createdAt: isoTimestamp(row.created_at) }));
   }
 
   /** The organization and source a presented bearer stands for; null when it is not a live connector token. */

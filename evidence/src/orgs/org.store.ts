@@ -1,4 +1,4 @@
-import { randomToken, type Clock, type Db } from '@gw/platform';
+import { randomToken, type Clock, type Db, isoTimestamp } from '@gw/platform';
 
 export interface Org {
   id: string;
@@ -25,7 +25,7 @@ const toOrg = (row: OrgRow): Org => ({
   gatewayUrl: row.gateway_url,
   gatewayHostname: row.gateway_hostname,
   billingTenantId: row.billing_tenant_id,
-  createdAt: new Date(row.created_at).toISOString(),
+  createdAt: isoTimestamp(row.created_at),
 });
 
 /** Organizations and their per-organization policy switches. */

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import { z } from 'zod';
 
 export const remediationTriggers = ['admin', 'policy'] as const;
@@ -63,7 +64,7 @@ export interface RemediationRow {
 export const remediationColumns =
   'execution_id, sequence, host_id, policy_name, script_name, trigger, status, exit_code, attempts, lease_expires_at, expires_at, created_at, completed_at, (output_sealed IS NOT NULL) AS output_held, output_expires_at';
 
-const iso = (value: Date | string) => new Date(value).toISOString();
+const iso = (value: Date | string) => isoTimestamp(value);
 
 export function rowToRemediation(row: RemediationRow, now: number): Remediation {
   return {

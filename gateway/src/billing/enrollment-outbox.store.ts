@@ -1,4 +1,4 @@
-import { sha256Hex, type Queryable } from '@gw/platform';
+import { sha256Hex, type Queryable, isoTimestamp } from '@gw/platform';
 import type { EnrollmentIdentity } from '@gw/contracts';
 
 /** How long a replica holds the rows it is sending; one that dies mid-call releases them by expiry. */
@@ -39,7 +39,7 @@ export function identityOf(row: SnapshotRow): EnrollmentIdentity {
     status: !present ? 'removed' : row.active ? 'active' : 'inactive',
     role: present && row.admin ? 'admin' : 'member',
     revision: Number(row.revision),
-    changedAt: new Date(row.changed_at).toISOString(),
+    changedAt: isoTimestamp(row.changed_at),
   };
 }
 
@@ -112,7 +112,7 @@ export class EnrollmentOutboxStore {
     return {
       waiting: Number(row?.waiting ?? 0),
       failing: Number(row?.failing ?? 0),
-      oldestWaitingSince: row?.oldest ? new Date(row.oldest).toISOString() : null,
+      oldestWaitingSince: row?.oldest ? isoTimestamp(row.oldest) : null,
     };
   }
 }

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { Clock, Coord, Logger } from '@gw/platform';
 import type { GovernanceMetrics } from '../metering/governance-metrics.js';
 import { formatUsd, fromMicros, limitMicros } from './money.js';
@@ -41,8 +42,7 @@ export function alertPayload(user: string, crossing: CapCrossing, period: Period
   const used = money ? formatUsd(fromMicros(crossing.used)) : crossing.used.toLocaleString('en-US');
   const limit = money ? formatUsd(fromMicros(crossing.limit)) : `${crossing.limit.toLocaleString('en-US')} tokens`;
   const what = crossing.kind === 'tokens' ? 'token cap' : crossing.kind === 'usd' ? 'USD budget' : 'soft USD threshold';
-  const resets =
-    period.end === null ? 'The cap does not reset.' : `It resets at ${new Date(period.end).toISOString()}.`;
+  const resets = period.end === null ? 'The cap does not reset.' : `It resets at ${isoInstant(period.end)}.`;
   return {
     text: `gw: ${user} has used ${crossing.kind === 'soft' ? 'past' : `${crossing.thresholdPercent}% of`} their ${what} (${used} of ${limit}). ${resets}`,
     event: 'user_cap.threshold_reached',
@@ -52,7 +52,7 @@ export function alertPayload(user: string, crossing: CapCrossing, period: Period
     used: money ? fromMicros(crossing.used) : crossing.used,
     limit: money ? fromMicros(crossing.limit) : crossing.limit,
     period: period.id,
-    resetsAt: period.end === null ? null : new Date(period.end).toISOString(),
+    resetsAt: period.end === null ? null : isoInstant(period.end),
   };
 }
 

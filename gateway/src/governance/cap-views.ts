@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { Coord } from '@gw/platform';
 import { fromMicros, limitMicros } from './money.js';
 import { periodOf } from './period.js';
@@ -42,8 +43,8 @@ export function capViewOf(cap: UserCap, usage: CapUsage | null, now: number): Ca
     revision: cap.revision,
     updatedAt: cap.updatedAt,
     updatedBy: cap.updatedBy,
-    periodStart: new Date(period.start).toISOString(),
-    resetsAt: period.end === null ? null : new Date(period.end).toISOString(),
+    periodStart: isoInstant(period.start),
+    resetsAt: period.end === null ? null : isoInstant(period.end),
     usage: usage ? usage.tokens : null,
     budgetUsage: usage ? fromMicros(usage.costMicros) : null,
     status: capStatusOf(cap, usage),

@@ -1,5 +1,5 @@
 import { addressKey } from '../identity/users/email-address.js';
-import { AppError, type Clock, type Coord } from '@gw/platform';
+import { AppError, type Clock, type Coord, isoInstant } from '@gw/platform';
 import { gatewayError, gatewayErrors } from '../errors.js';
 import { capsResponseOf, capUsages, capViewOf } from './cap-views.js';
 import type { CounterReconciler } from './reconcile-counters.js';
@@ -136,5 +136,5 @@ export function capOperations(deps: CapOperationDeps): AdminOperation[] {
 
 /** The answer to a PATCH that cleared every limit: the entry is gone, shown empty. */
 function clearedCap(user: string, actor: string, now: number): UserCap {
-  return { ...blankCap(user), updatedAt: new Date(now).toISOString(), updatedBy: actor };
+  return { ...blankCap(user), updatedAt: isoInstant(now), updatedBy: actor };
 }

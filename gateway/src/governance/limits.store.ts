@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
 import { gatewayError } from '../errors.js';
 import { SnapshotStore } from '../shared/replicated-snapshot.js';
@@ -69,7 +70,7 @@ export class LimitsStore extends SnapshotStore<StoredLimits> {
     return {
       limits: parsed.success ? parsed.data : defaultLimits,
       revision: Number(row.revision),
-      updatedAt: new Date(row.updated_at).toISOString(),
+      updatedAt: isoTimestamp(row.updated_at),
       updatedBy: row.updated_by,
     };
   }

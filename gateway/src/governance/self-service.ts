@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { Db } from '@gw/platform';
 import type { Identity } from '../identity/caller.js';
 import { capViewOf } from './cap-views.js';
@@ -52,8 +53,8 @@ export async function usageFor(governance: UsageSource, db: Db, identity: Identi
     subject: { kind: subject.kind === 'key' ? ('service-key' as const) : ('user' as const), id: subject.id },
     period: {
       month: month.id.slice(1),
-      start: new Date(month.start).toISOString(),
-      end: new Date(month.end as number).toISOString(),
+      start: isoInstant(month.start),
+      end: isoInstant(month.end as number),
     },
     requests: totals.requests,
     tokens: totals.tokens,
@@ -81,7 +82,7 @@ export async function limitsFor(governance: LimitsSource, identity: Identity, no
       monthlyBudgetUsd: budgetUsd,
       usedUsd: spent === null ? null : fromMicros(spent),
       remainingUsd: spent === null ? null : fromMicros(limitMicros(budgetUsd) - spent),
-      resetsAt: new Date(month.end as number).toISOString(),
+      resetsAt: isoInstant(month.end as number),
       strict: effective.strictBudget,
       status:
         spent === null

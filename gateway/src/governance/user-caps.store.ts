@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Clock, Coord, Db, Keyring, Logger, Queryable } from '@gw/platform';
 import { gatewayError } from '../errors.js';
 import { addressKey } from '../identity/users/email-address.js';
@@ -79,7 +80,7 @@ function toCap(row: CapRow): UserCap {
     webhookSealed: row.alert_webhook_sealed,
     webhookOwner: row.webhook_sealed_for ?? row.user_id,
     revision: Number(row.revision),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    updatedAt: isoTimestamp(row.updated_at),
     updatedBy: row.updated_by,
   };
 }
@@ -163,7 +164,7 @@ export class UserCapStore extends SnapshotStore<CapsState> {
       caps: map,
       addressConflicts: conflicts,
       revision: document ? Number(document.revision) : 0,
-      updatedAt: document ? new Date(document.updated_at).toISOString() : null,
+      updatedAt: document ? isoTimestamp(document.updated_at) : null,
       alerts: {
         thresholdsPercent: document?.document?.thresholdsPercent ?? null,
         webhookSealed: document?.secret_sealed ?? null,

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { KeyStore } from './keys/key.store.js';
 import type { KeyRecord } from './keys/key.schema.js';
 import { looksLikeClientKey } from './keys/key-token.js';
@@ -56,7 +57,7 @@ export function networkTrustedIdentity(): Identity {
     monthlyBudgetUsd: null,
     tenant: null,
     status: 'active',
-    createdAt: new Date(0).toISOString(),
+    createdAt: isoInstant(0),
     createdBy: 'settings',
     expiresAt: null,
     revokedAt: null,

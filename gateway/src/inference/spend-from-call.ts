@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { FastifyRequest } from 'fastify';
 import type { SpendRecord } from '../metering/spend-record.js';
 import { costUsd } from '../providers/pricing/cost.js';
@@ -92,7 +93,7 @@ export function buildSpendRecord(input: {
   const optimization = optimizationOf(report.optimization, model, input.modelFacts);
   return {
     id: input.id,
-    ts: new Date(request.gw.startedAt).toISOString(),
+    ts: isoInstant(request.gw.startedAt),
     endpoint: report.call.endpoint,
     method: request.method,
     status: relayed.status,

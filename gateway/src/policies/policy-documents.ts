@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Db, Queryable } from '@gw/platform';
 import { gatewayError } from '../errors.js';
 
@@ -26,7 +27,7 @@ export async function readPolicyDocument(db: Queryable, name: string): Promise<P
     ? {
         document: row.document,
         revision: Number(row.revision),
-        updatedAt: new Date(row.updated_at).toISOString(),
+        updatedAt: isoTimestamp(row.updated_at),
         updatedBy: row.updated_by,
       }
     : null;

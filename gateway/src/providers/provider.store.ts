@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Clock, Coord, Db, Keyring, Logger } from '@gw/platform';
 import { SnapshotStore } from '../shared/replicated-snapshot.js';
 import { adapters } from './adapters.js';
@@ -110,7 +111,7 @@ export class ProviderStore extends SnapshotStore<ReadonlyMap<string, ProviderIns
       ...(options.includeKeys
         ? { apiKey: row.api_key_enc ? this.keyring.decryptString(row.api_key_enc, `provider:${row.slug}`) : null }
         : {}),
-      updatedAt: new Date(row.updated_at).toISOString(),
+      updatedAt: isoTimestamp(row.updated_at),
       updatedBy: row.updated_by,
     }));
   }

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import { z } from 'zod';
 import type { Clock } from '@gw/platform';
 import type { ReleaseManifest } from '@gw/contracts';
@@ -91,7 +92,7 @@ export function updatesOperations(deps: UpdatesDeps): AdminOperation[] {
       hasApplier: false,
       lastApplyAttempt: null,
       source,
-      checkedAt: checkedAt === null ? null : new Date(checkedAt).toISOString(),
+      checkedAt: checkedAt === null ? null : isoInstant(checkedAt),
     };
   };
   return [

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { Logger } from '@gw/platform';
 import { KubeApiError, type KubeApi, type KubeObject } from '../kube/kube-api.js';
 import type { Timers } from './timers.js';
@@ -33,7 +34,7 @@ function leaseOf(object: KubeObject | null): Lease | null {
 }
 
 function microTime(milliseconds: number): string {
-  return new Date(milliseconds).toISOString().replace(/Z$/, '000Z');
+  return isoInstant(milliseconds).replace(/Z$/, '000Z');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import { providerCacheTtlMs } from '../pipeline/prefix-frontier.js';
 import { firstBust, promptShape, type LintRegion, type PromptShape } from './prompt-shape.js';
 
@@ -128,7 +129,7 @@ export class PrefixLint {
         busts: counts.busts,
         sessions: counts.sessions.size,
         estimatedTokensRewritten: Math.round(counts.chars / 4),
-        lastSeenAt: new Date(counts.lastSeenAt).toISOString(),
+        lastSeenAt: isoInstant(counts.lastSeenAt),
         hint: hints[region],
       }))
       .sort((a, b) => b.estimatedTokensRewritten - a.estimatedTokensRewritten || (a.region < b.region ? -1 : 1));

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { Decision } from '@gw/contracts';
 
 type ClassCounters = {
@@ -24,7 +25,7 @@ export class Telemetry {
       return;
     }
     this.foreignCalls += 1;
-    const at = new Date(now).toISOString();
+    const at = isoInstant(now);
     this.firstForeignAt ??= at;
     this.lastForeignAt = at;
   }

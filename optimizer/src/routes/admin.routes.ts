@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import {
   bootstrapDurableRequestSchema,
@@ -163,7 +164,7 @@ async function settingsView(
       thresholds: guardThresholdsView(guard.thresholds),
       strategies: runtime.guard.snapshots(now).map((lane) => ({
         ...lane,
-        reopensAt: lane.reopensAt === null ? null : new Date(lane.reopensAt).toISOString(),
+        reopensAt: lane.reopensAt === null ? null : isoInstant(lane.reopensAt),
       })),
     },
     census: runtime.telemetry.census(),

@@ -1,4 +1,4 @@
-import { maxEpochMs, parseInstant } from '@gw/platform';
+import { maxEpochMs, parseInstant, isoInstant } from '@gw/platform';
 import { optimizerError } from '../errors.js';
 
 /** A first activation must be at least this far ahead. */
@@ -10,7 +10,7 @@ export const activationLeadMs = 60_000;
  */
 export function normalizeInstant(value: string): string | null {
   const parsed = parseInstant(value);
-  return parsed === null || parsed > maxEpochMs ? null : new Date(parsed).toISOString();
+  return parsed === null || parsed > maxEpochMs ? null : isoInstant(parsed);
 }
 
 /**

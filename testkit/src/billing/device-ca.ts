@@ -8,6 +8,7 @@ import {
   signDeviceCertificate,
   trustedKeysOf,
   type TrustedKeys,
+  isoInstant,
 } from '@gw/platform';
 
 /** Billing's device-certificate authority: a test CA key per simulator, the certificates' lifetime, revoked developers. */
@@ -50,8 +51,8 @@ export function createDeviceCertificateAuthority(
         deploymentId,
         subject,
         deviceKey,
-        issuedAt: new Date(nowMs).toISOString(),
-        expiresAt: new Date(nowMs + lifetimeMs).toISOString(),
+        issuedAt: isoInstant(nowMs),
+        expiresAt: isoInstant(nowMs + lifetimeMs),
       };
       return signDeviceCertificate(payload, privateKey, keyId);
     },

@@ -5,6 +5,7 @@ import {
   generateEd25519KeyPair,
   parseLeaseVerifyKey,
   signLease,
+  isoInstant,
 } from '@gw/platform';
 import type { BillingAccount } from './billing-account.js';
 
@@ -37,8 +38,8 @@ export function createLeaseIssuer(deploymentId: string, keyId: string, account: 
         deploymentId,
         status,
         optimizerEnabled,
-        issuedAt: new Date(nowMs).toISOString(),
-        expiresAt: new Date(nowMs + leaseTtlMs).toISOString(),
+        issuedAt: isoInstant(nowMs),
+        expiresAt: isoInstant(nowMs + leaseTtlMs),
       };
       return signLease(payload, privateKey, keyId);
     },

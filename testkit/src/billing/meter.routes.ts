@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import { meterReport, type MeterResponse } from '@gw/contracts';
 import type { BillingContext } from './billing-context.js';
 import { errorReply, okReply, type BillingReply } from './billing-reply.js';
@@ -22,6 +23,6 @@ export function meterRoute(request: BillingRequest, context: BillingContext): Bi
   context.ledger.record(parsed.data);
   // A repeated reportId still gets a fresh lease: the gateway retries exactly when it did not receive the first one.
   const now = context.now();
-  const body: MeterResponse = { lease: context.leases.issue(now), receivedAt: new Date(now).toISOString() };
+  const body: MeterResponse = { lease: context.leases.issue(now), receivedAt: isoInstant(now) };
   return okReply(body);
 }

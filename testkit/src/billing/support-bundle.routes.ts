@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import { randomBytes } from 'node:crypto';
 import { supportBundleMaxBytes, supportBundleUpload, type SupportBundleReceipt } from '@gw/contracts';
 import type { BillingContext } from './billing-context.js';
@@ -27,7 +28,7 @@ export function supportBundleRoute(request: BillingRequest, context: BillingCont
   context.bundleThrottle.answered(deploymentId, now);
   const receipt: SupportBundleReceipt = {
     receiptId: `sbr_${randomBytes(12).toString('base64url')}`,
-    receivedAt: new Date(now).toISOString(),
+    receivedAt: isoInstant(now),
   };
   context.supportBundles.push({ ...receipt, upload: parsed.data });
   return okReply(receipt);

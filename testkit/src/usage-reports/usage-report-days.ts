@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 /** One day of one model as a vendor's organisation reports would show it. */
 export interface VendorUsageDay {
   /** `YYYY-MM-DD`, UTC. */
@@ -25,8 +26,7 @@ const dayMs = 86_400_000;
 /** The UTC days in `[startMs, endMs)`, as the real reports bucket them (empty days included). */
 export function daysBetween(startMs: number, endMs: number): string[] {
   const days: string[] = [];
-  for (let at = Math.floor(startMs / dayMs) * dayMs; at < endMs; at += dayMs)
-    days.push(new Date(at).toISOString().slice(0, 10));
+  for (let at = Math.floor(startMs / dayMs) * dayMs; at < endMs; at += dayMs) days.push(isoInstant(at).slice(0, 10));
   return days;
 }
 

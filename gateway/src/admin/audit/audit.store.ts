@@ -1,5 +1,5 @@
 import type { Clock, Db, Logger, Queryable } from '@gw/platform';
-import { randomToken } from '@gw/platform';
+import { randomToken, isoTimestamp } from '@gw/platform';
 import { afterCursor, decodeCursor, pageOf } from '../paging.js';
 import { PendingWork } from '../../shared/pending-work.js';
 import type { AuditEvent, AuthEvent } from './audit.schema.js';
@@ -47,7 +47,7 @@ export const authCategory = 'auth';
 function toEvent(row: AuditRow): AuditEvent {
   return {
     id: row.id,
-    at: new Date(row.created_at).toISOString(),
+    at: isoTimestamp(row.created_at),
     category: row.category,
     action: row.action,
     actor: row.actor,
@@ -158,7 +158,7 @@ export class AuditStore {
     );
     return rows.map((row) => ({
       id: row.id,
-      at: new Date(row.created_at).toISOString(),
+      at: isoTimestamp(row.created_at),
       code: row.action,
       user: row.subject_user,
       keyId: row.target,

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Clock, Coord, Db, Logger } from '@gw/platform';
 import { SnapshotStore } from '../../shared/replicated-snapshot.js';
 import { parseSettingsDocument, type RuntimeSettings } from './settings.schema.js';
@@ -60,7 +61,7 @@ export class SettingsStore extends SnapshotStore<StoredSettings> {
     if (!row) return { settings: parseSettingsDocument({}), updatedAt: null, updatedBy: null };
     return {
       settings: parseSettingsDocument(row.document),
-      updatedAt: new Date(row.updated_at).toISOString(),
+      updatedAt: isoTimestamp(row.updated_at),
       updatedBy: row.updated_by,
     };
   }

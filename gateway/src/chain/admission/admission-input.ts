@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { CapReset } from '../../governance/period.js';
 
 /** Reason codes of admission denials. */
@@ -72,7 +73,7 @@ export function exceeds(consumption: Consumption, limit: number, strict: boolean
 }
 
 /** `2026-12-01T00:00:00Z` for messages. */
-export const utcInstant = (at: number) => new Date(at).toISOString().replace('.000Z', 'Z');
+export const utcInstant = (at: number) => isoInstant(at).replace('.000Z', 'Z');
 
 /**
  * A denial's account of usage against the limit. Strict mode names what it holds for calls in flight, this one

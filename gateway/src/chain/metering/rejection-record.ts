@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { FastifyRequest } from 'fastify';
 import { propertiesFrom } from '../../metering/attribution-properties.js';
 import { reasoningEffortOf } from '../../metering/reasoning-effort.js';
@@ -24,7 +25,7 @@ export function rejectionRecord(input: {
   const properties = propertiesFrom(request.headers);
   return {
     id: input.id,
-    ts: new Date(request.gw.startedAt).toISOString(),
+    ts: isoInstant(request.gw.startedAt),
     endpoint: endpointOf(request),
     method: request.method,
     status: denial.status,

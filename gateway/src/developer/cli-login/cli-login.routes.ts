@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { firstHeader } from '../../shared/first-header.js';
 import { z } from 'zod';
-import { type Clock, type Coord, type Db, type ZodTypeProvider } from '@gw/platform';
+import { type Clock, type Coord, type Db, type ZodTypeProvider, isoInstant } from '@gw/platform';
 import type { CliSsoPollResponse } from '@gw/contracts';
 import type { AuditStore } from '../../admin/audit/audit.store.js';
 import { connectErrorResponse } from '../connect/connect.schema.js';
@@ -78,7 +78,7 @@ export async function cliLoginRoutes(plain: FastifyInstance, options: CliLoginOp
         browserUrl = await billing.cliSsoStart({
           sessionId: session.id,
           userCode: session.userCode,
-          expiresAt: new Date(session.expiresAt).toISOString(),
+          expiresAt: isoInstant(session.expiresAt),
         });
       } catch (error) {
         await sessions.close(session.id);

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Logger, ZodTypeProvider } from '@gw/platform';
@@ -108,7 +109,7 @@ export async function connectRetrievalRoutes(plain: FastifyInstance, options: Co
         options.logger.warn({ err: error }, 'retrieval lease renewal failed');
         throw connectErrors.leaseStoreUnavailable();
       }
-      return { status: 'ok', leaseExpiresAt: new Date(expiresAt).toISOString(), leaseSeconds: retrievalLeaseMs / 1000 };
+      return { status: 'ok', leaseExpiresAt: isoInstant(expiresAt), leaseSeconds: retrievalLeaseMs / 1000 };
     },
   );
 }

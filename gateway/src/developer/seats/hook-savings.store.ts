@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { Clock, Db } from '@gw/platform';
 import type { SeatRef } from './seat.js';
 
@@ -7,7 +8,7 @@ export interface HookSavingsTotals {
   events: number;
 }
 
-const dayOf = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
+const dayOf = (epochMs: number) => isoInstant(epochMs).slice(0, 10);
 
 /** Hook-trim savings per seat and UTC day, summed for `GET /connect/savings`. */
 export class HookSavingsStore {

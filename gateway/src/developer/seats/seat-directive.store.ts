@@ -1,4 +1,4 @@
-import { isoOrNull, randomToken, type Clock, type Db } from '@gw/platform';
+import { isoOrNull, randomToken, type Clock, type Db, isoTimestamp } from '@gw/platform';
 import type { DirectiveKind, DirectiveRecord, DirectiveResult } from './seat-directive.schema.js';
 import { markOffboarded } from './seat.store.js';
 import type { SeatRef } from './seat.js';
@@ -32,7 +32,7 @@ function toRecord(row: DirectiveRow): DirectiveRecord {
     result: row.result,
     deliveries: Number(row.deliveries),
     createdBy: row.created_by,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: isoTimestamp(row.created_at),
     deliveredAt: isoOrNull(row.delivered_at),
     closedAt: isoOrNull(row.closed_at),
   };

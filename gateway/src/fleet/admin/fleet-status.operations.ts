@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import { z } from 'zod';
 import type { Clock } from '@gw/platform';
 import type { EndpointDeps } from '../endpoint-deps.js';
@@ -35,7 +36,7 @@ export function fleetStatusOperations(deps: {
     if (cached && now - cached.at < fleetStatusCacheMs) return cached.status;
     const rollup = await fetchFleetRollup(endpoint, tenant);
     const status: FleetStatus = rollup
-      ? { configured: true, reachable: true, checkedAt: new Date(now).toISOString(), rollup }
+      ? { configured: true, reachable: true, checkedAt: isoInstant(now), rollup }
       : { configured: true, reachable: false };
     cache.set(orgId, { at: now, status });
     return status;

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Db } from '@gw/platform';
 import type { InstallerKind, InstallerOs } from './installer-kinds.js';
 
@@ -34,7 +35,7 @@ const recordOf = (row: InstallerRow): InstallerRecord => ({
   contentType: row.content_type,
   sizeBytes: Number(row.size_bytes),
   sha256: row.sha256,
-  uploadedAt: new Date(row.uploaded_at).toISOString(),
+  uploadedAt: isoTimestamp(row.uploaded_at),
   uploadedBy: row.uploaded_by,
   uploadId: row.upload_id,
   chunkBytes: row.chunk_bytes,

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Clock, Coord, Db, Keyring, Logger } from '@gw/platform';
 import { SnapshotStore } from '../../shared/replicated-snapshot.js';
 import type { GuardrailHookInput, StoredGuardrailHook } from './guardrail.schema.js';
@@ -46,7 +47,7 @@ export class GuardrailStore extends SnapshotStore<StoredGuardrails> {
     );
     const row = rows[0];
     return row
-      ? { hooks: row.document.hooks ?? [], updatedAt: new Date(row.updated_at).toISOString() }
+      ? { hooks: row.document.hooks ?? [], updatedAt: isoTimestamp(row.updated_at) }
       : { hooks: [], updatedAt: null };
   }
 

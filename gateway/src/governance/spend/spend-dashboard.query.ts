@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { Db } from '@gw/platform';
 import { num, totalsOf, totalsSql, usd, type NumericCell, type TotalsRow } from './spend-sql.js';
 import type { SpendWindow, TimeRange } from './spend-window.js';
@@ -65,7 +66,7 @@ export async function dashboard(db: Db, window: SpendWindow, range: TimeRange) {
   const totalsRow = totals.rows[0];
   return {
     window,
-    period: { start: new Date(range.start).toISOString(), end: new Date(range.end).toISOString() },
+    period: { start: isoInstant(range.start), end: isoInstant(range.end) },
     bucket,
     totals: {
       ...totalsOf(totalsRow),

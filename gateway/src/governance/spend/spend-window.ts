@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import { monthPeriod, previousMonthPeriod } from '../period.js';
 
 /** The contract `window` of the spend reports; `mtd` is the current UTC calendar month. */
@@ -44,5 +45,5 @@ export const utcDayPattern = /^\d{4}-\d{2}-\d{2}$/;
 export function isUtcDay(value: string): boolean {
   if (!utcDayPattern.test(value)) return false;
   const at = dayStart(value);
-  return Number.isFinite(at) && new Date(at).toISOString().slice(0, 10) === value;
+  return Number.isFinite(at) && isoInstant(at).slice(0, 10) === value;
 }

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { Clock, Coord, Db } from '@gw/platform';
 import type { UserCapStore } from '../user-caps.store.js';
 import type { SpendRing } from '../../metering/spend-recorder.js';
@@ -76,7 +77,7 @@ export function spendOperations(deps: SpendOperationDeps): AdminOperation[] {
         return {
           window: query.window,
           range: query.from || query.to ? { from: query.from ?? null, to: query.to ?? null } : null,
-          period: { start: new Date(range.start).toISOString(), end: new Date(range.end).toISOString() },
+          period: { start: isoInstant(range.start), end: isoInstant(range.end) },
           limit: query.limit,
           truncated: users.truncated,
           totals: org.totals,
@@ -112,7 +113,7 @@ export function spendOperations(deps: SpendOperationDeps): AdminOperation[] {
         return {
           name: query.name,
           window: query.window,
-          period: { start: new Date(range.start).toISOString(), end: new Date(range.end).toISOString() },
+          period: { start: isoInstant(range.start), end: isoInstant(range.end) },
           values: rows.slice(0, maxPropertyValues).map((row) => ({
             value: row.value,
             requests: num(row.requests),

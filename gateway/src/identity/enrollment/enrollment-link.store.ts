@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex, type Clock, type Db, type Queryable } from '@gw/platform';
+import { randomToken, sha256Hex, type Clock, type Db, type Queryable, isoTimestamp } from '@gw/platform';
 import { enrollmentTokenPrefix, type EnrollmentLink } from './enrollment-link.schema.js';
 import { isUserBlocked } from '../users/user-blocked.js';
 
@@ -73,9 +73,9 @@ export class EnrollmentLinkStore {
       uses: Number(row.uses),
       status,
       expiresAt: expiresAt.toISOString(),
-      revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
+      revokedAt: row.revoked_at === null ? null : isoTimestamp(row.revoked_at),
       createdBy: row.created_by,
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: isoTimestamp(row.created_at),
     };
   }
 

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Db, Queryable } from '@gw/platform';
 import { badRequest, uniquenessConflict } from './protocol/scim-error.js';
@@ -57,8 +58,8 @@ const toRecord = (row: GroupRow): ScimGroupRecord => ({
   externalId: row.external_id,
   members: jsonArray(row.members),
   version: row.version,
-  created: new Date(row.created_at).toISOString(),
-  lastModified: new Date(row.updated_at).toISOString(),
+  created: isoTimestamp(row.created_at),
+  lastModified: isoTimestamp(row.updated_at),
 });
 
 /** A member named only by its address, provisioned by a group write: the address is its one, primary, e-mail. */

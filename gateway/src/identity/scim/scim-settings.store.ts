@@ -1,4 +1,4 @@
-import { sha256Hex, type Clock, type Db, type Queryable } from '@gw/platform';
+import { sha256Hex, type Clock, type Db, type Queryable, isoTimestamp } from '@gw/platform';
 import type { ScimSettings, ScimSettingsPut, ScimSettingsView } from './scim-settings.schema.js';
 import { recomputeMappings } from './scim-mapping.js';
 
@@ -29,7 +29,7 @@ export async function readScimSettings(db: Queryable): Promise<ScimSettings> {
     bearerHash: row.bearer_hash,
     adminGroup: row.admin_group,
     groupTeamMap: map,
-    updatedAt: new Date(row.updated_at).toISOString(),
+    updatedAt: isoTimestamp(row.updated_at),
   };
 }
 

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Db, Queryable } from '@gw/platform';
 import { refreshUserActive } from '../users/user-active.js';
@@ -81,8 +82,8 @@ const toRecord = (row: UserRow): ScimUserRecord => ({
   team: row.team,
   admin: row.admin,
   version: row.version,
-  created: new Date(row.created_at).toISOString(),
-  lastModified: new Date(row.updated_at).toISOString(),
+  created: isoTimestamp(row.created_at),
+  lastModified: isoTimestamp(row.updated_at),
   groups: jsonArray(row.groups),
 });
 

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Coord, Db, ZodTypeProvider } from '@gw/platform';
@@ -234,8 +235,8 @@ export async function consoleSsoPlugin(app: FastifyInstance, options: ConsoleSso
         user: member.userName,
         role: member.role,
         capabilities: [...roleCapabilities(member.role)].sort(),
-        createdAt: new Date(session.createdAt).toISOString(),
-        expiresAt: new Date(session.expiresAt).toISOString(),
+        createdAt: isoInstant(session.createdAt),
+        expiresAt: isoInstant(session.expiresAt),
         idleExpiresAt: new Date(
           Math.min(session.expiresAt, Math.max(session.lastSeenAt, options.now()) + options.idleMs),
         ).toISOString(),

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Clock, Db, Keyring, Queryable } from '@gw/platform';
 import type { Role } from '../../admin/roles.js';
 import type { ClaimMapping } from './idp-config.schema.js';
@@ -52,7 +53,7 @@ export async function readIdpConfig(db: Queryable): Promise<IdpConfig | null> {
     claimMapping: { ...defaultClaimMapping, ...json(row.claim_mapping) },
     adminRole: row.admin_role,
     roleGroupMap: json(row.role_group_map),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    updatedAt: isoTimestamp(row.updated_at),
     updatedBy: row.updated_by,
   };
 }

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Clock, Db } from '@gw/platform';
 import { refreshUserActive } from './user-active.js';
 
@@ -19,7 +20,7 @@ const toRecord = (row: RevokedRow): RevokedUser => ({
   email: row.email,
   reason: row.reason,
   revokedBy: row.revoked_by,
-  revokedAt: new Date(row.revoked_at).toISOString(),
+  revokedAt: isoTimestamp(row.revoked_at),
 });
 
 /**

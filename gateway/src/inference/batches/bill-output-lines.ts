@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { SpendRecord } from '../../metering/spend-record.js';
@@ -33,7 +34,7 @@ function lineRecord(
   const completion = line.usage?.outputTokens ?? 0;
   return {
     id: input.id,
-    ts: new Date(input.now).toISOString(),
+    ts: isoInstant(input.now),
     endpoint: owner.endpoint ?? '/v1/batches',
     method: 'POST',
     status,

@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { MeteringStage } from '../../chain/metering/metering.stage.js';
@@ -45,7 +46,7 @@ export function recordRealtimeResponse(
   });
   meter.recordSessionCall(request, {
     ...record,
-    ts: new Date(input.startedAt).toISOString(),
+    ts: isoInstant(input.startedAt),
     latencyMs: Math.max(input.now - input.startedAt, 0),
   });
 }

@@ -1,3 +1,4 @@
+import { isoInstant, isoTimestamp } from '@gw/platform';
 import type { Clock, Db, Logger } from '@gw/platform';
 
 const dayMs = 24 * 60 * 60_000;
@@ -45,7 +46,7 @@ export class ContentRetention {
         'UPDATE gw_traces SET content_sealed = NULL WHERE content_sealed IS NOT NULL AND created_at < $1',
         [cutoff],
       );
-      this.last = { at: new Date(now).toISOString(), purged: rowCount };
+      this.last = { at: isoInstant(now), purged: rowCount };
       if (rowCount > 0)
         this.deps.logger.info(
           { purged: rowCount, retentionDays: this.deps.retentionDays() },
@@ -67,6 +68,6 @@ export class ContentRetention {
       'SELECT count(*) AS traces, min(created_at) AS oldest FROM gw_traces WHERE content_sealed IS NOT NULL',
     );
     const row = rows[0];
-    return { traces: Number(row?.traces ?? 0), oldest: row?.oldest ? new Date(row.oldest).toISOString() : null };
+    return { traces: Number(row?.traces ?? 0), oldest: row?.oldest ? isoTimestamp(row.oldest) : null };
   }
 }

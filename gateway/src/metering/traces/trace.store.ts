@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Clock, Db } from '@gw/platform';
 import { afterCursor, decodeCursor, pageOf } from '../../admin/paging.js';
 import type { TraceListQuery, TraceRecord } from './trace.schema.js';
@@ -45,7 +46,7 @@ const columns =
 
 const toRecord = (row: TraceRow): TraceRecord => ({
   id: row.id,
-  at: new Date(row.created_at).toISOString(),
+  at: isoTimestamp(row.created_at),
   sessionId: row.session_id,
   user: row.user_id,
   team: row.team,
@@ -191,8 +192,8 @@ export class TraceStore {
       sessionId: row.session_id,
       user: row.user_id,
       traces: Number(row.traces),
-      firstAt: new Date(row.first_at).toISOString(),
-      lastAt: new Date(row.last_at).toISOString(),
+      firstAt: isoTimestamp(row.first_at),
+      lastAt: isoTimestamp(row.last_at),
       promptTokens: Number(row.prompt_tokens),
       completionTokens: Number(row.completion_tokens),
       costUsd: Number(row.cost_usd),

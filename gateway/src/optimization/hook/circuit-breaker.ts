@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
 export const circuitStates: readonly CircuitState[] = ['closed', 'open', 'half_open'];
@@ -93,8 +94,8 @@ export class CircuitBreaker {
     return {
       state: this.current,
       consecutiveFailures: this.failures,
-      openedAt: this.openedAtMs === null ? null : new Date(this.openedAtMs).toISOString(),
-      probeAt: probeAtMs === null ? null : new Date(probeAtMs).toISOString(),
+      openedAt: this.openedAtMs === null ? null : isoInstant(this.openedAtMs),
+      probeAt: probeAtMs === null ? null : isoInstant(probeAtMs),
       skipped: this.skips,
     };
   }

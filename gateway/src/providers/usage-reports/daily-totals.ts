@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { DailyModelTotal, ReportWindow } from './usage-report.types.js';
 
 const dayMs = 86_400_000;
@@ -5,7 +6,7 @@ const dayMs = 86_400_000;
 /** A report row the vendor did not attribute to a model (a tool fee, a null `line_item`). */
 export const unattributedModel = '(unattributed)';
 
-export const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
+export const dayOf = (epochMs: number): string => isoInstant(epochMs).slice(0, 10);
 export const dayStartMs = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 export const addDays = (day: string, days: number): string => dayOf(dayStartMs(day) + days * dayMs);
 

@@ -1,3 +1,4 @@
+import { isoTimestamp } from '@gw/platform';
 import type { Clock, Db } from '@gw/platform';
 import type { ProviderStore } from '../../providers/provider.store.js';
 import type { RoutingStore } from '../../routing/routing.store.js';
@@ -101,7 +102,7 @@ export async function readSetup(deps: SetupDeps): Promise<SetupState> {
         detail: finding.detail,
         action: step.action,
         skippedBy: skip?.updated_by ?? null,
-        skippedAt: skip ? new Date(skip.updated_at).toISOString() : null,
+        skippedAt: skip ? isoTimestamp(skip.updated_at) : null,
       };
     }),
   );

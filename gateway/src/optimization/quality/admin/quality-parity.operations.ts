@@ -1,3 +1,4 @@
+import { isoInstant } from '@gw/platform';
 import type { Clock, Db } from '@gw/platform';
 import { assessQualityParity, expectedHoldoutShare } from '../index.js';
 import { defineOperation, type AdminOperation } from '../../../admin/operation.js';
@@ -55,7 +56,7 @@ export function qualityParityOperations(deps: QualityParityDeps): AdminOperation
         });
         return finiteDeep({
           window: query.window,
-          period: { start: new Date(range.start).toISOString(), end: new Date(range.end).toISOString() },
+          period: { start: isoInstant(range.start), end: isoInstant(range.end) },
           cohortKind,
           verdict: assessment.verdict,
           arms: {
