@@ -44,11 +44,12 @@ function storedSettingsOf(deps: Pick<InferenceDeps, 'routing'>): CacheSettings |
  */
 export function writableBy(
   optimization: Optimization | undefined,
-  policy: CachePolicy,
+  policy: CachePolicy | undefined,
   answered: { provider: { slug: string }; model: string },
 ): Optimization | undefined {
   if (
     !optimization ||
+    !policy ||
     (answered.provider.slug === policy.producer.provider && answered.model === policy.producer.model)
   )
     return optimization;

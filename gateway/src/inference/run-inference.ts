@@ -92,7 +92,8 @@ export async function runInference(
       : null;
     sessionId = gatewaySessionIdOf(sticky);
     const firstProvider = deps.providers.get(firstTarget(route.plan).provider);
-    const cache = requestCachePolicy(deps, call, request, route);
+    // The response cache lives in the optimizer: without one there is no policy to decide.
+    const cache = deps.optimizer ? requestCachePolicy(deps, call, request, route) : undefined;
     const optimized = await optimizeCall(
       deps,
       call,
@@ -104,7 +105,7 @@ export async function runInference(
     sent = optimized.call;
     optimization = optimized.optimization;
     reply.header('x-gw-optimization', optimized.optimization.status);
-    if (optimized.optimization.cache.hit)
+    if (optimized.optimization.cache.hit && cache)
       return report({
         kind: 'relayed',
         relayed: serveCacheHit(optimized.optimization.cache.hit, cache.producer, scope),
