@@ -32,23 +32,6 @@ function serializedLength(body: unknown): number {
   }
 }
 
-const blankLine = '\n\n';
-const blankLineBytes = Buffer.from(blankLine);
-
-/**
- * Events in an SSE payload (a chunk of frames as written): each ends with a blank line. It runs on every write of a
- * stream, so a buffer is searched for the blank line as bytes: a string needle is converted on every call.
- */
-export function countEvents(payload: string | Buffer): number {
-  let count = 0;
-  if (typeof payload === 'string') {
-    for (let at = payload.indexOf(blankLine); at !== -1; at = payload.indexOf(blankLine, at + 2)) count += 1;
-  } else {
-    for (let at = payload.indexOf(blankLineBytes); at !== -1; at = payload.indexOf(blankLineBytes, at + 2)) count += 1;
-  }
-  return count;
-}
-
 /**
  * Events of a stream that are framing, not content, for each client format: chat's role chunk; Messages'
  * `message_start`, first `content_block_start` and `ping`.

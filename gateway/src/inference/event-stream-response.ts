@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -19,13 +19,17 @@ export function ensureProviderHeader(reply: FastifyReply): void {
  * what they add is applied here.
  */
 export function takeOverResponse(reply: FastifyReply, status: number, headers: Record<string, string>): ServerResponse {
-  reply.code(status).headers(headers);
+  reply.code(status);
   ensureProviderHeader(reply);
   reply.hijack();
-  const out = reply.raw;
-  out.statusCode = status;
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) out.setHeader(name, value);
-  return out;
+  // The whole head in one `writeHead` rather than a `setHeader` per header: each of those lower-cases and validates
+  // its name again and keeps a second map, for about twenty headers on every stream. `headers` names are lower case
+  // (undici's and our own), so they replace the reply's of the same name, as `reply.headers` would.
+  const head: OutgoingHttpHeaders = {};
+  const set = reply.getHeaders();
+  for (const name in set) if (set[name] !== undefined) head[name] = set[name];
+  for (const name in headers) head[name] = headers[name];
+  return reply.raw.writeHead(status, head);
 }
 
 const eventStreamHeaders = Object.freeze({

@@ -33,16 +33,23 @@ function scan(text: string, cuts: number[]) {
   const scanner = new RawFrameScanner();
   const relayed: Buffer[] = [];
   const marked: string[] = [];
+  let frames = 0;
   for (let index = 1; index < points.length; index += 1) {
     const region = scanner.push(bytes.subarray(points[index - 1], points[index]));
     if (region === null) throw new Error('no CR in these streams');
     relayed.push(region.bytes);
+    frames += region.frames;
     for (const frame of region.marked) {
       expect(region.bytes.toString('utf8', frame.start, frame.end)).toBe(frame.raw);
       marked.push(frame.raw);
     }
   }
-  return { relayed: Buffer.concat(relayed).toString('utf8'), marked, held: scanner.takePending().toString('utf8') };
+  return {
+    relayed: Buffer.concat(relayed).toString('utf8'),
+    frames,
+    marked,
+    held: scanner.takePending().toString('utf8'),
+  };
 }
 
 /** The text splitter's framing: a frame ends at the first blank line after its start; the rest waits. */
@@ -64,9 +71,10 @@ describe('RawFrameScanner', () => {
         fc.array(fc.nat(), { maxLength: 6 }),
         (stream, cuts) => {
           const text = stream.join('');
-          const { relayed, marked, held } = scan(text, cuts);
+          const { relayed, frames, marked, held } = scan(text, cuts);
           const expected = reference(text);
           expect(relayed).toBe(expected.frames.join(''));
+          expect(frames).toBe(expected.frames.length);
           expect(held).toBe(expected.rest);
           expect(marked).toEqual(expected.frames.filter(matters));
         },

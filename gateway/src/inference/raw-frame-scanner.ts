@@ -45,6 +45,8 @@ function lineMatters(text: string, at: number): boolean {
 export interface ScannedRegion {
   /** Complete frames (each up to and including its blank line), as received. */
   bytes: Buffer;
+  /** How many frames `bytes` holds (the relay counts the events it sends). */
+  frames: number;
   /** Frames that matter, in stream order: byte offsets into `bytes` and the decoded text. */
   marked: Array<{ start: number; end: number; raw: string }>;
 }
@@ -64,10 +66,10 @@ export class RawFrameScanner {
       this.pending = data;
       return null;
     }
-    const { cut, marked } = walkFrames(data, text);
+    const { cut, frames, marked } = walkFrames(data, text);
     // A copy: the held-back tail must not pin (or alias) the provider's chunk buffer.
     this.pending = cut < data.length ? Buffer.from(data.subarray(cut)) : null;
-    return { bytes: data.subarray(0, cut), marked };
+    return { bytes: data.subarray(0, cut), frames, marked };
   }
 
   takePending(): Buffer {
@@ -81,10 +83,11 @@ export class RawFrameScanner {
  * Frames front to back, as the text splitter cuts them: a frame ends at the first blank line after its start (so a
  * run of three line breaks leaves the third to open the next frame). `cut` is the end of the last complete frame.
  */
-function walkFrames(bytes: Buffer, text: string): { cut: number; marked: ScannedRegion['marked'] } {
+function walkFrames(bytes: Buffer, text: string): { cut: number; frames: number; marked: ScannedRegion['marked'] } {
   const marked: ScannedRegion['marked'] = [];
   let usage = nextUsageObject(text, 0);
   let frameStart = 0;
+  let frames = 0;
   let matters = false;
   for (let lineStart = 0, lineEnd = text.indexOf('\n'); lineEnd !== -1; lineEnd = text.indexOf('\n', lineStart)) {
     if (lineEnd === lineStart && lineStart > frameStart) {
@@ -93,9 +96,10 @@ function walkFrames(bytes: Buffer, text: string): { cut: number; marked: Scanned
       if (matters || (usage !== -1 && usage < end))
         marked.push({ start: frameStart, end, raw: bytes.toString('utf8', frameStart, end) });
       frameStart = end;
+      frames += 1;
       matters = false;
     } else if (!matters) matters = lineMatters(text, lineStart);
     lineStart = lineEnd + 1;
   }
-  return { cut: frameStart, marked };
+  return { cut: frameStart, frames, marked };
 }

@@ -3,7 +3,6 @@ import { SseParser, serializeSseFrame, type SseFrame } from '../providers/transl
 import type { StreamTranslator, StreamUsageTracker, TranslationContext } from '../providers/translate/translator.js';
 import type { Usage } from '../providers/translate/usage.js';
 import { abortCauseOf } from './call-signal.js';
-import { countEvents } from './cut-stream-usage.js';
 import { streamErrorFrame } from './stream-errors.js';
 import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
 import { RawFrameScanner, type ScannedRegion } from './raw-frame-scanner.js';
@@ -88,7 +87,7 @@ async function relayPassthrough(
   input: RelayStreamInput,
   tracker: StreamUsageTracker,
   state: RelayState,
-  write: (text: string | Buffer) => Promise<void>,
+  write: (text: string | Buffer, events: number) => Promise<void>,
 ): Promise<void> {
   // Made only when the text path is taken: its decoder is a cost per stream the byte path does not need.
   let textSplitter: RawFrameSplitter | null = null;
@@ -96,38 +95,53 @@ async function relayPassthrough(
   const observeFrames = async (frames: string[]) => {
     // Kept frames of one upstream chunk go out in one write: one syscall per chunk, not per event.
     let kept = '';
+    let keptFrames = 0;
     for (const raw of frames) {
       const hidden = inspectFrame(raw, input, tracker, state);
       if (input.onClientFrame && !hidden) input.onClientFrame(decodeRawFrame(raw));
-      if (input.hideUsageChunk && !hidden) kept += raw;
+      if (input.hideUsageChunk && !hidden) {
+        kept += raw;
+        keptFrames += 1;
+      }
     }
-    await write(kept);
+    await write(kept, keptFrames);
   };
   const observeRegion = async (region: ScannedRegion) => {
     // The bytes around a withheld frame go out as views of the region, written one after the other: the socket is
     // corked for the turn, so they still leave in one syscall, and no per-stream copy of the region is made.
     const kept: Buffer[] = [];
     let from = 0;
+    let withheld = 0;
     for (const frame of region.marked) {
       if (!inspectFrame(frame.raw, input, tracker, state)) continue;
       if (frame.start > from) kept.push(region.bytes.subarray(from, frame.start));
       from = frame.end;
+      withheld += 1;
     }
     if (!input.hideUsageChunk) return;
-    if (from === 0) return write(region.bytes);
+    if (from === 0) return write(region.bytes, region.frames);
     if (from < region.bytes.length) kept.push(region.bytes.subarray(from));
-    for (const part of kept) await write(part);
+    // The region's events go out with its first part; the rest are the same events' remaining bytes.
+    let events = region.frames - withheld;
+    for (const part of kept) {
+      await write(part, events);
+      events = 0;
+    }
   };
   // Null once the text path is taken: a frame observer needs every frame decoded, or the stream uses CR line breaks.
   let scanner: RawFrameScanner | null = input.onClientFrame ? null : new RawFrameScanner();
   for await (const chunk of input.upstream) {
-    if (!input.hideUsageChunk) await write(chunk);
+    // Nothing withheld: the provider's bytes go out as received, and the frames they complete are the events sent.
     const region = scanner?.push(chunk);
-    if (region) await observeRegion(region);
-    else {
+    if (region) {
+      if (!input.hideUsageChunk) await write(chunk, region.frames);
+      await observeRegion(region);
+    } else {
       const pending = scanner?.takePending();
       scanner = null;
-      await observeFrames(splitter().push(pending ?? chunk));
+      const frames = splitter().push(pending ?? chunk);
+      if (!input.hideUsageChunk) await write(chunk, frames.length);
+      await observeFrames(frames);
     }
     // An error event ends the stream for the client; a provider that keeps the connection open must not hold it.
     if (state.errorCode !== null) break;
@@ -148,7 +162,7 @@ async function relayTranslated(
   input: RelayStreamInput,
   translator: StreamTranslator,
   state: RelayState,
-  write: (text: string | Buffer) => Promise<void>,
+  write: (text: string | Buffer, events: number) => Promise<void>,
 ): Promise<void> {
   const parser = new SseParser();
   const relay = async (clientFrames: SseFrame[], errorCode: string) => {
@@ -157,7 +171,7 @@ async function relayTranslated(
       else if (isUpstreamError(frame)) state.errorCode ??= errorCode;
       input.onClientFrame?.(frame);
     }
-    await write(clientFrames.map(serializeSseFrame).join(''));
+    await write(clientFrames.map(serializeSseFrame).join(''), clientFrames.length);
   };
   const observe = async (frames: SseFrame[]) => {
     const clientFrames: SseFrame[] = [];
@@ -207,11 +221,12 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
   let firstByteMs: number | null = null;
   let eventsSent = 0;
   let corked = false;
-  const write = async (text: string | Buffer) => {
+  /** Writes `text`, which completes `events` events (counted for the estimate of a cut stream's usage). */
+  const write = async (text: string | Buffer, events: number) => {
     // A client that left takes no more bytes; the aborted upstream ends the relay.
     if (text.length === 0 || out.destroyed || out.writableEnded) return;
     if (firstByteMs === null) firstByteMs = input.now() - started;
-    eventsSent += countEvents(text);
+    eventsSent += events;
     // Held until the end of this event-loop turn: when the provider's last frames and its end arrive together (the
     // usual case for a short answer), the caller's `end()` joins the same write instead of costing a syscall of its
     // own. A paced stream is not delayed: the turn ends as soon as this chunk's work is done. The socket is corked,
@@ -244,12 +259,14 @@ export async function relayStream(input: RelayStreamInput): Promise<StreamOutcom
     state.errorCode = draining ? 'gateway_draining' : 'upstream_stream_interrupted';
     await write(
       streamErrorFrame(input.clientFormat, state.errorCode, draining ? drainingMessage : interruptedMessage),
+      1,
     ).catch(() => undefined);
   }
   if (!state.completed && state.errorCode === null) {
     state.errorCode = 'upstream_stream_incomplete';
     await write(
       streamErrorFrame(input.clientFormat, state.errorCode, 'The provider ended the stream before it was complete.'),
+      1,
     ).catch(() => undefined);
   }
   const usage = usageSoFar();
