@@ -214,6 +214,13 @@ describe('inference core', () => {
       { 'x-gw-config': JSON.stringify({ provider: 'openai', api_key: 'sk-x' }) },
     );
     expect(credential.statusCode).toBe(400);
+    // This gateway has no optimizer, so no response cache; a malformed cache block is refused all the same.
+    const cacheBlock = await post(
+      '/v1/chat/completions',
+      { model: 'gpt-4.1', messages: [{ role: 'user', content: 'x' }] },
+      { 'x-gw-config': JSON.stringify({ provider: 'openai', cache: { mode: 'always' } }) },
+    );
+    expect(cacheBlock.statusCode).toBe(400);
 
     // One spend row per call, whichever stage refused it: parse, validation and routing alike.
     for (const [response, code] of [
@@ -222,6 +229,7 @@ describe('inference core', () => {
       [completions, 'invalid_request'],
       [unknown, 'unknown_provider'],
       [credential, 'config_carries_credential'],
+      [cacheBlock, 'invalid_config'],
     ] as const) {
       expect(await spendRowOf(fixture.gateway, response)).toMatchObject({
         status: 400,

@@ -30,6 +30,15 @@ export function requestCachePolicy(
   });
 }
 
+/**
+ * Without an optimizer there is no response cache and no policy to decide, but a request's `x-gw-config` keeps the
+ * same contract: a malformed `cache` block is refused (400 `invalid_config`) whether or not an optimizer runs.
+ */
+export function checkRequestCacheSettings(request: FastifyRequest): undefined {
+  cacheSettingsOfConfigHeader(firstHeader(request, 'x-gw-config'));
+  return undefined;
+}
+
 /** The stored routing's cache settings, with the `cache` block of the stored default config under them. */
 function storedSettingsOf(deps: Pick<InferenceDeps, 'routing'>): CacheSettings | null {
   const stored = deps.routing.documents.default;

@@ -9,7 +9,7 @@ import { gatewaySessionIdOf, type Optimization } from '../optimization/hook/pre-
 import type { InferenceDeps } from './inference-deps.js';
 import type { LaneReport, LaneScope, Sent } from './lane-report.js';
 import { relayAnswer } from './relay-answer.js';
-import { requestCachePolicy, writableBy } from './request-cache-policy.js';
+import { checkRequestCacheSettings, requestCachePolicy, writableBy } from './request-cache-policy.js';
 import type { InferenceCall } from './inference-call.js';
 import { gatewayError } from '../errors.js';
 
@@ -92,8 +92,8 @@ export async function runInference(
       : null;
     sessionId = gatewaySessionIdOf(sticky);
     const firstProvider = deps.providers.get(firstTarget(route.plan).provider);
-    // The response cache lives in the optimizer: without one there is no policy to decide.
-    const cache = deps.optimizer ? requestCachePolicy(deps, call, request, route) : undefined;
+    // The response cache lives in the optimizer: without one there is no policy to decide, only the header to check.
+    const cache = deps.optimizer ? requestCachePolicy(deps, call, request, route) : checkRequestCacheSettings(request);
     const optimized = await optimizeCall(
       deps,
       call,
