@@ -106,6 +106,8 @@ describe('a stream answered with JSON', () => {
         )
         .withResponse();
       expect(response.headers.get('content-type')).toContain('text/event-stream');
+      // The whole answer was known when it was re-told: framed by its length, not chunked.
+      expect(Number(response.headers.get('content-length'))).toBeGreaterThan(0);
       const types: string[] = [];
       for await (const event of data) types.push(event.type);
       expect(types[0]).toBe('message_start');

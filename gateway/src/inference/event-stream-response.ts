@@ -24,7 +24,9 @@ export function takeOverResponse(reply: FastifyReply, status: number, headers: R
   reply.hijack();
   // The whole head in one `writeHead` rather than a `setHeader` per header: each of those lower-cases and validates
   // its name again and keeps a second map, for about twenty headers on every stream. `headers` names are lower case
-  // (undici's and our own), so they replace the reply's of the same name, as `reply.headers` would.
+  // (undici's and our own) and hold no `set-cookie`, so each replaces the reply's header of the same name, as
+  // `reply.headers` would. The head is fixed here: a body whose length is not in `headers` goes out chunked, and
+  // nothing may set a header on the response afterwards.
   const head: OutgoingHttpHeaders = {};
   const set = reply.getHeaders();
   for (const name in set) if (set[name] !== undefined) head[name] = set[name];
@@ -38,9 +40,12 @@ const eventStreamHeaders = Object.freeze({
   'x-accel-buffering': 'no',
 });
 
-/** A relayed event stream's response: 200 with the event-stream headers (no proxy buffering). */
-export function openEventStream(reply: FastifyReply): ServerResponse {
-  return takeOverResponse(reply, 200, eventStreamHeaders);
+/**
+ * A relayed event stream's response: 200 with the event-stream headers (no proxy buffering). A caller that holds the
+ * whole body passes its `content-length`, so it is framed by its length rather than chunked.
+ */
+export function openEventStream(reply: FastifyReply, headers: Record<string, string> = {}): ServerResponse {
+  return takeOverResponse(reply, 200, { ...eventStreamHeaders, ...headers });
 }
 
 /**

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RawFrameScanner } from './raw-frame-scanner.js';
+import { rawCarriesUsage, rawError, rawTerminal } from './raw-frames.js';
 
-/** A frame that matters, written the obvious way: the oracle the scanner's walk must agree with. */
-const lineMarker = /^(?:data: (?:\[DONE\]|\{"error")|event: (?:message_stop|error|message_start|message_delta))/m;
-const matters = (frame: string) => lineMarker.test(frame) || /"usage": ?\{/.test(frame);
+/** The frames the relay's checks act on: the scanner must find exactly these. */
+const matters = (frame: string) => rawTerminal(frame) || rawError(frame) || rawCarriesUsage(frame);
 
 const frames = [
   'data: {"id":"c1","choices":[{"index":0,"delta":{"content":"Héllo \\"quoted\\""}}],"usage":null}\n\n',
@@ -18,6 +18,7 @@ const frames = [
   'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":7}}\n\n',
   'event: message_stop\ndata: {"type":"message_stop"}\n\n',
   'event: ping\ndata: {"type":"ping"}\n\n',
+  'event: message_other\ndata: {"type":"message_other"}\n\n',
   'event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n',
   ': keep-alive comment\n\n',
   // A marker quoted inside the JSON text is content, not the stream's end.

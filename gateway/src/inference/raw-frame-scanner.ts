@@ -12,10 +12,17 @@
  * about 70,000 instructions per chunk for the expression, 13,000 for this walk, which finds the line breaks and the
  * `u` of `usage"` with `memchr` and decides most lines by their first byte or two.
  *
- * Every frame the relay's textual checks (`relay-stream.ts`) act on, as the provider sends them, is found here; the
- * scanner does not also flag a frame whose JSON text merely quotes a marker.
+ * The frames found are exactly those the relay's textual checks (`rawTerminal`, `rawError`, `rawCarriesUsage` in
+ * `raw-frames.ts`) act on; like them, the scanner does not flag a frame whose JSON text merely quotes a marker.
  */
-const lineMarkers = ['data: [DONE]', 'data: {"error"', 'event: message_', 'event: error'] as const;
+const lineMarkers = [
+  'data: [DONE]',
+  'data: {"error"',
+  'event: message_start',
+  'event: message_delta',
+  'event: message_stop',
+  'event: error',
+] as const;
 
 /** `"usage":{` or `"usage": {` (the text checks' usage markers), starting at or after `from`; -1 when none. */
 function nextUsageObject(text: string, from: number): number {
@@ -35,7 +42,7 @@ function lineMatters(text: string, at: number): boolean {
         ? text.startsWith(lineMarkers[0], at)
         : text.charCodeAt(at + 8) === 0x65 && text.startsWith(lineMarkers[1], at);
     case 0x65: // e
-      return text.startsWith(lineMarkers[2], at) || text.startsWith(lineMarkers[3], at);
+      return lineMarkers.some((marker, index) => index >= 2 && text.startsWith(marker, at));
     default:
       return false;
   }

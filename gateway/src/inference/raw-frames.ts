@@ -40,3 +40,17 @@ export function decodeRawFrame(raw: string): { event?: string; data: string } {
   }
   return { ...(event === undefined ? {} : { event }), data: data.join('\n') };
 }
+
+/** A line of the raw frame starts with `prefix`: a field as the provider framed it, not text quoted in a payload. */
+const hasLine = (raw: string, prefix: string) => raw.startsWith(prefix) || raw.includes(`\n${prefix}`);
+
+// Cheap textual checks on raw frames; only frames that can matter are decoded. `RawFrameScanner` finds exactly the
+// frames these act on.
+export const rawTerminal = (raw: string) => hasLine(raw, 'data: [DONE]') || hasLine(raw, 'event: message_stop');
+export const rawError = (raw: string) => hasLine(raw, 'event: error') || hasLine(raw, 'data: {"error"');
+export const rawCarriesUsage = (raw: string) =>
+  raw.includes('"usage":{') ||
+  raw.includes('"usage": {') ||
+  hasLine(raw, 'event: message_start') ||
+  hasLine(raw, 'event: message_delta');
+export const rawUsageOnly = (raw: string) => raw.includes('"choices":[]') && rawCarriesUsage(raw);

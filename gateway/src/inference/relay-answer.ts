@@ -197,7 +197,8 @@ function sendAsStream(
   const frames = answerAsStream(call.clientFormat, answer, {
     includeUsage: isPlainObject(streamOptions) && streamOptions.include_usage === true,
   });
-  openEventStream(reply).end(frames.map(serializeSseFrame).join(''));
+  const payload = frames.map(serializeSseFrame).join('');
+  openEventStream(reply, { 'content-length': String(Buffer.byteLength(payload)) }).end(payload);
   logStreamEnd(reply, { completed: true, errorCode: null });
   return { ...relayed, stream: true, answer };
 }

@@ -22,6 +22,11 @@ const anthropicStream = [
 const errorStream =
   'data: {"id":"c1","choices":[{"index":0,"delta":{"content":"a"}}],"usage":null}\n\ndata: {"error":{"message":"overloaded"}}\n\ndata: [DONE]\n\n';
 
+/** Three content chunks whose text quotes the end and error markers, and no real end: the provider stopped short. */
+const quotingStream = ['say data: [DONE] now', 'event: message_stop', 'data: {\\"error\\"', 'and event: error']
+  .map((content) => `data: {"id":"c1","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`)
+  .join('');
+
 /** Cuts `text` (as UTF-8 bytes) at the given offsets. */
 function chunked(text: string, cuts: number[]): Buffer[] {
   const bytes = Buffer.from(text);
@@ -72,6 +77,7 @@ describe('relayStream, same family', () => {
     },
     { name: 'CR line breaks', stream: openAiStream.replaceAll('\n', '\r\n'), hideUsageChunk: true },
     { name: 'a last frame without its blank line', stream: openAiStream.slice(0, -2), hideUsageChunk: true },
+    { name: 'content quoting the markers, cut before its end', stream: quotingStream, hideUsageChunk: false },
   ];
 
   for (const testCase of cases) {
@@ -92,6 +98,19 @@ describe('relayStream, same family', () => {
     const { text, outcome } = await relayTo(chunked(openAiStream, [40, 200]), { hideUsageChunk: true });
     expect(text).toBe(openAiStream.replace(usageChunk, ''));
     expect(outcome).toMatchObject({ completed: true, errorCode: null, usage: { inputTokens: 15, outputTokens: 30 } });
+  });
+
+  it('counts the events it sent, wherever the bytes are cut, and calls a stream cut before its end incomplete', async () => {
+    for (let cut = 0; cut < quotingStream.length; cut += 5) {
+      for (const observeFrames of [false, true]) {
+        const { outcome } = await relayTo(chunked(quotingStream, [cut, cut + 11]), {
+          hideUsageChunk: false,
+          observeFrames,
+        });
+        // Four content events and the error event the relay adds.
+        expect(outcome).toMatchObject({ completed: false, errorCode: 'upstream_stream_incomplete', eventsSent: 5 });
+      }
+    }
   });
 
   it('ends the stream at an upstream error event', async () => {

@@ -4,7 +4,14 @@ import type { StreamTranslator, StreamUsageTracker, TranslationContext } from '.
 import type { Usage } from '../providers/translate/usage.js';
 import { abortCauseOf } from './call-signal.js';
 import { streamErrorFrame } from './stream-errors.js';
-import { RawFrameSplitter, decodeRawFrame } from './raw-frames.js';
+import {
+  RawFrameSplitter,
+  decodeRawFrame,
+  rawCarriesUsage,
+  rawError,
+  rawTerminal,
+  rawUsageOnly,
+} from './raw-frames.js';
 import { RawFrameScanner, type ScannedRegion } from './raw-frame-scanner.js';
 
 export interface StreamOutcome {
@@ -49,16 +56,6 @@ export interface RelayStreamInput {
 
 const isTerminal = (frame: SseFrame) => frame.data === '[DONE]' || frame.event === 'message_stop';
 const isUpstreamError = (frame: SseFrame) => frame.event === 'error' || frame.data.startsWith('{"error"');
-
-// Cheap textual checks on raw frames; only frames that can matter are decoded.
-const rawTerminal = (raw: string) => raw.includes('data: [DONE]') || raw.includes('event: message_stop');
-const rawError = (raw: string) => raw.startsWith('event: error') || raw.includes('data: {"error"');
-const rawCarriesUsage = (raw: string) =>
-  raw.includes('"usage":{') ||
-  raw.includes('"usage": {') ||
-  raw.includes('event: message_start') ||
-  raw.includes('event: message_delta');
-const rawUsageOnly = (raw: string) => raw.includes('"choices":[]') && rawCarriesUsage(raw);
 
 const interruptedMessage =
   'The provider connection failed in the middle of the stream; the response is incomplete. This is not a gateway failure.';
