@@ -69,7 +69,7 @@ describe('RawFrameScanner', () => {
     fc.assert(
       fc.property(
         fc.array(fc.constantFrom(...frames), { minLength: 1, maxLength: 12 }),
-        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
         (stream, cuts) => {
           const text = stream.join('');
           const { relayed, frames, marked, held } = scan(text, cuts);

@@ -58,8 +58,26 @@ export interface ScannedRegion {
   marked: Array<{ start: number; end: number; raw: string }>;
 }
 
+/**
+ * Where the walk of a held-back partial frame stopped, as offsets into it: its next unread line, whether a line of it
+ * already mattered, and the `"usage"` search (an object found at `usage`, or none before `usageFrom`). A frame that
+ * arrives in many chunks is then walked once, not again from its start with every chunk.
+ */
+interface WalkState {
+  line: number;
+  matters: boolean;
+  usage: number;
+  usageFrom: number;
+}
+
+const freshWalk: WalkState = { line: 0, matters: false, usage: -1, usageFrom: 0 };
+
+/** `"usage": {` is ten characters: a search that ended this close to the end of the text may have missed one. */
+const longestUsageMarker = 10;
+
 export class RawFrameScanner {
   private pending: Buffer | null = null;
+  private walk: WalkState = freshWalk;
 
   /**
    * The complete frames of `pending + chunk`; the trailing partial frame is kept for the next chunk. Null when the
@@ -73,30 +91,38 @@ export class RawFrameScanner {
       this.pending = data;
       return null;
     }
-    const { cut, frames, marked } = walkFrames(data, text);
+    const { cut, frames, marked, walk } = walkFrames(data, text, this.walk);
     // A copy: the held-back tail must not pin (or alias) the provider's chunk buffer.
     this.pending = cut < data.length ? Buffer.from(data.subarray(cut)) : null;
+    this.walk = this.pending ? walk : freshWalk;
     return { bytes: data.subarray(0, cut), frames, marked };
   }
 
   takePending(): Buffer {
     const pending = this.pending ?? Buffer.alloc(0);
     this.pending = null;
+    this.walk = freshWalk;
     return pending;
   }
 }
 
 /**
  * Frames front to back, as the text splitter cuts them: a frame ends at the first blank line after its start (so a
- * run of three line breaks leaves the third to open the next frame). `cut` is the end of the last complete frame.
+ * run of three line breaks leaves the third to open the next frame). `cut` is the end of the last complete frame;
+ * `walk` is where the walk of the partial frame after it stopped, relative to `cut`.
  */
-function walkFrames(bytes: Buffer, text: string): { cut: number; frames: number; marked: ScannedRegion['marked'] } {
+function walkFrames(
+  bytes: Buffer,
+  text: string,
+  from: WalkState,
+): { cut: number; frames: number; marked: ScannedRegion['marked']; walk: WalkState } {
   const marked: ScannedRegion['marked'] = [];
-  let usage = nextUsageObject(text, 0);
+  let usage = from.usage !== -1 ? from.usage : nextUsageObject(text, from.usageFrom);
   let frameStart = 0;
   let frames = 0;
-  let matters = false;
-  for (let lineStart = 0, lineEnd = text.indexOf('\n'); lineEnd !== -1; lineEnd = text.indexOf('\n', lineStart)) {
+  let matters = from.matters;
+  let lineStart = from.line;
+  for (let lineEnd = text.indexOf('\n', lineStart); lineEnd !== -1; lineEnd = text.indexOf('\n', lineStart)) {
     if (lineEnd === lineStart && lineStart > frameStart) {
       const end = lineEnd + 1;
       if (usage !== -1 && usage < frameStart) usage = nextUsageObject(text, frameStart);
@@ -108,5 +134,14 @@ function walkFrames(bytes: Buffer, text: string): { cut: number; frames: number;
     } else if (!matters) matters = lineMatters(text, lineStart);
     lineStart = lineEnd + 1;
   }
-  return { cut: frameStart, frames, marked };
+  const cut = frameStart;
+  const walk: WalkState = {
+    line: lineStart - cut,
+    matters,
+    // Found inside the partial frame: keep it. None to the end: search again only where a marker could be cut off.
+    // Found in a frame already relayed: the partial frame has not been searched.
+    usage: usage >= cut ? usage - cut : -1,
+    usageFrom: usage === -1 ? Math.max(0, text.length - longestUsageMarker - cut) : 0,
+  };
+  return { cut, frames, marked, walk };
 }
