@@ -1,3 +1,5 @@
+import { frameLines } from './raw-frames.js';
+
 /**
  * Byte-level view of a same-family SSE stream for the relay's hot path. The relay must see every frame that can end
  * the stream, report an error or carry usage, but those are a handful of a stream's frames: splitting every chunk into
@@ -15,14 +17,8 @@
  * The frames found are exactly those the relay's textual checks (`rawTerminal`, `rawError`, `rawCarriesUsage` in
  * `raw-frames.ts`) act on; like them, the scanner does not flag a frame whose JSON text merely quotes a marker.
  */
-const lineMarkers = [
-  'data: [DONE]',
-  'data: {"error"',
-  'event: message_start',
-  'event: message_delta',
-  'event: message_stop',
-  'event: error',
-] as const;
+/** The event lines that matter (every data line that does is told apart by its first bytes below). */
+const eventLines = [frameLines.errorEvent, frameLines.messageStart, frameLines.messageDelta, frameLines.messageStop];
 
 /** `"usage":{` or `"usage": {` (the text checks' usage markers), starting at or after `from`; -1 when none. */
 function nextUsageObject(text: string, from: number): number {
@@ -39,10 +35,10 @@ function lineMatters(text: string, at: number): boolean {
   switch (text.charCodeAt(at)) {
     case 0x64: // d: `data: [DONE]` or `data: {"error"`, where a chat chunk reads `data: {"id"`
       return text.charCodeAt(at + 6) === 0x5b
-        ? text.startsWith(lineMarkers[0], at)
-        : text.charCodeAt(at + 8) === 0x65 && text.startsWith(lineMarkers[1], at);
+        ? text.startsWith(frameLines.done, at)
+        : text.charCodeAt(at + 8) === 0x65 && text.startsWith(frameLines.errorData, at);
     case 0x65: // e
-      return lineMarkers.some((marker, index) => index >= 2 && text.startsWith(marker, at));
+      return eventLines.some((line) => text.startsWith(line, at));
     default:
       return false;
   }

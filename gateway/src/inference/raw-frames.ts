@@ -44,13 +44,23 @@ export function decodeRawFrame(raw: string): { event?: string; data: string } {
 /** A line of the raw frame starts with `prefix`: a field as the provider framed it, not text quoted in a payload. */
 const hasLine = (raw: string, prefix: string) => raw.startsWith(prefix) || raw.includes(`\n${prefix}`);
 
+/** The line starts the relay acts on, by what they mean; `RawFrameScanner` looks for the same list. */
+export const frameLines = {
+  done: 'data: [DONE]',
+  errorData: 'data: {"error"',
+  errorEvent: 'event: error',
+  messageStart: 'event: message_start',
+  messageDelta: 'event: message_delta',
+  messageStop: 'event: message_stop',
+} as const;
+
 // Cheap textual checks on raw frames; only frames that can matter are decoded. `RawFrameScanner` finds exactly the
 // frames these act on.
-export const rawTerminal = (raw: string) => hasLine(raw, 'data: [DONE]') || hasLine(raw, 'event: message_stop');
-export const rawError = (raw: string) => hasLine(raw, 'event: error') || hasLine(raw, 'data: {"error"');
+export const rawTerminal = (raw: string) => hasLine(raw, frameLines.done) || hasLine(raw, frameLines.messageStop);
+export const rawError = (raw: string) => hasLine(raw, frameLines.errorEvent) || hasLine(raw, frameLines.errorData);
 export const rawCarriesUsage = (raw: string) =>
   raw.includes('"usage":{') ||
   raw.includes('"usage": {') ||
-  hasLine(raw, 'event: message_start') ||
-  hasLine(raw, 'event: message_delta');
+  hasLine(raw, frameLines.messageStart) ||
+  hasLine(raw, frameLines.messageDelta);
 export const rawUsageOnly = (raw: string) => raw.includes('"choices":[]') && rawCarriesUsage(raw);
