@@ -1,30 +1,13 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { OverheadReport } from '../src/index.js';
+import { runBench } from './run-bench.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const main = `${repoRoot}bench/dist/main.js`;
 const PHASES = ['closed-json', 'closed-sse', 'open-json', 'open-sse', 'serial-json', 'serial-sse'];
-
-function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 // The harness runs real processes from the built output (`npm test` builds first). No timing is asserted: only that
 // every target answered every phase and the report has the shape machines read.
 describe('npm run bench -- overhead --tiny', () => {
   it('measures the simulator, the bare proxy and the gateway and prints a table, ratios and a JSON last line', async () => {
-    expect(existsSync(main), `${main} is missing: run npm run build`).toBe(true);
     const { code, stdout, stderr } = await runBench(['overhead', '--tiny']);
     expect(code, stderr).toBe(0);
 

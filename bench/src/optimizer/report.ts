@@ -3,6 +3,7 @@ import { outputKinds } from './output-kinds.js';
 import { cacheReadMultiplier, cacheTtlMs, cacheWriteMultiplier } from './prompt-cache.js';
 import type { SessionResult } from './replay-session.js';
 import { sessionCost, summarize, usd, type Totals } from './summary.js';
+import { table } from '../text-table.js';
 
 export interface CorpusRun {
   readonly label: string;
@@ -94,17 +95,6 @@ function corpusResult(label: string, totals: Totals): CorpusResult {
     sessions: totals.sessions,
     requests: totals.requests,
   };
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
-      .join('  ');
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
 const fixed = (value: number | null, digits: number) => (value === null ? '–' : value.toFixed(digits));

@@ -7,6 +7,8 @@ export interface StartProcessOptions {
   args?: readonly string[];
   /** Extra Node flags (e.g. `--cpu-prof`). */
   nodeArgs?: readonly string[];
+  /** A program that runs Node for us, with its arguments (e.g. `valgrind --tool=callgrind`); it must exec Node. */
+  launcher?: readonly string[];
   env?: Record<string, string>;
   cwd?: string;
   /** Printed once the process listens; its first capture group is the port. */
@@ -43,8 +45,10 @@ export function terminateAll(): void {
  * drained for its whole life, as a container runtime would, and only the tail kept.
  */
 export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
+  const node = [process.execPath, ...(options.nodeArgs ?? []), options.entry, ...(options.args ?? [])];
+  const [command = node[0] ?? '', ...args] = [...(options.launcher ?? []), ...node];
   const child = track(
-    spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry, ...(options.args ?? [])], {
+    spawn(command, args, {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

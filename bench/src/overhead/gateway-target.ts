@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIsolatedPgDb } from '@gw/testkit';
 import { startProcess } from './child-process.js';
-import { SERVER_KEY, jsonHeaders, originOf, repoRoot, type Target } from './targets.js';
+import { SERVER_KEY, jsonHeaders, originOf, repoRoot, type LaunchOptions, type Target } from './targets.js';
 
-export interface GatewayTargetOptions {
+export interface GatewayTargetOptions extends LaunchOptions {
   store: 'postgres' | 'pglite';
   /** Simulator origin. */
   upstream: string;
@@ -15,8 +15,6 @@ export interface GatewayTargetOptions {
   /** `GW_REDIS_URL`: coordination through Redis, as replicas run; null for in-process. */
   redisUrl: string | null;
   logLevel: string;
-  /** Extra Node flags for the gateway process (e.g. `--cpu-prof`). */
-  nodeArgs: readonly string[];
 }
 
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
@@ -38,6 +36,7 @@ export async function startGatewayTarget(options: GatewayTargetOptions): Promise
       entry: join(repoRoot, 'gateway/dist/main.js'),
       cwd: repoRoot,
       nodeArgs: options.nodeArgs,
+      launcher: options.launcher,
       env: {
         GW_PORT: '0',
         GW_HOST: '127.0.0.1',
@@ -50,7 +49,7 @@ export async function startGatewayTarget(options: GatewayTargetOptions): Promise
         ...(options.redisUrl ? { GW_REDIS_URL: options.redisUrl } : {}),
       },
       ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
-      timeoutMs: 60_000,
+      timeoutMs: options.timeoutMs ?? 60_000,
     });
     const origin = originOf(gateway);
     try {

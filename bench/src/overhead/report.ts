@@ -4,6 +4,7 @@ import type { OverheadRun } from './run-overhead.js';
 import type { PhaseSummary } from './summary.js';
 import { TARGET_LABELS, type TargetId } from './targets.js';
 import { overheadTargets } from './comparisons.js';
+import { table, times } from '../text-table.js';
 
 /** The machine-readable result: the last line the benchmark prints. */
 export interface OverheadReport {
@@ -155,14 +156,4 @@ function firstErrors(report: OverheadReport): string[] {
 }
 
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
-const times = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '-');
 const signed = (value: number) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(2)} ms` : '-');
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const render = (row: string[]) =>
-    row
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
-      .join('  ');
-  return [render(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(render)].join('\n');
-}

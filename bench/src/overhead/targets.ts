@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { startProcess, type RunningProcess } from './child-process.js';
+import { startProcess, type RunningProcess, type StartProcessOptions } from './child-process.js';
 
 export type TargetId = 'simulator' | 'bare-proxy' | 'gateway' | 'gateway-pglite' | 'portkey';
 
@@ -51,8 +51,12 @@ export async function startSimulatorTarget(): Promise<Target> {
   };
 }
 
-export async function startBareProxyTarget(upstream: string): Promise<Target> {
+/** How a measured server is started besides its own arguments: under a launcher, with Node flags, how patiently. */
+export type LaunchOptions = Pick<StartProcessOptions, 'launcher' | 'nodeArgs' | 'timeoutMs'>;
+
+export async function startBareProxyTarget(upstream: string, launch: LaunchOptions = {}): Promise<Target> {
   const proxy = await startProcess({
+    ...launch,
     name: 'bare-proxy',
     entry: processEntry('bare-proxy'),
     args: [upstream, SERVER_KEY],
