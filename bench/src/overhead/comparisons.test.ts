@@ -17,6 +17,7 @@ const summary = (fields: Partial<PhaseSummary>): PhaseSummary => ({
   cpuMicrosPerRequest: 100,
   clientCpuMicrosPerRequest: 50,
   rssMiB: 100,
+  storeCpuMicrosPerRequest: null,
   ...fields,
 });
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 export interface ProcessStats {
   /** User + system CPU time of the whole process (every thread), in microseconds. */
@@ -29,6 +29,24 @@ export function readProcessStats(pid: number): ProcessStats {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const rssKb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? Number.NaN);
   return { cpuMicros: (ticks * 1_000_000) / clockTicks(), rssBytes: rssKb * 1024 };
+}
+
+/**
+ * CPU of every process running `command` (its `/proc/<pid>/comm`), summed: a server made of many processes, such as
+ * Postgres with a backend per connection. A process that exits between two readings takes its time with it.
+ */
+export function readCommandCpuMicros(command: string): number {
+  let micros = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== command) continue;
+      micros += readProcessStats(Number(entry)).cpuMicros;
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return micros;
 }
 
 /** Whether per-process figures can be read here (they cannot outside Linux). */

@@ -93,6 +93,7 @@ export function formatReport(report: OverheadReport): string {
     ...Object.entries(report.comparisons).flatMap(([id, comparison]) =>
       describeComparison(id as TargetId, comparison, options.rate),
     ),
+    ...storeCpu(report),
     ...firstErrors(report),
     JSON.stringify(report),
   ];
@@ -139,6 +140,21 @@ function describeComparison(id: TargetId, comparison: GatewayComparisons | undef
   if (targets.streamFirstByte !== null)
     checks.push(`stream first byte within ${overheadTargets.firstByteMs} ms ${mark(targets.streamFirstByte)}`);
   lines.push(`  targets: ${checks.join('; ')}`, '');
+  return lines;
+}
+
+/** The local Postgres server's CPU beside a gateway's own: part of why throughput trails the CPU ratio. */
+function storeCpu(report: OverheadReport): string[] {
+  const lines: string[] = [];
+  for (const id of report.targets) {
+    const json = report.results[id]?.['closed-json'].storeCpuMicrosPerRequest;
+    const sse = report.results[id]?.['closed-sse'].storeCpuMicrosPerRequest;
+    if (json === null || json === undefined || sse === null || sse === undefined) continue;
+    lines.push(
+      `${TARGET_LABELS[id]}: the local Postgres server's CPU per request under the closed loop JSON ${fixed(json, 1)} µs SSE ${fixed(sse, 1)} µs (every postgres process, so other databases' work too; on the same cores as the gateway, so in the throughput ratio but not in the CPU ratio)`,
+      '',
+    );
+  }
   return lines;
 }
 

@@ -5,7 +5,7 @@ import { startGatewayTarget } from './gateway-target.js';
 import { LoadClient } from './load-client.js';
 import { PHASES, jobFor, type Phase, type PhaseId, type PhaseLimits } from './phases.js';
 import { findPortkey, startPortkeyTarget } from './portkey-target.js';
-import { readProcessStats } from './process-stats.js';
+import { readCommandCpuMicros, readProcessStats } from './process-stats.js';
 import { summarise, type PhaseSummary } from './summary.js';
 import { startBareProxyTarget, startSimulatorTarget, type Target, type TargetId } from './targets.js';
 
@@ -41,6 +41,7 @@ interface Accumulator {
   cpuMicros: number;
   clientCpuMicros: number;
   rssBytes: number;
+  storeCpuMicros: number | null;
 }
 
 /**
@@ -149,21 +150,26 @@ async function measure(
   options: OverheadOptions,
   accumulators: Map<string, Accumulator>,
 ): Promise<void> {
+  const readsStore = target.id === 'gateway' && isLocal(options.pgUrl);
   const before = readProcessStats(target.process.pid);
   const clientBefore = readProcessStats(load.pid);
+  const storeBefore = readsStore ? readCommandCpuMicros('postgres') : 0;
   const result = await load.run(jobFor(phase, target, options));
   const after = readProcessStats(target.process.pid);
   const clientAfter = readProcessStats(load.pid);
+  const storeAfter = readsStore ? readCommandCpuMicros('postgres') : 0;
   const accumulator = accumulators.get(key(target, phase)) ?? {
     runs: [],
     cpuMicros: 0,
     clientCpuMicros: 0,
     rssBytes: 0,
+    storeCpuMicros: readsStore ? 0 : null,
   };
   accumulator.runs.push(result);
   accumulator.cpuMicros += after.cpuMicros - before.cpuMicros;
   accumulator.clientCpuMicros += clientAfter.cpuMicros - clientBefore.cpuMicros;
   accumulator.rssBytes = Math.max(accumulator.rssBytes, after.rssBytes);
+  if (accumulator.storeCpuMicros !== null) accumulator.storeCpuMicros += storeAfter - storeBefore;
   accumulators.set(key(target, phase), accumulator);
 }
 
@@ -182,7 +188,18 @@ function summariseAccumulator(accumulator: Accumulator | undefined): PhaseSummar
     cpuMicros: accumulator?.cpuMicros ?? 0,
     clientCpuMicros: accumulator?.clientCpuMicros ?? 0,
     rssBytes: accumulator?.rssBytes ?? 0,
+    storeCpuMicros: accumulator?.storeCpuMicros ?? null,
   });
+}
+
+/** A Postgres server on this machine, whose processes /proc can see. */
+function isLocal(url: string): boolean {
+  try {
+    const { hostname } = new URL(url);
+    return ['', '127.0.0.1', 'localhost', '[::1]'].includes(hostname);
+  } catch {
+    return false;
+  }
 }
 
 const roundAll = (values: number[]) => values.map((value) => Math.round(value * 100) / 100);

@@ -20,6 +20,11 @@ export interface PhaseSummary {
   clientCpuMicrosPerRequest: number;
   /** Largest resident set seen after this phase. */
   rssMiB: number;
+  /**
+   * The local Postgres server's CPU per request while this target ran (every `postgres` process): null for a target
+   * without a Postgres store, or with one on another machine. Not in `cpuMicrosPerRequest`, but on the same cores.
+   */
+  storeCpuMicrosPerRequest: number | null;
 }
 
 export interface SummaryInput {
@@ -33,6 +38,7 @@ export interface SummaryInput {
   cpuMicros: number;
   clientCpuMicros: number;
   rssBytes: number;
+  storeCpuMicros: number | null;
 }
 
 export function summarise(input: SummaryInput): PhaseSummary {
@@ -47,11 +53,15 @@ export function summarise(input: SummaryInput): PhaseSummary {
     p99Ms: round(percentile(input.latenciesMs, 99), 3),
     ttfbP50Ms: round(percentile(input.ttfbMs, 50), 3),
     ttfbP99Ms: round(percentile(input.ttfbMs, 99), 3),
-    cpuMicrosPerRequest: round(input.requests > 0 ? input.cpuMicros / input.requests : Number.NaN, 1),
-    clientCpuMicrosPerRequest: round(input.requests > 0 ? input.clientCpuMicros / input.requests : Number.NaN, 1),
+    cpuMicrosPerRequest: round(perRequest(input.cpuMicros, input.requests), 1),
+    clientCpuMicrosPerRequest: round(perRequest(input.clientCpuMicros, input.requests), 1),
     rssMiB: round(input.rssBytes / (1024 * 1024), 1),
+    storeCpuMicrosPerRequest:
+      input.storeCpuMicros === null ? null : round(perRequest(input.storeCpuMicros, input.requests), 1),
   };
 }
+
+const perRequest = (micros: number, requests: number) => (requests > 0 ? micros / requests : Number.NaN);
 
 export function round(value: number, digits: number): number {
   if (!Number.isFinite(value)) return Number.NaN;
