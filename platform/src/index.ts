@@ -16,6 +16,7 @@ export * from './signing/detached-signature.js';
 export * from './time/parse-instant.js';
 export * from './time/iso-or-null.js';
 export * from './time/iso-instant.js';
+export * from './ids/time-ordered-id.js';
 export * from './entitlement/index.js';
 export * from './openapi/index.js';
 export * from './device-identity/index.js';

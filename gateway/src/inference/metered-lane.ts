@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '@gw/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { failureOf } from '../chain/metering/metering.stage.js';
 import { TranslationError } from '../providers/translate/translation-error.js';
@@ -63,12 +63,13 @@ export function meteredLane(deps: MeteredLaneDeps, lane: Lane) {
     const signal = callSignal(reply, deps.shutdown);
     const report = await lane({ request, reply, signal });
     const { settled, rendered } = settle(report, signal);
+    const now = deps.clock.now();
     const record = buildSpendRecord({
       request,
       report,
       settled,
-      now: deps.clock.now(),
-      id: randomUUID(),
+      now,
+      id: timeOrderedUuid(now),
       modelFacts: deps.routing.documents.models,
     });
     // The trace's content, kept only if the content mode allows it: the client's JSON request and the answer it got

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { normalizeRequestError, type Clock } from '@gw/platform';
+import { normalizeRequestError, timeOrderedUuid, type Clock } from '@gw/platform';
 import type { SpendRecord } from '../../metering/spend-record.js';
 import type { SpendRecorder } from '../../metering/spend-recorder.js';
 import type { TraceContent, TraceWriter } from '../../metering/traces/trace-writer.js';
@@ -71,7 +70,8 @@ export class MeteringStage {
     if (!request.gw?.identity || request.gw.metered || request.routeOptions.config.unmetered === true) return;
     const denial = failureOf(thrown);
     if (denial.status >= 500) return;
-    this.record(request, rejectionRecord({ request, denial, now: this.deps.clock.now(), id: randomUUID() }));
+    const now = this.deps.clock.now();
+    this.record(request, rejectionRecord({ request, denial, now, id: timeOrderedUuid(now) }));
   }
 }
 

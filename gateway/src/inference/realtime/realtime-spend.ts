@@ -1,5 +1,4 @@
-import { isoInstant } from '@gw/platform';
-import { randomUUID } from 'node:crypto';
+import { isoInstant, timeOrderedUuid } from '@gw/platform';
 import type { FastifyRequest } from 'fastify';
 import type { MeteringStage } from '../../chain/metering/metering.stage.js';
 import type { Usage } from '../../providers/translate/usage.js';
@@ -42,7 +41,7 @@ export function recordRealtimeResponse(
     report,
     settled: { relayed, selection: input.selection },
     now: input.now,
-    id: randomUUID(),
+    id: timeOrderedUuid(input.now),
   });
   meter.recordSessionCall(request, {
     ...record,
