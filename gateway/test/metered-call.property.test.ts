@@ -176,8 +176,8 @@ describe('one metered call, whatever the lane and however it ends', () => {
     const query = "SELECT * FROM gw_spend WHERE attribution->'metadata'->>'case' = $1";
     // The metering stage records the call once its lane has settled; anything recorded twice would be in by then too.
     await recordedSpend(gateway, (record) => record.attribution.metadata?.case === tag);
+    // Traces are written with their spend rows.
     await gateway.deps.spendWriter.drain();
-    await gateway.deps.traceWriter.drain();
     const { rows } = await gateway.deps.db.query<Record<string, unknown>>(query, [tag]);
     const traces = await gateway.deps.db.query<Record<string, unknown>>('SELECT * FROM gw_traces WHERE id = ANY($1)', [
       rows.map((row) => row.id),

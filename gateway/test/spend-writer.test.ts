@@ -5,51 +5,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@gw/platform';
 import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { migrateGateway } from '../src/compose.js';
-import type { SpendRecord } from '../src/metering/spend-record.js';
 import { SpendSpill } from '../src/metering/spend-spill.js';
 import { SpendWriter } from '../src/metering/spend-writer.js';
 import { SwitchableDb } from './helpers.js';
+import { spendRecord } from './spend-record-fixture.js';
 
 const logger = createLogger({ name: 'spend-writer-test', level: 'silent' });
 
-function record(index: number): SpendRecord {
-  return {
-    id: `rec-${index}`,
-    ts: new Date(Date.UTC(2026, 10, 23, 12, 0, index)).toISOString(),
-    endpoint: '/v1/chat/completions',
-    method: 'POST',
-    status: 200,
-    outcome: 'success',
-    provider: 'openai',
-    model: 'gpt-4.1',
-    reasoningEffort: null,
-    promptTokens: 10,
-    completionTokens: 5,
-    totalTokens: 15,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    reasoningTokens: 0,
-    latencyMs: 12,
-    upstreamLatencyMs: 10,
-    costUsd: 0.00006,
-    savingsUsd: 0,
-    tokensSaved: 0,
-    billingMode: 'api-key',
-    user: 'ada@example.com',
-    team: 'compilers',
-    keyId: 'key_1',
-    keyType: 'client',
-    stream: false,
-    optimizationStatus: null,
-    optimizationReason: null,
-    optimizerLatencyMs: null,
-    attempts: 1,
-    target: 'openai:gpt-4.1',
-    errorCode: null,
-    traceId: `trace-${index}`,
-    attribution: {},
-  };
-}
+const record = (index: number) => spendRecord(index);
 
 function counting() {
   const counts = { spilled: 0, replayed: 0, dropped: 0, failures: 0, depth: 0 };
@@ -80,6 +43,8 @@ describe('spend writer: nothing lost across a store outage or a restart', () => 
   let dir: string;
   const rowCount = async () =>
     Number((await isolated.db.query<{ count: string }>('SELECT count(*) AS count FROM gw_spend')).rows[0]?.count);
+  const traceIds = async () =>
+    (await isolated.db.query<{ id: string }>('SELECT id FROM gw_traces ORDER BY id')).rows.map((row) => row.id);
 
   beforeEach(async () => {
     isolated = await createIsolatedPgDb(testDbUrl(process.env));
@@ -129,6 +94,22 @@ describe('spend writer: nothing lost across a store outage or a restart', () => 
     expect(await rowCount()).toBe(8);
     expect(counts.replayed).toBe(8);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('writes a journaled call’s trace when its row is replayed, and none for a batch line’s row', async () => {
+    const first = new SpendWriter(db, logger, { flushIntervalMs: 10, spill: new SpendSpill(dir, logger) });
+    db.down = true;
+    first.enqueue(record(1), true);
+    first.enqueue(record(2), false);
+    await first.stop(300);
+    expect(await traceIds()).toEqual([]);
+
+    db.down = false;
+    const second = new SpendWriter(db, logger, { flushIntervalMs: 10, spill: new SpendSpill(dir, logger) });
+    second.start();
+    expect(await second.drain()).toBe(0);
+    expect(await rowCount()).toBe(2);
+    expect(await traceIds()).toEqual(['rec-1']);
   });
 
   it('journals every record at once after a failed write, so a crash loses none, and the next process writes each once', async () => {

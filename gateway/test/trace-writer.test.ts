@@ -2,57 +2,31 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Keyring, createLogger } from '@gw/platform';
 import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
 import { migrateGateway } from '../src/compose.js';
-import type { SpendRecord } from '../src/metering/spend-record.js';
+import { SpendWriter } from '../src/metering/spend-writer.js';
 import { TraceWriter } from '../src/metering/traces/trace-writer.js';
 import { SwitchableDb } from './helpers.js';
+import { spendRecord } from './spend-record-fixture.js';
 
 const logger = createLogger({ name: 'trace-writer-test', level: 'silent' });
 const keyring = Keyring.fromHexKey('ef'.repeat(32));
+const content = { request: { messages: [{ role: 'user', content: 'the secret plan' }] }, response: { text: 'ok' } };
 
-function record(index: number): SpendRecord {
-  return {
-    id: `rec-${index}`,
-    ts: new Date(Date.UTC(2026, 10, 23, 12, 0, index)).toISOString(),
-    endpoint: '/v1/chat/completions',
-    method: 'POST',
-    status: 200,
-    outcome: 'success',
-    provider: 'openai',
-    model: 'gpt-4.1',
-    reasoningEffort: null,
+const record = (index: number) =>
+  spendRecord(index, {
     promptTokens: 10 + index,
-    completionTokens: 5,
-    totalTokens: 15 + index,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    reasoningTokens: 0,
-    latencyMs: 12.6,
-    upstreamLatencyMs: 10,
-    costUsd: 0.00006,
-    savingsUsd: 0,
-    tokensSaved: 0,
-    billingMode: 'api-key',
-    user: 'ada@example.com',
-    team: 'compilers',
-    keyId: 'key_1',
-    keyType: 'client',
-    stream: false,
+    latencyMs: 13,
     optimizationStatus: 'applied',
-    optimizationReason: null,
-    optimizerLatencyMs: 3,
-    attempts: 1,
-    target: 'openai:gpt-4.1',
-    errorCode: null,
-    traceId: `trace-${index}`,
-    attribution: { session: 'sess-1' },
-  };
-}
+    attribution: { session: 'sess-1', properties: { ticket: 'T-1' } },
+  });
 
-describe('trace writer', () => {
+// A call's trace is derived from its spend row by the spend writer's insert; the trace writer adds sealed content.
+describe('traces', () => {
   let isolated: TestDb;
   let db: SwitchableDb;
   const rows = async () =>
     (await isolated.db.query<Record<string, unknown>>('SELECT * FROM gw_traces ORDER BY id')).rows;
+  const sealedOf = (row: Record<string, unknown> | undefined, id: string) =>
+    JSON.parse(keyring.decryptString(String(row?.content_sealed), `trace:${id}`)) as unknown;
 
   beforeEach(async () => {
     isolated = await createIsolatedPgDb(testDbUrl(process.env));
@@ -63,12 +37,14 @@ describe('trace writer', () => {
     await isolated.dispose();
   });
 
-  it('writes each trace with its spend row id and metadata, in one batch', async () => {
-    const writer = new TraceWriter(db, logger);
-    for (let index = 1; index <= 3; index += 1) writer.write(record(index));
-    await writer.drain();
+  it('are written with the calls’ spend rows (same id, the row’s metadata, no content), none for a batch line', async () => {
+    const spend = new SpendWriter(db, logger);
+    spend.enqueue(record(1), true);
+    spend.enqueue(record(2), true);
+    spend.enqueue(record(3), false);
+    await spend.drain();
     const stored = await rows();
-    expect(stored.map((row) => row.id)).toEqual(['rec-1', 'rec-2', 'rec-3']);
+    expect(stored.map((row) => row.id)).toEqual(['rec-1', 'rec-2']);
     expect(stored[0]).toMatchObject({
       session_id: 'sess-1',
       user_id: 'ada@example.com',
@@ -84,36 +60,78 @@ describe('trace writer', () => {
       optimization_status: 'applied',
       content_sealed: null,
     });
+    expect(new Date(String(stored[0]?.created_at)).toISOString()).toBe(record(1).ts);
+    expect(Number(stored[0]?.cost_usd)).toBe(0.00006);
   });
 
-  it('drops and counts a batch the store refuses, and never throws at the caller', async () => {
+  it('are written once: a row written again (a retry, a replay) adds no trace and keeps its content', async () => {
+    const spend = new SpendWriter(db, logger);
+    const traces = new TraceWriter(db, logger, { keyring });
+    spend.enqueue(record(1), true);
+    await spend.drain();
+    traces.write(record(1), content);
+    await traces.drain();
+    spend.enqueue(record(1), true);
+    await spend.drain();
+    const stored = await rows();
+    expect(stored).toHaveLength(1);
+    expect(sealedOf(stored[0], 'rec-1')).toEqual(content);
+  });
+
+  it('carry sealed content bound to the trace id, whichever writer comes first', async () => {
+    const spend = new SpendWriter(db, logger);
+    const traces = new TraceWriter(db, logger, { keyring });
+    // rec-1: the row first, then the content; rec-2: the content first, then the row.
+    spend.enqueue(record(1), true);
+    await spend.drain();
+    traces.write(record(1), content);
+    traces.write(record(2), content);
+    await traces.drain();
+    spend.enqueue(record(2), true);
+    await spend.drain();
+    const [first, second] = await rows();
+    for (const [row, id] of [
+      [first, 'rec-1'],
+      [second, 'rec-2'],
+    ] as const) {
+      expect(row).toMatchObject({ id, session_id: 'sess-1', user_id: 'ada@example.com', status: 200 });
+      expect(sealedOf(row, id)).toEqual(content);
+    }
+    expect(() => keyring.decryptString(String(first?.content_sealed), 'trace:rec-2')).toThrow();
+    expect(JSON.stringify(await rows())).not.toContain('the secret plan');
+  });
+
+  it('keep no content without a key, and drop and count content past the in-memory bound', async () => {
     let dropped = 0;
-    const writer = new TraceWriter(db, logger, { onDropped: (count) => void (dropped += count) });
+    const keyless = new TraceWriter(db, logger, { onDropped: (count) => void (dropped += count) });
+    keyless.write(record(1), content);
+    await keyless.drain();
+    expect(await rows()).toEqual([]);
+    expect(dropped).toBe(0);
+
+    const bounded = new TraceWriter(db, logger, {
+      keyring,
+      maxBufferedContentChars: JSON.stringify(content).length,
+      onDropped: (count) => void (dropped += count),
+    });
+    bounded.write(record(2), content);
+    bounded.write(record(3), content);
+    await bounded.drain();
+    expect((await rows()).map((row) => row.id)).toEqual(['rec-2']);
+    expect(dropped).toBe(1);
+  });
+
+  it('drop and count a content batch the store refuses, and never throw at the caller', async () => {
+    let dropped = 0;
+    const traces = new TraceWriter(db, logger, { keyring, onDropped: (count) => void (dropped += count) });
     db.down = true;
-    expect(() => writer.write(record(1))).not.toThrow();
-    writer.write(record(2));
-    await writer.drain();
+    expect(() => traces.write(record(1), content)).not.toThrow();
+    traces.write(record(2), content);
+    await traces.drain();
     expect(dropped).toBe(2);
     db.down = false;
-    writer.write(record(3));
-    await writer.drain();
+    traces.write(record(3), content);
+    await traces.drain();
     expect((await rows()).map((row) => row.id)).toEqual(['rec-3']);
-  });
-
-  it('seals content under the key, bound to the trace id, only with a key and within the in-memory bound', async () => {
-    const content = { request: { messages: [{ role: 'user', content: 'the secret plan' }] }, response: { text: 'ok' } };
-    const sealing = new TraceWriter(db, logger, { keyring, maxBufferedContentChars: JSON.stringify(content).length });
-    sealing.write(record(1), content);
-    sealing.write(record(2), content);
-    await sealing.drain();
-    const keyless = new TraceWriter(db, logger);
-    keyless.write(record(3), content);
-    await keyless.drain();
-    const [first, second, third] = await rows();
-    expect(JSON.parse(keyring.decryptString(String(first?.content_sealed), 'trace:rec-1'))).toEqual(content);
-    expect(() => keyring.decryptString(String(first?.content_sealed), 'trace:rec-2')).toThrow();
-    expect(second?.content_sealed).toBeNull();
-    expect(third?.content_sealed).toBeNull();
-    expect(JSON.stringify(await rows())).not.toContain('the secret plan');
   });
 });

@@ -117,7 +117,7 @@ export class InferenceMetrics {
     this.spendQueue = new SpendQueueMetrics(registry);
     this.tracesDropped = new LabeledCounter(registry, {
       name: 'gw_traces_dropped_total',
-      help: 'Call traces not written to gw_traces (store refused the batch, or the buffer was full).',
+      help: 'Call traces whose sealed content was not written to gw_traces (store refused the batch, or the buffer was full).',
       labelNames: [],
     }).series({});
     this.governance = new GovernanceMetrics(registry);

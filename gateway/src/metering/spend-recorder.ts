@@ -43,9 +43,10 @@ export class SpendRecorder {
     };
   }
 
-  record(record: SpendRecord): void {
+  /** `traced`: the record is a call's, and the call's trace is written with it (a batch line's row has none). */
+  record(record: SpendRecord, options: { traced?: boolean } = {}): void {
     this.ring.push(record);
-    this.writer.enqueue(record);
+    this.writer.enqueue(record, options.traced === true);
     for (const listener of this.listeners) {
       try {
         listener(record);

@@ -1,6 +1,7 @@
 import { isDataRejection, sqlStateOf, type Db, type Logger } from '@gw/platform';
 import type { SpendRecord } from './spend-record.js';
 import type { SpendSpill } from './spend-spill.js';
+import { insertTracesOf } from './traces/trace-row.js';
 
 export interface SpendWriterHooks {
   onDepth?: (depth: number) => void;
@@ -61,8 +62,8 @@ const columns = [
   'evidence_class',
 ] as const;
 
-/** A record under its column names, for `json_populate_recordset`. */
-function rowOf(record: SpendRecord): Record<(typeof columns)[number], unknown> {
+/** A record under its column names, for `json_populate_recordset` (the trace writer sends the same rows). */
+export function rowOf(record: SpendRecord): Record<(typeof columns)[number], unknown> {
   return {
     id: record.id,
     ts: record.ts,
@@ -108,10 +109,22 @@ function rowOf(record: SpendRecord): Record<(typeof columns)[number], unknown> {
  * A whole batch is one JSON parameter expanded by Postgres into rows of `gw_spend`'s type, rather than a
  * `VALUES` list of 34 placeholders a row: one statement text whatever the batch size (prepared once per connection
  * instead of once per size), and one string to send instead of thousands of parameters serialised one by one.
+ *
+ * The same statement writes the traces of the calls among them (`$2`, their ids) from the rows it inserted: a
+ * trace is its call's spend row read another way, so it is derived in the store instead of built, serialised and
+ * sent a second time, and it is as durable as the row (journaled and replayed with it). A row that was already there
+ * (a retry, a replay) inserts no trace either.
  */
-const insertSql = `INSERT INTO gw_spend (${columns.join(', ')})
+const insertSql = `WITH written AS (
+  INSERT INTO gw_spend (${columns.join(', ')})
   SELECT ${columns.join(', ')} FROM json_populate_recordset(NULL::gw_spend, $1::json)
-  ON CONFLICT (id) DO NOTHING`;
+  ON CONFLICT (id) DO NOTHING
+  RETURNING *
+)
+${insertTracesOf('written', '$2::text[]')}`;
+
+/** A record as the journal keeps it: with whether its call's trace is still to be written with it. */
+type JournaledRecord = SpendRecord & { traced?: boolean };
 
 const maxBackoffMs = 10_000;
 
@@ -131,6 +144,8 @@ const maxBackoffMs = 10_000;
  */
 export class SpendWriter {
   private buffer: SpendRecord[] = [];
+  /** Queued records that are calls (not batch lines): their traces are written with them. */
+  private readonly traced = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private replaying: Promise<void> | null = null;
@@ -159,7 +174,9 @@ export class SpendWriter {
     if (this.options.spill?.hasPending) this.schedule(0);
   }
 
-  enqueue(record: SpendRecord): void {
+  /** Queues a record; `traced`: it is a call's, and the call's trace is written with it. */
+  enqueue(record: SpendRecord, traced = false): void {
+    if (traced) this.traced.add(record.id);
     if (this.stopped) {
       this.overflow([record]);
       return;
@@ -181,9 +198,29 @@ export class SpendWriter {
 
   /** Append to the on-disk journal; false without one or when the disk refuses (the caller keeps the records). */
   private journal(records: SpendRecord[]): boolean {
-    if (records.length === 0 || this.options.spill?.append(records) !== true) return false;
+    if (records.length === 0 || this.options.spill?.append(records.map((record) => this.journaled(record))) !== true)
+      return false;
+    this.release(records);
     this.options.onSpilled?.(records.length);
     return true;
+  }
+
+  /** The record as the journal keeps it: a replay must still write its trace. */
+  private journaled(record: SpendRecord): JournaledRecord {
+    return this.traced.has(record.id) ? { ...record, traced: true } : record;
+  }
+
+  /** The records left the writer (stored, journaled, set aside or dropped): forget which were traced. */
+  private release(records: readonly SpendRecord[]): void {
+    if (this.traced.size === 0) return;
+    for (const record of records) this.traced.delete(record.id);
+  }
+
+  /** Ids of the calls among `records`, whose traces the insert writes. */
+  private tracedIds(records: readonly JournaledRecord[]): string[] {
+    const ids: string[] = [];
+    for (const record of records) if (record.traced === true || this.traced.has(record.id)) ids.push(record.id);
+    return ids;
   }
 
   /** After a failed write: everything waiting in memory moves to the journal, where a crash cannot lose it. */
@@ -196,6 +233,7 @@ export class SpendWriter {
   /** Policy when memory is full: the oldest records keep retrying in memory, newer ones go to disk. */
   private overflow(records: SpendRecord[]): void {
     if (this.journal(records)) return;
+    this.release(records);
     this.options.onDropped?.(records.length);
     this.logger.error({ dropped: records.length }, 'spend buffer full and no spill file: records dropped');
   }
@@ -228,16 +266,17 @@ export class SpendWriter {
 
   private async insert(batch: readonly SpendRecord[]): Promise<void> {
     try {
-      await this.db.query(insertSql, [JSON.stringify(batch.map(rowOf))]);
+      await this.db.query(insertSql, [JSON.stringify(batch.map(rowOf)), this.tracedIds(batch)]);
     } catch (error) {
       if (!isDataRejection(error)) throw error;
       for (const record of batch) await this.insertAlone(record);
     }
+    this.release(batch);
   }
 
   private async insertAlone(record: SpendRecord): Promise<void> {
     try {
-      await this.db.query(insertSql, [JSON.stringify([rowOf(record)])]);
+      await this.db.query(insertSql, [JSON.stringify([rowOf(record)]), this.tracedIds([record])]);
     } catch (error) {
       if (!isDataRejection(error)) throw error;
       const kept = this.options.spill?.reject(record) === true;

@@ -11,9 +11,12 @@ export function failureOf(thrown: unknown): { status: number; code: string } {
   return { status, code };
 }
 
+/** A call's own row: its trace is written with it. */
+const CALL_ROW = { traced: true } as const;
+
 export interface MeteringStageDeps {
   spend: Pick<SpendRecorder, 'record'>;
-  /** Null where traces are not written (a gateway without a store for them). */
+  /** Writes a trace's sealed content; null where content is never kept. The trace itself goes with the spend row. */
   traces: Pick<TraceWriter, 'write'> | null;
   /** Whether a call's content may be kept with its trace now: content mode `full` and `GW_CONTENT_KEY` set. */
   contentAllowed: () => boolean;
@@ -42,8 +45,8 @@ export class MeteringStage {
   record(request: FastifyRequest, record: SpendRecord, content: TraceContent | null = null): void {
     if (request.gw.metered) return;
     request.gw.metered = true;
-    this.deps.spend.record(record);
-    this.deps.traces?.write(record, content && this.keepsContent() ? content : null);
+    this.deps.spend.record(record, CALL_ROW);
+    if (content && this.keepsContent()) this.deps.traces?.write(record, content);
   }
 
   /**
@@ -52,8 +55,7 @@ export class MeteringStage {
    */
   recordSessionCall(request: FastifyRequest, record: SpendRecord): void {
     request.gw.metered = true;
-    this.deps.spend.record(record);
-    this.deps.traces?.write(record, null);
+    this.deps.spend.record(record, CALL_ROW);
   }
 
   /**

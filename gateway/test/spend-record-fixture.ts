@@ -1,0 +1,42 @@
+import type { SpendRecord } from '../src/metering/spend-record.js';
+
+/** A call's spend record as the writers receive it: `rec-<index>`, a second apart, with what the test changes. */
+export function spendRecord(index: number, changes: Partial<SpendRecord> = {}): SpendRecord {
+  return {
+    id: `rec-${index}`,
+    ts: new Date(Date.UTC(2026, 10, 23, 12, 0, index)).toISOString(),
+    endpoint: '/v1/chat/completions',
+    method: 'POST',
+    status: 200,
+    outcome: 'success',
+    provider: 'openai',
+    model: 'gpt-4.1',
+    reasoningEffort: null,
+    promptTokens: 10,
+    completionTokens: 5,
+    totalTokens: 15,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    latencyMs: 12,
+    upstreamLatencyMs: 10,
+    costUsd: 0.00006,
+    savingsUsd: 0,
+    tokensSaved: 0,
+    billingMode: 'api-key',
+    user: 'ada@example.com',
+    team: 'compilers',
+    keyId: 'key_1',
+    keyType: 'client',
+    stream: false,
+    optimizationStatus: null,
+    optimizationReason: null,
+    optimizerLatencyMs: null,
+    attempts: 1,
+    target: 'openai:gpt-4.1',
+    errorCode: null,
+    traceId: `trace-${index}`,
+    attribution: {},
+    ...changes,
+  };
+}
