@@ -48,7 +48,7 @@ describe('categorize', () => {
 
 describe('displayName', () => {
   const perfMap = parsePerfMap(
-    "28019000 400 JS:*relay file:///srv/gateway/dist/relay.js:12:3\n28020000 100 JS:'tiered file:///srv/a.js:1:1\n",
+    "28019000 400 JS:*relay file:///srv/gateway/dist/relay.js:12:3\n28020000 100 JS:+'tiered file:///srv/a.js:1:1\n",
   );
 
   it.each([

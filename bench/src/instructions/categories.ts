@@ -72,7 +72,7 @@ export function displayName(symbol: string, perfMap: PerfMap): string {
   const address = addressOf(name);
   if (address !== null) {
     const jitName = perfMap.nameAt(address);
-    return jitName === undefined ? 'JIT code (unnamed)' : jitName.replace(/^(JS|Eval|Script):[~^+*']?/, '$1:');
+    return jitName === undefined ? 'JIT code (unnamed)' : jitName.replace(/^(JS|Eval|Script):[~^+*]?'?/, '$1:');
   }
   return withoutParameters(name);
 }
