@@ -6,7 +6,7 @@ import { runBench } from './run-bench.js';
 // JIT's state, so none is asserted: only that each target was counted in each format and the report reads.
 describe('npm run bench -- instructions --tiny', () => {
   it('counts the bare proxy and the gateway per request, by category, and lists what the gateway spends beyond it', async () => {
-    const { code, stdout, stderr } = await runBench(['instructions', '--tiny']);
+    const { code, stdout, stderr } = await runBench(['instructions', '--tiny'], 590_000);
     expect(code, stderr).toBe(0);
 
     const lines = stdout.trimEnd().split('\n');

@@ -8,7 +8,7 @@ const PHASES = ['closed-json', 'closed-sse', 'open-json', 'open-sse', 'serial-js
 // every target answered every phase and the report has the shape machines read.
 describe('npm run bench -- overhead --tiny', () => {
   it('measures the simulator, the bare proxy and the gateway and prints a table, ratios and a JSON last line', async () => {
-    const { code, stdout, stderr } = await runBench(['overhead', '--tiny']);
+    const { code, stdout, stderr } = await runBench(['overhead', '--tiny'], 55_000);
     expect(code, stderr).toBe(0);
 
     const lines = stdout.trimEnd().split('\n');

@@ -6,11 +6,22 @@ import { expect } from 'vitest';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const main = `${repoRoot}bench/dist/main.js`;
 
-/** `npm run bench -- …` as a user runs it: the built harness (`npm test` builds first), from the repository root. */
-export function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * `npm run bench -- …` as a user runs it: the built harness (`npm test` builds first), from the repository root.
+ * Past `timeoutMs` it is sent SIGTERM, on which it takes its servers down: a test that gives up leaves nothing running.
+ */
+export function runBench(
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   expect(existsSync(main), `${main} is missing: run npm run build`).toBe(true);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [main, ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      killSignal: 'SIGTERM',
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -47,7 +47,7 @@ export interface GatewayDeps extends AdminDeps {
   upstream: UpstreamClient;
   spend: SpendRecorder;
   spendWriter: SpendWriter;
-  /** One content-free trace per metered call, batched into `gw_traces`. */
+  /** Sealed content for the traces of metered calls (the traces themselves are written with their spend rows). */
   traceWriter: TraceWriter;
   inferenceMetrics: InferenceMetrics;
   /** Caps, budgets, limits and usage counters (chain admission, metering listener, /v1/me, admin routes). */

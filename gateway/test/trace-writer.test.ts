@@ -101,6 +101,28 @@ describe('traces', () => {
     expect(JSON.stringify(await rows())).not.toContain('the secret plan');
   });
 
+  it('never put content back into a trace whose user was erased meanwhile', async () => {
+    const spend = new SpendWriter(db, logger);
+    const traces = new TraceWriter(db, logger, { keyring });
+    spend.enqueue(record(1), true);
+    await spend.drain();
+    await isolated.db.query("UPDATE gw_traces SET user_id = 'erased-1', content_sealed = NULL WHERE id = 'rec-1'");
+    traces.write(record(1), content);
+    await traces.drain();
+    expect(await rows()).toEqual([expect.objectContaining({ id: 'rec-1', user_id: 'erased-1', content_sealed: null })]);
+  });
+
+  it('write every other record’s content when the store refuses one record of a batch for its data', async () => {
+    let dropped = 0;
+    const traces = new TraceWriter(db, logger, { keyring, onDropped: (count) => void (dropped += count) });
+    traces.write(record(1), content);
+    traces.write({ ...record(2), promptTokens: 2 ** 40 }, content);
+    traces.write(record(3), content);
+    await traces.drain();
+    expect((await rows()).map((row) => row.id)).toEqual(['rec-1', 'rec-3']);
+    expect(dropped).toBe(1);
+  });
+
   it('keep no content without a key, and drop and count content past the in-memory bound', async () => {
     let dropped = 0;
     const keyless = new TraceWriter(db, logger, { onDropped: (count) => void (dropped += count) });

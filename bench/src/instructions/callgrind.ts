@@ -38,13 +38,17 @@ export async function checkValgrind(): Promise<void> {
 
 /** `callgrind_control <command> <pid>`: answered by the process's embedded gdbserver once the command has run. */
 export async function callgrindControl(pid: number, command: '--instr=on' | '--instr=off' | '--zero' | '--dump') {
-  await run('callgrind_control', [command, String(pid)]);
+  // vgdb reaches a process blocked in a system call through ptrace; where that is not allowed it would wait forever.
+  await run('callgrind_control', [command, String(pid)], { timeout: 120_000 }).catch((error: unknown) => {
+    throw new Error(`callgrind_control ${command} ${pid} failed (is ptrace allowed here?)`, { cause: error });
+  });
 }
 
 /** Self instructions per function of one dump. */
 export async function annotate(file: string): Promise<string> {
   const { stdout } = await run('callgrind_annotate', ['--inclusive=no', '--threshold=100', '--auto=no', file], {
     maxBuffer: 256 * 1024 * 1024,
+    timeout: 600_000,
   });
   return stdout;
 }

@@ -40,6 +40,7 @@ const run: InstructionsRun = {
       json: profile(100, 400_000, 20_000, [
         ['uv__io_poll', 30_000],
         ['JS:parse', 10_000],
+        ['JS:near', 45],
       ]),
       sse: profile(100, 500_000, 0, [['uv__io_poll', 40_000]]),
     },
@@ -50,6 +51,7 @@ const run: InstructionsRun = {
         ['JS:parse', 10_000],
         ['v8::internal::JsonStringify', 15_000],
         ['tiny', 10],
+        ['JS:near', 60],
       ]),
       sse: profile(100, 700_000, 0, [['uv__io_poll', 40_000]]),
     },
@@ -75,6 +77,14 @@ describe('toInstructionsReport', () => {
 
   it('keeps functions of 50 instructions per request and more', () => {
     expect(report.results.gateway?.json.functions.map((fn) => fn.name)).not.toContain('tiny');
+  });
+
+  it('subtracts the bare proxy’s cost before leaving out what is small', () => {
+    expect(report.beyondBareProxy.gateway?.json).toEqual([
+      { name: 'JS:recordSpend', category: 'mutator', perRequest: 20_000 },
+      { name: 'v8::internal::JsonStringify', category: 'mutator', perRequest: 15_000 },
+      { name: 'uv__io_poll', category: 'mutator', perRequest: 1_000 },
+    ]);
   });
 });
 

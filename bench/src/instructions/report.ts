@@ -28,6 +28,11 @@ export interface InstructionsReport {
   options: InstructionsRun['options'];
   node: string;
   results: Partial<Record<CountedTargetId, Record<Format, CountedSummary>>>;
+  /**
+   * Per gateway and format, the functions whose self instructions per request exceed the bare proxy's, by how much,
+   * largest first (from the whole profiles, then cut at 50 per request).
+   */
+  beyondBareProxy: Partial<Record<CountedTargetId, Record<Format, CountedSummary['functions']>>>;
   /** Each gateway ÷ the bare proxy, per format: the mutator (repeats) and the total (moves with collections). */
   ratios: Partial<Record<CountedTargetId, { mutator: Record<Format, number>; total: Record<Format, number> }>>;
   durationMs: number;
@@ -38,6 +43,12 @@ export function toInstructionsReport(run: InstructionsRun): InstructionsReport {
   for (const [id, formats] of entries(run.results))
     results[id] = { json: summarise(formats.json), sse: summarise(formats.sse) };
   const bare = results['bare-proxy'];
+  const bareRun = run.results['bare-proxy'];
+  const beyondBareProxy: InstructionsReport['beyondBareProxy'] = {};
+  for (const [id, formats] of entries(run.results)) {
+    if (id === 'bare-proxy' || !bareRun) continue;
+    beyondBareProxy[id] = { json: excess(formats.json, bareRun.json), sse: excess(formats.sse, bareRun.sse) };
+  }
   const ratios: InstructionsReport['ratios'] = {};
   for (const [id, formats] of entries(results)) {
     if (id === 'bare-proxy' || !bare) continue;
@@ -54,6 +65,7 @@ export function toInstructionsReport(run: InstructionsRun): InstructionsReport {
     options: run.options,
     node: run.node,
     results,
+    beyondBareProxy,
     ratios,
     durationMs: run.durationMs,
   };
@@ -100,13 +112,13 @@ export function formatInstructionsReport(report: InstructionsReport): string {
     );
   }
   if (Object.keys(report.ratios).length > 0) lines.push('');
-  const bare = report.results['bare-proxy'];
   for (const [id, formats] of entries(report.results)) {
     if (id === 'bare-proxy' || options.top === 0) continue;
+    const beyond = report.beyondBareProxy[id];
     for (const format of FORMATS) {
-      const rows = bare ? excess(formats[format], bare[format]) : formats[format].functions;
+      const rows = beyond ? beyond[format] : formats[format].functions;
       lines.push(
-        bare
+        beyond
           ? `${TARGET_LABELS[id]}, ${format.toUpperCase()}: functions that cost more than in the bare proxy (self instructions per request)`
           : `${TARGET_LABELS[id]}, ${format.toUpperCase()}: functions by self instructions per request`,
         // Names are long and ragged, so they go last, after the right-aligned count.
@@ -121,12 +133,16 @@ export function formatInstructionsReport(report: InstructionsReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Per function, the gateway's self cost minus the bare proxy's, largest first. */
-function excess(gateway: CountedSummary, bare: CountedSummary): CountedSummary['functions'] {
-  const baseline = new Map(bare.functions.map((fn) => [fn.name, fn.perRequest]));
-  return gateway.functions
-    .map((fn) => ({ ...fn, perRequest: fn.perRequest - (baseline.get(fn.name) ?? 0) }))
-    .filter((fn) => fn.perRequest > 0)
+/** Per function, the gateway's self cost per request minus the bare proxy's, largest first, from whole profiles. */
+function excess(gateway: CountedFormat, bare: CountedFormat): CountedSummary['functions'] {
+  const baseline = new Map(bare.profile.functions.map((fn) => [fn.name, fn.instructions / bare.requests]));
+  return gateway.profile.functions
+    .map((fn) => ({
+      name: fn.name,
+      category: fn.category,
+      perRequest: Math.round(fn.instructions / gateway.requests - (baseline.get(fn.name) ?? 0)),
+    }))
+    .filter((fn) => fn.perRequest >= SMALLEST_FUNCTION)
     .sort((a, b) => b.perRequest - a.perRequest);
 }
 

@@ -60,16 +60,17 @@ export async function runInstructions(
   const workDir = options.keepDir ?? (await mkdtemp(join(tmpdir(), 'gw-instructions-')));
   await mkdir(workDir, { recursive: true });
   const load = LoadClient.start();
-  const simulator = await startSimulatorTarget();
+  let simulator: Target | null = null;
   const results: InstructionsRun['results'] = {};
   try {
+    simulator = await startSimulatorTarget();
     for (const id of options.targets) {
       progress(`${id}: starting under callgrind`);
       results[id] = await countTarget(id, simulator.origin, workDir, load, options, progress);
     }
   } finally {
     await load.stop();
-    await simulator.process.stop();
+    await simulator?.process.stop();
     if (options.keepDir === null) await rm(workDir, { recursive: true, force: true });
   }
   return { options, results, node: process.version, durationMs: Date.now() - startedAt };

@@ -22,9 +22,7 @@ function clockTicks(): number {
 
 /** CPU and resident memory of a process from /proc (Linux): `stat` fields 14–15 (utime, stime) and `VmRSS`. */
 export function readProcessStats(pid: number): ProcessStats {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) is parenthesised and may hold spaces; fields are counted after its closing paren.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
   const ticks = Number(fields[11]) + Number(fields[12]);
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const rssKb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? Number.NaN);
@@ -32,21 +30,32 @@ export function readProcessStats(pid: number): ProcessStats {
 }
 
 /**
- * CPU of every process running `command` (its `/proc/<pid>/comm`), summed: a server made of many processes, such as
- * Postgres with a backend per connection. A process that exits between two readings takes its time with it.
+ * CPU of a server made of many processes, such as Postgres with a backend per connection: every process running
+ * `command` (its `/proc/<pid>/comm`), plus what its exited children used (the parent's `cutime` and `cstime`, fields
+ * 16–17, once it has reaped them), so a backend or autovacuum worker that ends between two readings keeps its time.
+ * Null when no such process is visible (a server on another machine or in another PID namespace).
  */
-export function readCommandCpuMicros(command: string): number {
-  let micros = 0;
+export function readCommandCpuMicros(command: string): number | null {
+  let ticks = 0;
+  let found = false;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== command) continue;
-      micros += readProcessStats(Number(entry)).cpuMicros;
+      const fields = statFields(Number(entry));
+      found = true;
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // Gone between the listing and the read.
     }
   }
-  return micros;
+  return found ? (ticks * 1_000_000) / clockTicks() : null;
+}
+
+/** `/proc/<pid>/stat` from field 3 on (the command name, field 2, is parenthesised and may hold spaces). */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /** Whether per-process figures can be read here (they cannot outside Linux). */

@@ -153,23 +153,24 @@ async function measure(
   const readsStore = target.id === 'gateway' && isLocal(options.pgUrl);
   const before = readProcessStats(target.process.pid);
   const clientBefore = readProcessStats(load.pid);
-  const storeBefore = readsStore ? readCommandCpuMicros('postgres') : 0;
+  const storeBefore = readsStore ? readCommandCpuMicros('postgres') : null;
   const result = await load.run(jobFor(phase, target, options));
   const after = readProcessStats(target.process.pid);
   const clientAfter = readProcessStats(load.pid);
-  const storeAfter = readsStore ? readCommandCpuMicros('postgres') : 0;
+  const storeAfter = readsStore ? readCommandCpuMicros('postgres') : null;
   const accumulator = accumulators.get(key(target, phase)) ?? {
     runs: [],
     cpuMicros: 0,
     clientCpuMicros: 0,
     rssBytes: 0,
-    storeCpuMicros: readsStore ? 0 : null,
+    storeCpuMicros: storeBefore !== null && storeAfter !== null ? 0 : null,
   };
   accumulator.runs.push(result);
   accumulator.cpuMicros += after.cpuMicros - before.cpuMicros;
   accumulator.clientCpuMicros += clientAfter.cpuMicros - clientBefore.cpuMicros;
   accumulator.rssBytes = Math.max(accumulator.rssBytes, after.rssBytes);
-  if (accumulator.storeCpuMicros !== null) accumulator.storeCpuMicros += storeAfter - storeBefore;
+  if (accumulator.storeCpuMicros !== null && storeBefore !== null && storeAfter !== null)
+    accumulator.storeCpuMicros += storeAfter - storeBefore;
   accumulators.set(key(target, phase), accumulator);
 }
 

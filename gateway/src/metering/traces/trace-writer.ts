@@ -1,4 +1,4 @@
-import type { Db, Keyring, Logger } from '@gw/platform';
+import { isDataRejection, type Db, type Keyring, type Logger } from '@gw/platform';
 import type { SpendRecord } from '../spend-record.js';
 import { rowOf } from '../spend-writer.js';
 import { insertTracesWithContentSql } from './trace-row.js';
@@ -99,15 +99,25 @@ export class TraceWriter {
     if (batch.length === 0) return;
     this.bufferedContentChars -= batch.reduce((total, entry) => total + entry.content.length, 0);
     try {
-      await this.db.query(insertTracesWithContentSql, [
-        JSON.stringify(batch.map(({ record }) => rowOf(record))),
-        batch.map(({ record }) => record.id),
-        batch.map(({ record, content }) => this.seal(record.id, content)),
-      ]);
+      await this.insert(batch);
     } catch (error) {
-      this.options.onDropped?.(batch.length);
-      this.logger.warn({ err: error, dropped: batch.length }, 'trace content write failed; batch dropped');
+      if (!isDataRejection(error)) return this.dropped(batch.length, error);
+      // One record the store refuses for its data must not take the others' content with it.
+      for (const entry of batch) await this.insert([entry]).catch((alone: unknown) => this.dropped(1, alone));
     }
+  }
+
+  private async insert(entries: ReadonlyArray<{ record: SpendRecord; content: string }>): Promise<void> {
+    await this.db.query(insertTracesWithContentSql, [
+      JSON.stringify(entries.map(({ record }) => rowOf(record))),
+      entries.map(({ record }) => record.id),
+      entries.map(({ record, content }) => this.seal(record.id, content)),
+    ]);
+  }
+
+  private dropped(count: number, error: unknown): void {
+    this.options.onDropped?.(count);
+    this.logger.warn({ err: error, dropped: count }, 'trace content write failed; dropped');
   }
 
   /** AES-256-GCM under `GW_CONTENT_KEY`, bound to the trace's id (what the content read checks). */
