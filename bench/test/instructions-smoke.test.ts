@@ -19,9 +19,9 @@ describe('npm run bench -- instructions --tiny', () => {
         expect(counted?.requests, `${target} ${format}`).toBe(100);
         const perRequest = counted?.perRequest;
         expect(perRequest?.mutator, `${target} ${format}`).toBeGreaterThan(10_000);
-        // Each category is rounded to whole instructions per request on its own.
-        const parts = (perRequest?.mutator ?? 0) + (perRequest?.gc ?? 0) + (perRequest?.compiler ?? 0);
-        expect(Math.abs((perRequest?.total ?? 0) - parts)).toBeLessThanOrEqual(2);
+        expect(perRequest?.total).toBe(
+          (perRequest?.mutator ?? 0) + (perRequest?.gc ?? 0) + (perRequest?.compiler ?? 0),
+        );
         expect(counted?.functions.length).toBeGreaterThan(10);
       }
     }

@@ -52,9 +52,9 @@ export function summariseProfile(profile: AnnotatedProfile, perfMap: PerfMap): P
     share.instructions += fn.instructions;
     merged.set(name, share);
   }
-  // Instructions outside any listed function (below callgrind_annotate's threshold) are the program's.
-  const listed = byCategory.mutator + byCategory.gc + byCategory.compiler;
-  byCategory.mutator += Math.max(0, profile.total - listed);
+  // The mutator is the rest of the total: instructions outside any listed function (below callgrind_annotate's
+  // threshold) are the program's, and the three always add up to the total.
+  byCategory.mutator = profile.total - byCategory.gc - byCategory.compiler;
   return {
     total: profile.total,
     byCategory,

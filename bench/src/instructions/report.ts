@@ -78,7 +78,8 @@ function summarise(counted: CountedFormat): CountedSummary {
     requests: counted.requests,
     perRequest: {
       total: per(counted.profile.total),
-      mutator: per(byCategory.mutator),
+      // The rest of the rounded total, so the three add up to it exactly.
+      mutator: per(counted.profile.total) - per(byCategory.gc) - per(byCategory.compiler),
       gc: per(byCategory.gc),
       compiler: per(byCategory.compiler),
     },
