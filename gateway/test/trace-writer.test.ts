@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Keyring, createLogger } from '@gw/platform';
-import { createIsolatedPgDb, testDbUrl, type TestDb } from '@gw/testkit';
+import type { TestDb } from '@gw/testkit';
 import { migrateGateway } from '../src/compose.js';
 import { SpendWriter } from '../src/metering/spend-writer.js';
 import { TraceWriter } from '../src/metering/traces/trace-writer.js';
-import { SwitchableDb } from './helpers.js';
+import { SwitchableDb, testStores } from './helpers.js';
 import { spendRecord } from './spend-record-fixture.js';
 
 const logger = createLogger({ name: 'trace-writer-test', level: 'silent' });
@@ -20,7 +20,7 @@ const record = (index: number) =>
   });
 
 // A call's trace is derived from its spend row by the spend writer's insert; the trace writer adds sealed content.
-describe('traces', () => {
+describe.each(testStores)('traces (%s)', (_store, open) => {
   let isolated: TestDb;
   let db: SwitchableDb;
   const rows = async () =>
@@ -29,7 +29,7 @@ describe('traces', () => {
     JSON.parse(keyring.decryptString(String(row?.content_sealed), `trace:${id}`)) as unknown;
 
   beforeEach(async () => {
-    isolated = await createIsolatedPgDb(testDbUrl(process.env));
+    isolated = await open();
     await migrateGateway(isolated.db);
     db = new SwitchableDb(isolated.db);
   });
