@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { testDbUrl } from '@gw/testkit';
 import type { OverheadOptions } from './overhead/run-overhead.js';
 
 export const USAGE = `usage: npm run bench -- overhead [options]
@@ -65,7 +66,7 @@ export function parseOverheadOptions(
     maxRequests: Math.floor(number('max-requests', values['max-requests'], tiny ? 200 : 100_000, 1)),
     portkey: !tiny && values['no-portkey'] !== true,
     pglite: !tiny && values['no-pglite'] !== true,
-    pgUrl: values['pg-url'] ?? environment.GW_TEST_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    pgUrl: values['pg-url'] ?? testDbUrl(environment),
     redisUrl: values['redis-url'] ?? null,
     gatewayLogLevel: values['gateway-log-level'] ?? 'info',
     gatewayNodeArgs: values['profile-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-dir']}`] : [],

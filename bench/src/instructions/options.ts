@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { testDbUrl } from '@gw/testkit';
 import type { CountedTargetId, InstructionsOptions } from './run-instructions.js';
 
 export const INSTRUCTIONS_USAGE = `usage: npm run bench -- instructions [options]
@@ -54,7 +55,7 @@ export function parseInstructionsOptions(
     requests: integer('requests', values.requests, tiny ? 100 : 8_000, 1),
     connections: integer('connections', values.connections, 50, 1),
     top: integer('top', values.top, tiny ? 5 : 25, 0),
-    pgUrl: values['pg-url'] ?? environment.GW_TEST_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    pgUrl: values['pg-url'] ?? testDbUrl(environment),
     redisUrl: values['redis-url'] ?? null,
     gatewayLogLevel: values['gateway-log-level'] ?? 'info',
     keepDir: values['keep-dir'] ?? null,
